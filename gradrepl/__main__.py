@@ -1,0 +1,3 @@
+from gradrepl.cli import main
+
+raise SystemExit(main())
