@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Benchmark gradrepl side by side with its peers (issue 8).
+
+Every workload in scripts/bench/ runs as a whole process: gradrepl
+(`gradrepl run WORK.py`), hand-written NumPy and HIPS autograd
+(`peers_numpy.py WORK IMPL`) and PyTorch CPU (`torch_oracle.py WORK.py`, when
+the --torch-python interpreter can import torch). One warm-up round, then
+--runs rounds, interleaved (each round runs every workload once per
+implementation, in an order rotated from round to round). The report gives
+medians of wall time and of peak resident memory (ru_maxrss from wait4), the
+ratios gradrepl/peer against the goals of issue 8, and the REPL's time to its
+first prompt under a pseudo-terminal.
+
+Not part of the test suite: it takes minutes and needs the `bench` extra
+(`pip install -e '.[bench]'`); threadpoolctl, when installed, names the BLAS
+kernel in the header.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import select
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent / "bench"
+WORKS = ("empty", "mlp", "chain", "scalar_ops")
+IMPLS = ("gradrepl", "numpy", "autograd", "torch")
+# (work, peer, goal for gradrepl/peer) from issue 8.
+TIME_GOALS = (
+    ("empty", "numpy", 2.0),
+    ("mlp", "numpy", 1.3),
+    ("chain", "autograd", 1.0),
+    ("scalar_ops", "autograd", 1.0),
+)
+MEMORY_GOALS = (("mlp", "numpy", 1.5),)
+REPL_GOAL_S = 0.5
+# Set on some processors for old OpenBLAS builds; they slow a current numpy.
+OPENBLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+PROBE = r"""
+import importlib.metadata, importlib.util, json, platform, sys
+info = {"python": platform.python_version(), "executable": sys.executable}
+for name in ("numpy", "autograd", "torch"):
+    if importlib.util.find_spec(name) is not None:
+        info[name] = importlib.metadata.version(name)
+if "numpy" in info:
+    import numpy
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        blas = numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        info["blas"] = [{"internal_api": blas.get("name"), "version": blas.get("version"),
+                         "configuration": blas.get("openblas configuration")}]
+    else:
+        keys = ("internal_api", "version", "architecture", "num_threads", "threading_layer")
+        info["blas"] = [{k: lib.get(k) for k in keys}
+                        for lib in threadpool_info() if lib.get("user_api") == "blas"]
+print(json.dumps(info))
+"""
+
+
+@dataclass
+class Sample:
+    """One finished process."""
+
+    wall_s: float
+    cpu_s: float
+    maxrss_kib: int
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@dataclass
+class Series:
+    """All timed samples of one workload under one implementation."""
+
+    argv: list[str]
+    samples: list[Sample] = field(default_factory=list)
+    failure: str | None = None
+
+    def median_s(self) -> float | None:
+        return statistics.median(s.wall_s for s in self.samples) if self.samples else None
+
+    def median_mib(self) -> float | None:
+        if not self.samples:
+            return None
+        return statistics.median(s.maxrss_kib for s in self.samples) / 1024
+
+
+def run_process(argv: list[str], env: dict[str, str], timeout_s: float) -> Sample:
+    """Run argv to completion; wall time from spawn to reap, peak RSS from wait4."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                env=env, cwd=BENCH_DIR)
+        pidfd = os.pidfd_open(proc.pid)
+        try:
+            readable, _, _ = select.select([pidfd], [], [], timeout_s)
+            if not readable:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            os.close(pidfd)
+        wall_s = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+        if not readable:
+            stderr += f"\nkilled after the {timeout_s:g} s timeout"
+        return Sample(wall_s, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode,
+                      out.read().decode(errors="replace"), stderr)
+
+
+def probe(python: str, env: dict[str, str]) -> dict:
+    done = subprocess.run([python, "-c", PROBE], env=env, capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        return {"executable": python, "error": last_line(done.stderr)}
+    return json.loads(done.stdout)
+
+
+def last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def default_gradrepl(python: str) -> list[str]:
+    script = Path(python).parent / "gradrepl"
+    return [str(script)] if script.exists() else [python, "-m", "gradrepl"]
+
+
+def commands(args: argparse.Namespace, peers: dict, torch_info: dict | None
+             ) -> tuple[dict[tuple[str, str], list[str]], list[str]]:
+    """The command line of each (work, implementation) that can run, and notes on the others."""
+    py, notes = args.python, []
+    cmds: dict[tuple[str, str], list[str]] = {}
+    peers_script = str(BENCH_DIR / "peers_numpy.py")
+    for work in args.works:
+        cmds[work, "gradrepl"] = [*args.gradrepl, "run", f"{work}.py"]
+        if work == "empty":
+            cmds[work, "numpy"] = [py, "-c", "import numpy"]
+        elif work != "scalar_ops":
+            cmds[work, "numpy"] = [py, peers_script, work, "numpy"]
+        if "autograd" in peers:
+            cmds[work, "autograd"] = ([py, "-c", "import autograd"] if work == "empty"
+                                      else [py, peers_script, work, "autograd"])
+        if torch_info is not None:
+            cmds[work, "torch"] = [args.torch_python, str(BENCH_DIR / "torch_oracle.py"),
+                                   f"{work}.py"]
+    if "scalar_ops" in args.works:
+        notes.append("scalar_ops has no hand-written NumPy peer (peers_numpy.py runs autograd "
+                     "for it).")
+    if "autograd" not in peers:
+        notes.append(f"autograd is not installed for {py}: pip install -e '.[bench]'.")
+    if torch_info is None:
+        notes.append(f"torch is not importable by {args.torch_python}: pass --torch-python.")
+    return cmds, notes
+
+
+def run_rounds(cmds: dict[tuple[str, str], list[str]], args: argparse.Namespace,
+               env: dict[str, str]) -> dict[tuple[str, str], Series]:
+    series = {key: Series(argv) for key, argv in cmds.items()}
+    total = args.warmup + args.runs
+    for round_no in range(total):
+        label = "warm-up" if round_no < args.warmup else f"run {round_no - args.warmup + 1}"
+        print(f"bench: {label}/{args.runs}", file=sys.stderr, flush=True)
+        for work in args.works:
+            impls = [impl for impl in IMPLS if (work, impl) in series]
+            shift = round_no % len(impls)
+            for impl in impls[shift:] + impls[:shift]:
+                one = series[work, impl]
+                if one.failure is not None:
+                    continue
+                sample = run_process(one.argv, env, args.timeout)
+                if sample.returncode != 0:
+                    one.failure = f"exit {sample.returncode}: {last_line(sample.stderr)}"
+                    one.samples.clear()
+                elif round_no >= args.warmup:
+                    one.samples.append(sample)
+    return series
+
+
+def repl_first_prompt(args: argparse.Namespace, env: dict[str, str]) -> dict:
+    """Median seconds from spawning `gradrepl` on a pty until its prompt shows."""
+    try:
+        import pexpect
+    except ImportError:
+        return {"skipped": "pexpect is not installed: pip install -e '.[test]'"}
+    times = []
+    with tempfile.TemporaryDirectory() as home:
+        # A private data directory keeps the learner's history out of the measurement.
+        repl_env = dict(env, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, TERM="xterm-256color",
+                        PROMPT_TOOLKIT_NO_CPR="1")
+        for run_no in range(args.warmup + args.runs):
+            start = time.perf_counter()
+            child = pexpect.spawn(args.gradrepl[0], args.gradrepl[1:], env=repl_env, cwd=home,
+                                  dimensions=(24, 80), encoding="utf-8", codec_errors="replace")
+            try:
+                seen = child.expect([args.prompt, pexpect.EOF, pexpect.TIMEOUT],
+                                    timeout=args.timeout)
+                elapsed = time.perf_counter() - start
+                if seen != 0:
+                    why = "exited" if seen == 1 else f"timed out after {args.timeout:g} s"
+                    tail = last_line(child.before or "")
+                    return {"skipped": f"no prompt matching {args.prompt!r}: gradrepl {why}"
+                                       + (f" ({tail})" if tail else "")}
+                child.sendeof()
+                child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=5)
+            finally:
+                child.close(force=True)
+            if run_no >= args.warmup:
+                times.append(elapsed)
+    return {"times_s": times, "median_s": statistics.median(times)}
+
+
+def goal_rows(series: dict[tuple[str, str], Series], repl: dict | None) -> list[dict]:
+    rows = []
+    for kind, goals, measure in (("time", TIME_GOALS, Series.median_s),
+                                 ("memory", MEMORY_GOALS, Series.median_mib)):
+        for work, peer, goal in goals:
+            if (work, "gradrepl") not in series:
+                continue
+            ours, theirs = series[work, "gradrepl"], series.get((work, peer))
+            row = {"work": work, "kind": kind, "peer": peer, "goal": goal, "ratio": None}
+            if ours.failure:
+                row["why"] = "gradrepl failed"
+            elif theirs is None or theirs.failure:
+                row["why"] = f"{peer} did not run"
+            else:
+                row["ratio"] = measure(ours) / measure(theirs)
+                row["met"] = row["ratio"] <= goal
+            rows.append(row)
+    if repl is not None:
+        row = {"work": "repl", "kind": "first prompt", "peer": None, "goal": REPL_GOAL_S,
+               "ratio": repl.get("median_s")}
+        if "median_s" in repl:
+            row["met"] = repl["median_s"] <= REPL_GOAL_S
+        else:
+            row["why"] = "skipped"
+        rows.append(row)
+    return rows
+
+
+def output_checks(series: dict[tuple[str, str], Series]) -> dict[str, dict]:
+    """Compare gradrepl's and torch's stdout with the output recorded from PyTorch."""
+    expected = json.loads((BENCH_DIR / "expected_output.json").read_text(encoding="utf-8"))
+    checks = {}
+    for (work, impl), one in series.items():
+        if impl in ("gradrepl", "torch") and one.samples:
+            got = one.samples[-1].stdout
+            checks[f"{work}/{impl}"] = {"ok": got == expected[work], "got": got,
+                                        "expected": expected[work]}
+    return checks
+
+
+def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
+    env, lines = report["environment"], []
+    peers = env["python"]
+    blas = ", ".join(
+        " ".join(str(part) for part in (lib.get("internal_api"), lib.get("version")) if part)
+        + (f" ({lib['architecture']} kernels, {lib['num_threads']} threads)"
+           if lib.get("architecture") else "")
+        for lib in peers.get("blas", [])) or "unknown"
+    lines += [
+        f"gradrepl benchmark, {report['date']}",
+        f"machine: {env['cpu']}, {env['cores']} cores, {env['platform']}",
+        f"python {peers.get('python')} ({peers.get('executable')}), numpy {peers.get('numpy')},"
+        f" BLAS {blas}",
+        "OpenBLAS variables for the runs: " + (", ".join(
+            f"{k}={v}" for k, v in env["openblas_env"].items()) or "none set"),
+        f"autograd {peers.get('autograd', 'not installed')}; torch "
+        + (f"{env['torch']['torch']} ({env['torch']['executable']})" if env.get("torch")
+           else "not run"),
+        f"gradrepl command: {shlex.join(report['gradrepl_command'])} run WORK.py",
+        f"runs: {report['runs']} timed after {report['warmup']} warm-up, interleaved; "
+        "medians of whole-process wall time and ru_maxrss",
+        "",
+    ]
+    impls = [impl for impl in IMPLS if any(key[1] == impl for key in series)]
+
+    def table(title: str, cell) -> None:
+        lines.append(title)
+        lines.append(f"{'work':<12}" + "".join(f"{impl:>20}" for impl in impls))
+        for work in report["works"]:
+            row = f"{work:<12}"
+            for impl in impls:
+                one = series.get((work, impl))
+                text = "n/a" if one is None else ("FAILED" if one.failure else cell(one))
+                row += f"{text:>20}"
+            lines.append(row)
+        lines.append("")
+
+    table("Wall time, median s [min-max]", lambda one: (
+        f"{one.median_s():.3f} [{min(s.wall_s for s in one.samples):.2f}-"
+        f"{max(s.wall_s for s in one.samples):.2f}]"))
+    table("Peak memory, median MiB", lambda one: f"{one.median_mib():.1f}")
+
+    lines.append("Goals of issue 8")
+    lines.append(f"  {'measure':<24}{'peer':<10}{'gradrepl/peer':>14}  {'goal':<10}verdict")
+    for row in report["goals"]:
+        unit = "" if row["peer"] else " s"
+        value = "-" if row["ratio"] is None else f"{row['ratio']:.2f}{unit}"
+        verdict = row["why"] if row["ratio"] is None else ("met" if row["met"] else "MISSED")
+        goal = f"<= {row['goal']}{unit}"
+        lines.append(f"  {row['work'] + ' ' + row['kind']:<24}{row['peer'] or '-':<10}"
+                     f"{value:>14}  {goal:<10}{verdict}")
+    lines.append("")
+
+    failures = [f"  {work}/{impl}: {one.failure}" for (work, impl), one in series.items()
+                if one.failure]
+    wrong = [f"  {key}: printed {c['got']!r}, PyTorch printed {c['expected']!r}"
+             for key, c in report["outputs"].items() if not c["ok"]]
+    if failures:
+        lines += ["Failed runs (not timed):", *failures]
+    if wrong:
+        lines += ["Output differs from PyTorch's:", *wrong]
+    if report["repl"] is not None and "skipped" in report["repl"]:
+        lines.append(f"REPL first prompt skipped: {report['repl']['skipped']}")
+    lines += [f"Note: {note}" for note in report["notes"]]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Time gradrepl against hand-written NumPy, HIPS autograd and PyTorch CPU "
+                    "on the workloads in scripts/bench/ (whole processes, interleaved, "
+                    "medians), with the goals of issue 8.")
+    parser.add_argument("--runs", type=int, default=5, metavar="N",
+                        help="timed runs of each workload and implementation (default 5)")
+    parser.add_argument("--warmup", type=int, default=1, metavar="N",
+                        help="untimed rounds before them (default 1)")
+    parser.add_argument("--only", action="append", choices=[*WORKS, "repl"], metavar="WORK",
+                        help=f"run only this workload (repeatable): {', '.join(WORKS)} or "
+                             "repl (time to first prompt)")
+    parser.add_argument("--python", default=sys.executable,
+                        help="interpreter for the NumPy and autograd peers and the probe "
+                             "(default: this one)")
+    parser.add_argument("--gradrepl", type=shlex.split, metavar="CMD",
+                        help="command that starts gradrepl (default: the gradrepl script next "
+                             "to --python, else 'PYTHON -m gradrepl')")
+    parser.add_argument("--torch-python", metavar="PYTHON",
+                        help="interpreter with torch for the PyTorch CPU peer (default: "
+                             "--python; skipped when it cannot import torch)")
+    parser.add_argument("--unset-openblas-coretype", action="store_true",
+                        help="remove OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE from every run's "
+                             "environment so a current OpenBLAS picks its own kernel")
+    parser.add_argument("--prompt", default=r">>> ",
+                        help="regular expression of the REPL's first prompt (default '>>> ')")
+    parser.add_argument("--timeout", type=float, default=300.0, metavar="S",
+                        help="kill a run after S seconds (default 300)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as JSON instead of tables")
+    args = parser.parse_args(argv)
+    if args.runs < 1 or args.warmup < 0:
+        parser.error("--runs must be at least 1 and --warmup at least 0")
+    args.gradrepl = args.gradrepl or default_gradrepl(args.python)
+    args.torch_python = args.torch_python or args.python
+    only = args.only or [*WORKS, "repl"]
+    args.works = [work for work in WORKS if work in only]
+    args.repl = "repl" in only
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    env = dict(os.environ)
+    if args.unset_openblas_coretype:
+        for name in OPENBLAS_VARS:
+            env.pop(name, None)
+    peers = probe(args.python, env)
+    if "error" in peers or "numpy" not in peers:
+        print(f"bench: {args.python} cannot run the peers: {peers.get('error', 'no numpy')}",
+              file=sys.stderr)
+        return 2
+    torch_probe = peers if args.torch_python == args.python else probe(args.torch_python, env)
+    torch_info = torch_probe if "torch" in torch_probe else None
+    cmds, notes = commands(args, peers, torch_info)
+    series = run_rounds(cmds, args, env)
+    repl = repl_first_prompt(args, env) if args.repl else None
+    report = {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "environment": {
+            "cpu": cpu_model(), "cores": os.cpu_count(), "platform": platform.platform(),
+            "python": peers, "torch": torch_info,
+            "openblas_env": {k: env[k] for k in OPENBLAS_VARS if k in env},
+        },
+        "gradrepl_command": args.gradrepl, "runs": args.runs, "warmup": args.warmup,
+        "works": args.works,
+        "results": {
+            f"{work}/{impl}": {
+                "argv": one.argv, "failure": one.failure,
+                "wall_s": [s.wall_s for s in one.samples], "median_s": one.median_s(),
+                "cpu_s": [s.cpu_s for s in one.samples],
+                "maxrss_kib": [s.maxrss_kib for s in one.samples],
+                "median_maxrss_mib": one.median_mib(),
+            } for (work, impl), one in series.items()},
+        "goals": goal_rows(series, repl),
+        "outputs": output_checks(series),
+        "repl": repl, "notes": notes,
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(render(report, series), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
