@@ -127,7 +127,7 @@ class _Formatter:
         if values.size:
             int_mode = bool(np.all(values == np.ceil(values)))
             magnitudes = np.abs(values).astype(np.float64)
-            smallest, largest = magnitudes.min(), magnitudes.max()
+            smallest, largest = float(magnitudes.min()), float(magnitudes.max())
             if PRINT_OPTS.sci_mode is None:
                 sci_mode = bool(largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
             else:

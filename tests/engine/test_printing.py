@@ -1,8 +1,71 @@
 """Tensor printing against texts recorded from PyTorch 2.13 (tests/data/printing/)."""
 
-import numpy as np
+import base64
+import json
+from pathlib import Path
 
-from gradrepl.engine.printing import tensor_repr
+import numpy as np
+import pytest
+
+from gradrepl.engine.printing import (
+    PRINT_OPTS,
+    dtype_repr,
+    get_printoptions,
+    return_types_repr,
+    set_printoptions,
+    size_repr,
+    tensor_repr,
+)
+
+GOLDEN = json.loads((Path(__file__).parent.parent / "data" / "printing" / "golden.json").read_text())
+
+
+def decode(case: dict) -> np.ndarray:
+    """Rebuild a recorded tensor's values exactly (see scripts/record_printing_golden.py)."""
+    dtype = np.dtype(case["dtype"])
+    if "data_b64" in case:
+        flat = np.frombuffer(base64.b64decode(case["data_b64"]), dtype=dtype.newbyteorder("<"))
+    elif dtype.kind == "f":
+        flat = np.array([float(v) for v in case["data"]], dtype=np.float64)
+    else:
+        flat = np.array(case["data"], dtype=dtype)
+    return flat.astype(dtype).reshape(case["shape"])
+
+
+def repr_of(case: dict) -> str:
+    return tensor_repr(decode(case), requires_grad=case["requires_grad"], grad_fn_name=case["grad_fn"])
+
+
+@pytest.fixture(autouse=True)
+def default_printoptions():
+    yield
+    set_printoptions(profile="default")
+
+
+@pytest.mark.parametrize(
+    "case", GOLDEN["tensor_cases"], ids=[f"{i}-{c['note']}" for i, c in enumerate(GOLDEN["tensor_cases"])]
+)
+def test_tensor_repr_matches_pytorch(case):
+    set_printoptions(**case.get("options", {}))
+    assert repr_of(case) == case["repr"]
+
+
+def test_golden_covers_every_dtype_and_rank():
+    cases = GOLDEN["tensor_cases"]
+    assert {c["dtype"] for c in cases} >= {"float32", "float64", "float16", "int64", "int32",
+                                           "int16", "int8", "uint8", "bool"}
+    assert {len(c["shape"]) for c in cases} == {0, 1, 2, 3, 4}
+
+
+@pytest.mark.parametrize("case", GOLDEN["size_cases"], ids=lambda c: str(c["shape"]))
+def test_size_repr(case):
+    assert size_repr(tuple(case["shape"])) == case["repr"]
+
+
+@pytest.mark.parametrize("case", GOLDEN["return_types_cases"], ids=lambda c: c["name"])
+def test_return_types_repr(case):
+    fields = [(name, repr_of(value)) for name, value in case["fields"]]
+    assert return_types_repr(case["name"], fields) == case["repr"]
 
 
 def test_conformance_printing_case():
@@ -17,3 +80,23 @@ def test_conformance_printing_case():
         "tensor(-0.5000, requires_grad=True)"
     )
     assert tensor_repr(np.arange(4)) == "tensor([0, 1, 2, 3])"
+
+
+def test_dtype_repr():
+    assert dtype_repr(np.float32) == "torch.float32"
+    assert dtype_repr(np.dtype("uint8")) == "torch.uint8"
+    with pytest.raises(ValueError):
+        dtype_repr(np.complex64)
+
+
+def test_set_printoptions_profiles_and_reset():
+    set_printoptions(precision=2, sci_mode=True)
+    assert (PRINT_OPTS.precision, PRINT_OPTS.sci_mode) == (2, True)
+    set_printoptions(profile="short")
+    assert get_printoptions() == {"precision": 2, "threshold": 1000, "edgeitems": 2,
+                                  "linewidth": 80, "sci_mode": None}
+    set_printoptions(profile="full", edgeitems=5)
+    assert (PRINT_OPTS.threshold, PRINT_OPTS.edgeitems) == (float("inf"), 5)
+    set_printoptions(profile="default")
+    assert get_printoptions() == {"precision": 4, "threshold": 1000, "edgeitems": 3,
+                                  "linewidth": 80, "sci_mode": None}
