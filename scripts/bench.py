@@ -186,8 +186,9 @@ def run_rounds(cmds: dict[tuple[str, str], list[str]], args: argparse.Namespace,
     series = {key: Series(argv) for key, argv in cmds.items()}
     total = args.warmup + args.runs
     for round_no in range(total):
-        label = "warm-up" if round_no < args.warmup else f"run {round_no - args.warmup + 1}"
-        print(f"bench: {label}/{args.runs}", file=sys.stderr, flush=True)
+        label = (f"warm-up {round_no + 1}/{args.warmup}" if round_no < args.warmup
+                 else f"run {round_no - args.warmup + 1}/{args.runs}")
+        print(f"bench: {label}", file=sys.stderr, flush=True)
         for work in args.works:
             impls = [impl for impl in IMPLS if (work, impl) in series]
             shift = round_no % len(impls)
