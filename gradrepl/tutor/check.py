@@ -1,0 +1,201 @@
+"""Exercise checks: compare the learner's session STATE with what the lesson expects.
+
+Never the text typed: a correct answer written differently passes. A check is a
+TOML table per variable name (see lessons/README.md):
+
+    atol = 1e-4                      # optional defaults for every value below
+    [x]
+    value = [1.0, 2.0]               # tensor (or Python number) values, with tolerance
+    grad = [2.0, 4.0]                # x.grad values, or "None"
+    requires_grad = true
+    is_leaf = true
+    grad_fn = "MulBackward0"         # grad_fn's class name, or "None"
+    shape = [2]
+    dtype = "torch.float32"
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+NONE = "None"
+_TENSOR_KEYS = {"value", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype", "atol", "rtol"}
+_DEFAULT_ATOL = 1e-4
+_DEFAULT_RTOL = 1e-4
+
+
+@dataclass(frozen=True)
+class VarCheck:
+    name: str
+    expect: tuple[tuple[str, Any], ...]   # (key, expected) in the order written
+    atol: float
+    rtol: float
+
+
+@dataclass(frozen=True)
+class StateCheck:
+    variables: tuple[VarCheck, ...]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One unmet expectation, worded in both languages."""
+
+    en: str
+    zh: str
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    failures: tuple[Failure, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{what} must be a number")
+    return float(value)
+
+
+def _nested_numbers(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(_nested_numbers(v) for v in value)
+    return isinstance(value, int | float)  # bool is an int: masks from comparisons check too
+
+
+def parse_check(table: dict) -> StateCheck:
+    """Validate a check table (from TOML); ValueError says what is wrong."""
+    atol = _number(table.get("atol", _DEFAULT_ATOL), "atol")
+    rtol = _number(table.get("rtol", _DEFAULT_RTOL), "rtol")
+    variables = []
+    for name, spec in table.items():
+        if name in ("atol", "rtol"):
+            continue
+        if not isinstance(spec, dict):
+            raise ValueError(f"'{name}' must be a table [{name}] of expectations")
+        unknown = set(spec) - _TENSOR_KEYS
+        if unknown:
+            raise ValueError(f"[{name}] has unknown keys {sorted(unknown)}; known: {sorted(_TENSOR_KEYS)}")
+        for key in ("value", "grad"):
+            if key in spec and spec[key] != NONE and not _nested_numbers(spec[key]):
+                raise ValueError(f"[{name}] {key} must be a number, a (nested) list of numbers or \"None\"")
+        for key in ("requires_grad", "is_leaf"):
+            if key in spec and not isinstance(spec[key], bool):
+                raise ValueError(f"[{name}] {key} must be true or false")
+        for key in ("grad_fn", "dtype"):
+            if key in spec and not isinstance(spec[key], str):
+                raise ValueError(f"[{name}] {key} must be a string")
+        if "shape" in spec and not (isinstance(spec["shape"], list)
+                                    and all(isinstance(n, int) and n >= 0 for n in spec["shape"])):
+            raise ValueError(f"[{name}] shape must be a list of sizes")
+        expect = tuple((k, v) for k, v in spec.items() if k not in ("atol", "rtol"))
+        if not expect:
+            raise ValueError(f"[{name}] expects nothing")
+        variables.append(VarCheck(name, expect,
+                                  _number(spec.get("atol", atol), "atol"),
+                                  _number(spec.get("rtol", rtol), "rtol")))
+    if not variables:
+        raise ValueError("a check names at least one variable")
+    return StateCheck(tuple(variables))
+
+
+# ---------------------------------------------------------------------------
+# reading engine objects (the checker is host code: it reads attributes directly)
+
+def _is_tensor(value: Any) -> bool:
+    from gradrepl.engine import api
+
+    return api.is_tensor(value)
+
+
+def _values(value: Any) -> np.ndarray | None:
+    """Numbers of a tensor or a Python number / bool as float64, else None."""
+    if _is_tensor(value):
+        return np.asarray(value.tolist(), dtype=np.float64)
+    if isinstance(value, int | float | bool):
+        return np.asarray(value, dtype=np.float64)
+    return None
+
+
+def _show(array: np.ndarray) -> str:
+    return np.array2string(array, precision=4, separator=", ", threshold=20)
+
+
+def _compare_values(label: str, actual: Any, expected: Any, atol: float, rtol: float) -> Failure | None:
+    if expected == NONE:
+        if actual is None:
+            return None
+        return Failure(f"{label} should be None", f"{label} 应该是 None")
+    got = _values(actual)
+    if got is None:
+        kind = "None" if actual is None else "not a tensor or a number"
+        return Failure(f"{label} is {kind}; expected {expected}",
+                       f"{label} 是 {'None' if actual is None else '非张量、非数字的值'}；应为 {expected}")
+    want = np.asarray(expected, dtype=np.float64)
+    if got.shape != want.shape:
+        return Failure(f"{label} has shape {list(got.shape)}; expected shape {list(want.shape)}",
+                       f"{label} 的形状是 {list(got.shape)}；应为 {list(want.shape)}")
+    if not np.allclose(got, want, atol=atol, rtol=rtol, equal_nan=True):
+        return Failure(f"{label} is {_show(got)}; expected {_show(want)}",
+                       f"{label} 的值是 {_show(got)}；应为 {_show(want)}")
+    return None
+
+
+def _grad_fn_name(tensor: Any) -> str:
+    node = tensor.grad_fn
+    return NONE if node is None else node.name()
+
+
+def _check_var(var: VarCheck, namespace: dict) -> list[Failure]:
+    if var.name not in namespace:
+        return [Failure(f"there is no variable '{var.name}' yet", f"还没有变量 '{var.name}'")]
+    value = namespace[var.name]
+    failures = []
+    for key, expected in var.expect:
+        if key == "value":
+            failure = _compare_values(var.name, value, expected, var.atol, var.rtol)
+        elif not _is_tensor(value):
+            failure = Failure(f"'{var.name}' should be a tensor", f"'{var.name}' 应该是张量")
+        elif key == "grad":
+            failure = _compare_values(f"{var.name}.grad", value.grad, expected, var.atol, var.rtol)
+        elif key in ("requires_grad", "is_leaf"):
+            actual = bool(getattr(value, key))
+            failure = None if actual == expected else Failure(
+                f"{var.name}.{key} is {actual}; expected {expected}",
+                f"{var.name}.{key} 是 {actual}；应为 {expected}")
+        elif key == "grad_fn":
+            actual = _grad_fn_name(value)
+            failure = None if actual == expected else Failure(
+                f"{var.name}.grad_fn is {actual}; expected {expected}",
+                f"{var.name}.grad_fn 是 {actual}；应为 {expected}")
+        elif key == "shape":
+            actual = list(value.shape)
+            failure = None if actual == expected else Failure(
+                f"{var.name}.shape is {actual}; expected {expected}",
+                f"{var.name}.shape 是 {actual}；应为 {expected}")
+        else:  # dtype
+            actual = str(value.dtype)
+            failure = None if actual == expected else Failure(
+                f"{var.name}.dtype is {actual}; expected {expected}",
+                f"{var.name}.dtype 是 {actual}；应为 {expected}")
+        if failure is not None:
+            failures.append(failure)
+            if not _is_tensor(value):
+                break  # one message for a value that is not a tensor at all
+    return failures
+
+
+def check_state(check: StateCheck, namespace: dict) -> CheckResult:
+    """Every expectation of `check` against the session's variables."""
+    failures: list[Failure] = []
+    for var in check.variables:
+        failures.extend(_check_var(var, namespace))
+    return CheckResult(tuple(failures))

@@ -1,0 +1,114 @@
+"""Record the expected output of every lesson code step from real PyTorch.
+
+Run with the project's venv; it parses lessons/*.md with gradrepl.tutor and runs
+each lesson's code steps and reference solutions, in order and in one namespace,
+under a PyTorch interpreter with the semantics of script mode (a top-level
+expression statement prints its repr; the first error ends the step with a
+`Type: message` line). Then it writes each ```output block (default) or only
+reports the steps whose recorded text differs (--check).
+
+    /work/venv/bin/python scripts/record_lesson_outputs.py [--torch PYTHON] [--check] [LESSON.md ...]
+
+Addresses (0x7f...) are written as `0x...`, which the lesson checker treats
+as a wildcard. The project itself never imports torch; only this script does,
+in a separate process.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gradrepl.tutor.expect import matches, normalise  # noqa: E402
+from gradrepl.tutor.lesson import Code, Exercise, lessons_dir, load_lesson  # noqa: E402
+
+_TORCH_RUNNER = r'''
+import ast, contextlib, io, json, sys, warnings
+warnings.simplefilter("ignore")
+ns = {"__name__": "__main__"}
+exec("import torch\nimport math", ns)
+results = []
+for src in json.load(sys.stdin):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            for node in ast.parse(src).body:
+                if isinstance(node, ast.Expr):
+                    val = eval(compile(ast.Expression(node.value), "<step>", "eval"), ns)
+                    if val is not None:
+                        print(repr(val))
+                else:
+                    exec(compile(ast.Module(body=[node], type_ignores=[]), "<step>", "exec"), ns)
+        except Exception as e:
+            msg = str(e).splitlines()[0] if str(e) else ""
+            print(f"{type(e).__name__}: {msg}")
+    results.append(out.getvalue())
+json.dump(results, sys.stdout)
+'''
+
+
+def torch_outputs(python: str, sources: list[str]) -> list[str]:
+    proc = subprocess.run([python, "-c", _TORCH_RUNNER], input=json.dumps(sources),
+                          capture_output=True, text=True, check=True)
+    return [re.sub(r"0x[0-9a-fA-F]+", "0x...", text) for text in json.loads(proc.stdout)]
+
+
+def _fence_end(lines: list[str], start: int) -> int:
+    """Index of the closing ``` line of the fence opening at lines[start]."""
+    for i in range(start + 1, len(lines)):
+        if lines[i].startswith("```"):
+            return i
+    raise ValueError(f"unclosed fence at line {start + 1}")
+
+
+def rewrite(text: str, recorded: dict[int, str]) -> str:
+    """Put recorded[line] into the ```output block after the code fence at `line` (1-based)."""
+    lines = text.split("\n")
+    for line in sorted(recorded, reverse=True):
+        end = _fence_end(lines, line - 1)
+        after = end + 1
+        while after < len(lines) and not lines[after].strip():
+            after += 1
+        block = ["```output", *normalise(recorded[line]).split("\n"), "```"] if recorded[line].strip() else []
+        if after < len(lines) and lines[after].strip() == "```output":
+            old_end = _fence_end(lines, after)
+            lines[end + 1:old_end + 1] = [""] + block if block else []
+        elif block:
+            lines[end + 1:end + 1] = ["", *block]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--torch", default="/work/torchvenv/bin/python", help="a Python with torch installed")
+    parser.add_argument("--check", action="store_true", help="report differences, write nothing")
+    parser.add_argument("lessons", nargs="*", type=Path)
+    args = parser.parse_args()
+    paths = args.lessons or sorted(lessons_dir().glob("[0-9]*.md"))
+    status = 0
+    for path in paths:
+        lesson = load_lesson(path)
+        runnable = [s for s in lesson.steps if isinstance(s, Code | Exercise)]
+        outputs = torch_outputs(args.torch, [s.source if isinstance(s, Code) else s.solution for s in runnable])
+        recorded = {}
+        for step, out in zip(runnable, outputs):
+            if isinstance(step, Code):
+                if not matches(step.expected, out):
+                    recorded[step.line] = out
+                    print(f"{path}:{step.line}: output {'differs' if args.check else 'recorded'}")
+            elif out.strip():
+                print(f"{path}:{step.line}: solution printed (under PyTorch):\n{out}")
+        if recorded and args.check:
+            status = 1
+        elif recorded:
+            path.write_text(rewrite(path.read_text(encoding="utf-8"), recorded), encoding="utf-8")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
