@@ -238,6 +238,27 @@ def repl_first_prompt(args: argparse.Namespace, env: dict[str, str]) -> dict:
     return {"times_s": times, "median_s": statistics.median(times)}
 
 
+def profile(args: argparse.Namespace, env: dict[str, str]) -> int:
+    """Run `PYTHON -m gradrepl run WORK.py` under cProfile and print its hotspots."""
+    import pstats
+
+    with tempfile.TemporaryDirectory() as tmp:
+        stats_path = Path(tmp) / "gradrepl.prof"
+        argv = [args.python, "-m", "cProfile", "-o", str(stats_path),
+                "-m", "gradrepl", "run", f"{args.profile}.py"]
+        sample = run_process(argv, env, args.timeout)
+        if sample.returncode != 0:
+            print(f"bench: {shlex.join(argv)}: exit {sample.returncode}: "
+                  f"{last_line(sample.stderr)}", file=sys.stderr)
+            return 1
+        print(f"{args.profile}: {sample.wall_s:.2f} s under cProfile; gradrepl printed "
+              f"{sample.stdout.strip()!r}")
+        stats = pstats.Stats(str(stats_path), stream=sys.stdout).strip_dirs()
+        for order in ("tottime", "cumulative"):
+            stats.sort_stats(order).print_stats(args.profile_lines)
+    return 0
+
+
 def goal_rows(series: dict[tuple[str, str], Series], repl: dict | None) -> list[dict]:
     rows = []
     for kind, goals, measure in (("time", TIME_GOALS, Series.median_s),
@@ -375,6 +396,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="kill a run after S seconds (default 300)")
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON instead of tables")
+    parser.add_argument("--profile", choices=WORKS, metavar="WORK",
+                        help="instead of benchmarking, run 'PYTHON -m gradrepl run WORK.py' "
+                             "under cProfile and print the top functions by own and by "
+                             "cumulative time")
+    parser.add_argument("--profile-lines", type=int, default=25, metavar="N",
+                        help="functions listed per ordering with --profile (default 25)")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.warmup < 0:
         parser.error("--runs must be at least 1 and --warmup at least 0")
@@ -392,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.unset_openblas_coretype:
         for name in OPENBLAS_VARS:
             env.pop(name, None)
+    if args.profile:
+        return profile(args, env)
     peers = probe(args.python, env)
     if "error" in peers or "numpy" not in peers:
         print(f"bench: {args.python} cannot run the peers: {peers.get('error', 'no numpy')}",
