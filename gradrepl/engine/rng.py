@@ -1,0 +1,444 @@
+"""PyTorch's CPU random number generator, number for number.
+
+PyTorch 2.13's CPU generator (``at::CPUGeneratorImpl``) is a plain mt19937 seeded
+with ``init_genrand``; every distribution is a fixed transform of its 32-bit (or
+paired, 64-bit) outputs. NumPy's ``MT19937`` bit generator is the same engine, so we
+set its 624-word state the way PyTorch seeds it and pull raw words with
+``random_raw``; the transforms below are vectorised copies of PyTorch's:
+
+* ``aten/src/ATen/core/MT19937RNGEngine.h``: seeding and the state layout;
+* ``aten/src/ATen/core/TransformationHelper.h`` and ``DistributionsHelper.h``:
+  uniform floats from 24 (float32) or 53 (float64) bits, integer ranges by modulo,
+  the scalar Box-Muller normal with its cached second sample, bernoulli;
+* ``aten/src/ATen/native/cpu/DistributionTemplates.h``: ``normal_fill`` for 16 or
+  more contiguous elements, in blocks of 16 (the last block re-drawn);
+* ``aten/src/ATen/native/cpu/avx_mathfun.h``: the float32 ``log256_ps`` and
+  ``sincos256_ps`` that block path uses.
+
+PyTorch does not dispatch ``normal_`` to its AVX512 kernels, so on x86 machines
+with AVX2 (``torch.backends.cpu.get_cpu_capability()`` says "AVX2" or "AVX512")
+float32 normals of 16+ elements come from the AVX2 kernel. GCC contracts its
+multiply-adds into FMAs; the emulation below fuses exactly the same pairs (checked
+bitwise against PyTorch, see tests/data/rng/README.md). Float64 uses glibc's
+``log``/``sin``/``cos``/``log1p``, which Python's ``math`` module calls too.
+
+Every function returns a NumPy array; the engine wraps it into a Tensor and checks
+the arguments itself.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from fractions import Fraction
+
+import numpy as np
+
+__all__ = ["Generator", "default_generator", "CPU_CAPABILITY"]
+
+# The kernel path reproduced for float32 normal_ of 16+ elements (see module doc).
+CPU_CAPABILITY = "AVX2"
+
+_N = 624  # mt19937 state words
+_STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState), what torch.get_rng_state() returns
+_LEGACY_STATE_BYTES = 5048  # sizeof(CPUGeneratorImplStateLegacy)
+_U64 = (1 << 64) - 1
+
+_f32 = np.float32
+_f64 = np.float64
+_TWO_PI_F32 = _f32(2.0 * math.pi)
+_TWO_PI = 2.0 * math.pi
+
+# CPUGeneratorImplState, as PyTorch copies it into the state tensor.
+_STATE_DTYPE = np.dtype(
+    {
+        "names": [
+            "the_initial_seed", "left", "seeded", "next", "state",
+            "normal_x", "normal_y", "normal_rho", "normal_is_valid",
+            "next_float_normal_sample", "is_next_float_normal_sample_valid",
+        ],
+        "formats": [
+            "<u8", "<i4", "<i4", "<u8", ("<u8", _N),
+            "<f8", "<f8", "<f8", "<i4",
+            "<f4", "u1",
+        ],
+        "offsets": [0, 8, 12, 16, 24, 5016, 5024, 5032, 5040, 5048, 5052],
+        "itemsize": _STATE_BYTES,
+    }
+)
+
+
+def _seeded_key(seed: int) -> np.ndarray:
+    """mt19937 ``init_genrand``: the 624 state words PyTorch derives from a seed."""
+    word = seed & 0xFFFFFFFF
+    key = [word]
+    for j in range(1, _N):
+        word = (1812433253 * (word ^ (word >> 30)) + j) & 0xFFFFFFFF
+        key.append(word)
+    return np.array(key, dtype=np.uint32)
+
+
+def _non_deterministic_seed() -> int:
+    # c10::detail::getNonDeterministicRandom: 64 random bits masked to 53.
+    return secrets.randbits(64) & 0x1FFFFFFFFFFFFF
+
+
+# ---------------------------------------------------------------- uniform bits
+
+
+def _unit_float32(words: np.ndarray) -> np.ndarray:
+    """uniform_real<float>(random(), 0, 1): the low 24 bits over 2**24."""
+    return (words & 0xFFFFFF).astype(_f32) * _f32(2.0**-24)
+
+
+def _unit_float64(words64: np.ndarray) -> np.ndarray:
+    """uniform_real<double>(random64(), 0, 1): the low 53 bits over 2**53."""
+    return (words64 & np.uint64((1 << 53) - 1)).astype(_f64) * (2.0**-53)
+
+
+# ---------------------------------------------------- float32 AVX2 normal path
+
+
+def _fma32(a, b, c) -> np.ndarray:
+    """float32 fused multiply-add: a*b is exact in float64, then one rounding."""
+    return (np.asarray(a, _f64) * np.asarray(b, _f64) + np.asarray(c, _f64)).astype(_f32)
+
+
+_LOG_POLY = tuple(
+    _f32(c)
+    for c in (
+        7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
+        1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1,
+        3.3333331174e-1,
+    )
+)
+
+
+def _log256_ps(x: np.ndarray) -> np.ndarray:
+    """avx_mathfun.h ``log256_ps`` (Cephes logf) for positive float32 ``x``."""
+    x = np.maximum(x, _f32(1.17549435e-38))  # cut off denormals
+    bits = x.view(np.uint32)
+    e = ((bits >> 23).astype(np.int32) - 0x7F).astype(_f32) + _f32(1)
+    x = ((bits & np.uint32(0x807FFFFF)) | np.uint32(0x3F000000)).view(_f32)  # mantissa in [0.5, 1)
+    below = x < _f32(0.707106781186547524)
+    x = (x - _f32(1)) + np.where(below, x, _f32(0))
+    e = e - np.where(below, _f32(1), _f32(0))
+    z = x * x
+    y = np.full_like(x, _LOG_POLY[0])
+    for coeff in _LOG_POLY[1:]:
+        y = _fma32(y, x, coeff)
+    y = y * x
+    y = _fma32(y, z, e * _f32(-2.12194440e-4))
+    y = _fma32(z, _f32(-0.5), y)
+    return _fma32(e, _f32(0.693359375), x + y)
+
+
+def _sincos256_ps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """avx_mathfun.h ``sincos256_ps`` (Cephes sinf/cosf) for float32 ``x``."""
+    sin_negative = np.signbit(x)
+    x = np.abs(x)
+    octant = ((x * _f32(1.27323954473516)).astype(np.int32) + 1) & ~1
+    y = octant.astype(_f32)
+    sin_negative ^= (octant & 4) != 0
+    cos_negative = (~(octant - 2) & 4) != 0
+    use_sin_poly = (octant & 2) == 0
+    x = _fma32(y, _f32(-0.78515625), x)
+    x = _fma32(y, _f32(-2.4187564849853515625e-4), x)
+    x = _fma32(y, _f32(-3.77489497744594108e-8), x)
+    z = x * x
+    cos_poly = _fma32(_f32(2.443315711809948e-5), z, _f32(-1.388731625493765e-3))
+    cos_poly = _fma32(cos_poly, z, _f32(4.166664568298827e-2)) * z
+    cos_poly = _fma32(cos_poly, z, -(z * _f32(0.5))) + _f32(1)
+    sin_poly = _fma32(_f32(-1.9515295891e-4), z, _f32(8.3321608736e-3))
+    sin_poly = _fma32(sin_poly, z, _f32(-1.6666654611e-1)) * z
+    sin_poly = _fma32(sin_poly, x, x)
+    sin = np.where(use_sin_poly, sin_poly, cos_poly)
+    cos = np.where(use_sin_poly, cos_poly, sin_poly)
+    return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
+
+
+def _box_muller16_float32(blocks: np.ndarray, mean: np.float32, std: np.float32) -> np.ndarray:
+    """NormalFill16<float> (AVX2) on rows of 16 uniforms."""
+    radius = np.sqrt(_f32(-2) * _log256_ps(_f32(1) - blocks[:, :8]))
+    sin, cos = _sincos256_ps(_TWO_PI_F32 * blocks[:, 8:])
+    return np.concatenate(
+        [_fma32(radius * cos, std, mean), _fma32(radius * sin, std, mean)], axis=1
+    )
+
+
+# --------------------------------------------------------- float64 block path
+
+
+def _fma(a: float, b: float, c: float) -> float:
+    """std::fma on doubles: exact rational a*b + c, rounded once."""
+    if c == 0.0:
+        return a * b  # a*b + 0 rounds once either way
+    return float(Fraction(a) * Fraction(b) + Fraction(c))
+
+
+def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
+    """Elementwise ``_fma`` over a float64 array."""
+    if c == 0.0:
+        return a * b
+    return np.array([_fma(v, b, c) for v in a.tolist()], _f64)
+
+
+def _box_muller16_float64(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """NormalFill16<double>: glibc log/cos/sin through Python's math module."""
+    u1 = (1.0 - blocks[:, :8]).ravel().tolist()
+    theta = (_TWO_PI * blocks[:, 8:]).ravel().tolist()
+    radius = np.sqrt(-2.0 * np.array(list(map(math.log, u1)), _f64))
+    n1 = radius * np.array(list(map(math.cos, theta)), _f64)
+    n2 = radius * np.array(list(map(math.sin, theta)), _f64)
+    if std != 1.0 or mean != 0.0:
+        n1, n2 = _fma64(n1, std, mean), _fma64(n2, std, mean)
+    return np.concatenate([n1.reshape(-1, 8), n2.reshape(-1, 8)], axis=1)
+
+
+def _numel(shape) -> int:
+    return math.prod(shape)
+
+
+class Generator:
+    """A ``torch.Generator`` on the CPU: mt19937 plus PyTorch's transforms."""
+
+    __slots__ = ("_bitgen", "_initial_seed", "_next_when_exhausted", "_next_double_normal",
+                 "_next_float_normal")
+
+    def __init__(self, seed: int | None = None):
+        self._bitgen = np.random.MT19937()
+        if seed is None:
+            self.seed()
+        else:
+            self.manual_seed(seed)
+
+    # ------------------------------------------------------------- seeding
+
+    def manual_seed(self, seed: int) -> "Generator":
+        seed = int(seed) & _U64  # negative seeds wrap as in PyTorch
+        self._bitgen.state = {
+            "bit_generator": "MT19937",
+            "state": {"key": _seeded_key(seed), "pos": _N},
+        }
+        self._initial_seed = seed
+        self._next_when_exhausted = 0  # a fresh engine reports next = 0, left = 1
+        self._next_double_normal: float | None = None
+        self._next_float_normal: float | None = None
+        return self
+
+    def seed(self) -> int:
+        seed = _non_deterministic_seed()
+        self.manual_seed(seed)
+        return seed
+
+    def initial_seed(self) -> int:
+        return self._initial_seed
+
+    # --------------------------------------------------------------- state
+
+    def get_state(self) -> np.ndarray:
+        """The 5056 bytes ``torch.get_rng_state()`` returns."""
+        raw = self._bitgen.state["state"]
+        pos = int(raw["pos"])
+        record = np.zeros((), _STATE_DTYPE)
+        record["the_initial_seed"] = self._initial_seed
+        record["left"] = _N + 1 - pos
+        record["seeded"] = 1
+        record["next"] = pos if pos < _N else self._next_when_exhausted
+        record["state"] = raw["key"]
+        if self._next_double_normal is not None:
+            record["normal_y"] = self._next_double_normal
+            record["normal_is_valid"] = 1
+        if self._next_float_normal is not None:
+            record["next_float_normal_sample"] = self._next_float_normal
+            record["is_next_float_normal_sample_valid"] = 1
+        return np.frombuffer(record.tobytes(), np.uint8).copy()
+
+    def set_state(self, state: np.ndarray) -> None:
+        """Restore bytes from ``get_state`` (or PyTorch's legacy 5048-byte form)."""
+        data = np.ascontiguousarray(state, dtype=np.uint8).tobytes()
+        if len(data) == _LEGACY_STATE_BYTES:
+            data += bytes(_STATE_BYTES - _LEGACY_STATE_BYTES)
+        elif len(data) != _STATE_BYTES:
+            raise RuntimeError("Expected either a CPUGeneratorImplStateLegacy of size "
+                               f"{_LEGACY_STATE_BYTES} or a CPUGeneratorImplState of size "
+                               f"{_STATE_BYTES} but found the input RNG state size to be "
+                               f"{len(data)}")
+        record = np.frombuffer(data, _STATE_DTYPE)[0]
+        left, nxt = int(record["left"]), int(record["next"])
+        if not (record["seeded"] and 0 < left <= _N and nxt <= _N):
+            raise RuntimeError("The legacy input is an invalid CPUGeneratorImplStateLegacy object")
+        # PyTorch twists when `left` runs out; NumPy when `pos` reaches 624.
+        pos = _N + 1 - left
+        if left > 1 and nxt != pos:
+            raise RuntimeError("The legacy input is an invalid CPUGeneratorImplStateLegacy object")
+        self._bitgen.state = {
+            "bit_generator": "MT19937",
+            "state": {"key": record["state"].astype(np.uint32), "pos": pos},
+        }
+        self._initial_seed = int(record["the_initial_seed"])
+        self._next_when_exhausted = nxt
+        self._next_double_normal = float(record["normal_y"]) if record["normal_is_valid"] else None
+        self._next_float_normal = (float(record["next_float_normal_sample"])
+                                   if record["is_next_float_normal_sample_valid"] else None)
+
+    # ----------------------------------------------------------- raw words
+
+    def _random(self, n: int) -> np.ndarray:
+        """n outputs of ``CPUGeneratorImpl::random()`` as uint64 holding 32 bits."""
+        if n:
+            self._next_when_exhausted = _N
+        return self._bitgen.random_raw(n)
+
+    def _random64(self, n: int) -> np.ndarray:
+        """n outputs of ``random64()``: two words, the first one high."""
+        words = self._random(2 * n)
+        return (words[0::2] << np.uint64(32)) | words[1::2]
+
+    def _unit(self, n: int, dtype) -> np.ndarray:
+        if np.dtype(dtype) == np.float64:
+            return _unit_float64(self._random64(n))
+        return _unit_float32(self._random(n))
+
+    # ------------------------------------------------------- distributions
+
+    def rand(self, shape: tuple, dtype) -> np.ndarray:
+        return self._unit(_numel(shape), dtype).reshape(shape)
+
+    def uniform(self, shape, low, high, dtype) -> np.ndarray:
+        dtype = np.dtype(dtype)
+        low, high = dtype.type(low), dtype.type(high)
+        x = self._unit(_numel(shape), dtype)
+        # x * (to - from) + from, contracted into an FMA by the compiler.
+        if dtype == np.float64:
+            return _fma64(x * 1.0, float(high - low), float(low)).reshape(shape)
+        return _fma32(x, high - low, low).reshape(shape)
+
+    def randn(self, shape, dtype) -> np.ndarray:
+        return self.normal(shape, 0.0, 1.0, dtype)
+
+    def normal(self, shape, mean, std, dtype) -> np.ndarray:
+        """torch.normal: scalar mean/std fill ``shape``; array mean/std broadcast."""
+        dtype = np.dtype(dtype)
+        mean_is_array = isinstance(mean, np.ndarray)
+        std_is_array = isinstance(std, np.ndarray)
+        if not (mean_is_array or std_is_array):
+            return self._normal_fill(tuple(shape), float(mean), float(std), dtype)
+        out_shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
+        if not std_is_array:
+            # normal_out_impl(Tensor mean, double std): normal_(0, std) then add_(mean)
+            return self._normal_fill(out_shape, 0.0, float(std), dtype) + mean.astype(dtype)
+        sample = self._normal_fill(out_shape, 0.0, 1.0, dtype)
+        # normal_(0, 1).mul_(std).add_(mean): two roundings in the output dtype
+        return sample * std.astype(dtype) + np.asarray(mean, dtype)
+
+    def _normal_fill(self, shape: tuple, mean: float, std: float, dtype) -> np.ndarray:
+        n = _numel(shape)
+        if n < 16:
+            return self._normal_scalar(n, mean, std).astype(dtype).reshape(shape)
+        float32 = dtype == np.float32
+        uniform = self._unit(n, dtype)
+        tail = n % 16
+        blocks = uniform[: n - tail].reshape(-1, 16)
+        if tail:  # the last 16 values are drawn again and recomputed
+            blocks = np.concatenate([blocks, self._unit(16, dtype).reshape(1, 16)])
+        if float32:
+            normals = _box_muller16_float32(blocks, _f32(mean), _f32(std)).ravel()
+        else:
+            normals = _box_muller16_float64(blocks, mean, std).ravel()
+        if tail:
+            normals = np.concatenate([normals[: n - 16], normals[-16:]])
+        return normals.reshape(shape)
+
+    def randint(self, low: int, high: int, shape, dtype) -> np.ndarray:
+        """random_(low, high): a word modulo the range; 64-bit words from 2**28 on."""
+        span = high - low
+        n = _numel(shape)
+        words = self._random64(n) if span >= 1 << 28 else self._random(n)
+        values = (words % np.uint64(span)).astype(np.int64) + np.int64(low)
+        return values.astype(dtype).reshape(shape)
+
+    def randperm(self, n: int, dtype) -> np.ndarray:
+        """randperm_cpu: Fisher-Yates from the front, z = random() % (n - i)."""
+        perm = list(range(n))
+        if n > 1:
+            offsets = (self._random(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+            for i, z in enumerate(offsets):
+                j = i + z
+                perm[i], perm[j] = perm[j], perm[i]
+        return np.array(perm, dtype=dtype)
+
+    def bernoulli(self, p, shape, dtype) -> np.ndarray:
+        """bernoulli_(p): a float p draws doubles; an array p draws in p's precision.
+
+        For an array ``p`` the result has p's shape (``torch.bernoulli(p)``).
+        """
+        if isinstance(p, np.ndarray):
+            if p.dtype == np.float64:
+                uniform = _unit_float64(self._random64(p.size))
+            else:
+                uniform = _unit_float32(self._random(p.size))
+            return (uniform.reshape(p.shape) < p).astype(dtype)
+        n = _numel(shape)
+        return (_unit_float64(self._random64(n)) < float(p)).astype(dtype).reshape(shape)
+
+    def exponential(self, shape, lambd, dtype) -> np.ndarray:
+        """exponential_(lambd): -1/lambd * log1p(-u) in double, u from 53 bits."""
+        uniform = _unit_float64(self._random64(_numel(shape))).tolist()
+        scale = -1.0 / lambd
+        return (scale * np.array(list(map(math.log1p, [-u for u in uniform])), _f64)
+                ).astype(dtype).reshape(shape)
+
+    def multinomial(self, probs: np.ndarray, num_samples: int, replacement: bool) -> np.ndarray:
+        """torch.multinomial on a 1-D or 2-D array of weights (int64 indices).
+
+        Without replacement, or for a single sample, PyTorch takes the top
+        ``num_samples`` of probs / q with q ~ Exp(1); with replacement it
+        binary-searches the normalised cumulative sum for one double per sample.
+        """
+        rows = probs.reshape(-1, probs.shape[-1])
+        out_shape = probs.shape[:-1] + (num_samples,)
+        if not replacement or num_samples == 1:
+            keys = rows / self.exponential(rows.shape, 1.0, rows.dtype)
+            # top-k, largest first; equal keys keep the lower index first
+            order = np.argsort(-keys, axis=-1, kind="stable")[:, :num_samples]
+            return order.astype(np.int64).reshape(out_shape)
+        result = np.empty((rows.shape[0], num_samples), np.int64)
+        for i, row in enumerate(rows):
+            cumulative = np.cumsum(row)  # sequential sum in the weights' dtype
+            cumulative = cumulative / cumulative[-1]
+            cumulative[-1] = 1
+            uniform = _unit_float64(self._random64(num_samples))
+            result[i] = np.searchsorted(cumulative.astype(_f64), uniform, side="left")
+        return result.reshape(out_shape)
+
+    def dropout_mask(self, shape, p, dtype) -> np.ndarray:
+        """The factor F.dropout(x, p, training=True) multiplies x by.
+
+        p == 0 and p == 1 draw nothing (PyTorch returns x, or x * 0).
+        """
+        dtype = np.dtype(dtype)
+        if p == 0:
+            return np.ones(shape, dtype)
+        if p == 1:
+            return np.zeros(shape, dtype)
+        keep = dtype.type(1 - p)
+        return self.bernoulli(1 - p, shape, dtype) / keep
+
+    def _normal_scalar(self, n: int, mean: float, std: float) -> np.ndarray:
+        """normal_distribution<double>, one element at a time with the cached sample."""
+        out = np.empty(n, _f64)
+        for i in range(n):
+            if self._next_double_normal is not None:
+                sample, self._next_double_normal = self._next_double_normal, None
+            else:
+                u1, u2 = _unit_float64(self._random64(2)).tolist()
+                radius = math.sqrt(-2.0 * math.log1p(-u2))
+                theta = _TWO_PI * u1
+                self._next_double_normal = radius * math.sin(theta)
+                sample = radius * math.cos(theta)
+            out[i] = _fma(sample, std, mean)  # val * std + mean, contracted
+        return out
+
+
+default_generator = Generator()
