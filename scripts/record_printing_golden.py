@@ -144,6 +144,8 @@ def hand_picked() -> list[dict]:
     ]
     for values, note in one_d:
         add(a(values), note=note)
+    add(a([1e-4, 1.0], F64), note="float64 1e-4 is not below 1e-4")
+    add(a([1e-4, 0.1], F64), note="ratio exactly 1000 in float64")
     add(a([1e-100, 1.0], F64), note="three-digit exponent")
     add(a([1e200, -1e-200, 5.0], F64), note="three-digit exponents both ways")
     add(a([9.99999e99, 1.0], F64), note="rounds into e+100")
@@ -185,7 +187,10 @@ def hand_picked() -> list[dict]:
 
     # Summarisation above the threshold.
     rng = np.random.default_rng(1234)
+    add(a(np.arange(1000.0) / 8), note="1000 elements, not summarised")
     add(a(np.arange(1001.0)), note="1001 elements")
+    add(a(np.arange(1200.0).reshape(6, 200)), note="six rows are all shown")
+    add(a(np.arange(1400.0).reshape(7, 200)), note="seven rows are summarised")
     add(np.arange(1001, dtype=np.int64), note="1001 ints")
     add(np.arange(2000, dtype=np.int16) - 1000, note="int16 summarised")
     add(a(rng.standard_normal((40, 50))), note="2-D summarised")
@@ -225,6 +230,12 @@ def hand_picked() -> list[dict]:
     add(a(np.arange(20.0).reshape(4, 5) / 3), options={"threshold": 5, "edgeitems": 0},
         note="edgeitems 0, 2-D")
     add(a([1.0, 2.0]), options={"edgeitems": 0}, note="edgeitems 0, not summarised")
+    add(a(np.arange(10.0) / 3), options={"threshold": 5, "edgeitems": 0}, note="edgeitems 0, floats")
+    add(a(2.5), options={"threshold": 0}, note="threshold 0, 0-d")
+    add(a([0.5, 1e-6]), options={"threshold": 0}, note="threshold 0, 1-D")
+    add(a([0.5, 1.0], F64), grad="leaf", options={"linewidth": 40}, note="both suffixes wrap")
+    add(a(np.arange(14.0).reshape(2, 7) / 9, F64), grad="clone", options={"linewidth": 50},
+        note="2-D, narrow, both suffixes")
     add(a(np.linspace(-1, 1, 20)), options={"linewidth": 40}, note="linewidth 40")
     add(a(np.linspace(-1, 1, 20)), grad="leaf", options={"linewidth": 40}, note="linewidth 40 suffix")
     add(a([0.5, 2.0]), options={"sci_mode": True}, note="sci_mode True")

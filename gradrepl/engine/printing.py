@@ -165,11 +165,8 @@ class _Formatter:
 def _summarized_data(arr: np.ndarray) -> np.ndarray:
     """The elements a summarised print shows (``get_summarized_data``)."""
     edge = PRINT_OPTS.edgeitems
-    if arr.ndim == 0:
-        return arr
-    if not edge:
-        # PyTorch keeps a whole 1-D tensor here (self[-0:]) and shows nothing of higher ones.
-        return arr if arr.ndim == 1 else arr[(slice(0, 0),) * arr.ndim]
+    # With edgeitems=0 nothing is selected: only "..." is shown.  (PyTorch keeps a
+    # whole 1-D tensor there, self[-0:], but never formats one of its elements.)
     index = [
         np.r_[0:edge, n - edge : n] if n > 2 * edge else np.arange(n) for n in arr.shape
     ]

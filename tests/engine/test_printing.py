@@ -2,13 +2,18 @@
 
 import base64
 import json
+import math
 from pathlib import Path
 
+import hypothesis.extra.numpy as hnp
+import hypothesis.strategies as st
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 from gradrepl.engine.printing import (
     PRINT_OPTS,
+    _Formatter,
     dtype_repr,
     get_printoptions,
     return_types_repr,
@@ -100,3 +105,33 @@ def test_set_printoptions_profiles_and_reset():
     set_printoptions(profile="default")
     assert get_printoptions() == {"precision": 4, "threshold": 1000, "edgeitems": 3,
                                   "linewidth": 80, "sci_mode": None}
+
+
+def torch_formatter_width(arr: np.ndarray, precision: int) -> int:
+    """The column width as torch's ``_Formatter.__init__`` finds it, element by element."""
+    values = [float(v) for v in arr.reshape(-1) if np.isfinite(v) and v != 0]
+    if not values:
+        return 1
+    magnitudes = [abs(v) for v in values]
+    smallest, largest = min(magnitudes), max(magnitudes)
+    sci_mode = largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4
+    int_mode = all(v == math.ceil(v) for v in values)
+    if sci_mode:
+        return max(len(f"{v:.{precision}e}") for v in values)
+    if int_mode:
+        return max(len(f"{v:.0f}") + 1 for v in values)
+    return max(len(f"{v:.{precision}f}") for v in values)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    arr=hnp.arrays(
+        dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+        shape=hnp.array_shapes(min_dims=1, max_dims=2, max_side=12),
+        elements={"allow_subnormal": True},
+    ),
+    precision=st.integers(0, 10),
+)
+def test_column_width_from_extremes_equals_torch_scan(arr, precision):
+    set_printoptions(precision=precision)
+    assert _Formatter(arr).max_width == torch_formatter_width(arr, precision)
