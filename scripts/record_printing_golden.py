@@ -157,6 +157,8 @@ def hand_picked() -> list[dict]:
     add(np.array([-128, 0, 127], dtype=np.int8), note="int8")
     add(np.array([0, 255], dtype=np.uint8), note="uint8")
     add(np.array([-32768, 5], dtype=np.int16), note="int16")
+    for dtype in [np.uint16, np.uint32, np.uint64]:
+        add(np.array([0, 5, np.iinfo(dtype).max], dtype=dtype), note="wide unsigned")
     add(np.array([True, True]), note="all True")
     add(np.array([True, False, True]), note="bools")
 
@@ -298,7 +300,11 @@ def random_cases(count: int) -> list[dict]:
         grad = None
         if arr.dtype.kind == "f" and rng.random() < 0.35:
             grad = rng.choice(["leaf", "clone", "mul1", "view"])
-        cases.append(record(arr, grad=grad and str(grad), note=f"random {i}"))
+        options = None
+        if rng.random() < 0.15:
+            options = {"precision": int(rng.integers(0, 9)), "linewidth": int(rng.integers(10, 121)),
+                       "edgeitems": int(rng.integers(0, 5)), "threshold": int(rng.integers(0, 60))}
+        cases.append(record(arr, grad=grad and str(grad), options=options, note=f"random {i}"))
     return cases
 
 
