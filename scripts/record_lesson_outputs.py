@@ -5,7 +5,9 @@ each lesson's code steps and reference solutions, in order and in one namespace,
 under a PyTorch interpreter with the semantics of script mode (a top-level
 expression statement prints its repr; the first error ends the step with a
 `Type: message` line). Then it writes each ```output block (default) or only
-reports the steps whose recorded text differs (--check).
+reports the steps whose recorded text differs (--check). Each reference
+solution's resulting state is checked against its ```toml check too, so a
+lesson's checks are known to agree with PyTorch.
 
     /work/venv/bin/python scripts/record_lesson_outputs.py [--torch PYTHON] [--check] [LESSON.md ...]
 
@@ -24,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from gradrepl.tutor.check import Observed, check_observed  # noqa: E402
 from gradrepl.tutor.expect import matches, normalise  # noqa: E402
 from gradrepl.tutor.lesson import Code, Exercise, lessons_dir, load_lesson  # noqa: E402
 
@@ -32,8 +35,21 @@ import ast, contextlib, io, json, sys, warnings
 warnings.simplefilter("ignore")
 ns = {"__name__": "__main__"}
 exec("import torch\nimport math", ns)
+def observe(v):
+    if isinstance(v, torch.Tensor):
+        g, node = v.grad, v.grad_fn
+        return {"kind": "tensor", "values": v.tolist(), "grad": None if g is None else g.tolist(),
+                "requires_grad": v.requires_grad, "is_leaf": v.is_leaf,
+                "grad_fn": "None" if node is None else node.name(), "shape": list(v.shape),
+                "dtype": str(v.dtype)}
+    if v is None:
+        return {"kind": "none"}
+    if isinstance(v, (int, float, bool)):
+        return {"kind": "number", "values": float(v)}
+    return {"kind": "other"}
+torch = ns["torch"]
 results = []
-for src in json.load(sys.stdin):
+for src, names in json.load(sys.stdin):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         try:
@@ -47,15 +63,21 @@ for src in json.load(sys.stdin):
         except Exception as e:
             msg = str(e).splitlines()[0] if str(e) else ""
             print(f"{type(e).__name__}: {msg}")
-    results.append(out.getvalue())
+    results.append([out.getvalue(), {n: observe(ns[n]) for n in names if n in ns}])
 json.dump(results, sys.stdout)
 '''
 
 
-def torch_outputs(python: str, sources: list[str]) -> list[str]:
-    proc = subprocess.run([python, "-c", _TORCH_RUNNER], input=json.dumps(sources),
+def run_under_torch(python: str, steps: list[Code | Exercise]) -> list[tuple[str, dict[str, Observed]]]:
+    """(output, observed state of the checked names) after each code step or solution."""
+    items = [[s.source, []] if isinstance(s, Code) else [s.solution, [v.name for v in s.check.variables]]
+             for s in steps]
+    proc = subprocess.run([python, "-c", _TORCH_RUNNER], input=json.dumps(items),
                           capture_output=True, text=True, check=True)
-    return [re.sub(r"0x[0-9a-fA-F]+", "0x...", text) for text in json.loads(proc.stdout)]
+    return [(re.sub(r"0x[0-9a-fA-F]+", "0x...", text),
+             {name: Observed(**{k: tuple(v) if k == "shape" else v for k, v in seen.items()})
+              for name, seen in state.items()})
+            for text, state in json.loads(proc.stdout)]
 
 
 def _fence_end(lines: list[str], start: int) -> int:
@@ -94,15 +116,18 @@ def main() -> int:
     for path in paths:
         lesson = load_lesson(path)
         runnable = [s for s in lesson.steps if isinstance(s, Code | Exercise)]
-        outputs = torch_outputs(args.torch, [s.source if isinstance(s, Code) else s.solution for s in runnable])
         recorded = {}
-        for step, out in zip(runnable, outputs):
+        for step, (out, state) in zip(runnable, run_under_torch(args.torch, runnable)):
             if isinstance(step, Code):
                 if not matches(step.expected, out):
                     recorded[step.line] = out
                     print(f"{path}:{step.line}: output {'differs' if args.check else 'recorded'}")
-            elif out.strip():
-                print(f"{path}:{step.line}: solution printed (under PyTorch):\n{out}")
+            else:
+                if out.strip():
+                    print(f"{path}:{step.line}: solution printed (under PyTorch):\n{out}")
+                for failure in check_observed(step.check, state).failures:
+                    print(f"{path}:{step.line}: under PyTorch the solution fails its check: {failure.en}")
+                    status = 1
         if recorded and args.check:
             status = 1
         elif recorded:

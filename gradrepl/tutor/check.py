@@ -108,21 +108,41 @@ def parse_check(table: dict) -> StateCheck:
 
 
 # ---------------------------------------------------------------------------
-# reading engine objects (the checker is host code: it reads attributes directly)
+# what the checker sees of a value
 
-def _is_tensor(value: Any) -> bool:
+@dataclass(frozen=True)
+class Observed:
+    """The checkable state of one session value (a snapshot, no engine object).
+
+    kind is "tensor", "number", "none" or "other"; the tensor fields are only
+    meaningful for tensors (grad is None when .grad is None).
+    """
+
+    kind: str
+    values: Any = None   # nested lists of numbers, or a float
+    grad: Any = None
+    requires_grad: bool = False
+    is_leaf: bool = True
+    grad_fn: str = NONE
+    shape: tuple[int, ...] = ()
+    dtype: str = ""
+
+
+def observe(value: Any) -> Observed:
+    """Snapshot an engine tensor or Python number for checking."""
     from gradrepl.engine import api
 
-    return api.is_tensor(value)
-
-
-def _values(value: Any) -> np.ndarray | None:
-    """Numbers of a tensor or a Python number / bool as float64, else None."""
-    if _is_tensor(value):
-        return np.asarray(value.tolist(), dtype=np.float64)
+    if api.is_tensor(value):
+        grad = value.grad
+        node = value.grad_fn
+        return Observed("tensor", value.tolist(), None if grad is None else grad.tolist(),
+                        bool(value.requires_grad), bool(value.is_leaf),
+                        NONE if node is None else node.name(), tuple(value.shape), str(value.dtype))
+    if value is None:
+        return Observed("none")
     if isinstance(value, int | float | bool):
-        return np.asarray(value, dtype=np.float64)
-    return None
+        return Observed("number", float(value))
+    return Observed("other")
 
 
 def _show(array: np.ndarray) -> str:
@@ -130,15 +150,14 @@ def _show(array: np.ndarray) -> str:
 
 
 def _compare_values(label: str, actual: Any, expected: Any, atol: float, rtol: float) -> Failure | None:
+    """actual: numbers (nested lists or a float) or None."""
     if expected == NONE:
         if actual is None:
             return None
         return Failure(f"{label} should be None", f"{label} 应该是 None")
-    got = _values(actual)
-    if got is None:
-        kind = "None" if actual is None else "not a tensor or a number"
-        return Failure(f"{label} is {kind}; expected {expected}",
-                       f"{label} 是 {'None' if actual is None else '非张量、非数字的值'}；应为 {expected}")
+    if actual is None:
+        return Failure(f"{label} is None; expected {expected}", f"{label} 是 None；应为 {expected}")
+    got = np.asarray(actual, dtype=np.float64)
     want = np.asarray(expected, dtype=np.float64)
     if got.shape != want.shape:
         return Failure(f"{label} has shape {list(got.shape)}; expected shape {list(want.shape)}",
@@ -149,53 +168,47 @@ def _compare_values(label: str, actual: Any, expected: Any, atol: float, rtol: f
     return None
 
 
-def _grad_fn_name(tensor: Any) -> str:
-    node = tensor.grad_fn
-    return NONE if node is None else node.name()
+def _mismatch(label: str, actual: Any, expected: Any) -> Failure | None:
+    if actual == expected:
+        return None
+    return Failure(f"{label} is {actual}; expected {expected}", f"{label} 是 {actual}；应为 {expected}")
 
 
-def _check_var(var: VarCheck, namespace: dict) -> list[Failure]:
-    if var.name not in namespace:
-        return [Failure(f"there is no variable '{var.name}' yet", f"还没有变量 '{var.name}'")]
-    value = namespace[var.name]
+def _check_var(var: VarCheck, seen: Observed | None) -> list[Failure]:
+    name = var.name
+    if seen is None:
+        return [Failure(f"there is no variable '{name}' yet", f"还没有变量 '{name}'")]
+    if seen.kind != "tensor":
+        wants_tensor = any(key != "value" for key, _ in var.expect)
+        if wants_tensor or seen.kind == "other":
+            return [Failure(f"'{name}' should be a tensor", f"'{name}' 应该是张量")]
+        actual = seen.values if seen.kind == "number" else None
+        failure = _compare_values(name, actual, dict(var.expect)["value"], var.atol, var.rtol)
+        return [failure] if failure else []
     failures = []
     for key, expected in var.expect:
         if key == "value":
-            failure = _compare_values(var.name, value, expected, var.atol, var.rtol)
-        elif not _is_tensor(value):
-            failure = Failure(f"'{var.name}' should be a tensor", f"'{var.name}' 应该是张量")
+            failure = _compare_values(name, seen.values, expected, var.atol, var.rtol)
         elif key == "grad":
-            failure = _compare_values(f"{var.name}.grad", value.grad, expected, var.atol, var.rtol)
-        elif key in ("requires_grad", "is_leaf"):
-            actual = bool(getattr(value, key))
-            failure = None if actual == expected else Failure(
-                f"{var.name}.{key} is {actual}; expected {expected}",
-                f"{var.name}.{key} 是 {actual}；应为 {expected}")
-        elif key == "grad_fn":
-            actual = _grad_fn_name(value)
-            failure = None if actual == expected else Failure(
-                f"{var.name}.grad_fn is {actual}; expected {expected}",
-                f"{var.name}.grad_fn 是 {actual}；应为 {expected}")
+            failure = _compare_values(f"{name}.grad", seen.grad, expected, var.atol, var.rtol)
         elif key == "shape":
-            actual = list(value.shape)
-            failure = None if actual == expected else Failure(
-                f"{var.name}.shape is {actual}; expected {expected}",
-                f"{var.name}.shape 是 {actual}；应为 {expected}")
-        else:  # dtype
-            actual = str(value.dtype)
-            failure = None if actual == expected else Failure(
-                f"{var.name}.dtype is {actual}; expected {expected}",
-                f"{var.name}.dtype 是 {actual}；应为 {expected}")
+            failure = _mismatch(f"{name}.shape", list(seen.shape), expected)
+        else:  # requires_grad, is_leaf, grad_fn, dtype
+            failure = _mismatch(f"{name}.{key}", getattr(seen, key), expected)
         if failure is not None:
             failures.append(failure)
-            if not _is_tensor(value):
-                break  # one message for a value that is not a tensor at all
     return failures
+
+
+def check_observed(check: StateCheck, seen: dict[str, Observed]) -> CheckResult:
+    """Every expectation of `check` against snapshots of the named values."""
+    failures: list[Failure] = []
+    for var in check.variables:
+        failures.extend(_check_var(var, seen.get(var.name)))
+    return CheckResult(tuple(failures))
 
 
 def check_state(check: StateCheck, namespace: dict) -> CheckResult:
     """Every expectation of `check` against the session's variables."""
-    failures: list[Failure] = []
-    for var in check.variables:
-        failures.extend(_check_var(var, namespace))
-    return CheckResult(tuple(failures))
+    seen = {var.name: observe(namespace[var.name]) for var in check.variables if var.name in namespace}
+    return check_observed(check, seen)
