@@ -112,6 +112,25 @@ def build_cases() -> list[dict]:
                                         ["get_state", {}]], generator=True)
     for seed in SEEDS:
         add(f"fresh_state_{seed}", seed, [["get_state", {}]])
+    # Edge shapes, broadcasting, and torch.Generator() with its default seed.
+    for dtype in DTYPES:
+        for shape in ([], [0], [2, 0, 3]):
+            tag = f"{'x'.join(map(str, shape)) or 'scalar'}_{dtype}"
+            add(f"edge_{tag}", 5, [["rand", {"shape": shape, "dtype": dtype}],
+                                   ["randn", {"shape": shape, "dtype": dtype}],
+                                   ["get_state", {}]])
+        add(f"normal_broadcast_{dtype}", 8, [["normal", {
+            "mean": rng.standard_normal((3, 1)).astype(dtype),
+            "std": rng.uniform(0.5, 2, (4,)).astype(dtype), "dtype": dtype}]])
+        add(f"bernoulli_0d_{dtype}", 8, [["bernoulli", {
+            "p": np.array(0.5, dtype), "shape": [], "dtype": dtype}]])
+        for i, shape in enumerate([[5], [16], [33], [4, 6]]):
+            add(f"exponential_{i}_{dtype}", SEEDS[i], [["exponential", {
+                "shape": shape, "lambd": 1.5, "dtype": dtype}]])
+    add("randint_scalar", 9, [["randint", {"low": -4, "high": 4, "shape": [], "dtype": "int64"}]])
+    add("default_generator_object", None, [["rand", {"shape": [5], "dtype": "float32"}],
+                                           ["randn", {"shape": [17], "dtype": "float32"}],
+                                           ["get_state", {}]], generator=True)
     return cases
 
 
@@ -131,6 +150,8 @@ def run_step(op: str, kw: dict, gen, saved: dict):
             std = torch.from_numpy(std) if isinstance(std, np.ndarray) else std
             return torch.normal(mean, std, **g)
         return torch.normal(mean, std, kw["shape"], dtype=dt, **g)
+    if op == "exponential":
+        return torch.empty(kw["shape"], dtype=dt).exponential_(kw["lambd"], **g)
     if op == "randint":
         return torch.randint(kw["low"], kw["high"], kw["shape"], dtype=dt, **g)
     if op == "randperm":
@@ -168,7 +189,9 @@ def main() -> None:
     for ci, case in enumerate(cases):
         gen = None
         if case["generator"]:
-            gen = torch.Generator().manual_seed(case["seed"])
+            gen = torch.Generator()
+            if case["seed"] is not None:
+                gen.manual_seed(case["seed"])
             torch.manual_seed(12345)  # the default generator must not matter
         else:
             torch.manual_seed(case["seed"])

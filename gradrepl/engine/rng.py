@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import math
 import secrets
-from fractions import Fraction
-
 import numpy as np
 
 __all__ = ["Generator", "default_generator", "CPU_CAPABILITY"]
@@ -43,6 +41,7 @@ _N = 624  # mt19937 state words
 _STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState), what torch.get_rng_state() returns
 _LEGACY_STATE_BYTES = 5048  # sizeof(CPUGeneratorImplStateLegacy)
 _U64 = (1 << 64) - 1
+_DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val
 
 _f32 = np.float32
 _f64 = np.float64
@@ -79,8 +78,8 @@ def _seeded_key(seed: int) -> np.ndarray:
 
 
 def _non_deterministic_seed() -> int:
-    # c10::detail::getNonDeterministicRandom: 64 random bits masked to 53.
-    return secrets.randbits(64) & 0x1FFFFFFFFFFFFF
+    # c10::detail::getNonDeterministicRandom on the CPU: 64 bits of /dev/urandom.
+    return secrets.randbits(64)
 
 
 # ---------------------------------------------------------------- uniform bits
@@ -96,12 +95,55 @@ def _unit_float64(words64: np.ndarray) -> np.ndarray:
     return (words64 & np.uint64((1 << 53) - 1)).astype(_f64) * (2.0**-53)
 
 
-# ---------------------------------------------------- float32 AVX2 normal path
+# ------------------------------------------------- exact fused multiply-add
+# PyTorch's kernels are compiled with FMA contraction (and NormalFill16 calls
+# std::fma), so x * std + mean rounds once. NumPy has no fma: these are exact
+# emulations with error-free transformations (Dekker's product, Knuth's sum) and
+# rounding to odd (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums:
+# proved algorithms using rounding to odd", IEEE TC 2008).
+
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _split(a):
+    c = 134217729.0 * a  # 2**27 + 1
+    high = c - (c - a)
+    return high, a - high
+
+
+def _two_product(a, b):
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _round_to_odd(s, err):
+    """The neighbour of s = RN(x) with an odd last bit when x = s + err is inexact."""
+    bump = (err != 0) & ((s.view(np.int64) & 1) == 0) & np.isfinite(s)
+    return np.where(bump, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+
+
+def _fma64(a, b, c) -> np.ndarray:
+    """float64 fma(a, b, c), correctly rounded, elementwise."""
+    a, b, c = np.broadcast_arrays(np.asarray(a, _f64), np.asarray(b, _f64), np.asarray(c, _f64))
+    high, low = _two_product(a, b)
+    top, rest = _two_sum(c, high)
+    return top + _round_to_odd(*_two_sum(rest, low))
 
 
 def _fma32(a, b, c) -> np.ndarray:
-    """float32 fused multiply-add: a*b is exact in float64, then one rounding."""
-    return (np.asarray(a, _f64) * np.asarray(b, _f64) + np.asarray(c, _f64)).astype(_f32)
+    """float32 fma(a, b, c): a*b is exact in float64; the sum is rounded to odd in
+    float64 and then to nearest float32, which is a single correct rounding."""
+    product = np.asarray(a, _f64) * np.asarray(b, _f64)
+    return _round_to_odd(*_two_sum(product, np.asarray(c, _f64))).astype(_f32)
+
+
+# ---------------------------------------------------- float32 AVX2 normal path
 
 
 _LOG_POLY = tuple(
@@ -169,20 +211,6 @@ def _box_muller16_float32(blocks: np.ndarray, mean: np.float32, std: np.float32)
 # --------------------------------------------------------- float64 block path
 
 
-def _fma(a: float, b: float, c: float) -> float:
-    """std::fma on doubles: exact rational a*b + c, rounded once."""
-    if c == 0.0:
-        return a * b  # a*b + 0 rounds once either way
-    return float(Fraction(a) * Fraction(b) + Fraction(c))
-
-
-def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
-    """Elementwise ``_fma`` over a float64 array."""
-    if c == 0.0:
-        return a * b
-    return np.array([_fma(v, b, c) for v in a.tolist()], _f64)
-
-
 def _box_muller16_float64(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
     """NormalFill16<double>: glibc log/cos/sin through Python's math module."""
     u1 = (1.0 - blocks[:, :8]).ravel().tolist()
@@ -206,11 +234,10 @@ class Generator:
                  "_next_float_normal")
 
     def __init__(self, seed: int | None = None):
+        """``Generator()`` starts from PyTorch's fixed default seed, as
+        ``torch.Generator()`` does; ``default_generator`` is seeded at random."""
         self._bitgen = np.random.MT19937()
-        if seed is None:
-            self.seed()
-        else:
-            self.manual_seed(seed)
+        self.manual_seed(_DEFAULT_SEED if seed is None else seed)
 
     # ------------------------------------------------------------- seeding
 
@@ -311,7 +338,7 @@ class Generator:
         x = self._unit(_numel(shape), dtype)
         # x * (to - from) + from, contracted into an FMA by the compiler.
         if dtype == np.float64:
-            return _fma64(x * 1.0, float(high - low), float(low)).reshape(shape)
+            return _fma64(x, high - low, low).reshape(shape)
         return _fma32(x, high - low, low).reshape(shape)
 
     def randn(self, shape, dtype) -> np.ndarray:
@@ -437,8 +464,9 @@ class Generator:
                 theta = _TWO_PI * u1
                 self._next_double_normal = radius * math.sin(theta)
                 sample = radius * math.cos(theta)
-            out[i] = _fma(sample, std, mean)  # val * std + mean, contracted
-        return out
+            out[i] = sample
+        return _fma64(out, std, mean)  # val * std + mean, contracted
 
 
-default_generator = Generator()
+# PyTorch seeds its default CPU generator from /dev/urandom at start-up.
+default_generator = Generator(_non_deterministic_seed())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,8 @@ def _call(gen: Generator, op: str, kw: dict, saved: dict):
         return gen.uniform(tuple(kw["shape"]), kw["low"], kw["high"], kw["dtype"])
     if op == "normal":
         return gen.normal(tuple(kw.get("shape", ())), kw["mean"], kw["std"], kw["dtype"])
+    if op == "exponential":
+        return gen.exponential(tuple(kw["shape"]), kw["lambd"], kw["dtype"])
     if op == "randint":
         return gen.randint(kw["low"], kw["high"], tuple(kw["shape"]), kw["dtype"])
     if op == "randperm":
@@ -91,12 +94,23 @@ def test_negative_seed_wraps_to_uint64():
     assert Generator(-1).initial_seed() == 2**64 - 1
 
 
-def test_non_deterministic_seed_fits_53_bits_and_is_reported():
-    gen = Generator()
-    seed = gen.initial_seed()
-    assert 0 <= seed < 2**53
-    assert gen.seed() == gen.initial_seed()
-    assert _same_bits(gen.rand((4,), "float32"), Generator(gen.initial_seed()).rand((4,), "float32"))
+def test_fresh_generator_uses_pytorchs_default_seed():
+    assert Generator().initial_seed() == 67280421310721
+    # torch.rand(2, generator=torch.Generator()) in PyTorch 2.13
+    assert Generator().rand((2,), "float32").round(4).tolist() == pytest.approx([0.2673, 0.8725])
+
+
+def test_seed_reseeds_at_random_and_reports_the_seed():
+    gen = Generator(0)
+    seeds = {gen.seed() for _ in range(4)}
+    assert len(seeds) == 4 and all(0 <= s < 2**64 for s in seeds)
+    seed = gen.seed()
+    assert gen.initial_seed() == seed
+    assert _same_bits(gen.rand((4,), "float32"), Generator(seed).rand((4,), "float32"))
+
+
+def test_default_generator_is_seeded_at_random():
+    assert rng.default_generator.initial_seed() != 67280421310721
 
 
 def test_scalar_normal_caches_the_second_sample_across_calls():
@@ -153,3 +167,46 @@ def test_float32_block_normal_matches_float64_box_muller_closely(seed, n):
     if n % 16:
         want = np.concatenate([want[: n - 16], want[-16:]])
     assert np.allclose(got, want, rtol=2e-6, atol=2e-6)
+
+
+def _moderate_floats(width: int):
+    limit = 2.0**60 if width == 32 else 2.0**300  # products stay normal and finite
+    tiny = 2.0**-50 if width == 32 else 2.0**-300
+    return st.one_of(st.just(0.0), st.floats(tiny, limit, width=width),
+                     st.floats(-limit, -tiny, width=width))
+
+
+def _nearest_float32(exact: Fraction) -> float:
+    guess = np.float32(float(exact))
+    candidates = [np.nextafter(guess, np.float32(-np.inf)), guess,
+                  np.nextafter(guess, np.float32(np.inf))]
+    def key(c):
+        return abs(Fraction(float(c)) - exact), int(np.array(c).view(np.int32)) & 1
+    return float(min(candidates, key=key))
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=_moderate_floats(64), b=_moderate_floats(64), c=_moderate_floats(64))
+def test_fma64_rounds_once(a, b, c):
+    want = float(Fraction(a) * Fraction(b) + Fraction(c))
+    got = float(rng._fma64(np.array([a]), np.array([b]), np.array([c]))[0])
+    assert got == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=_moderate_floats(32), b=_moderate_floats(32), c=_moderate_floats(32),
+       cancel=st.booleans())
+def test_fma32_rounds_once(a, b, c, cancel):
+    if cancel:  # land next to a float32 rounding boundary
+        c = float(-np.float32(a * b))
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    got = rng._fma32(np.float32([a]), np.float32([b]), np.float32([c]))[0]
+    assert float(got) == _nearest_float32(exact)
+
+
+def test_fma32_avoids_double_rounding():
+    # a*b + c = 1 + 2**-24 + 2**-60: just above a float32 midpoint, but rounding
+    # to float64 first lands exactly on it (and then ties to even, down to 1.0).
+    a, b = np.float32(4097 * 2.0**-30), np.float32(16773121 * 2.0**-30)
+    got = rng._fma32(np.array([a]), np.array([b]), np.array([np.float32(1)]))[0]
+    assert got == np.float32(1 + 2.0**-23)
