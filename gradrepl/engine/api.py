@@ -1,0 +1,402 @@
+"""What the language may show user code: the `torch` namespace and the attribute allow-lists.
+
+Everything here is data: the language wraps TORCH's dicts into read-only module facades,
+reads attributes of engine objects only through `public_attrs`, and assigns only through
+`settable_attrs`. A name absent from these tables does not exist for user code.
+"""
+import numpy as np
+
+from gradrepl.engine import autograd as A
+from gradrepl.engine import dtypes as D
+from gradrepl.engine import functions as F
+from gradrepl.engine import tensor as T
+from gradrepl.engine.tensor import Size, Tensor
+
+
+class Unavailable:
+    """A torch name gradrepl refuses on purpose; reading it raises the error it carries."""
+
+    __slots__ = ("name", "message", "exc")
+
+    def __init__(self, name, message=None, exc=AttributeError):
+        self.name = name
+        self.message = message or f"{name} is not available in gradrepl"
+        self.exc = exc
+
+    def error(self):
+        return self.exc(self.message)
+
+
+class TensorType:
+    """`torch.Tensor` as user code sees it: calling it builds a float tensor; isinstance works."""
+
+    __slots__ = ()
+
+    def __call__(self, *args, **kwargs):
+        return F.legacy_tensor(*args, **kwargs)
+
+    def __repr__(self):
+        return "<class 'torch.Tensor'>"
+
+
+TENSOR_TYPE = TensorType()
+
+
+class TypeStandIn:
+    """What `type(x)` returns for engine objects: prints as PyTorch's class, compares by identity."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path):
+        self.path = path
+
+    def __repr__(self):
+        return f"<class '{self.path}'>"
+
+    @property
+    def __name__(self):  # noqa: D401 (for the language's own messages)
+        return self.path.rsplit(".", 1)[-1]
+
+
+# ------------------------------------------------------------------ custom autograd.Function
+class FunctionCtx:
+    """The `ctx` of a custom Function: save_for_backward, saved_tensors, free attributes."""
+
+    def __init__(self):
+        self._saved = ()
+        self._needs = ()
+        self._dirty = ()
+        self._non_diff = ()
+        self._materialize = True
+
+    def save_for_backward(self, *tensors):
+        for t in tensors:
+            if t is not None and type(t) is not Tensor:
+                raise TypeError("save_for_backward can only save variables, but argument 0 is of type "
+                                f"{T._pytype(t)}")
+        self._saved = tuple(tensors)
+
+    @property
+    def saved_tensors(self):
+        if self._saved is None:
+            raise RuntimeError(A.RETAIN_MSG)
+        return self._saved
+
+    @property
+    def needs_input_grad(self):
+        return self._needs
+
+    def mark_dirty(self, *tensors):
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_diff = tensors
+
+    def set_materialize_grads(self, value):
+        self._materialize = bool(value)
+
+
+class _CustomSpec:
+    __slots__ = ("name", "formulas", "backward", "saves", "multi", "inputs", "user_backward")
+
+    def __init__(self, name, user_backward):
+        self.name = name
+        self.formulas = (f"{name[:-len('Backward')]}.backward(ctx, grad)",)
+        self.inputs = ("*args",)
+        self.saves = False
+        self.multi = True
+        self.user_backward = user_backward
+        self.backward = self._run
+
+    def _run(self, grads, node, xp):
+        ctx, n_inputs = node.ctx
+        wrapped = [None if g is None else (g if xp is not _NP() else T.wrap(g)) for g in grads]
+        if ctx._materialize:
+            wrapped = [T.wrap(np.zeros(())) if g is None else g for g in wrapped]
+        res = self.user_backward(ctx, *wrapped)
+        if type(res) is not tuple:
+            res = (res,)
+        if len(res) != n_inputs:
+            if len(res) > n_inputs and all(r is None for r in res[n_inputs:]):
+                res = res[:n_inputs]
+            else:
+                raise RuntimeError(f"function {self.name} returned an incorrect number of gradients "
+                                   f"(expected {n_inputs}, got {len(res)})")
+        out = []
+        for i, (r, e) in enumerate(zip(res, node.edges)):
+            if r is None or e is None:
+                out.append(None)
+                continue
+            if type(r) is not Tensor:
+                raise TypeError(f"function {self.name} returned a gradient of type {T._pytype(r)} at index {i}, "
+                                "expected a Tensor or None")
+            out.append(r._a if xp is _NP() else r)
+        if ctx._saved is not None and not getattr(node, "_retain", False):
+            pass
+        return tuple(out)
+
+
+def _NP():
+    from gradrepl.engine.derivatives import NP
+    return NP
+
+
+class CustomFunction:
+    """A user's `class Name(torch.autograd.Function)`: `Name.apply(*args)` runs it."""
+
+    __slots__ = ("name", "forward", "backward", "_spec", "methods")
+
+    def __init__(self, name, forward, backward, methods=None):
+        self.name = name
+        self.forward = forward
+        self.backward = backward
+        self.methods = methods or {}
+        self._spec = _CustomSpec(name + "Backward", backward)
+
+    def apply(self, *args):
+        ctx = FunctionCtx()
+        ctx._needs = tuple(type(a) is Tensor and a.requires_grad for a in args)
+        prev = A.GRAD[0]
+        A.GRAD[0] = False
+        try:
+            out = self.forward(ctx, *args)
+        finally:
+            A.GRAD[0] = prev
+        outs = out if type(out) is tuple else (out,)
+        tensor_inputs = [a if type(a) is Tensor else None for a in args]
+        if prev and any(ctx._needs):
+            node = A.Node(self._spec, tuple(None if a is None or not a.requires_grad else A.edge_of(a)
+                                            for a in tensor_inputs), (), (ctx, len(args)))
+            node.n_out = len(outs)
+            fresh = []
+            for i, o in enumerate(outs):
+                if type(o) is Tensor:
+                    if any(o is a for a in tensor_inputs):
+                        o = o.view_as(o) if o._fn is None else o
+                        o = T._new(o._a)
+                    if any(o is nd for nd in ctx._non_diff):
+                        fresh.append(o)
+                        continue
+                    if o._fn is not None or o._rg:
+                        o = T._new(o._a)
+                    o._fn, o._onr = node, i
+                fresh.append(o)
+            outs = tuple(fresh)
+        return outs if type(out) is tuple else outs[0]
+
+    def __repr__(self):
+        return f"<class '__main__.{self.name}'>"
+
+
+def custom_function(name, forward, backward, methods=None):
+    return CustomFunction(name, forward, backward, methods)
+
+
+class FunctionBase:
+    """torch.autograd.Function as a base-class marker for the language's `class` statement."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<class 'torch.autograd.function.Function'>"
+
+
+FUNCTION_BASE = FunctionBase()
+
+
+# ------------------------------------------------------------------ the torch namespace
+def _nn_functional():
+    ns = {
+        "relu": lambda input, inplace=False: input.relu(),
+        "sigmoid": lambda input: input.sigmoid(),
+        "tanh": lambda input: input.tanh(),
+        "softmax": F.F_softmax,
+        "log_softmax": F.F_log_softmax,
+        "mse_loss": F.mse_loss,
+        "l1_loss": F.l1_loss,
+        "cross_entropy": F.cross_entropy,
+        "nll_loss": F.nll_loss,
+        "binary_cross_entropy": F.binary_cross_entropy,
+        "leaky_relu": F.leaky_relu,
+        "dropout": F.dropout,
+    }
+    return ns
+
+
+def _unavailable(names, what):
+    return {n: Unavailable(f"torch.{n}" if "." not in n else n, f"torch.{n} {what}") for n in names}
+
+
+def _build_torch():
+    ns = {}
+    for name, dt in D.TORCH_NAMES.items():
+        ns[name] = dt
+    ns["dtype"] = TypeStandIn("torch.dtype")
+    creation = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
+                "rand randn randint randperm rand_like randn_like randint_like normal bernoulli multinomial manual_seed "
+                "seed initial_seed get_rng_state set_rng_state Generator add sub mul div pow maximum minimum where cat "
+                "concat stack outer ger numel is_tensor is_floating_point broadcast_shapes set_printoptions no_grad "
+                "enable_grad set_grad_enabled inference_mode is_grad_enabled").split()
+    for name in creation:
+        ns[name] = getattr(F, name)
+    ns.update(F.METHOD_FUNCS)
+    ns["subtract"], ns["multiply"], ns["divide"] = F.sub, F.mul, F.div
+    ns["Tensor"] = TENSOR_TYPE
+    ns["Size"] = Size
+    ns["float"] = D.float32
+    ns["pi"] = float(np.pi)
+    ns["e"] = float(np.e)
+    ns["inf"] = float("inf")
+    ns["nan"] = float("nan")
+    ns["__version__"] = "2.13.0"
+    ns["autograd"] = {
+        "Variable": F.Variable,
+        "grad": T.grad,
+        "backward": T.backward,
+        "Function": FUNCTION_BASE,
+        "gradcheck": F.gradcheck,
+        "functional": {"jacobian": F.jacobian, "hessian": F.hessian},
+        "no_grad": F.no_grad,
+        "enable_grad": F.enable_grad,
+        "set_grad_enabled": F.set_grad_enabled,
+        "set_detect_anomaly": lambda mode, check_nan=True: None,
+    }
+    ns["nn"] = {"functional": _nn_functional()}
+    for sub in ("Module", "Linear", "Parameter", "Sequential", "MSELoss", "CrossEntropyLoss", "ReLU", "Conv2d"):
+        ns["nn"][sub] = Unavailable(f"torch.nn.{sub}", f"torch.nn.{sub} is not available in gradrepl yet: "
+                                    "torch.nn modules come later; use tensors and torch.nn.functional")
+    ns["optim"] = Unavailable("torch.optim", "torch.optim is not available in gradrepl yet: update parameters by "
+                              "hand inside `with torch.no_grad():`")
+    refused = ("save load from_numpy from_file jit compile utils ops classes fx multiprocessing cuda backends "
+               "hub onnx distributed library export package profiler testing serialization storage UntypedStorage "
+               "as_strided set_default_dtype").split()
+    for name in refused:
+        ns[name] = Unavailable(f"torch.{name}")
+    return ns
+
+
+TORCH = _build_torch()
+
+
+# ------------------------------------------------------------------ attribute allow-lists
+TENSOR_ATTRS = frozenset("""
+requires_grad is_leaf grad_fn grad data dtype shape ndim T mT device is_cuda retains_grad
+requires_grad_ retain_grad register_hook backward detach detach_ size dim ndimension numel nelement
+is_floating_point is_contiguous element_size item tolist numpy
+add sub mul div multiply divide subtract pow matmul mm mv dot
+add_ sub_ mul_ div_ pow_ clamp_ relu_ exp_ neg_ zero_ fill_ copy_
+neg negative abs exp expm1 log log2 log10 log1p sqrt rsqrt reciprocal sin cos tan sinh cosh asin acos atan tanh
+sigmoid relu sign square floor ceil round clamp clip clamp_min clamp_max masked_fill isnan isinf isfinite
+logical_not all any sum mean prod max min amax argmax argmin norm std var softmax log_softmax cumsum logsumexp
+view view_as reshape reshape_as flatten squeeze unsqueeze t transpose swapaxes permute expand expand_as repeat
+contiguous clone flip split chunk unbind gather type to float double half long int bool cpu index_select
+narrow select eq ne lt le gt ge equal allclose isclose
+""".split())
+
+NODE_ATTRS = frozenset(("name", "next_functions", "metadata", "register_hook", "register_prehook"))
+ACC_ATTRS = NODE_ATTRS | {"variable"}
+DTYPE_ATTRS = frozenset(("is_floating_point", "is_complex", "is_signed", "itemsize"))
+SIZE_ATTRS = frozenset(("numel", "count", "index"))
+HANDLE_ATTRS = frozenset(("remove", "id"))
+RETURN_ATTRS = frozenset(("values", "indices", "count", "index"))
+CTX_ATTRS = frozenset(("save_for_backward", "saved_tensors", "needs_input_grad", "mark_dirty",
+                       "mark_non_differentiable", "set_materialize_grads"))
+GRADMODE_ATTRS = frozenset(("clone",))
+DEVICE_ATTRS = frozenset(("type", "index"))
+CUSTOM_FN_ATTRS = frozenset(("apply",))
+GENERATOR_ATTRS = frozenset(("manual_seed", "seed", "initial_seed", "get_state", "set_state"))
+
+
+def _generator_type():
+    try:
+        from gradrepl.engine import rng
+        return rng.Generator
+    except ImportError:  # pragma: no cover - rng lands separately
+        return None
+
+
+def public_attrs(obj):
+    """Attribute names user code may read on an engine object; None if `obj` is not one."""
+    t = type(obj)
+    if t is Tensor:
+        return TENSOR_ATTRS
+    if t is A.AccumulateGrad:
+        return ACC_ATTRS
+    if t is A.Node:
+        return NODE_ATTRS
+    if t is D.DType:
+        return DTYPE_ATTRS
+    if t is Size:
+        return SIZE_ATTRS
+    if t is A.RemovableHandle:
+        return HANDLE_ATTRS
+    if t is T.MaxReturn or t is T.MinReturn:
+        return RETURN_ATTRS
+    if t is FunctionCtx:
+        return CTX_ATTRS
+    if isinstance(obj, F._GradMode):
+        return GRADMODE_ATTRS
+    if t is T.Device:
+        return DEVICE_ATTRS
+    if t is CustomFunction:
+        return CUSTOM_FN_ATTRS
+    if t is _generator_type():
+        return GENERATOR_ATTRS
+    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase):
+        return frozenset()
+    return None
+
+
+TENSOR_SETTABLE = frozenset(("grad", "requires_grad", "data"))
+
+
+def settable_attrs(obj):
+    """Attributes user code may assign: a frozenset, or None meaning any non-underscore name."""
+    t = type(obj)
+    if t is Tensor:
+        return TENSOR_SETTABLE
+    if t is FunctionCtx:
+        return None
+    return frozenset()
+
+
+_TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype",
+               A.RemovableHandle: "torch.utils.hooks.RemovableHandle", T.MaxReturn: "torch.return_types.max",
+               T.MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
+               T.Device: "torch.device", A.AccumulateGrad: "AccumulateGrad"}
+
+
+def type_name(obj):
+    """PyTorch's class path for `type(obj)`, or None for non-engine objects."""
+    t = type(obj)
+    name = _TYPE_NAMES.get(t)
+    if name is not None:
+        return name
+    if t is A.Node:
+        return obj.spec.name
+    if isinstance(obj, F._GradMode):
+        return f"torch.autograd.grad_mode.{obj._kind}"
+    if t is _generator_type():
+        return "torch._C.Generator"
+    return None
+
+
+def is_tensor(obj):
+    return type(obj) is Tensor
+
+
+def is_tensor_type(obj):
+    return obj is TENSOR_TYPE
+
+
+def grad_enabled():
+    return A.GRAD[0]
+
+
+def set_warning_sink(sink):
+    T._WARN[0] = sink
+
+
+def reset_state():
+    """Grad mode back to enabled (after an interrupted statement left it off)."""
+    A.GRAD[0] = True

@@ -1,0 +1,365 @@
+"""Graph nodes, grad mode and the backward engine. Pure computation, no I/O.
+
+A Node is one entry of the backward graph (PyTorch's grad_fn). It carries its op spec
+(name + derivative rule from `derivatives.py`), its edges to the nodes of its inputs
+(`next_functions`), the tensors it saved with their versions, and small non-tensor
+context. `run_backward` walks the graph in PyTorch's order: a node runs once every
+node depending on it has run; among ready nodes the most recently created first, and
+AccumulateGrad nodes before all others.
+"""
+import heapq
+import itertools
+import weakref
+
+import numpy as np
+
+_seq = itertools.count()
+_ACC_BASE = 1 << 62  # AccumulateGrad nodes run before any other ready node (as in PyTorch)
+
+# Grad mode is a process-wide flag, as in PyTorch (one session per process).
+GRAD = [True]
+
+
+def grad_enabled() -> bool:
+    return GRAD[0]
+
+
+class Node:
+    """A backward function: `<MulBackward0 object at 0x...>` for user code."""
+
+    __slots__ = ("spec", "edges", "saved", "versions", "ctx", "seq", "released",
+                 "tensor_hooks", "retains", "pre_hooks", "post_hooks", "n_out", "__weakref__")
+
+    def __init__(self, spec, edges, saved=(), ctx=None):
+        self.spec = spec
+        self.edges = edges
+        self.saved = saved
+        self.versions = tuple(t._ver[0] if hasattr(t, "_ver") else None for t in saved) if saved else ()
+        self.ctx = ctx
+        self.seq = next(_seq)
+        self.released = False
+        self.tensor_hooks = None   # {output_nr: [hook, ...]} from register_hook on outputs
+        self.retains = None        # {output_nr: weakref(tensor)} from retain_grad()
+        self.pre_hooks = None
+        self.post_hooks = None
+        self.n_out = 1
+
+    def name(self):
+        return self.spec.name
+
+    @property
+    def next_functions(self):
+        return tuple((None, 0) if e is None else e for e in self.edges)
+
+    @property
+    def metadata(self):
+        return {}
+
+    def register_hook(self, fn):
+        if self.post_hooks is None:
+            self.post_hooks = []
+        return RemovableHandle(self.post_hooks, fn)
+
+    def register_prehook(self, fn):
+        if self.pre_hooks is None:
+            self.pre_hooks = []
+        return RemovableHandle(self.pre_hooks, fn)
+
+    def __repr__(self):
+        return f"<{self.spec.name} object at {id(self):#x}>"
+
+    def __call__(self, *grads):
+        raise RuntimeError("calling a grad_fn directly is not supported in gradrepl; use backward()")
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf tensor that requires grad: adds incoming gradients into .grad."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        super().__init__(ACCUMULATE_SPEC, ())
+        self.seq = _ACC_BASE + self.seq
+        self.variable = variable
+
+
+class _AccSpec:
+    name = "AccumulateGrad"
+    formulas = ("x.grad += grad",)
+    inputs = ()
+
+
+ACCUMULATE_SPEC = _AccSpec()
+
+
+class RemovableHandle:
+    """What register_hook returns: `handle.remove()` unregisters the hook."""
+
+    __slots__ = ("_hooks", "_fn", "id")
+    _ids = itertools.count()
+
+    def __init__(self, hooks, fn):
+        self._hooks = hooks
+        self._fn = fn
+        self.id = next(self._ids)
+        hooks.append(fn)
+
+    def remove(self):
+        try:
+            self._hooks.remove(self._fn)
+        except ValueError:
+            pass
+
+    def __repr__(self):
+        return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
+
+
+def accumulator(t):
+    """The (cached) AccumulateGrad node of a leaf tensor that requires grad."""
+    ref = t._acc
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return node
+
+
+def edge_of(t):
+    fn = t._fn
+    if fn is not None:
+        return (fn, t._onr)
+    if t._rg:
+        return (accumulator(t), 0)
+    return None
+
+
+def make_node(spec, inputs, saved=(), ctx=None):
+    """A node for an op on `inputs` (tensors or None), or None when no input needs grad."""
+    edges = tuple(None if t is None else edge_of(t) for t in inputs)
+    for e in edges:
+        if e is not None:
+            return Node(spec, edges, saved, ctx)
+    return None
+
+
+RETAIN_MSG = ("Trying to backward through the graph a second time (or directly access saved tensors "
+              "after they have already been freed). Saved intermediate values of the graph are freed "
+              "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+              "backward through the graph a second time or if you need to access saved tensors after "
+              "calling backward.")
+
+
+def _strip_backward(name):
+    i = name.rfind("Backward")
+    return name[:i] if i > 0 else name
+
+
+def check_saved(node):
+    if node.released:
+        raise RuntimeError(RETAIN_MSG)
+    for t, v in zip(node.saved, node.versions):
+        if v is not None and t._ver[0] != v:
+            shape = ", ".join(str(s) for s in t._a.shape)
+            where = ""
+            if t._fn is not None:
+                where = f", which is output {t._onr} of {_strip_backward(t._fn.spec.name)},"
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an inplace "
+                f"operation: [torch.{t.dtype.legacy} [{shape}]]{where} is at version {t._ver[0]}; "
+                f"expected version {v} instead. Hint: enable anomaly detection to find the operation that "
+                "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+def _add(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accumulate=True,
+                 allow_unused=False, trace=None):
+    """Propagate `grads` (one per root tensor) through the graph.
+
+    accumulate=True adds into the .grad of leaves (Tensor.backward); with `inputs`
+    (autograd.grad) the gradients reaching those tensors are returned instead.
+    `trace(node, grads_in, grads_out)` sees each node as it runs (the tutor's :explain).
+    Gradients are NumPy arrays unless create_graph, then Tensors with their own graph.
+    """
+    from gradrepl.engine import derivatives as D
+    from gradrepl.engine.tensor import Tensor, wrap
+
+    xp = D.TT if create_graph else D.NP
+    root_edges = []
+    for i, t in enumerate(roots):
+        e = edge_of(t)
+        if e is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        root_edges.append(e)
+
+    # Which nodes are reachable, and how many edges lead into each (iterative: deep graphs are fine).
+    deps = {}
+    stack = [n for n, _ in root_edges]
+    seen = set(stack)
+    while stack:
+        n = stack.pop()
+        for e in n.edges:
+            if e is not None:
+                c = e[0]
+                deps[c] = deps.get(c, 0) + 1
+                if c not in seen:
+                    seen.add(c)
+                    stack.append(c)
+
+    captured = None
+    if inputs is not None:
+        captured = {}
+        targets = {}
+        for i, t in enumerate(inputs):
+            e = edge_of(t) if (t._fn is not None or t._rg) else None
+            if e is not None:
+                targets.setdefault(e, []).append(i)
+
+    buffers = {}
+    for (n, nr), g in zip(root_edges, grads):
+        buf = buffers.get(n)
+        if buf is None:
+            buf = buffers[n] = [None] * n.n_out
+        buf[nr] = _add(buf[nr], g if create_graph else g._a)
+
+    ready = [(-n.seq, n) for n in buffers if deps.get(n, 0) == 0]
+    heapq.heapify(ready)
+    prev_mode = GRAD[0]
+    GRAD[0] = bool(create_graph)
+    try:
+        while ready:
+            _, node = heapq.heappop(ready)
+            buf = buffers.pop(node, None)
+            out = None
+            if buf is not None:
+                buf = _run_pre_hooks(node, buf, create_graph, Tensor, wrap)
+                if captured is not None:
+                    for nr, g in enumerate(buf):
+                        for i in targets.get((node, nr), ()):
+                            captured[i] = g
+                if type(node) is AccumulateGrad:
+                    if accumulate and buf[0] is not None:
+                        _accumulate(node.variable, buf[0], create_graph, wrap)
+                else:
+                    out = _call(node, buf, xp, create_graph)
+                    if not retain_graph:
+                        node.saved = ()
+                        node.versions = ()
+                        if node.spec.saves:
+                            node.released = True
+                    if trace is not None:
+                        trace(node, buf, out)
+            for k, e in enumerate(node.edges):
+                if e is None:
+                    continue
+                c, nr = e
+                if out is not None:
+                    g = out[k]
+                    if g is not None:
+                        cbuf = buffers.get(c)
+                        if cbuf is None:
+                            cbuf = buffers[c] = [None] * c.n_out
+                        cbuf[nr] = g if cbuf[nr] is None else cbuf[nr] + g
+                left = deps[c] - 1
+                deps[c] = left
+                if left == 0:
+                    heapq.heappush(ready, (-c.seq, c))
+    finally:
+        GRAD[0] = prev_mode
+
+    if captured is None:
+        return None
+    result = []
+    for i, t in enumerate(inputs):
+        g = captured.get(i)
+        if g is None and not allow_unused:
+            raise RuntimeError(
+                f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
+                "Set allow_unused=True if this is the desired behavior.")
+        if g is not None and not create_graph:
+            g = wrap(np.array(g, dtype=t._a.dtype, copy=True))
+        result.append(g)
+    return result
+
+
+def _run_pre_hooks(node, buf, create_graph, Tensor, wrap):
+    hooks = node.tensor_hooks
+    retains = node.retains
+    if type(node) is AccumulateGrad:
+        leaf_hooks = node.variable._hooks
+        if leaf_hooks:
+            hooks = {0: leaf_hooks}
+    if hooks is None and retains is None and node.pre_hooks is None:
+        return buf
+    buf = list(buf)
+    if hooks:
+        for nr, hs in hooks.items():
+            for h in list(hs):
+                g = buf[nr]
+                if g is None:
+                    continue
+                gt = g if create_graph else wrap(g)
+                r = h(gt)
+                if r is not None:
+                    if not isinstance(r, Tensor):
+                        raise TypeError(f"hook returned an object of type {type(r).__name__}, expected a Tensor or None")
+                    buf[nr] = r if create_graph else r._a
+    if retains:
+        for nr, ref in retains.items():
+            t = ref()
+            if t is not None and buf[nr] is not None:
+                g = buf[nr]
+                gt = g if create_graph else wrap(np.array(g, copy=True))
+                t._grad = gt if t._grad is None else wrap(t._grad._a + gt._a)
+    if node.pre_hooks:
+        for h in list(node.pre_hooks):
+            r = h(tuple(None if g is None else (g if create_graph else wrap(g)) for g in buf))
+            if r is not None:
+                buf = [None if g is None else (g if create_graph else g._a) for g in r]
+    return buf
+
+
+def _call(node, buf, xp, create_graph):
+    check_saved(node)
+    spec = node.spec
+    if spec.multi:
+        grads = spec.backward(buf, node, xp)
+    else:
+        g = buf[0]
+        if g is None:
+            return None
+        grads = spec.backward(g, node, xp)
+    if node.post_hooks:
+        from gradrepl.engine.tensor import wrap
+        w = (lambda a: a) if create_graph else (lambda a: None if a is None else wrap(a))
+        for h in list(node.post_hooks):
+            h(tuple(w(g) for g in grads), tuple(w(g) for g in buf))
+    return grads
+
+
+def _accumulate(t, g, create_graph, wrap):
+    if create_graph:
+        gt = g
+        if gt.dtype is not t.dtype:
+            gt = gt.to(t.dtype)
+        t._grad = gt if t._grad is None else t._grad + gt
+        return
+    if g.dtype != t._a.dtype:
+        g = g.astype(t._a.dtype)
+    if g.shape != t._a.shape:
+        g = np.broadcast_to(g, t._a.shape)
+    cur = t._grad
+    if cur is None:
+        t._grad = wrap(np.array(g, copy=True))
+    elif cur._fn is None and not cur._rg:
+        # in place, as PyTorch does outside grad mode: `g = x.grad` keeps seeing the sum
+        cur._a += g
+        cur._ver[0] += 1
+    else:
+        t._grad = wrap(cur._a + g)

@@ -1,0 +1,111 @@
+"""PyTorch dtypes over NumPy dtypes, and PyTorch's type-promotion rules."""
+import numpy as np
+
+
+class DType:
+    """A torch.dtype stand-in: `torch.float32` prints as PyTorch prints it."""
+
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_rank", "_kind",
+                 "legacy")
+
+    def __init__(self, name, np_dtype, kind, rank, legacy):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self._kind = kind            # 0 bool, 1 integer, 2 floating (PyTorch's promotion categories)
+        self._rank = rank
+        self.is_floating_point = kind == 2
+        self.is_complex = False
+        self.is_signed = kind == 2 or self.np.kind == "i"
+        self.itemsize = self.np.itemsize
+        self.legacy = legacy         # 'FloatTensor' etc., used in some PyTorch messages
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (by_name, (self.name,))
+
+
+bool_ = DType("bool", np.bool_, 0, 0, "BoolTensor")
+uint8 = DType("uint8", np.uint8, 1, 1, "ByteTensor")
+int8 = DType("int8", np.int8, 1, 2, "CharTensor")
+int16 = DType("int16", np.int16, 1, 3, "ShortTensor")
+int32 = DType("int32", np.int32, 1, 4, "IntTensor")
+int64 = DType("int64", np.int64, 1, 5, "LongTensor")
+float16 = DType("float16", np.float16, 2, 6, "HalfTensor")
+float32 = DType("float32", np.float32, 2, 7, "FloatTensor")
+float64 = DType("float64", np.float64, 2, 8, "DoubleTensor")
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NP = {d.np: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+
+# Names under which torch exposes the dtypes.
+TORCH_NAMES = {
+    "bool": bool_, "uint8": uint8, "int8": int8, "int16": int16, "short": int16,
+    "int32": int32, "int": int32, "int64": int64, "long": int64,
+    "float16": float16, "half": float16, "float32": float32, "float": float32,
+    "float64": float64, "double": float64,
+}
+
+DEFAULT_FLOAT = [float32]
+
+
+def by_name(name):
+    return _BY_NAME[name]
+
+
+def of(arr):
+    """The DType of a NumPy array."""
+    return _BY_NP[arr.dtype]
+
+
+def from_np(np_dtype):
+    return _BY_NP[np.dtype(np_dtype)]
+
+
+def promote_types(a: DType, b: DType) -> DType:
+    if a is b:
+        return a
+    if a._kind != b._kind:
+        return a if a._kind > b._kind else b
+    if a._kind == 1 and (a is uint8 or b is uint8):
+        other = b if a is uint8 else a
+        # uint8 with a signed int: the next signed type that holds both
+        return int16 if other in (int8,) else other
+    return a if a._rank > b._rank else b
+
+
+def scalar_kind(value) -> int:
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return 1
+    return 2
+
+
+def result_type(operands) -> DType:
+    """PyTorch's result_type over tensors and Python scalars.
+
+    Priority: tensors with dimensions, then zero-dim tensors, then Python numbers;
+    a lower-priority operand only matters when its category (bool < int < float) is higher.
+    """
+    dim_t = zero_t = None
+    scal_kind = -1
+    for op in operands:
+        d = getattr(op, "dtype", None)
+        if d is None:
+            scal_kind = max(scal_kind, scalar_kind(op))
+        elif op.ndim:
+            dim_t = d if dim_t is None else promote_types(dim_t, d)
+        else:
+            zero_t = d if zero_t is None else promote_types(zero_t, d)
+    result = dim_t
+    if zero_t is not None:
+        if result is None or zero_t._kind > result._kind:
+            result = zero_t
+    if scal_kind >= 0 and (result is None or scal_kind > result._kind):
+        result = (bool_, int64, DEFAULT_FLOAT[0])[scal_kind]
+    return result
