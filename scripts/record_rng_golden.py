@@ -127,6 +127,10 @@ def build_cases() -> list[dict]:
         for i, shape in enumerate([[5], [16], [33], [4, 6]]):
             add(f"exponential_{i}_{dtype}", SEEDS[i], [["exponential", {
                 "shape": shape, "lambd": 1.5, "dtype": dtype}]])
+    for dtype in DTYPES:
+        for n in (16, 17, 40):
+            add(f"normal_strided_{n}_{dtype}", 13, [["normal_strided", {
+                "n": n, "mean": 0.5, "std": 2.0, "dtype": dtype}]])
     add("randint_scalar", 9, [["randint", {"low": -4, "high": 4, "shape": [], "dtype": "int64"}]])
     add("default_generator_object", None, [["rand", {"shape": [5], "dtype": "float32"}],
                                            ["randn", {"shape": [17], "dtype": "float32"}],
@@ -150,6 +154,9 @@ def run_step(op: str, kw: dict, gen, saved: dict):
             std = torch.from_numpy(std) if isinstance(std, np.ndarray) else std
             return torch.normal(mean, std, **g)
         return torch.normal(mean, std, kw["shape"], dtype=dt, **g)
+    if op == "normal_strided":  # normal_ on a non-contiguous view
+        view = torch.empty(kw["n"], 2, dtype=dt)[:, 0]
+        return view.normal_(kw["mean"], kw["std"], **g)
     if op == "exponential":
         return torch.empty(kw["shape"], dtype=dt).exponential_(kw["lambd"], **g)
     if op == "randint":

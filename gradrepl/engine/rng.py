@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import secrets
+
 import numpy as np
 
 __all__ = ["Generator", "default_generator", "CPU_CAPABILITY"]
@@ -39,9 +40,9 @@ CPU_CAPABILITY = "AVX2"
 
 _N = 624  # mt19937 state words
 _STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState), what torch.get_rng_state() returns
-_LEGACY_STATE_BYTES = 5048  # sizeof(CPUGeneratorImplStateLegacy)
 _U64 = (1 << 64) - 1
 _DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val
+_RANDPERM_LARGE_N = 0xFFFFFFFF // 20  # randperm_cpu's switch to 64-bit draws
 
 _f32 = np.float32
 _f64 = np.float64
@@ -282,23 +283,21 @@ class Generator:
         return np.frombuffer(record.tobytes(), np.uint8).copy()
 
     def set_state(self, state: np.ndarray) -> None:
-        """Restore bytes from ``get_state`` (or PyTorch's legacy 5048-byte form)."""
+        """Restore bytes from ``get_state`` (PyTorch's messages for bad input).
+
+        PyTorch also accepts hand-edited states whose ``left`` and ``next``
+        disagree; those are refused here as invalid.
+        """
         data = np.ascontiguousarray(state, dtype=np.uint8).tobytes()
-        if len(data) == _LEGACY_STATE_BYTES:
-            data += bytes(_STATE_BYTES - _LEGACY_STATE_BYTES)
-        elif len(data) != _STATE_BYTES:
-            raise RuntimeError("Expected either a CPUGeneratorImplStateLegacy of size "
-                               f"{_LEGACY_STATE_BYTES} or a CPUGeneratorImplState of size "
-                               f"{_STATE_BYTES} but found the input RNG state size to be "
-                               f"{len(data)}")
+        if len(data) != _STATE_BYTES:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_BYTES} but "
+                               f"found the input RNG state size to be {len(data)}")
         record = np.frombuffer(data, _STATE_DTYPE)[0]
         left, nxt = int(record["left"]), int(record["next"])
-        if not (record["seeded"] and 0 < left <= _N and nxt <= _N):
-            raise RuntimeError("The legacy input is an invalid CPUGeneratorImplStateLegacy object")
         # PyTorch twists when `left` runs out; NumPy when `pos` reaches 624.
         pos = _N + 1 - left
-        if left > 1 and nxt != pos:
-            raise RuntimeError("The legacy input is an invalid CPUGeneratorImplStateLegacy object")
+        if not (record["seeded"] and 0 < left <= _N and nxt <= _N) or (left > 1 and nxt != pos):
+            raise RuntimeError("Invalid mt19937 state")
         self._bitgen.state = {
             "bit_generator": "MT19937",
             "state": {"key": record["state"].astype(np.uint32), "pos": pos},
@@ -341,16 +340,21 @@ class Generator:
             return _fma64(x, high - low, low).reshape(shape)
         return _fma32(x, high - low, low).reshape(shape)
 
-    def randn(self, shape, dtype) -> np.ndarray:
-        return self.normal(shape, 0.0, 1.0, dtype)
+    def randn(self, shape, dtype, contiguous: bool = True) -> np.ndarray:
+        return self.normal(shape, 0.0, 1.0, dtype, contiguous)
 
-    def normal(self, shape, mean, std, dtype) -> np.ndarray:
-        """torch.normal: scalar mean/std fill ``shape``; array mean/std broadcast."""
+    def normal(self, shape, mean, std, dtype, contiguous: bool = True) -> np.ndarray:
+        """torch.normal: scalar mean/std fill ``shape``; array mean/std broadcast.
+
+        ``contiguous=False`` is ``normal_`` on a non-contiguous view: PyTorch then
+        draws element by element (never the 16-element blocks) and writes the values
+        in memory order; the result here is in that order, C-ordered in ``shape``.
+        """
         dtype = np.dtype(dtype)
         mean_is_array = isinstance(mean, np.ndarray)
         std_is_array = isinstance(std, np.ndarray)
         if not (mean_is_array or std_is_array):
-            return self._normal_fill(tuple(shape), float(mean), float(std), dtype)
+            return self._normal_fill(tuple(shape), float(mean), float(std), dtype, contiguous)
         out_shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
         if not std_is_array:
             # normal_out_impl(Tensor mean, double std): normal_(0, std) then add_(mean)
@@ -359,9 +363,10 @@ class Generator:
         # normal_(0, 1).mul_(std).add_(mean): two roundings in the output dtype
         return sample * std.astype(dtype) + np.asarray(mean, dtype)
 
-    def _normal_fill(self, shape: tuple, mean: float, std: float, dtype) -> np.ndarray:
+    def _normal_fill(self, shape: tuple, mean: float, std: float, dtype,
+                     contiguous: bool = True) -> np.ndarray:
         n = _numel(shape)
-        if n < 16:
+        if n < 16 or not contiguous:
             return self._normal_scalar(n, mean, std).astype(dtype).reshape(shape)
         float32 = dtype == np.float32
         uniform = self._unit(n, dtype)
@@ -386,7 +391,18 @@ class Generator:
         return values.astype(dtype).reshape(shape)
 
     def randperm(self, n: int, dtype) -> np.ndarray:
-        """randperm_cpu: Fisher-Yates from the front, z = random() % (n - i)."""
+        """randperm_cpu: Fisher-Yates from the front, z = random() % (n - i).
+
+        From n = 2**32 // 20 on, PyTorch switches to the inside-out variant with
+        z = random64() % (i + 1).
+        """
+        if n >= _RANDPERM_LARGE_N:
+            perm = [0] * n
+            picks = (self._random64(n) % np.arange(1, n + 1, dtype=np.uint64)).tolist()
+            for i, z in enumerate(picks):
+                perm[i] = perm[z]
+                perm[z] = i
+            return np.array(perm, dtype=dtype)
         perm = list(range(n))
         if n > 1:
             offsets = (self._random(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()

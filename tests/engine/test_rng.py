@@ -35,6 +35,8 @@ def _call(gen: Generator, op: str, kw: dict, saved: dict):
         return gen.uniform(tuple(kw["shape"]), kw["low"], kw["high"], kw["dtype"])
     if op == "normal":
         return gen.normal(tuple(kw.get("shape", ())), kw["mean"], kw["std"], kw["dtype"])
+    if op == "normal_strided":
+        return gen.normal((kw["n"],), kw["mean"], kw["std"], kw["dtype"], contiguous=False)
     if op == "exponential":
         return gen.exponential(tuple(kw["shape"]), kw["lambd"], kw["dtype"])
     if op == "randint":
@@ -135,9 +137,13 @@ def test_state_round_trip_is_byte_identical_and_replays():
     assert _same_bits(other.rand((30,), "float64"), after)
 
 
-def test_set_state_rejects_wrong_size():
-    with pytest.raises(RuntimeError, match="input RNG state size to be 12"):
+def test_set_state_rejects_bad_states_with_pytorchs_messages():
+    with pytest.raises(RuntimeError) as wrong_size:
         Generator(0).set_state(np.zeros(12, np.uint8))
+    assert str(wrong_size.value) == ("Expected a CPUGeneratorImplState of size 5056 but "
+                                     "found the input RNG state size to be 12")
+    with pytest.raises(RuntimeError, match="^Invalid mt19937 state$"):
+        Generator(0).set_state(np.zeros(5056, np.uint8))
 
 
 def test_dropout_without_randomness_for_p_0_and_1():
@@ -210,3 +216,17 @@ def test_fma32_avoids_double_rounding():
     a, b = np.float32(4097 * 2.0**-30), np.float32(16773121 * 2.0**-30)
     got = rng._fma32(np.array([a]), np.array([b]), np.array([np.float32(1)]))[0]
     assert got == np.float32(1 + 2.0**-23)
+
+
+def test_randperm_inside_out_variant_for_huge_n(monkeypatch):
+    # PyTorch's branch for n >= 2**32 // 20, exercised here on a small n:
+    # r[i] = r[z]; r[z] = i with z = random64() % (i + 1).
+    monkeypatch.setattr(rng, "_RANDPERM_LARGE_N", 5)
+    got = Generator(4).randperm(6, "int64")
+    words = Generator(4)._random64(6).tolist()
+    want = [0] * 6
+    for i, word in enumerate(words):
+        z = word % (i + 1)
+        want[i] = want[z]
+        want[z] = i
+    assert got.tolist() == want and sorted(want) == list(range(6))
