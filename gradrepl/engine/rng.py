@@ -469,19 +469,26 @@ class Generator:
         return self.bernoulli(1 - p, shape, dtype) / keep
 
     def _normal_scalar(self, n: int, mean: float, std: float) -> np.ndarray:
-        """normal_distribution<double>, one element at a time with the cached sample."""
-        out = np.empty(n, _f64)
-        for i in range(n):
-            if self._next_double_normal is not None:
-                sample, self._next_double_normal = self._next_double_normal, None
-            else:
-                u1, u2 = _unit_float64(self._random64(2)).tolist()
-                radius = math.sqrt(-2.0 * math.log1p(-u2))
-                theta = _TWO_PI * u1
-                self._next_double_normal = radius * math.sin(theta)
-                sample = radius * math.cos(theta)
-            out[i] = sample
-        return _fma64(out, std, mean)  # val * std + mean, contracted
+        """normal_distribution<double> element by element, vectorised.
+
+        Each Box-Muller pair gives r*cos for one element and caches r*sin for the
+        next; the cache outlives the call (and is part of get_state).
+        """
+        head = []
+        if n and self._next_double_normal is not None:
+            head, self._next_double_normal = [self._next_double_normal], None
+        pairs = (n - len(head) + 1) // 2
+        uniform = _unit_float64(self._random64(2 * pairs)).reshape(pairs, 2)
+        radius = np.sqrt(-2.0 * np.array(list(map(math.log1p, (-uniform[:, 1]).tolist())), _f64))
+        theta = (_TWO_PI * uniform[:, 0]).tolist()
+        samples = np.empty((pairs, 2), _f64)
+        samples[:, 0] = radius * np.array(list(map(math.cos, theta)), _f64)
+        samples[:, 1] = radius * np.array(list(map(math.sin, theta)), _f64)
+        samples = np.concatenate([np.array(head, _f64), samples.ravel()])
+        if len(samples) > n:
+            self._next_double_normal = float(samples[-1])
+            samples = samples[:n]
+        return _fma64(samples, std, mean)  # val * std + mean, contracted
 
 
 # PyTorch seeds its default CPU generator from /dev/urandom at start-up.

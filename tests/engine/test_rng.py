@@ -230,3 +230,40 @@ def test_randperm_inside_out_variant_for_huge_n(monkeypatch):
         want[i] = want[z]
         want[z] = i
     assert got.tolist() == want and sorted(want) == list(range(6))
+
+
+shapes = st.lists(st.integers(0, 6), min_size=0, max_size=3).map(tuple)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(-(2**63), 2**64 - 1), shape=shapes,
+       dtype=st.sampled_from(["float32", "float64"]))
+def test_draws_have_pytorchs_shapes_ranges_and_dtypes(seed, shape, dtype):
+    gen = Generator(seed)
+    for values in (gen.rand(shape, dtype), gen.uniform(shape, 2.0, 2.5, dtype)):
+        assert values.shape == shape and values.dtype == np.dtype(dtype)
+    assert np.all((0 <= gen.rand(shape, dtype)) & (gen.rand(shape, dtype) < 1))
+    assert gen.randn(shape, dtype).shape == shape
+    ints = gen.randint(-3, 4, shape, "int64")
+    assert ints.dtype == np.int64 and np.all((-3 <= ints) & (ints < 4))
+    assert set(np.unique(gen.bernoulli(0.5, shape, dtype)).tolist()) <= {0.0, 1.0}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), n=st.integers(0, 80))
+def test_randperm_is_a_permutation(seed, n):
+    perm = Generator(seed).randperm(n, "int64")
+    assert sorted(perm.tolist()) == list(range(n))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), draws=st.lists(st.integers(0, 40), max_size=6))
+def test_state_restores_any_position(seed, draws):
+    gen = Generator(seed)
+    for n in draws:
+        gen.randn((n,), "float32")
+    state = gen.get_state()
+    expected = gen.rand((700,), "float64")  # crosses a twist
+    gen.set_state(state)
+    assert _same_bits(gen.get_state(), state)
+    assert _same_bits(gen.rand((700,), "float64"), expected)
