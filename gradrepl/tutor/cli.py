@@ -1,0 +1,125 @@
+"""`gradrepl lesson ...`: list, check, auto-play and play lessons.
+
+    gradrepl lesson list [--names]      table of lessons (or ids, one per line)
+    gradrepl lesson --check [NAME ...]  verify lessons; exit 1 naming lesson, step and difference
+    gradrepl lesson NAME --auto         play every step and reference solution, no input
+    gradrepl lesson NAME                play interactively
+    --lang en|zh                        default from LC_ALL / LC_MESSAGES / LANG (zh_* -> zh)
+
+Exit status: 0 success, 1 a lesson problem or mismatch, 2 usage.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from gradrepl.tutor.lesson import Lesson, LessonError, load_all
+
+
+def default_lang(environ: Mapping[str, str] = os.environ) -> str:
+    """The first set locale variable decides, as in POSIX: zh_* means Chinese."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def find_lesson(lessons: list[Lesson], name: str) -> Lesson | None:
+    """By id, by number, or by an unambiguous id prefix."""
+    for lesson in lessons:
+        if name == lesson.id or name == str(lesson.number) or name.lstrip("0") == str(lesson.number):
+            return lesson
+    matches = [lesson for lesson in lessons if lesson.id.startswith(name)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gradrepl lesson", description="Lessons that replay the autograd tutorials.",
+        epilog="Progress is saved under the user data directory (platformdirs).")
+    parser.add_argument("name", nargs="*", help="'list', or a lesson id / number (several with --check)")
+    parser.add_argument("--names", action="store_true", help="with list: lesson ids only, one per line")
+    parser.add_argument("--check", action="store_true", help="verify lessons (all when no NAME is given)")
+    parser.add_argument("--auto", action="store_true", help="play every step and reference solution, no input")
+    parser.add_argument("--lang", choices=("en", "zh"), help="language of the prose (default: from LANG)")
+    parser.add_argument("--dir", type=Path, help="read lessons from this directory instead of lessons/")
+    return parser
+
+
+def _list(lessons: list[Lesson], names_only: bool, lang: str) -> int:
+    if names_only:
+        for lesson in lessons:
+            print(lesson.id)
+        return 0
+    from gradrepl.tutor.display import lesson_table
+    from gradrepl.tutor.progress import ProgressStore
+
+    store = ProgressStore()
+    lesson_table(lessons, store, lang)
+    if store.warning:
+        print(f"warning: {store.warning}", file=sys.stderr)
+    return 0
+
+
+def _check(lessons: list[Lesson]) -> int:
+    from gradrepl.tutor.player import play_through
+    from gradrepl.tutor.runner import SandboxRunner
+
+    failed = 0
+    for lesson in lessons:
+        problems = play_through(lesson, SandboxRunner())
+        if problems:
+            failed += 1
+            for problem in problems:
+                print(f"{lesson.path}: {problem}", file=sys.stderr)
+        else:
+            print(f"ok  {lesson.id}: {len(lesson.steps)} steps, {len(lesson.exercises)} exercises")
+    return 1 if failed else 0
+
+
+def main(args: list[str]) -> int:
+    parser = _parser()
+    try:
+        opts = parser.parse_args(args)
+    except SystemExit as e:  # argparse has printed usage or help
+        return 0 if e.code in (0, None) else 2
+    lang = opts.lang or default_lang()
+    try:
+        lessons = load_all(opts.dir)
+    except LessonError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"error: cannot read lessons: {e}", file=sys.stderr)
+        return 1
+
+    names = opts.name
+    if names[:1] == ["list"] or (not names and not opts.check):
+        if len(names) > 1:
+            parser.print_usage(sys.stderr)
+            return 2
+        return _list(lessons, opts.names, lang)
+    selected = []
+    for name in names:
+        lesson = find_lesson(lessons, name)
+        if lesson is None:
+            known = ", ".join(lesson.id for lesson in lessons)
+            print(f"error: no lesson named {name!r} (known: {known})", file=sys.stderr)
+            return 2
+        selected.append(lesson)
+    if opts.check:
+        return _check(selected or lessons)
+    if len(selected) != 1:
+        print("error: play one lesson at a time", file=sys.stderr)
+        return 2
+    if opts.auto:
+        from gradrepl.tutor.display import auto_play
+
+        return auto_play(selected[0], lang)
+    from gradrepl.tutor.interactive import play
+
+    return play(selected[0], lang)

@@ -1,0 +1,128 @@
+"""Terminal rendering of lessons with rich: the lesson table, steps, `--auto` playback.
+
+Program output (tensors) is printed verbatim, never wrapped or highlighted, so
+PyTorch's fixed 80-column layout survives; prose and tables fit the terminal.
+"""
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.rule import Rule
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text as RichText
+
+from gradrepl.tutor.check import CheckResult
+from gradrepl.tutor.lesson import Code, Exercise, Lesson, Prose, Step
+from gradrepl.tutor.player import CodeResult, Player, play_through
+from gradrepl.tutor.progress import ProgressStore
+
+LABELS = {
+    "number": ("#", "#"), "id": ("id", "id"), "title": ("title", "标题"), "progress": ("progress", "进度"),
+    "exercise": ("Exercise", "练习"), "hint": ("Hint", "提示"), "solution": ("Reference solution", "参考答案"),
+    "passed": ("✓ check passed", "✓ 检查通过"), "failed": ("✗ check failed", "✗ 检查未通过"),
+    "mismatch": ("output differs from the lesson:", "输出与课程不一致："),
+    "step": ("step", "第"), "lessons": ("Lessons", "课程"),
+    "all_matched": ("All outputs matched and every check passed.", "所有输出一致，所有检查通过。"),
+    "problems": ("Problems:", "问题："),
+}
+
+
+def label(key: str, lang: str) -> str:
+    en, zh = LABELS[key]
+    return zh if lang == "zh" else en
+
+
+def make_console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def lesson_table(lessons: list[Lesson], store: ProgressStore, lang: str, console: Console | None = None) -> None:
+    console = console or make_console()
+    table = Table(title=label("lessons", lang), title_justify="left")
+    table.add_column(label("number", lang), justify="right")
+    table.add_column(label("id", lang), no_wrap=True)
+    table.add_column(label("title", lang))
+    table.add_column(label("progress", lang), no_wrap=True)
+    for lesson in lessons:
+        en, zh = store.get(lesson.id).describe()
+        table.add_row(str(lesson.number), lesson.id, lesson.title.get(lang), zh if lang == "zh" else en)
+    console.print(table)
+
+
+def show_output(console: Console, text: str) -> None:
+    """Program output exactly as printed by script mode."""
+    if text:
+        console.print(RichText(text.rstrip("\n")), soft_wrap=True, markup=False, highlight=False)
+
+
+def show_code(console: Console, source: str) -> None:
+    console.print(Syntax(source.rstrip("\n"), "python", theme="ansi_dark", background_color="default"))
+
+
+def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous: Step | None) -> None:
+    """Section rule (when the section changes), then the step's prose, code or task."""
+    step = lesson.steps[index]
+    if previous is None or previous.section != step.section:
+        console.print(Rule(step.section.get(lang), align="left"))
+    if isinstance(step, Prose):
+        console.print(Markdown(step.text.get(lang)))
+    elif isinstance(step, Code):
+        show_code(console, step.source)
+    elif isinstance(step, Exercise):
+        console.print(RichText(f"{label('exercise', lang)}: {step.title.get(lang)}", style="bold"))
+        console.print(Markdown(step.task.get(lang)))
+
+
+def show_check(console: Console, result: CheckResult, lang: str) -> None:
+    if result.passed:
+        console.print(RichText(label("passed", lang), style="green"))
+        return
+    console.print(RichText(label("failed", lang), style="red"))
+    for failure in result.failures:
+        console.print(RichText(f"  - {failure.get(lang)}"))
+
+
+def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = None) -> int:
+    """Every step with its output and the reference solutions; 0 when everything matched."""
+    from gradrepl.tutor.runner import SandboxRunner
+
+    console = console or make_console()
+    runner = runner or SandboxRunner()
+    player = Player(lesson, lang)
+    previous: list[Step | None] = [None]
+
+    def on_step(index: int, step: Step, outcome: CodeResult | CheckResult | None) -> None:
+        show_step(console, lesson, index, lang, previous[0])
+        previous[0] = step
+        if isinstance(outcome, CodeResult):
+            show_output(console, outcome.output)
+            if not outcome.matched:
+                console.print(RichText(label("mismatch", lang), style="red"))
+                show_output(console, outcome.diff)
+        elif isinstance(step, Exercise):
+            player.position = index
+            for number in range(1, len(step.hints) + 1):
+                console.print(RichText(f"{label('hint', lang)} {number}: {player.next_hint()}", style="dim"))
+            console.print(RichText(label("solution", lang) + ":", style="bold"))
+            show_code(console, step.solution)
+            show_check(console, outcome, lang)
+        console.print()
+
+    console.print(RichText(f"{lesson.number}. {lesson.title.get(lang)}", style="bold"))
+    console.print(RichText(lesson.summary.get(lang), style="italic"))
+    problems = play_through(lesson, runner, on_step)
+    if problems:
+        err = make_console(stderr=True)
+        err.print(RichText(label("problems", lang), style="red"))
+        for problem in problems:
+            show_output(err, str(problem))
+        return 1
+    console.print(RichText(label("all_matched", lang), style="green"))
+    return 0
+
+
+def main_console_is_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()

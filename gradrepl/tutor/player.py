@@ -1,0 +1,165 @@
+"""The lesson player as a model, with no terminal in it.
+
+`Player` is the state machine a front end drives (the REPL's `:lesson`, the
+line-based player in gradrepl.tutor.interactive, `--auto`): the current step,
+moving between steps, progressive hints, the reference solution, and
+`check(namespace)` on the learner's state. Code runs through a `Runner`
+(gradrepl.tutor.runner.SandboxRunner runs it in the gradrepl sandbox).
+
+`play_through` runs a whole lesson without a learner: every code step with its
+output compared, every reference solution with its check. `--check` and
+`--auto` are both built on it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from gradrepl.tutor.check import CheckResult, check_state
+from gradrepl.tutor.expect import difference
+from gradrepl.tutor.lesson import Code, Exercise, Lesson, Step
+from gradrepl.tutor.progress import LessonProgress
+
+
+class Runner(Protocol):
+    """A learner's session as the player sees it."""
+
+    def run(self, source: str) -> str:
+        """Run untrusted source; return its plain script-mode output (an error ends with `Type: message`)."""
+
+    @property
+    def namespace(self) -> Mapping[str, object]:
+        """The session's variables, for checks."""
+
+
+@dataclass(frozen=True)
+class CodeResult:
+    output: str
+    expected: str
+    diff: str          # '' when the output matched
+
+    @property
+    def matched(self) -> bool:
+        return not self.diff
+
+
+class Player:
+    def __init__(self, lesson: Lesson, lang: str = "en", progress: LessonProgress | None = None):
+        self.lesson = lesson
+        self.lang = lang
+        self.position = 0
+        self.solved: set[int] = set()
+        self.hints_shown: dict[int, int] = {}
+        if progress is not None and progress.total == len(lesson.steps):
+            self.position = min(max(progress.step, 0), len(lesson.steps) - 1)
+            self.solved = {i for i in progress.solved if 0 <= i < len(lesson.steps)}
+
+    # where we are -------------------------------------------------------
+    @property
+    def total(self) -> int:
+        return len(self.lesson.steps)
+
+    @property
+    def step(self) -> Step:
+        return self.lesson.steps[self.position]
+
+    @property
+    def at_last_step(self) -> bool:
+        return self.position == self.total - 1
+
+    @property
+    def finished(self) -> bool:
+        return self.at_last_step and (not isinstance(self.step, Exercise) or self.position in self.solved)
+
+    def progress(self) -> LessonProgress:
+        return LessonProgress(step=self.position, total=self.total, solved=sorted(self.solved),
+                              finished=self.finished)
+
+    # moving -------------------------------------------------------------
+    def advance(self) -> bool:
+        """Go to the next step; False at the last one."""
+        if self.at_last_step:
+            return False
+        self.position += 1
+        return True
+
+    def back(self) -> bool:
+        if self.position == 0:
+            return False
+        self.position -= 1
+        return True
+
+    def restart(self) -> None:
+        self.position = 0
+        self.solved.clear()
+        self.hints_shown.clear()
+
+    # exercises ----------------------------------------------------------
+    def _exercise(self) -> Exercise:
+        if not isinstance(self.step, Exercise):
+            raise ValueError("the current step is not an exercise")
+        return self.step
+
+    def next_hint(self) -> str | None:
+        """The next hint of the current exercise in the player's language; None when all were shown."""
+        hints = self._exercise().hints
+        shown = self.hints_shown.get(self.position, 0)
+        if shown >= len(hints):
+            return None
+        self.hints_shown[self.position] = shown + 1
+        return hints[shown].get(self.lang)
+
+    def solution(self) -> str:
+        return self._exercise().solution
+
+    def check(self, namespace: Mapping[str, object]) -> CheckResult:
+        """Check the learner's state against the current exercise; a pass marks it solved."""
+        result = check_state(self._exercise().check, dict(namespace))
+        if result.passed:
+            self.solved.add(self.position)
+        return result
+
+    # code ---------------------------------------------------------------
+    @staticmethod
+    def run_code(code: Code, runner: Runner) -> CodeResult:
+        output = runner.run(code.source)
+        return CodeResult(output, code.expected, difference(code.expected, output))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a lesson, found by playing it through."""
+
+    lesson: str
+    step: int          # 1-based step number
+    line: int          # line in the lesson file
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.lesson}: step {self.step} (line {self.line}): {self.message}"
+
+
+def play_through(lesson: Lesson, runner: Runner,
+                 on_step: Callable[[int, Step, CodeResult | CheckResult | None], None] | None = None,
+                 ) -> list[Problem]:
+    """Run every code step and reference solution of `lesson` in one session, in order."""
+    problems = []
+    for index, step in enumerate(lesson.steps):
+        outcome: CodeResult | CheckResult | None = None
+        if isinstance(step, Code):
+            outcome = Player.run_code(step, runner)
+            if not outcome.matched:
+                problems.append(Problem(lesson.id, index + 1, step.line, "output differs:\n" + outcome.diff))
+        elif isinstance(step, Exercise):
+            if not step.hints:
+                problems.append(Problem(lesson.id, index + 1, step.line, "exercise has no hint"))
+            printed = runner.run(step.solution)
+            outcome = check_state(step.check, dict(runner.namespace))
+            for failure in outcome.failures:
+                problems.append(Problem(lesson.id, index + 1, step.line,
+                                        f"reference solution fails its check: {failure.en}"
+                                        + (f"\n  it printed: {printed.strip()}" if printed.strip() else "")))
+        if on_step is not None:
+            on_step(index, step, outcome)
+    return problems

@@ -1,0 +1,103 @@
+"""Exercise checks on session state (real engine tensors) and expected-output matching."""
+import pytest
+from hypothesis import given, strategies as st
+
+from gradrepl.engine import api
+from gradrepl.tutor.check import check_state, parse_check
+from gradrepl.tutor.expect import difference, matches
+
+torch = api.TORCH
+
+
+def detach_exercise_state(use_detach_):
+    """Lesson 3's last exercise, answered right (detach) or wrong (detach_)."""
+    x3 = torch["ones"](2, requires_grad=True)
+    y3 = x3 ** 2 + 3
+    z3 = (y3.detach_() if use_detach_ else y3.detach()) * x3
+    z3.sum().backward()
+    return {"x3": x3, "y3": y3, "z3": z3}
+
+
+DETACH_CHECK = parse_check({
+    "x3": {"grad": [4.0, 4.0]},
+    "y3": {"value": [4.0, 4.0], "requires_grad": True, "grad_fn": "AddBackward0"},
+    "z3": {"grad_fn": "MulBackward0"},
+})
+
+
+def test_right_answer_passes():
+    assert check_state(DETACH_CHECK, detach_exercise_state(use_detach_=False)).passed
+
+
+def test_wrong_answer_fails_on_flags_not_on_values():
+    result = check_state(DETACH_CHECK, detach_exercise_state(use_detach_=True))
+    assert [f.en for f in result.failures] == [
+        "y3.requires_grad is False; expected True",
+        "y3.grad_fn is None; expected AddBackward0",
+    ]
+    assert result.failures[1].get("zh") == "y3.grad_fn 是 None；应为 AddBackward0"
+
+
+def test_values_compare_with_tolerance_and_shape():
+    x = torch["tensor"]([1.0, 2.0])
+    check = parse_check({"x": {"value": [1.00001, 2.0]}})
+    assert check_state(check, {"x": x}).passed
+    tight = parse_check({"x": {"value": [1.00001, 2.0], "atol": 0, "rtol": 0}})
+    assert check_state(tight, {"x": x}).failures[0].en.startswith("x is [1., 2.]; expected")
+    wrong_shape = parse_check({"x": {"value": [[1.0, 2.0]]}})
+    assert check_state(wrong_shape, {"x": x}).failures[0].en == "x has shape [2]; expected shape [1, 2]"
+    shape = parse_check({"x": {"shape": [2], "dtype": "torch.float32"}})
+    assert check_state(shape, {"x": x}).passed
+    assert not check_state(parse_check({"x": {"dtype": "torch.float64"}}), {"x": x}).passed
+
+
+def test_grad_none_missing_variables_and_non_tensors():
+    x = torch["tensor"]([1.0], requires_grad=True)
+    assert check_state(parse_check({"x": {"grad": "None"}}), {"x": x}).passed
+    assert check_state(parse_check({"x": {"grad": [1.0]}}), {"x": x}).failures[0].en == \
+        "x.grad is None; expected [1.0]"
+    assert check_state(parse_check({"q": {"value": 1}}), {}).failures[0].en == "there is no variable 'q' yet"
+    assert check_state(parse_check({"n": {"value": 3}}), {"n": 3}).passed
+    assert check_state(parse_check({"n": {"requires_grad": False}}), {"n": 3}).failures[0].en == \
+        "'n' should be a tensor"
+    assert not check_state(parse_check({"n": {"value": 3}}), {"n": "3"}).passed
+
+
+@pytest.mark.parametrize("table, message", [
+    ({}, "at least one variable"),
+    ({"x": 1}, "must be a table"),
+    ({"x": {}}, "expects nothing"),
+    ({"x": {"value": "one"}}, "value must be"),
+    ({"x": {"requires_grad": 1}}, "true or false"),
+    ({"x": {"shape": [2, -1]}}, "list of sizes"),
+    ({"x": {"grad_fn": 3}}, "must be a string"),
+    ({"atol": "big", "x": {"value": 1}}, "atol must be a number"),
+])
+def test_bad_check_tables_are_refused(table, message):
+    with pytest.raises(ValueError, match=message):
+        parse_check(table)
+
+
+# expected output ---------------------------------------------------------
+
+def test_addresses_and_ellipsis_are_wildcards():
+    assert matches("<AddBackward0 object at 0x7f7fa5d39550>", "<AddBackward0 object at 0x55d0c0ffee>")
+    assert matches("<AddBackward0 object at 0x...>", "<AddBackward0 object at 0x55d0c0ffee>")
+    assert not matches("<AddBackward0 object at 0x...>", "<MulBackward0 object at 0x55d0c0ffee>")
+    assert matches("tensor([...,  2.0000])", "tensor([-0.1234,  2.0000])")
+    assert matches("a\n...\nz", "a\nb\nc\nz")
+
+
+def test_trailing_space_and_blank_lines_do_not_matter_but_the_rest_does():
+    assert matches("tensor(1.)\n", "tensor(1.)   \n\n")
+    assert not matches("tensor(1.)", "tensor(1.0)")
+    assert not matches("", "something")
+    assert matches("", "\n")
+    assert difference("a\nb", "a\nc") == "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n a\n-b\n+c"
+    assert difference("a", "a") == ""
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60))
+def test_any_text_matches_itself(text):
+    # regex metacharacters, dots and hex-looking words in the text are all literal or wildcards
+    assert matches(text, text)

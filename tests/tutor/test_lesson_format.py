@@ -1,0 +1,139 @@
+"""The lesson parser: the shipped lessons, a small lesson of each step kind, and format errors."""
+from pathlib import Path
+
+import pytest
+
+from gradrepl.tutor.lesson import Code, Exercise, LessonError, Prose, load_all, load_lesson, parse_lesson
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "tutor"
+
+
+def test_tiny_lesson_has_one_step_of_each_kind():
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    assert (lesson.id, lesson.number) == ("tiny", 1)
+    assert lesson.title.get("zh") == "一个小课程"
+    kinds = [type(s) for s in lesson.steps]
+    assert kinds == [Prose, Code, Code, Exercise]
+    prose, code, echo, exercise = lesson.steps
+    assert prose.text.en == "Some *prose*." and prose.text.zh == "一些*文字*。"
+    assert prose.section.get("en") == "Start" and prose.section.get("zh") == "开始"
+    assert code.source == "x = torch.ones(2, requires_grad=True)\nprint(x)\n"
+    assert code.expected == "tensor([1., 1.], requires_grad=True)\n"
+    assert echo.expected.startswith("<SumBackward0 object at 0x")
+    assert exercise.title.en == "Square it"
+    assert [h.en for h in exercise.hints] == ["s = (x ** 2).sum()", "Then s.backward()."]
+    assert exercise.solution == "s = (x ** 2).sum()\ns.backward()\n"
+    assert [v.name for v in exercise.check.variables] == ["s", "x"]
+
+
+def test_shipped_lessons_cover_the_three_documents_and_have_three_exercises_each():
+    lessons = load_all()
+    assert [lesson.number for lesson in lessons] == [1, 2, 3, 4]
+    sources = " ".join(lesson.source for lesson in lessons)
+    for doc in ("000_3abfb6c8087c9236", "001_0d064b08bc26f0bc", "004_e6f5b49b4677a76c"):
+        assert doc in sources
+    for lesson in lessons:
+        assert len(lesson.exercises) >= 3, lesson.id
+        for step in lesson.steps:
+            texts = [step.text] if isinstance(step, Prose) else []
+            if isinstance(step, Exercise):
+                texts = [step.title, step.task, *step.hints]
+            for text in texts:
+                assert text.en.strip() and text.zh.strip()
+
+
+def test_documents_code_examples_appear_verbatim():
+    """A few lines that must be replayed as the documents write them (indentation restored)."""
+    sources = {lesson.id: "\n".join(s.source for s in lesson.steps if isinstance(s, Code))
+               for lesson in load_all()}
+    assert "while y.data.norm() < 1000:\n    y = y * 2" in sources["autograd-tutorial"]
+    assert "with torch.no_grad():\n    print((x ** 2).requires_grad)" in sources["autograd-tutorial"]
+    assert "x = Variable(torch.randn(3,4),requires_grad=True)" in sources["variable-to-tensor"]
+    assert "y[0,0]=x[0][0]**2+3*x[0][1]" in sources["graphs-jacobians-detach"]
+    assert "c=y.detach_()" in sources["graphs-jacobians-detach"]
+    assert "1\n2\n3" not in sources["graphs-jacobians-detach"]
+
+
+HEAD = """+++
+id = "t"
+number = 9
+source = "test"
+title = { en = "T", zh = "T" }
+summary = { en = "S", zh = "S" }
++++
+"""
+
+GOOD_EXERCISE = """
+### Ex | 练
+
+<!-- en -->
+Task.
+
+<!-- zh -->
+任务。
+
+```toml hint
+en = "h"
+zh = "h"
+```
+
+```python solution
+a = 1
+```
+
+```toml check
+[a]
+value = 1
+```
+"""
+
+
+@pytest.mark.parametrize("body, line, message", [
+    ("<!-- en -->\nText.\n\n<!-- zh -->\n文字。\n", 8, "section heading"),
+    ("## A | 甲\n\n<!-- en -->\nOnly English.\n", 10, "no <!-- zh -->"),
+    ("## A | 甲\n\n<!-- zh -->\n中文\n", 10, "must follow its <!-- en -->"),
+    ("## A | 甲\n\nLoose text.\n", 10, "must follow a <!-- en -->"),
+    ("## Only English\n", 8, "English title | 中文标题"),
+    ("## A | 甲\n\n```output\nx\n```\n", 10, "right after the ```python"),
+    ("## A | 甲\n\n```toml hint\nen='a'\nzh='b'\n```\n", 10, "inside an exercise"),
+    ("## A | 甲\n" + GOOD_EXERCISE.replace('```toml hint\nen = "h"\nzh = "h"\n```\n', ""), 10, "no ```toml hint"),
+    ("## A | 甲\n" + GOOD_EXERCISE.replace("```python solution\na = 1\n```\n", ""), 10, "no ```python solution"),
+    ("## A | 甲\n" + GOOD_EXERCISE.split("```toml check")[0], 10, "no ```toml check"),
+    ("## A | 甲\n" + GOOD_EXERCISE.replace("value = 1", "colour = 1"), 27, "unknown keys"),
+    ("## A | 甲\n" + GOOD_EXERCISE.replace('zh = "h"', ""), 18, "en = ... and zh = ..."),
+    ("## A | 甲\n\n#### Deep | 深\n", 10, "'##' for sections"),
+])
+def test_format_errors_name_the_line(body, line, message):
+    with pytest.raises(LessonError) as info:
+        parse_lesson(HEAD + body, "x.md")
+    assert info.value.line == line, str(info.value)
+    assert message in info.value.message
+
+
+def test_front_matter_is_required_and_validated():
+    with pytest.raises(LessonError, match="front matter"):
+        parse_lesson("## A | 甲\n", "x.md")
+    with pytest.raises(LessonError, match="needs 'summary'"):
+        parse_lesson(HEAD.replace('summary = { en = "S", zh = "S" }\n', ""), "x.md")
+    with pytest.raises(LessonError, match="id must be"):
+        parse_lesson(HEAD.replace('id = "t"', 'id = "Bad Id"') + "## A | 甲\n<!-- en -->\na\n<!-- zh -->\nb\n")
+
+
+def test_an_exercise_is_a_step_and_prose_after_it_is_another():
+    lesson = parse_lesson(HEAD + "## A | 甲\n" + GOOD_EXERCISE + "\n<!-- en -->\nAfter.\n\n<!-- zh -->\n之后。\n")
+    assert [type(s) for s in lesson.steps] == [Exercise, Prose]
+    assert lesson.steps[0].task.zh == "任务。"
+
+
+def test_illustrative_fences_inside_prose_stay_prose():
+    body = "## A | 甲\n\n<!-- en -->\nSee:\n\n```mermaid\ngraph BT;\n```\n\n<!-- zh -->\n看：\n\n```text\nx\n```\n"
+    (step,) = parse_lesson(HEAD + body).steps
+    assert "```mermaid" in step.text.en and "```text" in step.text.zh
+
+
+def test_duplicate_ids_are_refused(tmp_path):
+    text = (DATA / "good" / "01-tiny.md").read_text(encoding="utf-8")
+    (tmp_path / "01-a.md").write_text(text, encoding="utf-8")
+    (tmp_path / "02-b.md").write_text(text.replace("number = 1", "number = 2"), encoding="utf-8")
+    with pytest.raises(LessonError, match="'tiny' is also used"):
+        load_all(tmp_path)
