@@ -5,7 +5,7 @@ PyTorch's fixed 80-column layout survives; prose and tables fit the terminal.
 """
 from __future__ import annotations
 
-import sys
+import re
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -24,7 +24,7 @@ LABELS = {
     "exercise": ("Exercise", "练习"), "hint": ("Hint", "提示"), "solution": ("Reference solution", "参考答案"),
     "passed": ("✓ check passed", "✓ 检查通过"), "failed": ("✗ check failed", "✗ 检查未通过"),
     "mismatch": ("output differs from the lesson:", "输出与课程不一致："),
-    "step": ("step", "第"), "lessons": ("Lessons", "课程"),
+    "lessons": ("Lessons", "课程"),
     "all_matched": ("All outputs matched and every check passed.", "所有输出一致，所有检查通过。"),
     "problems": ("Problems:", "问题："),
 }
@@ -58,8 +58,35 @@ def show_output(console: Console, text: str) -> None:
         console.print(RichText(text.rstrip("\n")), soft_wrap=True, markup=False, highlight=False)
 
 
+_CONTINUATION = re.compile(r"(else|elif|except|finally)\b|[)\]}]")
+
+
 def show_code(console: Console, source: str) -> None:
-    console.print(Syntax(source.rstrip("\n"), "python", theme="ansi_dark", background_color="default"))
+    """Highlighted, with the Python prompt's `>>> ` / `... ` so code stands apart from output."""
+    source = source.rstrip("\n")
+    highlighted = Syntax(source, "python", theme="ansi_dark").highlight(source)
+    highlighted.rstrip()
+    for index, line in enumerate(highlighted.split("\n", allow_blank=True)):
+        text = line.plain
+        new_statement = index == 0 or (text[:1] not in ("", " ", "\t") and not _CONTINUATION.match(text))
+        console.print(RichText(">>> " if new_statement else "... ", style="dim") + line, soft_wrap=True)
+
+
+# A line break inside Chinese prose is not a space: join such lines before rendering.
+_CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
+_CJK_SOFT_BREAK = re.compile(rf"(?<=[{_CJK}])\n(?=[{_CJK}])")
+
+
+def show_markdown(console: Console, text: str, lang: str) -> None:
+    if lang == "zh":
+        text = _CJK_SOFT_BREAK.sub("", text)
+    markdown = Markdown(text)
+    if console.is_terminal:
+        console.print(markdown)
+        return
+    with console.capture() as capture:  # piped: no padding to the full width
+        console.print(markdown)
+    console.file.write("\n".join(line.rstrip() for line in capture.get().split("\n")))
 
 
 def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous: Step | None) -> None:
@@ -68,12 +95,12 @@ def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous:
     if previous is None or previous.section != step.section:
         console.print(Rule(step.section.get(lang), align="left"))
     if isinstance(step, Prose):
-        console.print(Markdown(step.text.get(lang)))
+        show_markdown(console, step.text.get(lang), lang)
     elif isinstance(step, Code):
         show_code(console, step.source)
     elif isinstance(step, Exercise):
         console.print(RichText(f"{label('exercise', lang)}: {step.title.get(lang)}", style="bold"))
-        console.print(Markdown(step.task.get(lang)))
+        show_markdown(console, step.task.get(lang), lang)
 
 
 def show_check(console: Console, result: CheckResult, lang: str) -> None:
@@ -124,5 +151,3 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
     return 0
 
 
-def main_console_is_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()

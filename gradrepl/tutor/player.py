@@ -51,6 +51,7 @@ class Player:
         self.position = 0
         self.solved: set[int] = set()
         self.hints_shown: dict[int, int] = {}
+        self.completed = False  # the learner went past the last step
         if progress is not None and progress.total == len(lesson.steps):
             self.position = min(max(progress.step, 0), len(lesson.steps) - 1)
             self.solved = {i for i in progress.solved if 0 <= i < len(lesson.steps)}
@@ -68,18 +69,15 @@ class Player:
     def at_last_step(self) -> bool:
         return self.position == self.total - 1
 
-    @property
-    def finished(self) -> bool:
-        return self.at_last_step and (not isinstance(self.step, Exercise) or self.position in self.solved)
-
     def progress(self) -> LessonProgress:
         return LessonProgress(step=self.position, total=self.total, solved=sorted(self.solved),
-                              finished=self.finished)
+                              finished=self.completed)
 
     # moving -------------------------------------------------------------
     def advance(self) -> bool:
-        """Go to the next step; False at the last one."""
+        """Go to the next step; False (and the lesson completed) at the last one."""
         if self.at_last_step:
+            self.completed = True
             return False
         self.position += 1
         return True
@@ -94,6 +92,7 @@ class Player:
         self.position = 0
         self.solved.clear()
         self.hints_shown.clear()
+        self.completed = False
 
     # exercises ----------------------------------------------------------
     def _exercise(self) -> Exercise:
