@@ -27,7 +27,7 @@ def grad_enabled() -> bool:
 class Node:
     """A backward function: `<MulBackward0 object at 0x...>` for user code."""
 
-    __slots__ = ("spec", "edges", "saved", "versions", "ctx", "seq", "released",
+    __slots__ = ("spec", "edges", "saved", "versions", "ctx", "seq", "released", "saved_outputs",
                  "tensor_hooks", "retains", "pre_hooks", "post_hooks", "n_out", "__weakref__")
 
     def __init__(self, spec, edges, saved=(), ctx=None):
@@ -38,6 +38,7 @@ class Node:
         self.ctx = ctx
         self.seq = next(_seq)
         self.released = False
+        self.saved_outputs = ()    # indices into `saved` of this node's own outputs
         self.tensor_hooks = None   # {output_nr: [hook, ...]} from register_hook on outputs
         self.retains = None        # {output_nr: weakref(tensor)} from retain_grad()
         self.pre_hooks = None
@@ -66,7 +67,7 @@ class Node:
         return RemovableHandle(self.pre_hooks, fn)
 
     def __repr__(self):
-        return f"<{self.spec.name} object at {id(self):#x}>"
+        return f"<{getattr(self.spec, 'repr_prefix', '')}{self.spec.name} object at {id(self):#x}>"
 
     def __call__(self, *grads):
         raise RuntimeError("calling a grad_fn directly is not supported in gradrepl; use backward()")
@@ -157,11 +158,13 @@ def _strip_backward(name):
 def check_saved(node):
     if node.released:
         raise RuntimeError(RETAIN_MSG)
-    for t, v in zip(node.saved, node.versions):
+    for k, (t, v) in enumerate(zip(node.saved, node.versions)):
         if v is not None and t._ver[0] != v:
             shape = ", ".join(str(s) for s in t._a.shape)
             where = ""
-            if t._fn is not None:
+            if k in node.saved_outputs:
+                where = f", which is output {t._onr} of {_strip_backward(node.spec.name)},"
+            elif t._fn is not None:
                 where = f", which is output {t._onr} of {_strip_backward(t._fn.spec.name)},"
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace "
@@ -348,7 +351,10 @@ def _accumulate(t, g, create_graph, wrap):
         gt = g
         if gt.dtype is not t.dtype:
             gt = gt.to(t.dtype)
-        t._grad = gt if t._grad is None else t._grad + gt
+        if t._grad is None:
+            t._grad = wrap(np.empty_like(t._a)).copy_(gt)
+        else:
+            t._grad = t._grad + gt
         return
     if g.dtype != t._a.dtype:
         g = g.astype(t._a.dtype)

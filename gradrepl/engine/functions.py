@@ -21,9 +21,9 @@ def _dtype_arg(dtype, default=None):
 def _finish(arr, requires_grad):
     t = _new(arr)
     if requires_grad:
-        t.requires_grad = True
-        if not t.dtype.is_floating_point:
+        if arr.dtype.kind != "f":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t._rg = True
     return t
 
 

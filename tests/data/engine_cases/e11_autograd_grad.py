@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x ** 2).sum()
+g, = torch.autograd.grad(y, x, create_graph=True)
+print(g)
+h = torch.autograd.grad(g.sum(), x)
+print(h)
+print(x.grad)
+z = torch.tensor([1.0], requires_grad=True)
+torch.autograd.grad((x * 2).sum(), [x, z])

@@ -1,0 +1,11 @@
+import torch
+a = torch.tensor([1, 2])
+b = torch.tensor([0.5, 1.5])
+c = torch.tensor([1.0, 2.0], dtype=torch.float64)
+print(a + b, (a + b).dtype)
+print(b + c, (b + c).dtype)
+print(a * 2, a * 2.0)
+print(torch.tensor(2.0, dtype=torch.float64) * b)
+print(a + True)
+print(torch.tensor([True, False]) + torch.tensor([True, True]))
+print((a > 1).dtype, a.float().dtype, b.long())

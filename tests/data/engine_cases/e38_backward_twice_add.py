@@ -1,0 +1,9 @@
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x + 2).sum()
+y.backward()
+y.backward()
+print(x.grad)
+z = (x * 2).sum()
+z.backward()
+z.backward()
