@@ -8,13 +8,19 @@ Writes tests/data/rng/cases.json (the calls, the PyTorch version and the CPU
 capability) and tests/data/rng/golden.npz (inputs and every output, bitwise).
 Each case seeds the default generator (or a fresh torch.Generator) and runs a
 short sequence of calls; every output and the final get_rng_state() are kept.
+
+It then runs itself again with ATEN_CPU_CAPABILITY=default (``--default-kernel``)
+to record float32 normals from PyTorch's scalar kernel into
+cases_default.json / golden_default.npz.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
+import subprocess
 import sys
 from pathlib import Path
 
@@ -138,6 +144,20 @@ def build_cases() -> list[dict]:
     return cases
 
 
+def build_default_kernel_cases() -> list[dict]:
+    """Float32 normals that take the block path, for the DEFAULT kernel."""
+    cases = []
+    for seed in SEEDS:
+        for shape in ([16], [17], [100], [1000], [4, 5], [5, 7, 3]):
+            tag = f"{seed}_{'x'.join(map(str, shape))}"
+            cases.append({"name": f"default_randn_{tag}", "seed": seed, "generator": False,
+                          "steps": [["randn", {"shape": shape, "dtype": "float32"}]]})
+        cases.append({"name": f"default_normal_{seed}", "seed": seed, "generator": False,
+                      "steps": [["normal", {"shape": [300], "mean": -0.5, "std": 3.0,
+                                            "dtype": "float32"}]]})
+    return cases
+
+
 def run_step(op: str, kw: dict, gen, saved: dict):
     g = {"generator": gen} if gen is not None else {}
     dt = TORCH_DTYPES.get(kw.get("dtype", "float32"))
@@ -188,9 +208,7 @@ def run_step(op: str, kw: dict, gen, saved: dict):
     raise ValueError(op)
 
 
-def main() -> None:
-    torch.set_num_threads(1)
-    cases = build_cases()
+def record(cases: list[dict], stem: str) -> None:
     arrays: dict[str, np.ndarray] = {}
     manifest = []
     for ci, case in enumerate(cases):
@@ -223,21 +241,32 @@ def main() -> None:
         manifest.append({"name": case["name"], "seed": case["seed"],
                          "generator": case["generator"], "steps": steps})
     OUT.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(OUT / "golden.npz", **arrays)
+    npz = OUT / f"golden{stem}.npz"
+    np.savez_compressed(npz, **arrays)
     meta = {
         "torch_version": torch.__version__,
         "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "machine": platform.machine(),
         "numpy": np.__version__,
         "python": sys.version.split()[0],
-        "golden_sha256": hashlib.sha256((OUT / "golden.npz").read_bytes()).hexdigest(),
-        "cases": manifest,
+        "golden_sha256": hashlib.sha256(npz.read_bytes()).hexdigest(),
     }
     # One case per line: small, and diffs show which case changed.
-    head = json.dumps({k: v for k, v in meta.items() if k != "cases"}, indent=1)[:-2]
+    head = json.dumps(meta, indent=1)[:-2]
     lines = ",\n  ".join(json.dumps(case, separators=(",", ":")) for case in manifest)
-    (OUT / "cases.json").write_text(f'{head},\n "cases": [\n  {lines}\n ]\n}}\n')
-    print(f"{len(manifest)} cases, {len(arrays)} arrays -> {OUT}")
+    (OUT / f"cases{stem}.json").write_text(f'{head},\n "cases": [\n  {lines}\n ]\n}}\n')
+    print(f"{len(manifest)} cases, {len(arrays)} arrays -> {OUT}/cases{stem}.json")
+
+
+def main() -> None:
+    torch.set_num_threads(1)
+    if sys.argv[1:] == ["--default-kernel"]:
+        assert torch.backends.cpu.get_cpu_capability() == "DEFAULT"
+        record(build_default_kernel_cases(), "_default")
+        return
+    record(build_cases(), "")
+    env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
+    subprocess.run([sys.executable, __file__, "--default-kernel"], env=env, check=True)
 
 
 if __name__ == "__main__":

@@ -15,12 +15,16 @@ set its 624-word state the way PyTorch seeds it and pull raw words with
 * ``aten/src/ATen/native/cpu/avx_mathfun.h``: the float32 ``log256_ps`` and
   ``sincos256_ps`` that block path uses.
 
-PyTorch does not dispatch ``normal_`` to its AVX512 kernels, so on x86 machines
-with AVX2 (``torch.backends.cpu.get_cpu_capability()`` says "AVX2" or "AVX512")
-float32 normals of 16+ elements come from the AVX2 kernel. GCC contracts its
-multiply-adds into FMAs; the emulation below fuses exactly the same pairs (checked
-bitwise against PyTorch, see tests/data/rng/README.md). Float64 uses glibc's
-``log``/``sin``/``cos``/``log1p``, which Python's ``math`` module calls too.
+Float32 normals of 16+ contiguous elements depend on the CPU kernel PyTorch picks
+(``torch.backends.cpu.get_cpu_capability()``). PyTorch does not dispatch ``normal_``
+to its AVX512 kernels, so x86 machines with AVX2 and FMA ("AVX2" or "AVX512") run
+the AVX2 kernel; GCC contracts its multiply-adds into FMAs, and the emulation below
+fuses exactly the same pairs. Other machines ("DEFAULT", also forced with
+``ATEN_CPU_CAPABILITY=default``) run the scalar kernel, which calls glibc's
+``logf``/``sinf``/``cosf``: those are ported below from glibc's double-precision
+algorithms. Both paths are checked bitwise against PyTorch (tests/data/rng/).
+Float64 uses glibc's ``log``/``sin``/``cos``/``log1p``, which Python's ``math``
+module calls too. Other C libraries (macOS, Windows) are not reproduced.
 
 Every function returns a NumPy array; the engine wraps it into a Tensor and checks
 the arguments itself.
@@ -28,15 +32,15 @@ the arguments itself.
 
 from __future__ import annotations
 
+import functools
 import math
+import os
+import platform
 import secrets
 
 import numpy as np
 
-__all__ = ["Generator", "default_generator", "CPU_CAPABILITY"]
-
-# The kernel path reproduced for float32 normal_ of 16+ elements (see module doc).
-CPU_CAPABILITY = "AVX2"
+__all__ = ["Generator", "default_generator", "float32_normal_kernel"]
 
 _N = 624  # mt19937 state words
 _STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState), what torch.get_rng_state() returns
@@ -209,6 +213,101 @@ def _box_muller16_float32(blocks: np.ndarray, mean: np.float32, std: np.float32)
     )
 
 
+# ------------------------------------------ float32 scalar (DEFAULT) normal path
+# glibc's logf (e_logf.c, e_logf_data.c) and sinf/cosf (s_sinf.c, s_cosf.c,
+# s_sincosf.h, sincosf_poly.h, s_sincosf_data.c) compute in double and round once.
+
+_hex = float.fromhex
+_LOGF_TABLE = np.array([[_hex(a), _hex(b)] for a, b in (
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"), ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"), ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"), ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"), ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"), ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"), ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"), ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"), ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"),
+)])
+_LOGF_LN2 = _hex("0x1.62e42fefa39efp-1")
+_LOGF_POLY = (_hex("-0x1.00ea348b88334p-2"), _hex("0x1.5575b0be00b6ap-2"),
+              _hex("-0x1.ffffef20a4123p-2"))
+_SINF_POLY = (_hex("-0x1.555545995a603p-3"), _hex("0x1.1107605230bc4p-7"),
+              _hex("-0x1.994eb3774cf24p-13"))
+_COSF_POLY = np.array([_hex("0x1p0"), _hex("-0x1.ffffffd0c621cp-2"), _hex("0x1.55553e1068f19p-5"),
+                       _hex("-0x1.6c087e89a359dp-10"), _hex("0x1.99343027bf8c3p-16")])
+_HALF_PI_INV_2_24 = _hex("0x1.45F306DC9C883p+23")  # 2/pi * 2**24 (no TOINT_INTRINSICS)
+_HALF_PI = _hex("0x1.921FB54442D18p0")
+
+
+def _glibc_logf(x: np.ndarray) -> np.ndarray:
+    """glibc ``logf`` for normal positive float32 ``x``."""
+    ix = x.view(np.uint32)
+    tmp = ix - np.uint32(0x3F330000)
+    table = _LOGF_TABLE[(tmp >> 19) % 16]
+    k = (tmp.view(np.int32) >> 23).astype(_f64)
+    z = (ix - (tmp & np.uint32(0x1FF << 23))).view(_f32).astype(_f64)
+    r = z * table[..., 0] - 1
+    y0 = table[..., 1] + k * _LOGF_LN2
+    r2 = r * r
+    y = _LOGF_POLY[1] * r + _LOGF_POLY[2]
+    y = _LOGF_POLY[0] * r2 + y
+    y = y * r2 + (y0 + r)
+    return np.where(ix == 0x3F800000, 0.0, y).astype(_f32)
+
+
+def _glibc_sincosf(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """glibc ``sinf`` and ``cosf`` for float32 ``y`` in [0, 120)."""
+    x = y.astype(_f64)
+    top12 = (y.view(np.uint32) >> 20) & 0x7FF
+    below_pi_4 = top12 < 0x3F4  # abstop12(pio4): no reduction
+    quadrant = np.where(below_pi_4, 0, ((x * _HALF_PI_INV_2_24).astype(np.int32) + 0x800000) >> 24)
+    x = np.where(below_pi_4, x, x - quadrant * _HALF_PI)
+    x2 = x * x
+    x = x * np.where((quadrant & 3) >> 1 ^ (quadrant & 1), -1.0, 1.0)  # sign[n & 3]
+    x3 = x * x2
+    sin_poly = (x + x3 * _SINF_POLY[0]) + (x3 * x2) * (_SINF_POLY[1] + x2 * _SINF_POLY[2])
+    c = np.where(((quadrant & 2) != 0)[..., None], -_COSF_POLY, _COSF_POLY)
+    x4 = x2 * x2
+    cos_poly = ((c[..., 0] + x2 * c[..., 1]) + x4 * c[..., 2]) + (x4 * x2) * (c[..., 3] + x2 * c[..., 4])
+    odd = (quadrant & 1) == 1
+    sin = np.where(odd, cos_poly, sin_poly)
+    cos = np.where(odd, sin_poly, cos_poly)
+    tiny = top12 < 0x390  # abstop12(0x1p-12f): sinf(y) = y, cosf(y) = 1
+    return np.where(tiny, y, sin).astype(_f32), np.where(tiny, 1.0, cos).astype(_f32)
+
+
+def _box_muller16_float32_default(blocks: np.ndarray, mean: np.float32,
+                                  std: np.float32) -> np.ndarray:
+    """NormalFill16<float>, the scalar template: glibc float functions, std::fma."""
+    radius = np.sqrt(_f32(-2) * _glibc_logf(_f32(1) - blocks[:, :8]))
+    theta = (_TWO_PI * blocks[:, 8:].astype(_f64)).astype(_f32)
+    sin, cos = _glibc_sincosf(theta)
+    return np.concatenate(
+        [_fma32(radius * cos, std, mean), _fma32(radius * sin, std, mean)], axis=1
+    )
+
+
+@functools.cache
+def float32_normal_kernel() -> str:
+    """"AVX2" or "DEFAULT": the kernel PyTorch runs here for float32 normal_.
+
+    As at::native's compute_cpu_capability: ATEN_CPU_CAPABILITY first, then
+    AVX2 + FMA on x86-64 (AVX512 machines run the AVX2 normal kernel too).
+    """
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return "DEFAULT"
+    forced = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+    if forced == "default":
+        return "DEFAULT"
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
+            flags = next((line.split(":", 1)[1].split() for line in cpuinfo
+                          if line.startswith("flags")), [])
+    except OSError:
+        return "AVX2"  # x86-64 without /proc: assume a machine of the last decade
+    return "AVX2" if {"avx2", "fma"} <= set(flags) else "DEFAULT"
+
+
 # --------------------------------------------------------- float64 block path
 
 
@@ -375,7 +474,9 @@ class Generator:
         if tail:  # the last 16 values are drawn again and recomputed
             blocks = np.concatenate([blocks, self._unit(16, dtype).reshape(1, 16)])
         if float32:
-            normals = _box_muller16_float32(blocks, _f32(mean), _f32(std)).ravel()
+            box_muller = (_box_muller16_float32 if float32_normal_kernel() == "AVX2"
+                          else _box_muller16_float32_default)
+            normals = box_muller(blocks, _f32(mean), _f32(std)).ravel()
         else:
             normals = _box_muller16_float64(blocks, mean, std).ravel()
         if tail:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import platform
 from fractions import Fraction
 from pathlib import Path
 
@@ -22,10 +23,13 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "rng"
 META = json.loads((DATA / "cases.json").read_text())
 GOLDEN = np.load(DATA / "golden.npz")
 CASES = META["cases"]
+# Recorded with ATEN_CPU_CAPABILITY=default: PyTorch's scalar float32 normal kernel.
+META_DEFAULT = json.loads((DATA / "cases_default.json").read_text())
+GOLDEN_DEFAULT = np.load(DATA / "golden_default.npz")
 
 
-def _args(args: dict) -> dict:
-    return {k: GOLDEN[v["array"]] if isinstance(v, dict) else v for k, v in args.items()}
+def _args(args: dict, golden=GOLDEN) -> dict:
+    return {k: golden[v["array"]] if isinstance(v, dict) else v for k, v in args.items()}
 
 
 def _call(gen: Generator, op: str, kw: dict, saved: dict):
@@ -66,22 +70,53 @@ def _same_bits(got: np.ndarray, want: np.ndarray) -> bool:
     return got.tobytes() == want.tobytes()
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_matches_pytorch(case):
+def _replay(case, golden):
     gen = Generator(case["seed"])
     saved: dict = {}
     for i, step in enumerate(case["steps"]):
-        got = _call(gen, step["op"], _args(step["args"]), saved)
+        got = _call(gen, step["op"], _args(step["args"], golden), saved)
         if "out" in step:
-            want = GOLDEN[step["out"]]
+            want = golden[step["out"]]
             assert _same_bits(np.asarray(got), want), (
                 f"step {i} {step['op']}: got {got!r}, PyTorch {want!r}")
 
 
-def test_golden_records_the_reproduced_kernel_path():
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_matches_pytorch(case, monkeypatch):
     # PyTorch never dispatches normal_ to AVX512 kernels: AVX512 machines run AVX2.
     assert META["cpu_capability"] in ("AVX2", "AVX512")
-    assert rng.CPU_CAPABILITY == "AVX2"
+    monkeypatch.setattr(rng, "float32_normal_kernel", lambda: "AVX2")
+    _replay(case, GOLDEN)
+
+
+@pytest.mark.parametrize("case", META_DEFAULT["cases"], ids=[c["name"] for c in META_DEFAULT["cases"]])
+def test_matches_pytorchs_default_kernel(case, monkeypatch):
+    assert META_DEFAULT["cpu_capability"] == "DEFAULT"
+    monkeypatch.setattr(rng, "float32_normal_kernel", lambda: "DEFAULT")
+    _replay(case, GOLDEN_DEFAULT)
+
+
+def test_kernel_choice_follows_aten_cpu_capability(monkeypatch):
+    monkeypatch.setenv("ATEN_CPU_CAPABILITY", "default")
+    rng.float32_normal_kernel.cache_clear()
+    try:
+        assert rng.float32_normal_kernel() == "DEFAULT"
+    finally:
+        rng.float32_normal_kernel.cache_clear()
+
+
+def test_kernel_choice_detects_avx2_and_fma(monkeypatch):
+    monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
+    cpuinfo = Path("/proc/cpuinfo")
+    if not cpuinfo.exists() or platform.machine() != "x86_64":
+        pytest.skip("needs an x86-64 Linux machine")
+    flags = next(line for line in cpuinfo.read_text().splitlines() if line.startswith("flags"))
+    rng.float32_normal_kernel.cache_clear()
+    try:
+        expected = "AVX2" if {"avx2", "fma"} <= set(flags.split()) else "DEFAULT"
+        assert rng.float32_normal_kernel() == expected
+    finally:
+        rng.float32_normal_kernel.cache_clear()
 
 
 def test_manual_seed_returns_the_generator_and_resets_draws():
