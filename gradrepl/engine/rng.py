@@ -218,15 +218,23 @@ def _box_muller16_float32(blocks: np.ndarray, mean: np.float32, std: np.float32)
 # s_sincosf.h, sincosf_poly.h, s_sincosf_data.c) compute in double and round once.
 
 _hex = float.fromhex
-_LOGF_TABLE = np.array([[_hex(a), _hex(b)] for a, b in (
-    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"), ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
-    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"), ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
-    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"), ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
-    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"), ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
-    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"), ("0x1p+0", "0x0p+0"),
-    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"), ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
-    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"), ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
-    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"), ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"),
+_LOGF_TABLE = np.array([[_hex(a), _hex(b)] for a, b in (  # (invc, logc)
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"),
+    ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"),
+    ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"),
+    ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"),
+    ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"),
+    ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"),
+    ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"),
+    ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"),
+    ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"),
 )])
 _LOGF_LN2 = _hex("0x1.62e42fefa39efp-1")
 _LOGF_POLY = (_hex("-0x1.00ea348b88334p-2"), _hex("0x1.5575b0be00b6ap-2"),
@@ -268,7 +276,8 @@ def _glibc_sincosf(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sin_poly = (x + x3 * _SINF_POLY[0]) + (x3 * x2) * (_SINF_POLY[1] + x2 * _SINF_POLY[2])
     c = np.where(((quadrant & 2) != 0)[..., None], -_COSF_POLY, _COSF_POLY)
     x4 = x2 * x2
-    cos_poly = ((c[..., 0] + x2 * c[..., 1]) + x4 * c[..., 2]) + (x4 * x2) * (c[..., 3] + x2 * c[..., 4])
+    cos_poly = (((c[..., 0] + x2 * c[..., 1]) + x4 * c[..., 2])
+                + (x4 * x2) * (c[..., 3] + x2 * c[..., 4]))
     odd = (quadrant & 1) == 1
     sin = np.where(odd, cos_poly, sin_poly)
     cos = np.where(odd, sin_poly, cos_poly)
@@ -350,6 +359,8 @@ class Generator:
         self._initial_seed = seed
         self._next_when_exhausted = 0  # a fresh engine reports next = 0, left = 1
         self._next_double_normal: float | None = None
+        # PyTorch's CPU kernels never cache a float sample; the slot exists in the
+        # state bytes, so it is kept for get_state/set_state round trips.
         self._next_float_normal: float | None = None
         return self
 

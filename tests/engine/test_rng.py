@@ -89,7 +89,8 @@ def test_matches_pytorch(case, monkeypatch):
     _replay(case, GOLDEN)
 
 
-@pytest.mark.parametrize("case", META_DEFAULT["cases"], ids=[c["name"] for c in META_DEFAULT["cases"]])
+@pytest.mark.parametrize("case", META_DEFAULT["cases"],
+                         ids=[c["name"] for c in META_DEFAULT["cases"]])
 def test_matches_pytorchs_default_kernel(case, monkeypatch):
     assert META_DEFAULT["cpu_capability"] == "DEFAULT"
     monkeypatch.setattr(rng, "float32_normal_kernel", lambda: "DEFAULT")
