@@ -155,10 +155,10 @@ def _compare_values(label: str, actual: Any, expected: Any, atol: float, rtol: f
         if actual is None:
             return None
         return Failure(f"{label} should be None", f"{label} 应该是 None")
-    if actual is None:
-        return Failure(f"{label} is None; expected {expected}", f"{label} 是 None；应为 {expected}")
-    got = np.asarray(actual, dtype=np.float64)
     want = np.asarray(expected, dtype=np.float64)
+    if actual is None:
+        return Failure(f"{label} is None; expected {_show(want)}", f"{label} 是 None；应为 {_show(want)}")
+    got = np.asarray(actual, dtype=np.float64)
     if got.shape != want.shape:
         return Failure(f"{label} has shape {list(got.shape)}; expected shape {list(want.shape)}",
                        f"{label} 的形状是 {list(got.shape)}；应为 {list(want.shape)}")

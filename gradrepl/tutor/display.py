@@ -84,9 +84,9 @@ def show_markdown(console: Console, text: str, lang: str) -> None:
     if console.is_terminal:
         console.print(markdown)
         return
-    with console.capture() as capture:  # piped: no padding to the full width
-        console.print(markdown)
-    console.file.write("\n".join(line.rstrip() for line in capture.get().split("\n")))
+    # piped or captured: plain lines without rich's padding to the full width
+    for line in console.render_lines(markdown, pad=False):
+        console.print(RichText("".join(segment.text for segment in line).rstrip()), soft_wrap=True)
 
 
 def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous: Step | None) -> None:

@@ -158,6 +158,9 @@ class LinePlayer:
                 self.ran.add(index)
                 self.advance_or_finish()
                 return
+            checked = [var.name for var in p.step.check.variables]
+            if all(name in self.runner.namespace for name in checked):
+                show_check(self.console, result, self.lang)  # an attempt is complete: say what is off
 
     def advance_or_finish(self) -> None:
         if not self.player.advance():

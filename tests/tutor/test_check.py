@@ -55,7 +55,7 @@ def test_grad_none_missing_variables_and_non_tensors():
     x = torch["tensor"]([1.0], requires_grad=True)
     assert check_state(parse_check({"x": {"grad": "None"}}), {"x": x}).passed
     assert check_state(parse_check({"x": {"grad": [1.0]}}), {"x": x}).failures[0].en == \
-        "x.grad is None; expected [1.0]"
+        "x.grad is None; expected [1.]"
     assert check_state(parse_check({"q": {"value": 1}}), {}).failures[0].en == "there is no variable 'q' yet"
     assert check_state(parse_check({"n": {"value": 3}}), {"n": 3}).passed
     assert check_state(parse_check({"n": {"requires_grad": False}}), {"n": 3}).failures[0].en == \

@@ -1,0 +1,126 @@
+"""`gradrepl lesson ...`: --check over the shipped lessons, list, --auto, the line-based player."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gradrepl.tutor.cli import main
+from gradrepl.tutor.display import make_console
+from gradrepl.tutor.interactive import play
+from gradrepl.tutor.lesson import load_lesson
+from gradrepl.tutor.progress import ProgressStore
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "tutor"
+
+
+@pytest.fixture(autouse=True)
+def private_data_home(tmp_path, monkeypatch):
+    """platformdirs puts progress under $XDG_DATA_HOME: keep the learner's real file out of tests."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("COLUMNS", "100")
+    return tmp_path / "data"
+
+
+def test_every_shipped_lesson_passes_check(capsys):
+    """The equivalent of `gradrepl lesson --check`: outputs match, solutions pass, hints exist."""
+    assert main(["--check"]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    for lesson_id in ("autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand"):
+        assert f"ok  {lesson_id}:" in out
+
+
+def test_check_names_lesson_step_and_difference(capsys):
+    assert main(["--check", "--dir", str(DATA / "bad")]) == 1
+    err = capsys.readouterr().err
+    assert "tiny: step 2 (line 23): output differs:" in err
+    assert "-tensor([1., 1.])\n+tensor([1., 1.], requires_grad=True)" in err
+    assert "tiny: step 4 (line 40): reference solution fails its check: x.grad is [2., 2.]; expected [2., 3.]" in err
+
+
+def test_list_names_and_table_with_progress(capsys, private_data_home):
+    assert main(["list", "--names"]) == 0
+    assert capsys.readouterr().out.split() == [
+        "autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand"]
+    ProgressStore().update("variable-to-tensor", ProgressStore().get("x").__class__(step=4, total=21))
+    assert main(["list", "--lang", "zh"]) == 0
+    table = capsys.readouterr().out
+    assert "从 Variable 到 Tensor" in table and "第 5/21 步" in table
+    assert main(["list", "--lang", "en"]) == 0
+    assert "step 5/21" in capsys.readouterr().out
+
+
+def test_usage_errors_exit_2(capsys):
+    assert main(["no-such-lesson"]) == 2
+    assert "no lesson named 'no-such-lesson'" in capsys.readouterr().err
+    assert main(["--lang", "fr", "list"]) == 2
+    assert main(["1", "2"]) == 2
+
+
+def test_auto_plays_every_step_without_input(capsys):
+    assert main(["tiny", "--auto", "--dir", str(DATA / "good"), "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "一些文字。" in out and "Some" not in out
+    assert ">>> x = torch.ones(2, requires_grad=True)\n>>> print(x)\ntensor([1., 1.], requires_grad=True)" in out
+    assert "提示 2: 然后 s.backward()。" in out and "✓ 检查通过" in out
+    assert main(["tiny", "--auto", "--dir", str(DATA / "bad")]) == 1
+
+
+def answers(*lines):
+    it = iter(lines)
+
+    def read(prompt):
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+    return read
+
+
+def test_line_player_checks_state_gives_hints_and_saves_progress(tmp_path):
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    store = ProgressStore(tmp_path / "p.json")
+    console = make_console()
+    with console.capture() as cap:
+        status = play(lesson, "en", answers(
+            "", "", "",                       # prose, two code steps
+            ":hint", "s = (x * 2).sum()",     # a wrong answer: the check says why
+            ":hint", ":hint",
+            "s = x.pow(2).sum()",             # right value, but no backward yet
+            "s.backward()",                   # now the state is right
+        ), console=console, store=store)
+    out = cap.get()
+    assert status == 0
+    assert "Hint" not in out  # hints print their text, not a label
+    assert "s = (x ** 2).sum()" in out and "Then s.backward()." in out and "No more hints" in out
+    # feedback once every checked name exists, on the state, not the text typed
+    assert "✗ check failed\n  - s is 4.; expected 2.\n  - x.grad is None; expected [2., 2.]" in out
+    assert "✗ check failed\n  - x.grad is None; expected [2., 2.]\n" in out
+    assert "✓ check passed" in out and "Lesson finished" in out
+    assert json.loads((tmp_path / "p.json").read_text())["lessons"]["tiny"]["finished"] is True
+
+
+def test_line_player_quits_and_resumes_where_it_stopped(tmp_path):
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    store = ProgressStore(tmp_path / "p.json")
+    console = make_console()
+    with console.capture():
+        play(lesson, "en", answers("", "", ":quit"), console=console, store=store)
+    assert store.get("tiny").step == 2
+    with console.capture() as cap:
+        status = play(lesson, "en", answers("y", "", ":skip"), console=console, store=store)
+    out = cap.get()
+    assert status == 0
+    assert "(this step already ran)" not in out  # resumed at step 3: earlier code re-ran quietly
+    assert "<SumBackward0 object at 0x" in out and "Skipped" in out
+    assert store.get("tiny").finished
+
+
+def test_gradrepl_lesson_runs_through_the_main_command(private_data_home):
+    env = {**os.environ, "XDG_DATA_HOME": str(private_data_home)}
+    proc = subprocess.run([sys.executable, "-m", "gradrepl", "lesson", "list", "--names"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[0] == "autograd-tutorial"
