@@ -35,8 +35,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import platform
-import secrets
 
 import numpy as np
 
@@ -84,7 +82,7 @@ def _seeded_key(seed: int) -> np.ndarray:
 
 def _non_deterministic_seed() -> int:
     # c10::detail::getNonDeterministicRandom on the CPU: 64 bits of /dev/urandom.
-    return secrets.randbits(64)
+    return int.from_bytes(os.urandom(8), "little")
 
 
 # ---------------------------------------------------------------- uniform bits
@@ -303,6 +301,8 @@ def float32_normal_kernel() -> str:
     As at::native's compute_cpu_capability: ATEN_CPU_CAPABILITY first, then
     AVX2 + FMA on x86-64 (AVX512 machines run the AVX2 normal kernel too).
     """
+    import platform  # only when the first float32 block of normals is drawn
+
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return "DEFAULT"
     forced = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
