@@ -296,7 +296,7 @@ def _box_muller16_float32_default(blocks: np.ndarray, mean: np.float32,
 
 @functools.cache
 def float32_normal_kernel() -> str:
-    """"AVX2" or "DEFAULT": the kernel PyTorch runs here for float32 normal_.
+    """The kernel PyTorch runs here for float32 normal_: "AVX2" or "DEFAULT".
 
     As at::native's compute_cpu_capability: ATEN_CPU_CAPABILITY first, then
     AVX2 + FMA on x86-64 (AVX512 machines run the AVX2 normal kernel too).
