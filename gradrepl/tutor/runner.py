@@ -12,22 +12,37 @@ from collections.abc import Mapping
 
 
 class SandboxRunner:
-    def __init__(self, session=None):
-        from gradrepl.lang import Session
+    """Runs lesson code in `session` (a fresh one by default) and captures what it prints.
 
-        self._captured: list[str] = []
+    With a session the REPL owns, pass tee=True to also send the output on to the
+    session's own writer while it is captured; the writer is restored after each run.
+    """
+
+    def __init__(self, session=None, *, tee: bool = False):
         if session is None:
-            session = Session(write=self._captured.append)
-        else:  # a session the REPL owns: capture its output while a lesson step runs
-            session.write_out = self._captured.append
+            from gradrepl.lang import Session
+
+            session = Session(write=lambda text: None)
         self.session = session
+        self.tee = tee
 
     def run(self, source: str) -> str:
         from gradrepl.lang import run_source
 
-        self._captured.clear()
-        result = run_source(source, self.session, filename="<lesson>", trusted=False)
-        text = "".join(self._captured)
+        captured: list[str] = []
+        previous = self.session.write_out
+
+        def write(text: str) -> None:
+            captured.append(text)
+            if self.tee:
+                previous(text)
+
+        self.session.write_out = write
+        try:
+            result = run_source(source, self.session, filename="<lesson>", trusted=False)
+        finally:
+            self.session.write_out = previous
+        text = "".join(captured)
         for error in result.errors:
             if text and not text.endswith("\n"):
                 text += "\n"
