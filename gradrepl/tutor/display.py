@@ -58,18 +58,13 @@ def show_output(console: Console, text: str) -> None:
         console.print(RichText(text.rstrip("\n")), soft_wrap=True, markup=False, highlight=False)
 
 
-_CONTINUATION = re.compile(r"(else|elif|except|finally)\b|[)\]}]")
-
-
 def show_code(console: Console, source: str) -> None:
-    """Highlighted, with the Python prompt's `>>> ` / `... ` so code stands apart from output."""
+    """Highlighted, behind a `│ ` gutter so that code stands apart from its output."""
     source = source.rstrip("\n")
     highlighted = Syntax(source, "python", theme="ansi_dark").highlight(source)
     highlighted.rstrip()
-    for index, line in enumerate(highlighted.split("\n", allow_blank=True)):
-        text = line.plain
-        new_statement = index == 0 or (text[:1] not in ("", " ", "\t") and not _CONTINUATION.match(text))
-        console.print(RichText(">>> " if new_statement else "... ", style="dim") + line, soft_wrap=True)
+    for line in highlighted.split("\n", allow_blank=True):
+        console.print(RichText("│ ", style="dim") + line, soft_wrap=True)
 
 
 # A line break inside Chinese prose is not a space: join such lines before rendering.

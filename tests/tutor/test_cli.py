@@ -63,7 +63,7 @@ def test_auto_plays_every_step_without_input(capsys):
     assert main(["tiny", "--auto", "--dir", str(DATA / "good"), "--lang", "zh"]) == 0
     out = capsys.readouterr().out
     assert "一些文字。" in out and "Some" not in out
-    assert ">>> x = torch.ones(2, requires_grad=True)\n>>> print(x)\ntensor([1., 1.], requires_grad=True)" in out
+    assert "│ x = torch.ones(2, requires_grad=True)\n│ print(x)\ntensor([1., 1.], requires_grad=True)" in out
     assert "提示 2: 然后 s.backward()。" in out and "✓ 检查通过" in out
     assert main(["tiny", "--auto", "--dir", str(DATA / "bad")]) == 1
 
