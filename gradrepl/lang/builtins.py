@@ -1,0 +1,122 @@
+"""The builtins user code sees: sandbox wrappers with size caps (names in policy.BUILTIN_NAMES)."""
+from gradrepl.lang.errors import ExitRequested
+from gradrepl.lang.facade import isinstance_of, pytype, type_of
+from gradrepl.lang.policy import BUILTIN_NAMES, EXCEPTIONS, TRUSTED_BUILTIN_NAMES
+from gradrepl.lang.runtime import MISSING, add, builtin_function_or_method, format_value, \
+    materialize, power
+
+
+def make_builtins(*, budget, write, api, tensor_type, trusted):
+    """name -> value for every builtin; `write(text)` prints, `api` is the engine api."""
+
+    def _print(*args, sep=" ", end="\n"):
+        for what, value in (("sep", sep), ("end", end)):
+            if value is not None and type(value) is not str:
+                raise TypeError(f"{what} must be None or a string, not {type(value).__name__}")
+        sep = " " if sep is None else sep
+        end = "\n" if end is None else end
+        write(sep.join([str(a) for a in args]) + end)
+
+    def _items(iterable):
+        return materialize(iterable, budget)
+
+    def _minmax(pick, name):
+        def run(*args, key=None, default=MISSING):
+            if not args:
+                raise TypeError(f"{name} expected at least 1 argument, got 0")
+            items = _items(args[0]) if len(args) == 1 else list(args)
+            kwargs = {}
+            if key is not None:
+                kwargs["key"] = key
+            if default is not MISSING:
+                if len(args) > 1:
+                    raise TypeError(f"Cannot specify a default for {name}() with multiple "
+                                    f"positional arguments")
+                kwargs["default"] = default
+            return pick(items, **kwargs)
+        return run
+
+    def _sum(iterable, start=0):
+        items = _items(iterable)
+        if type(start) in (list, tuple) or (items and type(items[0]) in (list, tuple)):
+            total = start
+            for item in items:
+                total = add(total, item)
+            return total
+        return sum(items, start)
+
+    def _sorted(iterable, *, key=None, reverse=False):
+        return sorted(_items(iterable), key=key, reverse=reverse)
+
+    def _any(iterable):
+        return any(_items(iterable))
+
+    def _all(iterable):
+        return all(_items(iterable))
+
+    def _list(iterable=()):
+        return _items(iterable)
+
+    def _tuple(iterable=()):
+        return tuple(_items(iterable))
+
+    def _set(iterable=()):
+        return set(_items(iterable))
+
+    def _dict(source=MISSING, **kwargs):
+        if source is MISSING:
+            result = {}
+        elif type(source) is dict:
+            result = dict(source)
+        else:
+            result = dict(_items(source))
+        result.update(kwargs)
+        return result
+
+    def _str(value="", *rest):
+        if rest:
+            raise TypeError("str() takes at most 1 argument in gradrepl")
+        return str(value)
+
+    def _type(*args):
+        if len(args) != 1:
+            raise TypeError("type() takes exactly 1 argument in gradrepl")
+        return type_of(args[0], api, pytypes, tensor_type)
+
+    def _isinstance(obj, spec):
+        return isinstance_of(obj, spec, api, tensor_type)
+
+    def _format(value, spec=""):
+        return format_value(value, spec)
+
+    def _exit(*args):
+        raise ExitRequested()
+
+    pytypes = {
+        int: pytype(int, int, "int"),
+        float: pytype(float, float, "float"),
+        bool: pytype(bool, bool, "bool"),
+        str: pytype(str, _str, "str"),
+        list: pytype(list, _list, "list"),
+        tuple: pytype(tuple, _tuple, "tuple"),
+        dict: pytype(dict, _dict, "dict"),
+        set: pytype(set, _set, "set"),
+    }
+    functions = {
+        "print": _print, "len": len, "range": range, "enumerate": enumerate, "zip": zip,
+        "abs": abs, "min": _minmax(min, "min"), "max": _minmax(max, "max"), "sum": _sum,
+        "round": round, "isinstance": _isinstance, "sorted": _sorted, "reversed": reversed,
+        "any": _any, "all": _all, "type": _type, "repr": repr, "format": _format,
+        "pow": power, "divmod": divmod, "chr": chr, "ord": ord, "callable": callable,
+    }
+    names = {}
+    for name in BUILTIN_NAMES:
+        names[name] = builtin_function_or_method(functions[name], name) if name in functions \
+            else pytypes[{"int": int, "float": float, "bool": bool, "str": str, "list": list,
+                          "tuple": tuple, "dict": dict, "set": set}[name]]
+    for exc in EXCEPTIONS:
+        names[exc.__name__] = exc
+    if trusted:
+        for name in TRUSTED_BUILTIN_NAMES:
+            names[name] = builtin_function_or_method(_exit, name)
+    return names, pytypes

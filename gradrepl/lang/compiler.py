@@ -1,0 +1,1118 @@
+"""Compile a checked Python AST into closures, once.
+
+Each statement becomes `run(env) -> None | BREAK | CONTINUE | RETURN`, each
+expression `ev(env) -> value`, where `env` is the dict of the running scope
+(the session namespace at top level, a fresh dict per call or comprehension).
+Names are resolved at compile time (local, enclosing, global), so a load is a
+dict lookup.  Only node types in policy.STATEMENTS / policy.EXPRESSIONS are
+compiled; everything else raises CompileError.  No user text is ever passed
+to eval/exec/compile.
+"""
+import ast
+import operator
+
+from gradrepl.lang.errors import NotSupported, suggest
+from gradrepl.lang.facade import Later, autograd_function, module, refusal
+from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
+    STATEMENTS, UNSUPPORTED, is_private
+from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
+    Params, function, format_value, items_exceeded, materialize
+from gradrepl.limits import LIMITS
+
+LOC = "gradrepl_loc"
+EMPTY = {}
+EXCEPTION_SET = frozenset(EXCEPTIONS)
+# Never handed to user `except` clauses (nor do they run user `finally` blocks).
+UNCATCHABLE = (RecursionError, MemoryError)
+
+
+class CompileError(Exception):
+    """A refusal found while compiling: `exc` is what the learner sees, `node` where."""
+
+    def __init__(self, exc, node):
+        super().__init__(str(exc))
+        self.exc = exc
+        self.node = node
+
+
+def not_supported(what, node):
+    exc = NotSupported(f"{what} is not supported in gradrepl")
+    return CompileError(exc, node)
+
+
+def private_name(name, node):
+    return CompileError(NameError(f"name '{name}' is not defined (names starting with '_' "
+                                  f"are not available in gradrepl)"), node)
+
+
+def mark(exc, node):
+    """Remember the innermost statement an exception passed through."""
+    try:
+        if LOC not in exc.__dict__:
+            exc.__dict__[LOC] = (node.lineno, node.col_offset)
+    except AttributeError:
+        pass
+
+
+class Scope:
+    __slots__ = ("kind", "locals", "parent")
+
+    def __init__(self, kind, names, parent):
+        self.kind = kind
+        self.locals = names
+        self.parent = parent
+
+
+def bound_names(nodes):
+    """Names a function body binds (Python's rule for what is local)."""
+    out = set()
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+            out.add(n.name)
+            stack.extend(n.decorator_list)
+            if isinstance(n, ast.FunctionDef):
+                stack.extend(n.args.defaults)
+                stack.extend(d for d in n.args.kw_defaults if d is not None)
+            else:
+                stack.extend(n.bases)
+            continue
+        if isinstance(n, ast.Lambda):
+            stack.extend(n.args.defaults)
+            stack.extend(d for d in n.args.kw_defaults if d is not None)
+            continue
+        if isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            stack.append(n.generators[0].iter)
+            continue
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.id)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            for alias in n.names:
+                out.add((alias.asname or alias.name).split(".")[0])
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def comp_targets(generators):
+    out = set()
+    for g in generators:
+        for n in ast.walk(g.target):
+            if isinstance(n, ast.Name):
+                out.add(n.id)
+    return out
+
+
+class Compiler:
+    """Compiles statements for one session: globals `G`, fallbacks (builtins, bare torch)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.G = ctx.namespace
+        self.fallback = ctx.fallback
+        self.budget = ctx.budget
+        self.access = ctx.access
+        self.module_scope = Scope("module", set(), None)
+
+    # --- entry points -----------------------------------------------------------------
+
+    def statement(self, node):
+        return self.stmt(node, self.module_scope, loops=0)
+
+    def expression(self, node):
+        return self.expr(node, self.module_scope)
+
+    # --- statements ---------------------------------------------------------------------
+
+    def stmt(self, node, scope, loops):
+        kind = type(node)
+        if kind not in STATEMENTS:
+            raise self.refuse(node)
+        return getattr(self, "s_" + kind.__name__)(node, scope, loops)
+
+    def refuse(self, node):
+        what = UNSUPPORTED.get(type(node))
+        if what is None:
+            what = f"'{type(node).__name__}'"
+        return not_supported(what, node)
+
+    def block(self, nodes, scope, loops):
+        stmts = tuple(self.stmt(n, scope, loops) for n in nodes)
+        where = dict(zip(stmts, nodes))
+
+        def run(env):
+            try:
+                for s in stmts:
+                    r = s(env)
+                    if r is not None:
+                        return r
+            except BaseException as exc:
+                mark(exc, where[s])
+                raise
+            return None
+        return run
+
+    def s_Pass(self, node, scope, loops):
+        return lambda env: None
+
+    def s_Expr(self, node, scope, loops):
+        ev = self.expr(node.value, scope)
+
+        def run(env):
+            ev(env)
+        return run
+
+    def s_Assign(self, node, scope, loops):
+        value = self.expr(node.value, scope)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = self.store_name(node.targets[0])
+
+            def run(env):
+                env[name] = value(env)
+            return run
+        stores = [self.target(t, scope) for t in node.targets]
+
+        def run_many(env):
+            v = value(env)
+            for store in stores:
+                store(env, v)
+        return run_many
+
+    def s_AnnAssign(self, node, scope, loops):
+        if node.value is None:
+            return lambda env: None
+        value = self.expr(node.value, scope)
+        store = self.target(node.target, scope)
+
+        def run(env):
+            store(env, value(env))
+        return run
+
+    def s_AugAssign(self, node, scope, loops):
+        op = INPLACE[type(node.op).__name__]
+        value = self.expr(node.value, scope)
+        t = node.target
+        if isinstance(t, ast.Name):
+            name = self.store_name(t)
+            load = self.load_name(t, scope)
+
+            def run(env):
+                env[name] = op(load(env), value(env))
+            return run
+        if isinstance(t, ast.Attribute):
+            self.check_attr(t)
+            obj_ev = self.expr(t.value, scope)
+            attr = t.attr
+            get, put = self.access.get, self.access.set
+
+            def run_attr(env):
+                obj = obj_ev(env)
+                put(obj, attr, op(get(obj, attr), value(env)))
+            return run_attr
+        obj_ev = self.expr(t.value, scope)
+        key_ev = self.subscript_key(t.slice, scope)
+
+        def run_item(env):
+            obj = obj_ev(env)
+            key = key_ev(env)
+            obj[key] = op(obj[key], value(env))
+        return run_item
+
+    def s_If(self, node, scope, loops):
+        test = self.expr(node.test, scope)
+        body = self.block(node.body, scope, loops)
+        orelse = self.block(node.orelse, scope, loops) if node.orelse else None
+
+        def run(env):
+            if test(env):
+                return body(env)
+            if orelse is not None:
+                return orelse(env)
+        return run
+
+    def s_For(self, node, scope, loops):
+        it_ev = self.expr(node.iter, scope)
+        body = self.block(node.body, scope, loops + 1)
+        orelse = self.block(node.orelse, scope, loops) if node.orelse else None
+        b = self.budget
+        if isinstance(node.target, ast.Name):
+            name = self.store_name(node.target)
+
+            def run(env):
+                for item in it_ev(env):
+                    b.countdown -= 1
+                    if b.countdown <= 0:
+                        b.refill()
+                    env[name] = item
+                    r = body(env)
+                    if r is not None:
+                        if r is BREAK:
+                            return None
+                        if r is not CONTINUE:
+                            return r
+                if orelse is not None:
+                    return orelse(env)
+            return run
+        store = self.target(node.target, scope)
+
+        def run_unpack(env):
+            for item in it_ev(env):
+                b.countdown -= 1
+                if b.countdown <= 0:
+                    b.refill()
+                store(env, item)
+                r = body(env)
+                if r is not None:
+                    if r is BREAK:
+                        return None
+                    if r is not CONTINUE:
+                        return r
+            if orelse is not None:
+                return orelse(env)
+        return run_unpack
+
+    def s_While(self, node, scope, loops):
+        test = self.expr(node.test, scope)
+        body = self.block(node.body, scope, loops + 1)
+        orelse = self.block(node.orelse, scope, loops) if node.orelse else None
+        b = self.budget
+
+        def run(env):
+            while test(env):
+                b.countdown -= 1
+                if b.countdown <= 0:
+                    b.refill()
+                r = body(env)
+                if r is not None:
+                    if r is BREAK:
+                        return None
+                    if r is not CONTINUE:
+                        return r
+            if orelse is not None:
+                return orelse(env)
+        return run
+
+    def s_Break(self, node, scope, loops):
+        return lambda env: BREAK
+
+    def s_Continue(self, node, scope, loops):
+        return lambda env: CONTINUE
+
+    def s_Return(self, node, scope, loops):
+        if node.value is None:
+            def run_none(env):
+                env[RETVAL] = None
+                return RETURN
+            return run_none
+        value = self.expr(node.value, scope)
+
+        def run(env):
+            env[RETVAL] = value(env)
+            return RETURN
+        return run
+
+    def s_Delete(self, node, scope, loops):
+        dels = []
+        for t in node.targets:
+            if isinstance(t, ast.Name):
+                name = self.store_name(t)
+
+                def d_name(env, name=name):
+                    try:
+                        del env[name]
+                    except KeyError:
+                        raise NameError(f"name '{name}' is not defined") from None
+                dels.append(d_name)
+            elif isinstance(t, ast.Attribute):
+                self.check_attr(t)
+                obj_ev = self.expr(t.value, scope)
+                delete = self.access.delete
+
+                def d_attr(env, obj_ev=obj_ev, attr=t.attr):
+                    delete(obj_ev(env), attr)
+                dels.append(d_attr)
+            elif isinstance(t, ast.Subscript):
+                obj_ev = self.expr(t.value, scope)
+                key_ev = self.subscript_key(t.slice, scope)
+
+                def d_item(env, obj_ev=obj_ev, key_ev=key_ev):
+                    del obj_ev(env)[key_ev(env)]
+                dels.append(d_item)
+            else:
+                for sub in t.elts:
+                    dels.append(self.s_Delete(ast.Delete(targets=[sub]), scope, loops))
+
+        def run(env):
+            for d in dels:
+                d(env)
+        return run
+
+    def s_Assert(self, node, scope, loops):
+        test = self.expr(node.test, scope)
+        msg = self.expr(node.msg, scope) if node.msg is not None else None
+
+        def run(env):
+            if not test(env):
+                if msg is None:
+                    raise AssertionError()
+                raise AssertionError(msg(env))
+        return run
+
+    def s_Raise(self, node, scope, loops):
+        ctx = self.ctx
+        exc_ev = self.expr(node.exc, scope) if node.exc is not None else None
+        cause_ev = self.expr(node.cause, scope) if node.cause is not None else None
+
+        def run(env):
+            if exc_ev is None:
+                if not ctx.handling:
+                    raise RuntimeError("No active exception to reraise")
+                raise ctx.handling[-1]
+            exc = exc_ev(env)
+            if type(exc) is type and exc in EXCEPTION_SET:
+                exc = exc()
+            elif not isinstance(exc, Exception):
+                raise TypeError("exceptions must derive from BaseException")
+            exc.__dict__.pop(LOC, None)
+            if cause_ev is not None:
+                cause = cause_ev(env)
+                raise exc from (cause if isinstance(cause, Exception) else None)
+            raise exc
+        return run
+
+    def s_Try(self, node, scope, loops):
+        ctx = self.ctx
+        body = self.block(node.body, scope, loops)
+        handlers = []
+        for h in node.handlers:
+            type_ev = self.expr(h.type, scope) if h.type is not None else None
+            if h.name is not None and is_private(h.name):
+                raise private_name(h.name, h)
+            handlers.append((type_ev, h.name, self.block(h.body, scope, loops)))
+        orelse = self.block(node.orelse, scope, loops) if node.orelse else None
+        final = self.block(node.finalbody, scope, loops) if node.finalbody else None
+
+        def find(env, exc):
+            for type_ev, name, hbody in handlers:
+                if type_ev is None:
+                    return name, hbody
+                spec = type_ev(env)
+                specs = spec if type(spec) is tuple else (spec,)
+                for s in specs:
+                    if not (type(s) is type and s in EXCEPTION_SET):
+                        raise TypeError("catching classes that do not inherit from "
+                                        "BaseException is not allowed")
+                if isinstance(exc, specs):
+                    return name, hbody
+            return None
+
+        def inner(env):
+            try:
+                r = body(env)
+            except UNCATCHABLE:
+                raise
+            except Exception as exc:
+                found = find(env, exc)
+                if found is None:
+                    raise
+                name, hbody = found
+                caught = user_view(exc)
+                if name is not None:
+                    env[name] = caught
+                ctx.handling.append(caught)
+                try:
+                    return hbody(env)
+                finally:
+                    ctx.handling.pop()
+                    if name is not None:
+                        env.pop(name, None)
+            if orelse is not None:
+                return orelse(env)
+            return r
+
+        if final is None:
+            return inner
+
+        def run(env):
+            try:
+                r = inner(env)
+            except UNCATCHABLE:
+                raise
+            except Exception:
+                fr = final(env)
+                if fr is not None:
+                    return fr
+                raise
+            fr = final(env)
+            return fr if fr is not None else r
+        return run
+
+    def s_With(self, node, scope, loops):
+        body = self.block(node.body, scope, loops)
+        for item in reversed(node.items):
+            body = self.with_item(item, body, scope)
+        return body
+
+    def with_item(self, item, body, scope):
+        mgr_ev = self.expr(item.context_expr, scope)
+        store = self.target(item.optional_vars, scope) if item.optional_vars is not None else None
+        api = self.ctx.api
+        access = self.access
+
+        def run(env):
+            mgr = mgr_ev(env)
+            kind = type(mgr)
+            if api.public_attrs(mgr) is None or not hasattr(kind, "__enter__"):
+                raise TypeError(f"'{access.type_label(mgr)}' object does not support the "
+                                f"context manager protocol")
+            value = kind.__enter__(mgr)
+            if store is not None:
+                store(env, value)
+            try:
+                r = body(env)
+            except Exception as exc:
+                if not kind.__exit__(mgr, type(exc), exc, None):
+                    raise
+                return None
+            except BaseException as exc:
+                kind.__exit__(mgr, type(exc), exc, None)
+                raise
+            kind.__exit__(mgr, None, None, None)
+            return r
+        return run
+
+    def s_FunctionDef(self, node, scope, loops):
+        name = self.store_name(node)
+        make = self.function_maker(node, node.name, scope, node.body, is_expr=False)
+        decorators = [self.expr(d, scope) for d in node.decorator_list]
+        call = self.ctx.call
+
+        def run(env):
+            fn = make(env)
+            for dec in reversed(decorators):
+                fn = call(dec(env), (fn,), EMPTY)
+            env[name] = fn
+        return run
+
+    def function_maker(self, node, name, scope, body, is_expr):
+        args = node.args
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
+                  *[x for x in (args.vararg, args.kwarg) if x is not None]]:
+            if is_private(a.arg):
+                raise private_name(a.arg, a)
+        names = [a.arg for a in [*args.posonlyargs, *args.args]]
+        params = Params(names, [a.arg for a in args.posonlyargs],
+                        args.vararg.arg if args.vararg else None,
+                        [a.arg for a in args.kwonlyargs],
+                        args.kwarg.arg if args.kwarg else None)
+        local_names = set(names) | set(params.kwonly)
+        local_names |= {x for x in (params.vararg, params.kwarg) if x}
+        if is_expr:
+            inner = Scope("function", local_names, scope)
+            code = self.expr(body, inner)
+        else:
+            inner = Scope("function", local_names | bound_names(body), scope)
+            code = self.block(body, inner, loops=0)
+        default_evs = [self.expr(d, scope) for d in args.defaults]
+        kw_default_evs = [(a.arg, self.expr(d, scope))
+                          for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+        budget = self.budget
+
+        def make(env):
+            defaults = tuple(d(env) for d in default_evs)
+            kwdefaults = {k: d(env) for k, d in kw_default_evs}
+            return function(name, params, code, env, defaults, kwdefaults, budget, is_expr)
+        return make
+
+    def s_ClassDef(self, node, scope, loops):
+        if len(node.bases) != 1 or node.keywords:
+            raise not_supported("'class' (other than class Name(torch.autograd.Function))", node)
+        name = self.store_name(node)
+        if node.decorator_list:
+            raise not_supported("a class decorator", node)
+        methods = []
+        for item in node.body:
+            if isinstance(item, ast.Pass) or (isinstance(item, ast.Expr)
+                                              and isinstance(item.value, ast.Constant)):
+                continue
+            if not isinstance(item, ast.FunctionDef):
+                raise not_supported("a class body with anything but methods", item)
+            if is_private(item.name):
+                raise not_supported(f"the method name '{item.name}'", item)
+            for dec in item.decorator_list:
+                if not (isinstance(dec, ast.Name) and dec.id == "staticmethod"):
+                    raise not_supported("a method decorator other than @staticmethod", dec)
+            methods.append((item.name, self.function_maker(item, f"{node.name}.{item.name}",
+                                                           scope, item.body, is_expr=False)))
+        if not {"forward", "backward"} <= {m for m, _ in methods}:
+            raise not_supported("a torch.autograd.Function without static forward and backward",
+                                node)
+        base_ev = self.expr(node.bases[0], scope)
+        ctx = self.ctx
+
+        def run(env):
+            if base_ev(env) is not ctx.autograd_function_base():
+                raise NotSupported("'class' is not supported in gradrepl (only class "
+                                   "Name(torch.autograd.Function))")
+            made = {m: make(env) for m, make in methods}
+            engine_obj = ctx.api.custom_function(node.name, made["forward"], made["backward"])
+            env[name] = autograd_function(node.name, engine_obj, made)
+        return run
+
+    def s_Import(self, node, scope, loops):
+        binds = []
+        for alias in node.names:
+            path = alias.name
+            if alias.asname is not None:
+                target = self.check_store_name(alias.asname, node)
+                getter = self.module_getter(path, node)
+            else:
+                target = self.check_store_name(path.split(".")[0], node)
+                top = path.split(".")[0]
+                full = self.module_getter(path, node)
+                getter = full if top == path else self.then(full, self.module_getter(top, node))
+            binds.append((target, getter))
+
+        def run(env):
+            for target, getter in binds:
+                env[target] = getter()
+        return run
+
+    @staticmethod
+    def then(first, second):
+        def run():
+            first()
+            return second()
+        return run
+
+    def module_getter(self, path, node):
+        ctx = self.ctx
+        if path in IMPORTS:
+            route = IMPORTS[path]
+
+            def get():
+                value = ctx.modules[route[0]]
+                for part in route[1:]:
+                    value = value.entries.get(part) if type(value) is module else None
+                    if type(value) is not module:
+                        raise ImportError(f"No module named '{path}' in gradrepl")
+                return value
+            return get
+        for later in LATER:
+            if path == later or path.startswith(later + "."):
+                def get_later():
+                    raise ImportError(f"{path} is not available in gradrepl yet (torch.nn "
+                                      f"modules and torch.optim come later)")
+                return get_later
+        top = path.split(".")[0]
+
+        def refused():
+            raise ImportError(f"import of '{top}' is not allowed in gradrepl (only torch and math)")
+        return refused
+
+    def s_ImportFrom(self, node, scope, loops):
+        path = node.module or ""
+        if node.level:
+            def refused(env):
+                raise ImportError("relative imports are not allowed in gradrepl")
+            return refused
+        getter = self.module_getter(path, node)
+        names = []
+        for alias in node.names:
+            if alias.name == "*":
+                raise not_supported("'from ... import *'", node)
+            if is_private(alias.name):
+                raise private_name(alias.name, node)
+            names.append((alias.name, self.check_store_name(alias.asname or alias.name, node)))
+        unavailable = self.access.unavailable
+
+        def run(env):
+            mod = getter()
+            for attr, target in names:
+                try:
+                    value = mod.entries[attr]
+                except KeyError:
+                    if mod.later or (mod.name, attr) == ("torch", "optim"):
+                        raise ImportError(f"{mod.name}.{attr} is not available in gradrepl yet "
+                                          f"(torch.nn modules and torch.optim come later)") \
+                            from None
+                    raise ImportError(f"cannot import name '{attr}' from '{mod.name}'") from None
+                if type(value) in unavailable:
+                    exc = refusal(value)
+                    raise ImportError(str(exc)) if type(value) is Later else exc
+                env[target] = value
+        return run
+
+    # --- targets ---------------------------------------------------------------------------
+
+    def check_store_name(self, name, node):
+        if is_private(name):
+            raise private_name(name, node)
+        return name
+
+    def store_name(self, node):
+        if isinstance(node, ast.Name):
+            return self.check_store_name(node.id, node)
+        return self.check_store_name(node.name, node)
+
+    def check_attr(self, node):
+        if is_private(node.attr):
+            raise CompileError(AttributeError(f"attribute '{node.attr}' is not available in gradrepl "
+                                              f"(names starting with '_' are refused)"), node)
+
+    def target(self, t, scope):
+        """store(env, value) for an assignment target."""
+        if isinstance(t, ast.Name):
+            name = self.store_name(t)
+
+            def store_name(env, v):
+                env[name] = v
+            return store_name
+        if isinstance(t, ast.Attribute):
+            self.check_attr(t)
+            obj_ev = self.expr(t.value, scope)
+            attr = t.attr
+            put = self.access.set
+
+            def store_attr(env, v):
+                put(obj_ev(env), attr, v)
+            return store_attr
+        if isinstance(t, ast.Subscript):
+            obj_ev = self.expr(t.value, scope)
+            key_ev = self.subscript_key(t.slice, scope)
+
+            def store_item(env, v):
+                obj = obj_ev(env)
+                obj[key_ev(env)] = v
+            return store_item
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return self.unpack_target(t, scope)
+        raise self.refuse(t)
+
+    def unpack_target(self, t, scope):
+        stars = [i for i, e in enumerate(t.elts) if isinstance(e, ast.Starred)]
+        if len(stars) > 1:
+            raise CompileError(SyntaxError("multiple starred expressions in assignment"), t)
+        star = stars[0] if stars else None
+        stores = [self.target(e.value if isinstance(e, ast.Starred) else e, scope)
+                  for e in t.elts]
+        n = len(stores)
+        budget = self.budget
+        label = self.access.type_label
+
+        def store(env, v):
+            if type(v) is tuple or type(v) is list:
+                values = v
+            else:
+                kind = type(v)
+                if not (hasattr(kind, "__iter__") or hasattr(kind, "__getitem__")):
+                    raise TypeError(f"cannot unpack non-iterable {label(v)} object")
+                values = materialize(v, budget)
+            if star is None:
+                if len(values) != n:
+                    if len(values) > n:
+                        raise ValueError(f"too many values to unpack (expected {n})")
+                    raise ValueError(f"not enough values to unpack (expected {n}, "
+                                     f"got {len(values)})")
+                for s, x in zip(stores, values):
+                    s(env, x)
+                return
+            after = n - star - 1
+            if len(values) < n - 1:
+                raise ValueError(f"not enough values to unpack (expected at least {n - 1}, "
+                                 f"got {len(values)})")
+            for s, x in zip(stores[:star], values[:star]):
+                s(env, x)
+            stores[star](env, list(values[star:len(values) - after]))
+            for s, x in zip(stores[star + 1:], values[len(values) - after:]):
+                s(env, x)
+        return store
+
+    # --- expressions ---------------------------------------------------------------------
+
+    def expr(self, node, scope):
+        kind = type(node)
+        if kind not in EXPRESSIONS:
+            raise self.refuse(node)
+        return getattr(self, "e_" + kind.__name__)(node, scope)
+
+    def e_Constant(self, node, scope):
+        v = node.value
+        if not isinstance(v, CONSTANT_TYPES + (bytes,)):
+            raise self.refuse(node)
+        return lambda env: v
+
+    def e_Name(self, node, scope):
+        return self.load_name(node, scope)
+
+    def load_name(self, node, scope):
+        name = node.id
+        if is_private(name):
+            raise private_name(name, node)
+        depth = 0
+        s = scope
+        while s.kind != "module" and name not in s.locals:
+            s = s.parent
+            depth += 1
+        if s.kind == "module":
+            return self.global_load(name)
+        if depth == 0:
+            def load_local(env):
+                try:
+                    return env[name]
+                except KeyError:
+                    raise UnboundLocalError(f"cannot access local variable '{name}' where it "
+                                            f"is not associated with a value") from None
+            return load_local
+
+        def load_free(env):
+            e = env
+            for _ in range(depth):
+                e = e[PARENT]
+            try:
+                return e[name]
+            except KeyError:
+                raise NameError(f"cannot access free variable '{name}' where it is not "
+                                f"associated with a value in enclosing scope") from None
+        return load_free
+
+    def global_load(self, name):
+        G = self.G
+        fallback = self.fallback
+
+        def load_global(env):
+            try:
+                return G[name]
+            except KeyError:
+                pass
+            try:
+                return fallback[name]
+            except KeyError:
+                raise name_error(name, G, fallback) from None
+        return load_global
+
+    def e_Attribute(self, node, scope):
+        self.check_attr(node)
+        obj_ev = self.expr(node.value, scope)
+        attr = node.attr
+        get = self.access.get
+        return lambda env: get(obj_ev(env), attr)
+
+    def e_Subscript(self, node, scope):
+        obj_ev = self.expr(node.value, scope)
+        key_ev = self.subscript_key(node.slice, scope)
+        return lambda env: obj_ev(env)[key_ev(env)]
+
+    def subscript_key(self, node, scope):
+        if isinstance(node, ast.Slice):
+            return self.e_Slice(node, scope)
+        if isinstance(node, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            parts = [self.subscript_key(e, scope) for e in node.elts]
+            return lambda env: tuple([p(env) for p in parts])
+        return self.expr(node, scope)
+
+    def e_Slice(self, node, scope):
+        parts = [self.expr(p, scope) if p is not None else None
+                 for p in (node.lower, node.upper, node.step)]
+        lo, hi, st = parts
+
+        def ev(env):
+            return slice(lo(env) if lo else None, hi(env) if hi else None,
+                         st(env) if st else None)
+        return ev
+
+    def e_BinOp(self, node, scope):
+        op = BINOPS[type(node.op).__name__]
+        left = self.expr(node.left, scope)
+        if isinstance(node.right, ast.Constant) and isinstance(node.right.value, (int, float)):
+            c = node.right.value
+            return lambda env: op(left(env), c)
+        right = self.expr(node.right, scope)
+        return lambda env: op(left(env), right(env))
+
+    def e_UnaryOp(self, node, scope):
+        operand = self.expr(node.operand, scope)
+        kind = type(node.op)
+        if kind is ast.Not:
+            return lambda env: not operand(env)
+        op = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}[kind]
+        return lambda env: op(operand(env))
+
+    def e_BoolOp(self, node, scope):
+        values = [self.expr(v, scope) for v in node.values]
+        if isinstance(node.op, ast.And):
+            def ev_and(env):
+                v = None
+                for f in values:
+                    v = f(env)
+                    if not v:
+                        return v
+                return v
+            return ev_and
+
+        def ev_or(env):
+            v = None
+            for f in values:
+                v = f(env)
+                if v:
+                    return v
+            return v
+        return ev_or
+
+    _COMPARE = {
+        ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+        ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
+        ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
+        ast.NotIn: lambda a, b: a not in b,
+    }
+
+    def e_Compare(self, node, scope):
+        left = self.expr(node.left, scope)
+        ops = [self._COMPARE[type(o)] for o in node.ops]
+        rights = [self.expr(c, scope) for c in node.comparators]
+        if len(ops) == 1:
+            op, right = ops[0], rights[0]
+            return lambda env: op(left(env), right(env))
+        pairs = list(zip(ops, rights))
+
+        def ev(env):
+            a = left(env)
+            result = True
+            for op, right in pairs:
+                b = right(env)
+                result = op(a, b)
+                if not result:
+                    return result
+                a = b
+            return result
+        return ev
+
+    def e_IfExp(self, node, scope):
+        test = self.expr(node.test, scope)
+        body = self.expr(node.body, scope)
+        orelse = self.expr(node.orelse, scope)
+        return lambda env: body(env) if test(env) else orelse(env)
+
+    def e_Call(self, node, scope):
+        fn_ev = self.expr(node.func, scope)
+        starred = any(isinstance(a, ast.Starred) for a in node.args)
+        for kw in node.keywords:
+            if kw.arg is not None and is_private(kw.arg):
+                raise CompileError(TypeError(f"keyword argument '{kw.arg}' is not allowed in "
+                                             f"gradrepl"), node)
+        call = self.ctx.call
+        if not starred and not node.keywords:
+            args = [self.expr(a, scope) for a in node.args]
+            if len(args) == 0:
+                return lambda env: call(fn_ev(env), (), EMPTY)
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda env: call(fn_ev(env), (a0(env),), EMPTY)
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda env: call(fn_ev(env), (a0(env), a1(env)), EMPTY)
+            return lambda env: call(fn_ev(env), tuple([a(env) for a in args]), EMPTY)
+        args_ev = self.sequence(node.args, scope)
+        kws = [(kw.arg, self.expr(kw.value, scope)) for kw in node.keywords]
+        label = self.access.type_label
+
+        def ev(env):
+            fn = fn_ev(env)
+            args = tuple(args_ev(env))
+            kwargs = {}
+            for key, value_ev in kws:
+                value = value_ev(env)
+                if key is not None:
+                    if key in kwargs:
+                        raise TypeError(f"got multiple values for keyword argument '{key}'")
+                    kwargs[key] = value
+                    continue
+                if type(value) is not dict:
+                    raise TypeError(f"argument after ** must be a mapping, not {label(value)}")
+                for k, v in value.items():
+                    if type(k) is not str:
+                        raise TypeError("keywords must be strings")
+                    if is_private(k):
+                        raise TypeError(f"keyword argument '{k}' is not allowed in gradrepl")
+                    if k in kwargs:
+                        raise TypeError(f"got multiple values for keyword argument '{k}'")
+                    kwargs[k] = v
+            return call(fn, args, kwargs)
+        return ev
+
+    def sequence(self, elts, scope):
+        """ev(env) -> list of the elements, *starred ones unpacked with the item cap."""
+        parts = [(isinstance(e, ast.Starred), self.expr(e.value if isinstance(e, ast.Starred)
+                                                         else e, scope)) for e in elts]
+        if not any(s for s, _ in parts):
+            evs = [p for _, p in parts]
+            return lambda env: [p(env) for p in evs]
+        budget = self.budget
+
+        def ev(env):
+            out = []
+            for is_star, p in parts:
+                if is_star:
+                    out.extend(materialize(p(env), budget))
+                    if len(out) > LIMITS.max_items:
+                        raise items_exceeded(len(out))
+                else:
+                    out.append(p(env))
+            return out
+        return ev
+
+    def e_List(self, node, scope):
+        return self.sequence(node.elts, scope)
+
+    def e_Tuple(self, node, scope):
+        seq = self.sequence(node.elts, scope)
+        return lambda env: tuple(seq(env))
+
+    def e_Set(self, node, scope):
+        seq = self.sequence(node.elts, scope)
+        return lambda env: set(seq(env))
+
+    def e_Dict(self, node, scope):
+        items = [(self.expr(k, scope) if k is not None else None, self.expr(v, scope))
+                 for k, v in zip(node.keys, node.values)]
+        label = self.access.type_label
+
+        def ev(env):
+            out = {}
+            for k_ev, v_ev in items:
+                if k_ev is None:
+                    other = v_ev(env)
+                    if type(other) is not dict:
+                        raise TypeError(f"'{label(other)}' object is not a mapping")
+                    out.update(other)
+                else:
+                    out[k_ev(env)] = v_ev(env)
+            return out
+        return ev
+
+    def e_Lambda(self, node, scope):
+        return self.function_maker(node, "<lambda>", scope, node.body, is_expr=True)
+
+    def comprehension(self, node, scope, emit):
+        """ev(env) for a comprehension; emit(elt_evs) -> (new_container, add(c, env))."""
+        inner = Scope("comprehension", comp_targets(node.generators), scope)
+        for name in inner.locals:
+            if is_private(name):
+                raise private_name(name, node)
+        gens = []
+        for i, g in enumerate(node.generators):
+            if g.is_async:
+                raise not_supported("'async for'", node)
+            it_ev = self.expr(g.iter, scope if i == 0 else inner)
+            gens.append((it_ev, self.target(g.target, inner),
+                         [self.expr(c, inner) for c in g.ifs]))
+        new, add = emit(inner)
+        b = self.budget
+        cap_check = LIMITS
+
+        def loop(level, c, out, iterable):
+            _, store, ifs = gens[level]
+            last = level == len(gens) - 1
+            for item in iterable:
+                b.countdown -= 1
+                if b.countdown <= 0:
+                    b.refill()
+                store(c, item)
+                if ifs and not all(f(c) for f in ifs):
+                    continue
+                if last:
+                    add(out, c)
+                    if len(out) > cap_check.max_items:
+                        raise items_exceeded(len(out))
+                else:
+                    loop(level + 1, c, out, gens[level + 1][0](c))
+
+        first = gens[0][0]
+
+        def ev(env):
+            iterable = first(env)
+            c = {PARENT: env}
+            out = new()
+            loop(0, c, out, iterable)
+            return out
+        return ev
+
+    def e_ListComp(self, node, scope):
+        def emit(inner):
+            elt = self.expr(node.elt, inner)
+            return list, lambda out, c: out.append(elt(c))
+        return self.comprehension(node, scope, emit)
+
+    e_GeneratorExp = e_ListComp   # evaluated eagerly, as a list (DECISIONS)
+
+    def e_SetComp(self, node, scope):
+        def emit(inner):
+            elt = self.expr(node.elt, inner)
+            return set, lambda out, c: out.add(elt(c))
+        return self.comprehension(node, scope, emit)
+
+    def e_DictComp(self, node, scope):
+        def emit(inner):
+            key = self.expr(node.key, inner)
+            value = self.expr(node.value, inner)
+
+            def add(out, c):
+                out[key(c)] = value(c)
+            return dict, add
+        return self.comprehension(node, scope, emit)
+
+    def e_JoinedStr(self, node, scope):
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                text = v.value
+                parts.append(lambda env, text=text: text)
+            else:
+                parts.append(self.expr(v, scope))
+
+        def ev(env):
+            s = "".join([p(env) for p in parts])
+            if len(s) > LIMITS.max_items:
+                raise items_exceeded(len(s))
+            return s
+        return ev
+
+    def e_FormattedValue(self, node, scope):
+        value = self.expr(node.value, scope)
+        conv = {-1: None, 115: str, 114: repr, 97: ascii}[node.conversion]
+        spec = self.expr(node.format_spec, scope) if node.format_spec is not None else None
+
+        def ev(env):
+            v = value(env)
+            if conv is not None:
+                v = conv(v)
+            return format_value(v, spec(env) if spec is not None else "")
+        return ev
+
+    def e_Starred(self, node, scope):
+        raise CompileError(SyntaxError("can't use starred expression here"), node)
+
+
+def name_error(name, G, fallback):
+    exc = NameError(f"name '{name}' is not defined")
+    best = suggest(name, [*G, *fallback])
+    if best:
+        exc.gradrepl_hint = f"did you mean '{best}'?"
+    return exc
+
+
+_PRIMITIVE = (str, int, float, bool, type(None))
+
+
+def user_view(exc):
+    """What a user `except ... as e` binds: an allowed class, a plain message, no internals."""
+    kind = type(exc)
+    if kind in EXCEPTION_SET and all(type(a) in _PRIMITIVE for a in exc.args):
+        exc.__dict__.pop(LOC, None)
+        return exc
+    for base in kind.__mro__:
+        if base in EXCEPTION_SET:
+            return base(str(exc))
+    return Exception(str(exc))

@@ -1,0 +1,109 @@
+"""User-facing errors: values with PyTorch's/Python's exact message, a place and a hint."""
+import difflib
+import re
+from dataclasses import dataclass
+
+from gradrepl.lang.policy import CONTROL_CHARS, HOST_WORDS
+
+_CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "]")
+# Reports never repeat words that name host internals, even when hostile input typed them.
+_HOST_WORDS = re.compile(HOST_WORDS)
+
+
+def redact(text: str) -> str:
+    return _HOST_WORDS.sub("\u2026", text)
+
+
+def escape_control(text: str) -> str:
+    """Escape control characters (all but \\n and \\t) the way DECISIONS.md says."""
+    if _CONTROL_RE.search(text) is None:
+        return text
+    return text.translate(CONTROL_CHARS)
+
+
+class NotSupported(BaseException):
+    """A construct gradrepl refuses (`yield`, `global`, ...): never catchable by user code."""
+
+    type_name = "SyntaxError"
+
+
+class ExitRequested(BaseException):
+    """`exit()` / `quit()` typed at the REPL prompt (trusted mode only)."""
+
+
+@dataclass
+class UserError:
+    """An error as the learner sees it.
+
+    kind: 'syntax' (nothing ran), 'error' (an exception in user code),
+    'budget' (a limit fired), 'interrupt' (Ctrl-C), 'internal' (a gradrepl bug).
+    """
+
+    type_name: str
+    message: str
+    filename: str = "<stdin>"
+    line: int | None = None
+    col: int | None = None
+    source_line: str | None = None
+    hint: str | None = None
+    kind: str = "error"
+
+    @property
+    def headline(self) -> str:
+        """The exact `Type: message` line (first line of the message)."""
+        first = redact(self.message.splitlines()[0]) if self.message else ""
+        return f"{self.type_name}: {first}" if first else self.type_name
+
+    def format(self) -> str:
+        """Plain-text report: place, source line (caret for syntax errors), headline, hint."""
+        out = []
+        if self.line is not None:
+            out.append(f"{self.filename}:{self.line}")
+            if self.source_line is not None and not _HOST_WORDS.search(self.source_line):
+                src = self.source_line.rstrip("\n")
+                stripped = src.lstrip()
+                out.append("    " + stripped)
+                if self.kind == "syntax" and self.col is not None:
+                    indent = len(src) - len(stripped)
+                    out.append("    " + " " * max(0, self.col - indent) + "^")
+        msg = redact(self.message)
+        out.append(f"{self.type_name}: {msg}" if msg else self.type_name)
+        if self.hint:
+            out.append(f"hint: {self.hint}")
+        return escape_control("\n".join(out))
+
+
+def suggest(name: str, candidates) -> str | None:
+    """The closest candidate to a misspelt name, or None."""
+    pool = [c for c in candidates if isinstance(c, str) and not c.startswith("_")]
+    best = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
+    if not best:
+        lowered = {c.lower(): c for c in pool}
+        if name.lower() in lowered:
+            return lowered[name.lower()]
+        return None
+    return best[0]
+
+
+_RECEIVER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*backward\s*\(")
+
+
+def hint_for(type_name: str, message: str, source_line: str | None) -> str | None:
+    """A one-line hint for the errors learners meet most, or None."""
+    receiver = None
+    if source_line:
+        m = _RECEIVER.search(source_line)
+        if m:
+            receiver = m.group(1)
+    if message.startswith("grad can be implicitly created only for scalar outputs"):
+        y = receiver or "y"
+        return (f"pass a gradient of the same shape, such as {y}.backward(torch.ones_like({y})), "
+                f"or reduce first: {y}.sum().backward()")
+    if "does not require grad and does not have a grad_fn" in message:
+        return ("no input of this result requires grad: create the leaf with requires_grad=True, "
+                "e.g. x = torch.ones(2, requires_grad=True)")
+    if message.startswith("Trying to backward through the graph a second time"):
+        return "pass retain_graph=True to the first backward() if you need to run backward again"
+    if "leaf Variable that requires grad is being used in an in-place operation" in message:
+        return "update leaves inside `with torch.no_grad():` (or through x.data)"
+    return None

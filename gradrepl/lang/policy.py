@@ -1,0 +1,160 @@
+"""The sandbox policy of gradrepl's language, in one place.
+
+Everything here is an allow-list: a node type, name, attribute, import or
+method that is not listed does not exist for user code.  The interpreter
+(gradrepl.lang.compiler) and the runtime helpers (gradrepl.lang.runtime)
+consult these tables; nothing else decides what user code may touch.
+
+The rules (see also shared/sandbox/README.md):
+1. Only the AST node types below are interpreted; others are "not supported".
+2. No name, attribute, keyword or import starting with `_` (a bare `_` is an
+   ordinary variable).  Checks run on the parsed AST, whose identifiers
+   Python has already NFKC-normalised.
+3. Attributes are read only on objects that have an allow-list: engine objects
+   (gradrepl.engine.api.public_attrs), gradrepl's own facades, and the Python
+   value types in METHODS.  Every other object has no attributes at all.
+4. Attribute writes: engine objects per api.settable_attrs; nothing else.
+5. Builtins are sandbox wrappers with size caps (gradrepl.lang.builtins);
+   the names in BUILTIN_NAMES are the only ones.
+6. Imports: only the modules in IMPORTS.
+7. Budgets (gradrepl.limits.Limits) are BaseExceptions: user `except`
+   clauses never see them; user code may raise Exception subclasses only.
+"""
+import ast
+
+# --- node types ---------------------------------------------------------------
+
+STATEMENTS = frozenset({
+    ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Pass, ast.If,
+    ast.For, ast.While, ast.Break, ast.Continue, ast.FunctionDef, ast.Return,
+    ast.With, ast.Try, ast.Raise, ast.Assert, ast.Delete, ast.Import,
+    ast.ImportFrom, ast.ClassDef,
+})
+
+EXPRESSIONS = frozenset({
+    ast.Constant, ast.Name, ast.Attribute, ast.Subscript, ast.Slice,
+    ast.Starred, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
+    ast.Call, ast.Lambda, ast.List, ast.Tuple, ast.Dict, ast.Set,
+    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr,
+    ast.FormattedValue,
+})
+
+# Constructs refused with "<construct> is not supported in gradrepl".
+UNSUPPORTED = {
+    ast.Yield: "'yield'",
+    ast.YieldFrom: "'yield from'",
+    ast.Await: "'await'",
+    ast.AsyncFunctionDef: "'async def'",
+    ast.AsyncFor: "'async for'",
+    ast.AsyncWith: "'async with'",
+    ast.Global: "'global'",
+    ast.Nonlocal: "'nonlocal'",
+    ast.Match: "'match'",
+    ast.NamedExpr: "the walrus operator ':='",
+    ast.TryStar: "'except*'",
+}
+
+# Constant types that may appear in source.
+CONSTANT_TYPES = (int, float, complex, str, bool, type(None), type(Ellipsis))
+
+
+def is_private(name: str) -> bool:
+    """Names, attributes and keywords starting with '_' are refused; a bare '_' is allowed."""
+    return name.startswith("_") and name != "_"
+
+
+# --- imports ------------------------------------------------------------------
+
+# Module path -> where it lives in the torch facade (None: the math facade).
+IMPORTS = {
+    "torch": ("torch",),
+    "torch.autograd": ("torch", "autograd"),
+    "torch.autograd.functional": ("torch", "autograd", "functional"),
+    "torch.nn": ("torch", "nn"),
+    "torch.nn.functional": ("torch", "nn", "functional"),
+    "math": ("math",),
+}
+
+# Real PyTorch modules a learner may reach for that gradrepl does not offer yet.
+LATER = ("torch.optim", "torch.nn")
+
+# --- builtins -------------------------------------------------------------------
+
+BUILTIN_NAMES = (
+    "print", "len", "range", "enumerate", "zip", "abs", "min", "max", "sum",
+    "round", "float", "int", "bool", "str", "list", "tuple", "dict", "set",
+    "isinstance", "sorted", "reversed", "any", "all", "type", "repr", "format",
+    "pow", "divmod", "chr", "ord", "callable",
+)
+
+# Only in trusted mode (what the learner types at the REPL prompt).
+TRUSTED_BUILTIN_NAMES = ("exit", "quit")
+
+# Exception classes user code may name, raise and catch (all Exception subclasses).
+EXCEPTIONS = (
+    Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
+    KeyError, LookupError, NameError, NotImplementedError, OverflowError,
+    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError,
+)
+
+# --- methods and attributes of Python values ---------------------------------------
+
+# Attribute names user code may read on plain Python values.  Entries in
+# CAPPED are wrapped by gradrepl.lang.runtime with a result-size check.
+METHODS = {
+    str: frozenset({
+        "capitalize", "casefold", "center", "count", "endswith", "expandtabs",
+        "find", "index", "isalnum", "isalpha", "isascii", "isdecimal",
+        "isdigit", "isidentifier", "islower", "isnumeric", "isprintable",
+        "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
+        "partition", "removeprefix", "removesuffix", "replace", "rfind",
+        "rindex", "rjust", "rpartition", "rsplit", "rstrip", "split",
+        "splitlines", "startswith", "strip", "swapcase", "title", "upper",
+        "zfill",
+    }),
+    list: frozenset({
+        "append", "clear", "copy", "count", "extend", "index", "insert", "pop",
+        "remove", "reverse", "sort",
+    }),
+    tuple: frozenset({"count", "index"}),
+    dict: frozenset({
+        "clear", "copy", "get", "items", "keys", "pop", "popitem", "setdefault",
+        "update", "values",
+    }),
+    set: frozenset({
+        "add", "clear", "copy", "difference", "discard", "intersection",
+        "isdisjoint", "issubset", "issuperset", "pop", "remove",
+        "symmetric_difference", "union", "update",
+    }),
+    int: frozenset({"bit_length", "conjugate", "real", "imag"}),
+    bool: frozenset({"bit_length", "conjugate", "real", "imag"}),
+    float: frozenset({"is_integer", "conjugate", "real", "imag"}),
+    complex: frozenset({"conjugate", "real", "imag"}),
+    range: frozenset({"start", "stop", "step", "count", "index"}),
+}
+
+# Methods whose result can be much larger than their inputs: checked before running.
+CAPPED = frozenset({
+    (str, "center"), (str, "ljust"), (str, "rjust"), (str, "zfill"),
+    (str, "expandtabs"), (str, "replace"), (str, "join"),
+    (list, "extend"), (list, "insert"), (list, "append"), (list, "sort"),
+    (set, "update"), (set, "union"), (dict, "update"),
+})
+
+# Attributes of caught exceptions.
+EXCEPTION_ATTRS = frozenset({"args"})
+
+# --- formatting ---------------------------------------------------------------
+
+# Width and precision in f-strings, format() and % formatting.
+MAX_FORMAT_WIDTH = 1000
+
+# Words that name host internals (dunder names, the FFI module, class namespaces): error
+# reports never echo them, nor a source line that contains them.
+HOST_WORDS = r"__\w*__|\bctypes\b|mappingproxy"
+
+# --- control characters -----------------------------------------------------------
+
+# C0 (except \n and \t), DEL and C1 characters print escaped.
+CONTROL_CHARS = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]
+                 if c not in (0x0A, 0x09)}

@@ -1,0 +1,437 @@
+"""Session and run_source: the one way to run learner code (see gradrepl.lang)."""
+import ast
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field, fields
+
+from gradrepl import limits as limits_module
+from gradrepl.errors import BudgetExceeded, Interrupted
+from gradrepl.lang.builtins import make_builtins
+from gradrepl.lang.compiler import LOC, CompileError, Compiler
+from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
+from gradrepl.lang.facade import Access, math_facade, torch_facade
+from gradrepl.lang.policy import BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
+from gradrepl.lang.runtime import Budget, function, time_exceeded
+from gradrepl.limits import Limits
+
+_RECURSION_FLOOR = 20_000
+
+
+@dataclass
+class StatementResult:
+    """One top-level statement: where it is, what it bound, how it ended."""
+
+    line: int
+    end_line: int
+    source: str
+    assigned: tuple = ()
+    error: UserError | None = None
+    grads_changed: tuple = ()
+
+
+@dataclass
+class RunResult:
+    ok: bool = True
+    errors: list = field(default_factory=list)
+    statements: list = field(default_factory=list)
+    interrupted: bool = False
+    exit_requested: bool = False
+    syntax_error: bool = False
+
+
+class _Context:
+    """What compiled closures of one session share."""
+
+    def __init__(self, session):
+        self.namespace = session.namespace
+        self.fallback = session.fallback
+        self.budget = session.budget
+        self.access = session.access
+        self.api = session.api
+        self.modules = session.modules
+        self.handling = []
+
+    @staticmethod
+    def call(fn, args, kwargs):
+        if type(fn) is function:
+            return fn.invoke(args, kwargs)
+        return fn(*args, **kwargs)
+
+    def autograd_function_base(self):
+        return self.api.TORCH["autograd"]["Function"]
+
+
+class Session:
+    """A learner's session: namespace, limits, output, history of what succeeded.
+
+    write(text)       prints program output (default: sys.stdout)
+    display(value)    shows a top-level expression's value (default: write(repr(value)))
+    report(error)     called at once for each UserError (default: nothing; errors are
+                      also returned in RunResult)
+    warn(category, message)  engine warnings (PyTorch's UserWarning etc.; default: ignored)
+    after_statement(result)  called after each top-level statement (REPL annotations)
+    track_grads       fill StatementResult.grads_changed (costs a snapshot per statement)
+    """
+
+    def __init__(self, *, limits: Limits | None = None, write=None, api=None):
+        if api is None:
+            from gradrepl.engine import api
+        self.api = api
+        self.limits = limits if limits is not None else Limits()
+        self.write_out = write if write is not None else _stdout_write
+        self.display = None
+        self.report = None
+        self.warn = None
+        self.after_statement = None
+        self.track_grads = False
+        self.succeeded: list[str] = []
+        self.budget = Budget()
+        self.access = Access(api)
+        self.namespace: dict = {}
+        self.fallback: dict = {}
+        self.modules = {"torch": torch_facade(api), "math": math_facade()}
+        self.tensor_type = api.TORCH.get("Tensor")
+        self._populate()
+        self._ctx = _Context(self)
+        self._compiler = Compiler(self._ctx)
+        if hasattr(api, "set_warning_sink"):
+            api.set_warning_sink(self._on_warning)
+
+    def _populate(self):
+        self.namespace.clear()
+        self.namespace["torch"] = self.modules["torch"]
+        self.namespace["math"] = self.modules["math"]
+        self.fallback.clear()
+        torch = self.modules["torch"]
+        for name, value in torch.entries.items():
+            if name[:1].islower() and callable(value) and name not in BUILTIN_NAMES:
+                self.fallback[name] = value
+        builtins, self.pytypes = make_builtins(
+            budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
+            trusted=True)
+        self.fallback.update(builtins)
+        self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
+
+    def reset(self):
+        """Forget every variable (the namespace dict keeps its identity)."""
+        self._populate()
+        self.succeeded.clear()
+
+    def write(self, text: str):
+        b = self.budget
+        b.output += len(text)
+        if b.output > b.max_output:
+            raise BudgetExceeded(
+                "output", f"output limit exceeded: more than {b.max_output} characters printed "
+                f"by one statement (raise it with --max-output)", "--max-output")
+        self.write_out(escape_control(text))
+
+    def _on_warning(self, category, message):
+        if self.warn is not None:
+            self.warn(category, message)
+
+    def user_names(self):
+        """Variables the learner made (for :vars, completion)."""
+        return [k for k in self.namespace if isinstance(k, str)]
+
+
+def _stdout_write(text):
+    sys.stdout.write(text)
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+def _ast_depth(node, limit):
+    """Depth of the tree, stopping early once it passes limit."""
+    stack = [(node, 1)]
+    deepest = 0
+    while stack:
+        n, d = stack.pop()
+        if d > deepest:
+            deepest = d
+            if deepest > limit:
+                return deepest
+        stack.extend((c, d + 1) for c in ast.iter_child_nodes(n))
+    return deepest
+
+
+class _Validator(ast.NodeVisitor):
+    """Errors CPython's compiler (not its parser) reports: nothing runs when one is found."""
+
+    def __init__(self):
+        self.loops = 0
+        self.functions = 0
+
+    def visit_FunctionDef(self, node):
+        args = node.args
+        names = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+        names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+        seen = set()
+        for n in names:
+            if n in seen:
+                raise SyntaxError(f"duplicate argument '{n}' in function definition",
+                                  ("", node.lineno, node.col_offset + 1, None))
+            seen.add(n)
+        saved = self.loops
+        self.loops = 0
+        self.functions += 1
+        self.generic_visit(node)
+        self.functions -= 1
+        self.loops = saved
+
+    visit_Lambda = visit_FunctionDef
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _loop(self, node):
+        for child in (node.target if hasattr(node, "target") else None, node.iter
+                      if hasattr(node, "iter") else None, getattr(node, "test", None)):
+            if child is not None:
+                self.visit(child)
+        self.loops += 1
+        for s in node.body:
+            self.visit(s)
+        self.loops -= 1
+        for s in node.orelse:
+            self.visit(s)
+
+    visit_For = visit_While = visit_AsyncFor = _loop
+
+    def _jump(self, node):
+        if not self.loops:
+            word = "break" if isinstance(node, ast.Break) else "continue"
+            raise SyntaxError(f"'{word}' outside loop", ("", node.lineno, node.col_offset + 1, None))
+
+    visit_Break = visit_Continue = _jump
+
+    def visit_Return(self, node):
+        if not self.functions:
+            raise SyntaxError("'return' outside function",
+                              ("", node.lineno, node.col_offset + 1, None))
+        self.generic_visit(node)
+
+
+def _parse(text, filename, limits):
+    """ast.Module, or a UserError of kind 'syntax' (nothing runs)."""
+    def syntax_error(message, line=None, col=None):
+        lines = text.splitlines()
+        source = lines[line - 1] if line and 0 < line <= len(lines) else None
+        return UserError("SyntaxError", message, filename, line, col, source, kind="syntax")
+
+    if len(text) > limits.max_source * 10:
+        return syntax_error(f"source too large: {len(text)} characters, over the limit of "
+                            f"{limits.max_source * 10} for a file (raise --max-source)")
+    try:
+        tree = ast.parse(text, filename)
+    except SyntaxError as e:
+        col = (e.offset - 1) if e.offset else None
+        return syntax_error(e.msg, e.lineno, col)
+    except (RecursionError, MemoryError):
+        return syntax_error("input too deeply nested or too large to parse")
+    except ValueError as e:   # e.g. source code string cannot contain null bytes
+        return syntax_error(str(e))
+    try:
+        _Validator().visit(tree)
+    except SyntaxError as e:
+        return syntax_error(e.msg, e.lineno, (e.offset - 1) if e.offset else None)
+    except RecursionError:
+        return syntax_error("input too deeply nested")
+    return tree
+
+
+def _segment(lines, node):
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    return "\n".join(lines[first - 1:node.end_lineno]), first
+
+
+def _assigned_names(node):
+    if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        return (node.name,)
+    names = []
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return tuple((a.asname or a.name).split(".")[0] for a in node.names)
+    targets = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        targets = [node.target]
+    elif isinstance(node, (ast.For, ast.With)):
+        targets = [node.target] if isinstance(node, ast.For) else \
+            [i.optional_vars for i in node.items if i.optional_vars is not None]
+        for sub in node.body:
+            names.extend(_assigned_names(sub))
+    elif isinstance(node, (ast.If, ast.While, ast.Try)):
+        for sub in [*node.body, *node.orelse, *getattr(node, "finalbody", [])]:
+            names.extend(_assigned_names(sub))
+    for t in targets:
+        for n in ast.walk(t):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                names.append(n.id)
+    return tuple(dict.fromkeys(names))
+
+
+# --- running ----------------------------------------------------------------------------
+
+class _Watchdog:
+    """A wall-clock backstop: at the deadline, make the next step check the clock; a second
+    later, stop the statement even inside a long host call."""
+
+    def __init__(self, budget, limit):
+        self.budget = budget
+        self.limit = limit
+        self.fired = False
+        self.enabled = threading.current_thread() is threading.main_thread() \
+            and hasattr(signal, "setitimer")
+        self.previous = None
+
+    def __enter__(self):
+        if self.enabled:
+            self.previous = signal.signal(signal.SIGALRM, self._on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, self.limit)
+        return self
+
+    def _on_alarm(self, signum, frame):
+        if not self.fired:
+            self.fired = True
+            self.budget.countdown = 0
+            signal.setitimer(signal.ITIMER_REAL, max(1.0, self.limit / 2))
+            return
+        raise time_exceeded(self.limit)
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+        return False
+
+
+def _apply_limits(limits):
+    target = limits_module.LIMITS
+    for f in fields(Limits):
+        setattr(target, f.name, getattr(limits, f.name))
+    wanted = _RECURSION_FLOOR + 60 * limits.max_depth
+    if sys.getrecursionlimit() < wanted:
+        sys.setrecursionlimit(wanted)
+
+
+def _grad_snapshot(session):
+    api = session.api
+    snap = {}
+    for name, value in list(session.namespace.items()):
+        if isinstance(name, str) and api.is_tensor(value):
+            g = value.grad
+            snap[name] = (id(g), g.tolist() if g is not None and g.numel() <= 10_000 else None)
+    return snap
+
+
+def _error_from(exc, filename, lines, node, kind="error"):
+    loc = getattr(exc, "__dict__", {}).get(LOC)
+    line, col = loc if loc else (node.lineno, node.col_offset)
+    source = lines[line - 1] if 0 < line <= len(lines) else None
+    if isinstance(exc, BudgetExceeded):
+        type_name, message, kind = "BudgetExceeded", exc.message, "budget"
+    elif isinstance(exc, (KeyboardInterrupt, Interrupted)):
+        type_name, message, kind = "KeyboardInterrupt", "interrupted by Ctrl-C", "interrupt"
+    else:
+        type_name = NotSupported.type_name if isinstance(exc, NotSupported) else type(exc).__name__
+        message = str(exc)
+        if isinstance(exc, RecursionError):
+            type_name, kind = "BudgetExceeded", "budget"
+            message = "call depth limit exceeded: Python's recursion limit was reached"
+    hint = exc.__dict__.get("gradrepl_hint") if hasattr(exc, "__dict__") else None
+    hint = hint or hint_for(type_name, message, source)
+    return UserError(type_name, message, filename, line, col, source, hint, kind)
+
+
+def run_source(text: str, session: Session, *, filename: str = "<stdin>", trusted: bool = False,
+               keep_going: bool = False, echo: str = "toplevel") -> RunResult:
+    """Parse `text` whole, then run its top-level statements in order (see gradrepl.lang)."""
+    result = RunResult()
+    limits = session.limits
+    _apply_limits(limits)
+    tree = _parse(text, filename, limits)
+
+    def fail(error):
+        result.ok = False
+        result.errors.append(error)
+        if session.report is not None:
+            session.report(error)
+
+    if isinstance(tree, UserError):
+        result.syntax_error = True
+        fail(tree)
+        return result
+    lines = text.splitlines()
+    if trusted:
+        session.fallback.update(session._exits)
+    else:
+        for name in TRUSTED_BUILTIN_NAMES:
+            session.fallback.pop(name, None)
+    compiled = []
+    for node in tree.body:
+        try:
+            if _ast_depth(node, limits.max_ast_depth) > limits.max_ast_depth:
+                raise CompileError(BudgetExceeded(
+                    "ast-depth", f"statement too deeply nested: more than {limits.max_ast_depth} "
+                    f"levels of syntax (raise it with --max-ast-depth)", "--max-ast-depth"), node)
+            src, first = _segment(lines, node)
+            if len(src) > limits.max_source:
+                raise CompileError(BudgetExceeded(
+                    "source", f"statement too long: {len(src)} characters of source, over the "
+                    f"limit of {limits.max_source} (raise it with --max-source)",
+                    "--max-source"), node)
+            if isinstance(node, ast.Expr) and echo == "toplevel":
+                code = ("expr", session._compiler.expression(node.value))
+            else:
+                code = ("stmt", session._compiler.statement(node))
+        except CompileError as e:
+            code = ("refused", e)
+        except RecursionError:
+            code = ("refused", CompileError(BudgetExceeded(
+                "ast-depth", "statement too deeply nested to compile", "--max-ast-depth"), node))
+        compiled.append((node, code))
+
+    display = session.display or (lambda value: session.write(repr(value) + "\n"))
+    for node, (kind, code) in compiled:
+        src, first = _segment(lines, node)
+        stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
+        before = _grad_snapshot(session) if session.track_grads else None
+        session.budget.start()
+        session._ctx.handling.clear()
+        error = None
+        try:
+            if kind == "refused":
+                error = _error_from(code.exc, filename, lines, code.node)
+            else:
+                with _Watchdog(session.budget, limits.time_limit):
+                    if kind == "expr":
+                        value = code(session.namespace)
+                        if value is not None:
+                            display(value)
+                    else:
+                        code(session.namespace)
+        except ExitRequested:
+            result.exit_requested = True
+            result.statements.append(stmt)
+            break
+        except (KeyboardInterrupt, Interrupted) as exc:
+            error = _error_from(exc, filename, lines, node)
+            result.interrupted = True
+        except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
+            error = _error_from(exc, filename, lines, node)
+        if error is not None:
+            stmt.error = error
+            fail(error)
+        else:
+            session.succeeded.append(src)
+        if before is not None:
+            after = _grad_snapshot(session)
+            stmt.grads_changed = tuple(n for n, v in after.items()
+                                       if v[0] != id(None) and before.get(n) != v)
+        result.statements.append(stmt)
+        if session.after_statement is not None:
+            session.after_statement(stmt)
+        if error is not None and (result.interrupted or not keep_going):
+            break
+    return result
