@@ -30,7 +30,7 @@ Driving a lesson from the REPL (`:lesson NAME`), without the line-based player::
     player.advance(), player.back(), player.restart() # Enter / :skip, :back, :restart
     store.update(lesson.id, player.progress())        # after every move
 
-On resume, rebuild the session first by running the code steps and reference
-solutions before `player.position` (see interactive.LinePlayer.replay_until).
+On resume, rebuild the session first: player.replay(lesson, runner, player.position)
+runs the code steps and reference solutions before the current step, quietly.
 Text values (titles, prose, hints) have .get(lang) for "en" / "zh".
 """

@@ -16,7 +16,7 @@ from rich.text import Text as RichText
 
 from gradrepl.tutor.display import make_console, show_check, show_code, show_output, show_step
 from gradrepl.tutor.lesson import Code, Exercise, Lesson
-from gradrepl.tutor.player import Player
+from gradrepl.tutor.player import Player, replay
 from gradrepl.tutor.progress import ProgressStore
 from gradrepl.tutor.runner import SandboxRunner
 
@@ -77,16 +77,6 @@ class LinePlayer:
             lines.append(line)
 
     # steps -----------------------------------------------------------------
-    def replay_until(self, position: int) -> None:
-        """Rebuild the session quietly up to `position` (resume, :back over code is not re-run)."""
-        for index, step in enumerate(self.lesson.steps[:position]):
-            if isinstance(step, Code) and index not in self.ran:
-                self.runner.run(step.source)
-                self.ran.add(index)
-            elif isinstance(step, Exercise) and index not in self.ran:
-                self.runner.run(step.solution)
-                self.ran.add(index)
-
     def show_position(self) -> None:
         p = self.player
         bar = ProgressBar(total=p.total, completed=p.position + 1, width=30)
@@ -178,7 +168,8 @@ class LinePlayer:
                 return 0
             if answer.strip().lower() in ("", "y", "yes", "是"):
                 self.player = Player(self.lesson, self.lang, saved)
-                self.replay_until(self.player.position)
+                replay(self.lesson, self.runner, self.player.position)
+                self.ran.update(range(self.player.position))
         self.console.print(RichText(f"{self.lesson.number}. {self.lesson.title.get(self.lang)}", style="bold"))
         previous = None
         try:

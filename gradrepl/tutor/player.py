@@ -126,6 +126,15 @@ class Player:
         return CodeResult(output, code.expected, difference(code.expected, output))
 
 
+def replay(lesson: Lesson, runner: Runner, upto: int) -> None:
+    """Rebuild a session quietly: run the code steps and reference solutions before step `upto`."""
+    for step in lesson.steps[:upto]:
+        if isinstance(step, Code):
+            runner.run(step.source)
+        elif isinstance(step, Exercise):
+            runner.run(step.solution)
+
+
 @dataclass(frozen=True)
 class Problem:
     """Something wrong in a lesson, found by playing it through."""
