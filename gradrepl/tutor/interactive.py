@@ -156,8 +156,14 @@ class LinePlayer:
         if not self.player.advance():
             raise _Finished
 
-    def save(self) -> None:
-        self.store.update(self.lesson.id, self.player.progress())
+    def save(self) -> bool:
+        return self.store.update(self.lesson.id, self.player.progress())
+
+    def stop(self) -> None:
+        """Save on the way out; say where to resume, or why progress could not be kept."""
+        self.console.print()
+        if self.save():
+            self.console.print(RichText(msg("saved", self.lang, id=self.lesson.id), style="dim"))
 
     def run(self) -> int:
         saved = self.store.get(self.lesson.id)
@@ -171,6 +177,7 @@ class LinePlayer:
                 replay(self.lesson, self.runner, self.player.position)
                 self.ran.update(range(self.player.position))
         self.console.print(RichText(f"{self.lesson.number}. {self.lesson.title.get(self.lang)}", style="bold"))
+        status = 0
         previous = None
         try:
             while True:
@@ -184,15 +191,13 @@ class LinePlayer:
             self.save()
             self.console.print(RichText(msg("finished", self.lang), style="green"))
         except _Quit:
-            self.save()
-            self.console.print(RichText(msg("saved", self.lang, id=self.lesson.id), style="dim"))
+            self.stop()
         except KeyboardInterrupt:
-            self.save()
-            self.console.print(RichText(msg("saved", self.lang, id=self.lesson.id), style="dim"))
-            return 130
+            self.stop()
+            status = 130
         if self.store.warning:
             self.console.print(RichText(f"warning: {self.store.warning}", style="yellow"))
-        return 0
+        return status
 
 
 def play(lesson: Lesson, lang: str, input_fn: Callable[[str], str] = input,

@@ -124,3 +124,28 @@ def test_gradrepl_lesson_runs_through_the_main_command(private_data_home):
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[0] == "autograd-tutorial"
+
+
+def test_line_player_back_restart_blocks_and_unknown_commands(tmp_path):
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    console = make_console()
+    with console.capture() as cap:
+        status = play(lesson, "zh", answers(
+            "", ":back",                      # back to the prose
+            "", "", "",                       # forward again: the code step is not re-run
+            ":nope",
+            "for i in range(2):",             # a block, ended by an empty line
+            "    s = (x ** 2).sum()",
+            "",
+            ":restart",                       # fresh session, step 1
+            "", "", "", ":solution", ":quit",
+        ), console=console, store=ProgressStore(tmp_path / "p.json"))
+    out = cap.get()
+    assert status == 0
+    assert out.count("一些文字。") == 3                # shown again after :back and after :restart
+    assert "（此步骤已运行）" in out
+    assert "未知命令 :nope" in out
+    assert "✗ 检查未通过\n  - x.grad 是 None；应为 [2., 2.]" in out   # the block ran: s exists
+    assert out.count("tensor([1., 1.], requires_grad=True)") == 2  # re-run after :restart only
+    assert "│ s = (x ** 2).sum()\n│ s.backward()" in out
+    assert "进度已保存" in out
