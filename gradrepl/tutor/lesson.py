@@ -151,7 +151,7 @@ class _Builder:
         return token.map[0] + 1 + self.offset
 
     # prose ---------------------------------------------------------------
-    def _take_prose(self, line: int) -> Text | None:
+    def _take_prose(self) -> Text | None:
         if not self.prose:
             self.lang = None
             return None
@@ -165,8 +165,8 @@ class _Builder:
         self.prose, self.lang = {}, None
         return Text(texts["en"], texts["zh"])
 
-    def flush_prose(self, line: int) -> None:
-        text = self._take_prose(line)
+    def flush_prose(self) -> None:
+        text = self._take_prose()
         if text is None:
             return
         if self.exercise is not None:
@@ -179,7 +179,7 @@ class _Builder:
 
     def language_marker(self, lang: str, line: int) -> None:
         if lang in self.prose:  # a new pair starts
-            self.flush_prose(line)
+            self.flush_prose()
         if lang == "zh" and "en" not in self.prose:
             raise self.error(line, "<!-- zh --> must follow its <!-- en --> prose")
         if not self.prose:
@@ -201,8 +201,8 @@ class _Builder:
 
     # headings ------------------------------------------------------------
     def heading(self, level: int, text: str, line: int) -> None:
-        self.flush_prose(line)
-        self.end_exercise(line)
+        self.flush_prose()
+        self.end_exercise()
         if level == 2:
             self.section = split_title(text, self.path, line)
         elif level == 3:
@@ -212,7 +212,7 @@ class _Builder:
             raise self.error(line, "use '##' for sections and '###' for exercises (titles come from front matter)")
         self.last_code = None
 
-    def end_exercise(self, line: int) -> None:
+    def end_exercise(self) -> None:
         if self.exercise is not None:
             raise self.error(self.exercise["line"], "exercise has no ```toml check block (it must end with one)")
 
@@ -223,7 +223,7 @@ class _Builder:
         kind = tuple(words[:2])
         body = token.content
         if kind == ("python",):
-            self.flush_prose(line)
+            self.flush_prose()
             if self.exercise is not None:
                 raise self.error(line, "code inside an exercise must be its ```python solution")
             self.steps.append(Code(self._section(line), body, "", line))
@@ -235,7 +235,7 @@ class _Builder:
             self.steps[self.last_code] = Code(code.section, code.source, body, code.line)
             self.last_code = None
         elif kind in (("toml", "hint"), ("python", "solution"), ("toml", "check")):
-            self.flush_prose(line)
+            self.flush_prose()
             if self.exercise is None:
                 raise self.error(line, f"```{' '.join(kind)} belongs inside an exercise ('### ...')")
             if self.exercise["task"] is None:
@@ -289,25 +289,21 @@ def parse_lesson(text: str, path: str = "<lesson>") -> Lesson:
     body = "\n".join(lines[offset:])
     builder = _Builder(path, lines, offset)
     tokens = MarkdownIt("commonmark").parse(body)
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
+    for i, tok in enumerate(tokens):
         if tok.level != 0 or tok.nesting == -1:
-            i += 1
-            continue
+            continue  # inside a block, or its closing token: the opening token covers it
         line = builder.lineno(tok)
+        marker = _LANG_MARKER.match(tok.content.strip()) if tok.type == "html_block" else None
         if tok.type == "heading_open":
             builder.heading(int(tok.tag[1]), tokens[i + 1].content, line)
-        elif tok.type == "html_block" and _LANG_MARKER.match(tok.content.strip()):
-            builder.language_marker(_LANG_MARKER.match(tok.content.strip()).group(1), line)
+        elif marker:
+            builder.language_marker(marker.group(1), line)
         elif tok.type == "fence":
             builder.fence(tok)
         else:
             builder.prose_block(tok)
-        i += 1
-    end = len(lines)
-    builder.flush_prose(end)
-    builder.end_exercise(end)
+    builder.flush_prose()
+    builder.end_exercise()
     if not builder.steps:
         raise LessonError(path, offset + 1, "lesson has no steps")
     return Lesson(
