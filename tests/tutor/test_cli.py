@@ -28,7 +28,8 @@ def test_every_shipped_lesson_passes_check(capsys):
     """The equivalent of `gradrepl lesson --check`: outputs match, solutions pass, hints exist."""
     assert main(["--check"]) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
-    for lesson_id in ("autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand"):
+    for lesson_id in ("autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand",
+                      "inside-backward"):
         assert f"ok  {lesson_id}:" in out
 
 
@@ -43,7 +44,7 @@ def test_check_names_lesson_step_and_difference(capsys):
 def test_list_names_and_table_with_progress(capsys, private_data_home):
     assert main(["list", "--names"]) == 0
     assert capsys.readouterr().out.split() == [
-        "autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand"]
+        "autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand", "inside-backward"]
     ProgressStore().update("variable-to-tensor", ProgressStore().get("x").__class__(step=4, total=21))
     assert main(["list", "--lang", "zh"]) == 0
     table = capsys.readouterr().out
