@@ -305,7 +305,7 @@ CTX_ATTRS = frozenset(("save_for_backward", "saved_tensors", "needs_input_grad",
 GRADMODE_ATTRS = frozenset(("clone",))
 DEVICE_ATTRS = frozenset(("type", "index"))
 CUSTOM_FN_ATTRS = frozenset(("apply",))
-GENERATOR_ATTRS = frozenset(("manual_seed", "seed", "initial_seed", "get_state", "set_state"))
+GENERATOR_ATTRS = frozenset(("manual_seed", "seed", "initial_seed"))  # get_state would hand out an ndarray
 
 
 def _generator_type():

@@ -789,9 +789,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 1:
         return input * 0
     from gradrepl.engine import rng
+    # the mask is already scaled by 1 / (1 - p), as PyTorch's
     mask = rng.default_generator.dropout_mask(input._a.shape, p, input._a.dtype)
-    return input * _new(np.asarray(mask, input._a.dtype)) / (1 - p) if False else input * _new(
-        (np.asarray(mask, input._a.dtype) / np.asarray(1 - p, input._a.dtype)).astype(input._a.dtype))
+    return input * _new(np.asarray(mask, input._a.dtype))
 
 
 def F_softmax(input, dim=None, dtype=None):

@@ -348,6 +348,9 @@ class Generator:
         self._bitgen = np.random.MT19937()
         self.manual_seed(_DEFAULT_SEED if seed is None else seed)
 
+    def __repr__(self):
+        return f"<torch._C.Generator object at {id(self):#x}>"
+
     # ------------------------------------------------------------- seeding
 
     def manual_seed(self, seed: int) -> "Generator":

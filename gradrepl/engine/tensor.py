@@ -282,28 +282,52 @@ class Tensor:
 
     # ------------------------------------------------------------ arithmetic
     def __add__(self, other):
-        return add(self, other)
+        try:
+            return add(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __radd__(self, other):
-        return add(self, other)
+        try:
+            return add(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __sub__(self, other):
-        return sub(self, other)
+        try:
+            return sub(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __rsub__(self, other):
-        return rsub(self, other)
+        try:
+            return rsub(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __mul__(self, other):
-        return mul(self, other)
+        try:
+            return mul(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __rmul__(self, other):
-        return mul(self, other)
+        try:
+            return mul(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __truediv__(self, other):
-        return div(self, other)
+        try:
+            return div(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __rtruediv__(self, other):
-        return mul(self.reciprocal(), other)
+        try:
+            return mul(self.reciprocal(), other)
+        except _Unsupported:
+            return NotImplemented
 
     def __floordiv__(self, other):
         return _nograd_binary(self, other, np.floor_divide, "floor_divide")
@@ -312,19 +336,30 @@ class Tensor:
         return _nograd_binary(_scalar_tensor(other, self), self, np.floor_divide, "floor_divide")
 
     def __mod__(self, other):
-        return remainder(self, other)
+        try:
+            return remainder(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __pow__(self, other):
-        return pow(self, other)
+        try:
+            return pow(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __rpow__(self, other):
-        return rpow(self, other)
+        try:
+            return rpow(self, other)
+        except _Unsupported:
+            return NotImplemented
 
     def __matmul__(self, other):
+        if type(other) is not Tensor:
+            return NotImplemented
         return matmul(self, other)
 
     def __rmatmul__(self, other):
-        return matmul(_as_tensor(other), self)
+        return NotImplemented
 
     def __neg__(self):
         return neg(self)
@@ -1175,7 +1210,12 @@ def _operands(a, b, floating=False):
         return xa, int(b)
     if isinstance(b, (int, float)):
         return _operands(a, float(b) if isinstance(b, float) else int(b), floating)
-    raise TypeError(f"unsupported operand type(s): 'Tensor' and '{_pytype(b)}'")
+    raise _Unsupported(f"unsupported operand type(s): 'Tensor' and '{_pytype(b)}'")
+
+
+class _Unsupported(TypeError):
+    """An operand type PyTorch's operators reject: the dunder returns NotImplemented so
+    Python words the error (`unsupported operand type(s) for +: 'Tensor' and 'str'`)."""
 
 
 def _needs(a, b):
@@ -1324,6 +1364,8 @@ def pow(a, b):
 
 def rpow(a, base):
     """base ** a for a Python number base."""
+    if not isinstance(base, (int, float)):
+        raise _Unsupported(f"unsupported operand type(s): '{_pytype(base)}' and 'Tensor'")
     xa = a._a
     if xa.dtype.kind != "f" and isinstance(base, float):
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)

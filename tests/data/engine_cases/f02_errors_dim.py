@@ -1,0 +1,4 @@
+import torch
+x = torch.ones(2, 3)
+print(x.sum(1))
+x.sum(2)

@@ -1,0 +1,3 @@
+import torch
+x = torch.tensor(3.0)
+x[0]

@@ -1,0 +1,2 @@
+import torch
+torch.ones(3).expand(2, 4)

@@ -1,0 +1,12 @@
+import torch
+x = torch.linspace(-3, 3, 7, requires_grad=True)
+print(x)
+y = torch.sigmoid(x)
+print(y)
+y.sum().backward()
+print(x.grad)
+t = torch.tanh(x)
+print(t)
+print(torch.relu(x))
+print(x.exp())
+print(x.abs().log())

@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([0.1, 0.2, 0.3])
+x.sum().item()
+(x * 3).tolist()
+x.mean().item()
+torch.tensor(2.5).item()
+torch.tensor([1, 2]).tolist()
+x.max().item()
+float(x[1])
+int(torch.tensor(3.7))

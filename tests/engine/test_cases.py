@@ -1,0 +1,36 @@
+"""Golden cases recorded from real PyTorch 2.13 (scripts/record_cases.py): our script mode
+must print the same stdout, fail exactly when PyTorch failed, with PyTorch's error line.
+
+Each case runs in-process through run_source, the one entry point script mode uses.
+"""
+import pathlib
+import re
+
+import pytest
+
+from gradrepl.engine import api
+from gradrepl.lang import Session, run_source
+
+CASES = pathlib.Path(__file__).parent.parent / "data" / "engine_cases"
+ADDR = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def _norm(text):
+    text = ADDR.sub("0xADDR", text)
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+
+
+@pytest.mark.parametrize("case", sorted(p.stem for p in CASES.glob("*.py")))
+def test_case_matches_pytorch(case):
+    base = CASES / case
+    out = []
+    session = Session(write=out.append)
+    api.reset_state()
+    result = run_source(base.with_suffix(".py").read_text(), session, filename=f"{case}.py")
+    want_out = base.with_suffix(".out").read_text()
+    want_err = base.with_suffix(".err").read_text().strip()
+    want_rc = int(base.with_suffix(".rc").read_text())
+    assert _norm("".join(out)) == _norm(want_out)
+    assert result.ok == (want_rc == 0)
+    if want_err:
+        assert [e.headline for e in result.errors] == [want_err]
