@@ -69,7 +69,7 @@ def show_code(console: Console, source: str) -> None:
 
 # A line break inside Chinese prose is not a space: join such lines before rendering.
 _CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
-_CJK_SOFT_BREAK = re.compile(rf"(?<=[{_CJK}])\n(?=[{_CJK}])")
+_CJK_SOFT_BREAK = re.compile(rf"(?<=[{_CJK}])\n[ \t]*(?=[{_CJK}])")
 
 
 def show_markdown(console: Console, text: str, lang: str) -> None:
