@@ -3,7 +3,7 @@ from gradrepl.lang.errors import ExitRequested
 from gradrepl.lang.facade import isinstance_of, pytype, type_of
 from gradrepl.lang.policy import BUILTIN_NAMES, EXCEPTIONS, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import MISSING, add, builtin_function_or_method, format_value, \
-    materialize, power
+    materialize, power, safe_repr, safe_str
 
 
 def make_builtins(*, budget, write, api, tensor_type, trusted):
@@ -15,7 +15,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted):
                 raise TypeError(f"{what} must be None or a string, not {type(value).__name__}")
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
-        write(sep.join([str(a) for a in args]) + end)
+        write(sep.join([safe_str(a) for a in args]) + end)
 
     def _items(iterable):
         return materialize(iterable, budget)
@@ -76,7 +76,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted):
     def _str(value="", *rest):
         if rest:
             raise TypeError("str() takes at most 1 argument in gradrepl")
-        return str(value)
+        return safe_str(value)
 
     def _type(*args):
         if len(args) != 1:
@@ -106,7 +106,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted):
         "print": _print, "len": len, "range": range, "enumerate": enumerate, "zip": zip,
         "abs": abs, "min": _minmax(min, "min"), "max": _minmax(max, "max"), "sum": _sum,
         "round": round, "isinstance": _isinstance, "sorted": _sorted, "reversed": reversed,
-        "any": _any, "all": _all, "type": _type, "repr": repr, "format": _format,
+        "any": _any, "all": _all, "type": _type, "repr": safe_repr, "format": _format,
         "pow": power, "divmod": divmod, "chr": chr, "ord": ord, "callable": callable,
     }
     names = {}

@@ -16,7 +16,7 @@ from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
     STATEMENTS, UNSUPPORTED, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
-    Params, function, format_value, items_exceeded, materialize
+    Params, function, format_value, items_exceeded, materialize, safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
 
 LOC = "gradrepl_loc"
@@ -1081,7 +1081,7 @@ class Compiler:
 
     def e_FormattedValue(self, node, scope):
         value = self.expr(node.value, scope)
-        conv = {-1: None, 115: str, 114: repr, 97: ascii}[node.conversion]
+        conv = {-1: None, 115: safe_str, 114: safe_repr, 97: safe_ascii}[node.conversion]
         spec = self.expr(node.format_spec, scope) if node.format_spec is not None else None
 
         def ev(env):

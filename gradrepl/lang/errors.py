@@ -1,5 +1,4 @@
 """User-facing errors: values with PyTorch's/Python's exact message, a place and a hint."""
-import difflib
 import re
 from dataclasses import dataclass
 
@@ -73,16 +72,36 @@ class UserError:
         return escape_control("\n".join(out))
 
 
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance, with an adjacent swap counted as one edit."""
+    prev2, prev = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            d = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                d = min(d, prev2[j - 2] + 1)
+            cur.append(d)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
 def suggest(name: str, candidates) -> str | None:
-    """The closest candidate to a misspelt name, or None."""
-    pool = [c for c in candidates if isinstance(c, str) and not c.startswith("_")]
-    best = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
-    if not best:
-        lowered = {c.lower(): c for c in pool}
-        if name.lower() in lowered:
-            return lowered[name.lower()]
-        return None
-    return best[0]
+    """The closest candidate to a misspelt name (about one edit in three letters), or None."""
+    allowed = max(1, (len(name) + 1) // 3)
+    best, best_d = None, allowed + 1
+    for c in candidates:
+        if not isinstance(c, str) or c.startswith("_") or c == name:
+            continue
+        if c.lower() == name.lower():
+            return c
+        if abs(len(c) - len(name)) >= best_d:
+            continue
+        d = _distance(name, c)
+        if d < best_d or (d == best_d and best is not None and c < best):
+            best, best_d = c, d
+    return best if best_d <= allowed else None
 
 
 _RECEIVER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*backward\s*\(")

@@ -172,6 +172,8 @@ class Access:
             raise self.no_attr(obj, name)
         if self.api.settable_attrs(obj) is not None:
             self.cache[t] = readable
+        elif name in getattr(obj, "__dict__", ()):
+            return obj.__dict__[name]    # a free attribute user code set (custom Function ctx)
         if name in readable:
             return getattr(obj, name)
         raise self.no_attr(obj, name, readable)
@@ -282,7 +284,7 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin("builtin_function_or_method")
     if t is module:
         return standin("module")
-    if t in (pytype, type_standin, autograd_function) or (t is type and obj in EXCEPTIONS):
+    if t in (pytype, type_standin, autograd_function) or t is type:
         return standin("builtins.type")   # not "<class 'type'>": that names the host metaclass
     return standin(t.__name__)
 

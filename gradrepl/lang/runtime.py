@@ -205,6 +205,61 @@ INPLACE = {
 }
 
 
+# --- text of containers ------------------------------------------------------------------
+
+_CONTAINERS = frozenset({list, tuple, set, frozenset, dict})
+
+
+def check_text(obj):
+    """Refuse to build the text of a container that would be longer than the output cap.
+
+    Shared and nested references make a repr grow far beyond the items' count
+    ([a] * 10**7 of a long list), so count what the text would hold before building it.
+    """
+    if type(obj) not in _CONTAINERS:
+        return
+    limit = LIMITS.max_output
+    n = 0
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        t = type(o)
+        if t in _CONTAINERS:
+            n += len(o) + 2
+            if n > limit:
+                break
+            if t is dict:
+                stack.extend(o.keys())
+                stack.extend(o.values())
+            else:
+                stack.extend(o)
+        elif t is str:
+            n += len(o) + 2
+        else:
+            n += 1
+        if n > limit:
+            break
+    if n > limit:
+        raise BudgetExceeded(
+            "output", f"output limit exceeded: the text of this {type(obj).__name__} would be "
+            f"longer than {limit} characters (raise it with --max-output)", "--max-output")
+
+
+def safe_str(obj):
+    check_text(obj)
+    return str(obj)
+
+
+def safe_repr(obj):
+    check_text(obj)
+    return repr(obj)
+
+
+def safe_ascii(obj):
+    check_text(obj)
+    return ascii(obj)
+
+
 # --- one capped formatter ---------------------------------------------------------------
 
 _DIGITS = re.compile(r"\d+")
@@ -223,6 +278,7 @@ def format_value(value, spec: str = ""):
         raise TypeError(f"format() argument 2 must be str, not {type(spec).__name__}")
     if spec:
         _check_spec_numbers(spec)
+    check_text(value)
     return format(value, spec)
 
 
@@ -233,6 +289,8 @@ _PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|
 def percent_format(template: str, args):
     """`template % args` with widths, precisions and `*` arguments capped."""
     positional = args if type(args) is tuple else (args,)
+    for arg in positional:
+        check_text(arg)
     i = 0
     for m in _PERCENT.finditer(template):
         if m.group("type") == "%":

@@ -12,11 +12,12 @@ from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
 from gradrepl.lang.facade import Access, math_facade, torch_facade
-from gradrepl.lang.policy import BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
-from gradrepl.lang.runtime import Budget, function, time_exceeded
+from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
+from gradrepl.lang.runtime import Budget, function, safe_repr, time_exceeded
 from gradrepl.limits import Limits
 
-_RECURSION_FLOOR = 20_000
+_RECURSION_FLOOR = 1_500
+_DEPTH_CEILING = 1_000
 
 
 @dataclass
@@ -105,8 +106,9 @@ class Session:
         self.namespace["math"] = self.modules["math"]
         self.fallback.clear()
         torch = self.modules["torch"]
-        for name, value in torch.entries.items():
-            if name[:1].islower() and callable(value) and name not in BUILTIN_NAMES:
+        for name in BARE_TORCH:
+            value = torch.entries.get(name)
+            if value is not None and callable(value) and name not in BUILTIN_NAMES:
                 self.fallback[name] = value
         builtins, self.pytypes = make_builtins(
             budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
@@ -310,7 +312,9 @@ def _apply_limits(limits):
     target = limits_module.LIMITS
     for f in fields(Limits):
         setattr(target, f.name, getattr(limits, f.name))
-    wanted = _RECURSION_FLOOR + 60 * limits.max_depth
+    # Python frames per interpreted call level, and no deeper: C-level recursion (repr or ==
+    # of nested lists) is bounded by the same limit and must not overflow the C stack.
+    wanted = _RECURSION_FLOOR + 12 * min(limits.max_depth, _DEPTH_CEILING)
     if sys.getrecursionlimit() < wanted:
         sys.setrecursionlimit(wanted)
 
@@ -338,7 +342,8 @@ def _error_from(exc, filename, lines, node, kind="error"):
         message = str(exc)
         if isinstance(exc, RecursionError):
             type_name, kind = "BudgetExceeded", "budget"
-            message = "call depth limit exceeded: Python's recursion limit was reached"
+            message = ("nesting too deep: calls or nested data went past Python's recursion "
+                       "limit (--max-depth)")
     hint = exc.__dict__.get("gradrepl_hint") if hasattr(exc, "__dict__") else None
     hint = hint or hint_for(type_name, message, source)
     return UserError(type_name, message, filename, line, col, source, hint, kind)
@@ -392,7 +397,7 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
                 "ast-depth", "statement too deeply nested to compile", "--max-ast-depth"), node))
         compiled.append((node, code))
 
-    display = session.display or (lambda value: session.write(repr(value) + "\n"))
+    display = session.display or (lambda value: session.write(safe_repr(value) + "\n"))
     for node, (kind, code) in compiled:
         src, first = _segment(lines, node)
         stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
@@ -421,6 +426,8 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
             error = _error_from(exc, filename, lines, node)
         if error is not None:
+            if error.kind in ("budget", "interrupt") and hasattr(session.api, "reset_state"):
+                session.api.reset_state()   # grad mode may have been left off mid-statement
             stmt.error = error
             fail(error)
         else:
