@@ -65,10 +65,19 @@ def _number(value: Any, what: str) -> float:
     return float(value)
 
 
-def _nested_numbers(value: Any) -> bool:
-    if isinstance(value, list):
-        return all(_nested_numbers(v) for v in value)
-    return isinstance(value, int | float)  # bool is an int: masks from comparisons check too
+def _rectangular_numbers(value: Any) -> bool:
+    def numbers(v: Any) -> bool:
+        if isinstance(v, list):
+            return all(numbers(item) for item in v)
+        return isinstance(v, int | float)  # bool is an int: masks from comparisons check too
+
+    if not numbers(value):
+        return False
+    try:
+        np.asarray(value, dtype=np.float64)
+    except ValueError:  # ragged: [[1, 2], [3]]
+        return False
+    return True
 
 
 def parse_check(table: dict) -> StateCheck:
@@ -85,8 +94,9 @@ def parse_check(table: dict) -> StateCheck:
         if unknown:
             raise ValueError(f"[{name}] has unknown keys {sorted(unknown)}; known: {sorted(_TENSOR_KEYS)}")
         for key in ("value", "grad"):
-            if key in spec and spec[key] != NONE and not _nested_numbers(spec[key]):
-                raise ValueError(f"[{name}] {key} must be a number, a (nested) list of numbers or \"None\"")
+            if key in spec and spec[key] != NONE and not _rectangular_numbers(spec[key]):
+                raise ValueError(f"[{name}] {key} must be a number, a rectangular (nested) list of numbers "
+                                 f"or \"None\"")
         for key in ("requires_grad", "is_leaf"):
             if key in spec and not isinstance(spec[key], bool):
                 raise ValueError(f"[{name}] {key} must be true or false")
@@ -94,7 +104,8 @@ def parse_check(table: dict) -> StateCheck:
             if key in spec and not isinstance(spec[key], str):
                 raise ValueError(f"[{name}] {key} must be a string")
         if "shape" in spec and not (isinstance(spec["shape"], list)
-                                    and all(isinstance(n, int) and n >= 0 for n in spec["shape"])):
+                                    and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                                                             for n in spec["shape"])):
             raise ValueError(f"[{name}] shape must be a list of sizes")
         expect = tuple((k, v) for k, v in spec.items() if k not in ("atol", "rtol"))
         if not expect:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from gradrepl.tutor.lesson import Lesson, LessonError, load_all
+from gradrepl.tutor.lesson import Lesson, LessonError, lessons_dir, load_all
 
 
 def default_lang(environ: Mapping[str, str] = os.environ) -> str:
@@ -95,6 +95,9 @@ def main(args: list[str]) -> int:
         return 1
     except OSError as e:
         print(f"error: cannot read lessons: {e}", file=sys.stderr)
+        return 1
+    if not lessons:
+        print(f"error: no lesson files (NN-name.md) in {opts.dir or lessons_dir()}", file=sys.stderr)
         return 1
 
     names = opts.name

@@ -160,6 +160,8 @@ class _Builder:
             raise self.error(self.prose_line, f"prose has no <!-- {missing[0]} --> version")
         texts = {}
         for lang, ranges in self.prose.items():
+            if not ranges:
+                raise self.error(self.prose_line, f"<!-- {lang} --> is followed by no prose")
             start, end = ranges[0][0], ranges[-1][1]
             texts[lang] = "\n".join(self.lines[start:end]).strip()
         self.prose, self.lang = {}, None

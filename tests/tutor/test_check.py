@@ -68,6 +68,7 @@ def test_grad_none_missing_variables_and_non_tensors():
     ({"x": 1}, "must be a table"),
     ({"x": {}}, "expects nothing"),
     ({"x": {"value": "one"}}, "value must be"),
+    ({"x": {"grad": [[1, 2], [3]]}}, "grad must be .* rectangular"),
     ({"x": {"requires_grad": 1}}, "true or false"),
     ({"x": {"shape": [2, -1]}}, "list of sizes"),
     ({"x": {"grad_fn": 3}}, "must be a string"),

@@ -150,3 +150,8 @@ def test_line_player_back_restart_blocks_and_unknown_commands(tmp_path):
     assert out.count("tensor([1., 1.], requires_grad=True)") == 2  # re-run after :restart only
     assert "│ s = (x ** 2).sum()\n│ s.backward()" in out
     assert "进度已保存" in out
+
+
+def test_an_empty_lesson_directory_is_an_error_not_a_silent_pass(tmp_path, capsys):
+    assert main(["--check", "--dir", str(tmp_path)]) == 1
+    assert "no lesson files" in capsys.readouterr().err

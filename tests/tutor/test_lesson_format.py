@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from gradrepl.tutor.lesson import Code, Exercise, LessonError, Prose, load_all, load_lesson, parse_lesson
 
@@ -102,6 +103,7 @@ value = 1
     ("## A | 甲\n" + GOOD_EXERCISE.replace("value = 1", "colour = 1"), 27, "unknown keys"),
     ("## A | 甲\n" + GOOD_EXERCISE.replace('zh = "h"', ""), 18, "en = ... and zh = ..."),
     ("## A | 甲\n\n#### Deep | 深\n", 10, "'##' for sections"),
+    ("## A | 甲\n\n<!-- en -->\n<!-- zh -->\n中文\n", 10, "<!-- en --> is followed by no prose"),
 ])
 def test_format_errors_name_the_line(body, line, message):
     with pytest.raises(LessonError) as info:
@@ -137,3 +139,20 @@ def test_duplicate_ids_are_refused(tmp_path):
     (tmp_path / "02-b.md").write_text(text.replace("number = 1", "number = 2"), encoding="utf-8")
     with pytest.raises(LessonError, match="'tiny' is also used"):
         load_all(tmp_path)
+
+
+PIECES = ["## A | 甲\n", "### E | 练\n", "<!-- en -->\n", "<!-- zh -->\n", "text\n", "\n", "```python\nx = 1\n```\n",
+          "```output\n1\n```\n", '```toml hint\nen = "a"\nzh = "b"\n```\n', "```python solution\nx = 2\n```\n",
+          "```toml check\n[x]\nvalue = 2\n```\n", "```toml check\n[x\n```\n", "```\n", "- item\n", "| a |\n",
+          "<!-- en", "+++\n", "    indented\n", "#### deep\n", "> quote\n"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=25), st.text(max_size=20))
+def test_any_body_parses_or_raises_a_lesson_error(pieces, noise):
+    """Lesson files are untrusted: whatever they hold, the parser reports a LessonError, nothing else."""
+    try:
+        lesson = parse_lesson(HEAD + "".join(pieces) + noise, "fuzz.md")
+    except LessonError:
+        return
+    assert lesson.steps
