@@ -103,9 +103,8 @@ def parse_check(table: dict) -> StateCheck:
         for key in ("grad_fn", "dtype"):
             if key in spec and not isinstance(spec[key], str):
                 raise ValueError(f"[{name}] {key} must be a string")
-        if "shape" in spec and not (isinstance(spec["shape"], list)
-                                    and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
-                                                             for n in spec["shape"])):
+        shape = spec.get("shape", [])
+        if not isinstance(shape, list) or any(type(n) is not int or n < 0 for n in shape):
             raise ValueError(f"[{name}] shape must be a list of sizes")
         expect = tuple((k, v) for k, v in spec.items() if k not in ("atol", "rtol"))
         if not expect:
