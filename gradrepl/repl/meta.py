@@ -1,0 +1,298 @@
+"""Meta commands: `:help`, `:vars`, `:graph`, `:lesson`, ... (only from what the learner types).
+
+Each command is a method `cmd_<name>(argument)` of MetaCommands with its usage and
+one-line summary in COMMANDS; `:help NAME` shows the longer text in HELP.
+"""
+import difflib
+from pathlib import Path
+
+from rich.text import Text
+
+from gradrepl.repl.render import leaf_grad, shape_text
+
+COMMANDS = {
+    # name: (arguments, summary)
+    ":help": ("[TOPIC]", "help on a topic (autograd, keys, commands) or a command"),
+    ":vars": ("", "the session's variables: shape, dtype, requires_grad, is_leaf, grad_fn, grad"),
+    ":grad": ("[NAME]", "the .grad of every tensor that has one (or of NAME)"),
+    ":graph": ("NAME", "draw the autograd graph that produced NAME"),
+    ":explain": ("NAME", "walk the chain rule backward from NAME, step by step"),
+    ":gradcheck": ("NAME", "compare NAME's autograd gradients with finite differences"),
+    ":jacobian": ("Y X", "the full Jacobian dY/dX, one backward per element of Y"),
+    ":reset": ("", "forget every variable"),
+    ":load": ("FILE", "run a file into the session"),
+    ":save": ("FILE", "write the statements that succeeded as a runnable script"),
+    ":history": ("[N]", "the last N inputs (default 20)"),
+    ":lesson": ("[NAME]", "list the lessons, or start one"),
+    ":lang": ("[en|zh]", "the language of lessons"),
+    ":tutor": ("[on|off]", "tutor annotations after assignments and backward"),
+    ":quit": ("", "leave the lesson, or gradrepl"),
+}
+LESSON_COMMANDS = {
+    ":hint": ("", "the next hint for the exercise"),
+    ":solution": ("", "the reference solution"),
+    ":skip": ("", "run the reference solution and go on"),
+    ":back": ("", "the previous step"),
+    ":restart": ("", "start the lesson again"),
+}
+
+HELP = {
+    "autograd": """\
+Autograd in five lines
+  x = torch.ones(2, 2, requires_grad=True)   a leaf: autograd tracks what is computed from it
+  y = x + 2; out = (3 * y * y).mean()         each result remembers its grad_fn (AddBackward0, ...)
+  out.backward()                              walks the graph back with the chain rule
+  x.grad                                      d(out)/dx accumulates here (4.5 everywhere)
+Only leaves get .grad (call y.retain_grad() before backward to keep a non-leaf's);
+gradients add up across backward calls (zero them with x.grad.zero_()); a non-scalar
+result needs a gradient: y.backward(torch.ones_like(y)) computes a vector-Jacobian
+product. `with torch.no_grad():` and x.detach() stop tracking. backward frees the
+graph: pass retain_graph=True to run it twice. Try :graph out and :explain out.""",
+    "keys": """\
+Keys
+  Enter          run, or continue an unfinished statement on a `...` line (auto-indent)
+  blank line     ends a block (def, for, while, if, with, try, class)
+  Esc Enter      run now, even inside a block
+  Tab            complete a name, attribute, keyword argument, command or path; indent at line start
+  Up / Down      history (kept between sessions);  Ctrl-R searches it
+  Ctrl-C         clear the line, or stop a running statement (variables are kept)
+  Ctrl-D         exit (on an empty line); `exit` and `quit` work too""",
+}
+TOPIC_ALIASES = {"basics": "autograd", "autograd basics": "autograd", "keyboard": "keys"}
+
+
+class MetaCommands:
+    def __init__(self, repl):
+        self.repl = repl
+
+    @property
+    def printer(self):
+        return self.repl.printer
+
+    def names(self):
+        return [*COMMANDS, *(LESSON_COMMANDS if self.repl.lesson is not None else ())]
+
+    def help_topics(self):
+        return ["autograd", "commands", "keys", *(n[1:] for n in (*COMMANDS, *LESSON_COMMANDS))]
+
+    def run(self, text: str) -> None:
+        command, _, argument = text.strip().partition(" ")
+        argument = argument.strip()
+        if command in LESSON_COMMANDS or (command == ":quit" and self.repl.lesson is not None):
+            if self.repl.lesson is None:
+                self.printer.problem(f"{command}: no lesson is running; start one with :lesson NAME")
+            else:
+                self.repl.lesson.command(command)
+            return
+        handler = getattr(self, "cmd_" + command[1:], None) if command in COMMANDS else None
+        if handler is None:
+            best = difflib.get_close_matches(command, self.names(), n=1, cutoff=0.5)
+            hint = f"; did you mean {best[0]}?" if best else ""
+            self.printer.problem(f"unknown command {command}{hint} (:help lists them)")
+            return
+        handler(argument)
+
+    def _usage(self, command):
+        arguments, _ = COMMANDS.get(command) or LESSON_COMMANDS[command]
+        self.printer.problem(f"usage: {command} {arguments}".rstrip())
+
+    # help -------------------------------------------------------------------------------
+    def cmd_help(self, argument):
+        topic = TOPIC_ALIASES.get(argument.lower(), argument.lower())
+        if topic in HELP:
+            self.printer.print(Text(HELP[topic]))
+            return
+        name = topic if topic.startswith(":") else ":" + topic
+        if topic and name in {**COMMANDS, **LESSON_COMMANDS}:
+            arguments, summary = {**COMMANDS, **LESSON_COMMANDS}[name]
+            self.printer.print(Text(f"{name} {arguments}".rstrip(), style="bold"))
+            self.printer.print(Text("  " + summary))
+            return
+        if topic and topic != "commands":
+            self.printer.problem(f"no help on {argument!r}; topics: {', '.join(self.help_topics())}")
+            return
+        from rich.table import Table
+
+        table = Table(show_header=False, box=None, pad_edge=False)
+        table.add_column(no_wrap=True, style="bold")
+        table.add_column()
+        for name, (arguments, summary) in COMMANDS.items():
+            table.add_row(f"{name} {arguments}".rstrip(), summary)
+        table.add_row("", "")
+        for name, (arguments, summary) in LESSON_COMMANDS.items():
+            table.add_row(name, f"in a lesson: {summary}")
+        self.printer.print(Text("Type PyTorch code (torch is imported; exp, ones, tensor ... work "
+                                "without the prefix). Commands:"))
+        self.printer.print(table)
+        self.printer.print(Text(":help autograd explains the ideas, :help keys the keys.",
+                                style="dim"))
+
+    # the session ------------------------------------------------------------------------
+    def _tensors(self):
+        session = self.repl.session
+        return [(name, value) for name, value in session.namespace.items()
+                if isinstance(name, str) and session.api.is_tensor(value)]
+
+    def cmd_vars(self, argument):
+        from rich.table import Table
+
+        session = self.repl.session
+        tensors = self._tensors()
+        others = [(n, v) for n, v in session.namespace.items()
+                  if isinstance(n, str) and not session.api.is_tensor(v)
+                  and type(v).__name__ != "module"]
+        if not tensors and not others:
+            self.printer.note("no variables yet")
+            return
+        if tensors:
+            table = Table(title="tensors", title_justify="left")
+            for column in ("name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "grad"):
+                table.add_column(column, no_wrap=column in ("name", "shape", "dtype"))
+            for name, t in tensors:
+                fn = t.grad_fn
+                grad = leaf_grad(t)
+                table.add_row(name, shape_text(t), str(t.dtype).removeprefix("torch."),
+                              str(t.requires_grad), str(t.is_leaf),
+                              "None" if fn is None else fn.name(),
+                              "-" if grad is None else f"yes {shape_text(grad)}")
+            self.printer.print(table)
+        if others:
+            from gradrepl.lang.errors import escape_control
+
+            parts = []
+            for name, value in others:
+                text = repr(value)
+                parts.append(f"{name} = {text}" if len(text) <= 40 and "\n" not in text
+                             else f"{name} ({session.access.type_label(value)})")
+            self.printer.print(Text("others: " + escape_control(", ".join(parts))))
+
+    def cmd_grad(self, argument):
+        session = self.repl.session
+        if argument:
+            value = session.namespace.get(argument)
+            if not session.api.is_tensor(value):
+                self.printer.problem(f":grad: {argument!r} is not a tensor in this session")
+                return
+            grad = leaf_grad(value)
+            if grad is None:
+                why = ("it is not a leaf: call .retain_grad() on it before backward()"
+                       if not value.is_leaf and not value.retains_grad else
+                       "no backward() has reached it yet" if value.requires_grad else
+                       "it does not require grad")
+                self.printer.note(f"{argument}.grad is None: {why}")
+            else:
+                self.printer.value(repr(grad))
+            return
+        rows = [(n, t, leaf_grad(t)) for n, t in self._tensors()]
+        rows = [r for r in rows if r[2] is not None]
+        if not rows:
+            self.printer.note("no tensor has a .grad yet (call backward() on a result)")
+            return
+        self.printer.grads_changed(rows, title=".grad")
+
+    def cmd_reset(self, argument):
+        self.repl.session.reset()
+        self.repl.forget_grads()
+        self.printer.note("session reset: every variable is gone (torch is still imported)")
+
+    def cmd_load(self, argument):
+        if not argument:
+            return self._usage(":load")
+        path = Path(argument).expanduser()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            self.printer.problem(f":load: cannot read {argument}: {reason}")
+            return
+        result = self.repl.run_code(text, filename=str(argument), trusted=False, annotate=False)
+        made = sorted({n for s in result.statements if s.error is None for n in s.assigned})
+        status = "loaded" if result.ok else "stopped at the error above"
+        self.printer.note(f"{argument}: {status}; {len(result.statements)} statements ran"
+                          + (f"; names: {', '.join(made)}" if made else ""))
+
+    def cmd_save(self, argument):
+        if not argument:
+            return self._usage(":save")
+        from gradrepl.repl.history import write_atomically
+
+        path = Path(argument).expanduser()
+        statements = self.repl.session.succeeded
+        try:
+            write_atomically(path, "".join(s.rstrip("\n") + "\n" for s in statements))
+        except OSError as e:
+            self.printer.problem(f":save: cannot write {argument}: {e.strerror or e}")
+            return
+        self.printer.note(f"saved {len(statements)} statements to {argument}; "
+                          f"`gradrepl run {argument}` replays them")
+
+    def cmd_history(self, argument):
+        try:
+            count = int(argument) if argument else 20
+        except ValueError:
+            return self._usage(":history")
+        entries = self.repl.history.entries()[-count:] if count > 0 else []
+        first = len(self.repl.history.entries()) - len(entries) + 1
+        for number, entry in enumerate(entries, first):
+            lines = entry.split("\n")
+            self.printer.print(Text(f"{number:>4}  ", style="dim") + Text(lines[0]))
+            for line in lines[1:]:
+                self.printer.print(Text("      " + line))
+
+    def cmd_tutor(self, argument):
+        if argument in ("on", "off"):
+            self.repl.tutor = argument == "on"
+        elif argument:
+            return self._usage(":tutor")
+        self.printer.note(f"tutor annotations {'on' if self.repl.tutor else 'off'}")
+
+    def cmd_lang(self, argument):
+        if argument in ("en", "zh"):
+            self.repl.set_lang(argument)
+        elif argument:
+            return self._usage(":lang")
+        self.printer.note(f"lesson language: {self.repl.lang}")
+
+    def cmd_quit(self, argument):
+        self.repl.running = False
+
+    def cmd_lesson(self, argument):
+        from gradrepl.tutor.cli import find_lesson
+
+        lessons = self.repl.lessons()
+        if lessons is None:
+            return
+        if not argument:
+            from gradrepl.tutor.display import lesson_table
+            from gradrepl.tutor.progress import ProgressStore
+
+            lesson_table(lessons, ProgressStore(), self.repl.lang, self.printer.console)
+            self.printer.note("start one with :lesson NAME (a number works too)")
+            return
+        lesson = find_lesson(lessons, argument)
+        if lesson is None:
+            known = ", ".join(item.id for item in lessons)
+            self.printer.problem(f":lesson: no lesson named {argument!r} (known: {known})")
+            return
+        self.repl.start_lesson(lesson)
+
+    # graphs and checks (gradrepl.viz) ---------------------------------------------------------
+    def cmd_graph(self, argument):
+        self._viz(":graph", argument, 1)
+
+    def cmd_explain(self, argument):
+        self._viz(":explain", argument, 1)
+
+    def cmd_gradcheck(self, argument):
+        self._viz(":gradcheck", argument, 1)
+
+    def cmd_jacobian(self, argument):
+        self._viz(":jacobian", argument, 2)
+
+    def _viz(self, command, argument, count):
+        names = argument.split()
+        if len(names) != count:
+            return self._usage(command)
+        from gradrepl.repl import viz_bridge
+
+        viz_bridge.show(self.repl, command, names)

@@ -1,0 +1,126 @@
+"""Everything the REPL prints, through one rich Console.
+
+Values are printed exactly as PyTorch prints them (its fixed 80-column layout is
+never re-wrapped, only highlighted); tutor displays (annotations, tables, help)
+fit the terminal width. Plain text when NO_COLOR is set, with --no-color, or on
+TERM=dumb.
+"""
+import os
+
+from rich.console import Console
+from rich.highlighter import ReprHighlighter
+from rich.text import Text
+
+from gradrepl.lang.errors import escape_control
+
+GRAD_PREVIEW = 10_000      # elements: above this a changed .grad is shown by shape only
+
+
+def plain_wanted(no_color=False, environ=os.environ) -> bool:
+    return bool(no_color or environ.get("NO_COLOR") or environ.get("TERM") == "dumb")
+
+
+def make_console(plain: bool, file=None, width=None) -> Console:
+    return Console(file=file, width=width, no_color=plain, color_system=None if plain else "auto",
+                   highlight=False, soft_wrap=False, emoji=False, markup=False,
+                   force_terminal=None if file is None else not plain)
+
+
+def describe(tensor) -> str:
+    """requires_grad, is_leaf and grad_fn of a tensor, read without touching .grad."""
+    fn = tensor.grad_fn
+    fn_text = "None" if fn is None else f"<{fn.name()}>"
+    return f"requires_grad={tensor.requires_grad}  is_leaf={tensor.is_leaf}  grad_fn={fn_text}"
+
+
+def shape_text(tensor) -> str:
+    return "(" + ", ".join(str(n) for n in tensor.shape) + ")"
+
+
+def leaf_grad(tensor):
+    """.grad where PyTorch keeps one (leaves, retain_grad), read without the non-leaf warning."""
+    if tensor.is_leaf or tensor.retains_grad:
+        return tensor.grad
+    return None
+
+
+class Printer:
+    def __init__(self, console: Console):
+        self.console = console
+        self.highlighter = ReprHighlighter()
+
+    # program output and values -------------------------------------------------------------
+    def program_output(self, text: str) -> None:
+        """What user code printed (already escaped by the session): verbatim."""
+        self.console.file.write(text)
+        self.console.file.flush()
+
+    def value(self, text: str) -> None:
+        """A repr exactly as PyTorch prints it, highlighted but never re-wrapped."""
+        rich_text = Text(text.rstrip("\n"))
+        if not self.console.no_color:
+            self.highlighter.highlight(rich_text)
+        self.console.print(rich_text, soft_wrap=True)
+
+    # tutor displays -------------------------------------------------------------------------
+    def tensor_assigned(self, name: str, tensor) -> None:
+        self.value(repr(tensor))
+        self.console.print(Text(f"{name}: {describe(tensor)}", style="dim cyan"), soft_wrap=True)
+
+    def other_assigned(self, name: str, text: str) -> None:
+        self.console.print(Text(f"{name} = {escape_control(text)}", style="dim cyan"), soft_wrap=True)
+
+    def grads_changed(self, rows, title=".grad changed") -> None:
+        """rows: (name, tensor, grad); the grad is shown as PyTorch prints it."""
+        from rich import box
+        from rich.table import Table
+
+        table = Table(title=title, title_justify="left", title_style="bold",
+                      box=box.SIMPLE_HEAD if self.console.no_color else box.ROUNDED)
+        table.add_column("name", style="bold", no_wrap=True)
+        table.add_column("shape", no_wrap=True)
+        table.add_column("new grad", no_wrap=True, overflow="ignore")
+        for name, tensor, grad in rows:
+            if grad.numel() > GRAD_PREVIEW:
+                shown = Text(f"tensor of shape {shape_text(grad)}")
+            else:
+                shown = Text(repr(grad))
+                if not self.console.no_color:
+                    self.highlighter.highlight(shown)
+            table.add_row(name, shape_text(tensor), shown)
+        self.console.print(table)
+
+    # errors and messages --------------------------------------------------------------------
+    def error(self, error, multiline: bool) -> None:
+        """A UserError: place (for blocks), the source with a caret, `Type: message`, hint."""
+        if error.line is not None and error.source_line is not None:
+            if multiline or error.filename not in ("<stdin>",):
+                where = f"line {error.line}" if error.filename == "<stdin>" \
+                    else f"{error.filename}:{error.line}"
+                self.console.print(Text(where, style="dim"))
+            source = escape_control(error.source_line.rstrip("\n"))
+            stripped = source.lstrip()
+            self.console.print(Text("    " + stripped), soft_wrap=True)
+            if error.col is not None and error.kind in ("syntax", "error"):
+                caret = max(0, error.col - (len(source) - len(stripped)))
+                self.console.print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
+        message = escape_control(error.message)
+        line = Text()
+        line.append(error.type_name, style="bold red")
+        if message:
+            line.append(": " + message)
+        self.console.print(line)
+        if error.hint:
+            self.console.print(Text("hint: " + escape_control(error.hint), style="yellow"))
+
+    def warning(self, category: str, message: str) -> None:
+        self.console.print(Text(f"{category}: {escape_control(message)}", style="yellow"))
+
+    def note(self, text: str, style: str = "dim") -> None:
+        self.console.print(Text(text, style=style))
+
+    def problem(self, text: str) -> None:
+        self.console.print(Text(text, style="red"))
+
+    def print(self, renderable) -> None:
+        self.console.print(renderable)

@@ -1,0 +1,279 @@
+"""The interactive loop: read with prompt_toolkit, run with gradrepl.lang.run_source, show with rich.
+
+`Repl` is the shell: it owns the learner's Session, the prompt, the printer, the
+meta commands and an optional running lesson. Everything typed runs through
+`run_source(..., trusted=True)`; lesson code and `:load`ed files run untrusted.
+"""
+from __future__ import annotations
+
+from gradrepl import __version__
+from gradrepl.lang import Session, run_source
+from gradrepl.repl.meta import MetaCommands
+from gradrepl.repl.multiline import is_meta
+from gradrepl.repl.render import GRAD_PREVIEW, Printer, leaf_grad, make_console, plain_wanted
+
+PROMPT, CONTINUATION = ">>> ", "... "
+_SHOWN_TYPES = (int, float, bool, str, complex, tuple, list, dict, set, type(None))
+_SHOWN_LENGTH = 200       # a non-tensor assigned value is echoed when its repr is this short
+
+
+class Repl:
+    def __init__(self, *, limits=None, plain=False, lang=None, console=None, history=None,
+                 input=None, output=None, lessons_dir=None):
+        from gradrepl.repl.history import AtomicFileHistory, data_dir
+
+        self.printer = Printer(console if console is not None else make_console(plain))
+        self.plain = plain
+        self.tutor = True
+        self.running = True
+        self.lesson = None
+        self.lessons_dir = lessons_dir
+        self._lessons = None
+        if lang is None:
+            from gradrepl.tutor.cli import default_lang
+            lang = default_lang()
+        self.lang = lang
+        self.history = history if history is not None else AtomicFileHistory(data_dir() / "history")
+        self.meta = MetaCommands(self)
+        self.session = Session(limits=limits)
+        self.session.write_out = self._write
+        self.session.display = self._display
+        self.session.report = self._report
+        self.session.warn = self._warn
+        self.session.after_statement = self._after_statement
+        self._echoing = False
+        self._quiet = False
+        self._annotate = True
+        self._multiline = False
+        self._grads = {}
+        self._io = (input, output)
+        self.prompt = self._make_prompt()
+
+    # prompt --------------------------------------------------------------------------------
+    def _make_prompt(self):
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.output import ColorDepth
+        from prompt_toolkit.styles import Style
+
+        from gradrepl.repl.completer import ReplCompleter
+        from gradrepl.repl.key_bindings import repl_key_bindings
+        from gradrepl.repl.lexer import ReplLexer
+        from gradrepl.repl.validator import SyntaxValidator
+
+        input, output = self._io
+        return PromptSession(
+            PROMPT, multiline=True, prompt_continuation=lambda width, line, soft: CONTINUATION,
+            lexer=None if self.plain else ReplLexer(), completer=ReplCompleter(self.completion_names),
+            complete_while_typing=False, validator=SyntaxValidator(), validate_while_typing=False,
+            history=self.history, enable_history_search=False, key_bindings=repl_key_bindings(),
+            bottom_toolbar=self.toolbar, include_default_pygments_style=not self.plain,
+            style=Style.from_dict({"meta": "ansicyan bold", "prompt": "ansigreen bold",
+                                   "bottom-toolbar": "noreverse bg:#222222 #aaaaaa"})
+            if not self.plain else None,
+            color_depth=ColorDepth.MONOCHROME if self.plain else None,
+            input=input, output=output, reserve_space_for_menu=4)
+
+    def completion_names(self):
+        from gradrepl.repl.completer import Names
+
+        return Names(self.session.namespace, self.session.fallback, self.session.api,
+                     meta_commands=self.meta.names, lesson_names=self.lesson_names,
+                     help_topics=self.meta.help_topics)
+
+    def toolbar(self):
+        api = self.session.api
+        tensors = {id(v) for v in self.session.namespace.values() if api.is_tensor(v)}
+        parts = [f" grad mode: {'enabled' if api.grad_enabled() else 'no_grad'}",
+                 f"tensors: {len(tensors)}"]
+        if self.lesson is not None:
+            parts.append(self.lesson.status())
+        parts.append(":help  Ctrl-D exits")
+        return " │ ".join(parts) if not self.plain else " | ".join(parts)
+
+    def ask(self, question: str) -> str:
+        """A one-line answer (resume a lesson?), outside the code prompt."""
+        from prompt_toolkit import PromptSession
+
+        input, output = self._io
+        return PromptSession(input=input, output=output).prompt(question)
+
+    # the loop ------------------------------------------------------------------------------
+    def run(self) -> int:
+        self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
+                          f":help, :lesson, Ctrl-D exits.", style="")
+        if self.history.warning:
+            self.printer.warning("warning", self.history.warning)
+        while self.running:
+            try:
+                text = self.prompt.prompt()
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                break
+            self.handle_safely(text)
+        if self.lesson is not None:
+            self.lesson.save()
+        if self.history.warning:
+            self.printer.warning("warning", self.history.warning)
+        return 0
+
+    def handle_safely(self, text: str) -> None:
+        try:
+            self.handle(text)
+        except KeyboardInterrupt:
+            self.printer.problem("KeyboardInterrupt")
+        except Exception as e:  # noqa: BLE001 - the session goes on; never a traceback
+            self.printer.problem(f"gradrepl: internal error ({type(e).__name__}: {str(e)[:200]}); "
+                                 f"your variables are kept; please report it with the input")
+
+    def handle(self, text: str) -> None:
+        stripped = text.strip()
+        if not stripped:
+            if self.lesson is not None:
+                self.lesson.enter()
+            return
+        if is_meta(stripped):
+            self.meta.run(stripped)
+            return
+        if stripped in ("exit", "quit"):
+            self.running = False
+            return
+        result = self.run_code(text)
+        if result.exit_requested:
+            self.running = False
+        elif self.lesson is not None and not result.syntax_error:
+            self.lesson.after_input()
+
+    # running code --------------------------------------------------------------------------
+    def run_code(self, text, *, filename="<stdin>", trusted=True, annotate=True, quiet=False):
+        self._multiline = "\n" in text.strip()
+        self._annotate = annotate
+        self._quiet = quiet
+        self._grads = self._grad_snapshot()
+        try:
+            return run_source(text, self.session, filename=filename, trusted=trusted)
+        finally:
+            self._quiet = False
+            self._annotate = True
+
+    def _write(self, text):
+        if self._quiet:
+            return
+        if self._echoing:
+            self.printer.value(text)
+        else:
+            self.printer.program_output(text)
+
+    def _display(self, value):
+        self._echoing = True
+        try:
+            self.session.write(repr(value) + "\n")      # counted against the output budget
+        finally:
+            self._echoing = False
+
+    def _report(self, error):
+        if not self._quiet:
+            self.printer.error(error, self._multiline)
+
+    def _warn(self, category, message):
+        if not self._quiet:
+            self.printer.warning(category, message)
+
+    def _after_statement(self, statement):
+        try:
+            after = self._grad_snapshot()
+            changed = [n for n, v in after.items() if v[0] is not None and self._grads.get(n) != v]
+            self._grads = after
+            if statement.error is not None or not self.tutor or not self._annotate or self._quiet:
+                return
+            self._show_assigned(statement.assigned)
+            if changed:
+                namespace = self.session.namespace
+                self.printer.grads_changed([(n, namespace[n], leaf_grad(namespace[n]))
+                                            for n in changed])
+        except Exception as e:  # noqa: BLE001 - a display problem must not stop the statement loop
+            self.printer.problem(f"gradrepl: internal error in the tutor display "
+                                 f"({type(e).__name__}: {str(e)[:200]})")
+
+    def _show_assigned(self, names):
+        namespace, api = self.session.namespace, self.session.api
+        for name in names:
+            if name not in namespace:
+                continue
+            value = namespace[name]
+            if api.is_tensor(value):
+                self.printer.tensor_assigned(name, value)
+            elif type(value) in _SHOWN_TYPES:
+                text = repr(value)
+                if len(text) <= _SHOWN_LENGTH and "\n" not in text:
+                    self.printer.other_assigned(name, text)
+
+    def _grad_snapshot(self):
+        """name -> (id of .grad, its values) for session tensors that keep a .grad."""
+        api = self.session.api
+        snapshot = {}
+        for name, value in list(self.session.namespace.items()):
+            if isinstance(name, str) and api.is_tensor(value):
+                grad = leaf_grad(value)
+                if grad is None:
+                    snapshot[name] = (None, None)
+                else:
+                    values = grad.tolist() if grad.numel() <= GRAD_PREVIEW else None
+                    snapshot[name] = (id(grad), values)
+        return snapshot
+
+    def forget_grads(self):
+        self._grads = {}
+
+    # lessons -------------------------------------------------------------------------------
+    def lessons(self):
+        """Every lesson (parsed once), or None after saying why they cannot be read."""
+        if self._lessons is None:
+            from gradrepl.tutor.lesson import LessonError, load_all
+
+            try:
+                self._lessons = load_all(self.lessons_dir)
+            except (LessonError, OSError) as e:
+                self.printer.problem(f"cannot read the lessons: {e}")
+                return None
+        return self._lessons
+
+    def lesson_names(self):
+        if self._lessons is None:
+            try:
+                from gradrepl.tutor.lesson import load_all
+                self._lessons = load_all(self.lessons_dir)
+            except Exception:  # noqa: BLE001 - completion offers nothing rather than failing
+                return []
+        return [lesson.id for lesson in self._lessons]
+
+    def start_lesson(self, lesson):
+        from gradrepl.repl.lesson import LessonMode
+
+        if self.lesson is not None:
+            self.lesson.save()
+        self.lesson = LessonMode(self, lesson)
+        self.lesson.start()
+
+    def end_lesson(self):
+        self.lesson = None
+
+    def set_lang(self, lang):
+        self.lang = lang
+        if self.lesson is not None:
+            self.lesson.player.lang = lang
+
+
+def start(args) -> int:
+    """Entry point for gradrepl/cli.py: the REPL on a terminal."""
+    from dataclasses import fields
+
+    from gradrepl.limits import Limits
+
+    limits = Limits()
+    for f in fields(Limits):
+        value = getattr(args, f.name, None)
+        if value is not None:
+            setattr(limits, f.name, value)
+    plain = plain_wanted(getattr(args, "no_color", False))
+    return Repl(limits=limits, plain=plain).run()
