@@ -155,3 +155,24 @@ def test_line_player_back_restart_blocks_and_unknown_commands(tmp_path):
 def test_an_empty_lesson_directory_is_an_error_not_a_silent_pass(tmp_path, capsys):
     assert main(["--check", "--dir", str(tmp_path)]) == 1
     assert "no lesson files" in capsys.readouterr().err
+
+
+def test_playing_in_a_real_terminal(private_data_home):
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "XDG_DATA_HOME": str(private_data_home), "LANG": "en_US.UTF-8", "TERM": "xterm"}
+    child = pexpect.spawn(sys.executable, ["-m", "gradrepl", "lesson", "tiny", "--dir", str(DATA / "good")],
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 100))
+    try:
+        for _ in range(3):
+            child.expect("Enter: continue")
+            child.sendline("")
+        child.expect(">>> ")
+        child.sendline("s = (x ** 2).sum()")
+        child.expect("x.grad is None")
+        child.sendline("s.backward()")
+        child.expect("check passed")
+        child.expect("Lesson finished")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
