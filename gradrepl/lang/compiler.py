@@ -901,7 +901,8 @@ class Compiler:
         for kw in node.keywords:
             if kw.arg is not None and is_private(kw.arg):
                 raise CompileError(TypeError(f"keyword argument '{kw.arg}' is not allowed in "
-                                             f"gradrepl"), node)
+                                             f"gradrepl (names starting with '_' are refused)"),
+                                   node)
         call = self.ctx.call
         if not starred and not node.keywords:
             args = [self.expr(a, scope) for a in node.args]
@@ -935,7 +936,8 @@ class Compiler:
                     if type(k) is not str:
                         raise TypeError("keywords must be strings")
                     if is_private(k):
-                        raise TypeError(f"keyword argument '{k}' is not allowed in gradrepl")
+                        raise TypeError(f"keyword argument '{k}' is not allowed in gradrepl "
+                                        f"(names starting with '_' are refused)")
                     if k in kwargs:
                         raise TypeError(f"got multiple values for keyword argument '{k}'")
                     kwargs[k] = v

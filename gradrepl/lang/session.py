@@ -248,28 +248,28 @@ def _segment(lines, node):
 
 
 def _assigned_names(node):
+    """Top-level names a statement binds, in order (for the REPL's annotations)."""
     if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
         return (node.name,)
-    names = []
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return tuple((a.asname or a.name).split(".")[0] for a in node.names)
-    targets = []
+    targets, bodies = [], []
     if isinstance(node, ast.Assign):
         targets = node.targets
     elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
         targets = [node.target]
-    elif isinstance(node, (ast.For, ast.With)):
-        targets = [node.target] if isinstance(node, ast.For) else \
-            [i.optional_vars for i in node.items if i.optional_vars is not None]
-        for sub in node.body:
-            names.extend(_assigned_names(sub))
+    elif isinstance(node, ast.For):
+        targets, bodies = [node.target], [*node.body, *node.orelse]
+    elif isinstance(node, ast.With):
+        targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+        bodies = node.body
     elif isinstance(node, (ast.If, ast.While, ast.Try)):
-        for sub in [*node.body, *node.orelse, *getattr(node, "finalbody", [])]:
-            names.extend(_assigned_names(sub))
-    for t in targets:
-        for n in ast.walk(t):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                names.append(n.id)
+        bodies = [*node.body, *node.orelse, *getattr(node, "finalbody", []),
+                  *[s for h in getattr(node, "handlers", []) for s in h.body]]
+    names = [n.id for t in targets for n in ast.walk(t)
+             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    for sub in bodies:
+        names.extend(_assigned_names(sub))
     return tuple(dict.fromkeys(names))
 
 

@@ -1,0 +1,169 @@
+"""The sandbox rules, one by one (policy.py): what user code can never reach."""
+import pytest
+from lang_helpers import headline, run
+
+
+@pytest.mark.parametrize("src", [
+    "().__class__\n", "x = 1\nx.__class__\n", "print.__self__\n", "_x = 1\n", "__import__('os')\n",
+    "def f(_a):\n    pass\n", "f(_a=1)\n", "import torch as _t\n", "from torch import _C\n",
+    "try:\n    pass\nexcept Exception as _e:\n    pass\n", "[_ for _q in [1]]\n",
+])
+def test_underscore_names_are_refused(src):
+    out, r = run(src)
+    assert not r.ok and r.errors[0].type_name in ("AttributeError", "NameError", "TypeError")
+    assert "'_'" in r.errors[0].message
+
+
+def test_bare_underscore_is_an_ordinary_variable():
+    out, r = run("_ = 5\n_ + 1\n")
+    assert out == "6\n" and r.ok
+
+
+def test_dunder_keys_in_double_star_refused():
+    _, r = run("def f(**k):\n    return k\nf(**{'__class__': 1})\n")
+    assert r.errors[0].message == ("keyword argument '__class__' is not allowed in gradrepl "
+                                   "(names starting with '_' are refused)")
+
+
+@pytest.mark.parametrize("name", ["getattr", "setattr", "delattr", "hasattr", "vars", "globals",
+                                  "locals", "dir", "open", "exec", "eval", "compile", "input",
+                                  "iter", "next", "help", "breakpoint", "object", "exit", "quit",
+                                  "super", "memoryview", "classmethod", "staticmethod"])
+def test_dangerous_builtins_do_not_exist(name):
+    _, r = run(f"{name}\n")
+    assert headline(r) == f"NameError: name '{name}' is not defined"
+
+
+@pytest.mark.parametrize("src, message", [
+    ("import os\n", "import of 'os' is not allowed in gradrepl (only torch and math)"),
+    ("import os.path as p\n", "import of 'os' is not allowed in gradrepl (only torch and math)"),
+    ("from subprocess import run\n", "import of 'subprocess' is not allowed in gradrepl "
+                                     "(only torch and math)"),
+    ("import numpy as np\n", "import of 'numpy' is not allowed in gradrepl (only torch and math)"),
+    ("import torch.optim\n", "torch.optim is not available in gradrepl yet (torch.nn modules and "
+                             "torch.optim come later)"),
+    ("from torch.nn import Linear\n", "torch.nn.Linear is not available in gradrepl yet: torch.nn "
+                                      "modules come later; use tensors and torch.nn.functional"),
+    ("from . import x\n", "relative imports are not allowed in gradrepl"),
+])
+def test_imports_outside_the_facade_are_refused(src, message):
+    _, r = run(src)
+    assert r.errors[0].message == message
+
+
+def test_allowed_imports():
+    src = ("import torch as t\nimport torch.nn.functional as F\nfrom torch.autograd import Variable\n"
+           "from torch.autograd.functional import jacobian, hessian\nimport math\nimport torch.autograd\n"
+           "from math import sqrt as root\nprint(t is torch, root(4.0), F.relu(t.tensor([-1.0, 2.0])))\n")
+    out, r = run(src)
+    assert r.ok, r.errors
+    assert out == "True 2.0 tensor([0., 2.])\n"
+
+
+@pytest.mark.parametrize("src, message", [
+    ("import math\nmath.sqrt = print\n", "cannot assign to 'math.sqrt': modules are read-only in gradrepl"),
+    ("import math\nmath.pi += 1\n", "cannot assign to 'math.pi': modules are read-only in gradrepl"),
+    ("torch.tensor = print\n", "cannot assign to 'torch.tensor': modules are read-only in gradrepl"),
+    ("torch.autograd.Variable = 1\n",
+     "cannot assign to 'torch.autograd.Variable': modules are read-only in gradrepl"),
+    ("x = torch.ones(2)\nx.backward = print\n",
+     "cannot assign to attribute 'backward' of 'Tensor' object: it is read-only in gradrepl"),
+    ("def f():\n    pass\nf.attr = 1\n",
+     "cannot assign to attribute 'attr' of 'function' object: it is read-only in gradrepl"),
+    ("x = [1]\nx.append = 2\n",
+     "cannot assign to attribute 'append' of 'list' object: it is read-only in gradrepl"),
+    ("y = (torch.ones(1, requires_grad=True) * 2)\ny.grad_fn.name = 1\n",
+     "cannot assign to attribute 'name' of 'MulBackward0' object: it is read-only in gradrepl"),
+])
+def test_facades_are_read_only(src, message):
+    _, r = run(src)
+    assert r.errors[0].message == message
+    _, again = run("import math\nprint(math.pi)\n")
+
+
+def test_module_facades_hide_host_modules():
+    for attr in ["os", "sys", "np", "numpy", "math", "torch", "ctypes", "builtins", "inspect"]:
+        _, r = run(f"torch.{attr}\n")
+        assert r.errors[0].type_name == "AttributeError"
+    out, r = run("torch\nmath\ntype(torch)\n")
+    assert out == "<facade module 'torch'>\n<facade module 'math'>\n<class 'module'>\n"
+
+
+@pytest.mark.parametrize("src", [
+    "torch.save(torch.ones(1), 'f')\n", "torch.load('f')\n", "torch.jit\n", "torch.utils\n",
+    "torch.from_numpy\n", "torch.ones(4).as_strided((2,), (1,))\n",
+])
+def test_refused_torch_names_say_so(src):
+    _, r = run(src)
+    assert not r.ok
+    assert "not available" in r.errors[0].message or "has no attribute" in r.errors[0].message
+
+
+def test_no_host_objects_by_attributes():
+    src = ("x = torch.tensor([1.0], requires_grad=True)\nprint(type(x), type(x.grad_fn), type(print), "
+           "type(len), type(lambda: 0), type(int), type(ValueError))\n")
+    out, r = run(src)
+    assert r.ok, r.errors
+    assert out == ("<class 'torch.Tensor'> <class 'NoneType'> <class 'builtin_function_or_method'> "
+                   "<class 'builtin_function_or_method'> <class 'function'> <class 'builtins.type'> "
+                   "<class 'builtins.type'>\n")
+
+
+@pytest.mark.parametrize("src", [
+    "print.fn\n", "len.label\n", "f = lambda: 0\nf.body\n", "int.host\n", "'a'.upper.fn\n",
+    "{}.keys().mapping\n", "type(1).name\n", "zip([1]).x\n", "range(3).__iter__\n",
+    "ValueError('x').with_traceback\n", "torch.no_grad().x\n", "torch.ones(1).shape.x\n",
+])
+def test_unknown_attributes_do_not_exist(src):
+    _, r = run(src)
+    assert r.errors[0].type_name == "AttributeError"
+
+
+def test_caught_exceptions_carry_only_type_and_message():
+    src = ("try:\n    torch.ones(2, requires_grad=True).backward()\nexcept RuntimeError as e:\n    print(type(e), e.args)\n"
+           "    err = e\ntry:\n    err.with_traceback\nexcept AttributeError as e2:\n    print(e2)\n")
+    out, r = run(src)
+    assert r.ok, r.errors
+    assert out == ("<class 'RuntimeError'> ('grad can be implicitly created only for scalar outputs',)\n"
+                   "'RuntimeError' object has no attribute 'with_traceback'\n")
+
+
+@pytest.mark.parametrize("src", [
+    "raise SystemExit(7)\n", "raise KeyboardInterrupt\n", "raise BaseException('x')\n",
+    "raise GeneratorExit\n", "raise StopIteration\n", "raise print\n", "raise 5\n",
+])
+def test_only_exception_subclasses_can_be_raised(src):
+    out, r = run(src + "print('alive')\n", keep_going=True)
+    assert out == "alive\n"
+    assert r.errors[0].type_name in ("NameError", "TypeError")
+
+
+def test_generator_expressions_are_eager_lists():
+    out, r = run("g = (i * 2 for i in [1, 2, 3])\nprint(g)\ng.gi_frame\n")
+    assert out == "[2, 4, 6]\n"
+    assert headline(r) == "AttributeError: 'list' object has no attribute 'gi_frame'"
+
+
+def test_callbacks_only_receive_sandbox_callables():
+    out, r = run("print(sorted([3, 1], key=lambda v: -v), max(['ab', 'c'], key=len))\n"
+                 "x = torch.tensor([1.0])\nx.apply_(print)\n")
+    assert out == "[3, 1] ab\n"
+    assert headline(r) == "AttributeError: 'Tensor' object has no attribute 'apply_'"
+
+
+def test_numpy_never_returns_a_host_array():
+    _, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\n")
+    assert headline(r) == ("RuntimeError: Tensor.numpy() is not available in gradrepl: use .tolist() "
+                           "for the values")
+
+
+def test_with_only_accepts_grad_mode_objects():
+    _, r = run("with [1]:\n    pass\n")
+    assert headline(r) == "TypeError: 'list' object does not support the context manager protocol"
+
+
+def test_decorated_functions_stay_opaque():
+    src = ("@torch.no_grad()\ndef j(v):\n    return v * 2\nx = torch.ones(1, requires_grad=True)\n"
+           "print(j(x).requires_grad)\nj.__wrapped__\n")
+    out, r = run(src)
+    assert out == "False\n" and r.errors[0].type_name == "AttributeError"
