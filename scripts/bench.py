@@ -47,6 +47,7 @@ MEMORY_GOALS = (("mlp", "numpy", 1.5),)
 REPL_GOAL_S = 0.5
 # Set on some processors for old OpenBLAS builds; they slow a current numpy.
 OPENBLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 PROBE = r"""
 import importlib.metadata, importlib.util, json, platform, sys
@@ -304,7 +305,7 @@ def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
     peers = env["python"]
     blas = ", ".join(
         " ".join(str(part) for part in (lib.get("internal_api"), lib.get("version")) if part)
-        + (f" ({lib['architecture']} kernels, {lib['num_threads']} threads)"
+        + (f" ({lib['architecture']} kernels, threads: {lib['num_threads']})"
            if lib.get("architecture") else "")
         for lib in peers.get("blas", [])) or "unknown"
     lines += [
@@ -312,8 +313,9 @@ def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
         f"machine: {env['cpu']}, {env['cores']} cores, {env['platform']}",
         f"python {peers.get('python')} ({peers.get('executable')}), numpy {peers.get('numpy')},"
         f" BLAS {blas}",
-        "OpenBLAS variables for the runs: " + (", ".join(
-            f"{k}={v}" for k, v in env["openblas_env"].items()) or "none set"),
+        "environment of the runs: " + (", ".join(
+            f"{k}={v}" for k, v in {**env["thread_env"], **env["openblas_env"]}.items())
+            or "no thread or OpenBLAS variables set"),
         f"autograd {peers.get('autograd', 'not installed')}; torch "
         + (f"{env['torch']['torch']} ({env['torch']['executable']})" if env.get("torch")
            else "not run"),
@@ -387,6 +389,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--torch-python", metavar="PYTHON",
                         help="interpreter with torch for the PyTorch CPU peer (default: "
                              "--python; skipped when it cannot import torch)")
+    parser.add_argument("--threads", type=int, default=1, metavar="N",
+                        help="BLAS and OpenMP threads of every run (default 1: single-threaded "
+                             "kernels keep the comparison about engine overhead and stable on "
+                             "a shared machine; 0 leaves the libraries' own default)")
     parser.add_argument("--unset-openblas-coretype", action="store_true",
                         help="remove OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE from every run's "
                              "environment so a current OpenBLAS picks its own kernel")
@@ -403,8 +409,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile-lines", type=int, default=25, metavar="N",
                         help="functions listed per ordering with --profile (default 25)")
     args = parser.parse_args(argv)
-    if args.runs < 1 or args.warmup < 0:
-        parser.error("--runs must be at least 1 and --warmup at least 0")
+    if args.runs < 1 or args.warmup < 0 or args.threads < 0:
+        parser.error("--runs must be at least 1, --warmup and --threads at least 0")
     args.gradrepl = args.gradrepl or default_gradrepl(args.python)
     args.torch_python = args.torch_python or args.python
     only = args.only or [*WORKS, "repl"]
@@ -416,6 +422,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     env = dict(os.environ)
+    # Without .pyc files gradrepl would recompile its sources on every run, which an
+    # installed gradrepl never does; the warm-up round writes them.
+    writes_bytecode = env.pop("PYTHONDONTWRITEBYTECODE", None) is not None
+    if args.threads:
+        env.update(dict.fromkeys(THREAD_VARS, str(args.threads)))
     if args.unset_openblas_coretype:
         for name in OPENBLAS_VARS:
             env.pop(name, None)
@@ -429,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
     torch_probe = peers if args.torch_python == args.python else probe(args.torch_python, env)
     torch_info = torch_probe if "torch" in torch_probe else None
     cmds, notes = commands(args, peers, torch_info)
+    if writes_bytecode:
+        notes.append("PYTHONDONTWRITEBYTECODE was removed from the runs' environment so the "
+                     "warm-up writes the .pyc files an installed gradrepl has.")
     series = run_rounds(cmds, args, env)
     repl = repl_first_prompt(args, env) if args.repl else None
     report = {
@@ -437,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
             "cpu": cpu_model(), "cores": os.cpu_count(), "platform": platform.platform(),
             "python": peers, "torch": torch_info,
             "openblas_env": {k: env[k] for k in OPENBLAS_VARS if k in env},
+            "thread_env": {k: env[k] for k in THREAD_VARS if k in env},
         },
         "gradrepl_command": args.gradrepl, "runs": args.runs, "warmup": args.warmup,
         "works": args.works,
