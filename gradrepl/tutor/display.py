@@ -16,7 +16,7 @@ from rich.text import Text as RichText
 
 from gradrepl.tutor.check import CheckResult
 from gradrepl.tutor.lesson import Code, Exercise, Lesson, Prose, Step
-from gradrepl.tutor.player import CodeResult, Player, play_through
+from gradrepl.tutor.player import CodeResult, play_through
 from gradrepl.tutor.progress import ProgressStore
 
 LABELS = {
@@ -113,7 +113,6 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
 
     console = console or make_console()
     runner = runner or SandboxRunner()
-    player = Player(lesson, lang)
     previous: list[Step | None] = [None]
 
     def on_step(index: int, step: Step, outcome: CodeResult | CheckResult | None) -> None:
@@ -125,9 +124,8 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
                 console.print(RichText(label("mismatch", lang), style="red"))
                 show_output(console, outcome.diff)
         elif isinstance(step, Exercise):
-            player.position = index
-            for number in range(1, len(step.hints) + 1):
-                console.print(RichText(f"{label('hint', lang)} {number}: {player.next_hint()}", style="dim"))
+            for number, hint in enumerate(step.hints, 1):
+                console.print(RichText(f"{label('hint', lang)} {number}: {hint.get(lang)}", style="dim"))
             console.print(RichText(label("solution", lang) + ":", style="bold"))
             show_code(console, step.solution)
             show_check(console, outcome, lang)
