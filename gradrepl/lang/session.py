@@ -395,6 +395,8 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
         except RecursionError:
             code = ("refused", CompileError(BudgetExceeded(
                 "ast-depth", "statement too deeply nested to compile", "--max-ast-depth"), node))
+        except Exception as exc:  # noqa: BLE001 - a gradrepl bug: reported, never a traceback
+            code = ("internal", exc)
         compiled.append((node, code))
 
     display = session.display or (lambda value: session.write(safe_repr(value) + "\n"))
@@ -408,6 +410,11 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
         try:
             if kind == "refused":
                 error = _error_from(code.exc, filename, lines, code.node)
+            elif kind == "internal":
+                error = UserError("InternalError", f"gradrepl could not compile this statement "
+                                  f"({type(code).__name__}: {code}); please report it",
+                                  filename, node.lineno, node.col_offset,
+                                  lines[node.lineno - 1], kind="internal")
             else:
                 with _Watchdog(session.budget, limits.time_limit):
                     if kind == "expr":
