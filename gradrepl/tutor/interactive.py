@@ -16,7 +16,7 @@ from rich.text import Text as RichText
 
 from gradrepl.tutor.display import make_console, show_check, show_code, show_output, show_step
 from gradrepl.tutor.lesson import Code, Exercise, Lesson
-from gradrepl.tutor.player import Player, replay
+from gradrepl.tutor.player import Player, Runner, replay
 from gradrepl.tutor.progress import ProgressStore
 from gradrepl.tutor.runner import SandboxRunner
 
@@ -52,10 +52,10 @@ class _Finished(Exception):
 
 class LinePlayer:
     def __init__(self, lesson: Lesson, lang: str, input_fn: Callable[[str], str],
-                 console: Console, store: ProgressStore):
+                 console: Console, store: ProgressStore, runner: Runner):
         self.lesson, self.lang, self.input, self.console, self.store = lesson, lang, input_fn, console, store
         self.player = Player(lesson, lang)
-        self.runner = SandboxRunner()
+        self.runner = runner
         self.ran: set[int] = set()
 
     # input -----------------------------------------------------------------
@@ -91,7 +91,7 @@ class LinePlayer:
             p.back()
         elif text == ":restart":
             p.restart()
-            self.runner = SandboxRunner()
+            self.runner.reset()
             self.ran.clear()
         else:
             return False
@@ -200,6 +200,8 @@ class LinePlayer:
         return status
 
 
-def play(lesson: Lesson, lang: str, input_fn: Callable[[str], str] = input,
-         console: Console | None = None, store: ProgressStore | None = None) -> int:
-    return LinePlayer(lesson, lang, input_fn, console or make_console(), store or ProgressStore()).run()
+def play(lesson: Lesson, lang: str, input_fn: Callable[[str], str] = input, console: Console | None = None,
+         store: ProgressStore | None = None, runner: Runner | None = None) -> int:
+    """Play `lesson` line by line; a front end may pass its own input, console and session runner."""
+    return LinePlayer(lesson, lang, input_fn, console or make_console(), store or ProgressStore(),
+                      runner or SandboxRunner()).run()

@@ -32,6 +32,9 @@ class Runner(Protocol):
     def namespace(self) -> Mapping[str, object]:
         """The session's variables, for checks."""
 
+    def reset(self) -> None:
+        """Start the session afresh."""
+
 
 @dataclass(frozen=True)
 class CodeResult:

@@ -52,3 +52,7 @@ class SandboxRunner:
     @property
     def namespace(self) -> Mapping[str, object]:
         return self.session.namespace
+
+    def reset(self) -> None:
+        """Forget every variable (:restart)."""
+        self.session.reset()

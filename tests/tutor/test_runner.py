@@ -27,3 +27,11 @@ def test_a_repl_session_keeps_its_writer_and_can_see_the_output_too():
     session.write("after\n")
     assert "".join(shown).endswith("after\n")
     assert SandboxRunner(session).run("print(3)") == "3\n" and "3" not in "".join(shown)
+
+
+def test_reset_forgets_the_variables():
+    runner = SandboxRunner()
+    runner.run("k = torch.ones(1)")
+    runner.reset()
+    assert "k" not in runner.namespace
+    assert runner.run("k").startswith("NameError: name 'k' is not defined")
