@@ -33,4 +33,8 @@ Driving a lesson from the REPL (`:lesson NAME`), without the line-based player::
 On resume, rebuild the session first: player.replay(lesson, runner, player.position)
 runs the code steps and reference solutions before the current step, quietly.
 Text values (titles, prose, hints) have .get(lang) for "en" / "zh".
+
+Or reuse the line-based loop with the REPL's own prompt and session:
+interactive.play(lesson, lang, input_fn=prompt, console=console,
+runner=SandboxRunner(repl_session, tee=True)).
 """
