@@ -36,5 +36,5 @@ Text values (titles, prose, hints) have .get(lang) for "en" / "zh".
 
 Or reuse the line-based loop with the REPL's own prompt and session:
 interactive.play(lesson, lang, input_fn=prompt, console=console,
-runner=SandboxRunner(repl_session, tee=True)).
+runner=SandboxRunner(repl_session)); it prints the captured output itself.
 """
