@@ -1,0 +1,120 @@
+"""gradrepl.viz: see the graph, walk the chain rule, check the gradient (issue 7).
+
+Modules: graph (model + text/DOT/Mermaid/svg/png), explain (the chain-rule trace),
+symbolic (its short symbolic summary), gradcheck (finite differences, Jacobian), cli.
+
+For the REPL's meta commands. Each takes the learner's `gradrepl.lang.Session` and
+variable names, changes nothing in the session (no .grad, no graph freed), prints
+nothing, and raises `VizError` whose message is meant for the learner (show it as is):
+
+    graph_view(session, name, fmt="text", collapse=True)        -> rich Tree | str
+        `:graph NAME`. fmt "text" gives a rich Tree (fits any width); "dot" and
+        "mermaid" give the source text.
+    save_graph(session, name, path, fmt=None, collapse=True)    -> str (the path written)
+        `:graph NAME FILE`: format from fmt or the file's suffix (.svg .png .dot .gv
+        .mmd .txt); svg/png need Graphviz's `dot` (VizError names the package otherwise).
+    explain_view(session, name, vector=None)                    -> rich renderable
+        `:explain NAME`: every node in the engine's order with its rule, incoming
+        gradient and what it sends on; leaf results; a symbolic summary when the
+        session's statements allow one. vector: a variable name holding the gradient
+        for a non-scalar NAME (default ones).
+    gradcheck_view(session, name, vector=None, rng_state=None)  -> (rich renderable, ok: bool)
+        `:gradcheck NAME`: reruns session.succeeded with float64 leaves. Pass
+        rng_state = gradrepl.engine.functions.get_rng_state() taken when the session
+        started (or was reset) so random draws rerun identically; without it, code
+        using randn without manual_seed gets a clear "does not reproduce" VizError.
+    jacobian_view(session, y_name, x_name)                      -> rich renderable
+        `:jacobian Y X`: one backward per element of Y, as 001 builds it by hand.
+"""
+import difflib
+from pathlib import Path
+
+from gradrepl.viz.graph import VizError
+
+__all__ = ["VizError", "graph_view", "save_graph", "explain_view", "gradcheck_view", "jacobian_view"]
+
+_SUFFIX_FORMATS = {".svg": "svg", ".png": "png", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid",
+                   ".mermaid": "mermaid", ".txt": "text"}
+
+
+def lookup(namespace, name, *, what="tensor"):
+    """namespace[name] as a tensor, or a VizError with did-you-mean suggestions."""
+    from gradrepl.engine.tensor import Tensor
+
+    if not isinstance(name, str) or name not in namespace or name.startswith("_") and name != "_":
+        candidates = [k for k, v in namespace.items() if isinstance(k, str) and type(v) is Tensor]
+        close = difflib.get_close_matches(str(name), candidates, n=3)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise VizError(f"name '{name}' is not defined{hint}")
+    value = namespace[name]
+    if type(value) is not Tensor:
+        raise VizError(f"{name} is not a {what} (it is {type(value).__name__})")
+    return value
+
+
+def _graph(session, name, collapse):
+    from gradrepl.viz.graph import Names, build_graph
+    tensor = lookup(session.namespace, name)
+    return build_graph(tensor, Names(session.namespace), root_name=name, collapse=collapse)
+
+
+def graph_view(session, name, fmt="text", collapse=True):
+    from gradrepl.viz import graph as G
+    g = _graph(session, name, collapse)
+    if fmt == "text":
+        return G.to_tree(g)
+    if fmt == "dot":
+        return G.to_dot(g)
+    if fmt == "mermaid":
+        return G.to_mermaid(g)
+    raise VizError(f"unknown graph format '{fmt}' (text, dot, mermaid; svg and png are saved to a file)")
+
+
+def save_graph(session, name, path, fmt=None, collapse=True, width=100):
+    from gradrepl.viz import graph as G
+    fmt = fmt or _SUFFIX_FORMATS.get(Path(path).suffix.lower())
+    if fmt not in G.FORMATS:
+        raise VizError(f"cannot tell the format of '{path}': use a .svg, .png, .dot, .mmd or .txt name")
+    g = _graph(session, name, collapse)
+    data = render(g, fmt, width)
+    try:
+        Path(path).write_bytes(data)
+    except OSError as e:
+        raise VizError(f"cannot write '{path}': {e.strerror or e}") from None
+    return str(path)
+
+
+def render(g, fmt, width=80):
+    """The graph in `fmt` as bytes (text formats UTF-8)."""
+    from gradrepl.viz import graph as G
+    if fmt in ("svg", "png"):
+        return G.render_image(G.to_dot(g), fmt)
+    text = {"text": lambda: G.to_text(g, width), "dot": lambda: G.to_dot(g), "mermaid": lambda: G.to_mermaid(g)}
+    return text[fmt]().encode()
+
+
+def explain_view(session, name, vector=None):
+    from gradrepl.viz.explain import explain_tensor, to_renderable
+    from gradrepl.viz.graph import Names
+    tensor = lookup(session.namespace, name)
+    gradient = None if vector is None else lookup(session.namespace, vector)
+    ex = explain_tensor(tensor, Names(session.namespace), root_name=name, gradient=gradient,
+                        source="\n".join(session.succeeded))
+    return to_renderable(ex)
+
+
+def gradcheck_view(session, name, vector=None, rng_state=None):
+    from gradrepl.viz.gradcheck import gradcheck_renderable, gradcheck_source
+    lookup(session.namespace, name)
+    v = None if vector is None else lookup(session.namespace, vector)
+    res = gradcheck_source("\n".join(session.succeeded), session.namespace, name, vector=v,
+                           limits=session.limits, rng_state=rng_state)
+    return gradcheck_renderable(res), res.ok
+
+
+def jacobian_view(session, y_name, x_name):
+    from gradrepl.viz.gradcheck import jacobian_renderable, jacobian_rows
+    y = lookup(session.namespace, y_name)
+    x = lookup(session.namespace, x_name)
+    rows = jacobian_rows(y, x, y_name, x_name)
+    return jacobian_renderable(rows, y_name, x_name)

@@ -1,0 +1,265 @@
+"""The chain rule, step by step, as the engine runs it (issue 7's `:explain`).
+
+`explain_tensor` runs backward from a tensor with the engine's own `run_backward`
+(retain_graph=True, accumulate=False: the learner's .grad values and the graph are left
+as they were) and records, for each node in the order the engine visits it: its local
+derivative rule (the text of the same derivative table the engine computes with), the
+incoming gradient, and the gradient sent along each input edge, which for a leaf is
+what AccumulateGrad adds into .grad. The leaf gradients at the end are the ones the
+engine returned. A short symbolic summary is added where `symbolic` can derive one.
+"""
+import io
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gradrepl.viz.graph import Names, VizError, shape_text, tensor_array, tensor_grad, values_text
+
+SHOW_VALUES = 32    # gradients with at most this many elements are printed in full
+
+
+@dataclass
+class Send:
+    input_name: str
+    target: str               # "MulBackward0", "MulBackward0 (y)", "AccumulateGrad -> x", "nothing"
+    grad: object              # NumPy array, or None when nothing flows
+    leaf: object = None       # the leaf tensor when target is AccumulateGrad
+
+
+@dataclass
+class Step:
+    number: int
+    name: str                 # PyTorch's node name
+    output: str               # session name(s) of the node's output, or ""
+    rules: list               # [(input name, derivative rule text)] for inputs a gradient goes to
+    operands: list            # [(name, value text)]: the saved values the rules use
+    grad_in: list             # incoming gradient per output of the node (arrays or None)
+    contributions: int        # how many gradients were summed into grad_in
+    sends: list = field(default_factory=list)
+
+
+@dataclass
+class Explanation:
+    root: str
+    root_grad: object         # the gradient backward starts from
+    implicit: bool            # True: ones, as backward() uses for a one-element output
+    steps: list
+    leaf_grads: list          # [(leaf title, leaf tensor, gradient array or None)]
+    summary: list = field(default_factory=list)   # lines of the symbolic summary
+
+
+def _reachable(root_fn):
+    """Every engine node reachable from root_fn, depth first in input order (iterative)."""
+    seen, stack, out = set(), [root_fn], []
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        out.append(node)
+        stack.extend(child for child, _ in reversed(node.next_functions) if child is not None)
+    return out
+
+
+def _title(t, names, fallback):
+    found = names.of(t)
+    return " = ".join(found) if found else fallback
+
+
+def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, source=None):
+    """Run backward from `tensor` with a trace; nothing in the session changes."""
+    from gradrepl.engine.autograd import RETAIN_MSG, run_backward
+    from gradrepl.engine.tensor import wrap
+
+    names = names if names is not None else Names()
+    if tensor.grad_fn is None:
+        if tensor.requires_grad:
+            raise VizError(f"{root_name} is a leaf: backward from it only sets {root_name}.grad to the "
+                           "gradient you pass; there is no chain rule to show")
+        raise VizError(f"{root_name} has no autograd graph: requires_grad=False and grad_fn=None")
+    arr = tensor_array(tensor)
+    implicit = gradient is None
+    if implicit:
+        root_grad = np.ones_like(arr)
+    else:
+        root_grad = np.asarray(tensor_array(gradient), dtype=arr.dtype)
+        if root_grad.shape != arr.shape:
+            raise VizError(f"the gradient for {root_name} must have its shape {shape_text(tensor)}, "
+                           f"got {list(root_grad.shape)}")
+
+    nodes = _reachable(tensor.grad_fn)
+    leaves = [n.variable for n in nodes if n.name() == "AccumulateGrad"]
+    outputs = {}
+    for t in names.tensors():
+        if t.grad_fn is not None:
+            outputs.setdefault((t.grad_fn, t._onr), _title(t, names, ""))
+    outputs.setdefault((tensor.grad_fn, tensor._onr), root_name)
+    leaf_titles = {id(v): _title(v, names, "(unnamed leaf)") for v in leaves}
+
+    received = {}
+    steps = []
+
+    def trace(node, grads_in, grads_out):
+        flows = {k for k, (child, _) in enumerate(node.next_functions) if child is not None}
+        rules = [(name, rule) for k, (name, rule) in enumerate(zip(node.spec.inputs, node.spec.formulas))
+                 if k in flows]
+        output = ", ".join(filter(None, (outputs.get((node, k), "") for k in range(node.n_out))))
+        step = Step(len(steps) + 1, node.name(), output, rules, _operands(node),
+                    [None if g is None else np.array(g) for g in grads_in], received.get(node, 1))
+        inputs = node.spec.inputs
+        for k, (child, nr) in enumerate(node.next_functions):
+            input_name = inputs[k] if k < len(inputs) else f"input {k}"
+            g = None if grads_out is None or k >= len(grads_out) or grads_out[k] is None else np.array(grads_out[k])
+            if child is None:
+                step.sends.append(Send(input_name, "nothing (no gradient needed)", None))
+                continue
+            if g is not None:
+                received[child] = received.get(child, 0) + 1
+            if child.name() == "AccumulateGrad":
+                step.sends.append(Send(input_name, f"AccumulateGrad -> {leaf_titles[id(child.variable)]}.grad",
+                                       g, child.variable))
+            else:
+                named = outputs.get((child, nr))
+                step.sends.append(Send(input_name, child.name() + (f" ({named})" if named else ""), g))
+        steps.append(step)
+
+    saved = _save_retained(nodes)
+    try:
+        grads = run_backward([tensor], [wrap(root_grad)], retain_graph=True, create_graph=False,
+                             inputs=leaves, accumulate=False, allow_unused=True, trace=trace)
+    except RuntimeError as e:
+        if str(e) == RETAIN_MSG:
+            raise VizError(f"the graph of {root_name} was freed by an earlier backward() (saved values are "
+                           "released unless retain_graph=True): compute it again, or call "
+                           "backward(retain_graph=True), then explain it") from None
+        raise VizError(f"backward from {root_name} failed: RuntimeError: {e}") from None
+    except Exception as e:  # a hook or a custom Function's backward raised
+        raise VizError(f"backward from {root_name} failed: {type(e).__name__}: {e}") from None
+    finally:
+        _restore_retained(saved)
+    leaf_grads = [(leaf_titles[id(v)], v, None if g is None else tensor_array(g)) for v, g in zip(leaves, grads)]
+    result = Explanation(root_name, root_grad, implicit, steps, leaf_grads)
+    if source is not None:
+        from gradrepl.viz.symbolic import summarize
+        values = {}
+        for t in names.tensors():
+            for name in names.of(t):
+                values[name] = tensor_array(t)
+        result.summary = summarize(source, root_name, tensor, leaf_grads, values, gradient is None)
+    return result
+
+
+_SAVED_INPUTS = {"MulBackward0": ("self", "other"), "DivBackward0": ("self", "other")}
+
+
+def _operands(node):
+    """The saved values a rule mentions (self, other, exponent), where the node keeps them."""
+    name = node.name()
+    out = []
+    if name in _SAVED_INPUTS and len(node.saved) == 2:
+        for label, value in zip(_SAVED_INPUTS[name], node.saved):
+            out.append((label, _values(tensor_array(value)) if hasattr(value, "_a") else repr(value)))
+    elif name == "PowBackward0" and node.saved:
+        out.append(("self", _values(tensor_array(node.saved[0]))))
+        out.append(("exponent", repr(node.ctx)))
+    return out
+
+
+def _save_retained(nodes):
+    """retain_grad() tensors get .grad written during backward: keep what they had."""
+    saved = []
+    for node in nodes:
+        for ref in (node.retains or {}).values():
+            t = ref()
+            if t is not None:
+                saved.append((t, tensor_grad(t)))
+    return saved
+
+
+def _restore_retained(saved):
+    for t, g in saved:
+        t.grad = g
+
+
+# ----------------------------------------------------------------- rendering
+def _values(arr):
+    if arr is None:
+        return "None"
+    if arr.size <= SHOW_VALUES:
+        return values_text(arr)
+    return f"(shape {list(arr.shape)}, {arr.size} values)"
+
+
+def to_renderable(ex):
+    """Rich renderables: the steps, the leaf gradients, the summary."""
+    from rich.console import Group
+    from rich.text import Text
+
+    parts = []
+    head = Text()
+    head.append(f"Chain rule for {ex.root}", style="bold")
+    head.append(", node by node in the order the engine runs them.")
+    parts.append(head)
+    start = Text("start: ", style="dim")
+    if ex.implicit:
+        start.append(f"d {ex.root} / d {ex.root} = {_values(ex.root_grad)}"
+                     + (" (backward() of a one-element tensor)" if ex.root_grad.size == 1 else
+                        f" (ones: {ex.root} is not a scalar, as {ex.root}.sum().backward() would start)"))
+    else:
+        start.append(f"the gradient passed for {ex.root}: {_values(ex.root_grad)}")
+    parts.append(start)
+    for step in ex.steps:
+        parts.append(Text(""))
+        title = Text()
+        title.append(f"{step.number}. ", style="bold")
+        title.append(step.name, style="bold cyan")
+        if step.output:
+            title.append(f"  (produced {step.output})", style="yellow")
+        if step.contributions > 1:
+            title.append(f"  receives the sum of {step.contributions} gradients", style="dim")
+        parts.append(title)
+        for name, rule in step.rules:
+            line = Text("   rule   ", style="dim")
+            line.append(f"grad_{name} = {rule}")
+            parts.append(line)
+        if step.operands:
+            line = Text("   with   ", style="dim")
+            line.append(", ".join(f"{name} = {value}" for name, value in step.operands))
+            parts.append(line)
+        grad_in = step.grad_in[0] if len(step.grad_in) == 1 else None
+        line = Text("   grad   ", style="dim")
+        if len(step.grad_in) == 1:
+            line.append(_values(grad_in))
+        else:
+            line.append("; ".join(f"output {k}: {_values(g)}" for k, g in enumerate(step.grad_in)))
+        parts.append(line)
+        for send in step.sends:
+            line = Text(f"   {send.input_name:<6} ", style="dim")
+            if send.grad is None:
+                line.append(f"-> {send.target}" if send.target.startswith("nothing") else
+                            f"-> {send.target}: None")
+            else:
+                line.append(f"-> {send.target}", style="green" if send.leaf is not None else "cyan")
+                line.append(("  += " if send.leaf is not None else ": ") + _values(send.grad))
+            parts.append(line)
+    parts.append(Text(""))
+    parts.append(Text("Result (what the engine accumulates into each leaf's .grad):", style="bold"))
+    for title, leaf, g in ex.leaf_grads:
+        line = Text("   ")
+        line.append(f"{title}.grad", style="bold green")
+        line.append(" = " + (_values(g) if g is not None else "None (no gradient reached it)"))
+        parts.append(line)
+    if ex.summary:
+        parts.append(Text(""))
+        parts.append(Text("Symbolically:", style="bold"))
+        parts.extend(Text("   " + s) for s in ex.summary)
+    return Group(*parts)
+
+
+def to_text(ex, width=80, color=False):
+    from rich.console import Console
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system="standard" if color else None,
+                      force_terminal=color, no_color=not color, highlight=False, soft_wrap=False)
+    console.print(to_renderable(ex))
+    return out.getvalue()
