@@ -142,6 +142,8 @@ class LinePlayer:
                     self.console.print(msg("unknown", self.lang, cmd=stripped, all=" ".join(COMMANDS)))
                 continue
             show_output(self.console, self.runner.run(self.read_code(text)))
+            for hint in self.runner.last_hints:
+                self.console.print(RichText(f"hint: {hint}", style="yellow"))
             result = p.check(self.runner.namespace)
             if result.passed:
                 show_check(self.console, result, self.lang)

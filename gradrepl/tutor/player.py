@@ -35,6 +35,10 @@ class Runner(Protocol):
     def reset(self) -> None:
         """Start the session afresh."""
 
+    @property
+    def last_hints(self) -> list[str]:
+        """Hints (not part of the compared output) for the errors of the last run."""
+
 
 @dataclass(frozen=True)
 class CodeResult:

@@ -25,6 +25,7 @@ class SandboxRunner:
             session = Session(write=lambda text: None)
         self.session = session
         self.tee = tee
+        self.last_hints: list[str] = []   # gradrepl's one-line hints for the errors of the last run
 
     def run(self, source: str) -> str:
         from gradrepl.lang import run_source
@@ -43,6 +44,7 @@ class SandboxRunner:
         finally:
             self.session.write_out = previous
         text = "".join(captured)
+        self.last_hints = [error.hint for error in result.errors if error.hint]
         for error in result.errors:
             if text and not text.endswith("\n"):
                 text += "\n"

@@ -35,3 +35,12 @@ def test_reset_forgets_the_variables():
     runner.reset()
     assert "k" not in runner.namespace
     assert runner.run("k").startswith("NameError: name 'k' is not defined")
+
+
+def test_hints_for_errors_are_kept_apart_from_the_output():
+    runner = SandboxRunner()
+    out = runner.run("y = torch.ones(2, requires_grad=True) * 2\ny.backward()")
+    assert out == "RuntimeError: grad can be implicitly created only for scalar outputs\n"
+    assert any("ones_like" in hint for hint in runner.last_hints)
+    runner.run("print(1)")
+    assert runner.last_hints == []
