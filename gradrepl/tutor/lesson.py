@@ -317,7 +317,11 @@ def parse_lesson(text: str, path: str = "<lesson>") -> Lesson:
 
 
 def load_lesson(path: Path) -> Lesson:
-    return parse_lesson(path.read_text(encoding="utf-8"), str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise LessonError(str(path), 1, f"not UTF-8 text: {e.reason} at byte {e.start}") from None
+    return parse_lesson(text, str(path))
 
 
 def lessons_dir() -> Path:

@@ -165,3 +165,9 @@ def test_any_body_parses_or_raises_a_lesson_error(pieces, noise):
     except LessonError:
         return
     assert lesson.steps
+
+
+def test_a_file_that_is_not_utf8_is_a_lesson_error(tmp_path):
+    (tmp_path / "01-x.md").write_bytes(b"+++\nid = '\xff'\n+++\n")
+    with pytest.raises(LessonError, match="not UTF-8"):
+        load_all(tmp_path)
