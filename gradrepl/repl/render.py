@@ -34,7 +34,7 @@ def describe(tensor) -> str:
 
 
 def shape_text(tensor) -> str:
-    return "(" + ", ".join(str(n) for n in tensor.shape) + ")"
+    return repr(tuple(int(n) for n in tensor.shape))
 
 
 def leaf_grad(tensor):
@@ -93,6 +93,9 @@ class Printer:
     # errors and messages --------------------------------------------------------------------
     def error(self, error, multiline: bool) -> None:
         """A UserError: place (for blocks), the source with a caret, `Type: message`, hint."""
+        if error.kind == "interrupt":
+            self.interrupted()
+            return
         if error.line is not None and error.source_line is not None:
             if multiline or error.filename not in ("<stdin>",):
                 where = f"line {error.line}" if error.filename == "<stdin>" \
@@ -112,6 +115,14 @@ class Printer:
         self.console.print(line)
         if error.hint:
             self.console.print(Text("hint: " + escape_control(error.hint), style="yellow"))
+
+    def interrupted(self) -> None:
+        """Ctrl-C stopped a statement; the terminal has echoed ^C, so start a fresh line."""
+        if self.console.is_terminal:
+            self.console.print()
+        line = Text("KeyboardInterrupt", style="bold red")
+        line.append(": stopped; your variables are kept", style="dim")
+        self.console.print(line)
 
     def warning(self, category: str, message: str) -> None:
         self.console.print(Text(f"{category}: {escape_control(message)}", style="yellow"))

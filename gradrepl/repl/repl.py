@@ -121,7 +121,7 @@ class Repl:
         try:
             self.handle(text)
         except KeyboardInterrupt:
-            self.printer.problem("KeyboardInterrupt")
+            self.printer.interrupted()
         except Exception as e:  # noqa: BLE001 - the session goes on; never a traceback
             self.printer.problem(f"gradrepl: internal error ({type(e).__name__}: {str(e)[:200]}); "
                                  f"your variables are kept; please report it with the input")

@@ -1,0 +1,61 @@
+import io
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from gradrepl.repl.history import AtomicFileHistory
+from gradrepl.repl.render import make_console
+from gradrepl.repl.repl import Repl
+
+LESSONS = Path(__file__).resolve().parents[1] / "data" / "repl" / "lessons"
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path, monkeypatch):
+    """Lesson progress and history go to a temporary user data directory."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+
+class Drive:
+    """Type `keys` into a Repl through prompt_toolkit's pipe input; the output is plain text."""
+
+    def __init__(self, tmp_path):
+        self.tmp_path = tmp_path
+
+    def __call__(self, keys, *, history=None, lessons_dir=LESSONS, width=100):
+        """`keys` is a string, or a list of strings typed with a pause between them (so that
+        asynchronous work such as completion finishes first)."""
+        out = io.StringIO()
+        with create_pipe_input() as pipe:
+            if isinstance(keys, str):
+                pipe.send_text(keys)
+                pipe.close()      # after the keys, end of input: the REPL exits as on Ctrl-D
+            else:
+                typist = threading.Thread(target=self._type, args=(pipe, keys))
+                typist.start()
+            repl = Repl(plain=True, lang="en", console=make_console(True, file=out, width=width),
+                        history=history or AtomicFileHistory(self.tmp_path / "history"),
+                        input=pipe, output=DummyOutput(), lessons_dir=lessons_dir)
+            self.status = repl.run()
+            if not isinstance(keys, str):
+                typist.join()
+        self.repl = repl
+        return out.getvalue()
+
+    @staticmethod
+    def _type(pipe, chunks):
+        for chunk in chunks:
+            time.sleep(0.15)
+            pipe.send_text(chunk)
+        time.sleep(0.15)
+        pipe.close()
+
+
+@pytest.fixture
+def drive(tmp_path):
+    return Drive(tmp_path)

@@ -1,0 +1,58 @@
+"""`:lesson NAME` plays a lesson inside the REPL (tests/data/repl/lessons/01-tiny.md)."""
+import json
+import os
+from pathlib import Path
+
+
+def progress():
+    path = Path(os.environ["XDG_DATA_HOME"]) / "gradrepl" / "lesson-progress.json"
+    return json.loads(path.read_text())["lessons"]["tiny"]
+
+
+def test_play_a_lesson_with_hints_and_checks(drive):
+    out = drive(":lesson tiny\r\r\r\r\r:hint\r:hint\r:hint\rs = (x ** 2).sum()\rs.backward()\r")
+    assert "1. A tiny lesson" in out and "Some prose." in out
+    # code steps run in the learner's session with the tutor displays
+    assert "tensor([1., 1.], requires_grad=True)" in out
+    assert "x: requires_grad=True  is_leaf=True  grad_fn=None" in out
+    assert "<SumBackward0 object at 0x" in out
+    assert "Exercise: Square it" in out
+    assert out.count("Type code at the prompt.") == 2        # the step, then Enter reminds
+    assert "s = (x ** 2).sum()\nThen s.backward().\nNo more hints" in out
+    # the first attempt is complete (s and x exist) but x.grad is still None
+    first, second = out.split("s: requires_grad=True", 1)[1].split("✓ check passed")
+    assert "✗ check failed" in first
+    assert "Lesson finished. Well done!" in second
+    assert progress()["finished"] is True
+    assert drive.repl.lesson is None
+
+
+def test_quit_resume_back_restart_skip(drive):
+    out = drive(":lesson tiny\r\r\r:quit\r")
+    assert "Progress saved" in out
+    assert progress()["step"] == 2
+    out = drive(":lesson 1\r\r:back\r:restart\r\r\r\r:solution\r:skip\r")
+    # resumed at step 3: the earlier code ran quietly, so x exists for this step
+    assert out.index("<SumBackward0 object at 0x") < out.index("(this step already ran)")
+    assert "requires_grad=True)\n" not in out.split("<SumBackward0")[0]
+    solution = out[out.index("Exercise: Square it"):out.index("Skipped")]
+    assert "s = (x ** 2).sum()" in solution and "s.backward()" in solution    # :solution
+    assert "Skipped; the reference solution was run" in out
+    assert out.rstrip().endswith("Lesson finished. Well done!")
+
+
+def test_lesson_commands_need_a_lesson(drive):
+    out = drive(":hint\r:lesson\r:lesson nope\r")
+    assert ":hint: no lesson is running; start one with :lesson NAME" in out
+    assert "tiny" in out and "A tiny lesson" in out
+    assert ":lesson: no lesson named 'nope' (known: tiny)" in out
+
+
+def test_lesson_code_is_untrusted(drive, tmp_path):
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    source = (Path(__file__).parents[1] / "data" / "repl" / "lessons" / "01-tiny.md").read_text()
+    (lessons / "01-tiny.md").write_text(source.replace("print(x)\n", "print(x)\nexit()\n", 1))
+    out = drive(":lesson tiny\r\rstill_here = 1\r", lessons_dir=lessons)
+    assert "NameError: name 'exit' is not defined" in out
+    assert "still_here = 1" in out

@@ -1,0 +1,202 @@
+"""The REPL driven through prompt_toolkit's pipe input: keys in, plain text out."""
+import os
+import signal
+import threading
+
+from gradrepl.repl.history import AtomicFileHistory
+
+TUTORIAL_004 = [
+    "x = torch.ones(2, 2, requires_grad=True)",
+    "y = x + 2",
+    "z = y * y * 3",
+    "out = z.mean()",
+    "out.backward()",
+    "print(x.grad)",
+]
+
+
+def test_tutorial_annotations_and_gradients(drive):
+    out = drive("\r".join(TUTORIAL_004) + "\r")
+    assert "x: requires_grad=True  is_leaf=True  grad_fn=None" in out
+    assert "y: requires_grad=True  is_leaf=False  grad_fn=<AddBackward0>" in out
+    assert "out: requires_grad=True  is_leaf=False  grad_fn=<MeanBackward0>" in out
+    assert "tensor(27., grad_fn=<MeanBackward0>)" in out
+    # the table after backward lists the leaf whose .grad changed, as PyTorch prints it
+    table = out[out.index(".grad changed"):]
+    assert "x" in table and "(2, 2)" in table and "tensor([[4.5000, 4.5000]," in table
+    # print() output is PyTorch's text, unchanged
+    assert "tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])\n" in out
+    assert drive.status == 0
+
+
+def test_values_echo_exactly_as_pytorch_prints_them(drive):
+    out = drive("torch.arange(12.).reshape(3, 4) / 7\r")
+    assert out.splitlines()[1:4] == [
+        "tensor([[0.0000, 0.1429, 0.2857, 0.4286],",
+        "        [0.5714, 0.7143, 0.8571, 1.0000],",
+        "        [1.1429, 1.2857, 1.4286, 1.5714]])"]
+
+
+def test_tutor_off_gives_plain_python_output(drive):
+    out = drive(":tutor off\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\rx.grad\r")
+    assert "tutor annotations off" in out
+    assert "requires_grad=True  is_leaf" not in out and ".grad changed" not in out
+    assert out.rstrip().endswith("tensor([1., 1.])")
+
+
+def test_non_leaf_grad_warns_as_pytorch_does(drive):
+    out = drive("x = torch.ones(2, requires_grad=True)\ry = x * 2\ry.grad\r")
+    assert "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being " \
+           "accessed." in out.replace("\n", " ")
+    assert out.count("UserWarning") == 1            # only the learner's own read warns
+
+
+def test_other_assignments_are_shown_briefly(drive):
+    out = drive("n = 3\rdef f(a):\rreturn a\r\r")
+    assert "n = 3" in out
+    assert "f =" not in out
+
+
+def test_multiline_block_with_auto_indent(drive):
+    out = drive("total = 0\rfor i in range(4):\rtotal += i\r\rprint(total)\r")
+    assert "6\n" in out
+    assert drive.repl.history.entries()[1] == "for i in range(4):\n    total += i"
+
+
+def test_dedent_after_return_and_backspace(drive):
+    drive("def f(a):\rif a:\rreturn 1\rreturn 2\r\rif True:\ra = 1\r\x7fb = 2\r")
+    entries = drive.repl.history.entries()
+    assert entries[0] == "def f(a):\n    if a:\n        return 1\n    return 2"
+    assert entries[1] == "if True:\n    a = 1\nb = 2"
+
+
+def test_tab_indents_at_line_start_and_completes_elsewhere(drive):
+    out = drive(["if True:\r\tv = 1\r\rx = torch.ones(1, requires_grad=True)\rx.requ\t", "\r"])
+    assert drive.repl.history.entries()[0] == "if True:\n        v = 1"
+    assert drive.repl.history.entries()[-1] == "x.requires_grad"
+    assert out.rstrip().endswith("True")
+
+
+def test_escape_enter_runs_a_block_at_once(drive):
+    out = drive("for i in range(2): print('hi', i)\x1b\r")
+    assert "hi 0\nhi 1\n" in out
+
+
+def test_bracketed_paste_keeps_indentation(drive):
+    block = "def g(t):\n    if t:\n        return 1\n\n    return 2\nprint(g(0))\n"
+    out = drive("\x1b[200~" + block + "\x1b[201~\r")
+    assert "2\n" in out
+    assert drive.repl.history.entries()[0] == block.rstrip()
+
+
+def test_ctrl_c_clears_the_line_and_ctrl_d_exits(drive):
+    out = drive("never_run = 1\x03kept = 2\r\x04after_exit = 3\r")
+    assert "kept = 2" in out
+    assert "never_run" not in out and "after_exit" not in out
+    assert drive.repl.history.entries() == ["kept = 2"]
+    assert drive.status == 0
+
+
+def test_exit_and_quit_without_parentheses(drive):
+    assert "a = 1" not in drive("exit\ra = 1\r")
+    assert "a = 1" not in drive("quit\ra = 1\r")
+    assert "a = 1" not in drive("exit()\ra = 1\r")
+
+
+def test_syntax_error_is_held_back_before_running(drive):
+    out = drive("x = )\r\x03ok = 1\r")
+    assert "SyntaxError" not in out          # shown at the prompt by the validator, nothing ran
+    assert "ok = 1" in out
+
+
+def test_errors_show_source_caret_message_and_hint(drive):
+    out = drive("x = torch.ones(2, requires_grad=True)\ry = x * 2\ry.backward()\r")
+    assert "    y.backward()\n    ^\n" in out
+    assert "RuntimeError: grad can be implicitly created only for scalar outputs" in out
+    assert "hint: pass a gradient of the same shape, such as y.backward(torch.ones_like(y))" in out
+    assert "Traceback" not in out
+
+
+def test_meta_commands_run_only_from_typed_input(drive, tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text("w = torch.ones(3)\n:reset\n")
+    out = drive(f":load {script}\rw\r")
+    assert "SyntaxError" in out                     # `:reset` in a file is not a command
+    assert "w = torch.ones(3)" not in out
+
+
+def test_load_and_save(drive, tmp_path):
+    script = tmp_path / "in.py"
+    script.write_text("a = torch.tensor([1., 2.], requires_grad=True)\nb = (a * a).sum()\n")
+    saved = tmp_path / "out.py"
+    out = drive(f":load {script}\rb.backward()\rbroken(\r)\ra.grad\r:save {saved}\r")
+    assert "2 statements ran; names: a, b" in out
+    assert "tensor([2., 4.])" in out
+    assert saved.read_text() == ("a = torch.tensor([1., 2.], requires_grad=True)\n"
+                                 "b = (a * a).sum()\nb.backward()\na.grad\n")
+    assert not list(tmp_path.glob(".out.py-*"))    # the temporary file was renamed into place
+
+
+def test_vars_grad_reset_and_unknown_command(drive):
+    out = drive("x = torch.ones(2, requires_grad=True)\ry = x * 3\ry.sum().backward()\r"
+                ":vars\r:grad\r:grad y\r:reset\r:vars\r:vras\r")
+    table = out[out.index("tensors"):]
+    assert "MulBackward0" in table and "yes (2,)" in table
+    assert "y.grad is None: it is not a leaf: call .retain_grad() on it before backward()" in out
+    assert "session reset" in out and "no variables yet" in out
+    assert "unknown command :vras; did you mean :vars?" in out
+
+
+def test_help_topics(drive):
+    out = drive(":help\r:help autograd\r:help :graph\r:help nonsense\r")
+    assert ":jacobian Y X" in out and "x.grad" in out
+    assert ":graph NAME\n  draw the autograd graph that produced NAME" in out
+    assert "no help on 'nonsense'" in out
+
+
+def test_history_persists_and_is_listed(drive, tmp_path):
+    path = tmp_path / "hist" / "history"
+    drive("first = 1\rsecond = 2\r", history=AtomicFileHistory(path))
+    again = AtomicFileHistory(path)
+    assert again.load_history_strings() == ["second = 2", "first = 1"]
+    out = drive(":history\r", history=again)
+    assert "   1  first = 1\n   2  second = 2\n" in out
+
+
+def test_unwritable_history_warns_and_goes_on(drive, tmp_path):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the directory should be")
+    out = drive("a = 1\r", history=AtomicFileHistory(blocked / "history"))
+    assert "a = 1" in out
+    assert "warning: could not save history to" in out
+
+
+def test_ctrl_c_stops_a_running_statement_and_keeps_variables(drive):
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        out = drive("keep = torch.ones(1)\rwhile True:\rpass\r\rkeep * 2\r")
+    finally:
+        timer.cancel()
+    assert "KeyboardInterrupt: stopped; your variables are kept" in out
+    assert out.rstrip().endswith("tensor([2.])")
+
+
+def test_plain_output_rules():
+    from gradrepl.repl.render import plain_wanted
+
+    assert plain_wanted(environ={"NO_COLOR": "1"})
+    assert plain_wanted(environ={"TERM": "dumb"})
+    assert plain_wanted(no_color=True, environ={})
+    assert not plain_wanted(environ={"TERM": "xterm-256color"})
+
+
+def test_no_traceback_on_internal_error(drive, monkeypatch):
+    from gradrepl.repl import repl as repl_module
+
+    def broken(self, text, **kwargs):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(repl_module.Repl, "run_code", broken)
+    out = drive("x = 1\r")
+    assert "gradrepl: internal error (ValueError: boom)" in out and "Traceback" not in out
