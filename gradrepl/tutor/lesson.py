@@ -30,6 +30,7 @@ LANGS = ("en", "zh")
 
 _LANG_MARKER = re.compile(r"^\s*<!--\s*(en|zh)\s*-->\s*$")
 _FRONT_MATTER = "+++"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class LessonError(Exception):
@@ -278,6 +279,11 @@ class _Builder:
 
 def parse_lesson(text: str, path: str = "<lesson>") -> Lesson:
     """Parse one lesson file's text; raise LessonError naming the line on any format error."""
+    text = text.replace("\r\n", "\n")
+    control = _CONTROL.search(text)
+    if control:  # lesson files are untrusted: no escape sequences reach the terminal
+        raise LessonError(path, text.count("\n", 0, control.start()) + 1,
+                          f"control character U+{ord(control.group()):04X} is not allowed in a lesson")
     meta, offset = _parse_front_matter(text, path)
     for key in ("id", "number", "title", "summary", "source"):
         if key not in meta:

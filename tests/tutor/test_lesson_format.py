@@ -171,3 +171,12 @@ def test_a_file_that_is_not_utf8_is_a_lesson_error(tmp_path):
     (tmp_path / "01-x.md").write_bytes(b"+++\nid = '\xff'\n+++\n")
     with pytest.raises(LessonError, match="not UTF-8"):
         load_all(tmp_path)
+
+
+def test_control_characters_are_refused_and_crlf_is_fine():
+    body = "## A | 甲\n\n<!-- en -->\nText \x1b]0;owned\x07 here.\n\n<!-- zh -->\n文字。\n"
+    with pytest.raises(LessonError, match="U\\+001B") as info:
+        parse_lesson(HEAD + body, "x.md")
+    assert info.value.line == 11
+    good = (HEAD + body.replace("\x1b]0;owned\x07", "")).replace("\n", "\r\n")
+    assert parse_lesson(good).steps[0].text.en == "Text  here."
