@@ -1,6 +1,6 @@
 """Each shipped exercise rejects the mistake a learner is likely to make.
 
-(That the reference solutions pass is `gradrepl lesson --check`, in test_cli.py.)
+(That the reference solutions pass is `gradrepl lesson --check`, in test_lesson_cli.py.)
 """
 import pytest
 
