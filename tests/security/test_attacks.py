@@ -1,0 +1,69 @@
+"""Every hostile input runs through script mode in a subprocess with a memory rlimit:
+no file created, no host internals shown, no traceback, no signal death, no hang, and
+the session survives (the rules of shared/sandbox/README.md)."""
+import glob
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "security"
+FILES = sorted(DATA.glob("*/[0-9]*.txt"))
+LEAKS = ["root:x:0:0", "<module ", "<frame ", "<code ", "__builtins__", "mappingproxy",
+         "numpy.ndarray", "<class 'numpy", "ctypes", "<built-in function", "<built-in method",
+         "<class 'object'>", "<class 'type'>", "Interpreter object", "<ast.", "_ast.",
+         "Traceback (most recent call last)", "\x1b"]
+PWNED = "/tmp/gradrepl-pwned*"
+# Tighter budgets than the defaults keep the suite fast; containment does not depend on them.
+FLAGS = ["--max-steps", "200000", "--time-limit", "1"]
+
+
+def _limit_memory():
+    import resource
+    gib = 6 * 1024 ** 3
+    resource.setrlimit(resource.RLIMIT_AS, (gib, gib))
+    os.setsid()
+
+
+def _run(path):
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb")
+    p = subprocess.run([sys.executable, "-m", "gradrepl", "run", "--keep-going", *FLAGS, str(path)],
+                       capture_output=True, timeout=90, stdin=subprocess.DEVNULL, env=env,
+                       preexec_fn=_limit_memory)
+    return p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    for f in glob.glob(PWNED):
+        os.remove(f)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = dict(zip(FILES, pool.map(_run, FILES)))
+    created = glob.glob(PWNED)
+    for f in created:
+        os.remove(f)
+    return results, created
+
+
+def test_corpus_is_complete():
+    shared = {p.name[:2] for p in DATA.glob("shared/*.txt")}
+    variants = {p.name[:2] for p in DATA.glob("variants/*.txt")}
+    assert len(shared) == 35 and shared <= variants
+
+
+def test_no_file_created(outcomes):
+    assert outcomes[1] == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.name}" for p in FILES])
+def test_attack_is_contained(outcomes, path):
+    rc, out = outcomes[0][path]
+    assert rc in (0, 1), out[-2000:]
+    for leak in LEAKS:
+        assert leak not in out, f"output shows {leak!r}"
+    for alive in re.findall(r"print\('(still alive[^']*)'\)", path.read_text(errors="replace")):
+        assert alive in out
