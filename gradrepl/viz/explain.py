@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradrepl.viz.graph import Names, VizError, shape_text, tensor_array, tensor_grad, values_text
+from gradrepl.viz.graph import Names, VizError, is_accumulate, node_name, shape_text, tensor_array, tensor_grad, values_text
 
 SHOW_VALUES = 32    # gradients with at most this many elements are printed in full
 
@@ -88,7 +88,7 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
                            f"got {list(root_grad.shape)}")
 
     nodes = _reachable(tensor.grad_fn)
-    leaves = [n.variable for n in nodes if n.name() == "AccumulateGrad"]
+    leaves = [n.variable for n in nodes if is_accumulate(n)]
     outputs = {}
     for t in names.tensors():
         if t.grad_fn is not None:
@@ -104,7 +104,7 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
         rules = [(name, rule) for k, (name, rule) in enumerate(zip(node.spec.inputs, node.spec.formulas))
                  if k in flows]
         output = ", ".join(filter(None, (outputs.get((node, k), "") for k in range(node.n_out))))
-        step = Step(len(steps) + 1, node.name(), output, rules, _operands(node),
+        step = Step(len(steps) + 1, node_name(node), output, rules, _operands(node),
                     [None if g is None else np.array(g) for g in grads_in], received.get(node, 1))
         inputs = node.spec.inputs
         for k, (child, nr) in enumerate(node.next_functions):
@@ -115,12 +115,12 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
                 continue
             if g is not None:
                 received[child] = received.get(child, 0) + 1
-            if child.name() == "AccumulateGrad":
+            if is_accumulate(child):
                 step.sends.append(Send(input_name, f"AccumulateGrad -> {leaf_titles[id(child.variable)]}.grad",
                                        g, child.variable))
             else:
                 named = outputs.get((child, nr))
-                step.sends.append(Send(input_name, child.name() + (f" ({named})" if named else ""), g))
+                step.sends.append(Send(input_name, node_name(child) + (f" ({named})" if named else ""), g))
         steps.append(step)
 
     saved = _save_retained(nodes)
@@ -154,7 +154,7 @@ _SAVED_INPUTS = {"MulBackward0": ("self", "other"), "DivBackward0": ("self", "ot
 
 def _operands(node):
     """The saved values a rule mentions (self, other, exponent), where the node keeps them."""
-    name = node.name()
+    name = node_name(node)
     out = []
     if name in _SAVED_INPUTS and len(node.saved) == 2:
         for label, value in zip(_SAVED_INPUTS[name], node.saved):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradrepl.viz.graph import VizError, shape_text, tensor_array, values_text
+from gradrepl.viz.graph import VizError, is_accumulate, shape_text, tensor_array, values_text
 
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
 MAX_EVALUATIONS = 400      # reruns of the statements for the finite differences
@@ -59,7 +59,7 @@ def _leaves_of(tensor):
         if node in seen:
             continue
         seen.add(node)
-        if node.name() == "AccumulateGrad":
+        if is_accumulate(node):
             out.append(node.variable)
         stack.extend(child for child, _ in reversed(node.next_functions) if child is not None)
     return out

@@ -32,7 +32,18 @@ class VizError(Exception):
     """A problem the learner can fix (unknown name, no graph, no `dot`): message only."""
 
 
-# ----------------------------------------------------------------- tensor facts
+# ----------------------------------------------------------------- engine facts
+def node_name(fn):
+    """PyTorch's class name of a graph node (name() of C++ nodes carries a namespace)."""
+    return fn.name().removeprefix("torch::autograd::")
+
+
+def is_accumulate(fn):
+    from gradrepl.engine.autograd import AccumulateGrad
+    return isinstance(fn, AccumulateGrad)
+
+
+
 def tensor_array(t):
     """The NumPy values of an engine tensor (read only)."""
     return t._a
@@ -191,14 +202,14 @@ def build_graph(tensor, names=None, *, root_name="", collapse=True):
         if nid is not None:
             graph.edges.append(GEdge(parent, nid, label, index))
             continue
-        if fn.name() == "AccumulateGrad":
+        if is_accumulate(fn):
             nid = seen[fn] = new_node("acc", "AccumulateGrad", (), fn)
             graph.edges.append(GEdge(parent, nid, label, index))
             var = fn.variable
             leaf = new_node("leaf", title_of(var, "(unnamed leaf)"), _tensor_details(var, True), var)
             graph.edges.append(GEdge(nid, leaf))
             continue
-        nid = seen[fn] = new_node("op", fn.name(), (), fn)
+        nid = seen[fn] = new_node("op", node_name(fn), (), fn)
         graph.edges.append(GEdge(parent, nid, label, index))
         inputs = fn.spec.inputs
         pending = []
