@@ -92,6 +92,9 @@ def make_builtins(*, budget, write, api, tensor_type, trusted):
     def _exit(*args):
         raise ExitRequested()
 
+    for fn, name in ((_str, "str"), (_list, "list"), (_tuple, "tuple"), (_set, "set"),
+                     (_dict, "dict")):
+        fn.__name__ = fn.__qualname__ = name
     pytypes = {
         int: pytype(int, int, "int"),
         float: pytype(float, float, "float"),
@@ -109,6 +112,9 @@ def make_builtins(*, budget, write, api, tensor_type, trusted):
         "any": _any, "all": _all, "type": _type, "repr": safe_repr, "format": _format,
         "pow": power, "divmod": divmod, "chr": chr, "ord": ord, "callable": callable,
     }
+    for name, fn in functions.items():
+        if hasattr(fn, "__code__"):     # Python's own messages name the function: the public name
+            fn.__name__ = fn.__qualname__ = name
     names = {}
     for name in BUILTIN_NAMES:
         names[name] = builtin_function_or_method(functions[name], name) if name in functions \

@@ -201,8 +201,6 @@ class Access:
 
 def capped_method(obj, name, method):
     """Wrap a str/list/set/dict method whose result can outgrow its inputs."""
-    cap = LIMITS.max_items
-
     def check(n):
         if n > LIMITS.max_items:
             raise items_exceeded(n)
@@ -249,7 +247,7 @@ def capped_method(obj, name, method):
     else:  # sort: a key function is user code, which ticks the budget itself
         def run(*, key=None, reverse=False):
             return method(key=key, reverse=reverse)
-    del cap
+    run.__name__ = run.__qualname__ = name
     return run
 
 
@@ -361,6 +359,7 @@ def math_facade():
         entries[name] = builtin_function_or_method(getattr(math, name), f"math.{name}")
     for name, fn in (("factorial", _factorial), ("comb", _comb), ("perm", _perm),
                      ("prod", _prod), ("lcm", _lcm), ("fsum", _fsum)):
+        fn.__name__ = fn.__qualname__ = name
         entries[name] = builtin_function_or_method(fn, f"math.{name}")
     return module("math", entries)
 

@@ -76,9 +76,8 @@ class Session:
     track_grads       fill StatementResult.grads_changed (costs a snapshot per statement)
     """
 
-    def __init__(self, *, limits: Limits | None = None, write=None, api=None):
-        if api is None:
-            from gradrepl.engine import api
+    def __init__(self, *, limits: Limits | None = None, write=None):
+        from gradrepl.engine import api
         self.api = api
         self.limits = limits if limits is not None else Limits()
         self.write_out = write if write is not None else _stdout_write
