@@ -578,6 +578,9 @@ class set_grad_enabled(_GradMode):
         GRAD[0] = self._prev.pop() if self._prev else True
         return False
 
+    def __repr__(self):
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self._mode})"
+
 
 def inference_mode(mode=True):
     return _GradMode(not mode, "inference_mode")

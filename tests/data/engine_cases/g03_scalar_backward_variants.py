@@ -1,0 +1,10 @@
+import torch
+x = torch.Tensor([3])
+w = torch.tensor([2.0], requires_grad=True)
+b = torch.tensor([1.0], requires_grad=True)
+y = torch.mul(w, x)
+z = torch.add(y, b)
+z.backward()
+print(w.grad, b.grad, x.grad)
+print(y.grad_fn, z.grad_fn)
+print(torch.matmul(torch.tensor([1., 2.]), torch.tensor([3., 4.])))

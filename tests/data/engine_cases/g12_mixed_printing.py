@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+print(x * 1000)
+print(x / 1000)
+print(x ** 10)
+print(x - 3.5)
+print(x.sum(0, keepdim=True))
+print(torch.tensor([1.23456789, 2.0]))
+print(torch.tensor([[1e-8, 1.0], [2.0, 3.0]]))
+print(torch.tensor(100.0) / 3)
