@@ -32,9 +32,14 @@ _BUDGETS = (
     ("--max-ast-depth", "max_ast_depth", int, "nesting depth of one statement's syntax tree"),
 )
 
-_EPILOG = "budgets (defaults; every one is checked before the work is done):\n" + "\n".join(
-    f"  {flag:<16} {getattr(_DEFAULTS, field):<12g} {text}"
-    for flag, field, _, text in _BUDGETS) + """
+
+
+def _show(value):
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+_EPILOG = """Budgets are checked before the work is done; a budget error names its flag and ends
+only the statement that hit it (user code's `except` never catches it).
 
 subcommands:
   run FILE [--keep-going]   run a file in script mode (output diffable against PyTorch)
@@ -72,10 +77,11 @@ def _add_budget_flags(parser):
     group = parser.add_argument_group("budgets")
     for flag, field, kind, text in _BUDGETS:
         group.add_argument(flag, dest=field, type=_positive(kind), metavar="N",
-                           help=f"{text} (default {getattr(_DEFAULTS, field):g})")
+                           help=f"{text} (default {_show(getattr(_DEFAULTS, field))})")
 
 
-def _limits_from(opts):
+def limits_from(opts):
+    """Limits from parsed budget flags (the REPL's start(opts) uses it too)."""
     limits = Limits()
     for _, field, _, _ in _BUDGETS:
         value = getattr(opts, field, None)
@@ -140,7 +146,7 @@ def _main(argv):
     if argv and argv[0] == "run":
         opts = _run_parser().parse_args(argv[1:])
         if opts.file == "-":
-            return run_script(sys.stdin.read(), "<stdin>", _limits_from(opts), opts.keep_going)
+            return run_script(sys.stdin.read(), "<stdin>", limits_from(opts), opts.keep_going)
         try:
             with open(opts.file, encoding="utf-8") as f:
                 text = f.read()
@@ -148,7 +154,7 @@ def _main(argv):
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             print(f"gradrepl run: cannot read '{opts.file}': {reason}", file=sys.stderr)
             return EXIT_USAGE
-        return run_script(text, opts.file, _limits_from(opts), opts.keep_going)
+        return run_script(text, opts.file, limits_from(opts), opts.keep_going)
     opts = _parser().parse_args(argv)
     if sys.stdin is not None and not sys.stdin.isatty():
         try:
@@ -156,7 +162,7 @@ def _main(argv):
         except UnicodeDecodeError as e:
             print(f"gradrepl: standard input is not UTF-8 text: {e}", file=sys.stderr)
             return EXIT_USAGE
-        return run_script(text, "<stdin>", _limits_from(opts), keep_going=False)
+        return run_script(text, "<stdin>", limits_from(opts), keep_going=False)
     try:
         from gradrepl.repl import start
     except ImportError:

@@ -90,9 +90,11 @@ def test_version_and_help():
     assert p.returncode == 0 and p.stdout.startswith("gradrepl ")
     p = gradrepl("--help")
     assert p.returncode == 0
-    for flag, default in [("--max-steps", "1e+07"), ("--time-limit", "10"), ("--max-depth", "200"),
-                          ("--max-elements", "5e+07"), ("--max-memory", "2.14748e+09"),
-                          ("--max-output", "1e+06"), ("--max-ast-depth", "100")]:
+    for flag, default in [("--max-steps", "10000000"), ("--time-limit", "10"), ("--max-depth", "200"),
+                          ("--max-elements", "50000000"), ("--max-memory", "2147483648"),
+                          ("--max-int-bits", "100000"), ("--max-items", "10000000"),
+                          ("--max-output", "1000000"), ("--max-source", "100000"),
+                          ("--max-ast-depth", "100")]:
         assert flag in p.stdout and default in p.stdout
     assert "130" in p.stdout
 
