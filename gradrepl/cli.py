@@ -94,6 +94,8 @@ def _parser():
     parser = _Parser(prog="gradrepl", description="An interactive autograd REPL and tutor.",
                      epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"gradrepl {__version__}")
+    parser.add_argument("--no-color", action="store_true",
+                        help="plain text in the REPL (also NO_COLOR=1 or TERM=dumb)")
     _add_budget_flags(parser)
     return parser
 
