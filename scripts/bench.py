@@ -177,7 +177,7 @@ def commands(args: argparse.Namespace, peers: dict, torch_info: dict | None
                      "for it).")
     if "autograd" not in peers:
         notes.append(f"autograd is not installed for {py}: pip install -e '.[bench]'.")
-    if torch_info is None:
+    if torch_info is None and args.works:
         notes.append(f"torch is not importable by {args.torch_python}: pass --torch-python.")
     return cmds, notes
 
@@ -338,10 +338,11 @@ def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
             lines.append(row)
         lines.append("")
 
-    table("Wall time, median s [min-max]", lambda one: (
-        f"{one.median_s():.3f} [{min(s.wall_s for s in one.samples):.2f}-"
-        f"{max(s.wall_s for s in one.samples):.2f}]"))
-    table("Peak memory, median MiB", lambda one: f"{one.median_mib():.1f}")
+    if series:
+        table("Wall time, median s [min-max]", lambda one: (
+            f"{one.median_s():.3f} [{min(s.wall_s for s in one.samples):.2f}-"
+            f"{max(s.wall_s for s in one.samples):.2f}]"))
+        table("Peak memory, median MiB", lambda one: f"{one.median_mib():.1f}")
 
     lines.append("Goals of issue 8")
     lines.append(f"  {'measure':<24}{'peer':<10}{'gradrepl/peer':>14}  {'goal':<10}verdict")
