@@ -65,9 +65,10 @@ def _leaves_of(tensor):
     return out
 
 
-def _float64_leaf(arr):
+def _leaf(arr, dtype=None):
+    """A fresh leaf that requires grad: float64, or `dtype` when given."""
     from gradrepl.engine.tensor import wrap
-    return wrap(np.array(arr, dtype=np.float64)).requires_grad_(True)
+    return wrap(np.array(arr, dtype=dtype or np.float64)).requires_grad_(True)
 
 
 class Replay:
@@ -76,6 +77,7 @@ class Replay:
     def __init__(self, source, leaf_names, limits=None, rng_state=None, filename="<gradcheck>"):
         self.source, self.leaf_names = source, list(leaf_names)
         self.limits, self.rng_state, self.filename = limits, rng_state, filename
+        self.float64 = True     # False: leaves keep their dtype (code that needs equal dtypes)
 
     def run(self, perturb=None):
         """The rerun's namespace and the injected leaves; perturb(name, array) edits values."""
@@ -94,7 +96,7 @@ class Replay:
                     arr = np.array(tensor_array(value), dtype=np.float64)
                     if perturb is not None:
                         perturb(name, arr)
-                    ns[name] = injected[name] = _float64_leaf(arr)
+                    ns[name] = injected[name] = _leaf(arr, None if self.float64 else tensor_array(value).dtype)
 
         session.after_statement = inject
         if self.rng_state is not None:
@@ -148,7 +150,12 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
     replay = Replay(source, names, limits, rng_state, filename)
     saved_rng = F.get_rng_state()
     try:
-        ns, injected = replay.run()
+        try:
+            ns, injected = replay.run()
+        except VizError as e:   # e.g. matmul of a float64 leaf with a float32 tensor: keep the dtypes
+            replay.float64 = False
+            ns, injected = replay.run()
+            notes.append(f"leaves kept in their own dtype: in float64 the statements fail ({e})")
         result = ns.get(root_name)
         if type(result) is not Tensor:
             raise VizError(f"rerunning the statements does not define {root_name}")
