@@ -282,6 +282,7 @@ class _Watchdog:
         self.budget = budget
         self.limit = limit
         self.fired = False
+        self.active = False
         self.enabled = threading.current_thread() is threading.main_thread() \
             and hasattr(signal, "setitimer")
         self.previous = None
@@ -289,18 +290,22 @@ class _Watchdog:
     def __enter__(self):
         if self.enabled:
             self.previous = signal.signal(signal.SIGALRM, self._on_alarm)
+            self.active = True
             signal.setitimer(signal.ITIMER_REAL, self.limit)
         return self
 
     def _on_alarm(self, signum, frame):
+        if not self.active:
+            return
         if not self.fired:
             self.fired = True
             self.budget.countdown = 0
-            signal.setitimer(signal.ITIMER_REAL, max(1.0, self.limit / 2))
+            signal.setitimer(signal.ITIMER_REAL, max(0.5, self.limit / 2))
             return
         raise time_exceeded(self.limit)
 
     def __exit__(self, *exc):
+        self.active = False
         if self.enabled:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)

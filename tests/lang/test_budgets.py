@@ -115,3 +115,19 @@ def test_budget_inside_hook_leaves_engine_usable():
     out, r = run(src, keep_going=True, max_steps=5000)
     assert "--max-steps" in budget_error(r)
     assert out == "False True\ntensor(4.)\n"
+
+
+def test_watchdog_stops_a_long_host_call():
+    from gradrepl.lang import Session, run_source
+    out = []
+    s = Session(write=out.append)
+    run_source("x = torch.tensor(1.0, requires_grad=True)\ny = x\nfor i in range(120000):\n"
+               "    y = y * 1.0\n", s)
+    s.limits.time_limit = 0.05
+    start = time.monotonic()
+    r = run_source("y.backward()\n", s)
+    assert time.monotonic() - start < 1.5
+    assert "--time-limit" in budget_error(r)
+    s.limits.time_limit = 10
+    r = run_source("z = torch.tensor(3.0, requires_grad=True)\n(z * z).backward()\nprint(z.grad)\n", s)
+    assert r.ok and out[-1] == "tensor(6.)\n"
