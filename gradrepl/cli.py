@@ -150,7 +150,7 @@ def _main(argv):
         if opts.file == "-":
             return run_script(sys.stdin.read(), "<stdin>", limits_from(opts), opts.keep_going)
         try:
-            with open(opts.file, encoding="utf-8") as f:
+            with open(opts.file, encoding="utf-8-sig") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
@@ -174,6 +174,29 @@ def _main(argv):
     return start(opts)
 
 
+class _Stdout:
+    """Program output; once the reader has gone (`| head`), the rest is dropped quietly."""
+
+    def __init__(self):
+        self.closed = False
+
+    def _guard(self, action, *args):
+        if self.closed:
+            return
+        try:
+            action(*args)
+        except BrokenPipeError:
+            import os
+            self.closed = True
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+    def write(self, text):
+        self._guard(sys.stdout.write, text)
+
+    def flush(self):
+        self._guard(sys.stdout.flush)
+
+
 def run_script(text, filename, limits, keep_going):
     """Script mode: plain text, program output on stdout, errors on stderr."""
     from gradrepl.lang import Session, run_source
@@ -184,19 +207,21 @@ def run_script(text, filename, limits, keep_going):
         except (AttributeError, ValueError):
             pass
 
+    stdout = _Stdout()
+
     def report(error):
-        sys.stdout.flush()
+        stdout.flush()
         print(error.format(), file=sys.stderr, flush=True)
 
     def warn(category, message):
-        sys.stdout.flush()
+        stdout.flush()
         print(f"{category}: {message}", file=sys.stderr, flush=True)
 
-    session = Session(limits=limits)
+    session = Session(limits=limits, write=stdout.write)
     session.report = report
     session.warn = warn
     result = run_source(text, session, filename=filename, trusted=False, keep_going=keep_going)
-    sys.stdout.flush()
+    stdout.flush()
     if result.interrupted:
         return EXIT_INTERRUPT
     if any(e.kind == "internal" for e in result.errors):

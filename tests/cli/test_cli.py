@@ -149,3 +149,22 @@ def test_delegated_subcommands_reach_their_modules(monkeypatch):
     assert cli.main(["lesson", "list"]) == 0
     assert cli.main(["graph", "f.py", "y"]) == 0
     assert seen == [["list"], ["graph", "f.py", "y"]]
+
+
+def test_closed_stdout_pipe_is_quiet(script):
+    path = script("for i in range(100000):\n    print(i)\n1/0\n")
+    p = subprocess.Popen([sys.executable, "-m", "gradrepl", "run", path], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=ENV, stdin=subprocess.DEVNULL)
+    assert p.stdout.readline() == b"0\n"
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=30) == 1
+    assert "ZeroDivisionError: division by zero" in err and "Traceback" not in err
+    assert "internal error" not in err
+
+
+def test_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.py"
+    path.write_bytes(b"\xef\xbb\xbfprint('bom ok')\n")
+    p = gradrepl("run", str(path))
+    assert (p.returncode, p.stdout) == (0, "bom ok\n")
