@@ -4,26 +4,28 @@ Modules: graph (model + text/DOT/Mermaid/svg/png), explain (the chain-rule trace
 symbolic (its short symbolic summary), gradcheck (finite differences, Jacobian), cli.
 
 For the REPL's meta commands. Each takes the learner's `gradrepl.lang.Session` and
-variable names, changes nothing in the session (no .grad, no graph freed), prints
-nothing, and raises `VizError` whose message is meant for the learner (show it as is):
+variable names (and `width`, the console's columns, accepted by all and unused where
+rich adapts by itself), changes nothing in the session (no .grad, no graph freed),
+prints nothing, and raises `VizError` whose message is meant for the learner (show it
+as is). The results are rich renderables:
 
-    graph_view(session, name, fmt="text", collapse=True)        -> rich Tree | str
-        `:graph NAME`. fmt "text" gives a rich Tree (fits any width); "dot" and
-        "mermaid" give the source text.
-    save_graph(session, name, path, fmt=None, collapse=True)    -> str (the path written)
+    repl_graph(session, name, width=None, fmt="text", collapse=True)  -> rich Tree | str
+        `:graph NAME`. fmt "text" gives a rich Tree; "dot" and "mermaid" the source text.
+    save_graph(session, name, path, fmt=None, collapse=True)          -> str (the path written)
         `:graph NAME FILE`: format from fmt or the file's suffix (.svg .png .dot .gv
         .mmd .txt); svg/png need Graphviz's `dot` (VizError names the package otherwise).
-    explain_view(session, name, vector=None)                    -> rich renderable
-        `:explain NAME`: every node in the engine's order with its rule, incoming
-        gradient and what it sends on; leaf results; a symbolic summary when the
-        session's statements allow one. vector: a variable name holding the gradient
-        for a non-scalar NAME (default ones).
-    gradcheck_view(session, name, vector=None, rng_state=None)  -> (rich renderable, ok: bool)
-        `:gradcheck NAME`: reruns session.succeeded with float64 leaves. Pass
-        rng_state = gradrepl.engine.functions.get_rng_state() taken when the session
-        started (or was reset) so random draws rerun identically; without it, code
-        using randn without manual_seed gets a clear "does not reproduce" VizError.
-    jacobian_view(session, y_name, x_name)                      -> rich renderable
+    repl_explain(session, name, vector=None, width=None)              -> rich renderable
+        `:explain NAME [V]`: every node in the engine's order with its rule, incoming
+        gradient and what it sends on; the leaf results; a symbolic summary when the
+        session's statements allow one. V: a variable holding the gradient for a
+        non-scalar NAME (default ones, said in the output).
+    repl_gradcheck(session, name, vector=None, width=None, rng_state=None) -> rich renderable
+        `:gradcheck NAME [V]`: reruns session.succeeded with float64 leaves; the verdict
+        is in the renderable (gradcheck_result() gives the data). Pass rng_state =
+        gradrepl.engine.functions.get_rng_state() taken when the session started (or
+        was reset) so random draws rerun identically; without it, code that draws
+        random numbers without torch.manual_seed gets a clear "does not reproduce".
+    repl_jacobian(session, y_name, x_name, width=None)                 -> rich renderable
         `:jacobian Y X`: one backward per element of Y, as 001 builds it by hand.
 """
 import difflib
@@ -31,7 +33,8 @@ from pathlib import Path
 
 from gradrepl.viz.graph import VizError
 
-__all__ = ["VizError", "graph_view", "save_graph", "explain_view", "gradcheck_view", "jacobian_view"]
+__all__ = ["VizError", "repl_graph", "save_graph", "repl_explain", "repl_gradcheck", "gradcheck_result",
+           "repl_jacobian"]
 
 _SUFFIX_FORMATS = {".svg": "svg", ".png": "png", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid",
                    ".mermaid": "mermaid", ".txt": "text"}
@@ -48,7 +51,7 @@ def lookup(namespace, name, *, what="tensor"):
         raise VizError(f"name '{name}' is not defined{hint}")
     value = namespace[name]
     if type(value) is not Tensor:
-        raise VizError(f"{name} is not a {what} (it is {type(value).__name__})")
+        raise VizError(f"{name} is not a {what}")
     return value
 
 
@@ -58,7 +61,7 @@ def _graph(session, name, collapse):
     return build_graph(tensor, Names(session.namespace), root_name=name, collapse=collapse)
 
 
-def graph_view(session, name, fmt="text", collapse=True):
+def repl_graph(session, name, width=None, fmt="text", collapse=True):
     from gradrepl.viz import graph as G
     g = _graph(session, name, collapse)
     if fmt == "text":
@@ -93,7 +96,7 @@ def render(g, fmt, width=80):
     return text[fmt]().encode()
 
 
-def explain_view(session, name, vector=None):
+def repl_explain(session, name, vector=None, width=None):
     from gradrepl.viz.explain import explain_tensor, to_renderable
     from gradrepl.viz.graph import Names
     tensor = lookup(session.namespace, name)
@@ -103,16 +106,21 @@ def explain_view(session, name, vector=None):
     return to_renderable(ex)
 
 
-def gradcheck_view(session, name, vector=None, rng_state=None):
-    from gradrepl.viz.gradcheck import gradcheck_renderable, gradcheck_source
+def gradcheck_result(session, name, vector=None, rng_state=None):
+    """The data behind :gradcheck (GradcheckResult: .ok, .leaves with errors)."""
+    from gradrepl.viz.gradcheck import gradcheck_source
     lookup(session.namespace, name)
     v = None if vector is None else lookup(session.namespace, vector)
-    res = gradcheck_source("\n".join(session.succeeded), session.namespace, name, vector=v,
-                           limits=session.limits, rng_state=rng_state)
-    return gradcheck_renderable(res), res.ok
+    return gradcheck_source("\n".join(session.succeeded), session.namespace, name, vector=v,
+                            limits=session.limits, rng_state=rng_state)
 
 
-def jacobian_view(session, y_name, x_name):
+def repl_gradcheck(session, name, vector=None, width=None, rng_state=None):
+    from gradrepl.viz.gradcheck import gradcheck_renderable
+    return gradcheck_renderable(gradcheck_result(session, name, vector, rng_state))
+
+
+def repl_jacobian(session, y_name, x_name, width=None):
     from gradrepl.viz.gradcheck import jacobian_renderable, jacobian_rows
     y = lookup(session.namespace, y_name)
     x = lookup(session.namespace, x_name)

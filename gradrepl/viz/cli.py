@@ -146,9 +146,9 @@ def _graph(session, opts, text, rng_state):
 
 
 def _explain(session, opts, text, rng_state):
-    from gradrepl.viz import explain_view
+    from gradrepl.viz import repl_explain
     session.succeeded[:] = [text]    # the whole file, for the symbolic summary
-    _console(opts.width).print(explain_view(session, opts.name, opts.vector))
+    _console(opts.width).print(repl_explain(session, opts.name, opts.vector))
     return EXIT_OK
 
 
