@@ -952,12 +952,17 @@ class Compiler:
             evs = [p for _, p in parts]
             return lambda env: [p(env) for p in evs]
         budget = self.budget
+        label = self.access.type_label
 
         def ev(env):
             out = []
             for is_star, p in parts:
                 if is_star:
-                    out.extend(materialize(p(env), budget))
+                    value = p(env)
+                    kind = type(value)
+                    if not (hasattr(kind, "__iter__") or hasattr(kind, "__getitem__")):
+                        raise TypeError(f"Value after * must be an iterable, not {label(value)}")
+                    out.extend(materialize(value, budget))
                     if len(out) > LIMITS.max_items:
                         raise items_exceeded(len(out))
                 else:

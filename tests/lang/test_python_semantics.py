@@ -71,6 +71,36 @@ CASES = {
     "print_kwargs": "print(1, 2, sep='-', end='!\\n')\nprint()\nprint('a', None, [1], (2,))\n",
     "int_big": "2 ** 200\n10 ** 50 // 7\n",
     "float_special": "float('inf'), -float('inf'), 1e308 * 10, 0.1 + 0.2\n",
+    "loop_try_continue": "out = []\nfor v in [1, 0, 2]:\n    try:\n        out.append(10 // v)\n"
+                         "    except ZeroDivisionError:\n        continue\n    finally:\n"
+                         "        out.append('f')\nout\n",
+    "finally_overrides_break": "for i in range(3):\n    try:\n        break\n    finally:\n"
+                               "        print('fin', i)\n",
+    "nested_defaults_closure": "def outer(k=2):\n    def mid(m=k * 2):\n        return lambda n=m: n + k\n"
+                               "    return mid()\nouter()(), outer(5)(1)\n",
+    "lambda_kwargs": "f = lambda a, *r, b=1, **k: (a, r, b, sorted(k))\nf(1, 2, b=3, z=4, y=5)\n",
+    "subscript_targets_chain": "a = [0, 0]\nd = {}\na[0] = d['k'] = a[1] = 7\na, d\n",
+    "del_in_function": "def f():\n    x = 1\n    del x\n    return 'gone'\nf()\n",
+    "string_slicing": "s = 'abcdefgh'\ns[-3:], s[::-3], s[5:1:-1], s[100:], s[-100:2]\n",
+    "nested_ifexp": "[('neg' if v < 0 else 'zero' if v == 0 else 'pos') for v in (-2, 0, 3)]\n",
+    "sorted_reverse_key": "sorted({'b': 2, 'a': 3}.items(), key=lambda kv: kv[1], reverse=True)\n",
+    "while_else_no_break": "n = 3\nwhile n:\n    n -= 1\nelse:\n    print('finished', n)\n",
+    "unpack_in_for": "for i, (a, b) in enumerate([(1, 2), (3, 4)]):\n    print(i, a + b)\n"
+                     "for first, *rest in ['abc', 'de']:\n    print(first, rest)\n",
+    "comprehension_scope": "x = 'outer'\n[x for x in range(2)]\nx\n",
+    "dict_set_comp_nested": "{(i, j): i * j for i in range(2) for j in range(2) if i <= j}\n",
+    "numbers_format": "f'{1234567.891:,.2f} {0.000123:.2e} {42:>+6d} {255:#x} {3:03}'\n",
+    "percent_dict_and_literal": "'%(a)s-%(b)05.1f %%' % {'a': 'x', 'b': 2.25}\n",
+    "bool_int_arith": "True + True, True * 3, -False, 7 // True\n",
+    "is_identity": "a = [1]\nb = a\na is b, a is not [1], a == [1]\n",
+    "tuple_compare": "(1, 2) < (1, 3), [1, 2] == [1, 2], 'abc' < 'abd'\n",
+    "err_in_handler": "try:\n    1 / 0\nexcept ZeroDivisionError:\n    [][0]\n",
+    "err_bare_raise_no_active": "raise\n",
+    "err_catch_non_exception": "try:\n    1 / 0\nexcept 5:\n    pass\n",
+    "err_star_unpack_int": "[*5]\n",
+    "err_multiple_values": "def f(a):\n    pass\nf(1, a=2)\n",
+    "err_missing_two": "def f(a, b, c):\n    pass\nf()\n",
+    "err_kwonly_missing": "def f(*, k):\n    pass\nf()\n",
     # errors: the headline must be CPython's
     "err_name": "print('before')\nundefined_thing\nprint('after')\n",
     "err_zero": "1 / 0\n",
