@@ -2,7 +2,7 @@
 
 `explain_tensor` runs backward from a tensor with the engine's own `run_backward`
 (retain_graph=True, accumulate=False: the learner's .grad values and the graph are left
-as they were) and records, for each node in the order the engine visits it: its local
+as they were; hooks the learner registered run, as in any backward) and records, for each node in the order the engine visits it: its local
 derivative rule (the text of the same derivative table the engine computes with), the
 incoming gradient, and the gradient sent along each input edge, which for a leaf is
 what AccumulateGrad adds into .grad. The leaf gradients at the end are the ones the
@@ -16,6 +16,7 @@ import numpy as np
 from gradrepl.viz.graph import Names, VizError, is_accumulate, node_name, shape_text, tensor_array, tensor_grad, values_text
 
 SHOW_VALUES = 32    # gradients with at most this many elements are printed in full
+SHOW_STEPS = (30, 10)   # a longer trace shows its first and last steps only
 
 
 @dataclass
@@ -208,8 +209,16 @@ def to_renderable(ex):
     else:
         start.append(f"the gradient passed for {ex.root}: {_values(ex.root_grad)}")
     parts.append(start)
-    for step in ex.steps:
+    first, last = SHOW_STEPS
+    shown = ex.steps
+    if len(shown) > first + last:
+        shown = ex.steps[:first] + [None] + ex.steps[-last:]
+    for step in shown:
         parts.append(Text(""))
+        if step is None:
+            parts.append(Text(f"... {len(ex.steps) - first - last} more steps, each applying its node's rule "
+                              "the same way ...", style="italic"))
+            continue
         title = Text()
         title.append(f"{step.number}. ", style="bold")
         title.append(step.name, style="bold cyan")

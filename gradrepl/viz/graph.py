@@ -308,14 +308,16 @@ def collapse_repeats(graph, min_count=COLLAPSE_MIN):
             seq.append(chain[seq[-1]])
         if len(seq) < min_count:
             continue
-        sigs = [signature(n) for n in seq]
+        interned = {}
+        sigs = [interned.setdefault(signature(n), len(interned)) for n in seq]
         i = 0
         while i < len(seq):
             best = None
             for p in range(1, MAX_PERIOD + 1):
-                k = 1
-                while i + (k + 1) * p <= len(seq) and sigs[i + k * p:i + (k + 1) * p] == sigs[i:i + p]:
-                    k += 1
+                end = i + p     # seq[i:end] repeats with period p
+                while end < len(seq) and sigs[end] == sigs[end - p]:
+                    end += 1
+                k = (end - i) // p
                 if k >= min_count and (best is None or p * k > best[0] * best[1]):
                     best = (p, k)
             if best is None:

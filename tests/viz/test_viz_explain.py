@@ -169,3 +169,13 @@ def test_derivative_matches_central_differences(expr):
     ok = np.isfinite(numeric) & np.isfinite(exact) & (np.abs(numeric) < 1e6)
     np.testing.assert_allclose(exact[ok], numeric[ok], rtol=1e-4, atol=1e-5)
     assert isinstance(S.show(d, {"x", "y"}), str)
+
+
+def test_a_long_loop_shows_its_first_and_last_steps():
+    session = run_case("loop_1000")
+    ex = _explain(session, "s")
+    assert len(ex.steps) == 2002     # SumBackward0, 1000 x (AddBackward0, MulBackward0), q = w * 1
+    text = E.to_text(ex, width=100)
+    assert "... 1962 more steps" in text
+    assert len(text.splitlines()) < 400
+    assert "w.grad = [5.0050e+05, 4.0000e+00, 4.4444e-01]" in text
