@@ -488,11 +488,18 @@ class Compiler:
         make = self.function_maker(node, node.name, scope, node.body, is_expr=False)
         decorators = [self.expr(d, scope) for d in node.decorator_list]
         call = self.ctx.call
+        api = self.ctx.api
 
         def run(env):
             fn = make(env)
-            for dec in reversed(decorators):
-                fn = call(dec(env), (fn,), EMPTY)
+            for dec_ev in reversed(decorators):
+                dec = dec_ev(env)
+                # DECISIONS: user functions and grad-mode objects (torch.no_grad() ...) only
+                if type(dec) is not function and api.public_attrs(dec) is None:
+                    raise TypeError(f"'{self.access.type_label(dec)}' cannot be used as a "
+                                    f"decorator in gradrepl (use a function you defined or "
+                                    f"torch.no_grad())")
+                fn = call(dec, (fn,), EMPTY)
             env[name] = fn
         return run
 

@@ -167,3 +167,11 @@ def test_decorated_functions_stay_opaque():
            "print(j(x).requires_grad)\nj.__wrapped__\n")
     out, r = run(src)
     assert out == "False\n" and r.errors[0].type_name == "AttributeError"
+
+
+def test_decorators_are_user_functions_or_grad_modes():
+    out, r = run("@print\ndef h():\n    pass\ndef deco(f):\n    return f\n@deco\ndef k():\n    return 1\n"
+                 "print(k())\n", keep_going=True)
+    assert out == "1\n"
+    assert r.errors[0].message == ("'builtin_function_or_method' cannot be used as a decorator in "
+                                   "gradrepl (use a function you defined or torch.no_grad())")
