@@ -6,10 +6,12 @@ meta commands and an optional running lesson. Everything typed runs through
 """
 from __future__ import annotations
 
+import os
+
 from gradrepl import __version__
 from gradrepl.lang import Session, run_source
 from gradrepl.repl.meta import MetaCommands
-from gradrepl.repl.multiline import is_meta
+from gradrepl.repl.multiline import is_meta, needs_more
 from gradrepl.repl.render import GRAD_PREVIEW, Printer, leaf_grad, make_console, plain_wanted
 
 PROMPT, CONTINUATION = ">>> ", "... "
@@ -19,7 +21,8 @@ _SHOWN_LENGTH = 200       # a non-tensor assigned value is echoed when its repr 
 
 class Repl:
     def __init__(self, *, limits=None, plain=False, lang=None, console=None, history=None,
-                 input=None, output=None, lessons_dir=None):
+                 input=None, output=None, lessons_dir=None, simple=False):
+        """simple=True reads lines with input() (TERM=dumb: no cursor movement, no toolbar)."""
         from gradrepl.repl.history import AtomicFileHistory, data_dir
 
         self.printer = Printer(console if console is not None else make_console(plain))
@@ -47,7 +50,7 @@ class Repl:
         self._multiline = False
         self._grads = {}
         self._io = (input, output)
-        self.prompt = self._make_prompt()
+        self.prompt = None if simple else self._make_prompt()
 
     # prompt --------------------------------------------------------------------------------
     def _make_prompt(self):
@@ -92,10 +95,12 @@ class Repl:
 
     def ask(self, question: str) -> str:
         """A one-line answer (resume a lesson?), outside the code prompt."""
+        if self.prompt is None:
+            return input(question)
         from prompt_toolkit import PromptSession
 
-        input, output = self._io
-        return PromptSession(input=input, output=output).prompt(question)
+        stdin, stdout = self._io
+        return PromptSession(input=stdin, output=stdout).prompt(question)
 
     # the loop ------------------------------------------------------------------------------
     def run(self) -> int:
@@ -105,7 +110,7 @@ class Repl:
             self.printer.warning("warning", self.history.warning)
         while self.running:
             try:
-                text = self.prompt.prompt()
+                text = self.prompt.prompt() if self.prompt is not None else self._read_simple()
             except KeyboardInterrupt:
                 continue
             except EOFError:
@@ -116,6 +121,16 @@ class Repl:
         if self.history.warning:
             self.printer.warning("warning", self.history.warning)
         return 0
+
+    def _read_simple(self) -> str:
+        """Python's own prompts on a terminal that cannot move the cursor."""
+        lines = [input(PROMPT)]
+        while needs_more("\n".join(lines)):
+            lines.append(input(CONTINUATION))
+        text = "\n".join(lines).rstrip()
+        if text.strip():
+            self.history.append_string(text)
+        return text
 
     def handle_safely(self, text: str) -> None:
         try:
@@ -276,4 +291,4 @@ def start(args) -> int:
         if value is not None:
             setattr(limits, f.name, value)
     plain = plain_wanted(getattr(args, "no_color", False))
-    return Repl(limits=limits, plain=plain).run()
+    return Repl(limits=limits, plain=plain, simple=os.environ.get("TERM") == "dumb").run()
