@@ -208,6 +208,8 @@ INPLACE = {
 # --- text of containers ------------------------------------------------------------------
 
 _CONTAINERS = frozenset({list, tuple, set, frozenset, dict})
+# type -> estimate of its printed length (the session registers the engine's Tensor).
+TEXT_SIZES = {}
 
 
 def check_text(obj):
@@ -236,7 +238,8 @@ def check_text(obj):
         elif t is str:
             n += len(o) + 2
         else:
-            n += 1
+            sizer = TEXT_SIZES.get(t)
+            n += sizer(o) if sizer is not None else 1
         if n > limit:
             break
     if n > limit:

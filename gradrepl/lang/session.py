@@ -13,7 +13,7 @@ from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
 from gradrepl.lang.facade import Access, math_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
-from gradrepl.lang.runtime import Budget, function, safe_repr, time_exceeded
+from gradrepl.lang.runtime import TEXT_SIZES, Budget, function, safe_repr, time_exceeded
 from gradrepl.limits import Limits
 
 _RECURSION_FLOOR = 1_500
@@ -93,6 +93,10 @@ class Session:
         self.fallback: dict = {}
         self.modules = {"torch": torch_facade(api), "math": math_facade()}
         self.tensor_type = api.TORCH.get("Tensor")
+        tensor_class = getattr(api, "Tensor", None)
+        if tensor_class is not None:
+            # a tensor inside a list prints its (summarised) values: about 8 characters each
+            TEXT_SIZES[tensor_class] = lambda t: 8 * min(t.numel(), 1000) + 20
         self._populate()
         self._ctx = _Context(self)
         self._compiler = Compiler(self._ctx)

@@ -131,3 +131,10 @@ def test_watchdog_stops_a_long_host_call():
     s.limits.time_limit = 10
     r = run_source("z = torch.tensor(3.0, requires_grad=True)\n(z * z).backward()\nprint(z.grad)\n", s)
     assert r.ok and out[-1] == "tensor(6.)\n"
+
+
+def test_lists_of_tensors_are_measured_before_printing():
+    out, r = run("t = torch.ones(1000)\nprint([t] * 10 ** 5)\nprint([torch.ones(2)] * 2)\n",
+                 keep_going=True)
+    assert "--max-output" in budget_error(r)
+    assert out == "[tensor([1., 1.]), tensor([1., 1.])]\n"
