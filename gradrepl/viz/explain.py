@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradrepl.viz.graph import Names, VizError, is_accumulate, node_name, shape_text, tensor_array, tensor_grad, values_text
+from gradrepl.viz.graph import Names, VizError, input_label, is_accumulate, node_name, shape_text, tensor_array, tensor_grad, values_text
 
 SHOW_VALUES = 32    # gradients with at most this many elements are printed in full
 SHOW_STEPS = (30, 10)   # a longer trace shows its first and last steps only
@@ -107,9 +107,8 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
         output = ", ".join(filter(None, (outputs.get((node, k), "") for k in range(node.n_out))))
         step = Step(len(steps) + 1, node_name(node), output, rules, _operands(node),
                     [None if g is None else np.array(g) for g in grads_in], received.get(node, 1))
-        inputs = node.spec.inputs
         for k, (child, nr) in enumerate(node.next_functions):
-            input_name = inputs[k] if k < len(inputs) else f"input {k}"
+            input_name = input_label(node, k)
             g = None if grads_out is None or k >= len(grads_out) or grads_out[k] is None else np.array(grads_out[k])
             if child is None:
                 step.sends.append(Send(input_name, "nothing (no gradient needed)", None))

@@ -38,6 +38,14 @@ def node_name(fn):
     return fn.name().removeprefix("torch::autograd::")
 
 
+def input_label(fn, k):
+    """The derivative table's name of fn's k-th input: `self`, `other`, `tensors[1]` (a list input)."""
+    inputs = fn.spec.inputs
+    if len(inputs) == 1 and len(fn.next_functions) > 1:
+        return f"{inputs[0].lstrip('*')}[{k}]"
+    return inputs[k] if k < len(inputs) else f"input {k}"
+
+
 def is_accumulate(fn):
     from gradrepl.engine.autograd import AccumulateGrad
     return isinstance(fn, AccumulateGrad)
@@ -211,10 +219,9 @@ def build_graph(tensor, names=None, *, root_name="", collapse=True):
             continue
         nid = seen[fn] = new_node("op", node_name(fn), (), fn)
         graph.edges.append(GEdge(parent, nid, label, index))
-        inputs = fn.spec.inputs
         pending = []
         for k, (child, child_nr) in enumerate(fn.next_functions):
-            input_name = inputs[k] if k < len(inputs) else f"input {k}"
+            input_name = input_label(fn, k)
             if child is None:
                 graph.missing.setdefault(nid, []).append((k, input_name))
             else:

@@ -2,6 +2,8 @@
 import numpy as np
 import pytest
 from conftest import case_header, case_source, run_case
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gradrepl.engine import functions as F
 from gradrepl.engine.derivatives import SPECS
@@ -125,3 +127,27 @@ def test_jacobian_of_a_tensor_without_grad():
     ns = session.namespace
     with pytest.raises(VizError, match="does not require grad"):
         GC.jacobian_rows(ns["y"], ns["j"], "y", "j")
+
+
+_UNARY = ["{}.sin()", "{}.tanh()", "{}.sigmoid()", "({} * 0.5).exp()", "{} ** 2", "-{}", "({}).abs()"]
+_BINARY = ["({} + {})", "({} - {})", "({} * {})", "({} / ({}.abs() + 1))"]
+
+
+def _expressions():
+    leaves = st.sampled_from(["x", "w", "c"])
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.tuples(st.sampled_from(_UNARY), inner).map(lambda p: p[0].format(p[1])),
+        st.tuples(st.sampled_from(_BINARY), inner, inner).map(lambda p: p[0].format(p[1], p[2], p[2]))),
+        max_leaves=6)
+
+
+@settings(max_examples=8, deadline=None)
+@given(_expressions())
+def test_random_expressions_pass(expr):
+    from gradrepl.lang import Session, run_source
+    source = (f"x = torch.tensor([0.3, -0.7], requires_grad=True)\nw = torch.tensor([1.1, 0.4], requires_grad=True)\n"
+              f"c = torch.tensor([1.5, -2.0])\nout = ({expr} * x * w).sum()")
+    session = Session(write=lambda text: None)
+    assert run_source(source, session).ok
+    res = GC.gradcheck_source(source, session.namespace, "out")
+    assert res.ok, (expr, [(c.name, c.analytic, c.numeric) for c in res.leaves])

@@ -3,8 +3,11 @@ import os
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 from conftest import DATA, GOLDEN, case_header, run_case
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from viz_dot_parser import parse
 
 from gradrepl.viz import graph as G
@@ -181,3 +184,41 @@ def test_leaf_root_is_one_node():
     from gradrepl.engine.tensor import wrap
     graph = G.build_graph(wrap([1.0]).requires_grad_(True), root_name="w")
     assert [(n.kind, n.title) for n in graph.nodes.values()] == [("leaf", "w")]
+
+
+def test_list_inputs_are_indexed():
+    from gradrepl.lang import Session, run_source
+    session = Session(write=lambda text: None)
+    run_source("x = torch.ones(2, requires_grad=True)\na, b = x.unbind()\nw = torch.stack([a * 2, b]).sum()",
+               session)
+    text = G.to_text(G.build_graph(session.namespace["w"], G.Names(session.namespace), root_name="w"))
+    assert "tensors[0]: MulBackward0" in text and "tensors[1]: b" in text
+    assert "UnbindBackward0 #5 (shown above)" in text
+
+
+_STEPS = {"add": lambda y, x: y + 1, "mul": lambda y, x: y * x, "sin": lambda y, x: y.sin(),
+          "twice": lambda y, x: y * 2}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(sorted(_STEPS)), max_size=4), st.lists(st.sampled_from(sorted(_STEPS)),
+       min_size=1, max_size=3), st.integers(1, 9), st.lists(st.sampled_from(sorted(_STEPS)), max_size=4))
+def test_collapsing_hides_only_repetitions(prefix, pattern, repeats, suffix):
+    from collections import Counter
+
+    from gradrepl.engine.tensor import wrap
+    x = wrap(np.array([0.5, -0.25], np.float32)).requires_grad_(True)
+    y = x * 1
+    for step in prefix + pattern * repeats + suffix:
+        y = _STEPS[step](y, x)
+    full, small = G.build_graph(y, root_name="y", collapse=False), G.build_graph(y, root_name="y")
+    assert len(full.nodes) == len(small.nodes) + sum(g.hidden for g in small.groups)
+    expected = Counter(n.title for n in small.nodes.values())
+    for g in small.groups:
+        assert g.count >= G.COLLAPSE_MIN
+        for _ in range(g.count - 1):
+            expected.update(small.nodes[m].title for m in g.members)
+    assert Counter(n.title for n in full.nodes.values()) == expected
+    if repeats >= G.COLLAPSE_MIN:
+        assert small.groups
+    parse(G.to_dot(small))
