@@ -12,6 +12,7 @@ learner's state afterwards.
 `jacobian_rows` builds d y / d x the way 001 does by hand: one backward per element of y
 with retain_graph=True, each with a one-hot gradient.
 """
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,6 +22,7 @@ from gradrepl.viz.graph import VizError, is_accumulate, shape_text, tensor_array
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
 MAX_EVALUATIONS = 400      # reruns of the statements for the finite differences
 MAX_JACOBIAN_ROWS = 400    # backward passes for :jacobian
+MAX_SECONDS = 60           # refuse a check whose reruns would take longer than this
 
 
 @dataclass
@@ -102,6 +104,8 @@ class Replay:
         if self.rng_state is not None:
             F.set_rng_state(self.rng_state)
         result = run_source(self.source, session, filename=self.filename, trusted=False, echo="none")
+        if result.interrupted:
+            raise VizError("gradcheck interrupted (Ctrl-C)")
         if not result.ok:
             err = result.errors[0]
             raise VizError(f"rerunning the statements failed ({err.headline}"
@@ -150,12 +154,17 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
     replay = Replay(source, names, limits, rng_state, filename)
     saved_rng = F.get_rng_state()
     try:
+        started = time.perf_counter()
         try:
             ns, injected = replay.run()
         except VizError as e:   # e.g. matmul of a float64 leaf with a float32 tensor: keep the dtypes
             replay.float64 = False
             ns, injected = replay.run()
             notes.append(f"leaves kept in their own dtype: in float64 the statements fail ({e})")
+        seconds = (time.perf_counter() - started) * evaluations
+        if seconds > MAX_SECONDS:
+            raise VizError(f"checking {root_name} needs {evaluations} reruns of the statements, about "
+                           f"{seconds:.0f} s: check a smaller or faster example")
         result = ns.get(root_name)
         if type(result) is not Tensor:
             raise VizError(f"rerunning the statements does not define {root_name}")

@@ -151,3 +151,10 @@ def test_random_expressions_pass(expr):
     assert run_source(source, session).ok
     res = GC.gradcheck_source(source, session.namespace, "out")
     assert res.ok, (expr, [(c.name, c.analytic, c.numeric) for c in res.leaves])
+
+
+def test_slow_statements_are_refused_before_the_reruns(monkeypatch):
+    monkeypatch.setattr(GC, "MAX_SECONDS", 0)
+    session = run_case("004_out")
+    with pytest.raises(VizError, match=r"9 reruns of the statements, about"):
+        GC.gradcheck_source(case_source("004_out"), session.namespace, "out")
