@@ -2,18 +2,20 @@
 
 `explain_tensor` runs backward from a tensor with the engine's own `run_backward`
 (retain_graph=True, accumulate=False: the learner's .grad values and the graph are left
-as they were; hooks the learner registered run, as in any backward) and records, for each node in the order the engine visits it: its local
-derivative rule (the text of the same derivative table the engine computes with), the
-incoming gradient, and the gradient sent along each input edge, which for a leaf is
-what AccumulateGrad adds into .grad. The leaf gradients at the end are the ones the
-engine returned. A short symbolic summary is added where `symbolic` can derive one.
+as they were; hooks the learner registered run, as in any backward) and records, for
+each node in the order the engine visits it: its local derivative rule (the text of the
+same derivative table the engine computes with), the incoming gradient, and the
+gradient sent along each input edge, which for a leaf is what AccumulateGrad adds into
+.grad. The leaf gradients at the end are the ones the engine returned. A short symbolic
+summary is added where `symbolic` can derive one.
 """
 import io
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradrepl.viz.graph import Names, VizError, input_label, is_accumulate, node_name, shape_text, tensor_array, tensor_grad, values_text
+from gradrepl.viz.graph import (Names, VizError, input_label, is_accumulate, node_name, output_nr, shape_text,
+                                 tensor_array, tensor_grad, values_text)
 
 SHOW_VALUES = 32    # gradients with at most this many elements are printed in full
 SHOW_STEPS = (30, 10)   # a longer trace shows its first and last steps only
@@ -93,8 +95,8 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
     outputs = {}
     for t in names.tensors():
         if t.grad_fn is not None:
-            outputs.setdefault((t.grad_fn, t._onr), _title(t, names, ""))
-    outputs.setdefault((tensor.grad_fn, tensor._onr), root_name)
+            outputs.setdefault((t.grad_fn, output_nr(t)), _title(t, names, ""))
+    outputs.setdefault((tensor.grad_fn, output_nr(tensor)), root_name)
     leaf_titles = {id(v): _title(v, names, "(unnamed leaf)") for v in leaves}
 
     received = {}

@@ -381,7 +381,7 @@ def summarize(source, root_name, tensor, leaf_grads, values, implicit=True):
             forward = f"{root_name} = {how}({show(simplify(inner), indexed)})" + (
                 f"  = 1/{count} Σ_i {show(simplify(inner), indexed)}" if how == "mean" and count > 1 else "")
         else:
-            if np.size(tensor._a) != 1 and np.shape(tensor._a) != shape:
+            if tensor.numel() != 1 and tuple(tensor.shape) != shape:
                 return []
             inner, scale = expr, Fraction(1)
             forward = f"{root_name}{'_i' if indexed else ''} = {show(simplify(inner), indexed)}"

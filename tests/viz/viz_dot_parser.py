@@ -2,7 +2,11 @@
 attribute statements, subgraphs, quoted IDs). Raises ValueError on anything invalid."""
 import re
 
-_TOKEN = re.compile(r'\s*(?:(->|--|[{}\[\];,=])|("(?:[^"\\]|\\.)*")|([A-Za-z_\x80-\uffff][\w\x80-\uffff]*|-?(?:\.\d+|\d+(?:\.\d*)?)))')
+_TOKEN = re.compile(r"""\s*(?:
+    (->|--|[{}\[\];,=])                                           # punctuation
+    |("(?:[^"\\]|\\.)*")                                          # a quoted ID
+    |([A-Za-z_\x80-\uffff][\w\x80-\uffff]*|-?(?:\.\d+|\d+(?:\.\d*)?))   # a name or a number
+)""", re.VERBOSE)
 
 
 def tokenize(text):
