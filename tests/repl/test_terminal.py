@@ -22,7 +22,7 @@ class Terminal:
         self.raw = ""        # everything read so far, with escape sequences
         self.text = ""       # unmatched text, escape sequences removed
 
-    def expect(self, wanted, timeout=10):
+    def expect(self, wanted, timeout=20):
         deadline = time.monotonic() + timeout
         while wanted not in self.text:
             remaining = deadline - time.monotonic()
@@ -79,7 +79,7 @@ def spawn(home, **env):
                        LANG="C.UTF-8", PROMPT_TOOLKIT_NO_CPR="1")
     environment.update(env)
     child = pexpect.spawn(sys.executable, ["-m", "gradrepl"], cwd=str(ROOT), env=environment,
-                          dimensions=(40, 120), encoding="utf-8", timeout=10)
+                          dimensions=(40, 120), encoding="utf-8", timeout=20)
     terminal = Terminal(child)
     terminal.prompt()
     return terminal
@@ -138,13 +138,14 @@ def test_ctrl_c_stops_a_loop_and_keeps_variables(tmp_path):
 
 def test_history_is_recalled_after_restart(tmp_path):
     terminal = spawn(tmp_path)
-    run(terminal, "marker_12345 = 1", "marker_12345 = 1")
+    run(terminal, "marker_12345 = torch.zeros(1)", "marker_12345: requires_grad=False")
     finish(terminal)
-    assert "+marker_12345 = 1" in (tmp_path / "data" / "gradrepl" / "history").read_text()
+    history = (tmp_path / "data" / "gradrepl" / "history").read_text()
+    assert "+marker_12345 = torch.zeros(1)" in history
     terminal = spawn(tmp_path)
     terminal.send("\x1b[A")                         # Up
     terminal.expect("marker_12345")
-    run(terminal, "", "marker_12345 = 1")
+    run(terminal, "", "marker_12345: requires_grad=False")
     finish(terminal)
 
 
