@@ -2,7 +2,7 @@
 import io
 
 import pytest
-from conftest import run_case
+from viz_cases import run_case
 from rich.console import Console
 from rich.tree import Tree
 

@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import DATA
+from viz_cases import DATA
 from viz_dot_parser import parse
 
 from gradrepl.viz import cli

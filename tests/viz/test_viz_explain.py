@@ -1,7 +1,7 @@
 """:explain against the engine's own backward and PyTorch's recorded gradients and order."""
 import numpy as np
 import pytest
-from conftest import GOLDEN, case_header, case_source, run_case
+from viz_cases import GOLDEN, case_header, case_source, run_case
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -1,7 +1,7 @@
 """:gradcheck and :jacobian: correct rules pass, a wrong rule fails, the session is untouched."""
 import numpy as np
 import pytest
-from conftest import case_header, case_source, run_case
+from viz_cases import case_header, case_source, run_case
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -5,7 +5,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from conftest import DATA, GOLDEN, case_header, run_case
+from viz_cases import DATA, GOLDEN, case_header, run_case
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from viz_dot_parser import parse
