@@ -712,7 +712,8 @@ def _index_backward(g, node, xp):
 for _name, _f in (("SelectBackward0", "grad placed at [index] in zeros(self.sizes())"),
                   ("SliceBackward0", "grad placed at [slice] in zeros(self.sizes())"),
                   ("IndexBackward0", "grad accumulated at [indices] in zeros(self.sizes())"),
-                  ("AliasBackward0", "grad")):
+                  ("AliasBackward0", "grad"),
+                  ("AsStridedBackward0", "grad placed at the view's elements in zeros(base.sizes())")):
     op(_name, ("self",), (_f,))(_index_backward)
 
 

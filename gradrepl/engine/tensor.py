@@ -25,7 +25,7 @@ def warn(category, message):
 
 class Tensor:
     __slots__ = ("_a", "_rg", "_fn", "_onr", "_grad", "_ver", "_acc", "_hooks", "_retains", "_base",
-                 "__weakref__")
+                 "_vidx", "__weakref__")
 
     # ------------------------------------------------------------ construction
     def __init__(self, *args, **kwargs):
@@ -42,6 +42,7 @@ class Tensor:
         self._hooks = None
         self._retains = False
         self._base = None
+        self._vidx = None
 
     # ------------------------------------------------------------ autograd state
     @property
@@ -142,8 +143,7 @@ class Tensor:
         return RemovableHandle(node.tensor_hooks.setdefault(self._onr, []), hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        backward([self], None if gradient is None else [gradient], retain_graph, create_graph,
-                 inputs=inputs)
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         t = _new(self._a)
@@ -973,6 +973,7 @@ def _new(arr):
     t._hooks = None
     t._retains = False
     t._base = None
+    t._vidx = None
     return t
 
 
@@ -1821,6 +1822,7 @@ def getitem_raw(t, idx, advanced=None):
     r = _result(arr, _basic_name(idx if type(idx) is tuple else (idx,)), (t,), (), (t._a.shape, idx))
     r._ver = t._ver
     r._base = t
+    r._vidx = idx
     return r
 
 
@@ -1834,13 +1836,20 @@ def index_backward(g, shape, index):
     return _result(z, "IndexPutBackward0", (g,), (), (shape, index))
 
 
-def _check_leaf_inplace(t):
-    if GRAD[0] and t._fn is None and t._rg:
+def _check_leaf_inplace(t, through_view=False):
+    if not GRAD[0]:
+        return
+    if t._fn is None and t._rg:
+        if through_view:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    base = t._base
+    if base is not None and base._fn is None and base._rg:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 def setitem(t, index, value):
-    _check_leaf_inplace(t)
+    _check_leaf_inplace(t, through_view=True)
     idx, advanced = _norm_index(t, index)
     if type(value) is Tensor:
         v = value._a
@@ -1898,7 +1907,22 @@ def _inplace(t, other, op, **kw):
     t._ver[0] += 1
     if needs:
         t._fn, t._onr = r._fn, r._onr
+        _rebase_view(t, r)
     return t
+
+
+def _rebase_view(view, r):
+    """An in-place op on a view changes its base: the base's history gains a CopySlices that
+    writes the view's new value, and the view becomes a slice of that (AsStridedBackward0),
+    as in PyTorch. Only views made by basic indexing of a tensor that is not itself a view."""
+    base = view._base
+    if base is None or view._vidx is None or base._base is not None:
+        return
+    node = Node(SPECS["CopySlices"], (edge_of(base) if base.requires_grad else None, edge_of(r)), (),
+                (view._vidx, r._a.shape, base.requires_grad))
+    base._fn, base._onr = node, 0
+    view._fn = Node(SPECS["AsStridedBackward0"], (edge_of(base),), (), (base._a.shape, view._vidx))
+    view._onr = 0
 
 
 def _fill_inplace(t, value, name):

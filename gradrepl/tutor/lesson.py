@@ -331,8 +331,13 @@ def load_lesson(path: Path) -> Lesson:
 
 
 def lessons_dir() -> Path:
-    """lessons/ beside the package (a source checkout or an editable install)."""
-    return Path(__file__).resolve().parents[2] / "lessons"
+    """lessons/ beside the package (a source checkout or an editable install), else the copy
+    a regular install puts in <prefix>/share/gradrepl/lessons (pyproject's data-files)."""
+    beside = Path(__file__).resolve().parents[2] / "lessons"
+    if beside.is_dir():
+        return beside
+    import sys
+    return Path(sys.prefix) / "share" / "gradrepl" / "lessons"
 
 
 def load_all(directory: Path | None = None) -> list[Lesson]:

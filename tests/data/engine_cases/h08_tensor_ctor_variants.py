@@ -1,0 +1,15 @@
+import torch
+torch.tensor([[1, 2], [3, 4]], dtype=torch.float)
+torch.tensor([1.5], dtype=torch.int64)
+torch.Tensor([[1, 2]])
+torch.Tensor(2, 3).shape
+torch.tensor(5)
+torch.tensor([True, 1])
+torch.tensor([1, 2.5])
+torch.tensor([])
+torch.ones(2, 3, dtype=torch.double)
+torch.zeros_like(torch.ones(2, dtype=torch.int64))
+torch.arange(1, 10, 3)
+torch.arange(0.5, 2.0, 0.5)
+torch.full((2,), 1.5)
+torch.tensor([[1.0], [2.0]]).squeeze()
