@@ -101,7 +101,8 @@ class LessonMode:
         """After the learner's code ran: check the exercise on the session's state."""
         if not self._pending_exercise():
             return
-        result = self.player.check(self.repl.session.namespace)
+        with self.repl.without_warnings():
+            result = self.player.check(self.repl.session.namespace)
         if result.passed:
             show_check(self.console, result, self.lang)
             self.ran.add(self.player.position)

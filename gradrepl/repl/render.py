@@ -63,9 +63,14 @@ class Printer:
         self.console.print(rich_text, soft_wrap=True)
 
     # tutor displays -------------------------------------------------------------------------
-    def tensor_assigned(self, name: str, tensor) -> None:
-        self.value(repr(tensor))
-        self.console.print(Text(f"{name}: {describe(tensor)}", style="dim cyan"), soft_wrap=True)
+    def tensor_assigned(self, name: str, tensor, with_value: bool = True) -> None:
+        """The new value (when nothing else shows it) and its autograd flags."""
+        if with_value:
+            self.value(repr(tensor))
+            line = f"{name}: {describe(tensor)}"
+        else:
+            line = f"{name}: shape {shape_text(tensor)}  {describe(tensor)}"
+        self.console.print(Text(line, style="dim cyan"), soft_wrap=True)
 
     def other_assigned(self, name: str, text: str) -> None:
         self.console.print(Text(f"{name} = {escape_control(text)}", style="dim cyan"), soft_wrap=True)

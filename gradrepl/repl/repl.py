@@ -6,6 +6,8 @@ meta commands and an optional running lesson. Everything typed runs through
 """
 from __future__ import annotations
 
+import ast
+import contextlib
 import os
 
 from gradrepl import __version__
@@ -48,6 +50,7 @@ class Repl:
         self._quiet = False
         self._annotate = True
         self._multiline = False
+        self._single = True        # one statement typed: its assigned value is shown in full
         self._grads = {}
         self._io = (input, output)
         self.prompt = None if simple else self._make_prompt()
@@ -162,6 +165,7 @@ class Repl:
     # running code --------------------------------------------------------------------------
     def run_code(self, text, *, filename="<stdin>", trusted=True, annotate=True, quiet=False):
         self._multiline = "\n" in text.strip()
+        self._single = _statement_count(text) == 1
         self._annotate = annotate
         self._quiet = quiet
         self._grads = self._grad_snapshot()
@@ -194,6 +198,16 @@ class Repl:
         if not self._quiet:
             self.printer.warning(category, message)
 
+    @contextlib.contextmanager
+    def without_warnings(self):
+        """For gradrepl's own reads of the session (lesson checks): PyTorch's warnings are for
+        what the learner's code does."""
+        quiet, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = quiet
+
     def _after_statement(self, statement):
         try:
             after = self._grad_snapshot()
@@ -217,8 +231,8 @@ class Repl:
                 continue
             value = namespace[name]
             if api.is_tensor(value):
-                self.printer.tensor_assigned(name, value)
-            elif type(value) in _SHOWN_TYPES:
+                self.printer.tensor_assigned(name, value, with_value=self._single)
+            elif self._single and type(value) in _SHOWN_TYPES:
                 text = repr(value)
                 if len(text) <= _SHOWN_LENGTH and "\n" not in text:
                     self.printer.other_assigned(name, text)
@@ -277,6 +291,13 @@ class Repl:
         self.lang = lang
         if self.lesson is not None:
             self.lesson.player.lang = lang
+
+
+def _statement_count(text):
+    try:
+        return len(ast.parse(text).body)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return 0
 
 
 def start(args) -> int:

@@ -14,7 +14,7 @@ def test_play_a_lesson_with_hints_and_checks(drive):
     assert "1. A tiny lesson" in out and "Some prose." in out
     # code steps run in the learner's session with the tutor displays
     assert "tensor([1., 1.], requires_grad=True)" in out
-    assert "x: requires_grad=True  is_leaf=True  grad_fn=None" in out
+    assert "x: shape (2,)  requires_grad=True  is_leaf=True  grad_fn=None" in out
     assert "<SumBackward0 object at 0x" in out
     assert "Exercise: Square it" in out
     assert out.count("Type code at the prompt.") == 2        # the step, then Enter reminds
@@ -23,6 +23,7 @@ def test_play_a_lesson_with_hints_and_checks(drive):
     first, second = out.split("s: requires_grad=True", 1)[1].split("✓ check passed")
     assert "✗ check failed" in first
     assert "Lesson finished. Well done!" in second
+    assert "UserWarning" not in out          # the check's own reads of s.grad stay silent
     assert progress()["finished"] is True
     assert drive.repl.lesson is None
 

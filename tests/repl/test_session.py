@@ -200,3 +200,9 @@ def test_no_traceback_on_internal_error(drive, monkeypatch):
     monkeypatch.setattr(repl_module.Repl, "run_code", broken)
     out = drive("x = 1\r")
     assert "gradrepl: internal error (ValueError: boom)" in out and "Traceback" not in out
+
+
+def test_several_statements_show_flags_without_repeating_values(drive):
+    out = drive("\x1b[200~x = torch.ones(2)\nprint(x)\n\x1b[201~\r")
+    assert out.count("tensor([1., 1.])") == 1
+    assert "x: shape (2,)  requires_grad=False  is_leaf=True  grad_fn=None" in out
