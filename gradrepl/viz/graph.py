@@ -120,11 +120,19 @@ class GEdge:
 
 @dataclass
 class Group:
-    """A segment of a chain, drawn once, that stands for `count` repetitions."""
+    """Drawn once, stands for `count` repetitions: a segment of a chain (`steps` nodes long),
+    or (steps == 0) one of `count` alike inputs of the same node."""
     id: str
     members: list
     count: int
     hidden: int               # how many nodes are not drawn
+    steps: int = 0
+
+    def caption(self):
+        if not self.steps:
+            return f"×{self.count} inputs like this one ({self.hidden} nodes not drawn)"
+        what = "this step repeats" if self.steps == 1 else f"these {self.steps} steps repeat"
+        return f"{what} ×{self.count} ({self.hidden} nodes not drawn)"
 
 
 @dataclass
@@ -336,8 +344,40 @@ def collapse_repeats(graph, min_count=COLLAPSE_MIN):
             hidden.update(gone)
             after = seq[i + p * k] if i + p * k < len(seq) else None
             retarget[seq[i + p - 1]] = (seq[i + p], after)
-            graph.groups.append(Group(f"g{len(graph.groups)}", members, k, len(gone)))
+            graph.groups.append(Group(f"g{len(graph.groups)}", members, k, len(gone), p))
             i += p * k
+
+    def subtree(nid):
+        out, stack = [], [nid]
+        while stack:
+            n = stack.pop()
+            out.append(n)
+            stack.extend(e.dst for e in children[n] if not shared(e.dst))
+        return out
+
+    relabel = {}
+    for nid in order:               # alike inputs side by side: stack([x[i] * 2 for i in range(1000)])
+        if nid in hidden:
+            continue
+        kids = children[nid]
+        fixed = chain[nid] if nid in retarget else None     # an edge the chain pass redirected
+
+        def groupable(e):
+            return not shared(e.dst) and e.dst != fixed and e.dst not in hidden
+
+        k = 0
+        while k < len(kids):
+            first = kids[k]
+            end = k + 1
+            if groupable(first):
+                while end < len(kids) and groupable(kids[end]) and struct[kids[end].dst] == struct[first.dst]:
+                    end += 1
+            if end - k >= min_count:
+                gone = [m for e in kids[k + 1:end] for m in subtree(e.dst)]
+                hidden.update(gone)
+                relabel[(nid, first.dst)] = f"{first.label} .. {kids[end - 1].label}"
+                graph.groups.append(Group(f"g{len(graph.groups)}", subtree(first.dst), end - k, len(gone)))
+            k = end
     if not hidden:
         return False
     edges = []
@@ -351,6 +391,8 @@ def collapse_repeats(graph, min_count=COLLAPSE_MIN):
             e = GEdge(e.src, old_new[1], e.label, e.index)
         elif e.dst in hidden:
             continue
+        elif (e.src, e.dst) in relabel:
+            e = GEdge(e.src, e.dst, relabel[(e.src, e.dst)], e.index)
         edges.append(e)
     graph.edges = edges
     for nid in hidden:
@@ -397,8 +439,7 @@ def to_tree(graph):
             text.append("  " + ", ".join(node.details))
         group = heads.get(nid)
         if group is not None:
-            text.append(f"  ⟳ this segment repeats ×{group.count} ({group.hidden} nodes not drawn)",
-                        style="italic")
+            text.append(f"  ⟳ {group.caption()}", style="italic")
         return text
 
     def inputs(nid):
@@ -465,7 +506,7 @@ def to_dot(graph):
         lines.append(f"  {e.src} -> {e.dst}{attrs};")
     for g in graph.groups:
         lines.append(f"  subgraph cluster_{g.id} {{")
-        lines.append(f"    label={_dot_quote(f'repeated ×{g.count} ({g.hidden} nodes not drawn)')};")
+        lines.append(f"    label={_dot_quote(g.caption())};")
         lines.append("    style=dashed;")
         lines.append("    " + "; ".join(m for m in g.members if m in graph.nodes) + ";")
         lines.append("  }")
@@ -489,7 +530,7 @@ def to_mermaid(graph):
     for e in graph.edges:
         lines.append(f"{e.src}-->{e.dst}")
     for g in graph.groups:
-        lines.append(f'subgraph {g.id} ["repeated ×{g.count} ({g.hidden} nodes not drawn)"]')
+        lines.append(f'subgraph {g.id} ["{_mermaid_text(g.caption())}"]')
         lines.extend(f"  {m}" for m in g.members if m in graph.nodes)
         lines.append("end")
     return "\n".join(lines) + "\n"

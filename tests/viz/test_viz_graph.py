@@ -204,13 +204,19 @@ _STEPS = {"add": lambda y, x: y + 1, "mul": lambda y, x: y * x, "sin": lambda y,
 @given(st.lists(st.sampled_from(sorted(_STEPS)), max_size=4), st.lists(st.sampled_from(sorted(_STEPS)),
        min_size=1, max_size=3), st.integers(1, 9), st.lists(st.sampled_from(sorted(_STEPS)), max_size=4))
 def test_collapsing_hides_only_repetitions(prefix, pattern, repeats, suffix):
-    from collections import Counter
-
     from gradrepl.engine.tensor import wrap
     x = wrap(np.array([0.5, -0.25], np.float32)).requires_grad_(True)
     y = x * 1
     for step in prefix + pattern * repeats + suffix:
         y = _STEPS[step](y, x)
+    small = _check_collapse(y)
+    if repeats >= G.COLLAPSE_MIN:
+        assert small.groups
+
+
+def _check_collapse(y):
+    """Every node not drawn is a copy of a drawn group member; returns the collapsed graph."""
+    from collections import Counter
     full, small = G.build_graph(y, root_name="y", collapse=False), G.build_graph(y, root_name="y")
     assert len(full.nodes) == len(small.nodes) + sum(g.hidden for g in small.groups)
     expected = Counter(n.title for n in small.nodes.values())
@@ -219,6 +225,19 @@ def test_collapsing_hides_only_repetitions(prefix, pattern, repeats, suffix):
         for _ in range(g.count - 1):
             expected.update(small.nodes[m].title for m in g.members)
     assert Counter(n.title for n in full.nodes.values()) == expected
-    if repeats >= G.COLLAPSE_MIN:
-        assert small.groups
     parse(G.to_dot(small))
+    return small
+
+
+def test_alike_inputs_collapsed():
+    from gradrepl.engine.tensor import wrap
+    x = wrap(np.arange(300, dtype=np.float32)).requires_grad_(True)
+    parts = [x[i] * 2 for i in range(300)]
+    from gradrepl.engine import functions as F
+    stacked = F.stack(parts[:150] + [x[0].sin()] + parts[150:])
+    graph = _check_collapse(stacked)
+    assert sorted(g.count for g in graph.groups) == [150, 150]
+    text = G.to_text(graph)
+    assert "tensors[0] .. tensors[149]: MulBackward0  ⟳ ×150 inputs like this one" in text
+    assert "tensors[150]: SinBackward0" in text
+    assert len(text.splitlines()) < 20
