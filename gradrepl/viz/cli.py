@@ -25,6 +25,13 @@ class _Parser(argparse.ArgumentParser):
         raise _Usage()
 
 
+def _columns(text):
+    value = int(text)
+    if value < 20:
+        raise argparse.ArgumentTypeError(f"at least 20 columns: {text}")
+    return value
+
+
 def _parser(command):
     about = {
         "graph": "Run FILE, then draw the autograd graph that produced NAME.",
@@ -33,7 +40,10 @@ def _parser(command):
         "gradcheck": "Run FILE, then compare autograd's gradients of NAME with central finite differences "
                      "in float64 for every leaf.",
     }[command]
-    parser = _Parser(prog=f"gradrepl {command}", description=about)
+    status = ("0 done, 1 a failed check, " if command == "gradcheck" else "0 done, 1 ") + \
+        "an error in FILE or a problem with NAME, 2 bad usage"
+    parser = _Parser(prog=f"gradrepl {command}", description=about,
+                     epilog=f"The file's own output goes to standard error. Exit status: {status}.")
     parser.add_argument("file", help="the script to run ('-' for standard input)")
     parser.add_argument("name", help="the variable holding the tensor")
     if command == "graph":
@@ -46,7 +56,7 @@ def _parser(command):
     else:
         parser.add_argument("--vector", metavar="V",
                             help="a variable of FILE holding the gradient for a non-scalar NAME (default: ones)")
-    parser.add_argument("--width", type=int, default=None, help="columns for text output (default: terminal)")
+    parser.add_argument("--width", type=_columns, default=None, help="columns for text output (default: terminal)")
     return parser
 
 
