@@ -136,8 +136,7 @@ class LessonMode:
                 self.repl.printer.note("(this is the first step)")
         elif command == ":restart":
             p.restart()
-            self.repl.session.reset()
-            self.repl.forget_grads()
+            self.repl.reset_session()
             self.ran.clear()
             self.previous = None
             self.save()

@@ -15,9 +15,11 @@ COMMANDS = {
     ":help": ("[TOPIC]", "help on a topic (autograd, keys, commands) or a command"),
     ":vars": ("", "the session's variables: shape, dtype, requires_grad, is_leaf, grad_fn, grad"),
     ":grad": ("[NAME]", "the .grad of every tensor that has one (or of NAME)"),
-    ":graph": ("NAME", "draw the autograd graph that produced NAME"),
-    ":explain": ("NAME", "walk the chain rule backward from NAME, step by step"),
-    ":gradcheck": ("NAME", "compare NAME's autograd gradients with finite differences"),
+    ":graph": ("NAME [dot|mermaid|FILE]", "draw the autograd graph that produced NAME "
+               "(FILE: .svg .png .dot .mmd .txt)"),
+    ":explain": ("NAME [V]", "walk the chain rule backward from NAME, step by step "
+                 "(V: the gradient for a non-scalar NAME)"),
+    ":gradcheck": ("NAME [V]", "compare NAME's autograd gradients with finite differences"),
     ":jacobian": ("Y X", "the full Jacobian dY/dX, one backward per element of Y"),
     ":reset": ("", "forget every variable"),
     ":load": ("FILE", "run a file into the session"),
@@ -191,8 +193,7 @@ class MetaCommands:
         self.printer.grads_changed(rows, title=".grad")
 
     def cmd_reset(self, argument):
-        self.repl.session.reset()
-        self.repl.forget_grads()
+        self.repl.reset_session()
         self.printer.note("session reset: every variable is gone (torch is still imported)")
 
     def cmd_load(self, argument):
@@ -278,21 +279,18 @@ class MetaCommands:
 
     # graphs and checks (gradrepl.viz) ---------------------------------------------------------
     def cmd_graph(self, argument):
-        self._viz(":graph", argument, 1)
+        self._viz(":graph", argument)
 
     def cmd_explain(self, argument):
-        self._viz(":explain", argument, 1)
+        self._viz(":explain", argument)
 
     def cmd_gradcheck(self, argument):
-        self._viz(":gradcheck", argument, 1)
+        self._viz(":gradcheck", argument)
 
     def cmd_jacobian(self, argument):
-        self._viz(":jacobian", argument, 2)
+        self._viz(":jacobian", argument)
 
-    def _viz(self, command, argument, count):
-        names = argument.split()
-        if len(names) != count:
-            return self._usage(command)
+    def _viz(self, command, argument):
         from gradrepl.repl import viz_bridge
 
-        viz_bridge.show(self.repl, command, names)
+        viz_bridge.show(self.repl, command, argument)

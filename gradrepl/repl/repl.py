@@ -53,6 +53,7 @@ class Repl:
         self._single = True        # one statement typed: its assigned value is shown in full
         self._grads = {}
         self._io = (input, output)
+        self.rng_state = self._rng_state()
         self.prompt = None if simple else self._make_prompt()
 
     # prompt --------------------------------------------------------------------------------
@@ -251,8 +252,15 @@ class Repl:
                     snapshot[name] = (id(grad), values)
         return snapshot
 
-    def forget_grads(self):
+    def reset_session(self):
+        """Forget every variable; the random state is where :gradcheck replays from."""
+        self.session.reset()
         self._grads = {}
+        self.rng_state = self._rng_state()
+
+    def _rng_state(self):
+        get_state = self.session.api.TORCH.get("get_rng_state")
+        return get_state() if callable(get_state) else None
 
     # lessons -------------------------------------------------------------------------------
     def lessons(self):

@@ -1,24 +1,49 @@
-"""`:graph`, `:explain`, `:gradcheck`, `:jacobian`: thin calls into gradrepl.viz, imported lazily."""
-import importlib
+"""`:graph`, `:explain`, `:gradcheck`, `:jacobian`: calls into gradrepl.viz (imported lazily).
 
-_FUNCTIONS = {":graph": "repl_graph", ":explain": "repl_explain", ":gradcheck": "repl_gradcheck",
-              ":jacobian": "repl_jacobian"}
+    :graph NAME [text|dot|mermaid]   the graph in the terminal (a tree by default) or as source
+    :graph NAME FILE                 saved (.svg .png .dot .mmd .txt), the path is shown
+    :explain NAME [V]                the chain rule step by step (V: gradient for a non-scalar)
+    :gradcheck NAME [V]              autograd against finite differences
+    :jacobian Y X                    the full Jacobian dY/dX
+"""
+from rich.text import Text
+
+USAGE = {":graph": "NAME [text|dot|mermaid|FILE]", ":explain": "NAME [V]",
+         ":gradcheck": "NAME [V]", ":jacobian": "Y X"}
+_ARGUMENTS = {":graph": (1, 2), ":explain": (1, 2), ":gradcheck": (1, 2), ":jacobian": (2, 2)}
+_TEXT_FORMATS = ("text", "dot", "mermaid")
 
 
-def show(repl, command, names):
+def show(repl, command, argument):
     printer = repl.printer
-    try:
-        viz = importlib.import_module("gradrepl.viz")
-    except ImportError:
-        viz = None
-    function = getattr(viz, _FUNCTIONS[command], None)
-    if function is None:
-        printer.problem(f"{command} is not available in this build yet (gradrepl.viz is missing)")
+    words = argument.split()
+    low, high = _ARGUMENTS[command]
+    if not low <= len(words) <= high:
+        printer.problem(f"usage: {command} {USAGE[command]}")
         return
-    error_type = getattr(viz, "VizError", ())
     try:
-        shown = function(repl.session, *names, width=printer.console.width)
-    except error_type as e:
+        import gradrepl.viz as viz
+    except ImportError:
+        printer.problem(f"{command} is not available in this build (gradrepl.viz is missing)")
+        return
+    session = repl.session
+    width = printer.console.width
+    try:
+        if command == ":graph":
+            name, target = words[0], (words[1:] or ["text"])[0]
+            if target in _TEXT_FORMATS:
+                shown = viz.repl_graph(session, name, width=width, fmt=target)
+            else:
+                path = viz.save_graph(session, name, target)
+                shown = f"graph of {name} saved to {path}"
+        elif command == ":explain":
+            shown = viz.repl_explain(session, words[0], *words[1:], width=width)
+        elif command == ":gradcheck":
+            shown = viz.repl_gradcheck(session, words[0], *words[1:], width=width,
+                                       rng_state=repl.rng_state)
+        else:
+            shown = viz.repl_jacobian(session, words[0], words[1], width=width)
+    except viz.VizError as e:
         printer.problem(f"{command}: {e}")
         return
-    printer.print(shown)
+    printer.print(Text(shown) if isinstance(shown, str) else shown)

@@ -150,7 +150,7 @@ def test_vars_grad_reset_and_unknown_command(drive):
 def test_help_topics(drive):
     out = drive(":help\r:help autograd\r:help :graph\r:help nonsense\r")
     assert ":jacobian Y X" in out and "x.grad" in out
-    assert ":graph NAME\n  draw the autograd graph that produced NAME" in out
+    assert ":graph NAME [dot|mermaid|FILE]\n  draw the autograd graph that produced NAME" in out
     assert "no help on 'nonsense'" in out
 
 
@@ -206,3 +206,28 @@ def test_several_statements_show_flags_without_repeating_values(drive):
     out = drive("\x1b[200~x = torch.ones(2)\nprint(x)\n\x1b[201~\r")
     assert out.count("tensor([1., 1.])") == 1
     assert "x: shape (2,)  requires_grad=False  is_leaf=True  grad_fn=None" in out
+
+
+def test_graph_explain_gradcheck_jacobian(drive, tmp_path):
+    setup = "x = torch.ones(2, 2, requires_grad=True)\ry = x + 2\rz = y * y * 3\rout = z.mean()\r"
+    picture = tmp_path / "out.mmd"
+    out = drive(setup + f":graph out\r:graph out {picture}\r:explain out\r:gradcheck out\r"
+                ":jacobian z x\r:grad x\r:graph nope\r:jacobian z\r")
+    graph = out[out.index("MeanBackward0"):]
+    assert "AddBackward0" in graph and "AccumulateGrad" in graph
+    assert picture.read_text().startswith("graph BT")
+    assert f"graph of out saved to {picture}" in out
+    assert "x.grad = [[4.5000, 4.5000], [4.5000, 4.5000]]" in out
+    assert "d out / d x_i = 3/2 (x_i + 2)" in out
+    assert "passed:" in out
+    assert "tensor([[18.,  0.,  0.,  0.]," in out
+    assert "x.grad is None: no backward() has reached it yet" in out   # the learner's grads untouched
+    assert ":graph: name 'nope' is not defined" in out
+    assert "usage: :jacobian Y X" in out
+
+
+def test_gradcheck_replays_random_draws(drive):
+    out = drive("w = torch.randn(3, requires_grad=True)\rloss = (w.sin() * w).sum()\r"
+                ":reset\rw = torch.randn(3, requires_grad=True)\rloss = (w * w * w).sum()\r"
+                ":gradcheck loss\r")
+    assert "passed:" in out
