@@ -129,7 +129,7 @@ def test_jacobian_of_a_tensor_without_grad():
         GC.jacobian_rows(ns["y"], ns["j"], "y", "j")
 
 
-_UNARY = ["{}.sin()", "{}.tanh()", "{}.sigmoid()", "({} * 0.5).exp()", "{} ** 2", "-{}", "({}).abs()"]
+_UNARY = ["({}).sin()", "({}).tanh()", "({}).sigmoid()", "({} * 0.5).exp()", "({} ** 2)", "(-{})", "({}).abs()"]
 _BINARY = ["({} + {})", "({} - {})", "({} * {})", "({} / ({}.abs() + 1))"]
 
 
