@@ -141,7 +141,7 @@ def _expressions():
         max_leaves=6)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=8, deadline=None, derandomize=True)   # the same examples in every run: CI stays stable
 @given(_expressions())
 def test_random_expressions_pass(expr):
     from gradrepl.lang import Session, run_source
