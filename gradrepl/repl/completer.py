@@ -22,6 +22,14 @@ _CALLEE = re.compile(r"([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*$")
 # what an attribute of a tensor is, so that `x.grad.` completes without reading x.grad
 _TENSOR_VALUED = frozenset(("grad", "data", "T", "mT"))
 _KEYWORDS = sorted(set(keyword.kwlist) - {"async", "await", "global", "nonlocal", "yield"})
+_AFTER_CALL = re.compile(r"[)\]]\s*\.\s*(\w*)$")
+# calls whose result is not a tensor (everything else in torch.* and Tensor.* returns one)
+_NOT_TENSOR = frozenset("""
+item tolist size dim ndimension numel nelement element_size is_floating_point is_contiguous
+equal allclose register_hook backward numpy retain_grad requires_grad_ is_tensor manual_seed
+seed initial_seed set_rng_state no_grad enable_grad set_grad_enabled inference_mode
+is_grad_enabled set_printoptions broadcast_shapes Generator Size
+""".split())
 
 
 class _Typed:
@@ -104,9 +112,12 @@ def python_completions(text, names):
     if _in_string_or_comment(line):
         return
     m = _DOTTED.search(text)
-    if m:
-        base = resolve(m.group(1), names)
-        prefix = m.group(2)
+    after_call = _AFTER_CALL.search(text) if not m else None
+    if m or after_call:
+        if m:
+            base, prefix = resolve(m.group(1), names), m.group(2)
+        else:
+            base, prefix = call_result(text[:after_call.start() + 1], names), after_call.group(1)
         if base is None:
             return
         for attr in attributes(base, names.api):
@@ -175,6 +186,48 @@ def resolve(dotted, names):
     return value
 
 
+def call_result(text, names):
+    """What `text` (ending in a call's `)` or a subscript's `]`) gives, when known to be a tensor."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        c = text[i]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            depth -= 1
+            if depth == 0:
+                m = _CALLEE.search(text[:i]) if c in "([" else None
+                if m is None:
+                    return None
+                dotted = m.group(1)
+                target = resolve(dotted, names)
+                if c == "[":                   # x[0], x.grad[:, 1]: indexing a tensor
+                    is_tensor = isinstance(target, _Typed) and target.kind == "tensor" or \
+                        names.api is not None and names.api.is_tensor(target)
+                    return _Typed("tensor") if is_tensor else None
+                name = dotted.rsplit(".", 1)[-1].strip()
+                if name in _NOT_TENSOR or target is None:
+                    return None
+                if isinstance(target, _Typed):
+                    is_method = isinstance(target.kind, tuple)
+                    return _Typed("tensor") if is_method else None
+                in_torch = any(target is v for v in _torch_entries(names))
+                return _Typed("tensor") if in_torch and callable(target) else None
+    return None
+
+
+def _torch_entries(names):
+    """Every value in the torch facade and its submodules (torch.nn.functional, ...)."""
+    found = []
+    stack = [names.namespace.get("torch", names.fallback.get("torch"))]
+    while stack:
+        entries = getattr(stack.pop(), "entries", None)
+        if isinstance(entries, dict):
+            found.extend(entries.values())
+            stack.extend(v for v in entries.values() if type(v).__name__ == "module")
+    return found
+
+
 def _attribute(value, attr, api):
     if isinstance(value, _Typed):
         if value.kind == "tensor":
@@ -229,14 +282,31 @@ def keyword_arguments(text, names):
             if depth == 0:
                 if c != "(":
                     return []
-                m = _CALLEE.search(text[:i])
-                return _parameters(m.group(1), names) if m else []
+                return _parameters(_callee(text[:i], names), names)
             depth -= 1
     return []
 
 
-def _parameters(dotted, names):
-    target = resolve(dotted, names)
+def _callee(text, names):
+    """The function called by the `(` that ends `text`: `torch.sum`, `x.backward`, `x.sum().backward`."""
+    m = _CALLEE.search(text)
+    if m is None:
+        return None
+    before = text[:m.start()].rstrip()
+    if before.endswith(".") and before[:-1].rstrip().endswith((")", "]")):
+        base = call_result(before[:-1].rstrip(), names)
+        parts = [p.strip() for p in m.group(1).split(".")]
+        for attr in parts:
+            if base is None or _private(attr):
+                return None
+            base = _attribute(base, attr, names.api)
+        return base
+    return resolve(m.group(1), names)
+
+
+def _parameters(target, names):
+    if target is None:
+        return []
     if isinstance(target, _Typed):
         kind = target.kind
         if not (isinstance(kind, tuple) and kind[0] == "method"):

@@ -54,6 +54,13 @@ def complete(completer, text):
     (":help au", ["autograd"]),
     (":tutor o", ["off", "on"]),
     (":graph ", ["x", "y"]),
+    # results of calls and subscripts known to be tensors
+    ("x.sum().requ", ["requires_grad", "requires_grad_"]),
+    ("torch.ones(3).ba", ["backward"]),
+    ("exp(x).grad_", ["grad_fn"]),
+    ("F.relu(x).deta", ["detach", "detach_"]),
+    ("x[0].is_l", ["is_leaf"]),
+    ("y.grad[:, 1].ab", ["abs"]),
 ])
 def test_completions(completer, text, expected):
     assert complete(completer, text) == expected
@@ -65,6 +72,8 @@ def test_completions(completer, text, expected):
     ("torch.sum(x, ke", ["keepdim="]),        # torch.sum forwards to Tensor.sum
     ("scale(x, ", ["t=", "factor=", "bias="]),
     ("scale(x, fa", ["factor="]),
+    ("x.sum().backward(retain", ["retain_graph="]),
+    ("print(x.sum(di", ["dim=", "dict", "divmod"]),
 ])
 def test_keyword_arguments(completer, text, expected):
     assert complete(completer, text) == expected
@@ -78,6 +87,10 @@ def test_keyword_arguments(completer, text, expected):
     "x.requires_grad.",           # a bool attribute: nothing known to offer
     "unknown.attr",
     "torch.sav",                  # refused torch names are not offered
+    "x.item().",                  # a Python number, not a tensor
+    "x.size().",
+    "scale(x).",                  # what a learner's function returns is unknown
+    "(x + 1).",
 ])
 def test_nothing_to_offer(completer, text):
     assert complete(completer, text) == []
