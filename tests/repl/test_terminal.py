@@ -73,12 +73,12 @@ TUTORIAL_004 = [
 ]
 
 
-def spawn(home, **env):
+def spawn(home, *args, **env):
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
     environment.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), TERM="xterm-256color",
                        LANG="C.UTF-8", PROMPT_TOOLKIT_NO_CPR="1")
     environment.update(env)
-    child = pexpect.spawn(sys.executable, ["-m", "gradrepl"], cwd=str(ROOT), env=environment,
+    child = pexpect.spawn(sys.executable, ["-m", "gradrepl", *args], cwd=str(ROOT), env=environment,
                           dimensions=(40, 120), encoding="utf-8", timeout=20)
     terminal = Terminal(child)
     terminal.prompt()
@@ -149,10 +149,11 @@ def test_history_is_recalled_after_restart(tmp_path):
     finish(terminal)
 
 
-@pytest.mark.parametrize("env, colored", [({}, True), ({"NO_COLOR": "1"}, False),
-                                          ({"TERM": "dumb"}, False)])
-def test_colour_follows_no_color_and_term(tmp_path, env, colored):
-    terminal = spawn(tmp_path, **env)
+@pytest.mark.parametrize("args, env, colored", [
+    ((), {}, True), ((), {"NO_COLOR": "1"}, False), ((), {"TERM": "dumb"}, False),
+    (("--no-color",), {}, False)])
+def test_colour_follows_no_color_and_term(tmp_path, args, env, colored):
+    terminal = spawn(tmp_path, *args, **env)
     run(terminal, "undefined_name", "is not defined")
     run(terminal, "torch.ones(3)", "tensor([1., 1., 1.])")
     assert bool(COLOR.search(terminal.raw)) == colored
