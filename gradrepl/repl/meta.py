@@ -1,14 +1,15 @@
 """Meta commands: `:help`, `:vars`, `:graph`, `:lesson`, ... (only from what the learner types).
 
-Each command is a method `cmd_<name>(argument)` of MetaCommands with its usage and
-one-line summary in COMMANDS; `:help NAME` shows the longer text in HELP.
+Each command is a method `cmd_<name>(argument)` of MetaCommands, with its arguments
+and one-line summary in COMMANDS (lesson steering in LESSON_COMMANDS, handled by the
+running lesson); HELP holds the longer help topics (`:help autograd`, `:help keys`).
 """
 import difflib
 from pathlib import Path
 
 from rich.text import Text
 
-from gradrepl.repl.render import leaf_grad, shape_text
+from gradrepl.repl.render import leaf_grad, shape_text, short_repr
 
 COMMANDS = {
     # name: (arguments, summary)
@@ -95,7 +96,7 @@ class MetaCommands:
         handler(argument)
 
     def _usage(self, command):
-        arguments, _ = COMMANDS.get(command) or LESSON_COMMANDS[command]
+        arguments, _ = COMMANDS[command]
         self.printer.problem(f"usage: {command} {arguments}".rstrip())
 
     # help -------------------------------------------------------------------------------
@@ -163,8 +164,8 @@ class MetaCommands:
 
             parts = []
             for name, value in others:
-                text = repr(value)
-                parts.append(f"{name} = {text}" if len(text) <= 40 and "\n" not in text
+                text = short_repr(value, 40)
+                parts.append(f"{name} = {text}" if text is not None
                              else f"{name} ({session.access.type_label(value)})")
             self.printer.print(Text("others: " + escape_control(", ".join(parts))))
 

@@ -14,6 +14,7 @@ from rich.text import Text
 from gradrepl.lang.errors import escape_control
 
 GRAD_PREVIEW = 10_000      # elements: above this a changed .grad is shown by shape only
+_PLAIN_TYPES = (int, float, bool, str, complex, tuple, list, dict, set, type(None))
 
 
 def plain_wanted(no_color=False, environ=os.environ) -> bool:
@@ -35,6 +36,17 @@ def describe(tensor) -> str:
 
 def shape_text(tensor) -> str:
     return repr(tuple(int(n) for n in tensor.shape))
+
+
+def short_repr(value, limit: int):
+    """repr(value) when it is a plain Python value that prints in one short line, else None
+    (a long container is not even turned into text)."""
+    if type(value) not in _PLAIN_TYPES:
+        return None
+    if isinstance(value, (str, tuple, list, dict, set)) and len(value) > limit:
+        return None
+    text = repr(value)
+    return text if len(text) <= limit and "\n" not in text else None
 
 
 def leaf_grad(tensor):

@@ -14,10 +14,10 @@ from gradrepl import __version__
 from gradrepl.lang import Session, run_source
 from gradrepl.repl.meta import MetaCommands
 from gradrepl.repl.multiline import is_meta, needs_more
-from gradrepl.repl.render import GRAD_PREVIEW, Printer, leaf_grad, make_console, plain_wanted
+from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, plain_wanted,
+                                   short_repr)
 
 PROMPT, CONTINUATION = ">>> ", "... "
-_SHOWN_TYPES = (int, float, bool, str, complex, tuple, list, dict, set, type(None))
 _SHOWN_LENGTH = 200       # a non-tensor assigned value is echoed when its repr is this short
 
 
@@ -167,14 +167,13 @@ class Repl:
     def run_code(self, text, *, filename="<stdin>", trusted=True, annotate=True, quiet=False):
         self._multiline = "\n" in text.strip()
         self._single = _statement_count(text) == 1
-        self._annotate = annotate
-        self._quiet = quiet
+        saved = self._annotate, self._quiet
+        self._annotate, self._quiet = annotate, quiet or self._quiet
         self._grads = self._grad_snapshot()
         try:
             return run_source(text, self.session, filename=filename, trusted=trusted)
         finally:
-            self._quiet = False
-            self._annotate = True
+            self._annotate, self._quiet = saved
 
     def _write(self, text):
         if self._quiet:
@@ -233,9 +232,9 @@ class Repl:
             value = namespace[name]
             if api.is_tensor(value):
                 self.printer.tensor_assigned(name, value, with_value=self._single)
-            elif self._single and type(value) in _SHOWN_TYPES:
-                text = repr(value)
-                if len(text) <= _SHOWN_LENGTH and "\n" not in text:
+            elif self._single:
+                text = short_repr(value, _SHOWN_LENGTH)
+                if text is not None:
                     self.printer.other_assigned(name, text)
 
     def _grad_snapshot(self):
@@ -263,7 +262,7 @@ class Repl:
         return get_state() if callable(get_state) else None
 
     # lessons -------------------------------------------------------------------------------
-    def lessons(self):
+    def lessons(self, quiet=False):
         """Every lesson (parsed once), or None after saying why they cannot be read."""
         if self._lessons is None:
             from gradrepl.tutor.lesson import LessonError, load_all
@@ -271,18 +270,13 @@ class Repl:
             try:
                 self._lessons = load_all(self.lessons_dir)
             except (LessonError, OSError) as e:
-                self.printer.problem(f"cannot read the lessons: {e}")
+                if not quiet:
+                    self.printer.problem(f"cannot read the lessons: {e}")
                 return None
         return self._lessons
 
     def lesson_names(self):
-        if self._lessons is None:
-            try:
-                from gradrepl.tutor.lesson import load_all
-                self._lessons = load_all(self.lessons_dir)
-            except Exception:  # noqa: BLE001 - completion offers nothing rather than failing
-                return []
-        return [lesson.id for lesson in self._lessons]
+        return [lesson.id for lesson in self.lessons(quiet=True) or ()]
 
     def start_lesson(self, lesson):
         from gradrepl.repl.lesson import LessonMode
