@@ -127,8 +127,9 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
 
     saved = _save_retained(nodes)
     try:
-        grads = run_backward([tensor], [wrap(root_grad)], retain_graph=True, create_graph=False,
-                             inputs=leaves, accumulate=False, allow_unused=True, trace=trace)
+        with np.errstate(all="ignore"):     # nan and inf show in the values, as in PyTorch
+            grads = run_backward([tensor], [wrap(root_grad)], retain_graph=True, create_graph=False,
+                                 inputs=leaves, accumulate=False, allow_unused=True, trace=trace)
     except RuntimeError as e:
         if str(e) == RETAIN_MSG:
             raise VizError(f"the graph of {root_name} was freed by an earlier backward() (saved values are "

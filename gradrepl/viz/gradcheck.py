@@ -103,7 +103,8 @@ class Replay:
         session.after_statement = inject
         if self.rng_state is not None:
             F.set_rng_state(self.rng_state)
-        result = run_source(self.source, session, filename=self.filename, trusted=False, echo="none")
+        with np.errstate(all="ignore"):
+            result = run_source(self.source, session, filename=self.filename, trusted=False, echo="none")
         if result.interrupted:
             raise VizError("gradcheck interrupted (Ctrl-C)")
         if not result.ok:
@@ -182,8 +183,9 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
         eps, atol, rtol = (1e-3, 1e-2, 1e-2) if coarse else (EPS, ATOL, RTOL)
         weights = np.ones_like(again) if v is None else v
         seed = wrap(np.asarray(weights, dtype=tensor_array(result).dtype))
-        grads = run_backward([result], [seed], retain_graph=False, create_graph=False,
-                             inputs=[injected[n] for n in names], accumulate=False, allow_unused=True)
+        with np.errstate(all="ignore"):
+            grads = run_backward([result], [seed], retain_graph=False, create_graph=False,
+                                 inputs=[injected[n] for n in names], accumulate=False, allow_unused=True)
         checks = []
         for name, leaf, g in zip(names, [leaf for _, leaf in named], grads):
             analytic = np.zeros(tuple(leaf.shape)) if g is None else np.asarray(tensor_array(g), np.float64)
@@ -230,8 +232,9 @@ def jacobian_rows(y, x, y_name="y", x_name="x"):
     for i in range(ya.size):
         onehot = np.zeros(ya.size, dtype=ya.dtype)
         onehot[i] = 1
-        (g,) = run_backward([y], [wrap(onehot.reshape(ya.shape))], retain_graph=True, create_graph=False,
-                            inputs=[x], accumulate=False, allow_unused=True)
+        with np.errstate(all="ignore"):
+            (g,) = run_backward([y], [wrap(onehot.reshape(ya.shape))], retain_graph=True, create_graph=False,
+                                inputs=[x], accumulate=False, allow_unused=True)
         if g is not None:
             rows[i] = np.asarray(tensor_array(g)).reshape(-1)
     return rows

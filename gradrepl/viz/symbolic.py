@@ -392,8 +392,9 @@ def summarize(source, root_name, tensor, leaf_grads, values, implicit=True):
             if np.size(values[name]) == 1 and indexed:
                 return []     # a scalar leaf against many elements: a sum, not one formula per element
             d = simplify(("*", [("c", scale), diff(inner, name)]))
-            numbers = np.broadcast_to(np.asarray(evaluate(d, {n: np.asarray(values[n], np.float64)
-                                                            for n in builder.used}), np.float64), np.shape(g))
+            with np.errstate(all="ignore"):
+                numbers = evaluate(d, {n: np.asarray(values[n], np.float64) for n in builder.used})
+            numbers = np.broadcast_to(np.asarray(numbers, np.float64), np.shape(g))
             if not np.allclose(numbers, np.asarray(g, np.float64), rtol=1e-4, atol=1e-6):
                 return []
             sub = "_i" if name in indexed else ""
@@ -404,8 +405,8 @@ def summarize(source, root_name, tensor, leaf_grads, values, implicit=True):
                 line += f"  = {_number(numbers.flat[0])} at {at}"
             lines.append(line)
         return lines
-    except (GiveUp, RecursionError, ZeroDivisionError, KeyError, OverflowError, FloatingPointError):
-        return []
+    except (GiveUp, RecursionError, ArithmeticError, KeyError, ValueError, TypeError):
+        return []     # no summary rather than a doubtful one
 
 
 def _symbols(e):
