@@ -9,8 +9,8 @@ and mulBackward. Ids (n0, n1, ...) follow a depth-first walk from the root in in
 order, so the same graph always renders the same text.
 
 Edges point the way gradients flow (root -> inputs), as 001's `graph BT` does. Long
-repeated chains (a loop of thousands of ops) are collapsed into one drawn copy of the
-repeated segment with its count.
+repeated chains (a loop of thousands of ops) and long runs of alike inputs are collapsed
+into one drawn copy with its count.
 
 Renderers: `to_tree` (rich Tree), `to_text`, `to_dot` (Graphviz), `to_mermaid`, and
 `render_image` (svg/png through Graphviz's `dot` program).
@@ -273,7 +273,13 @@ def _topological(graph, children):
 
 
 def collapse_repeats(graph, min_count=COLLAPSE_MIN):
-    """Draw a segment repeated >= min_count times along a chain once, with its count."""
+    """Draw repeated structure once, with its count; True when anything was collapsed.
+
+    Two kinds: a segment of up to MAX_PERIOD nodes repeated >= min_count times along a
+    chain (a loop `y = y * w + 1`), and >= min_count alike inputs side by side of one node
+    (`torch.stack([x[i] * 2 for i in range(1000)])`). Nodes are alike when their kinds,
+    titles and private inputs match and they share the same shared nodes (leaves).
+    """
     children = graph.children()
     order, indeg = _topological(graph, children)
     nodes = graph.nodes
@@ -380,6 +386,10 @@ def collapse_repeats(graph, min_count=COLLAPSE_MIN):
             k = end
     if not hidden:
         return False
+    position = {nid: i for i, nid in enumerate(nodes)}
+    graph.groups.sort(key=lambda g: position[g.members[0]])
+    for i, g in enumerate(graph.groups):
+        g.id = f"g{i}"
     edges = []
     for e in graph.edges:
         if e.src in hidden:
