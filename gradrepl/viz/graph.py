@@ -71,8 +71,8 @@ def shape_text(t):
 
 def values_text(arr):
     """PyTorch's printed values on one line: `[[1., 1.], [1., 1.]]`."""
-    text = " ".join(tensor_repr(arr).split())
-    return text[len("tensor("):-1]
+    text = " ".join(tensor_repr(arr).split())[len("tensor("):-1]
+    return text.split(", dtype=")[0]      # the dtype is shown on its own
 
 
 def tensor_grad(t):
