@@ -65,8 +65,9 @@ def test_explain(capsys):
 def test_gradcheck_pass_and_fail(monkeypatch, capsys):
     assert cli.main(["gradcheck", CASE, "out"]) == 0
     assert "passed" in capsys.readouterr().out
-    assert cli.main(["gradcheck", str(DATA / "cases" / "001_detach.py"), "s"]) == 1
-    assert "FAIL" in capsys.readouterr().out
+    assert cli.main(["gradcheck", str(DATA / "cases" / "001_detach.py"), "s", "--width", "100"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "x: autograd [4., 4.]\n   numeric  [6.0000, 6.0000]\n" in out
 
 
 def test_gradcheck_with_a_vector(capsys):
