@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from gradrepl.repl.render import leaf_grad, shape_text, short_repr
+from gradrepl.repl.render import escape_control, leaf_grad, shape_text, short_repr
 
 COMMANDS = {
     # name: (arguments, summary)
@@ -160,8 +160,6 @@ class MetaCommands:
                               "-" if grad is None else f"yes {shape_text(grad)}")
             self.printer.print(table)
         if others:
-            from gradrepl.lang.errors import escape_control
-
             parts = []
             for name, value in others:
                 text = short_repr(value, 40)

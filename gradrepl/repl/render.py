@@ -11,10 +11,16 @@ from rich.console import Console
 from rich.highlighter import ReprHighlighter
 from rich.text import Text
 
-from gradrepl.lang.errors import escape_control
 
 GRAD_PREVIEW = 10_000      # elements: above this a changed .grad is shown by shape only
 _PLAIN_TYPES = (int, float, bool, str, complex, tuple, list, dict, set, type(None))
+
+
+def escape_control(text: str) -> str:
+    """Control characters from user strings print escaped (DECISIONS.md); the language's rule."""
+    from gradrepl.lang.errors import escape_control as escape
+
+    return escape(text)
 
 
 def plain_wanted(no_color=False, environ=os.environ) -> bool:

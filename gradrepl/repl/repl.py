@@ -9,9 +9,9 @@ from __future__ import annotations
 import ast
 import contextlib
 import os
+import threading
 
 from gradrepl import __version__
-from gradrepl.lang import Session, run_source
 from gradrepl.repl.meta import MetaCommands
 from gradrepl.repl.multiline import is_meta, needs_more
 from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, plain_wanted,
@@ -34,18 +34,15 @@ class Repl:
         self.lesson = None
         self.lessons_dir = lessons_dir
         self._lessons = None
-        if lang is None:
-            from gradrepl.tutor.cli import default_lang
-            lang = default_lang()
-        self.lang = lang
+        self._lang = lang
         self.history = history if history is not None else AtomicFileHistory(data_dir() / "history")
         self.meta = MetaCommands(self)
-        self.session = Session(limits=limits)
-        self.session.write_out = self._write
-        self.session.display = self._display
-        self.session.report = self._report
-        self.session.warn = self._warn
-        self.session.after_statement = self._after_statement
+        # The engine (NumPy) loads while the first prompt is drawn: the learner can type at once.
+        self._session = None
+        self._session_failure = None
+        self._session_thread = threading.Thread(target=self._build_session, args=(limits,),
+                                                name="gradrepl-session", daemon=True)
+        self._session_thread.start()
         self._echoing = False
         self._quiet = False
         self._annotate = True
@@ -53,8 +50,38 @@ class Repl:
         self._single = True        # one statement typed: its assigned value is shown in full
         self._grads = {}
         self._io = (input, output)
-        self.rng_state = self._rng_state()
+        self.rng_state = None
         self.prompt = None if simple else self._make_prompt()
+
+    def _build_session(self, limits):
+        try:
+            from gradrepl.lang import Session
+
+            session = Session(limits=limits)
+            session.write_out = self._write
+            session.display = self._display
+            session.report = self._report
+            session.warn = self._warn
+            session.after_statement = self._after_statement
+            self._session = session
+            self.rng_state = self._rng_state()
+        except BaseException as e:  # noqa: BLE001 - re-raised where the session is first needed
+            self._session_failure = e
+
+    @property
+    def session(self):
+        if self._session is None:
+            self._session_thread.join()
+            if self._session_failure is not None:
+                raise self._session_failure
+        return self._session
+
+    @property
+    def lang(self):
+        if self._lang is None:
+            from gradrepl.tutor.cli import default_lang
+            self._lang = default_lang()
+        return self._lang
 
     # prompt --------------------------------------------------------------------------------
     def _make_prompt(self):
@@ -88,10 +115,11 @@ class Repl:
                      help_topics=self.meta.help_topics)
 
     def toolbar(self):
-        api = self.session.api
-        tensors = {id(v) for v in self.session.namespace.values() if api.is_tensor(v)}
-        parts = [f" grad mode: {'enabled' if api.grad_enabled() else 'no_grad'}",
-                 f"tensors: {len(tensors)}"]
+        session = self._session            # drawn before the session is ready: nothing yet
+        api = session.api if session is not None else None
+        tensors = {id(v) for v in session.namespace.values() if api.is_tensor(v)} if api else ()
+        enabled = api.grad_enabled() if api else True
+        parts = [f" grad mode: {'enabled' if enabled else 'no_grad'}", f"tensors: {len(tensors)}"]
         if self.lesson is not None:
             parts.append(self.lesson.status())
         parts.append(":help  Ctrl-D exits")
@@ -170,6 +198,8 @@ class Repl:
         saved = self._annotate, self._quiet
         self._annotate, self._quiet = annotate, quiet or self._quiet
         self._grads = self._grad_snapshot()
+        from gradrepl.lang import run_source
+
         try:
             return run_source(text, self.session, filename=filename, trusted=trusted)
         finally:
@@ -290,7 +320,7 @@ class Repl:
         self.lesson = None
 
     def set_lang(self, lang):
-        self.lang = lang
+        self._lang = lang
         if self.lesson is not None:
             self.lesson.player.lang = lang
 
