@@ -135,11 +135,14 @@ class Repl:
         return PromptSession(input=stdin, output=stdout).prompt(question)
 
     # the loop ------------------------------------------------------------------------------
-    def run(self) -> int:
+    def run(self, lesson: str | None = None) -> int:
+        """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
         self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
                           f":help, :lesson, Ctrl-D exits.", style="")
         if self.history.warning:
             self.printer.warning("warning", self.history.warning)
+        if lesson is not None:
+            self.handle_safely(f":lesson {lesson}")
         while self.running:
             try:
                 text = self.prompt.prompt() if self.prompt is not None else self._read_simple()
@@ -332,8 +335,9 @@ def _statement_count(text):
         return 0
 
 
-def start(args) -> int:
-    """Entry point for gradrepl/cli.py: the REPL on a terminal."""
+def start(args, lesson: str | None = None, lang: str | None = None) -> int:
+    """Entry point for gradrepl/cli.py: the REPL on a terminal (with `lesson` playing, for
+    `gradrepl lesson NAME`; `lang` en/zh, default from the locale)."""
     from dataclasses import fields
 
     from gradrepl.limits import Limits
@@ -344,4 +348,5 @@ def start(args) -> int:
         if value is not None:
             setattr(limits, f.name, value)
     plain = plain_wanted(getattr(args, "no_color", False))
-    return Repl(limits=limits, plain=plain, simple=os.environ.get("TERM") == "dumb").run()
+    repl = Repl(limits=limits, plain=plain, lang=lang, simple=os.environ.get("TERM") == "dumb")
+    return repl.run(lesson)

@@ -27,7 +27,7 @@ class Drive:
     def __init__(self, tmp_path):
         self.tmp_path = tmp_path
 
-    def __call__(self, keys, *, history=None, lessons_dir=LESSONS, width=100):
+    def __call__(self, keys, *, history=None, lessons_dir=LESSONS, width=100, lesson=None):
         """`keys` is a string, or a list of strings typed with a pause between them (so that
         asynchronous work such as completion finishes first)."""
         out = io.StringIO()
@@ -41,7 +41,7 @@ class Drive:
             repl = Repl(plain=True, lang="en", console=make_console(True, file=out, width=width),
                         history=history or AtomicFileHistory(self.tmp_path / "history"),
                         input=pipe, output=DummyOutput(), lessons_dir=lessons_dir)
-            self.status = repl.run()
+            self.status = repl.run(lesson)
             if not isinstance(keys, str):
                 typist.join()
         self.repl = repl

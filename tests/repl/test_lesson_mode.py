@@ -57,3 +57,9 @@ def test_lesson_code_is_untrusted(drive, tmp_path):
     out = drive(":lesson tiny\r\rstill_here = 1\r", lessons_dir=lessons)
     assert "NameError: name 'exit' is not defined" in out
     assert "still_here = 1" in out
+
+
+def test_the_repl_can_open_with_a_lesson(drive):
+    out = drive("\r", lesson="tiny")
+    assert out.index("1. A tiny lesson") < out.index("x = torch.ones(2, requires_grad=True)")
+    assert drive.repl.lesson is not None and drive.repl.lesson.player.position == 1
