@@ -25,7 +25,7 @@ SHOW_STEPS = (30, 10)   # a longer trace shows its first and last steps only
 class Send:
     input_name: str
     target: str               # "MulBackward0", "MulBackward0 (y)", "AccumulateGrad -> x", "nothing"
-    grad: object              # NumPy array, or None when nothing flows
+    grad: object              # NumPy array (Big when too large to print), or None when nothing flows
     leaf: object = None       # the leaf tensor when target is AccumulateGrad
 
 
@@ -36,7 +36,7 @@ class Step:
     output: str               # session name(s) of the node's output, or ""
     rules: list               # [(input name, derivative rule text)] for inputs a gradient goes to
     operands: list            # [(name, value text)]: the saved values the rules use
-    grad_in: list             # incoming gradient per output of the node (arrays or None)
+    grad_in: list             # incoming gradient per output of the node (arrays, Big or None)
     contributions: int        # how many gradients were summed into grad_in
     sends: list = field(default_factory=list)
 
@@ -108,10 +108,10 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
                  if k in flows]
         output = ", ".join(filter(None, (outputs.get((node, k), "") for k in range(node.n_out))))
         step = Step(len(steps) + 1, node_name(node), output, rules, _operands(node),
-                    [None if g is None else np.array(g) for g in grads_in], received.get(node, 1))
+                    [_kept(g) for g in grads_in], received.get(node, 1))
         for k, (child, nr) in enumerate(node.next_functions):
             input_name = input_label(node, k)
-            g = None if grads_out is None or k >= len(grads_out) or grads_out[k] is None else np.array(grads_out[k])
+            g = None if grads_out is None or k >= len(grads_out) else _kept(grads_out[k])
             if child is None:
                 step.sends.append(Send(input_name, "nothing (no gradient needed)", None))
                 continue
@@ -185,12 +185,27 @@ def _restore_retained(saved):
 
 
 # ----------------------------------------------------------------- rendering
+class Big:
+    """Stands for a gradient too large to print: its shape only (a long loop over big
+    tensors would otherwise keep a copy of every gradient)."""
+
+    def __init__(self, arr):
+        self.shape, self.size = tuple(arr.shape), int(arr.size)
+
+
+def _kept(g):
+    """What a step keeps of a gradient: a copy when it will be printed, else its shape."""
+    if g is None:
+        return None
+    return np.array(g) if np.size(g) <= SHOW_VALUES else Big(g)
+
+
 def _values(arr):
     if arr is None:
         return "None"
-    if arr.size <= SHOW_VALUES:
-        return values_text(arr)
-    return f"(shape {list(arr.shape)}, {arr.size} values)"
+    if isinstance(arr, Big) or arr.size > SHOW_VALUES:
+        return f"(shape {list(arr.shape)}, {arr.size} values)"
+    return values_text(arr)
 
 
 def to_renderable(ex):

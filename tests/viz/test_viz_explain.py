@@ -190,3 +190,14 @@ def test_summary_is_safe_on_any_code(terms, reduce):
     assert all(isinstance(line, str) for line in ex.summary)
     if ex.summary:
         assert ex.summary[0].startswith("out = ")
+
+
+def test_large_gradients_are_summarised_not_kept():
+    from gradrepl.lang import Session, run_source
+    session = Session(write=lambda text: None)
+    run_source("x = torch.ones(100, 50, requires_grad=True)\ny = (x * 2).sum()", session)
+    ex = _explain(session, "y")
+    assert all(isinstance(s.grad, E.Big) for step in ex.steps for s in step.sends if s.grad is not None)
+    assert "(shape [100, 50], 5000 values)" in E.to_text(ex)
+    ((_, _, g),) = ex.leaf_grads
+    assert g.shape == (100, 50) and np.all(g == 2)
