@@ -1,10 +1,11 @@
 """Input history in one file under the user data directory, rewritten atomically.
 
-The file keeps prompt_toolkit's FileHistory layout (entries separated by a line
-that does not start with `+`, each line of an entry written as `+line`), so it stays readable; every new entry rewrites it through a
-temporary file and os.replace, so a crash or a second gradrepl never leaves half a
-file. When the directory cannot be written, history lives in memory and `warning`
-says why (shown once).
+The file keeps prompt_toolkit's FileHistory layout (each line of an entry written
+as `+line`, entries separated by other lines), so it stays readable. Every new
+entry rewrites the file through a temporary file and os.replace: a crash never
+leaves half a file (with two gradrepls open at once, the last one to store an entry
+writes the file). When the directory cannot be written, history lives in memory
+and `warning` says why.
 """
 import os
 import tempfile

@@ -4,6 +4,7 @@ Ctrl-C (clear the line) and Ctrl-D (exit on an empty line), Up/Down history and
 Ctrl-R search are prompt_toolkit's defaults; bracketed paste inserts a block as it
 is, since only Enter adds indentation.
 """
+from prompt_toolkit.application import get_app
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition, completion_is_selected, has_selection, is_searching
 from prompt_toolkit.key_binding import KeyBindings
@@ -13,16 +14,12 @@ from gradrepl.repl.multiline import INDENT, needs_more, next_indent
 
 @Condition
 def _only_blanks_before_cursor():
-    from prompt_toolkit.application import get_app
-
     before = get_app().current_buffer.document.current_line_before_cursor
     return not before.strip()
 
 
 @Condition
 def _indent_before_cursor():
-    from prompt_toolkit.application import get_app
-
     before = get_app().current_buffer.document.current_line_before_cursor
     return bool(before) and not before.strip()
 

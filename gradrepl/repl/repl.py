@@ -4,8 +4,6 @@
 meta commands and an optional running lesson. Everything typed runs through
 `run_source(..., trusted=True)`; lesson code and `:load`ed files run untrusted.
 """
-from __future__ import annotations
-
 import ast
 import contextlib
 import os
@@ -187,6 +185,9 @@ class Repl:
             return
         if stripped in ("exit", "quit"):
             self.running = False
+            return
+        if stripped in ("help", "help()"):      # Python's help() is not offered: ours is
+            self.meta.run(":help")
             return
         result = self.run_code(text)
         if result.exit_requested:

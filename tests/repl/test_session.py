@@ -148,7 +148,7 @@ def test_vars_grad_reset_and_unknown_command(drive):
 
 
 def test_help_topics(drive):
-    out = drive(":help\r:help autograd\r:help :graph\r:help nonsense\r")
+    out = drive("help\r:help autograd\r:help :graph\r:help nonsense\r")
     assert ":jacobian Y X" in out and "x.grad" in out
     assert ":graph NAME [dot|mermaid|FILE]\n  draw the autograd graph that produced NAME" in out
     assert "no help on 'nonsense'" in out
@@ -231,3 +231,10 @@ def test_gradcheck_replays_random_draws(drive):
                 ":reset\rw = torch.randn(3, requires_grad=True)\rloss = (w * w * w).sum()\r"
                 ":gradcheck loss\r")
     assert "passed:" in out
+
+
+def test_history_reads_prompt_toolkit_files(tmp_path):
+    path = tmp_path / "history"
+    path.write_text("\n# 2026-11-30 02:00:00.1\n+x = 1\n\n# 2026-11-30 02:00:01.2\n"
+                    "+for i in range(2):\n+    print(i)\n")
+    assert AtomicFileHistory(path).entries() == ["x = 1", "for i in range(2):\n    print(i)"]
