@@ -284,31 +284,36 @@ def collapse_repeats(graph, min_count=COLLAPSE_MIN):
     order, indeg = _topological(graph, children)
     nodes = graph.nodes
 
-    def shared(nid):
-        return indeg[nid] > 1 or nodes[nid].kind in ("acc", "leaf")
+    unshared = {nid for nid, node in nodes.items() if indeg[nid] <= 1 and node.kind in ("op", "tensor")}
 
-    height, chain, struct, table = {}, {}, {}, {}
+    def shared(nid):
+        return nid not in unshared
+
+    # bottom-up: height, the chain successor (the tallest unshared input), a structure id
+    # (alike subtrees get the same id) and a signature id (the same, the successor left out)
+    height, chain, struct, sig, table = {}, {}, {}, {}, {}
     for nid in reversed(order):     # inputs before the nodes that use them
         kids = children[nid]
-        height[nid] = 1 + max((height[e.dst] for e in kids), default=0)
-        best = None
+        best, tallest = None, 0
         for e in kids:
-            if not shared(e.dst) and nodes[e.dst].kind in ("op", "tensor"):
-                if best is None or height[e.dst] > height[best]:
-                    best = e.dst
+            h = height[e.dst]
+            if h > tallest:
+                tallest = h
+            if e.dst in unshared and (best is None or h > height[best]):
+                best = e.dst
+        height[nid] = 1 + tallest
         chain[nid] = best
         node = nodes[nid]
-        key = (node.kind, node.title, node.details if node.kind == "tensor" else (),
-               tuple(missing for missing in graph.missing.get(nid, ())),
-               tuple((e.label, ("ref", e.dst) if shared(e.dst) else ("s", struct[e.dst])) for e in kids))
-        struct[nid] = table.setdefault(key, len(table))
-
-    def signature(nid):
-        node = nodes[nid]
-        return (node.kind, node.title, node.details if node.kind == "tensor" else (),
-                tuple(graph.missing.get(nid, ())),
-                tuple((e.label, "chain" if e.dst == chain[nid] else
-                       ("ref", e.dst) if shared(e.dst) else ("s", struct[e.dst])) for e in children[nid]))
+        head = (node.kind, node.title, node.details if node.kind == "tensor" else (),
+                tuple(graph.missing.get(nid, ())))
+        inputs = [(e.label, e.dst if e.dst not in unshared else -1 - struct[e.dst]) for e in kids]
+        struct[nid] = table.setdefault((head, tuple(inputs)), len(table))
+        if best is not None:
+            inputs = [(label, "chain") if e.dst == best else (label, ref)
+                      for e, (label, ref) in zip(kids, inputs)]
+            sig[nid] = table.setdefault((head, tuple(inputs)), len(table))
+        else:
+            sig[nid] = struct[nid]
 
     def private(nid):
         """nid and what hangs off it through unshared inputs, except its chain successor."""
@@ -329,8 +334,7 @@ def collapse_repeats(graph, min_count=COLLAPSE_MIN):
             seq.append(chain[seq[-1]])
         if len(seq) < min_count:
             continue
-        interned = {}
-        sigs = [interned.setdefault(signature(n), len(interned)) for n in seq]
+        sigs = [sig[n] for n in seq]
         i = 0
         while i < len(seq):
             best = None
