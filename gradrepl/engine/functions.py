@@ -37,6 +37,8 @@ def _size_args(size, fn_name):
     shape = _shape_args(size)
     for s in shape:
         if s < 0:
+            if fn_name == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {T._shape_list(shape)}")
     return shape
 
@@ -86,6 +88,8 @@ def _flat_values(data):
             out.append(x)
             kinds.add("f")
         else:
+            if x is None:
+                raise RuntimeError("Could not infer dtype of NoneType")
             raise TypeError(f"new(): invalid data type '{_pytype(x)}'")
     return out, kinds
 
@@ -103,8 +107,10 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         if kind == 1 and dtype is None and not -2 ** 63 <= data < 2 ** 63:
             raise RuntimeError(f"Overflow when unpacking long")
         return _finish(np.asarray(data, dt.np), requires_grad)
+    if data is None:
+        raise RuntimeError("Could not infer dtype of NoneType")
     if not isinstance(data, (list, tuple)):
-        raise TypeError(f"tensor(): argument 'data' must be a sequence or a number, not {_pytype(data)}")
+        raise TypeError(f"new(): invalid data type '{_pytype(data)}'")
     shape = _infer_data(data)
     flat, kinds = _flat_values(data)
     if dtype is None:
@@ -168,6 +174,8 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     shape = _size_args((size,) if isinstance(size, int) else size, "full")
     if type(fill_value) is Tensor:
         fill_value = fill_value.item()
+    if not isinstance(fill_value, (bool, int, float)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {_pytype(fill_value)}")
     if dtype is None:
         dtype = (D.bool_, D.int64, D.DEFAULT_FLOAT[0])[D.scalar_kind(fill_value)]
     _check_bytes(shape, dtype)
@@ -213,7 +221,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     if not isinstance(steps, int) or steps < 0:
-        raise RuntimeError("linspace(): number of steps must be non-negative")
+        raise RuntimeError("number of steps must be non-negative")
     check_numel(steps, (steps,))
     dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
     if steps == 1:
@@ -235,6 +243,10 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     m = n if m is None else m
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     check_numel(n * m, (n, m))
     dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
     return _finish(np.eye(n, m, dtype=dt.np), requires_grad)
@@ -406,6 +418,9 @@ def minimum(input, other):
 def where(condition, input=None, other=None):
     if input is None and other is None:
         return tuple(_new(np.asarray(i, np.int64)) for i in np.nonzero(condition._a))
+    if input is None or other is None:
+        got = ", ".join(_pytype(a) for a in (condition, input, other) if a is not None)
+        raise TypeError(f"where() received an invalid combination of arguments - got ({got}), but expected one of:")
     c = condition._a.astype(bool)
     ti = _t(input) if type(input) is Tensor or type(other) is not Tensor else T._scalar_tensor(input, other)
     to = _t(other) if type(other) is Tensor else T._scalar_tensor(other, ti)
@@ -419,9 +434,11 @@ def where(condition, input=None, other=None):
 
 
 def cat(tensors, dim=0, out=None):
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"cat(): argument 'tensors' (position 1) must be tuple of Tensors, not {_pytype(tensors)}")
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if type(t) is not Tensor:
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_pytype(t)}")

@@ -69,6 +69,9 @@ class Tensor:
                     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
                     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
             return self
+        if type(requires_grad) is not bool:
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                            f"{_pytype(requires_grad)}")
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._rg = bool(requires_grad)
@@ -170,7 +173,7 @@ class Tensor:
     @data.setter
     def data(self, value):
         if type(value) is not Tensor:
-            raise TypeError(f"data must be a Tensor, not {_pytype(value)}")
+            raise TypeError(f"Variable data has to be a tensor, but got {_pytype(value)}")
         self._a = value._a
 
     # ------------------------------------------------------------ metadata
@@ -530,6 +533,8 @@ class Tensor:
     negative = neg
 
     def abs(self):
+        if self._a.dtype.kind == "b":
+            raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
         return _unary(self, np.abs, "AbsBackward0", "self", float_only=False)
 
     def exp(self):
@@ -680,10 +685,14 @@ class Tensor:
     def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
         return _var(self, dim, unbiased, keepdim, correction, std=False)
 
-    def softmax(self, dim):
+    def softmax(self, dim=None, dtype=None):
+        if dim is None:
+            raise TypeError('softmax() missing 1 required positional arguments: "dim"')
         return softmax(self, dim)
 
-    def log_softmax(self, dim):
+    def log_softmax(self, dim=None, dtype=None):
+        if dim is None:
+            raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
         return log_softmax(self, dim)
 
     def cumsum(self, dim):
@@ -762,6 +771,8 @@ class Tensor:
 
     @property
     def mT(self):
+        if self._a.ndim == 0:
+            return self
         if self._a.ndim < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
         return self.transpose(-2, -1)
@@ -793,6 +804,12 @@ class Tensor:
                 f"expand(torch.FloatTensor{{{_shape_list(sh)}}}, size={_shape_list(sizes)}): the number of sizes "
                 f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(sh)})")
         lead = len(sizes) - len(sh)
+        for i in range(len(sizes) - 1, lead - 1, -1):
+            s, cur = sizes[i], sh[i - lead]
+            if s != -1 and cur != 1 and cur != s:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at non-singleton "
+                    f"dimension {i}.  Target sizes: {_shape_list(sizes)}.  Tensor sizes: {_shape_list(sh)}")
         target = []
         for i, s in enumerate(sizes):
             if i >= lead:
@@ -1253,6 +1270,9 @@ def add(a, b, alpha=1):
 def sub(a, b, alpha=1):
     if type(a) is not Tensor:
         a = _as_tensor(a)
+    if a.dtype is D.bool_ and type(b) is Tensor and b.dtype is D.bool_:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
     if a.dtype is D.bool_ or (type(b) is Tensor and b.dtype is D.bool_) or type(b) is bool:
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")

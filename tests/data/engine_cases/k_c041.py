@@ -1,0 +1,4 @@
+import torch
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+v = torch.tensor([1.0, 2.0, 3.0])
+x.sum(0).sum(0).sum(0)
