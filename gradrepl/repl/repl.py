@@ -41,6 +41,7 @@ class Repl:
         self._session_thread = threading.Thread(target=self._build_session, args=(limits,),
                                                 name="gradrepl-session", daemon=True)
         self._session_thread.start()
+        self._history_warned = None      # the history warning last shown
         self._echoing = False
         self._quiet = False
         self._annotate = True
@@ -137,8 +138,7 @@ class Repl:
         """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
         self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
                           f":help, :lesson, Ctrl-D exits.", style="")
-        if self.history.warning:
-            self.printer.warning("warning", self.history.warning)
+        self._history_warning()
         if lesson is not None:
             self.handle_safely(f":lesson {lesson}")
         while self.running:
@@ -149,11 +149,16 @@ class Repl:
             except EOFError:
                 break
             self.handle_safely(text)
+            self._history_warning()
         if self.lesson is not None:
             self.lesson.save()
-        if self.history.warning:
-            self.printer.warning("warning", self.history.warning)
         return 0
+
+    def _history_warning(self):
+        """Say as soon as it happens, once, that history cannot be read or kept."""
+        if self.history.warning and self.history.warning != self._history_warned:
+            self._history_warned = self.history.warning
+            self.printer.warning("warning", self.history.warning)
 
     def _read_simple(self) -> str:
         """Python's own prompts on a terminal that cannot move the cursor."""
