@@ -9,6 +9,7 @@ Exit status: 0 success, 1 an error in the code, 2 usage, 70 internal error,
 130 interrupted by Ctrl-C.
 """
 import argparse
+import os
 import sys
 
 from gradrepl import __version__
@@ -186,7 +187,6 @@ class _Stdout:
         try:
             action(*args)
         except BrokenPipeError:
-            import os
             self.closed = True
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
@@ -218,6 +218,7 @@ def run_script(text, filename, limits, keep_going):
         print(f"{category}: {message}", file=sys.stderr, flush=True)
 
     session = Session(limits=limits, write=stdout.write)
+    session.hard_stop = True
     session.report = report
     session.warn = warn
     result = run_source(text, session, filename=filename, trusted=False, keep_going=keep_going)

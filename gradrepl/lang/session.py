@@ -1,5 +1,7 @@
 """Session and run_source: the one way to run learner code (see gradrepl.lang)."""
 import ast
+import faulthandler
+import os
 import signal
 import sys
 import threading
@@ -17,6 +19,14 @@ from gradrepl.lang.runtime import TEXT_SIZES, Budget, function, safe_repr, time_
 from gradrepl.limits import Limits
 
 _RECURSION_FLOOR = 1_500
+_DEVNULL = []
+
+
+def _devnull():
+    """faulthandler's dump goes nowhere: the learner never sees a host traceback."""
+    if not _DEVNULL:
+        _DEVNULL.append(open(os.devnull, "w"))  # noqa: SIM115 - kept open for the process
+    return _DEVNULL[0]
 _DEPTH_CEILING = 1_000
 
 
@@ -73,6 +83,9 @@ class Session:
                       also returned in RunResult)
     warn(category, message)  engine warnings (PyTorch's UserWarning etc.; default: ignored)
     after_statement(result)  called after each top-level statement (REPL annotations)
+    hard_stop         when True (script mode), a statement stuck inside one host C call
+                      well past its time limit ends the process with status 1: nothing
+                      can stop such a call from Python
     track_grads       fill StatementResult.grads_changed (costs a snapshot per statement)
     """
 
@@ -85,6 +98,7 @@ class Session:
         self.report = None
         self.warn = None
         self.after_statement = None
+        self.hard_stop = False
         self.track_grads = False
         self.succeeded: list[str] = []
         self.budget = Budget()
@@ -279,12 +293,18 @@ def _assigned_names(node):
 # --- running ----------------------------------------------------------------------------
 
 class _Watchdog:
-    """A wall-clock backstop: at the deadline, make the next step check the clock; a second
-    later, stop the statement even inside a long host call."""
+    """A wall-clock backstop: at the deadline, make the next step check the clock; a little
+    later, stop the statement even inside a long Python-level host call.  Work inside one C
+    call cannot be stopped from Python (and holds the GIL): with hard_stop, faulthandler's
+    own C thread ends the process with status 1 if the statement is still running
+    STUCK_GRACE seconds after that."""
 
-    def __init__(self, budget, limit):
+    STUCK_GRACE = 2.0
+
+    def __init__(self, budget, limit, hard_stop=False):
         self.budget = budget
         self.limit = limit
+        self.hard_stop = hard_stop
         self.fired = False
         self.active = False
         self.enabled = threading.current_thread() is threading.main_thread() \
@@ -296,6 +316,9 @@ class _Watchdog:
             self.previous = signal.signal(signal.SIGALRM, self._on_alarm)
             self.active = True
             signal.setitimer(signal.ITIMER_REAL, self.limit)
+        if self.hard_stop:
+            faulthandler.dump_traceback_later(self.limit * 2 + self.STUCK_GRACE, exit=True,
+                                              file=_devnull())
         return self
 
     def _on_alarm(self, signum, frame):
@@ -310,6 +333,8 @@ class _Watchdog:
 
     def __exit__(self, *exc):
         self.active = False
+        if self.hard_stop:
+            faulthandler.cancel_dump_traceback_later()
         if self.enabled:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
@@ -424,7 +449,7 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
                                   filename, node.lineno, node.col_offset,
                                   lines[node.lineno - 1], kind="internal")
             else:
-                with _Watchdog(session.budget, limits.time_limit):
+                with _Watchdog(session.budget, limits.time_limit, session.hard_stop):
                     if kind == "expr":
                         value = code(session.namespace)
                         if value is not None:

@@ -168,3 +168,14 @@ def test_byte_order_mark_is_accepted(tmp_path):
     path.write_bytes(b"\xef\xbb\xbfprint('bom ok')\n")
     p = gradrepl("run", str(path))
     assert (p.returncode, p.stdout) == (0, "bom ok\n")
+
+
+def test_statement_stuck_in_one_host_call_ends_the_run(script):
+    # comparing two 10**12-element nested lists runs in one C call that Python cannot interrupt
+    path = script("x = [0] * 10 ** 6\nb = [x] * 10 ** 6\nc = [list(x)] * 10 ** 6\nprint('cmp')\n"
+                  "b == c\nprint('never')\n")
+    start = time.monotonic()
+    p = gradrepl("run", "--time-limit", "0.2", path, timeout=30)
+    assert time.monotonic() - start < 10
+    assert (p.returncode, p.stdout) == (1, "cmp\n")
+    assert "Traceback" not in p.stderr and "File " not in p.stderr
