@@ -23,6 +23,8 @@ LIMITS = Limits()
 
 def check_numel(numel: int, shape=None) -> None:
     """Refuse a tensor of `numel` elements before it is allocated (Python ints: no wrap-around)."""
+    if numel > (1 << 22):
+        check_memory(numel * 4)
     if numel > LIMITS.max_elements:
         what = f" of shape {tuple(shape)}" if shape is not None else ""
         raise BudgetExceeded(
@@ -30,4 +32,37 @@ def check_numel(numel: int, shape=None) -> None:
             f"tensor{what} would have {numel} elements, over the limit of "
             f"{LIMITS.max_elements} (raise it with --max-elements)",
             "--max-elements",
+        )
+
+
+_PAGE = 4096
+_BASELINE = [None]
+
+
+def _rss() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):  # not Linux: no live-memory budget
+        return 0
+
+
+def check_memory(nbytes: int) -> None:
+    """Refuse more tensor data once the process has grown by LIMITS.max_bytes.
+
+    Called for large arrays only (the engine checks arrays over 16 MiB), so reading the
+    resident size costs nothing on the hot path; growth of the process approximates the
+    live tensor data, which is what dominates a session's memory.
+    """
+    rss = _rss()
+    if not rss:
+        return
+    if _BASELINE[0] is None:
+        _BASELINE[0] = rss
+    if rss - _BASELINE[0] + nbytes > LIMITS.max_bytes:
+        raise BudgetExceeded(
+            "memory",
+            f"tensor memory limit exceeded: more than {LIMITS.max_bytes} bytes of live tensor data "
+            f"(raise it with --max-memory)",
+            "--max-memory",
         )

@@ -14,6 +14,9 @@ import weakref
 import numpy as np
 
 _seq = itertools.count()
+# Nodes written in C++ inside PyTorch report a qualified name() (their repr stays short).
+_CPP_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad", "CopySlices": "torch::autograd::CopySlices",
+              "CopyBackwards": "torch::autograd::CopyBackwards"}
 _ACC_BASE = 1 << 62  # AccumulateGrad nodes run before any other ready node (as in PyTorch)
 
 # Grad mode is a process-wide flag, as in PyTorch (one session per process).
@@ -46,7 +49,7 @@ class Node:
         self.n_out = 1
 
     def name(self):
-        return self.spec.name
+        return _CPP_NAMES.get(self.spec.name, self.spec.name)
 
     @property
     def next_functions(self):

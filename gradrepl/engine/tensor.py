@@ -12,7 +12,12 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, AccumulateGrad, Node, RemovableHandle, edge_of, make_node, run_backward
 from gradrepl.engine.derivatives import SPECS
-from gradrepl.limits import LIMITS, check_numel
+from gradrepl.limits import LIMITS, check_memory, check_numel
+
+_BIG = 1 << 24  # arrays larger than this count against the live-memory budget
+
+# PyTorch computes nan/inf silently; NumPy would warn on stderr.
+np.seterr(all="ignore")
 
 _WARN = [None]  # warning sink: callable(category, message), set by api.set_warning_sink
 
@@ -979,6 +984,8 @@ class Device:
 
 # ================================================================ construction helpers
 def _new(arr):
+    if arr.nbytes > _BIG:
+        check_memory(arr.nbytes)
     t = Tensor.__new__(Tensor)
     t._a = arr
     t._rg = False

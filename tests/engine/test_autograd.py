@@ -117,8 +117,8 @@ def test_setitem_twice_chains_copyslices():
     y = zeros(2)
     y[0] = x[0] ** 2
     y[1] = x[1] * 3
-    assert y.grad_fn.name() == "CopySlices"
-    assert y.grad_fn.next_functions[0][0].name() == "CopySlices"
+    assert y.grad_fn.name() == "torch::autograd::CopySlices"
+    assert y.grad_fn.next_functions[0][0].name() == "torch::autograd::CopySlices"
     backward([y], [tensor([1.0, 1.0])])
     assert x.grad.tolist() == [4.0, 3.0]
 
