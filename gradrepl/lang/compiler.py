@@ -788,6 +788,8 @@ class Compiler:
     def global_load(self, name):
         G = self.G
         fallback = self.fallback
+        modules = self.ctx.modules
+        unavailable = self.access.unavailable
 
         def load_global(env):
             try:
@@ -797,7 +799,7 @@ class Compiler:
             try:
                 return fallback[name]
             except KeyError:
-                raise name_error(name, G, fallback) from None
+                raise name_error(name, G, fallback, modules, unavailable) from None
         return load_global
 
     def e_Attribute(self, node, scope):
@@ -1109,12 +1111,28 @@ class Compiler:
         raise CompileError(SyntaxError("can't use starred expression here"), node)
 
 
-def name_error(name, G, fallback):
+def name_error(name, G, fallback, modules, unavailable):
     exc = NameError(f"name '{name}' is not defined")
+    home = _module_home(name, modules, unavailable)
+    if home is not None:
+        exc.gradrepl_hint = f"it lives in {home}: from {home} import {name}"
+        return exc
     best = suggest(name, [*G, *fallback])
     if best:
         exc.gradrepl_hint = f"did you mean '{best}'?"
     return exc
+
+
+def _module_home(name, modules, unavailable):
+    """The facade module that offers `name` (Variable -> torch.autograd), or None."""
+    stack = list(modules.values())
+    while stack:
+        mod = stack.pop(0)
+        value = mod.entries.get(name)
+        if value is not None and type(value) not in unavailable and callable(value):
+            return mod.name
+        stack.extend(v for v in mod.entries.values() if type(v) is module)
+    return None
 
 
 _PRIMITIVE = (str, int, float, bool, type(None))

@@ -107,3 +107,10 @@ def test_exit_only_in_trusted_mode():
     assert out == "1\n" and r.exit_requested and r.ok
     out, r = run("exit()\n")
     assert headline(r) == "NameError: name 'exit' is not defined"
+
+
+def test_name_error_points_at_the_import_that_offers_it():
+    _, r = run("x = Variable(torch.ones(2))\n")
+    assert r.errors[0].hint == "it lives in torch.autograd: from torch.autograd import Variable"
+    _, r = run("mse_loss\n")
+    assert r.errors[0].hint == "it lives in torch.nn.functional: from torch.nn.functional import mse_loss"
