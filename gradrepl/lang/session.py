@@ -300,6 +300,7 @@ class _Watchdog:
     STUCK_GRACE seconds after that."""
 
     STUCK_GRACE = 2.0
+    ALARM_GRACE = 0.5
 
     def __init__(self, budget, limit, hard_stop=False):
         self.budget = budget
@@ -327,7 +328,7 @@ class _Watchdog:
         if not self.fired:
             self.fired = True
             self.budget.countdown = 0
-            signal.setitimer(signal.ITIMER_REAL, max(0.5, self.limit / 2))
+            signal.setitimer(signal.ITIMER_REAL, max(self.ALARM_GRACE, self.limit / 2))
             return
         raise time_exceeded(self.limit)
 

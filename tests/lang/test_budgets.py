@@ -117,16 +117,18 @@ def test_budget_inside_hook_leaves_engine_usable():
     assert out == "False True\ntensor(4.)\n"
 
 
-def test_watchdog_stops_a_long_host_call():
+def test_watchdog_stops_a_long_host_call(monkeypatch):
     from gradrepl.lang import Session, run_source
+    from gradrepl.lang.session import _Watchdog
+    monkeypatch.setattr(_Watchdog, "ALARM_GRACE", 0.05)
     out = []
     s = Session(write=out.append)
     run_source("x = torch.tensor(1.0, requires_grad=True)\ny = x\nfor i in range(120000):\n"
                "    y = y * 1.0\n", s)
     s.limits.time_limit = 0.05
     start = time.monotonic()
-    r = run_source("y.backward()\n", s)
-    assert time.monotonic() - start < 1.5
+    r = run_source("y.backward()\n", s)    # about 0.4 s of engine code, no interpreter steps
+    assert time.monotonic() - start < 2
     assert "--time-limit" in budget_error(r)
     s.limits.time_limit = 10
     r = run_source("z = torch.tensor(3.0, requires_grad=True)\n(z * z).backward()\nprint(z.grad)\n", s)
