@@ -125,10 +125,10 @@ def test_tab_completion(tmp_path):
 def test_ctrl_c_stops_a_loop_and_keeps_variables(tmp_path):
     terminal = spawn(tmp_path)
     run(terminal, "kept = torch.tensor([1.5, 2.5])", "kept: requires_grad=False")
-    terminal.send("while True:\r")
-    terminal.send("pass\r")
-    terminal.send("\r")
-    time.sleep(0.5)
+    for line in ("def spin():", "print('spin' + 'ning')", "while True:", "pass", ""):
+        terminal.send(line + "\r")
+    terminal.send("spin()\r")
+    terminal.expect("spinning")                   # printed (not echoed): the loop is running
     terminal.child.sendintr()
     terminal.expect("KeyboardInterrupt: stopped; your variables are kept")
     terminal.prompt()
