@@ -16,6 +16,7 @@ from gradrepl.tutor.player import Player
 from gradrepl.tutor.progress import ProgressStore
 
 _YES = ("", "y", "yes", "是")
+_SAVED = ("Progress saved; :lesson {id} resumes here.", "进度已保存；:lesson {id} 可从这里继续。")
 
 
 class LessonMode:
@@ -125,7 +126,8 @@ class LessonMode:
         p = self.player
         if command == ":quit":
             self.save()
-            self.repl.printer.note(msg("saved", self.lang, id=self.lesson.id))
+            saved = _SAVED[1] if self.lang == "zh" else _SAVED[0]
+            self.repl.printer.note(saved.format(id=self.lesson.id))
             self.repl.end_lesson()
         elif command == ":back":
             if p.back():

@@ -30,7 +30,7 @@ def test_play_a_lesson_with_hints_and_checks(drive):
 
 def test_quit_resume_back_restart_skip(drive):
     out = drive(":lesson tiny\r\r\r:quit\r")
-    assert "Progress saved" in out
+    assert "Progress saved; :lesson tiny resumes here." in out
     assert progress()["step"] == 2
     out = drive(":lesson 1\r\r:back\r:restart\r\r\r\r:solution\r:skip\r")
     # resumed at step 3: the earlier code ran quietly, so x exists for this step
