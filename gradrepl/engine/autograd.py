@@ -37,7 +37,7 @@ class Node:
         self.spec = spec
         self.edges = edges
         self.saved = saved
-        self.versions = tuple(t._ver[0] if hasattr(t, "_ver") else None for t in saved) if saved else ()
+        self.versions = tuple([t._ver[0] for t in saved]) if saved else ()  # saved holds Tensors only
         self.ctx = ctx
         self.seq = next(_seq)
         self.released = False
@@ -162,7 +162,7 @@ def check_saved(node):
     if node.released:
         raise RuntimeError(RETAIN_MSG)
     for k, (t, v) in enumerate(zip(node.saved, node.versions)):
-        if v is not None and t._ver[0] != v:
+        if t._ver[0] != v:
             shape = ", ".join(str(s) for s in t._a.shape)
             where = ""
             if k in node.saved_outputs:
@@ -244,16 +244,27 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
             buf = buffers.pop(node, None)
             out = None
             if buf is not None:
-                buf = _run_pre_hooks(node, buf, create_graph, Tensor, wrap)
+                is_acc = type(node) is AccumulateGrad
+                if (node.tensor_hooks is not None or node.retains is not None or node.pre_hooks is not None
+                        or (is_acc and node.variable._hooks)):
+                    buf = _run_pre_hooks(node, buf, create_graph, Tensor, wrap)
                 if captured is not None:
                     for nr, g in enumerate(buf):
                         for i in targets.get((node, nr), ()):
                             captured[i] = g
-                if type(node) is AccumulateGrad:
+                if is_acc:
                     if accumulate and buf[0] is not None:
                         _accumulate(node.variable, buf[0], create_graph, wrap)
                 else:
-                    out = _call(node, buf, xp, create_graph)
+                    if node.released or node.versions:
+                        check_saved(node)
+                    spec = node.spec
+                    if spec.multi:
+                        out = spec.backward(buf, node, xp)
+                    elif buf[0] is not None:
+                        out = spec.backward(buf[0], node, xp)
+                    if node.post_hooks:
+                        _run_post_hooks(node, buf, out, create_graph)
                     if not retain_graph:
                         node.saved = ()
                         node.versions = ()
@@ -331,22 +342,11 @@ def _run_pre_hooks(node, buf, create_graph, Tensor, wrap):
     return buf
 
 
-def _call(node, buf, xp, create_graph):
-    check_saved(node)
-    spec = node.spec
-    if spec.multi:
-        grads = spec.backward(buf, node, xp)
-    else:
-        g = buf[0]
-        if g is None:
-            return None
-        grads = spec.backward(g, node, xp)
-    if node.post_hooks:
-        from gradrepl.engine.tensor import wrap
-        w = (lambda a: a) if create_graph else (lambda a: None if a is None else wrap(a))
-        for h in list(node.post_hooks):
-            h(tuple(w(g) for g in grads), tuple(w(g) for g in buf))
-    return grads
+def _run_post_hooks(node, buf, grads, create_graph):
+    from gradrepl.engine.tensor import wrap
+    w = (lambda a: a) if create_graph else (lambda a: None if a is None else wrap(a))
+    for h in list(node.post_hooks):
+        h(tuple(w(g) for g in grads or ()), tuple(w(g) for g in buf))
 
 
 def _accumulate(t, g, create_graph, wrap):

@@ -324,15 +324,20 @@ def rsub_backward(g, node, xp):
 
 @op("MulBackward0", ("self", "other"), ("grad * other", "grad * self"), saves=True)
 def mul_backward(g, node, xp):
-    a, b = _v(node, xp)
-    sa, sb = node.ctx
+    sa, sb, scalar = node.ctx
+    saved = node.saved
+    if scalar is not None:  # tensor * Python number: the number is in ctx, not saved
+        return (xp.sum_to(g * scalar, sa), None)
+    a, b = xp.val(saved[0]), xp.val(saved[1])
     return (None if sa is None else xp.sum_to(g * b, sa), None if sb is None else xp.sum_to(g * a, sb))
 
 
 @op("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saves=True)
 def div_backward(g, node, xp):
+    sa, sb, scalar = node.ctx
+    if scalar is not None:
+        return (xp.sum_to(g / scalar, sa), None)
     a, b = _v(node, xp)
-    sa, sb = node.ctx
     ga = None if sa is None else xp.sum_to(g / b, sa)
     gb = None if sb is None else xp.sum_to(-g * a / (b * b), sb)
     return (ga, gb)

@@ -1316,7 +1316,10 @@ def mul(a, b):
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if _needs(a, b):
-        return _binary_node(out, "MulBackward0", a, b, (a, b), _shapes(a, b))
+        sa, sb = _shapes(a, b)
+        if type(b) is Tensor:
+            return _binary_node(out, "MulBackward0", a, b, (a, b), (sa, sb, None))
+        return _binary_node(out, "MulBackward0", a, b, (a,), (sa, sb, b))
     return _new(out)
 
 
@@ -1337,7 +1340,10 @@ def div(a, b, rounding_mode=None):
     if out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
     if _needs(a, b):
-        return _binary_node(out, "DivBackward0", a, b, (a, b), _shapes(a, b))
+        sa, sb = _shapes(a, b)
+        if type(b) is Tensor:
+            return _binary_node(out, "DivBackward0", a, b, (a, b), (sa, sb, None))
+        return _binary_node(out, "DivBackward0", a, b, (a,), (sa, sb, b))
     return _new(out)
 
 
