@@ -209,6 +209,8 @@ class Repl:
         self._grads = self._grad_snapshot()
         from gradrepl.lang import run_source
 
+        # The engine has one warning sink, taken by the last Session made (:gradcheck makes one)
+        self.session.api.set_warning_sink(self._warn)
         try:
             return run_source(text, self.session, filename=filename, trusted=trusted)
         finally:

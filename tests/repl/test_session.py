@@ -212,7 +212,7 @@ def test_graph_explain_gradcheck_jacobian(drive, tmp_path):
     setup = "x = torch.ones(2, 2, requires_grad=True)\ry = x + 2\rz = y * y * 3\rout = z.mean()\r"
     picture = tmp_path / "out.mmd"
     out = drive(setup + f":graph out\r:graph out {picture}\r:explain out\r:gradcheck out\r"
-                ":jacobian z x\r:grad x\r:graph nope\r:jacobian z\r")
+                ":jacobian z x\r:grad x\r:graph nope\r:jacobian z\ry.grad\r")
     graph = out[out.index("MeanBackward0"):]
     assert "AddBackward0" in graph and "AccumulateGrad" in graph
     assert picture.read_text().startswith("graph BT")
@@ -224,6 +224,7 @@ def test_graph_explain_gradcheck_jacobian(drive, tmp_path):
     assert "x.grad is None: no backward() has reached it yet" in out   # the learner's grads untouched
     assert ":graph: name 'nope' is not defined" in out
     assert "usage: :jacobian Y X" in out
+    assert out.rstrip().endswith("make sure you access the leaf Tensor instead.")   # still warned
 
 
 def test_gradcheck_replays_random_draws(drive):
