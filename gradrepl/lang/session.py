@@ -387,6 +387,19 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
                keep_going: bool = False, echo: str = "toplevel") -> RunResult:
     """Parse `text` whole, then run its top-level statements in order (see gradrepl.lang)."""
     result = RunResult()
+    try:
+        _run(text, session, filename, trusted, keep_going, echo, result)
+    except (KeyboardInterrupt, Interrupted):    # Ctrl-C between statements (parsing, bookkeeping)
+        result.ok = False
+        result.interrupted = True
+        error = UserError("KeyboardInterrupt", "interrupted by Ctrl-C", filename, kind="interrupt")
+        result.errors.append(error)
+        if session.report is not None:
+            session.report(error)
+    return result
+
+
+def _run(text, session, filename, trusted, keep_going, echo, result):
     limits = session.limits
     _apply_limits(limits)
     tree = _parse(text, filename, limits)
@@ -400,7 +413,7 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
     if isinstance(tree, UserError):
         result.syntax_error = True
         fail(tree)
-        return result
+        return
     lines = text.splitlines()
     if trusted:
         session.fallback.update(session._exits)
@@ -482,4 +495,3 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
             session.after_statement(stmt)
         if error is not None and (result.interrupted or not keep_going):
             break
-    return result

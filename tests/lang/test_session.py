@@ -205,3 +205,14 @@ def test_source_is_dedented_by_nobody():
             print('indented body')
         """))
     assert out == "indented body\n"
+
+
+def test_ctrl_c_between_statements_is_a_value_too():
+    s, out = session()
+
+    def after(stmt):
+        raise KeyboardInterrupt
+    s.after_statement = after
+    r = run_source("x = 1\nprint('never')\n", s)
+    assert r.interrupted and not r.ok and out == []
+    assert r.errors[-1].headline == "KeyboardInterrupt: interrupted by Ctrl-C"
