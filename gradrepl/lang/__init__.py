@@ -44,9 +44,16 @@ line, col, source_line, hint, kind ('syntax' | 'error' | 'budget' |
 'interrupt' | 'internal'); `.headline` is the `Type: message` line and
 `.format()` the plain-text report script mode prints.
 
+`safe_repr(value)`: repr(value), but a container whose text would pass the output
+budget (shared references: [a] * 10**7) raises BudgetExceeded before any text is
+built.  Displays that show user values (a REPL's `display`) should use it.
+`escape_control(text)` escapes control characters as everything printed must.
+
 The sandbox policy (what user code may touch) lives in gradrepl.lang.policy.
 """
-from gradrepl.lang.errors import UserError
+from gradrepl.lang.errors import UserError, escape_control
+from gradrepl.lang.runtime import safe_repr
 from gradrepl.lang.session import RunResult, Session, StatementResult, run_source
 
-__all__ = ["RunResult", "Session", "StatementResult", "UserError", "run_source"]
+__all__ = ["RunResult", "Session", "StatementResult", "UserError", "escape_control", "run_source",
+           "safe_repr"]
