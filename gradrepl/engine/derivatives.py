@@ -211,11 +211,13 @@ class TT:
     @staticmethod
     def where(c, a, b):
         from gradrepl.engine import functions as F
-        return F.where(c, a, b)
+        from gradrepl.engine.tensor import wrap
+        return F.where(c if hasattr(c, "_a") else wrap(np.asarray(c)), a, b)
 
     @staticmethod
     def mask(c, like):
-        return c.to(like.dtype)
+        from gradrepl.engine.tensor import wrap
+        return (c if hasattr(c, "_a") else wrap(np.asarray(c))).to(like.dtype)
 
     @staticmethod
     def expand(g, shape):

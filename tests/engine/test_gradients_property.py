@@ -115,3 +115,37 @@ def test_second_derivatives_match_finite_differences(shape, seed):
         gm = T["autograd"]["grad"](f(xm), xm)[0].sum().item()
         num[k] = (gp - gm) / (2 * eps)
     assert np.allclose(np.asarray(h.tolist()), num, rtol=1e-4, atol=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(shapes=st.lists(st.sampled_from(SHAPES), min_size=1, max_size=2),
+       ops=st.lists(op_strategy, min_size=1, max_size=4), seed=st.integers(0, 2 ** 16))
+def test_create_graph_gradients_are_differentiable(shapes, ops, seed):
+    """d/dx of (sum of the first gradient) by autograd twice equals finite differences of it."""
+    rng = np.random.default_rng(seed)
+    values = [rng.uniform(-1.5, 1.5, s) for s in shapes]
+
+    def first_grad_sum(vals, create_graph):
+        leaves = [tensor(v.tolist(), dtype=T["float64"], requires_grad=True) for v in vals]
+        gs = T["autograd"]["grad"](_build(ops, leaves), leaves, create_graph=create_graph, allow_unused=True)
+        total = None
+        for g in gs:
+            if g is not None:
+                total = g.sum() if total is None else total + g.sum()
+        return leaves, total
+
+    leaves, total = first_grad_sum(values, True)
+    if total is None or not total.requires_grad:
+        return
+    second = T["autograd"]["grad"](total, leaves, allow_unused=True)
+    eps = 1e-5
+    for j, base in enumerate(values):
+        got = np.zeros(base.shape) if second[j] is None else np.asarray(second[j].tolist())
+        num = np.zeros(base.shape)
+        for k in np.ndindex(base.shape):
+            plus = [v.copy() for v in values]
+            minus = [v.copy() for v in values]
+            plus[j][k] += eps
+            minus[j][k] -= eps
+            num[k] = (first_grad_sum(plus, False)[1].item() - first_grad_sum(minus, False)[1].item()) / (2 * eps)
+        assert np.allclose(got, num, rtol=1e-3, atol=1e-4), (ops, shapes, got, num)
