@@ -4,12 +4,17 @@
 Nothing here hands a host module, class, frame or function to user code.
 """
 import math
+import types
 
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, function, materialize, mul, \
     items_exceeded, bits_exceeded
 from gradrepl.limits import LIMITS
+
+# C-level callables print as "<built-in method ...>" with their host object: handed out wrapped.
+HOST_CALLABLES = frozenset({types.BuiltinFunctionType, types.MethodWrapperType,
+                            types.WrapperDescriptorType, types.MethodDescriptorType})
 
 LATER_MESSAGE = "is not available in gradrepl yet (torch.nn modules and torch.optim come later)"
 
@@ -138,7 +143,10 @@ class Access:
         allowed = self.cache.get(type(obj))
         if allowed is not None:
             if name in allowed:
-                return getattr(obj, name)
+                value = getattr(obj, name)
+                if type(value) in HOST_CALLABLES:
+                    return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+                return value
             raise self.no_attr(obj, name, allowed)
         return self.get_slow(obj, name)
 
@@ -175,7 +183,10 @@ class Access:
         elif name in getattr(obj, "__dict__", ()):
             return obj.__dict__[name]    # a free attribute user code set (custom Function ctx)
         if name in readable:
-            return getattr(obj, name)
+            value = getattr(obj, name)
+            if type(value) in HOST_CALLABLES:
+                return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+            return value
         raise self.no_attr(obj, name, readable)
 
     def check_set(self, obj, name):
@@ -378,6 +389,8 @@ def torch_facade(api):
         for key, value in mapping.items():
             if isinstance(value, dict):
                 entries[key] = wrap(f"{name}.{key}", value)
+            elif type(value) in HOST_CALLABLES:
+                entries[key] = builtin_function_or_method(value, f"{name}.{key}")
             else:
                 entries[key] = value
         return module(name, entries)

@@ -175,3 +175,8 @@ def test_decorators_are_user_functions_or_grad_modes():
     assert out == "1\n"
     assert r.errors[0].message == ("'builtin_function_or_method' cannot be used as a decorator in "
                                    "gradrepl (use a function you defined or torch.no_grad())")
+
+
+def test_c_level_methods_of_engine_objects_are_wrapped():
+    out, r = run("s = torch.ones(2, 3).shape\nprint(s.count, s.count(2), s.index(3))\n")
+    assert out == "<function Size.count> 1 1\n"
