@@ -249,7 +249,7 @@ def _build_torch():
     ns["e"] = float(np.e)
     ns["inf"] = float("inf")
     ns["nan"] = float("nan")
-    ns["__version__"] = "2.13.0"
+    ns["__version__"] = "2.13.0+cpu"  # what the PyTorch these outputs are checked against reports
     ns["autograd"] = {
         "Variable": F.Variable,
         "grad": T.grad,
