@@ -146,6 +146,12 @@ def test_history_is_recalled_after_restart(tmp_path):
     terminal.send("\x1b[A")                         # Up
     terminal.expect("marker_12345")
     run(terminal, "", "marker_12345: requires_grad=False")
+    run(terminal, "other = 2", "other = 2")
+    terminal.send("\x12")                           # Ctrl-R: search back past `other = 2`
+    terminal.send("marker")
+    terminal.expect("I-search backward:")
+    terminal.send("\r")                             # accept the found entry
+    run(terminal, "", "marker_12345: requires_grad=False")
     finish(terminal)
 
 
