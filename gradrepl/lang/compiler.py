@@ -16,7 +16,8 @@ from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
     STATEMENTS, UNSUPPORTED, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
-    Params, function, format_value, items_exceeded, materialize, safe_ascii, safe_repr, safe_str
+    Params, check_text, function, format_value, items_exceeded, materialize, safe_ascii, \
+    safe_repr, safe_str
 from gradrepl.limits import LIMITS
 
 LOC = "gradrepl_loc"
@@ -1135,15 +1136,14 @@ def _module_home(name, modules, unavailable):
     return None
 
 
-_PRIMITIVE = (str, int, float, bool, type(None))
-
-
 def user_view(exc):
-    """What a user `except ... as e` binds: an allowed class, a plain message, no internals."""
+    """What a user `except ... as e` binds: an allowed class whose only readable attribute is
+    `args` (user values, or the message); another class becomes its nearest allowed base."""
     kind = type(exc)
-    if kind in EXCEPTION_SET and all(type(a) in _PRIMITIVE for a in exc.args):
+    if kind in EXCEPTION_SET:
         exc.__dict__.pop(LOC, None)
         return exc
+    check_text(exc)
     for base in kind.__mro__:
         if base in EXCEPTION_SET:
             return base(str(exc))

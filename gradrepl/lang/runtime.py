@@ -218,6 +218,9 @@ def check_text(obj):
     Shared and nested references make a repr grow far beyond the items' count
     ([a] * 10**7 of a long list), so count what the text would hold before building it.
     """
+    what = type(obj).__name__
+    if isinstance(obj, BaseException):
+        obj = obj.args          # an exception prints its arguments
     if type(obj) not in _CONTAINERS:
         return
     limit = LIMITS.max_output
@@ -244,7 +247,7 @@ def check_text(obj):
             break
     if n > limit:
         raise BudgetExceeded(
-            "output", f"output limit exceeded: the text of this {type(obj).__name__} would be "
+            "output", f"output limit exceeded: the text of this {what} would be "
             f"longer than {limit} characters (raise it with --max-output)", "--max-output")
 
 

@@ -15,7 +15,8 @@ from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
 from gradrepl.lang.facade import Access, math_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
-from gradrepl.lang.runtime import TEXT_SIZES, Budget, function, safe_repr, time_exceeded
+from gradrepl.lang.runtime import TEXT_SIZES, Budget, check_text, function, safe_repr, \
+    time_exceeded
 from gradrepl.limits import Limits
 
 _RECURSION_FLOOR = 1_500
@@ -373,7 +374,11 @@ def _error_from(exc, filename, lines, node, kind="error"):
         type_name, message, kind = "KeyboardInterrupt", "interrupted by Ctrl-C", "interrupt"
     else:
         type_name = NotSupported.type_name if isinstance(exc, NotSupported) else type(exc).__name__
-        message = str(exc)
+        try:
+            check_text(exc)
+            message = str(exc)
+        except BudgetExceeded:
+            message = "(the message is too long to show)"
         if isinstance(exc, RecursionError):
             type_name, kind = "BudgetExceeded", "budget"
             message = ("nesting too deep: calls or nested data went past Python's recursion "

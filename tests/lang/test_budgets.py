@@ -140,3 +140,12 @@ def test_lists_of_tensors_are_measured_before_printing():
                  keep_going=True)
     assert "--max-output" in budget_error(r)
     assert out == "[tensor([1., 1.]), tensor([1., 1.])]\n"
+
+
+def test_huge_exception_messages_are_measured_first():
+    src = ("a = [0] * 10 ** 6\ntry:\n    raise ValueError([a] * 10 ** 7)\nexcept ValueError as e:\n"
+           "    print(e)\nassert False, [a] * 10 ** 7\n")
+    out, r = run(src, keep_going=True)
+    assert out == ""
+    assert "--max-output" in budget_error(r)
+    assert r.errors[1].headline == "AssertionError: (the message is too long to show)"
