@@ -46,13 +46,35 @@ def shape_text(tensor) -> str:
 
 def short_repr(value, limit: int):
     """repr(value) when it is a plain Python value that prints in one short line, else None
-    (a long container is not even turned into text)."""
-    if type(value) not in _PLAIN_TYPES:
-        return None
-    if isinstance(value, (str, tuple, list, dict, set)) and len(value) > limit:
+    (a large container is never turned into text)."""
+    if not _small(value, limit):
         return None
     text = repr(value)
     return text if len(text) <= limit and "\n" not in text else None
+
+
+def _small(value, limit: int) -> bool:
+    """Plain values (containers nested in any depth) with at most `limit` items and characters."""
+    seen = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) not in _PLAIN_TYPES:
+            return False
+        if isinstance(item, (str, tuple, list, set)):
+            seen += len(item)
+            if not isinstance(item, str):
+                stack.extend(item if seen <= limit else ())
+        elif isinstance(item, dict):
+            seen += len(item)
+            if seen <= limit:
+                stack.extend(item.keys())
+                stack.extend(item.values())
+        else:
+            seen += 1
+        if seen > limit:
+            return False
+    return True
 
 
 def leaf_grad(tensor):

@@ -182,15 +182,6 @@ def test_ctrl_c_stops_a_running_statement_and_keeps_variables(drive):
     assert out.rstrip().endswith("tensor([2.])")
 
 
-def test_plain_output_rules():
-    from gradrepl.repl.render import plain_wanted
-
-    assert plain_wanted(environ={"NO_COLOR": "1"})
-    assert plain_wanted(environ={"TERM": "dumb"})
-    assert plain_wanted(no_color=True, environ={})
-    assert not plain_wanted(environ={"TERM": "xterm-256color"})
-
-
 def test_no_traceback_on_internal_error(drive, monkeypatch):
     from gradrepl.repl import repl as repl_module
 
