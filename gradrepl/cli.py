@@ -118,6 +118,10 @@ _DELEGATED = {"lesson": ("gradrepl.tutor.cli", False), "graph": ("gradrepl.viz.c
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    # An autograd graph is tens of thousands of small objects that live until backward;
+    # the default thresholds re-scan them over and over (about 20% of a long loop's time).
+    import gc
+    gc.set_threshold(20_000, 20, 20)
     try:
         return _main(argv)
     except _UsageError:
