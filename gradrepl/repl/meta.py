@@ -189,7 +189,7 @@ class MetaCommands:
         if not rows:
             self.printer.note("no tensor has a .grad yet (call backward() on a result)")
             return
-        self.printer.grads_changed(rows, title=".grad")
+        self.printer.grad_table(rows, title=".grad", header="grad")
 
     def cmd_reset(self, argument):
         self.repl.reset_session()

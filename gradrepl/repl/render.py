@@ -115,8 +115,8 @@ class Printer:
     def other_assigned(self, name: str, text: str) -> None:
         self.console.print(Text(f"{name} = {escape_control(text)}", style="dim cyan"), soft_wrap=True)
 
-    def grads_changed(self, rows, title=".grad changed") -> None:
-        """rows: (name, tensor, grad); the grad is shown as PyTorch prints it."""
+    def grad_table(self, rows, title=".grad changed", header="new grad") -> None:
+        """rows: (name, tensor, grad); each grad is shown as PyTorch prints it."""
         from rich import box
         from rich.table import Table
 
@@ -124,7 +124,7 @@ class Printer:
                       box=box.SIMPLE_HEAD if self.console.no_color else box.ROUNDED)
         table.add_column("name", style="bold", no_wrap=True)
         table.add_column("shape", no_wrap=True)
-        table.add_column("new grad", no_wrap=True, overflow="ignore")
+        table.add_column(header, no_wrap=True, overflow="ignore")
         for name, tensor, grad in rows:
             if grad.numel() > GRAD_PREVIEW:
                 shown = Text(f"tensor of shape {shape_text(grad)}")
@@ -142,7 +142,7 @@ class Printer:
             self.interrupted()
             return
         if error.line is not None and error.source_line is not None:
-            if multiline or error.filename not in ("<stdin>",):
+            if multiline or error.filename != "<stdin>":
                 where = f"line {error.line}" if error.filename == "<stdin>" \
                     else f"{error.filename}:{error.line}"
                 self.console.print(Text(where, style="dim"))

@@ -259,7 +259,7 @@ class Repl:
             self._show_assigned(statement.assigned)
             if changed:
                 namespace = self.session.namespace
-                self.printer.grads_changed([(n, namespace[n], leaf_grad(namespace[n]))
+                self.printer.grad_table([(n, namespace[n], leaf_grad(namespace[n]))
                                             for n in changed])
         except Exception as e:  # noqa: BLE001 - a display problem must not stop the statement loop
             self.printer.problem(f"gradrepl: internal error in the tutor display "
