@@ -29,9 +29,11 @@ def default_lang(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def find_lesson(lessons: list[Lesson], name: str) -> Lesson | None:
-    """By id, by number, or by an unambiguous id prefix."""
+    """By id, by number, by file name (01-autograd-tutorial), or by an unambiguous id prefix."""
     for lesson in lessons:
         if name == lesson.id or name == str(lesson.number) or name.lstrip("0") == str(lesson.number):
+            return lesson
+        if name.removesuffix(".md") == f"{lesson.number:02d}-{lesson.id}":
             return lesson
     matches = [lesson for lesson in lessons if lesson.id.startswith(name)]
     return matches[0] if len(matches) == 1 else None

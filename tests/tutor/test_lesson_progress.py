@@ -74,3 +74,12 @@ def test_lesson_lookup_and_language_default():
     assert default_lang({"LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"}) == "en"
     assert default_lang({"LC_ALL": "", "LANG": "zh_TW"}) == "zh"
     assert default_lang({}) == "en"
+
+
+def test_a_lesson_is_found_by_its_file_name_too():
+    from gradrepl.tutor.lesson import load_all
+    lessons = load_all()
+    first = lessons[0]
+    assert find_lesson(lessons, f"{first.number:02d}-{first.id}") is first
+    assert find_lesson(lessons, f"{first.number:02d}-{first.id}.md") is first
+    assert find_lesson(lessons, "no-such-lesson") is None
