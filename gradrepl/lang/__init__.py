@@ -33,7 +33,7 @@ echo="toplevel") -> RunResult`
     track_grads       when True, StatementResult.grads_changed lists the session tensors
                       whose .grad changed in that statement
     succeeded         source of each statement that ran without error (for :save)
-    user_names()      the learner's variable names; reset() forgets them all
+    reset()           forget every variable
 
 `RunResult`: ok, errors (list of UserError), statements (list of StatementResult:
 line, end_line, source, assigned names, error, grads_changed), interrupted,

@@ -51,9 +51,6 @@ class module:
             raise refusal(value)
         return value
 
-    def names(self):
-        return sorted(self.entries)
-
 
 class Later:
     """A torch name gradrepl will offer later (torch.optim): any access says so."""

@@ -156,10 +156,6 @@ def iadd(a, b):
     if type(a) is list:
         b = materialize(b, None) if type(b) is not list else b
         _check_len(len(a) + len(b))
-    return add_inplace(a, b)
-
-
-def add_inplace(a, b):
     r = operator.iadd(a, b)
     if type(r) in _SEQ_TYPES and len(r) > LIMITS.max_items:
         raise items_exceeded(len(r))

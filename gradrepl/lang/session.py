@@ -5,7 +5,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from dataclasses import dataclass, field, fields
 
 from gradrepl import limits as limits_module
@@ -152,9 +151,6 @@ class Session:
         if self.warn is not None:
             self.warn(category, message)
 
-    def user_names(self):
-        """Variables the learner made (for :vars, completion)."""
-        return [k for k in self.namespace if isinstance(k, str)]
 
 
 def _stdout_write(text):
