@@ -398,6 +398,11 @@ def set_warning_sink(sink):
     T._WARN[0] = sink
 
 
+def keep_saved_for_explain(keep=True):
+    """The REPL's tutor: keep saved values after backward so :explain can replay the graph."""
+    A.KEEP_SAVED[0] = bool(keep)
+
+
 def reset_state():
     """Grad mode back to enabled (after an interrupted statement left it off)."""
     A.GRAD[0] = True

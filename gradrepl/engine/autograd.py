@@ -22,6 +22,11 @@ _ACC_BASE = 1 << 62  # AccumulateGrad nodes run before any other ready node (as 
 # Grad mode is a process-wide flag, as in PyTorch (one session per process).
 GRAD = [True]
 
+# The REPL's tutor keeps saved values after backward so that :explain can replay a graph
+# that backward already ran; the graph still counts as freed (a second backward fails as
+# in PyTorch). Script mode leaves this off: memory is released as PyTorch releases it.
+KEEP_SAVED = [False]
+
 
 def grad_enabled() -> bool:
     return GRAD[0]
@@ -158,8 +163,8 @@ def _strip_backward(name):
     return name[:i] if i > 0 else name
 
 
-def check_saved(node):
-    if node.released:
+def check_saved(node, replay=False):
+    if node.released and not (replay and (node.saved or not node.spec.saves)):
         raise RuntimeError(RETAIN_MSG)
     for k, (t, v) in enumerate(zip(node.saved, node.versions)):
         if t._ver[0] != v:
@@ -185,12 +190,13 @@ def _add(a, b):
 
 
 def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accumulate=True,
-                 allow_unused=False, trace=None):
+                 allow_unused=False, trace=None, replay=False):
     """Propagate `grads` (one per root tensor) through the graph.
 
     accumulate=True adds into the .grad of leaves (Tensor.backward); with `inputs`
     (autograd.grad) the gradients reaching those tensors are returned instead.
-    `trace(node, grads_in, grads_out)` sees each node as it runs (the tutor's :explain).
+    `trace(node, grads_in, grads_out)` sees each node as it runs (the tutor's :explain);
+    replay=True runs a graph that backward already freed when KEEP_SAVED kept its values.
     Gradients are NumPy arrays unless create_graph, then Tensors with their own graph.
     """
     from gradrepl.engine import derivatives as D
@@ -257,7 +263,7 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                         _accumulate(node.variable, buf[0], create_graph, wrap)
                 else:
                     if node.released or node.versions:
-                        check_saved(node)
+                        check_saved(node, replay)
                     spec = node.spec
                     if spec.multi:
                         out = spec.backward(buf, node, xp)
@@ -266,8 +272,9 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                     if node.post_hooks:
                         _run_post_hooks(node, buf, out, create_graph)
                     if not retain_graph:
-                        node.saved = ()
-                        node.versions = ()
+                        if not KEEP_SAVED[0]:
+                            node.saved = ()
+                            node.versions = ()
                         if node.spec.saves:
                             node.released = True
                     if trace is not None:

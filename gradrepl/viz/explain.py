@@ -129,12 +129,14 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
     try:
         with np.errstate(all="ignore"):     # nan and inf show in the values, as in PyTorch
             grads = run_backward([tensor], [wrap(root_grad)], retain_graph=True, create_graph=False,
-                                 inputs=leaves, accumulate=False, allow_unused=True, trace=trace)
+                                 inputs=leaves, accumulate=False, allow_unused=True, trace=trace,
+                                 replay=True)
     except RuntimeError as e:
         if str(e) == RETAIN_MSG:
             raise VizError(f"the graph of {root_name} was freed by an earlier backward() (saved values are "
                            "released unless retain_graph=True): compute it again, or call "
-                           "backward(retain_graph=True), then explain it") from None
+                           "backward(retain_graph=True), then explain it (the REPL keeps them for "
+                           ":explain while the tutor is on)") from None
         raise VizError(f"backward from {root_name} failed: RuntimeError: {e}") from None
     except Exception as e:  # a hook or a custom Function's backward raised
         raise VizError(f"backward from {root_name} failed: {type(e).__name__}: {e}") from None

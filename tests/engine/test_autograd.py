@@ -134,3 +134,20 @@ def test_broadcast_budget_is_checked_before_allocating():
 def test_torch_names_refused_on_purpose_say_so():
     assert isinstance(api.TORCH["save"], api.Unavailable)
     assert "not available" in str(api.TORCH["save"].error())
+
+
+def test_kept_saved_values_replay_for_explain_but_backward_still_refuses():
+    from gradrepl.engine import autograd as A
+    api.keep_saved_for_explain(True)
+    try:
+        x = tensor([1.0, 2.0], requires_grad=True)
+        y = (x.exp() * x).sum()
+        y.backward()
+        with pytest.raises(RuntimeError, match="second time"):
+            y.backward()
+        (g,) = run_backward([y], [ones(())], retain_graph=True, create_graph=False, inputs=[x],
+                            accumulate=False, replay=True)
+        assert np.allclose(g.tolist(), (np.exp([1.0, 2.0]) * (1 + np.array([1.0, 2.0]))))
+    finally:
+        api.keep_saved_for_explain(False)
+    assert A.KEEP_SAVED == [False]
