@@ -209,11 +209,15 @@ class Repl:
         self._grads = self._grad_snapshot()
         from gradrepl.lang import run_source
 
+        api = self.session.api
         # The engine has one warning sink, taken by the last Session made (:gradcheck makes one)
-        self.session.api.set_warning_sink(self._warn)
+        api.set_warning_sink(self._warn)
+        # With the tutor on, backward keeps the values it saved so that :explain can replay it
+        api.keep_saved_for_explain(self.tutor)
         try:
             return run_source(text, self.session, filename=filename, trusted=trusted)
         finally:
+            api.keep_saved_for_explain(False)
             self._annotate, self._quiet = saved
 
     def _write(self, text):

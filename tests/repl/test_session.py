@@ -230,3 +230,15 @@ def test_history_reads_prompt_toolkit_files(tmp_path):
     path.write_text("\n# 2026-11-30 02:00:00.1\n+x = 1\n\n# 2026-11-30 02:00:01.2\n"
                     "+for i in range(2):\n+    print(i)\n")
     assert AtomicFileHistory(path).entries() == ["x = 1", "for i in range(2):\n    print(i)"]
+
+
+def test_explain_after_backward_while_the_tutor_is_on(drive):
+    from gradrepl.engine import autograd
+
+    setup = "x = torch.ones(2, requires_grad=True)\ry = (x * x).sum()\ry.backward()\r"
+    out = drive(setup + ":explain y\ry.backward()\r")
+    assert "x.grad = [2., 2.]" in out
+    assert "RuntimeError: Trying to backward through the graph a second time" in out
+    assert autograd.KEEP_SAVED == [False]           # only while the learner's code runs
+    out = drive(":tutor off\r" + setup + ":explain y\r")
+    assert ":explain: " in out and "retain_graph=True" in out
