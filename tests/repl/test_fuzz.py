@@ -17,7 +17,6 @@ typed = st.lists(st.sampled_from(PIECES), max_size=25).map("".join) | st.text(ma
 
 _session = Session()
 _warnings = []
-_session.warn = lambda category, message: _warnings.append(message)
 run_source("x = torch.ones(2, requires_grad=True)\ny = x * 2\nimport torch.nn.functional as F\n",
            _session)
 COMPLETER = ReplCompleter(Names(_session.namespace, _session.fallback, api,
@@ -27,6 +26,7 @@ COMPLETER = ReplCompleter(Names(_session.namespace, _session.fallback, api,
 @settings(max_examples=300, deadline=None)
 @given(typed)
 def test_editing_helpers_never_fail(text):
+    api.set_warning_sink(lambda category, message: _warnings.append(message))
     needs_more(text)
     next_indent(text.rsplit("\n", 1)[-1])
     try:
