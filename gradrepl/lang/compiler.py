@@ -615,6 +615,19 @@ class Compiler:
                                       f"modules and torch.optim come later)")
                 return get_later
         top = path.split(".")[0]
+        if top == "math":
+            def not_a_package():
+                raise ImportError(f"No module named '{path}'; 'math' is not a package")
+            return not_a_package
+        if top == "torch":
+            unavailable = self.access.unavailable
+
+            def not_offered():
+                value = ctx.modules["torch"].entries.get(path.split(".")[1])
+                if type(value) in unavailable:
+                    raise ImportError(str(refusal(value)))
+                raise ImportError(f"No module named '{path}' in gradrepl")
+            return not_offered
 
         def refused():
             raise ImportError(f"import of '{top}' is not allowed in gradrepl (only torch and math)")

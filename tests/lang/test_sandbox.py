@@ -45,6 +45,10 @@ def test_dangerous_builtins_do_not_exist(name):
     ("from torch.nn import Linear\n", "torch.nn.Linear is not available in gradrepl yet: torch.nn "
                                       "modules come later; use tensors and torch.nn.functional"),
     ("from . import x\n", "relative imports are not allowed in gradrepl"),
+    ("import math.os\n", "No module named 'math.os'; 'math' is not a package"),
+    ("import torch.utils\n", "torch.utils is not available in gradrepl"),
+    ("from torch.jit import script\n", "torch.jit is not available in gradrepl"),
+    ("import torch.os\n", "No module named 'torch.os' in gradrepl"),
 ])
 def test_imports_outside_the_facade_are_refused(src, message):
     _, r = run(src)
