@@ -9,7 +9,7 @@ from gradrepl.lang.runtime import MISSING, add, builtin_function_or_method, form
 def make_builtins(*, budget, write, api, tensor_type, trusted):
     """name -> value for every builtin; `write(text)` prints, `api` is the engine api."""
 
-    def _print(*args, sep=" ", end="\n"):
+    def _print(*args, sep=" ", end="\n", flush=False):
         for what, value in (("sep", sep), ("end", end)):
             if value is not None and type(value) is not str:
                 raise TypeError(f"{what} must be None or a string, not {type(value).__name__}")

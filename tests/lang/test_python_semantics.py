@@ -68,7 +68,8 @@ CASES = {
     "default_eval_time": "n = 1\ndef f(x=n):\n    return x\nn = 2\nf()\n",
     "bool_short_circuit": "def t():\n    print('t')\n    return True\nFalse and t()\nTrue or t()\nTrue and t()\n",
     "ann_assign": "x: int = 5\ny: float\nx\n",
-    "print_kwargs": "print(1, 2, sep='-', end='!\\n')\nprint()\nprint('a', None, [1], (2,))\n",
+    "print_kwargs": "print(1, 2, sep='-', end='!\\n')\nprint()\nprint('a', None, [1], (2,))\n"
+                    "print('flushed', flush=True)\n",
     "int_big": "2 ** 200\n10 ** 50 // 7\n",
     "float_special": "float('inf'), -float('inf'), 1e308 * 10, 0.1 + 0.2\n",
     "loop_try_continue": "out = []\nfor v in [1, 0, 2]:\n    try:\n        out.append(10 // v)\n"
