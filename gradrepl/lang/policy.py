@@ -19,6 +19,10 @@ The rules (see also shared/sandbox/README.md):
 6. Imports: only the modules in IMPORTS.
 7. Budgets (gradrepl.limits.Limits) are BaseExceptions: user `except`
    clauses never see them; user code may raise Exception subclasses only.
+8. Sizes are checked before the work: integer bits, sequence lengths, format
+   widths (MAX_FORMAT_WIDTH), the text of containers before it is built.
+9. Output: control characters escaped (CONTROL_CHARS); error reports never
+   repeat HOST_WORDS, nor a source line that contains them.
 """
 import ast
 
