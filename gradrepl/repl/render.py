@@ -88,19 +88,32 @@ class Printer:
     def __init__(self, console: Console):
         self.console = console
         self.highlighter = ReprHighlighter()
+        self.line_open = False      # program output ended without a newline
+
+    def _print(self, *renderables, **options) -> None:
+        self.end_line()
+        self.console.print(*renderables, **options)
+
+    def end_line(self) -> None:
+        """Finish a line that `print(..., end="")` left open, so the prompt starts a fresh one."""
+        if self.line_open:
+            self.line_open = False
+            self.console.file.write("\n")
 
     # program output and values -------------------------------------------------------------
     def program_output(self, text: str) -> None:
         """What user code printed (already escaped by the session): verbatim."""
-        self.console.file.write(text)
-        self.console.file.flush()
+        if text:
+            self.console.file.write(text)
+            self.console.file.flush()
+            self.line_open = not text.endswith("\n")
 
     def value(self, text: str) -> None:
         """A repr exactly as PyTorch prints it, highlighted but never re-wrapped."""
         rich_text = Text(text.rstrip("\n"))
         if not self.console.no_color:
             self.highlighter.highlight(rich_text)
-        self.console.print(rich_text, soft_wrap=True)
+        self._print(rich_text, soft_wrap=True)
 
     # tutor displays -------------------------------------------------------------------------
     def tensor_assigned(self, name: str, tensor, with_value: bool = True) -> None:
@@ -110,10 +123,10 @@ class Printer:
             line = f"{name}: {describe(tensor)}"
         else:
             line = f"{name}: shape {shape_text(tensor)}  {describe(tensor)}"
-        self.console.print(Text(line, style="dim cyan"), soft_wrap=True)
+        self._print(Text(line, style="dim cyan"), soft_wrap=True)
 
     def other_assigned(self, name: str, text: str) -> None:
-        self.console.print(Text(f"{name} = {escape_control(text)}", style="dim cyan"), soft_wrap=True)
+        self._print(Text(f"{name} = {escape_control(text)}", style="dim cyan"), soft_wrap=True)
 
     def grad_table(self, rows, title=".grad changed", header="new grad") -> None:
         """rows: (name, tensor, grad); each grad is shown as PyTorch prints it."""
@@ -133,7 +146,7 @@ class Printer:
                 if not self.console.no_color:
                     self.highlighter.highlight(shown)
             table.add_row(name, shape_text(tensor), shown)
-        self.console.print(table)
+        self._print(table)
 
     # errors and messages --------------------------------------------------------------------
     def error(self, error, multiline: bool) -> None:
@@ -145,38 +158,38 @@ class Printer:
             if multiline or error.filename != "<stdin>":
                 where = f"line {error.line}" if error.filename == "<stdin>" \
                     else f"{error.filename}:{error.line}"
-                self.console.print(Text(where, style="dim"))
+                self._print(Text(where, style="dim"))
             source = escape_control(error.source_line.rstrip("\n"))
             stripped = source.lstrip()
-            self.console.print(Text("    " + stripped), soft_wrap=True)
+            self._print(Text("    " + stripped), soft_wrap=True)
             if error.col is not None and error.kind in ("syntax", "error"):
                 caret = max(0, error.col - (len(source) - len(stripped)))
-                self.console.print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
+                self._print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
         message = escape_control(error.message)
         line = Text()
         line.append(error.type_name, style="bold red")
         if message:
             line.append(": " + message)
-        self.console.print(line)
+        self._print(line)
         if error.hint:
-            self.console.print(Text("hint: " + escape_control(error.hint), style="yellow"))
+            self._print(Text("hint: " + escape_control(error.hint), style="yellow"))
 
     def interrupted(self) -> None:
         """Ctrl-C stopped a statement; the terminal has echoed ^C, so start a fresh line."""
         if self.console.is_terminal:
-            self.console.print()
+            self._print()
         line = Text("KeyboardInterrupt", style="bold red")
         line.append(": stopped; your variables are kept", style="dim")
-        self.console.print(line)
+        self._print(line)
 
     def warning(self, category: str, message: str) -> None:
-        self.console.print(Text(f"{category}: {escape_control(message)}", style="yellow"))
+        self._print(Text(f"{category}: {escape_control(message)}", style="yellow"))
 
     def note(self, text: str, style: str = "dim") -> None:
-        self.console.print(Text(text, style=style))
+        self._print(Text(text, style=style))
 
     def problem(self, text: str) -> None:
-        self.console.print(Text(text, style="red"))
+        self._print(Text(text, style="red"))
 
     def print(self, renderable) -> None:
-        self.console.print(renderable)
+        self._print(renderable)

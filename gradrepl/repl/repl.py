@@ -173,6 +173,7 @@ class Repl:
     def handle_safely(self, text: str) -> None:
         try:
             self.handle(text)
+            self.printer.end_line()
         except KeyboardInterrupt:
             self.printer.interrupted()
         except Exception as e:  # noqa: BLE001 - the session goes on; never a traceback

@@ -242,3 +242,10 @@ def test_explain_after_backward_while_the_tutor_is_on(drive):
     assert autograd.KEEP_SAVED == [False]           # only while the learner's code runs
     out = drive(":tutor off\r" + setup + ":explain y\r")
     assert ":explain: " in out and "retain_graph=True" in out
+
+
+def test_output_without_newline_is_finished_before_the_next_prompt(drive):
+    out = drive('print("abc", end="")\rprint("def", end="")\rn = 1\r')
+    assert "abc\ndef\nn = 1\n" in out
+    out = drive('for i in range(3): print(i, end=" ")\x1b\r:tutor\r')
+    assert "0 1 2 \ni = 2\n" in out
