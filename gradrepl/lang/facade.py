@@ -102,6 +102,11 @@ class pytype:
         return f"<class '{self.name}'>"
 
 
+# Python's own messages name a value's class ("bad operand type for unary -: 'type'"): the
+# stand-ins for classes are called what CPython would call them.
+type_standin.__name__ = pytype.__name__ = "type"
+
+
 class autograd_function:
     """`class Name(torch.autograd.Function)`: apply() plus the user's helper methods."""
 
@@ -114,6 +119,9 @@ class autograd_function:
 
     def __repr__(self):
         return f"<class '__main__.{self.name}'>"
+
+
+autograd_function.__name__ = "FunctionMeta"
 
 
 class Access:
