@@ -36,7 +36,7 @@ LESSON_COMMANDS = {
     ":solution": ("", "the reference solution"),
     ":skip": ("", "run the reference solution and go on"),
     ":back": ("", "the previous step"),
-    ":restart": ("", "start the lesson again"),
+    ":restart": ("", "start the lesson again, in a fresh session"),
 }
 
 HELP = {
