@@ -249,3 +249,28 @@ def test_output_without_newline_is_finished_before_the_next_prompt(drive):
     assert "abc\ndef\nn = 1\n" in out
     out = drive('for i in range(3): print(i, end=" ")\x1b\r:tutor\r')
     assert "0 1 2 \ni = 2\n" in out
+
+
+def test_start_takes_budgets_colour_and_lesson_from_the_cli(monkeypatch):
+    import argparse
+
+    from gradrepl.repl import repl as repl_module
+
+    made = {}
+
+    class FakeRepl:
+        def __init__(self, **options):
+            made.update(options)
+
+        def run(self, lesson):
+            made["lesson"] = lesson
+            return 0
+
+    monkeypatch.setattr(repl_module, "Repl", FakeRepl)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    args = argparse.Namespace(max_steps=123, time_limit=None, no_color=True)
+    assert repl_module.start(args, lesson="tiny", lang="zh") == 0
+    assert made["limits"].max_steps == 123 and made["limits"].time_limit == 10.0
+    assert made["plain"] is True and made["simple"] is False
+    assert made["lesson"] == "tiny" and made["lang"] == "zh"
