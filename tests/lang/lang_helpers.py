@@ -22,11 +22,13 @@ def python_oracle(src):
     Only for sources without torch: the reference for plain-Python semantics.
     """
     import ast
+    import warnings
     src = textwrap.dedent(src)
     tree = ast.parse(src)
     ns = {"__name__": "__main__"}
     buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
+    with contextlib.redirect_stdout(buf), warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
         for node in tree.body:
             try:
                 if isinstance(node, ast.Expr):
