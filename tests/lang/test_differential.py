@@ -20,6 +20,13 @@ def expressions():
                                    "min", "sum", "type", "int", "float", "round"]), inner)
         .map(lambda t: f"{t[0]}({t[1]})"),
         st.tuples(inner, inner).map(lambda t: f"{t[0]}[{t[1]}]"),
+        st.tuples(inner, st.sampled_from(["[1:]", "[::-1]", "[-2:]", ".upper()", ".split()",
+                                          ".count(1)", ".index(5)", ".get('k')", ".keys()",
+                                          ".copy()", ".bit_length()", ".is_integer()",
+                                          ".strip('a')", ".replace('a', 'bb')"]))
+        .map(lambda t: f"({t[0]}){t[1]}"),
+        st.tuples(inner, inner).map(lambda t: f"[{t[0]}, *{t[1]}]"),
+        st.tuples(inner, inner).map(lambda t: f"{{**{t[0]}, 'z': {t[1]}}}"),
         inner.map(lambda e: f"[v for v in {e}]"),
         LEAVES.map(lambda e: f'f"{{ {e} !r}}|{{ {e} }}|{{ {e} !s:>6}}"'),
     ), max_leaves=5)
