@@ -125,6 +125,14 @@ def main(args: list[str]) -> int:
         from gradrepl.tutor.display import auto_play
 
         return auto_play(selected[0], lang)
+    if sys.stdin.isatty() and sys.stdout.isatty() and not opts.dir:
+        # on a terminal the lesson plays inside the full REPL (completion, history, tutor displays)
+        try:
+            from gradrepl.repl import start
+        except ImportError:
+            start = None
+        if start is not None:
+            return start(argparse.Namespace(no_color=False), lesson=selected[0].id, lang=lang)
     from gradrepl.tutor.interactive import play
 
     return play(selected[0], lang)
