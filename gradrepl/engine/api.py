@@ -398,6 +398,12 @@ def set_warning_sink(sink):
     T._WARN[0] = sink
 
 
+def peek_grad(t):
+    """t.grad without PyTorch's non-leaf warning: for gradrepl's own displays and checks,
+    which look at every tensor (the warning is for the learner's own reads)."""
+    return t._grad
+
+
 def keep_saved_for_explain(keep=True):
     """The REPL's tutor: keep saved values after backward so :explain can replay the graph."""
     A.KEEP_SAVED[0] = bool(keep)

@@ -143,7 +143,7 @@ def observe(value: Any) -> Observed:
     from gradrepl.engine import api
 
     if api.is_tensor(value):
-        grad = value.grad
+        grad = api.peek_grad(value)
         node = value.grad_fn
         return Observed("tensor", value.tolist(), None if grad is None else grad.tolist(),
                         bool(value.requires_grad), bool(value.is_leaf),
