@@ -40,9 +40,10 @@ line, end_line, source, assigned names, error, grads_changed), interrupted,
 exit_requested, syntax_error.
 
 `UserError`: type_name, message (PyTorch's / Python's exact text), filename,
-line, col, source_line, hint, kind ('syntax' | 'error' | 'budget' |
-'interrupt' | 'internal'); `.headline` is the `Type: message` line and
-`.format()` the plain-text report script mode prints.
+line, col, source_line (of the innermost statement), hint, kind ('syntax' |
+'error' | 'budget' | 'interrupt' | 'internal'), statement_line (first line of
+the top-level statement that was running); `.headline` is the `Type: message`
+line and `.format()` the plain-text report script mode prints.
 
 `safe_repr(value)`: repr(value), but a container whose text would pass the output
 budget (shared references: [a] * 10**7) raises BudgetExceeded before any text is

@@ -46,6 +46,7 @@ class UserError:
     source_line: str | None = None
     hint: str | None = None
     kind: str = "error"
+    statement_line: int | None = None   # first line of the top-level statement that was running
 
     @property
     def headline(self) -> str:
@@ -57,7 +58,10 @@ class UserError:
         """Plain-text report: place, source line (caret for syntax errors), headline, hint."""
         out = []
         if self.line is not None:
-            out.append(f"{self.filename}:{self.line}")
+            where = f"{self.filename}:{self.line}"
+            if self.statement_line is not None and self.statement_line != self.line:
+                where += f" (in the statement at line {self.statement_line})"
+            out.append(where)
             if self.source_line is not None and not _HOST_WORDS.search(self.source_line):
                 src = self.source_line.rstrip("\n")
                 stripped = src.lstrip()

@@ -381,7 +381,7 @@ def _error_from(exc, filename, lines, node, kind="error"):
                        "limit (--max-depth)")
     hint = exc.__dict__.get("gradrepl_hint") if hasattr(exc, "__dict__") else None
     hint = hint or hint_for(type_name, message, source)
-    return UserError(type_name, message, filename, line, col, source, hint, kind)
+    return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno)
 
 
 def run_source(text: str, session: Session, *, filename: str = "<stdin>", trusted: bool = False,

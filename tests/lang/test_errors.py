@@ -28,7 +28,8 @@ def test_runtime_error_location_is_innermost_statement():
     assert (err.type_name, err.message, err.line) == ("ZeroDivisionError", "division by zero", 3)
     assert err.source_line == "    return w / 0"
     text = err.format()
-    assert text.splitlines() == ["case.py:3", "    return w / 0", "ZeroDivisionError: division by zero"]
+    assert text.splitlines() == ["case.py:3 (in the statement at line 8)", "    return w / 0",
+                                 "ZeroDivisionError: division by zero"]
 
 
 def test_first_error_stops_unless_keep_going():
