@@ -94,6 +94,9 @@ class Series:
     def median_s(self) -> float | None:
         return statistics.median(s.wall_s for s in self.samples) if self.samples else None
 
+    def median_cpu_s(self) -> float | None:
+        return statistics.median(s.cpu_s for s in self.samples) if self.samples else None
+
     def median_mib(self) -> float | None:
         if not self.samples:
             return None
@@ -322,6 +325,8 @@ def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
         f"gradrepl command: {shlex.join(report['gradrepl_command'])} run WORK.py",
         f"runs: {report['runs']} timed after {report['warmup']} warm-up, interleaved; "
         "medians of whole-process wall time and ru_maxrss",
+        "load average (1 min) before and after: "
+        + " and ".join(f"{load:.2f}" for load in report["load_average"]),
         "",
     ]
     impls = [impl for impl in IMPLS if any(key[1] == impl for key in series)]
@@ -342,6 +347,7 @@ def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
         table("Wall time, median s [min-max]", lambda one: (
             f"{one.median_s():.3f} [{min(s.wall_s for s in one.samples):.2f}-"
             f"{max(s.wall_s for s in one.samples):.2f}]"))
+        table("CPU time (user + system), median s", lambda one: f"{one.median_cpu_s():.3f}")
         table("Peak memory, median MiB", lambda one: f"{one.median_mib():.1f}")
 
     lines.append("Goals of issue 8")
@@ -444,6 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     if writes_bytecode:
         notes.append("PYTHONDONTWRITEBYTECODE was removed from the runs' environment so the "
                      "warm-up writes the .pyc files an installed gradrepl has.")
+    load_before = os.getloadavg()[0]
     series = run_rounds(cmds, args, env)
     repl = repl_first_prompt(args, env) if args.repl else None
     report = {
@@ -454,13 +461,14 @@ def main(argv: list[str] | None = None) -> int:
             "openblas_env": {k: env[k] for k in OPENBLAS_VARS if k in env},
             "thread_env": {k: env[k] for k in THREAD_VARS if k in env},
         },
+        "load_average": [load_before, os.getloadavg()[0]],
         "gradrepl_command": args.gradrepl, "runs": args.runs, "warmup": args.warmup,
         "works": args.works,
         "results": {
             f"{work}/{impl}": {
                 "argv": one.argv, "failure": one.failure,
                 "wall_s": [s.wall_s for s in one.samples], "median_s": one.median_s(),
-                "cpu_s": [s.cpu_s for s in one.samples],
+                "cpu_s": [s.cpu_s for s in one.samples], "median_cpu_s": one.median_cpu_s(),
                 "maxrss_kib": [s.maxrss_kib for s in one.samples],
                 "median_maxrss_mib": one.median_mib(),
             } for (work, impl), one in series.items()},
