@@ -31,13 +31,16 @@ class Budget:
     """
 
     __slots__ = ("countdown", "grant", "used", "max_steps", "deadline", "time_limit",
-                 "depth", "max_depth", "output", "max_output")
+                 "depth", "max_depth", "output", "max_output", "active")
     CHUNK = 256
 
     def __init__(self):
         self.start()
+        self.active = False
 
     def start(self):
+        """A fresh budget for one top-level statement (or one call from the host)."""
+        self.active = True
         self.used = 0
         self.max_steps = LIMITS.max_steps
         self.grant = self.countdown = min(self.CHUNK, self.max_steps)
@@ -415,6 +418,8 @@ class function:
 
     def invoke(self, args, kwargs):
         b = self.budget
+        if not b.active:
+            return self.host_call(args, kwargs)
         b.countdown -= 1
         if b.countdown <= 0:
             b.refill()
@@ -436,6 +441,16 @@ class function:
             return None
         finally:
             b.depth = depth - 1
+
+    def host_call(self, args, kwargs):
+        """Called by gradrepl itself outside any statement (a hook during :explain): the
+        call gets a budget of its own."""
+        b = self.budget
+        b.start()
+        try:
+            return self.invoke(args, kwargs)
+        finally:
+            b.active = False
 
     def bind(self, args, kwargs):
         p = self.params

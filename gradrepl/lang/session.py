@@ -391,6 +391,7 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
     try:
         _run(text, session, filename, trusted, keep_going, echo, result)
     except (KeyboardInterrupt, Interrupted):    # Ctrl-C between statements (parsing, bookkeeping)
+        session.budget.active = False
         result.ok = False
         result.interrupted = True
         error = UserError("KeyboardInterrupt", "interrupted by Ctrl-C", filename, kind="interrupt")
@@ -472,6 +473,7 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
                     else:
                         code(session.namespace)
         except ExitRequested:
+            session.budget.active = False
             result.exit_requested = True
             result.statements.append(stmt)
             break
@@ -480,6 +482,7 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
             result.interrupted = True
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
             error = _error_from(exc, filename, lines, node)
+        session.budget.active = False
         if error is not None:
             if error.kind in ("budget", "interrupt") and hasattr(session.api, "reset_state"):
                 session.api.reset_state()   # grad mode may have been left off mid-statement

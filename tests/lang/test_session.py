@@ -216,3 +216,23 @@ def test_ctrl_c_between_statements_is_a_value_too():
     r = run_source("x = 1\nprint('never')\n", s)
     assert r.interrupted and not r.ok and out == []
     assert r.errors[-1].headline == "KeyboardInterrupt: interrupted by Ctrl-C"
+
+
+def test_user_functions_called_later_by_gradrepl_get_a_fresh_budget():
+    from gradrepl import limits
+    s, out = session()
+    s.limits = Limits(time_limit=0.2, max_steps=1000)
+    run_source("x = torch.ones(2, requires_grad=True)\nseen = []\n"
+               "def hook(g):\n    seen.append(1)\n    return g\n"
+               "h = x.register_hook(hook)\ny = (x * 2).sum()\nwhile True:\n    pass\n", s,
+               keep_going=True)
+    import time
+    time.sleep(0.3)      # the last statement's deadline is long gone
+    assert limits.LIMITS.max_steps == 1000
+    s.namespace["y"].backward()          # as :explain does: the engine calls the hook
+    assert s.namespace["seen"] == [1]
+    run_source("def spin(g):\n    while True:\n        pass\nh2 = x.register_hook(spin)\n", s)
+    import pytest
+    from gradrepl.errors import BudgetExceeded
+    with pytest.raises(BudgetExceeded):
+        (s.namespace["x"] * 3).sum().backward()
