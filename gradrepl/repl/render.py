@@ -23,6 +23,12 @@ def escape_control(text: str) -> str:
     return escape(text)
 
 
+def redact(text: str) -> str:
+    """Host-internal words hidden, as the language's own error reports hide them."""
+    from gradrepl.lang.errors import redact as hide
+    return hide(text)
+
+
 def plain_wanted(no_color=False, environ=os.environ) -> bool:
     return bool(no_color or environ.get("NO_COLOR") or environ.get("TERM") == "dumb")
 
@@ -159,13 +165,13 @@ class Printer:
                 where = f"line {error.line}" if error.filename == "<stdin>" \
                     else f"{error.filename}:{error.line}"
                 self._print(Text(where, style="dim"))
-            source = escape_control(error.source_line.rstrip("\n"))
+            source = escape_control(redact(error.source_line.rstrip("\n")))
             stripped = source.lstrip()
             self._print(Text("    " + stripped), soft_wrap=True)
             if error.col is not None and error.kind in ("syntax", "error"):
                 caret = max(0, error.col - (len(source) - len(stripped)))
                 self._print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
-        message = escape_control(error.message)
+        message = escape_control(redact(error.message))
         line = Text()
         line.append(error.type_name, style="bold red")
         if message:

@@ -10,6 +10,7 @@ import os
 import threading
 
 from gradrepl import __version__
+from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.repl.meta import MetaCommands
 from gradrepl.repl.multiline import is_meta, needs_more
 from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, plain_wanted,
@@ -176,6 +177,10 @@ class Repl:
             self.printer.end_line()
         except KeyboardInterrupt:
             self.printer.interrupted()
+        except BudgetExceeded as e:  # a hook run by :explain / :gradcheck hit a budget
+            self.printer.problem(f"BudgetExceeded: {e.message}")
+        except Interrupted:
+            self.printer.interrupted()
         except Exception as e:  # noqa: BLE001 - the session goes on; never a traceback
             self.printer.problem(f"gradrepl: internal error ({type(e).__name__}: {str(e)[:200]}); "
                                  f"your variables are kept; please report it with the input")
@@ -230,9 +235,11 @@ class Repl:
             self.printer.program_output(text)
 
     def _display(self, value):
+        from gradrepl.lang import safe_repr
+
         self._echoing = True
         try:
-            self.session.write(repr(value) + "\n")      # counted against the output budget
+            self.session.write(safe_repr(value) + "\n")   # capped before building, then counted
         finally:
             self._echoing = False
 
