@@ -355,7 +355,7 @@ def _grad_snapshot(session):
     snap = {}
     for name, value in list(session.namespace.items()):
         if isinstance(name, str) and api.is_tensor(value):
-            g = value.grad
+            g = api.peek_grad(value)   # not value.grad: that warns for non-leaves
             snap[name] = (id(g), g.tolist() if g is not None and g.numel() <= 10_000 else None)
     return snap
 
@@ -404,6 +404,9 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
 def _run(text, session, filename, trusted, keep_going, echo, result):
     limits = session.limits
     _apply_limits(limits)
+    if hasattr(session.api, "set_warning_sink"):
+        # the engine's sink is process-wide: the session that runs code owns it meanwhile
+        session.api.set_warning_sink(session._on_warning)
     tree = _parse(text, filename, limits)
 
     def fail(error):
