@@ -303,7 +303,8 @@ def output_checks(series: dict[tuple[str, str], Series]) -> dict[str, dict]:
     return checks
 
 
-def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
+def render(report: dict) -> str:
+    """The report as text tables (also for a report saved with --json: see --render)."""
     env, lines = report["environment"], []
     peers = env["python"]
     blas = ", ".join(
@@ -329,7 +330,8 @@ def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
         + " and ".join(f"{load:.2f}" for load in report["load_average"]),
         "",
     ]
-    impls = [impl for impl in IMPLS if any(key[1] == impl for key in series)]
+    results = report["results"]
+    impls = [impl for impl in IMPLS if any(key.endswith(f"/{impl}") for key in results)]
 
     def table(title: str, cell) -> None:
         lines.append(title)
@@ -337,18 +339,17 @@ def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
         for work in report["works"]:
             row = f"{work:<12}"
             for impl in impls:
-                one = series.get((work, impl))
-                text = "n/a" if one is None else ("FAILED" if one.failure else cell(one))
+                one = results.get(f"{work}/{impl}")
+                text = "n/a" if one is None else ("FAILED" if one["failure"] else cell(one))
                 row += f"{text:>20}"
             lines.append(row)
         lines.append("")
 
-    if series:
+    if results:
         table("Wall time, median s [min-max]", lambda one: (
-            f"{one.median_s():.3f} [{min(s.wall_s for s in one.samples):.2f}-"
-            f"{max(s.wall_s for s in one.samples):.2f}]"))
-        table("CPU time (user + system), median s", lambda one: f"{one.median_cpu_s():.3f}")
-        table("Peak memory, median MiB", lambda one: f"{one.median_mib():.1f}")
+            f"{one['median_s']:.3f} [{min(one['wall_s']):.2f}-{max(one['wall_s']):.2f}]"))
+        table("CPU time (user + system), median s", lambda one: f"{one['median_cpu_s']:.3f}")
+        table("Peak memory, median MiB", lambda one: f"{one['median_maxrss_mib']:.1f}")
 
     lines.append("Goals of issue 8")
     lines.append(f"  {'measure':<24}{'peer':<10}{'gradrepl/peer':>14}  {'goal':<10}verdict")
@@ -361,8 +362,7 @@ def render(report: dict, series: dict[tuple[str, str], Series]) -> str:
                      f"{value:>14}  {goal:<10}{verdict}")
     lines.append("")
 
-    failures = [f"  {work}/{impl}: {one.failure}" for (work, impl), one in series.items()
-                if one.failure]
+    failures = [f"  {key}: {one['failure']}" for key, one in results.items() if one["failure"]]
     wrong = [f"  {key}: printed {c['got']!r}, PyTorch printed {c['expected']!r}"
              for key, c in report["outputs"].items() if not c["ok"]]
     if failures:
@@ -409,6 +409,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="kill a run after S seconds (default 300)")
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON instead of tables")
+    parser.add_argument("--render", metavar="FILE",
+                        help="print the tables of a report saved with --json, running nothing")
     parser.add_argument("--profile", choices=WORKS, metavar="WORK",
                         help="instead of benchmarking, run 'PYTHON -m gradrepl run WORK.py' "
                              "under cProfile and print the top functions by own and by "
@@ -428,6 +430,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.render:
+        print(render(json.loads(Path(args.render).read_text(encoding="utf-8"))), end="")
+        return 0
     env = dict(os.environ)
     # Without .pyc files gradrepl would recompile its sources on every run, which an
     # installed gradrepl never does; the warm-up round writes them.
@@ -479,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(render(report, series), end="")
+        print(render(report), end="")
     return 0
 
 
