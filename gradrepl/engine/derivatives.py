@@ -62,6 +62,7 @@ class NP:
     sin = staticmethod(np.sin)
     cos = staticmethod(np.cos)
     sign = staticmethod(np.sign)
+    floor = staticmethod(np.floor)
     sqrt = staticmethod(np.sqrt)
     cosh = staticmethod(np.cosh)
     sinh = staticmethod(np.sinh)
@@ -195,6 +196,10 @@ class TT:
     @staticmethod
     def sign(t):
         return t.sign()
+
+    @staticmethod
+    def floor(t):
+        return t.floor()
 
     @staticmethod
     def sqrt(t):
@@ -451,6 +456,32 @@ _unary("ZeroBackward0", "zeros_like(grad)", lambda g, s, n, xp: g * 0, saves=Fal
 _unary("FillBackward2", "zeros_like(grad)", lambda g, s, n, xp: g * 0, saves=False)
 _unary("MaskedFillBackward0", "grad.masked_fill(mask, 0)", lambda g, s, n, xp: g * xp.mask(~n.ctx, g), saves=False)
 _unary("RemainderBackward0", "grad", lambda g, s, n, xp: g, saves=False)
+for _name in ("FloorBackward0", "CeilBackward0", "RoundBackward0", "RoundBackward1"):
+    _unary(_name, "zeros_like(grad)", lambda g, s, n, xp: g * 0, saves=False)
+
+
+@op("RemainderBackward1", ("self", "other"), ("grad", "-grad * self.div(other, rounding_mode='floor')"),
+    saves=True)
+def remainder_backward(g, node, xp):
+    a, b = _v(node, xp)
+    sa, sb = node.ctx
+    q = xp.floor(a / b)
+    return (None if sa is None else xp.sum_to(g, sa), None if sb is None else xp.sum_to(-g * q, sb))
+
+
+@op("NotImplemented", ("self", "other"), ("not implemented",))
+def not_implemented_backward(g, node, xp):
+    raise RuntimeError(f"derivative for {node.ctx} is not implemented")
+
+
+@op("LogsumexpBackward0", ("self",), ("grad * (self - result).exp()",), saves=True)
+def logsumexp_backward(g, node, xp):
+    a, r = _v(node, xp)
+    dims, keepdim = node.ctx
+    if not keepdim:
+        g = xp.unsqueeze_dims(g, dims)
+        r = xp.unsqueeze_dims(r, dims)
+    return (g * xp.exp(a - r),)
 
 
 def _in_range(x, bounds):

@@ -442,6 +442,9 @@ def cat(tensors, dim=0, out=None):
     for i, t in enumerate(tensors):
         if type(t) is not Tensor:
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_pytype(t)}")
+    for i, t in enumerate(tensors):
+        if t._a.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     ref = tensors[0]._a
     d = T._dim(dim, ref.ndim)
     for i, t in enumerate(tensors[1:], 1):

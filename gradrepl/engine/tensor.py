@@ -269,12 +269,12 @@ class Tensor:
 
     def __float__(self):
         if self._a.size != 1:
-            raise TypeError("only one element tensors can be converted to Python scalars")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self._a.reshape(()).item())
 
     def __int__(self):
         if self._a.size != 1:
-            raise TypeError("only one element tensors can be converted to Python scalars")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self._a.reshape(()).item())
 
     def __index__(self):
@@ -338,10 +338,10 @@ class Tensor:
             return NotImplemented
 
     def __floordiv__(self, other):
-        return _nograd_binary(self, other, np.floor_divide, "floor_divide")
+        return floor_divide(self, other)
 
     def __rfloordiv__(self, other):
-        return _nograd_binary(_scalar_tensor(other, self), self, np.floor_divide, "floor_divide")
+        return floor_divide(_scalar_tensor(other, self), self)
 
     def __mod__(self, other):
         try:
@@ -515,8 +515,12 @@ class Tensor:
         return _fill_inplace(self, 0, "ZeroBackward0")
 
     def fill_(self, value):
-        if type(value) is Tensor:
-            value = value.item()
+        if type(value) is Tensor:  # fill_(Tensor): FillBackward3, the value gets grad.sum()
+            if value._a.ndim:
+                raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value._a.ndim} dimensions.")
+            setitem(self, Ellipsis, value)
+            return self
         return _fill_inplace(self, value, "FillBackward2")
 
     def copy_(self, src):
@@ -609,13 +613,15 @@ class Tensor:
         return pow(self, 2)
 
     def floor(self):
-        return _new(np.floor(self._a))
+        return _unary(self, _rounding(np.floor), "FloorBackward0", None, float_only=False)
 
     def ceil(self):
-        return _new(np.ceil(self._a))
+        return _unary(self, _rounding(np.ceil), "CeilBackward0", None, float_only=False)
 
     def round(self, decimals=0):
-        return _new(np.round(self._a, decimals))
+        if decimals:
+            return _unary(self, lambda a: np.round(a, decimals), "RoundBackward1", None)
+        return _unary(self, _rounding(np.round), "RoundBackward0", None, float_only=False)
 
     def clamp(self, min=None, max=None):
         return clamp(self, min, max)
@@ -653,24 +659,24 @@ class Tensor:
         return _new(np.asarray(np.any(self._a, axis=_dims_opt(dim, self._a.ndim), keepdims=keepdim)))
 
     # ------------------------------------------------------------ reductions
-    def sum(self, dim=None, keepdim=False, dtype=None):
-        return reduce_sum(self, dim, keepdim, dtype)
+    def sum(self, dim=None, keepdim=None, dtype=None):
+        return reduce_sum(self, dim, _keepdim("sum", dim, keepdim), dtype)
 
-    def mean(self, dim=None, keepdim=False, dtype=None):
-        return reduce_mean(self, dim, keepdim, dtype)
+    def mean(self, dim=None, keepdim=None, dtype=None):
+        return reduce_mean(self, dim, _keepdim("mean", dim, keepdim), dtype)
 
-    def prod(self, dim=None, keepdim=False, dtype=None):
-        return reduce_prod(self, dim, keepdim)
+    def prod(self, dim=None, keepdim=None, dtype=None):
+        return reduce_prod(self, dim, _keepdim("prod", dim, keepdim))
 
-    def max(self, dim=None, keepdim=False):
+    def max(self, dim=None, keepdim=None):
         if isinstance(dim, Tensor):
             return maximum(self, dim)
-        return reduce_max(self, dim, keepdim, "max")
+        return reduce_max(self, dim, _keepdim("max", dim, keepdim), "max")
 
-    def min(self, dim=None, keepdim=False):
+    def min(self, dim=None, keepdim=None):
         if isinstance(dim, Tensor):
             return minimum(self, dim)
-        return reduce_max(self, dim, keepdim, "min")
+        return reduce_max(self, dim, _keepdim("min", dim, keepdim), "min")
 
     def amax(self, dim=(), keepdim=False):
         return reduce_max(self, dim if dim != () else None, keepdim, "max")[0] if dim not in ((), None) else self.max()
@@ -703,12 +709,19 @@ class Tensor:
     def cumsum(self, dim):
         d = _dim(dim, self._a.ndim)
         out = np.cumsum(self._a, axis=d, dtype=self._a.dtype if self.dtype.is_floating_point else np.int64)
+        out += 0  # PyTorch's running sum starts at +0: a leading -0. becomes 0.
         return _result(out, "CumsumBackward0", (self,), (), d)
 
     def logsumexp(self, dim, keepdim=False):
-        m = self.amax(dim, keepdim=True).detach()
-        r = (self - m).exp().sum(dim, keepdim=True).log() + m
-        return r if keepdim else r.squeeze(dim)
+        prev = GRAD[0]
+        GRAD[0] = False
+        try:
+            m = self.amax(dim, keepdim=True)
+            r = (self - m).exp().sum(dim, keepdim=True).log() + m
+            out = r if keepdim else r.squeeze(dim)
+        finally:
+            GRAD[0] = prev
+        return _result(out._a, "LogsumexpBackward0", (self,), (self, _RESULT), (_dims_tuple(dim, self._a.ndim), keepdim))
 
     # ------------------------------------------------------------ shape
     def view(self, *shape):
@@ -1044,7 +1057,15 @@ def _view(base, arr, spec_name, ctx):
     t = _result(arr, spec_name, (base,), (), ctx)
     t._ver = base._ver
     t._base = base
+    _no_grad_view(t, base)
     return t
+
+
+def _no_grad_view(view, base):
+    """A view made under no_grad of a tensor that requires grad is a leaf that requires grad
+    (PyTorch: tensor([1., 0.], requires_grad=True), grad_fn None)."""
+    if not GRAD[0] and base.requires_grad:
+        view._rg = True
 
 
 def _multi(self, parts, spec_name, ctx):
@@ -1056,6 +1077,8 @@ def _multi(self, parts, spec_name, ctx):
             o._fn, o._onr = node, i
             o._ver = self._ver
             o._base = self
+    for o in outs:
+        _no_grad_view(o, self)
     return tuple(outs)
 
 
@@ -1349,8 +1372,26 @@ def div(a, b, rounding_mode=None):
 
 def remainder(a, b):
     xa, xb = _operands(a, b)
-    out = np.asarray(np.mod(xa, xb))
+    if xa.dtype.kind in "biu" and not np.all(xb):
+        raise RuntimeError("ZeroDivisionError")
+    # PyTorch's remainder is fmod moved into the divisor's sign: -2. % 2. is -0.
+    with np.errstate(all="ignore"):
+        out = np.fmod(xa, xb)
+        out = np.asarray(np.where((out != 0) & ((out < 0) != (xb < 0)), out + xb, out), dtype=out.dtype)
+    if type(b) is Tensor:
+        sa, sb = (a._a.shape if a.requires_grad else None), (b._a.shape if b.requires_grad else None)
+        return _result(out, "RemainderBackward1", (a, b), (a, b), (sa, sb))
     return _result(out, "RemainderBackward0", (a,), (), None)
+
+
+def floor_divide(a, b):
+    xa, xb = _operands(a, b)
+    if xa.dtype.kind in "biu" and not np.all(xb):
+        raise RuntimeError("ZeroDivisionError")
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.floor_divide(xa, xb))
+    # PyTorch defines no derivative: the result still requires grad, backward through it fails
+    return _result(out, "NotImplemented", (a, b if type(b) is Tensor else None), (), "aten::floor_divide")
 
 
 def pow(a, b):
@@ -1481,6 +1522,13 @@ def _sigmoid(a):
         return (one / (one + _exp(-a))).astype(a.dtype, copy=False)
 
 
+def _rounding(fn):
+    """floor/ceil/round: integer tensors come back unchanged, in their own dtype."""
+    def f(a):
+        return fn(a) if a.dtype.kind == "f" else a.copy()
+    return f
+
+
 def _unary(a, fn, spec_name, save, float_only=True):
     xa = a._a
     if float_only and xa.dtype.kind != "f":
@@ -1526,6 +1574,16 @@ def reduce_sum(a, dim=None, keepdim=False, dtype=None):
     dims = _dims_tuple(dim, xa.ndim)
     out = np.asarray(np.sum(xa, axis=dims, dtype=acc, keepdims=keepdim))
     return _result(out, "SumBackward1", (a,), (), (xa.shape, dims, keepdim))
+
+
+def _keepdim(name, dim, keepdim):
+    """keepdim of a full reduction: PyTorch has no overload taking keepdim without dim."""
+    if keepdim is None:
+        return False
+    if dim is None:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (keepdim=bool, ), "
+                        "but expected one of:")
+    return keepdim
 
 
 def _dims_tuple(dim, ndim):
@@ -1694,7 +1752,9 @@ def dot(a, b):
 
 
 def mv(a, b):
-    if a._a.ndim != 2 or b._a.ndim != 1 or a._a.shape[1] != b._a.shape[0]:
+    if a._a.ndim != 2 or b._a.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a._a.ndim}, {b._a.ndim}")
+    if a._a.shape[1] != b._a.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a._a.shape[0]}), mat ({'x'.join(map(str, a._a.shape))}), "
                            f"vec ({b._a.shape[0]})")
     _check_same_dtype(a, b, "m1 and m2")
@@ -1727,14 +1787,17 @@ def matmul(a, b):
     if na == 2 and nb == 2:
         return mm(a, b)
     sa, sb = a._a.shape, b._a.shape
-    k_a = sa[-1]
-    k_b = sb[0] if nb == 1 else sb[-2]
-    if k_a != k_b:
-        if na == 1:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{k_a} and {sb[-2]}x{sb[-1]})")
-        rows = _prod(sa[:-1])
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k_a} and "
-                           f"{k_b}x{sb[-1] if nb > 1 else 1})")
+    if na == 1 and nb == 2:
+        if sa[0] != sb[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{sa[0]} and {sb[0]}x{sb[1]})")
+    elif _matmul_folds(a, b):
+        _check_folded_matmul(sa, sb)
+    else:
+        batch = _broadcast_shape(sa[:-2], sb[:-2])
+        m1, m2 = sa[-1], (sb[-2] if nb > 1 else sb[0])
+        if m1 != m2:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{_prod(batch)}, {m1}] "
+                               f"but got: [{_prod(batch)}, {m2}].")
     _check_same_dtype(a, b)
     batch = _broadcast_shape(sa[:-2] if na > 2 else (), sb[:-2] if nb > 2 else ())
     check_numel(_prod(batch) * (sa[-2] if na > 1 else 1) * (sb[-1] if nb > 1 else 1))
@@ -1743,6 +1806,40 @@ def matmul(a, b):
     if nb == 1 and na > 2:
         name = "UnsafeViewBackward0"
     return _result(out, name, (a, b), (a, b), (sa, sb))
+
+
+def _matmul_folds(a, b):
+    """PyTorch's should_fold: a 3-D-or-more operand against a vector or matrix runs as one mm/mv
+    on the folded larger operand (which decides the error message a shape mismatch gets)."""
+    na, nb = a._a.ndim, b._a.ndim
+    larger, smaller = (a, b) if na >= nb else (b, a)
+    if not (larger._a.ndim >= 3 and smaller._a.ndim <= 2):
+        return False
+    if smaller.requires_grad:
+        return True
+    if na == 2:
+        return False
+    shape = list(larger._a.shape)
+    strides = [_prod(shape[i + 1:]) for i in range(len(shape))]  # PyTorch's contiguous strides
+    if larger is b:  # the larger operand enters transposed (mT)
+        shape[-1], shape[-2] = shape[-2], shape[-1]
+        strides[-1], strides[-2] = strides[-2], strides[-1]
+    if 0 in shape:
+        return True
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
+
+
+def _check_folded_matmul(sa, sb):
+    if len(sb) > len(sa):  # b @ ... folded as (b.mT @ a.mT).mT
+        t1 = sb[:-2] + (sb[-1], sb[-2])
+        t2 = (sa[1], sa[0]) if len(sa) == 2 else sa
+    else:
+        t1, t2 = sa, sb
+    rows, k = _prod(t1[:-1]), t1[-1]
+    if k != t2[0]:
+        if len(t2) == 2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {t2[0]}x{t2[1]})")
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({t2[0]})")
 
 
 # ================================================================ indexing
@@ -1856,6 +1953,7 @@ def getitem_raw(t, idx, advanced=None):
     r._ver = t._ver
     r._base = t
     r._vidx = idx
+    _no_grad_view(r, t)
     return r
 
 
@@ -1881,9 +1979,25 @@ def _check_leaf_inplace(t, through_view=False):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
+def _whole(t, idx):
+    """An index that selects all of t (x[:], x[...], x[0:5] on 3 rows): PyTorch indexes
+    nothing then and writes into t itself (fill_ or copy_, no CopySlices)."""
+    items = idx if type(idx) is tuple else (idx,)
+    dim = 0
+    for i in items:
+        if i is Ellipsis:
+            dim = t._a.ndim - (len(items) - 1 - dim)
+            continue
+        if type(i) is not slice or i.step not in (None, 1) or i.indices(t._a.shape[dim])[:2] != (0, t._a.shape[dim]):
+            return False
+        dim += 1
+    return True
+
+
 def setitem(t, index, value):
-    _check_leaf_inplace(t, through_view=True)
     idx, advanced = _norm_index(t, index)
+    whole = not advanced and _whole(t, idx)
+    _check_leaf_inplace(t, through_view=not (advanced or whole))
     if type(value) is Tensor:
         v = value._a
         if v.dtype != t._a.dtype:
@@ -1909,10 +2023,17 @@ def setitem(t, index, value):
     t._ver[0] += 1
     src_rg = type(value) is Tensor and value.requires_grad
     if GRAD[0] and (t.requires_grad or src_rg):
-        node = Node(SPECS["CopySlices"], (edge_of(t) if t.requires_grad else None,
+        spec = SPECS["CopySlices"]
+        if advanced and t._base is None:  # index_put_ on a tensor that is not a view
+            spec = _renamed(spec, "IndexPutBackward0")
+        elif whole:
+            scalar = type(value) is not Tensor or value._a.ndim == 0
+            spec = _renamed(spec, "FillBackward3" if scalar else "CopyBackwards")
+        node = Node(spec, (edge_of(t) if t.requires_grad else None,
                                           edge_of(value) if src_rg else None), (),
                     (idx, value._a.shape if src_rg else None, t.requires_grad))
         t._fn, t._onr = node, 0
+        _rebase_view(t, t)
 
 
 # ================================================================ in-place

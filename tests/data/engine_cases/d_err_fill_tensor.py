@@ -1,0 +1,3 @@
+import torch
+x = torch.ones(3)
+x.fill_(torch.ones(3))

@@ -1,0 +1,3 @@
+import torch
+v = torch.ones(3, 2)
+float(v)

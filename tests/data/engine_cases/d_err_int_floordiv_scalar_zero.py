@@ -1,0 +1,3 @@
+import torch
+a = torch.arange(3)
+a // 0

@@ -1,0 +1,4 @@
+import torch
+a = torch.arange(3)
+a // 2
+a // a

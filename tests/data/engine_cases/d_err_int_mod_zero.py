@@ -1,0 +1,2 @@
+import torch
+torch.tensor([5, 7]) % torch.tensor([2, 0])

@@ -1,0 +1,2 @@
+import torch
+int(torch.tensor([1, 2]))

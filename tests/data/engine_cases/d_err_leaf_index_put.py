@@ -1,0 +1,3 @@
+import torch
+w = torch.ones(2, 2, requires_grad=True)
+w[w > 0] = 0.

@@ -1,0 +1,3 @@
+import torch
+y = torch.randn(3)
+y.mv(y)
