@@ -535,6 +535,19 @@ def max_all_backward(g, node, xp):
     return (m * (g / m.sum()),)
 
 
+@op("AmaxBackward0", ("self",), ("grad spread evenly over the elements equal to the max along dim",), saves=True)
+def amax_backward(g, node, xp):
+    a, r = _v(node, xp)
+    dims, keepdim = node.ctx
+    raw_r = node.saved[1]._a
+    if not keepdim:
+        g = xp.unsqueeze_dims(g, dims)
+        raw_r = np.expand_dims(raw_r, dims)
+    hit = node.saved[0]._a == raw_r
+    count = np.sum(hit, axis=dims, keepdims=True).astype(raw_r.dtype)
+    return (g / xp.mask(count, g) * xp.mask(hit, g),)
+
+
 _MIN_ALL = OpSpec("MinBackward1", ("self",), ("grad spread evenly over the elements equal to the min",),
                   max_all_backward, saves=True)
 SPECS["MinBackward1"] = _MIN_ALL
@@ -589,18 +602,36 @@ def _prod_others(a, r, dim, xp):
     return out
 
 
-@op("LinalgVectorNormBackward0", ("self",), ("grad * self / result  (ord 2)",), saves=True)
+@op("LinalgVectorNormBackward0", ("self",), ("grad * self / result  (ord 2; see linalg_vector_norm_backward for others)",),
+    saves=True)
 def norm_backward(g, node, xp):
     a, r = _v(node, xp)
-    dims, keepdim = node.ctx
+    dims, keepdim, p = node.ctx
+    if p == 0:
+        return (None,)
+    raw_a, raw_r = node.saved[0]._a, node.saved[1]._a
     if dims is not None and not keepdim:
         g = xp.unsqueeze_dims(g, dims)
         r = xp.unsqueeze_dims(r, dims)
-    rr = xp.val(node.saved[1])
-    safe = r + xp.mask(rr == 0, r) if xp is TT else np.where(rr == 0, 1, r).astype(r.dtype)
-    if dims is not None and not keepdim and xp is not TT:
-        safe = np.where(np.expand_dims(rr, tuple(sorted(dims))) == 0, 1, r).astype(r.dtype)
-    return (g * a / safe,)
+        raw_r = np.expand_dims(raw_r, tuple(sorted(dims)))
+    if p == 1:
+        return (xp.sign(a) * g,)
+    if p in (float("inf"), -float("inf")):
+        hit = np.abs(raw_a) == raw_r
+        count = np.sum(hit, axis=dims, keepdims=True).astype(raw_a.dtype)
+        return (xp.sign(a) * ((g / xp.mask(count, g)) * xp.mask(hit, g)),)
+    nonzero = xp.mask(raw_r != 0, g)
+    safe = r + xp.mask(raw_r == 0, r)  # 1 where the norm is 0: those grads are masked to 0 anyway
+    if p == 2:
+        return (g * a / safe * nonzero,)
+    absa = a * xp.sign(a)
+    if p < 2:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scaled = xp.sign(a) * absa ** (p - 1)
+        if p < 1:  # |x| ** (p - 1) is inf at 0: those elements get no gradient
+            scaled = xp.where(raw_a != 0, scaled, a * 0)
+        return (scaled * g * safe ** (1 - p) * nonzero,)
+    return (a * absa ** (p - 2) * g / safe ** (p - 1) * nonzero,)
 
 
 @op("SoftmaxBackward0", ("self",), ("result * (grad - (grad * result).sum(dim, keepdim=True))",), saves=True)

@@ -613,15 +613,15 @@ class Tensor:
         return pow(self, 2)
 
     def floor(self):
-        return _unary(self, _rounding(np.floor), "FloorBackward0", None, float_only=False)
+        return _unary(self, _rounding(np.floor, "floor"), "FloorBackward0", None, float_only=False)
 
     def ceil(self):
-        return _unary(self, _rounding(np.ceil), "CeilBackward0", None, float_only=False)
+        return _unary(self, _rounding(np.ceil, "ceil"), "CeilBackward0", None, float_only=False)
 
     def round(self, decimals=0):
         if decimals:
             return _unary(self, lambda a: np.round(a, decimals), "RoundBackward1", None)
-        return _unary(self, _rounding(np.round), "RoundBackward0", None, float_only=False)
+        return _unary(self, _rounding(np.round, "round"), "RoundBackward0", None, float_only=False)
 
     def clamp(self, min=None, max=None):
         return clamp(self, min, max)
@@ -679,7 +679,14 @@ class Tensor:
         return reduce_max(self, dim, _keepdim("min", dim, keepdim), "min")
 
     def amax(self, dim=(), keepdim=False):
-        return reduce_max(self, dim if dim != () else None, keepdim, "max")[0] if dim not in ((), None) else self.max()
+        if type(keepdim) is not bool:
+            raise TypeError(f"amax(): argument 'keepdim' must be bool, not {_pytype(keepdim)}")
+        xa = self._a
+        dims = tuple(range(xa.ndim)) if dim in ((), None) or dim == [] else _dims_tuple(dim, xa.ndim)
+        if xa.size == 0:
+            return reduce_max(self, None, keepdim, "max")  # PyTorch's message for an empty reduction
+        out = np.asarray(np.max(xa, axis=dims, keepdims=keepdim))
+        return _result(out, "AmaxBackward0", (self,), (self, _RESULT), (dims, keepdim))
 
     def argmax(self, dim=None, keepdim=False):
         return _arg(self, dim, keepdim, np.argmax)
@@ -868,6 +875,8 @@ class Tensor:
     def flip(self, *dims):
         dims = _shape_args(dims)
         dd = tuple(_dim(d, self._a.ndim) for d in dims)
+        if not self._a.ndim:  # a 0-d tensor flips over dim 0 or -1 as over nothing
+            dd = ()
         return _result(np.flip(self._a, dd).copy(), "FlipBackward0", (self,), (), dd)
 
     def split(self, split_size, dim=0):
@@ -1522,9 +1531,11 @@ def _sigmoid(a):
         return (one / (one + _exp(-a))).astype(a.dtype, copy=False)
 
 
-def _rounding(fn):
-    """floor/ceil/round: integer tensors come back unchanged, in their own dtype."""
+def _rounding(fn, name):
+    """floor/ceil/round: integer tensors come back unchanged, in their own dtype; bool has no kernel."""
     def f(a):
+        if a.dtype.kind == "b":
+            raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
         return fn(a) if a.dtype.kind == "f" else a.copy()
     return f
 
@@ -1580,6 +1591,8 @@ def _keepdim(name, dim, keepdim):
     """keepdim of a full reduction: PyTorch has no overload taking keepdim without dim."""
     if keepdim is None:
         return False
+    if type(keepdim) is not bool:
+        raise TypeError(f"{name}(): argument 'keepdim' must be bool, not {_pytype(keepdim)}")
     if dim is None:
         raise TypeError(f"{name}() received an invalid combination of arguments - got (keepdim=bool, ), "
                         "but expected one of:")
@@ -1681,21 +1694,31 @@ def norm(a, p="fro", dim=None, keepdim=False):
     xa = a._a
     if xa.dtype.kind != "f":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_legacy_scalar(a.dtype)}")
-    if p not in ("fro", 2, 2.0):
-        if p in (1, 1.0):
-            r = a.abs().sum(dim, keepdim) if dim is not None else a.abs().sum()
-            return r
-        if p in (float("inf"), "inf"):
-            return a.abs().max() if dim is None else a.abs().max(dim, keepdim)[0]
-        return (a.abs() ** p).sum(dim, keepdim).pow(1.0 / p) if dim is not None else (a.abs() ** p).sum().pow(1.0 / p)
     dims = None if dim is None else _dims_tuple(dim, xa.ndim)
-    sq = np.sum(xa.astype(np.float64) * xa, axis=dims, keepdims=keepdim) if False else np.sum(xa * xa, axis=dims, keepdims=keepdim)
-    out = np.asarray(np.sqrt(sq), dtype=xa.dtype)
-    return _result(out, "LinalgVectorNormBackward0", (a,), (a, _RESULT), (dims, keepdim))
+    p = 2.0 if p == "fro" else float(p)
+    with np.errstate(all="ignore"):
+        absa = np.abs(xa)
+        if p == 2:
+            sq = np.sum(xa * xa, axis=dims, keepdims=keepdim)
+            out = np.sqrt(sq)
+        elif p == 0:
+            out = np.sum(xa != 0, axis=dims, keepdims=keepdim)
+        elif p == 1:
+            out = np.sum(absa, axis=dims, keepdims=keepdim)
+        elif p == float("inf"):
+            out = np.max(absa, axis=dims, keepdims=keepdim)
+        elif p == -float("inf"):
+            out = np.min(absa, axis=dims, keepdims=keepdim)
+        else:
+            out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
+    out = np.asarray(out, dtype=xa.dtype)
+    return _result(out, "LinalgVectorNormBackward0", (a,), (a, _RESULT), (dims, keepdim, p))
 
 
 def _var(a, dim, unbiased, keepdim, correction, std):
     xa = a._a
+    if xa.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 0 if unbiased is False else 1
     dims = None if dim is None else _dims_tuple(dim, xa.ndim)
@@ -1708,9 +1731,17 @@ def _var(a, dim, unbiased, keepdim, correction, std):
     return _result(out, "VarBackward0", (a,), (a,), (dims, correction, keepdim))
 
 
+def _softmax_dtype_check(a, d, name):
+    if a._a.dtype.kind != "f":
+        kernel = f"{name}_lastdim_kernel_impl" if d == max(a._a.ndim - 1, 0) else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_legacy_scalar(a.dtype)}\'')
+
+
 def softmax(a, dim, dtype=None):
     xa = a._a if a._a.dtype.kind == "f" else a._a.astype(np.float32)
     d = _dim(dim, xa.ndim)
+    if dtype is None:
+        _softmax_dtype_check(a, d, "softmax")
     m = np.max(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
     out = np.asarray(e / np.sum(e, axis=d, keepdims=True), dtype=xa.dtype)
@@ -1720,6 +1751,8 @@ def softmax(a, dim, dtype=None):
 def log_softmax(a, dim, dtype=None):
     xa = a._a if a._a.dtype.kind == "f" else a._a.astype(np.float32)
     d = _dim(dim, xa.ndim)
+    if dtype is None:
+        _softmax_dtype_check(a, d, "log_softmax")
     m = np.max(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m
     out = np.asarray(s - np.log(np.sum(np.exp(s), axis=d, keepdims=True)), dtype=xa.dtype)
@@ -1971,7 +2004,7 @@ def _check_leaf_inplace(t, through_view=False):
     if not GRAD[0]:
         return
     if t._fn is None and t._rg:
-        if through_view:
+        if through_view or t._base is not None:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     base = t._base
@@ -2039,6 +2072,8 @@ def setitem(t, index, value):
 # ================================================================ in-place
 def _inplace(t, other, op, **kw):
     _check_leaf_inplace(t)
+    if type(other) is Tensor:  # PyTorch checks the output shape before the output dtype
+        _broadcast_shape(t._a.shape, other._a.shape, out=t._a.shape)
     if t._a.dtype.kind != "f":
         rd = D.result_type((t, other)) if other is not None else t.dtype
         if op is div:
