@@ -123,6 +123,36 @@ class RemovableHandle:
         return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
 
 
+class SavedOutput:
+    """A node's own output kept for its backward (exp: grad * result) without the Tensor:
+    holding the Tensor would make a Tensor <-> Node cycle that keeps every discarded output
+    alive until the cycle collector runs. Shares the array and the version counter; for
+    create_graph it unpacks to a Tensor whose grad_fn is the node again (as PyTorch's
+    SavedVariable does)."""
+
+    __slots__ = ("_a", "_ver", "_onr", "_node")
+    _fn = None
+
+    def __init__(self, t, node):
+        self._a = t._a
+        self._ver = t._ver
+        self._onr = t._onr
+        self._node = weakref.ref(node)
+
+    @property
+    def dtype(self):
+        from gradrepl.engine import dtypes
+        return dtypes.of(self._a)
+
+    def unpack(self):
+        from gradrepl.engine.tensor import _new
+        t = _new(self._a)
+        t._ver = self._ver
+        t._fn = self._node()
+        t._onr = self._onr
+        return t
+
+
 def accumulator(t):
     """The (cached) AccumulateGrad node of a leaf tensor that requires grad."""
     ref = t._acc

@@ -165,7 +165,8 @@ class TT:
 
     @staticmethod
     def val(t):
-        return t
+        unpack = getattr(t, "unpack", None)
+        return unpack() if unpack is not None else t
 
     @staticmethod
     def sum_to(g, shape):
@@ -686,19 +687,22 @@ def std_backward(g, node, xp):
 @op("DotBackward0", ("self", "tensor"), ("grad * tensor", "grad * self"), saves=True)
 def dot_backward(g, node, xp):
     a, b = _v(node, xp)
-    return (g * b, g * a)
+    ea, eb = node.edges
+    return (None if ea is None else g * b, None if eb is None else g * a)
 
 
 @op("MvBackward0", ("self", "vec"), ("grad.ger(vec)", "self.t().mv(grad)"), saves=True)
 def mv_backward(g, node, xp):
     m, v = _v(node, xp)
-    return (xp.outer(g, v), xp.matmul(xp.mT(m), g))
+    ea, eb = node.edges
+    return (None if ea is None else xp.outer(g, v), None if eb is None else xp.matmul(xp.mT(m), g))
 
 
 @op("MmBackward0", ("self", "mat2"), ("grad.mm(mat2.t())", "self.t().mm(grad)"), saves=True)
 def mm_backward(g, node, xp):
     a, b = _v(node, xp)
-    return (xp.matmul(g, xp.mT(b)), xp.matmul(xp.mT(a), g))
+    ea, eb = node.edges   # an input that needs no gradient costs no matmul
+    return (None if ea is None else xp.matmul(g, xp.mT(b)), None if eb is None else xp.matmul(xp.mT(a), g))
 
 
 def _matmul_general(g, node, xp):
@@ -711,13 +715,19 @@ def _matmul_general(g, node, xp):
         g2 = xp.unsqueeze_dims(g2, (g2.ndim - 1,))
     if len(sb) == 1:
         g2 = xp.unsqueeze_dims(g2, (g2.ndim,))
-    ga = xp.matmul(g2, xp.mT(b2))
-    gb = xp.matmul(xp.mT(a2), g2)
-    if len(sa) == 1:
-        ga = xp.reshape(xp.sum_to(ga, (1,) + tuple(sa)), sa)
-    if len(sb) == 1:
-        gb = xp.reshape(xp.sum_to(gb, tuple(sb) + (1,)), sb)
-    return (xp.sum_to(ga, sa), xp.sum_to(gb, sb))
+    ea, eb = node.edges
+    ga = gb = None
+    if ea is not None:
+        ga = xp.matmul(g2, xp.mT(b2))
+        if len(sa) == 1:
+            ga = xp.reshape(xp.sum_to(ga, (1,) + tuple(sa)), sa)
+        ga = xp.sum_to(ga, sa)
+    if eb is not None:
+        gb = xp.matmul(xp.mT(a2), g2)
+        if len(sb) == 1:
+            gb = xp.reshape(xp.sum_to(gb, tuple(sb) + (1,)), sb)
+        gb = xp.sum_to(gb, sb)
+    return (ga, gb)
 
 
 op("UnsafeViewBackward0", ("self", "other"), ("(batched matmul) grad @ other.mT", "self.mT @ grad"), saves=True)(_matmul_general)

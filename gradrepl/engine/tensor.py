@@ -10,7 +10,7 @@ import weakref
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import GRAD, AccumulateGrad, Node, RemovableHandle, edge_of, make_node, run_backward
+from gradrepl.engine.autograd import GRAD, AccumulateGrad, Node, RemovableHandle, SavedOutput, edge_of, make_node, run_backward
 from gradrepl.engine.derivatives import SPECS
 from gradrepl.limits import LIMITS, check_memory, check_numel
 
@@ -193,6 +193,8 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._a.shape)
+        if not self._a.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._a.shape[_dim(dim, self._a.ndim)]
 
     def dim(self):
@@ -604,6 +606,8 @@ class Tensor:
         return _unary(self, _sigmoid, "SigmoidBackward0", "result")
 
     def relu(self):
+        if self._a.dtype.kind == "b":
+            raise RuntimeError("Boolean inputs not supported for relu")
         return _unary(self, lambda a: np.maximum(a, a.dtype.type(0)), "ReluBackward0", "result", float_only=False)
 
     def sign(self):
@@ -1042,10 +1046,11 @@ def _result(out, spec_name, inputs, saved=(), ctx=None, name_override=None):
                 if name_override:
                     spec = _renamed(spec, name_override)
                 outs = tuple(k for k, s in enumerate(saved) if s is _RESULT)
-                saved = tuple(t if s is _RESULT else s for s in saved)
-                t._fn = Node(spec, tuple(None if x is None else edge_of(x) for x in inputs), saved, ctx)
+                node = t._fn = Node(spec, tuple(None if x is None else edge_of(x) for x in inputs),
+                                    tuple(t if s is _RESULT else s for s in saved), ctx)
                 if outs:
-                    t._fn.saved_outputs = outs
+                    node.saved = tuple(SavedOutput(t, node) if s is _RESULT else s for s in saved)
+                    node.saved_outputs = outs
                 break
     return t
 
@@ -1329,6 +1334,9 @@ def sub(a, b, alpha=1):
 
 def rsub(a, b):
     """b - a for a Python number b."""
+    if a.dtype is D.bool_ or type(b) is bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
     xa, xb = _operands(a, b)
     out = np.asarray(xb - xa)
     if out.dtype != xa.dtype and xa.dtype.kind == "f":
@@ -1365,8 +1373,7 @@ def div(a, b, rounding_mode=None):
     xa, xb = _operands(a, b, floating=True)
     if xa.dtype.kind != "f":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = xa / xb
+    out = xa / xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype != xa.dtype:
@@ -1414,8 +1421,9 @@ def pow(a, b):
             out = np.asarray(np.power(xa, xb))
         if _needs(a, b):
             t = _new(out)
-            t._fn = Node(SPECS["PowBackward1"], (edge_of(a), edge_of(b)), (a, b, t), _shapes(a, b))
-            t._fn.saved_outputs = (2,)
+            node = t._fn = Node(SPECS["PowBackward1"], (edge_of(a), edge_of(b)), (a, b, t), _shapes(a, b))
+            node.saved = (a, b, SavedOutput(t, node))
+            node.saved_outputs = (2,)
             return t
         return _new(out)
     if not isinstance(b, (int, float)):
@@ -1459,8 +1467,9 @@ def rpow(a, base):
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
-        t._fn = Node(SPECS["PowBackward2"], (edge_of(a),), (t,), base)
-        t._fn.saved_outputs = (0,)
+        node = t._fn = Node(SPECS["PowBackward2"], (edge_of(a),), (t,), base)
+        node.saved = (SavedOutput(t, node),)
+        node.saved_outputs = (0,)
         return t
     return _new(out)
 
@@ -1544,16 +1553,17 @@ def _unary(a, fn, spec_name, save, float_only=True):
     xa = a._a
     if float_only and xa.dtype.kind != "f":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
-    with np.errstate(all="ignore"):
-        out = fn(xa)
+    out = fn(xa)
     if type(out) is not np.ndarray:
         out = np.asarray(out, dtype=xa.dtype)
     if GRAD[0] and (a._fn is not None or a._rg):
         t = _new(out)
-        saved = (a,) if save == "self" else ((t,) if save == "result" else ())
-        t._fn = Node(SPECS[spec_name], (edge_of(a),), saved, None)
         if save == "result":
-            t._fn.saved_outputs = (0,)
+            node = t._fn = Node(SPECS[spec_name], (edge_of(a),), (t,), None)
+            node.saved = (SavedOutput(t, node),)
+            node.saved_outputs = (0,)
+        else:
+            t._fn = Node(SPECS[spec_name], (edge_of(a),), (a,) if save == "self" else (), None)
         return t
     return _new(out)
 
@@ -1601,8 +1611,14 @@ def _keepdim(name, dim, keepdim):
 
 def _dims_tuple(dim, ndim):
     if isinstance(dim, (tuple, list)):
-        return tuple(sorted({_dim(d, ndim) for d in dim}))
-    return (_dim(dim, ndim),) if ndim else ()
+        wrapped = [_dim(d, ndim) for d in dim]
+        for i, d in enumerate(wrapped):
+            if d in wrapped[:i]:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        dims = tuple(sorted(wrapped))
+    else:
+        dims = (_dim(dim, ndim),)
+    return dims if ndim else ()  # a 0-d tensor reduces over dim 0 or -1 as over nothing
 
 
 def reduce_mean(a, dim=None, keepdim=False, dtype=None):
@@ -1684,6 +1700,8 @@ def reduce_max(a, dim, keepdim, which):
 
 def _arg(a, dim, keepdim, fn):
     xa = a._a
+    if xa.dtype.kind == "b":
+        raise RuntimeError(f"{'argmax' if fn is np.argmax else 'argmin'}(): does not support bool input")
     if dim is None:
         return _new(np.asarray(fn(xa), dtype=np.int64))
     d = _dim(dim, xa.ndim)
@@ -1785,6 +1803,8 @@ def dot(a, b):
 
 
 def mv(a, b):
+    if a._a.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if a._a.ndim != 2 or b._a.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a._a.ndim}, {b._a.ndim}")
     if a._a.shape[1] != b._a.shape[0]:
