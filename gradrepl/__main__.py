@@ -1,3 +1,3 @@
-from gradrepl.cli import main
+from gradrepl.cli import entry
 
-raise SystemExit(main())
+entry()
