@@ -1,0 +1,2 @@
+import torch
+torch.tensor([2.0, 3.0]).sum(dim=(0, -1))
