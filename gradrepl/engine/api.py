@@ -374,7 +374,7 @@ def type_name(obj):
     if name is not None:
         return name
     if t is A.Node:
-        return obj.spec.name
+        return getattr(obj.spec, "repr_prefix", "") + obj.spec.name
     if isinstance(obj, F._GradMode):
         return f"torch.autograd.grad_mode.{obj._kind}"
     if t is _generator_type():

@@ -393,7 +393,7 @@ def pow(input, exponent, out=None):
 def _method(name):
     def fn(input, *args, **kwargs):
         return getattr(_t(input), name)(*args, **kwargs)
-    fn.__name__ = name
+    fn.__name__ = fn.__qualname__ = name
     return fn
 
 
@@ -518,6 +518,10 @@ def broadcast_shapes(*shapes):
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
     from gradrepl.engine import printing
+    for name, value, cap in (("precision", precision, 1000), ("edgeitems", edgeitems, 10_000),
+                             ("linewidth", linewidth, 100_000)):
+        if value is not None and not (isinstance(value, int) and 0 <= value <= cap):
+            raise ValueError(f"set_printoptions: {name} must be an integer from 0 to {cap} in gradrepl")
     printing.set_printoptions(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
                               profile=profile, sci_mode=sci_mode)
 

@@ -240,6 +240,21 @@ def _add_suffixes(tensor_str: str, suffixes: list[str], indent: int) -> str:
     return "".join(parts)
 
 
+def _check_printable(arr):
+    """Refuse, before building it, a text that would pass the output budget (a huge tensor
+    printed in full after set_printoptions(threshold=...) or with huge edgeitems)."""
+    from gradrepl.limits import LIMITS
+    shown = arr.size
+    if arr.size > PRINT_OPTS.threshold:
+        shown = 1
+        for n in arr.shape:
+            shown *= min(n, 2 * PRINT_OPTS.edgeitems)
+    if shown * (PRINT_OPTS.precision + 4) > LIMITS.max_output:
+        from gradrepl.errors import BudgetExceeded
+        raise BudgetExceeded("output", f"output limit exceeded: printing this tensor would write more than "
+                             f"{LIMITS.max_output} characters (raise it with --max-output)", "--max-output")
+
+
 def tensor_repr(
     arr: np.ndarray, *, requires_grad: bool = False, grad_fn_name: str | None = None
 ) -> str:
@@ -259,6 +274,7 @@ def tensor_repr(
             suffixes.append(f"size={tuple(arr.shape)}")
         if arr.dtype not in _IMPLIED_DTYPES:
             suffixes.append("dtype=" + dtype_repr(arr.dtype))
+        _check_printable(arr)
         tensor_str = _tensor_str(arr, indent)
     if grad_fn_name is not None:
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
