@@ -141,8 +141,8 @@ class NP:
         return np.concatenate(gs, axis=dim)
 
     @staticmethod
-    def cast(g, like):
-        return g.astype(like.dtype, copy=False)
+    def cast(g, dtype):
+        return g.astype(dtype.np, copy=False)
 
     @staticmethod
     def gather_put(shape, dim, idx, g, like):
@@ -297,8 +297,8 @@ class TT:
         return F.cat(gs, dim)
 
     @staticmethod
-    def cast(g, like):
-        return g.to(like.dtype)
+    def cast(g, dtype):
+        return g.to(dtype)
 
     @staticmethod
     def gather_put(shape, dim, idx, g, like):
@@ -366,7 +366,10 @@ def pow_backward(g, node, xp):
 def pow_tt_backward(g, node, xp):
     a, e, r = _v(node, xp)
     sa, sb = node.ctx
-    ga = None if sa is None else xp.sum_to(g * (e * a ** (e - 1)), sa)
+    ga = None
+    if sa is not None:  # 0 where the exponent is 0 (self ** -1 may be inf there)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ga = xp.sum_to(xp.where(xp.val(node.saved[1]) == 0, g * 0, g * (e * a ** (e - 1))), sa)
     gb = None
     if sb is not None:
         zero = (xp.val(node.saved[0]) == 0) & (xp.val(node.saved[1]) >= 0)

@@ -724,6 +724,8 @@ class Tensor:
         return _result(out, "CumsumBackward0", (self,), (), d)
 
     def logsumexp(self, dim, keepdim=False):
+        if self._a.dtype.kind != "f":  # integer and bool inputs give a float result
+            return self.float().logsumexp(dim, keepdim)
         prev = GRAD[0]
         GRAD[0] = False
         try:
@@ -778,7 +780,9 @@ class Tensor:
             new = tuple(s for s in sh if s != 1)
             return _view(self, self._a.reshape(new), "SqueezeBackward0", sh)
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-        dd = {_dim(d, self._a.ndim) for d in dims} if sh else set()
+        dd = {_dim(d, self._a.ndim) for d in dims}
+        if not sh:
+            dd = set()
         new = tuple(s for i, s in enumerate(sh) if not (i in dd and s == 1))
         name = "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
         return _view(self, self._a.reshape(new), name, sh)
@@ -1100,7 +1104,7 @@ def _to(t, dtype):
     if dtype is t.dtype:
         return t
     out = t._a.astype(dtype.np)
-    r = _result(out, "ToCopyBackward0", (t,) if dtype.is_floating_point else (), (), t._a.dtype)
+    r = _result(out, "ToCopyBackward0", (t,) if dtype.is_floating_point else (), (), t.dtype)
     return r
 
 
@@ -1906,6 +1910,11 @@ def _norm_index(t, index):
     n_real = sum(1 for i in items if i is not None and i is not Ellipsis and not (type(i) is Tensor and i.dtype is D.bool_))
     n_real += sum(i._a.ndim - 1 for i in items if type(i) is Tensor and i.dtype is D.bool_ and i._a.ndim > 1)
     if n_real > nd:
+        first = next(i for i in items if i is not None and i is not Ellipsis)
+        if nd == 0 and type(first) is slice:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if nd == 0 and isinstance(first, int) and not isinstance(first, bool) and first != 0:
+            raise IndexError(f"index {first} is out of bounds for dimension 0 with size 0")
         if nd == 0 and any(isinstance(i, int) for i in items):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                              "in C++ to convert a 0-dim tensor to a number")

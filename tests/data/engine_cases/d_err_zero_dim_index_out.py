@@ -1,0 +1,3 @@
+import torch
+x5 = torch.ones(()) / -2
+x5[10]
