@@ -553,7 +553,7 @@ def amax_backward(g, node, xp):
 
 
 _MIN_ALL = OpSpec("MinBackward1", ("self",), ("grad spread evenly over the elements equal to the min",),
-                  max_all_backward, saves=True)
+                  max_all_backward.backward, saves=True)  # @op returned the spec: reuse its rule
 SPECS["MinBackward1"] = _MIN_ALL
 
 
@@ -561,6 +561,8 @@ SPECS["MinBackward1"] = _MIN_ALL
 def max_dim_backward(g, node, xp):
     (idx,) = node.saved
     shape, dim, keepdim = node.ctx
+    if not shape:  # max over dim 0 of a 0-d tensor: the value itself
+        return (xp.reshape(g, ()),)
     if not keepdim:
         g = xp.unsqueeze_dims(g, (dim,))
     ia = np.expand_dims(idx._a, dim) if not keepdim else idx._a
@@ -568,7 +570,7 @@ def max_dim_backward(g, node, xp):
 
 
 SPECS["MinBackward0"] = OpSpec("MinBackward0", ("self",), ("grad placed at indices (value_selecting_reduction_backward)",),
-                               max_dim_backward, saves=True)
+                               max_dim_backward.backward, saves=True)
 
 
 @op("ProdBackward0", ("self",), ("grad * (product of all other elements)",), saves=True)
@@ -681,9 +683,15 @@ def _var_grad(g, a, dims, correction, keepdim, xp):
 def std_backward(g, node, xp):
     a, r = _v(node, xp)
     dims, correction, keepdim = node.ctx
+    raw_r = node.saved[1]._a
     if dims is not None and not keepdim:
         r = xp.unsqueeze_dims(r, dims)
-    return (_var_grad(g / (2 * r), a, dims, correction, keepdim, xp),)
+        g = xp.unsqueeze_dims(g, dims)
+        raw_r = np.expand_dims(raw_r, dims)
+    # where the std is 0 the gradient is 0 (PyTorch masks it), not inf * 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaled = xp.where(raw_r == 0, g * 0, g / (2 * r))
+    return (_var_grad(scaled, a, dims, correction, True, xp),)
 
 
 # ----------------------------------------------------------------- linear algebra

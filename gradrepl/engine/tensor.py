@@ -611,7 +611,8 @@ class Tensor:
         return _unary(self, lambda a: np.maximum(a, a.dtype.type(0)), "ReluBackward0", "result", float_only=False)
 
     def sign(self):
-        return _unary(self, np.sign, "SignBackward0", None, float_only=False)
+        return _unary(self, lambda a: a.copy() if a.dtype.kind == "b" else np.sign(a), "SignBackward0", None,
+                      float_only=False)
 
     def square(self):
         return pow(self, 2)
@@ -2084,7 +2085,7 @@ def setitem(t, index, value):
     t._a[idx] = v
     t._ver[0] += 1
     src_rg = type(value) is Tensor and value.requires_grad
-    if GRAD[0] and (t.requires_grad or src_rg):
+    if GRAD[0] and (t.requires_grad or src_rg) and t._a.dtype.kind == "f":  # integer tensors have no history
         spec = SPECS["CopySlices"]
         if advanced and t._base is None:  # index_put_ on a tensor that is not a view
             spec = _renamed(spec, "IndexPutBackward0")
