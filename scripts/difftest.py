@@ -435,6 +435,40 @@ class Gen:
             self.show(f"{name}.requires_grad")
             self.vars.append(Var(name, v.shape if "[0]" not in body else v.shape[1:], v.dtype, False, True))
 
+    def tutorial(self):
+        """The seed tutorials' moves: autograd.grad, jacobian, grad.zero_(), retain_grad, a training step."""
+        cands = [v for v in self.vars if v.rg and v.dtype.startswith("float")]
+        v = self.pick(cands) if cands else self.create()
+        if not v.rg:
+            return
+        k = self.r.random()
+        out = self.fresh()
+        f = self.pick(["(x ** 2).sum()", "x.exp().mean()", "(x * 3 + 1).pow(2).sum()", "x.sin().sum() * 2",
+                       "x.sigmoid().prod()"])
+        if k < 0.25:
+            self.emit(f"{out} = {f.replace('x', v.name)}")
+            kw = self.pick(["", ", retain_graph=True", ", create_graph=True"])
+            self.show(f"torch.autograd.grad({out}, {v.name}{kw})")
+        elif k < 0.4:
+            fn = self.pick(["lambda t: t ** 2", "lambda t: t.exp() * 2", "lambda t: t.sum() * t"])
+            self.show(f"torch.autograd.functional.jacobian({fn}, {v.name}.detach())")
+        elif k < 0.6 and v.leaf:
+            self.emit(f"{f.replace('x', v.name)}.backward()")
+            self.emit(self.pick([f"{v.name}.grad.zero_()", f"{v.name}.grad = None", f"print({v.name}.grad)"]))
+            self.emit(f"{f.replace('x', v.name)}.backward()")
+            self.show(f"{v.name}.grad")
+        elif k < 0.8:
+            self.emit(f"{out} = {v.name} * 2")
+            self.emit(f"{out}.retain_grad()")
+            self.emit(f"{out}.sum().backward()")
+            self.show(f"{out}.grad")
+        elif v.leaf:
+            lr = self.pick(["0.1", "0.01", "0.5"])
+            self.emit(f"for step in range({self.r.randint(1, 3)}):\n    loss = {f.replace('x', v.name)}\n"
+                      f"    loss.backward()\n    with torch.no_grad():\n        {v.name} -= {lr} * {v.name}.grad\n"
+                      f"    {v.name}.grad.zero_()\n    print(loss.item())")
+            self.show(v.name)
+
     def mistake(self):
         v = self.tensor()
         m = self.pick([
@@ -455,21 +489,23 @@ class Gen:
             self.create()
         for _ in range(self.r.randint(3, 9)):
             k = self.r.random()
-            if k < 0.35:
+            if k < 0.3:
                 self.assign()
-            elif k < 0.5:
+            elif k < 0.43:
                 e = self.expr()[0]
                 self.show(e)
-            elif k < 0.65:
+            elif k < 0.55:
                 self.look()
-            elif k < 0.77:
+            elif k < 0.67:
                 self.backward()
-            elif k < 0.83:
+            elif k < 0.73:
                 self.hook()
-            elif k < 0.9:
+            elif k < 0.8:
                 self.setitem()
-            elif k < 0.95:
+            elif k < 0.85:
                 self.no_grad()
+            elif k < 0.95:
+                self.tutorial()
             else:
                 self.mistake()
         return "\n".join(self.lines) + "\n"
