@@ -234,6 +234,10 @@ class Tensor:
         return self._a.reshape(()).item()
 
     def tolist(self):
+        if self._a.size > LIMITS.max_items:
+            from gradrepl.errors import BudgetExceeded
+            raise BudgetExceeded("items", f"tolist() of {self._a.size} elements is over the limit of "
+                                 f"{LIMITS.max_items} items (raise it with --max-items)", "--max-items")
         return self._a.tolist()
 
     def numpy(self, force=False):
