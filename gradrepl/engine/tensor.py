@@ -862,7 +862,9 @@ class Tensor:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, non-existing dimension {i}")
             target.append(int(s))
         check_numel(_prod(target), target)
-        return _view(self, np.broadcast_to(self._a, tuple(target)), "ExpandBackward0", sh)
+        # no element repeated (only size-1 dims added or kept): a plain, writable view
+        arr = self._a.reshape(tuple(target)) if _prod(target) == self._a.size else np.broadcast_to(self._a, tuple(target))
+        return _view(self, arr, "ExpandBackward0", sh)
 
     def expand_as(self, other):
         return self.expand(*other._a.shape)
@@ -1750,9 +1752,11 @@ def _var(a, dim, unbiased, keepdim, correction, std):
         correction = 0 if unbiased is False else 1
     dims = None if dim is None else _dims_tuple(dim, xa.ndim)
     with np.errstate(all="ignore"):
-        out = np.asarray(np.var(xa, axis=dims, ddof=correction, keepdims=keepdim), dtype=xa.dtype)
+        # PyTorch accumulates var/std of float32 in double (Welford) and rounds once at the end
+        out = np.var(xa.astype(np.float64), axis=dims, ddof=correction, keepdims=keepdim)
         if std:
             out = np.sqrt(out)
+        out = np.asarray(out, dtype=xa.dtype)
     if std:
         return _result(out, "StdBackward0", (a,), (a, _RESULT), (dims, correction, keepdim))
     return _result(out, "VarBackward0", (a,), (a,), (dims, correction, keepdim))
@@ -2034,8 +2038,16 @@ def index_backward(g, shape, index):
     return _result(z, "IndexPutBackward0", (g,), (), (shape, index))
 
 
+def _check_writable(t):
+    """An expanded tensor shares one element among many positions: PyTorch refuses to write it."""
+    if not t._a.flags.writeable and any(st == 0 and n > 1 for st, n in zip(t._a.strides, t._a.shape)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+
+
 def _check_leaf_inplace(t, through_view=False):
     if not GRAD[0]:
+        _check_writable(t)
         return
     if t._fn is None and t._rg:
         if through_view or t._base is not None:
@@ -2044,6 +2056,7 @@ def _check_leaf_inplace(t, through_view=False):
     base = t._base
     if base is not None and base._fn is None and base._rg:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    _check_writable(t)
 
 
 def _whole(t, idx):
