@@ -726,6 +726,7 @@ class Tensor:
         d = _dim(dim, self._a.ndim)
         out = np.cumsum(self._a, axis=d, dtype=self._a.dtype if self.dtype.is_floating_point else np.int64)
         out += 0  # PyTorch's running sum starts at +0: a leading -0. becomes 0.
+        out = out.reshape(self._a.shape)  # a 0-d tensor stays 0-d
         return _result(out, "CumsumBackward0", (self,), (), d)
 
     def logsumexp(self, dim, keepdim=False):
@@ -1089,6 +1090,8 @@ def _view(base, arr, spec_name, ctx):
 def _no_grad_view(view, base):
     """A view made under no_grad of a tensor that requires grad is a leaf that requires grad
     (PyTorch: tensor([1., 0.], requires_grad=True), grad_fn None)."""
+    while base._base is not None:  # PyTorch's views all hang off the root base
+        base = base._base
     if not GRAD[0] and base.requires_grad:
         view._rg = True
 
@@ -1322,15 +1325,19 @@ def add(a, b, alpha=1):
     return _new(out)
 
 
-def sub(a, b, alpha=1):
-    if type(a) is not Tensor:
-        a = _as_tensor(a)
+def _check_bool_sub(a, b):
     if a.dtype is D.bool_ and type(b) is Tensor and b.dtype is D.bool_:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                            "`logical_xor()` operator instead.")
     if a.dtype is D.bool_ or (type(b) is Tensor and b.dtype is D.bool_) or type(b) is bool:
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def sub(a, b, alpha=1):
+    if type(a) is not Tensor:
+        a = _as_tensor(a)
+    _check_bool_sub(a, b)
     xa, xb = _operands(a, b)
     if alpha != 1:
         xb = xb * alpha
@@ -2121,6 +2128,8 @@ def _inplace(t, other, op, **kw):
     _check_leaf_inplace(t)
     if type(other) is Tensor:  # PyTorch checks the output shape before the output dtype
         _broadcast_shape(t._a.shape, other._a.shape, out=t._a.shape)
+    if op is sub:
+        _check_bool_sub(t, other)
     if t._a.dtype.kind != "f":
         rd = D.result_type((t, other)) if other is not None else t.dtype
         if op is div:
