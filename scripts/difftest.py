@@ -388,8 +388,8 @@ class Gen:
         k = self.r.random()
         if k < 0.5:
             red = self.pick(["sum()", "mean()", "sum() * 2", "pow(2).sum()", "exp().sum()", "norm()", "max()"])
-            self.emit(f"{v.name}.{red}.backward()" if self.r.random() < 0.8 else
-                      f"{v.name}.{red}.backward(retain_graph=True)")
+            self.emit(f"({v.name}.{red}).backward()" if self.r.random() < 0.8 else
+                      f"({v.name}.{red}).backward(retain_graph=True)")
         elif k < 0.7:
             self.emit(f"{v.name}.backward()")
         elif k < 0.85:
@@ -453,9 +453,9 @@ class Gen:
             fn = self.pick(["lambda t: t ** 2", "lambda t: t.exp() * 2", "lambda t: t.sum() * t"])
             self.show(f"torch.autograd.functional.jacobian({fn}, {v.name}.detach())")
         elif k < 0.6 and v.leaf:
-            self.emit(f"{f.replace('x', v.name)}.backward()")
+            self.emit(f"({f.replace('x', v.name)}).backward()")
             self.emit(self.pick([f"{v.name}.grad.zero_()", f"{v.name}.grad = None", f"print({v.name}.grad)"]))
-            self.emit(f"{f.replace('x', v.name)}.backward()")
+            self.emit(f"({f.replace('x', v.name)}).backward()")
             self.show(f"{v.name}.grad")
         elif k < 0.8:
             self.emit(f"{out} = {v.name} * 2")
