@@ -16,7 +16,7 @@ import numpy as np
 _seq = itertools.count()
 # Nodes written in C++ inside PyTorch report a qualified name() (their repr stays short).
 _CPP_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad", "CopySlices": "torch::autograd::CopySlices",
-              "CopyBackwards": "torch::autograd::CopyBackwards"}
+              "CopyBackwards": "torch::autograd::CopyBackwards", "NotImplemented": "torch::autograd::NotImplemented"}
 _ACC_BASE = 1 << 62  # AccumulateGrad nodes run before any other ready node (as in PyTorch)
 
 # Grad mode is a process-wide flag, as in PyTorch (one session per process).
@@ -201,9 +201,9 @@ def check_saved(node, replay=False):
             shape = ", ".join(str(s) for s in t._a.shape)
             where = ""
             if k in node.saved_outputs:
-                where = f", which is output {t._onr} of {_strip_backward(node.spec.name)},"
+                where = f", which is output {t._onr} of {_strip_backward(node.name())},"
             elif t._fn is not None:
-                where = f", which is output {t._onr} of {_strip_backward(t._fn.spec.name)},"
+                where = f", which is output {t._onr} of {_strip_backward(t._fn.name())},"
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace "
                 f"operation: [torch.{t.dtype.legacy} [{shape}]]{where} is at version {t._ver[0]}; "
@@ -262,6 +262,8 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
             e = edge_of(t) if (t._fn is not None or t._rg) else None
             if e is not None:
                 targets.setdefault(e, []).append(i)
+        target_nodes = {n for n, _ in targets}
+        needed = _reaching(target_nodes, [n for n, _ in root_edges])
 
     buffers = {}
     for (n, nr), g in zip(root_edges, grads):
@@ -277,6 +279,8 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
     try:
         while ready:
             _, node = heapq.heappop(ready)
+            if captured is not None and node not in needed and node not in target_nodes:
+                continue   # autograd.grad runs only what leads to its inputs (as PyTorch)
             buf = buffers.pop(node, None)
             out = None
             if buf is not None:
@@ -288,6 +292,8 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                     for nr, g in enumerate(buf):
                         for i in targets.get((node, nr), ()):
                             captured[i] = g
+                    if node not in needed:
+                        continue   # an input's own node: its gradient is taken, the node not run
                 if is_acc:
                     if accumulate and buf[0] is not None:
                         _accumulate(node.variable, buf[0], create_graph, wrap)
@@ -340,6 +346,29 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
             g = wrap(np.array(g, dtype=t._a.dtype, copy=True))
         result.append(g)
     return result
+
+
+def _reaching(target_nodes, start):
+    """The nodes with an edge leading to a target node: the ones autograd.grad must run
+    (iterative post-order walk; a target itself runs only if it also leads to another)."""
+    reach = {}
+    for root in start:
+        if root in reach:
+            continue
+        stack = [(root, False)]
+        while stack:
+            n, done = stack.pop()
+            if done:
+                reach[n] = n in target_nodes or any(e is not None and reach.get(e[0], False) for e in n.edges)
+                continue
+            if n in reach:
+                continue
+            reach[n] = False            # placeholder while its children are visited
+            stack.append((n, True))
+            for e in n.edges:
+                if e is not None and e[0] not in reach:
+                    stack.append((e[0], False))
+    return {n for n in reach if any(e is not None and reach.get(e[0], False) for e in n.edges)}
 
 
 def _run_pre_hooks(node, buf, create_graph, Tensor, wrap):

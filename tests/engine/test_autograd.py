@@ -151,3 +151,15 @@ def test_kept_saved_values_replay_for_explain_but_backward_still_refuses():
     finally:
         api.keep_saved_for_explain(False)
     assert A.KEEP_SAVED == [False]
+
+
+def test_autograd_grad_runs_only_what_leads_to_its_inputs():
+    x = tensor([1.0, 2.0], requires_grad=True)
+    fired = []
+    x.register_hook(lambda g: fired.append(g))
+    y = x.exp()
+    (gy,) = grad((y * 2).sum(), y)
+    assert gy.tolist() == [2.0, 2.0]
+    assert fired == []          # the path below y was not run
+    y.sum().backward()          # so exp's saved values were not freed
+    assert np.allclose(x.grad.tolist(), np.exp([1.0, 2.0]))
