@@ -35,7 +35,7 @@ def grad_enabled() -> bool:
 class Node:
     """A backward function: `<MulBackward0 object at 0x...>` for user code."""
 
-    __slots__ = ("spec", "edges", "saved", "versions", "ctx", "seq", "released", "saved_outputs",
+    __slots__ = ("spec", "edges", "saved", "versions", "ctx", "seq", "released", "kept", "saved_outputs",
                  "tensor_hooks", "retains", "pre_hooks", "post_hooks", "n_out", "__weakref__")
 
     def __init__(self, spec, edges, saved=(), ctx=None):
@@ -46,6 +46,7 @@ class Node:
         self.ctx = ctx
         self.seq = next(_seq)
         self.released = False
+        self.kept = False          # released, but its values kept for the tutor's :explain replay
         self.saved_outputs = ()    # indices into `saved` of this node's own outputs
         self.tensor_hooks = None   # {output_nr: [hook, ...]} from register_hook on outputs
         self.retains = None        # {output_nr: weakref(tensor)} from retain_grad()
@@ -194,7 +195,7 @@ def _strip_backward(name):
 
 
 def check_saved(node, replay=False):
-    if node.released and not (replay and (node.saved or not node.spec.saves)):
+    if node.released and not (replay and node.kept):
         raise RuntimeError(RETAIN_MSG)
     for k, (t, v) in enumerate(zip(node.saved, node.versions)):
         if t._ver[0] != v:
@@ -313,6 +314,7 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                             node.versions = ()
                         if node.spec.saves:
                             node.released = True
+                            node.kept = KEEP_SAVED[0]
                     if trace is not None:
                         trace(node, buf, out)
             for k, e in enumerate(node.edges):

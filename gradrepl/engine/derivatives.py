@@ -813,7 +813,7 @@ def index_put_backward(g, node, xp):
     return (xp.index(g, index),)
 
 
-@op("CopySlices", ("self", "src"), ("grad with [index] zeroed", "grad[index]"))
+@op("CopySlices", ("self", "src"), ("grad with [index] zeroed", "grad[index]"), saves=True)  # freed by backward, as in PyTorch
 def copy_slices_backward(g, node, xp):
     index, src_shape, has_base = node.ctx
     gb = xp.zero_at(g, index) if has_base else None
