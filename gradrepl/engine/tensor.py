@@ -12,6 +12,7 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, AccumulateGrad, Node, RemovableHandle, SavedOutput, edge_of, make_node, run_backward
 from gradrepl.engine.derivatives import SPECS
+from gradrepl.engine.summation import full_sum
 from gradrepl.limits import LIMITS, check_memory, check_numel
 
 _BIG = 1 << 24  # arrays larger than this count against the live-memory budget
@@ -1604,7 +1605,8 @@ def reduce_sum(a, dim=None, keepdim=False, dtype=None):
     xa = a._a
     acc = dtype.np if dtype is not None else (np.int64 if xa.dtype.kind in "biu" else xa.dtype)
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
-        out = np.asarray(np.sum(xa, dtype=acc))
+        exact = full_sum(xa) if xa.dtype == acc else None
+        out = np.asarray(np.sum(xa, dtype=acc) if exact is None else exact)
         if keepdim:
             out = out.reshape((1,) * xa.ndim)
         if dim is None and not keepdim:
@@ -1648,7 +1650,10 @@ def reduce_mean(a, dim=None, keepdim=False, dtype=None):
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
             f"Got: {_legacy_scalar(a.dtype)}")
     if dim is None:
-        with np.errstate(invalid="ignore", divide="ignore"):
+        exact = full_sum(xa)
+        if exact is not None:   # PyTorch: the sum in its order, then one division
+            out = np.asarray(exact / xa.dtype.type(xa.size) if xa.size else np.nan, dtype=xa.dtype)
+        else:
             out = np.asarray(np.mean(xa), dtype=xa.dtype)
         return _result(out, "MeanBackward0", (a,), (), xa.shape)
     dims = _dims_tuple(dim, xa.ndim)
