@@ -132,8 +132,6 @@ class _CustomSpec:
                 raise TypeError(f"function {self.name} returned a gradient of type {T._pytype(r)} at index {i}, "
                                 "expected a Tensor or None")
             out.append(r._a if xp is _NP() else r)
-        if ctx._saved is not None and not getattr(node, "_retain", False):
-            pass
         return tuple(out)
 
 
@@ -173,8 +171,7 @@ class CustomFunction:
             for i, o in enumerate(outs):
                 if type(o) is Tensor:
                     if any(o is a for a in tensor_inputs):
-                        o = o.view_as(o) if o._fn is None else o
-                        o = T._new(o._a)
+                        o = T._new(o._a)    # an input returned as is: a new tensor on the same data
                     if any(o is nd for nd in ctx._non_diff):
                         fresh.append(o)
                         continue

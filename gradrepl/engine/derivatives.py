@@ -28,10 +28,12 @@ class OpSpec:
 SPECS = {}
 
 
-def op(name, inputs, formulas, saves=False, multi=False):
+def op(name, inputs, formulas, saves=False, multi=False, key=None):
+    """Register a rule; `key` when two rules share PyTorch's node name (reshape's copy and
+    batched matmul are both UnsafeViewBackward0)."""
     def register(fn):
         spec = OpSpec(name, inputs, formulas, fn, saves, multi)
-        SPECS[name] = spec
+        SPECS[key or name] = spec
         return spec
     return register
 
@@ -154,10 +156,6 @@ class NP:
 def _is_basic(index):
     items = index if isinstance(index, tuple) else (index,)
     return all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in items)
-
-
-class _TTMeta(type):
-    pass
 
 
 class TT:
@@ -490,7 +488,6 @@ def logsumexp_backward(g, node, xp):
 
 def _in_range(x, bounds):
     lo, hi = bounds
-    m = np.ones(x.shape, bool) if not hasattr(x, "_a") else None
     xa = x._a if hasattr(x, "_a") else x
     m = np.ones(xa.shape, bool)
     if lo is not None:
@@ -768,12 +765,12 @@ def _reshape_back(g, node, xp):
 
 
 for _name, _f in (("ViewBackward0", "grad.reshape(self.sizes())"),
-                  ("UnsafeViewBackward1", "grad.reshape(self.sizes())"),
                   ("SqueezeBackward0", "grad.reshape(self.sizes())"),
                   ("SqueezeBackward1", "grad.unsqueeze(dim)"),
                   ("SqueezeBackward2", "grad.unsqueeze(dims)"),
                   ("UnsqueezeBackward0", "grad.squeeze(dim)")):
     op(_name, ("self",), (_f,))(_reshape_back)
+op("UnsafeViewBackward0", ("self",), ("grad.reshape(self.sizes())",), key="ReshapeCopy")(_reshape_back)
 
 
 @op("ExpandBackward0", ("self",), ("grad.sum_to_size(self.sizes())",))
@@ -821,6 +818,13 @@ def copy_slices_backward(g, node, xp):
     if src_shape is not None:
         gs = xp.sum_to(gs, src_shape)
     return (gb, gs)
+
+
+# The same rule under the names PyTorch reports for other index assignments:
+# x[mask] = v (index_put_), x[:] = 2.0 (fill_), x[...] = t (copy_).
+for _name in ("IndexPutBackward0", "FillBackward3", "CopyBackwards"):
+    op(_name, ("self", "src"), SPECS["CopySlices"].formulas, saves=True,
+       key=f"CopySlices as {_name}")(SPECS["CopySlices"].backward)
 
 
 @op("CopyBackwards", ("self", "src"), ("zeros_like(grad)", "grad"))

@@ -5,7 +5,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import tensor as T
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.tensor import Size, Tensor, _new, _pytype, _result, _shape_args, wrap
-from gradrepl.limits import LIMITS, check_numel
+from gradrepl.limits import check_numel
 
 # ================================================================ creation
 
@@ -59,7 +59,7 @@ def _infer_data(data):
                         got = len(y) if isinstance(y, (list, tuple)) else (y._a.shape[0] if y._a.ndim else 0)
                         if first and got != first[0]:
                             raise ValueError(f"expected sequence of length {first[0]} at dim {depth + 1} (got {got})")
-                    raise TypeError(f"not a sequence" if first else f"expected sequence of length 0 at dim {depth + 1}")
+                    raise TypeError("not a sequence" if first else f"expected sequence of length 0 at dim {depth + 1}")
             return (len(x),) + first
         return ()
     shape = shape_of(data, 0)
@@ -105,7 +105,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         kind = D.scalar_kind(data)
         dt = dtype or (D.bool_, D.int64, D.DEFAULT_FLOAT[0])[kind]
         if kind == 1 and dtype is None and not -2 ** 63 <= data < 2 ** 63:
-            raise RuntimeError(f"Overflow when unpacking long")
+            raise RuntimeError("Overflow when unpacking long")
         return _finish(np.asarray(data, dt.np), requires_grad)
     if data is None:
         raise RuntimeError("Could not infer dtype of NoneType")
@@ -426,7 +426,7 @@ def where(condition, input=None, other=None):
     to = _t(other) if type(other) is Tensor else T._scalar_tensor(other, ti)
     rd = D.result_type((input if type(input) is Tensor else ti, other if type(other) is Tensor else to))
     xi, xo = ti._a.astype(rd.np, copy=False), to._a.astype(rd.np, copy=False)
-    shape = T._broadcast_shape(T._broadcast_shape(c.shape, xi.shape), xo.shape)
+    T._broadcast_shape(T._broadcast_shape(c.shape, xi.shape), xo.shape)   # PyTorch's message on mismatch
     out = np.where(c, xi, xo).astype(rd.np, copy=False)
     sa = ti._a.shape if ti.requires_grad else None
     sb = to._a.shape if to.requires_grad else None

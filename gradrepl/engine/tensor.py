@@ -3,14 +3,12 @@
 User code never sees the array: `_a` is private (the language refuses `_` names), and
 every public method returns Tensors or Python values.
 """
-import math
-import operator
 import weakref
 
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import GRAD, AccumulateGrad, Node, RemovableHandle, SavedOutput, edge_of, make_node, run_backward
+from gradrepl.engine.autograd import GRAD, Node, RemovableHandle, SavedOutput, edge_of, make_node, run_backward
 from gradrepl.engine.derivatives import SPECS
 from gradrepl.engine.summation import full_sum
 from gradrepl.limits import LIMITS, check_memory, check_numel
@@ -762,8 +760,7 @@ class Tensor:
         shape = _shape_args(shape)
         new = _infer_shape(shape, self._a.size)
         if not self._a.flags.c_contiguous and self._a.size > 1 and _needs_copy(self._a, new):
-            return _result(np.ascontiguousarray(self._a).reshape(new), "UnsafeViewBackward1", (self,), (),
-                           self._a.shape, name_override="UnsafeViewBackward0")
+            return _result(np.ascontiguousarray(self._a).reshape(new), "ReshapeCopy", (self,), (), self._a.shape)
         return _view(self, self._a.reshape(new), "ViewBackward0", self._a.shape)
 
     def reshape_as(self, other):
@@ -1047,7 +1044,7 @@ def wrap(arr):
     return _new(arr)
 
 
-def _result(out, spec_name, inputs, saved=(), ctx=None, name_override=None):
+def _result(out, spec_name, inputs, saved=(), ctx=None):
     """Wrap an op's output array and record the node when an input requires grad."""
     if type(out) is not np.ndarray:
         out = np.asarray(out)
@@ -1056,8 +1053,6 @@ def _result(out, spec_name, inputs, saved=(), ctx=None, name_override=None):
         for i in inputs:
             if i is not None and (i._fn is not None or i._rg):
                 spec = SPECS[spec_name]
-                if name_override:
-                    spec = _renamed(spec, name_override)
                 outs = tuple(k for k, s in enumerate(saved) if s is _RESULT)
                 node = t._fn = Node(spec, tuple(None if x is None else edge_of(x) for x in inputs),
                                     tuple(t if s is _RESULT else s for s in saved), ctx)
@@ -1069,15 +1064,6 @@ def _result(out, spec_name, inputs, saved=(), ctx=None, name_override=None):
 
 
 _RESULT = object()  # placeholder in `saved` for the op's own output
-_RENAMED = {}
-
-
-def _renamed(spec, name):
-    r = _RENAMED.get((spec.name, name))
-    if r is None:
-        from gradrepl.engine.derivatives import OpSpec
-        r = _RENAMED[(spec.name, name)] = OpSpec(name, spec.inputs, spec.formulas, spec.backward, spec.saves, spec.multi)
-    return r
 
 
 def _view(base, arr, spec_name, ctx):
@@ -1268,8 +1254,7 @@ def _operands(a, b, floating=False):
     if tb is float:
         if xa.dtype.kind == "f":
             return xa, b
-        if not math.isfinite(b) or True:
-            return xa.astype(D.DEFAULT_FLOAT[0].np), b
+        return xa.astype(D.DEFAULT_FLOAT[0].np), b
     if tb is int:
         if xa.dtype.kind in "iu":
             if xa.dtype.kind == "u" or xa.dtype.itemsize < 8:
@@ -2117,10 +2102,10 @@ def setitem(t, index, value):
     if GRAD[0] and (t.requires_grad or src_rg) and t._a.dtype.kind == "f":  # integer tensors have no history
         spec = SPECS["CopySlices"]
         if advanced and t._base is None:  # index_put_ on a tensor that is not a view
-            spec = _renamed(spec, "IndexPutBackward0")
+            spec = SPECS["CopySlices as IndexPutBackward0"]
         elif whole:
             scalar = type(value) is not Tensor or value._a.ndim == 0
-            spec = _renamed(spec, "FillBackward3" if scalar else "CopyBackwards")
+            spec = SPECS["CopySlices as FillBackward3" if scalar else "CopySlices as CopyBackwards"]
         node = Node(spec, (edge_of(t) if t.requires_grad else None,
                                           edge_of(value) if src_rg else None), (),
                     (idx, value._a.shape if src_rg else None, t.requires_grad))
@@ -2222,7 +2207,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             grad_tensors = [grad_tensors]
         grad_tensors = list(grad_tensors)
         if len(grad_tensors) != len(tensors):
-            raise RuntimeError(f"grad can be implicitly created only for scalar outputs")
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
     grads = _make_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
