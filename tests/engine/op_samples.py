@@ -201,6 +201,8 @@ SAMPLES = {
     "floor_divide": [S(R(2, 3), P(2, 3), call=lambda torch, x, y: x // y)],
     "pow": [S(R(2, 3), args=(2,)), S(R(2, 3), args=(3,)), S(P(2, 3), args=(0.5,)), S(P(2, 3), R(2, 3)),
             S(R(2, 3), call=lambda torch, x: 2 ** x)],
+    "atan2": [S(R(2, 3), R(2, 3)), S(R(2, 3), P(3)), S(R(3), call=lambda torch, x: torch.atan2(x, x.flip(0) * 2)),
+              S(I([1, -2, 3]), I([2, 2, -1]))],
     "maximum": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.maximum(x, y))],
     "minimum": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.minimum(x, y))],
     "where": [S(B([[True, False, True], [False, True, True]]), R(2, 3), R(2, 3),

@@ -246,7 +246,7 @@ def test_method_function_and_inplace_variants_agree(sid, op, sample):
     if op in decl.functions:
         got = api.TORCH[op](*inputs, *sample.args, **sample.kwargs)
         assert got.tolist() == want.tolist() and got.dtype is want.dtype
-    if decl.inplace is not None and want.dtype.is_floating_point and want.shape == inputs[0].shape:
+    if decl.inplace is not None and inputs[0].dtype.is_floating_point and want.shape == inputs[0].shape:
         y = inputs[0] * 1     # a non-leaf: in-place on it is allowed and recorded
         getattr(y, op + "_")(*inputs[1:], *sample.args, **sample.kwargs)
         assert y.tolist() == want.tolist()

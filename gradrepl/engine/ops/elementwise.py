@@ -402,6 +402,34 @@ declare("pow", pow, rules=[PowBackward0, PowBackward1, PowBackward2], torch_forw
         inplace=binary_inplace(pow), dunders={"__pow__": _dunder(pow), "__rpow__": _dunder(rpow)})
 
 
+# ================================================================ atan2 (the worked example of CONTRIBUTING.md)
+@rule("Atan2Backward0", ("self", "other"),
+      ("grad * other / (self ** 2 + other ** 2)", "grad * -self / (self ** 2 + other ** 2)"),
+      saved=("self", "other"), ctx=("self_shape", "other_shape"))
+def Atan2Backward0(grad, xp, self, other, self_shape, other_shape):
+    recip = 1 / (self * self + other * other)   # PyTorch's atan2_backward
+    return (None if self_shape is None else xp.sum_to(grad * other * recip, self_shape),
+            None if other_shape is None else xp.sum_to(grad * -self * recip, other_shape))
+
+
+def atan2(self, other, position=1):
+    if type(other) is not Tensor:
+        raise TypeError(f"atan2(): argument 'other' (position {position}) must be Tensor, not {pytype(other)}")
+    xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
+    if xa.dtype.kind != "f":
+        xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
+    out = _f64_binary(np.arctan2)(xa, xb)
+    return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
+
+
+def _torch_atan2(input, other, out=None):
+    return atan2(as_tensor(input), other, position=2)
+
+
+declare("atan2", atan2, aliases=("arctan2",), rules=[Atan2Backward0], torch_forward=_torch_atan2,
+        inplace=binary_inplace(atan2, floating=True), bare=True)
+
+
 # ================================================================ maximum, minimum, where
 @rule("MaximumBackward0", ("self", "other"),
       ("grad where self > other (half on ties)", "grad where other > self (half on ties)"),
@@ -550,6 +578,15 @@ def _f64(fn):
             return fn(a.astype(np.float64)).astype(np.float32)
         return fn(a)
     f.__name__ = fn.__name__
+    return f
+
+
+def _f64_binary(fn):
+    """_f64 for a function of two arrays of the same float dtype."""
+    def f(a, b):
+        if a.dtype == np.float32:
+            return fn(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+        return fn(a, b)
     return f
 
 
