@@ -11,6 +11,7 @@ from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, function, materialize, mul, \
     items_exceeded, bits_exceeded
 from gradrepl.limits import LIMITS
+from gradrepl.nn import sandbox as library
 
 # C-level callables print as "<built-in method ...>" with their host object: handed out wrapped.
 HOST_CALLABLES = frozenset({types.BuiltinFunctionType, types.MethodWrapperType,
@@ -180,6 +181,11 @@ class Access:
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
             raise self.no_attr(obj, name, EXCEPTION_ATTRS)
+        if library.is_library(obj):
+            readable = library.public_attrs(obj)
+            if name in readable:
+                return getattr(obj, name)
+            raise self.no_attr(obj, name, readable)
         readable = self.api.public_attrs(obj)
         if readable is None:
             raise self.no_attr(obj, name)
@@ -198,6 +204,10 @@ class Access:
         if type(obj) is module:
             raise AttributeError(f"cannot assign to '{obj.name}.{name}': modules are read-only "
                                  f"in gradrepl")
+        if library.is_library(obj):
+            settable = library.settable_attrs(obj)
+            if settable is None or name in settable:
+                return
         if self.api.public_attrs(obj) is not None:
             settable = self.api.settable_attrs(obj)
             if settable is None or name in settable:
@@ -283,6 +293,9 @@ def type_of(obj, api, pytypes, tensor_type):
     t = type(obj)
     if t in pytypes:
         return pytypes[t]
+    lib = library.type_of(obj)
+    if lib is not None:
+        return lib
     if api.is_tensor(obj):
         return tensor_type
     name = api.type_name(obj)
@@ -312,7 +325,7 @@ def isinstance_of(obj, spec, api, tensor_type):
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
-    if spec in EXCEPTIONS:
+    if spec in EXCEPTIONS or library.is_library_class(spec):
         return isinstance(obj, spec)
     raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
@@ -382,10 +395,6 @@ def math_facade():
 
 # --- the torch facade -----------------------------------------------------------------------
 
-_LATER_NN = ("Module", "Linear", "Sequential", "ReLU", "Sigmoid", "Tanh", "MSELoss",
-             "CrossEntropyLoss", "Parameter", "Conv2d", "init")
-
-
 def torch_facade(api):
     """Wrap api.TORCH's nested dicts in read-only facades (never exposing the dicts)."""
 
@@ -401,10 +410,8 @@ def torch_facade(api):
         return module(name, entries)
 
     torch = wrap("torch", api.TORCH)
-    if "optim" not in torch.entries:
-        torch.entries["optim"] = Later(f"torch.optim {LATER_MESSAGE}")
-    nn = torch.entries.get("nn")
-    if type(nn) is module:
-        for key in _LATER_NN:
-            nn.entries.setdefault(key, Later(f"torch.nn.{key} {LATER_MESSAGE}"))
+    from gradrepl import data, nn, optim
+    torch.entries["nn"] = wrap("torch.nn", nn.namespace())
+    torch.entries["optim"] = wrap("torch.optim", optim.namespace())
+    torch.entries["utils"] = wrap("torch.utils", {"data": data.namespace()})
     return torch
