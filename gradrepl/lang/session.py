@@ -12,7 +12,7 @@ from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
-from gradrepl.lang.facade import Access, math_facade, torch_facade
+from gradrepl.lang.facade import Access, math_facade, random_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import TEXT_SIZES, Budget, check_text, function, safe_repr, \
     time_exceeded
@@ -105,7 +105,8 @@ class Session:
         self.access = Access(api)
         self.namespace: dict = {}
         self.fallback: dict = {}
-        self.modules = {"torch": torch_facade(api), "math": math_facade()}
+        self.modules = {"torch": torch_facade(api), "math": math_facade(),
+                        "random": random_facade(self.budget)}
         self.tensor_type = api.TORCH.get("Tensor")
         tensor_class = getattr(api, "Tensor", None)
         if tensor_class is not None:
@@ -129,7 +130,7 @@ class Session:
                 self.fallback[name] = value
         builtins, self.pytypes = make_builtins(
             budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
-            trusted=True)
+            trusted=True, access=self.access)
         self.fallback.update(builtins)
         self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
 
