@@ -373,6 +373,10 @@ def _error_from(exc, filename, lines, node, kind="error"):
         type_name, message, kind = "BudgetExceeded", exc.message, "budget"
     elif isinstance(exc, (KeyboardInterrupt, Interrupted)):
         type_name, message, kind = "KeyboardInterrupt", "interrupted by Ctrl-C", "interrupt"
+    elif isinstance(exc, MemoryError):     # NumPy's own subclass has an internal name
+        type_name, kind = "MemoryError", "budget"
+        message = ("out of memory: the statement needed more memory than gradrepl's worker may "
+                   "use (the tensor-memory limit is --max-memory)")
     else:
         type_name = NotSupported.type_name if isinstance(exc, NotSupported) else type(exc).__name__
         try:

@@ -78,10 +78,22 @@ class Front:
     def run(self) -> int:
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
-        signal.set_wakeup_fd(self.wake_w)
+        saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM,
+                                                         signal.SIGHUP)}
+        saved_wakeup = signal.set_wakeup_fd(self.wake_w)
         signal.signal(signal.SIGINT, self._on_interrupt)
         for sig in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, self._on_terminate)
+        try:
+            return self._supervise()
+        finally:
+            signal.set_wakeup_fd(saved_wakeup)
+            for sig, handler in saved.items():
+                signal.signal(sig, handler)
+            os.close(self.wake_r)
+            os.close(self.wake_w)
+
+    def _supervise(self):
         plan, replay, silent_deaths = None, None, 0
         while True:
             outcome = self._one_worker(plan, replay)
@@ -198,6 +210,8 @@ class Front:
             for sig in (signal.SIGTERM, signal.SIGHUP):
                 signal.signal(sig, signal.SIG_DFL)
             _die_with(self.front_pid)
+            import faulthandler
+            faulthandler.disable()       # a crash is reported by the front, never as a dump
             import resource
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
             from gradrepl.worker import monitor
