@@ -17,6 +17,7 @@ from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAME
 from gradrepl.lang.runtime import TEXT_SIZES, Budget, check_text, function, safe_repr, \
     time_exceeded
 from gradrepl.limits import Limits
+from gradrepl.worker import monitor
 
 _RECURSION_FLOOR = 1_500
 _DEVNULL = []
@@ -138,6 +139,8 @@ class Session:
         """Forget every variable (the namespace dict keeps its identity)."""
         self._populate()
         self.succeeded.clear()
+        if monitor.ACTIVE is not None:
+            monitor.ACTIVE.reset(self)
 
     def write(self, text: str):
         b = self.budget
@@ -349,6 +352,8 @@ def _apply_limits(limits):
     wanted = _RECURSION_FLOOR + 12 * min(limits.max_depth, _DEPTH_CEILING)
     if sys.getrecursionlimit() < wanted:
         sys.setrecursionlimit(wanted)
+    if monitor.ACTIVE is not None:
+        monitor.ACTIVE.apply_limits(limits)
 
 
 def _grad_snapshot(session):
@@ -369,6 +374,10 @@ def _error_from(exc, filename, lines, node, kind="error"):
         type_name, message, kind = "BudgetExceeded", exc.message, "budget"
     elif isinstance(exc, (KeyboardInterrupt, Interrupted)):
         type_name, message, kind = "KeyboardInterrupt", "interrupted by Ctrl-C", "interrupt"
+    elif isinstance(exc, MemoryError):     # NumPy's own subclass has an internal name
+        type_name, kind = "MemoryError", "budget"
+        message = ("out of memory: the statement needed more memory than gradrepl's worker may "
+                   "use (the tensor-memory limit is --max-memory)")
     else:
         type_name = NotSupported.type_name if isinstance(exc, NotSupported) else type(exc).__name__
         try:
@@ -453,13 +462,26 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
         compiled.append((node, code))
 
     display = session.display or (lambda value: session.write(safe_repr(value) + "\n"))
-    for node, (kind, code) in compiled:
+    channel = monitor.ACTIVE
+    plan = channel.take_plan() if channel is not None else None
+    replaying = None
+    for index, (node, (kind, code)) in enumerate(compiled):
+        if plan is not None and replaying is None and index < plan["start"]:
+            # a new worker after a death (--keep-going): what succeeded runs again unseen
+            replaying = _Quiet(session)
+        if replaying is not None and index >= plan["start"]:
+            replaying.restore()
+            replaying = None
+        if replaying is not None and index not in plan["replay"]:
+            continue
         src, first = _segment(lines, node)
         stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
         before = _grad_snapshot(session) if session.track_grads else None
         session.budget.start()
         session._ctx.handling.clear()
         error = None
+        if channel is not None:
+            channel.begin(index, filename, first, src, limits.time_limit)
         try:
             if kind == "refused":
                 error = _error_from(code.exc, filename, lines, code.node)
@@ -487,11 +509,14 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
             error = _error_from(exc, filename, lines, node)
         session.budget.active = False
+        if channel is not None:
+            channel.end(session, error is None, src, filename, trusted)
         if error is not None:
             if error.kind in ("budget", "interrupt") and hasattr(session.api, "reset_state"):
                 session.api.reset_state()   # grad mode may have been left off mid-statement
             stmt.error = error
-            fail(error)
+            if replaying is None:
+                fail(error)
         else:
             session.succeeded.append(src)
         if before is not None:
@@ -501,5 +526,23 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
         result.statements.append(stmt)
         if session.after_statement is not None:
             session.after_statement(stmt)
-        if error is not None and (result.interrupted or not keep_going):
+        if error is not None and (result.interrupted or not keep_going) and replaying is None:
             break
+    if replaying is not None:
+        replaying.restore()
+
+
+class _Quiet:
+    """Nothing a replayed statement does is shown (its output, value, errors, warnings)."""
+
+    FIELDS = ("write_out", "display", "report", "warn", "after_statement")
+
+    def __init__(self, session):
+        self.session = session
+        self.saved = [getattr(session, f) for f in self.FIELDS]
+        session.write_out = session.display = lambda *args: None
+        session.report = session.warn = session.after_statement = None
+
+    def restore(self):
+        for f, value in zip(self.FIELDS, self.saved):
+            setattr(self.session, f, value)
