@@ -218,8 +218,8 @@ class Repl:
         api = self.session.api
         # The engine has one warning sink, taken by the last Session made (:gradcheck makes one)
         api.set_warning_sink(self._warn)
-        # With the tutor on, backward keeps the values it saved so that :explain can replay it
-        api.keep_saved_for_explain(self.tutor)
+        # backward keeps the values it saved so that :explain, :gradcheck, :jacobian can replay it
+        api.keep_saved_for_explain(True)
         try:
             return run_source(text, self.session, filename=filename, trusted=trusted)
         finally:

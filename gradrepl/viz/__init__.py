@@ -122,7 +122,8 @@ def repl_gradcheck(session, name, vector=None, width=None, rng_state=None):
 
 def repl_jacobian(session, y_name, x_name, width=None):
     from gradrepl.viz.gradcheck import jacobian_renderable, jacobian_rows
+    from gradrepl.viz.graph import Names
     y = lookup(session.namespace, y_name)
     x = lookup(session.namespace, x_name)
-    rows = jacobian_rows(y, x, y_name, x_name)
+    rows = jacobian_rows(y, x, y_name, x_name, Names(session.namespace))
     return jacobian_renderable(rows, y_name, x_name)

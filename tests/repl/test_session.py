@@ -240,8 +240,30 @@ def test_explain_after_backward_while_the_tutor_is_on(drive):
     assert "x.grad = [2., 2.]" in out
     assert "RuntimeError: Trying to backward through the graph a second time" in out
     assert autograd.KEEP_SAVED == [False]           # only while the learner's code runs
-    out = drive(":tutor off\r" + setup + ":explain y\r")
-    assert ":explain: " in out and "retain_graph=True" in out
+    out = drive(":tutor off\r" + setup + ":explain y\r")     # the tools do not depend on the tutor
+    assert "x.grad = [2., 2.]" in out and ":explain: " not in out
+
+
+def test_every_tool_works_after_an_ordinary_backward(drive):
+    """Issue 17: the README's `:gradcheck out` right after the tutorial's `out.backward()`."""
+    setup = ("x = torch.ones(2, 2, requires_grad=True)\ry = x + 2\rz = y * y * 3\rout = z.mean()\r"
+             "out.backward()\r")
+    out = drive(setup + ":gradcheck out\r:jacobian z x\r:explain z\r:graph out\r:gradcheck y\r"
+                ":jacobian y x\rx.grad\r")
+    assert "internal error" not in out and "Trying to backward" not in out
+    assert out.count("passed:") == 2
+    assert "tensor([[18.,  0.,  0.,  0.]," in out
+    assert "tensor([[1., 0., 0., 0.]," in out
+    assert "MeanBackward0" in out
+    assert out.rstrip().endswith("tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])")   # .grad as it was
+
+
+def test_tools_on_a_graph_changed_in_place_say_why(drive):
+    setup = ("w = torch.ones(3, requires_grad=True)\rloss = (w * w).sum()\rloss.backward()\r"
+             "with torch.no_grad():\r    w -= 0.1 * w.grad\r\r")
+    out = drive(setup + ":explain loss\r:gradcheck loss\r:jacobian loss w\r")
+    assert out.count("w changed in place after loss was computed") == 3
+    assert "internal error" not in out
 
 
 def test_output_without_newline_is_finished_before_the_next_prompt(drive):
