@@ -302,11 +302,11 @@ class _Watchdog:
     def __init__(self, budget, limit, hard_stop=False):
         self.budget = budget
         self.limit = limit
-        self.hard_stop = hard_stop
         self.fired = False
         self.active = False
-        self.enabled = threading.current_thread() is threading.main_thread() \
-            and hasattr(signal, "setitimer")
+        self.enabled = limit is not None and hasattr(signal, "setitimer") \
+            and threading.current_thread() is threading.main_thread()
+        self.hard_stop = hard_stop and limit is not None
         self.previous = None
 
     def __enter__(self):

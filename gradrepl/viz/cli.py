@@ -105,6 +105,7 @@ def _run(text, filename):
     """Run the file like script mode, its output on stderr; (session, RNG state at start) or (None, None)."""
     from gradrepl.engine import functions as F
     from gradrepl.lang import Session, run_source
+    from gradrepl.limits import FLAGS, Limits
     from gradrepl.viz.gradcheck import keeping_saved
 
     def to_stderr(out):
@@ -113,7 +114,7 @@ def _run(text, filename):
     def report(error):
         print(error.format(), file=sys.stderr, flush=True)
 
-    session = Session(write=to_stderr)
+    session = Session(limits=Limits.open_ended(**FLAGS), write=to_stderr)
     session.report = report
     session.warn = lambda category, message: print(f"{category}: {message}", file=sys.stderr)
     rng_state = F.get_rng_state()

@@ -293,6 +293,7 @@ def test_start_takes_budgets_colour_and_lesson_from_the_cli(monkeypatch):
     monkeypatch.setenv("TERM", "xterm")
     args = argparse.Namespace(max_steps=123, time_limit=None, no_color=True)
     assert repl_module.start(args, lesson="tiny", lang="zh") == 0
-    assert made["limits"].max_steps == 123 and made["limits"].time_limit == 10.0
+    assert made["limits"].max_steps == 123 and made["limits"].time_limit is None   # the prompt: no clock
+    assert made["lesson_limits"].max_steps == 123 and made["lesson_limits"].time_limit == 10.0
     assert made["plain"] is True and made["simple"] is False
     assert made["lesson"] == "tiny" and made["lang"] == "zh"
