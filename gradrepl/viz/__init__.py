@@ -112,7 +112,7 @@ def gradcheck_result(session, name, vector=None, rng_state=None):
     lookup(session.namespace, name)
     v = None if vector is None else lookup(session.namespace, vector)
     return gradcheck_source("\n".join(session.succeeded), session.namespace, name, vector=v,
-                            limits=session.limits, rng_state=rng_state)
+                            limits=session.limits, rng_state=rng_state, bare_names=True)
 
 
 def repl_gradcheck(session, name, vector=None, width=None, rng_state=None):

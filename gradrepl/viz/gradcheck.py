@@ -123,6 +123,7 @@ class Replay:
         self.source, self.leaf_names = source, list(leaf_names)
         self.limits, self.rng_state, self.filename = limits, rng_state, filename
         self.float64 = True     # False: leaves keep their dtype (code that needs equal dtypes)
+        self.bare_names = None  # True: the statements came from the prompt, shorthand and all
 
     def run(self, perturb=None):
         """The rerun's namespace and the injected leaves; perturb(name, array) edits values."""
@@ -147,7 +148,8 @@ class Replay:
         if self.rng_state is not None:
             F.set_rng_state(self.rng_state)
         with np.errstate(all="ignore"), keeping_saved():
-            result = run_source(self.source, session, filename=self.filename, trusted=False, echo="none")
+            result = run_source(self.source, session, filename=self.filename, trusted=False, echo="none",
+                                bare_names=self.bare_names)
         if result.interrupted:
             raise VizError("gradcheck interrupted (Ctrl-C)")
         if not result.ok:
@@ -158,7 +160,7 @@ class Replay:
 
 
 def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, rng_state=None,
-                     filename="<gradcheck>"):
+                     filename="<gradcheck>", bare_names=None):
     """Check every named leaf of namespace[root_name]'s graph; see the module docstring."""
     from gradrepl.engine import functions as F
     from gradrepl.engine.tensor import Tensor, wrap
@@ -197,6 +199,7 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
 
     names = [n for n, _ in named]
     replay = Replay(source, names, limits, rng_state, filename)
+    replay.bare_names = bare_names
     saved_rng = F.get_rng_state()
     try:
         started = time.perf_counter()

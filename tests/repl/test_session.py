@@ -2,6 +2,7 @@
 import os
 import signal
 import threading
+from pathlib import Path
 
 from gradrepl.repl.history import AtomicFileHistory
 
@@ -132,8 +133,8 @@ def test_load_and_save(drive, tmp_path):
     out = drive(f":load {script}\rb.backward()\rbroken(\r)\ra.grad\r:save {saved}\r")
     assert "2 statements ran; names: a, b" in out
     assert "tensor([2., 4.])" in out
-    assert saved.read_text() == ("a = torch.tensor([1., 2.], requires_grad=True)\n"
-                                 "b = (a * a).sum()\nb.backward()\na.grad\n")
+    assert saved.read_text() == ("import torch\na = torch.tensor([1., 2.], requires_grad=True)\n"
+                                 "b = (a * a).sum()\nb.backward()\nprint(a.grad)\n")
     assert not list(tmp_path.glob(".out.py-*"))    # the temporary file was renamed into place
 
 
@@ -297,3 +298,14 @@ def test_start_takes_budgets_colour_and_lesson_from_the_cli(monkeypatch):
     assert made["lesson_limits"].max_steps == 123 and made["lesson_limits"].time_limit == 10.0
     assert made["plain"] is True and made["simple"] is False
     assert made["lesson"] == "tiny" and made["lang"] == "zh"
+
+
+def test_save_writes_a_script_for_real_pytorch(drive, tmp_path):
+    """The golden export of tests/data/export/cases/05_math.py, typed line by line at the prompt."""
+    data = Path(__file__).resolve().parents[1] / "data" / "export"
+    typed = (data / "cases" / "05_math.py").read_text().splitlines()
+    saved = tmp_path / "session.py"
+    out = drive("".join(line + "\r" for line in typed) + "oops(\r)\r" + f":save {saved}\r")
+    assert "NameError: name 'oops' is not defined" in out
+    assert saved.read_text() == (data / "expected" / "05_math.py").read_text()
+    assert "as a PyTorch script" in " ".join(out.split())
