@@ -4,7 +4,12 @@ Enter (an empty line) advances; code steps run in the learner's session with the
 REPL's tutor displays; at an exercise every input is followed by the check on the
 session's state. `:hint :solution :skip :back :restart :quit` steer (gradrepl.repl.meta
 routes them here). Lesson code is untrusted: it runs with trusted=False.
+
+`main(args)` is `gradrepl lesson ...`: the tutor's command line (gradrepl.tutor.cli) with
+this REPL as the front end on a terminal. The dependency runs one way, repl -> tutor.
 """
+import argparse
+
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
@@ -161,3 +166,16 @@ class LessonMode:
         if self.store.warning and not self._warned:
             self._warned = True
             self.repl.printer.warning("warning", self.store.warning)
+
+
+def _play_in_repl(lesson, lang) -> int:
+    from gradrepl.repl import start
+
+    return start(argparse.Namespace(no_color=False), lesson=lesson.id, lang=lang)
+
+
+def main(args: list[str]) -> int:
+    """`gradrepl lesson ...`; on a terminal a lesson plays inside the full REPL."""
+    from gradrepl.tutor.cli import main as tutor_main
+
+    return tutor_main(args, play_on_terminal=_play_in_repl)

@@ -257,7 +257,7 @@ class MetaCommands:
         self.repl.running = False
 
     def cmd_lesson(self, argument):
-        from gradrepl.tutor.cli import find_lesson
+        from gradrepl.tutor.lesson import find_lesson
 
         lessons = self.repl.lessons()
         if lessons is None:

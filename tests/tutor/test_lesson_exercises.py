@@ -5,7 +5,7 @@
 import pytest
 
 from gradrepl.tutor.check import check_state
-from gradrepl.tutor.cli import find_lesson
+from gradrepl.tutor.lesson import find_lesson
 from gradrepl.tutor.lesson import Exercise, load_all
 from gradrepl.tutor.player import replay
 from gradrepl.tutor.runner import SandboxRunner
