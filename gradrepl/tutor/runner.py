@@ -56,5 +56,5 @@ class SandboxRunner:
         return self.session.namespace
 
     def reset(self) -> None:
-        """Forget every variable (:restart)."""
+        """Forget every variable (:restart, a new attempt at an exercise)."""
         self.session.reset()
