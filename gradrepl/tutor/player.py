@@ -158,6 +158,35 @@ def rebuild(lesson: Lesson, runner: Runner, upto: int) -> None:
     replay(lesson, runner, upto)
 
 
+class Attempt:
+    """One try at the exercise at `index`: the session rebuilt clean, a Watch on it.
+
+    The front end runs what the learner types (`typed` counts the inputs); when the learner
+    submits, `judge(player)` checks the state the whole answer left. After a failed check
+    `again()` rebuilds the session for the next try; `close()` when leaving the exercise.
+    """
+
+    def __init__(self, lesson: Lesson, index: int, runner: Runner):
+        self.lesson, self.index, self.runner = lesson, index, runner
+        self.watch: Watch | None = None
+        self.typed = 0
+        self.again()
+
+    def again(self) -> None:
+        self.close()
+        rebuild(self.lesson, self.runner, self.index)
+        self.watch = Watch(self.lesson.steps[self.index].check, dict(self.runner.namespace))
+        self.typed = 0
+
+    def judge(self, player: Player) -> CheckResult:
+        return player.check(self.runner.namespace, self.watch)
+
+    def close(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
+            self.watch = None
+
+
 def judge(lesson: Lesson, index: int, answer: str, runner: Runner) -> CheckResult:
     """One whole attempt at exercise `index`: a clean rebuilt session, the answer, the check."""
     exercise = lesson.steps[index]
