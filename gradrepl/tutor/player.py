@@ -222,6 +222,8 @@ def tool_output(runner: Runner, tool: Tool, width: int | None = None):
         return run_tool(runner.session, tool.call, width), None
     except VizError as e:
         return None, f"{tool.call.command}: {e}"
+    except Exception as e:  # noqa: BLE001 - a tool's failure never ends the lesson
+        return None, f"{tool.call.command}: {type(e).__name__}: {e}"
 
 
 @dataclass(frozen=True)
