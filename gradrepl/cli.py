@@ -163,7 +163,7 @@ def _run_parser():
     return parser
 
 
-_DELEGATED = {"lesson": ("gradrepl.tutor.cli", False), "graph": ("gradrepl.viz.cli", True),
+_DELEGATED = {"lesson": ("gradrepl.repl.lesson", False), "graph": ("gradrepl.viz.cli", True),
               "explain": ("gradrepl.viz.cli", True), "gradcheck": ("gradrepl.viz.cli", True)}
 
 
