@@ -97,3 +97,32 @@ def copy_no_grad(dst, src):
     with TORCH["no_grad"]():
         dst.copy_(src)
     return dst
+
+
+def fma32(a, b, c):
+    """fma(a, b, c) rounded once, as PyTorch's vectorised CPU kernels compute it."""
+    from gradrepl.engine.rng import _fma32
+    return _fma32(a, b, c)
+
+
+def zeros_like(t):
+    return TORCH["zeros_like"](t)
+
+
+def scalar_tensor(value):
+    return TORCH["tensor"](value)
+
+
+def bump_version(t):
+    t._ver[0] += 1
+
+
+def seed_draw(gen=None):
+    """torch.empty((), dtype=torch.int64).random_(generator=gen).item(): random64() % 2**63."""
+    return int(generator(gen)._random64(1)[0]) % (1 << 63)
+
+
+def new_generator(seed):
+    g = rng.Generator()
+    g.manual_seed(seed)
+    return g
