@@ -12,7 +12,8 @@ from gradrepl.engine import autograd as A
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine import tensor as T
-from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.tensor import PARAMETERS, Tensor
+from gradrepl.engine.util import warn as engine_warn
 
 TORCH = api.TORCH
 
@@ -73,7 +74,7 @@ def grad_enabled():
 
 
 def warn(category, message):
-    T.warn(category, message)
+    engine_warn(category, message)
 
 
 RemovableHandle = A.RemovableHandle
