@@ -128,3 +128,13 @@ def new_generator(seed):
     g = rng.Generator()
     g.manual_seed(seed)
     return g
+
+
+def fill_row_(t, row, value):
+    t._a[row] = value
+    t._ver[0] += 1
+
+
+def increment_(t):
+    t._a += 1
+    t._ver[0] += 1

@@ -216,3 +216,14 @@ def namespace():
     g = globals()
     ns.update((name, g[name]) for name in COMPOSED)
     return ns
+
+
+_NAMESPACE = None
+
+
+def namespace_fn(name):
+    """nn.functional.`name` (a module's forward calls through here)."""
+    global _NAMESPACE
+    if _NAMESPACE is None:
+        _NAMESPACE = namespace()
+    return _NAMESPACE[name]

@@ -489,8 +489,9 @@ def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilatio
             patch = _f64(xpad[channels])
             wk = _f64(w[(slice(gi * cout_g, (gi + 1) * cout_g), slice(None)) + tuple(offset)])
             if gw is not None:
-                gw[(slice(gi * cout_g, (gi + 1) * cout_g), slice(None)) + tuple(offset)] += np.einsum(
-                    "no...,nc...->oc", gsl, patch)
+                summed = [0, *range(2, gsl.ndim)]
+                gw[(slice(gi * cout_g, (gi + 1) * cout_g), slice(None)) + tuple(offset)] += np.tensordot(
+                    gsl, patch, axes=(summed, summed))
             if gx is not None:
                 gx[channels] += np.einsum("no...,oc->nc...", gsl, wk)
     if gx is not None:
