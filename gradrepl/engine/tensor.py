@@ -24,6 +24,10 @@ _BIG = 1 << 24  # arrays larger than this count against the live-memory budget
 # PyTorch computes nan/inf silently; NumPy would warn on stderr.
 np.seterr(all="ignore")
 
+# Tensors that are torch.nn.Parameters (gradrepl.nn marks them; a Parameter stays a plain
+# Tensor so every op's `type(x) is Tensor` fast path holds): id -> tensor.
+PARAMETERS = weakref.WeakValueDictionary()
+
 
 class Tensor:
     __slots__ = ("_a", "_rg", "_fn", "_onr", "_grad", "_ver", "_acc", "_hooks", "_retains", "_base",
@@ -226,8 +230,11 @@ class Tensor:
 
     def __repr__(self):
         fn = self._fn
-        return tensor_repr(self._a, requires_grad=self._rg and fn is None,
+        text = tensor_repr(self._a, requires_grad=self._rg and fn is None,
                            grad_fn_name=None if fn is None else fn.spec.name)
+        if PARAMETERS and PARAMETERS.get(id(self)) is self:
+            return "Parameter containing:\n" + text
+        return text
 
     __str__ = __repr__
 

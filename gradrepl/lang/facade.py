@@ -192,11 +192,6 @@ class Access:
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
             raise self.no_attr(obj, name, EXCEPTION_ATTRS)
-        if library.is_library(obj):
-            readable = library.public_attrs(obj)
-            if name in readable:
-                return getattr(obj, name)
-            raise self.no_attr(obj, name, readable)
         readable = self.api.public_attrs(obj)
         if readable is None:
             raise self.no_attr(obj, name)
@@ -298,10 +293,6 @@ class Access:
         if t is module:
             raise AttributeError(f"cannot assign to '{obj.name}.{name}': modules are read-only "
                                  f"in gradrepl")
-        if library.is_library(obj):
-            settable = library.settable_attrs(obj)
-            if settable is None or name in settable:
-                return
         if self.api.public_attrs(obj) is not None:
             settable = self.api.settable_attrs(obj)
             if settable is None or name in settable:
