@@ -103,8 +103,8 @@ def is_user_instance(obj):
 
 def is_subclassable(obj):
     """A host class the learner may subclass (nn.Module, Dataset)."""
-    return isinstance(obj, type) and obj.__dict__.get("gradrepl_subclassable") is True \
-        and USER not in obj.__dict__
+    return isinstance(obj, type) and getattr(obj, "gradrepl_subclassable", False) is True \
+        and USER not in obj.__dict__     # (nn.Linear too: subclasses of a marked class)
 
 
 def host_public(cls):

@@ -7,13 +7,14 @@ import math
 import string
 import types
 
-from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
+from gradrepl.lang.classes import USER, as_class_value, class_attr, host_public, \
     is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
     materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
+from gradrepl.nn import sandbox as library
 
 # C-level callables print as "<built-in method ...>" with their host object: handed out wrapped.
 HOST_CALLABLES = frozenset({types.BuiltinFunctionType, types.MethodWrapperType,
@@ -183,8 +184,13 @@ class Access:
             raise AttributeError(f"type object '{obj.name}' has no attribute '{name}'")
         if t is super_proxy:
             return self.get_super(obj, name)
-        if is_user_instance(obj) or getattr(t, PUBLIC, None) is not None:
-            return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
+        if library.is_library(obj):     # nn.Linear, or a learner's class Net(nn.Module)
+            readable = library.public_attrs(obj)
+            if name in readable:
+                return self.outward(getattr(obj, name), f"{t.__name__}.{name}")
+            raise self.no_attr(obj, name, readable)
+        if is_user_instance(obj):
+            return self.get_instance(obj, name)
         if is_user_class(obj):
             return self.get_class(obj, name)
         if isinstance(obj, BaseException):
@@ -208,9 +214,8 @@ class Access:
     # --- the learner's classes and library objects (gradrepl.lang.classes) ---------------
 
     def get_instance(self, obj, name):
-        """An attribute of a user class's instance or a library object (nn.Linear): what the
-        learner set or defined, what the host sets up dynamically (a module's parameters),
-        and the public names of the host part; never another host attribute."""
+        """An attribute of a user class's instance: what the learner set or defined, and the
+        public names (`gradrepl_public`) of a host base; never another host attribute."""
         cls = type(obj)
         owner = owner_of(cls, name)
         if owner is not None and USER not in owner.__dict__ and name not in host_public(cls):
@@ -283,13 +288,16 @@ class Access:
                                  f"object: it is read-only in gradrepl")
 
     def check_set(self, obj, name):
-        t = type(obj)
-        if is_user_instance(obj) or getattr(t, PUBLIC, None) is not None:
+        if library.is_library(obj):
+            settable = library.settable_attrs(obj)
+            if settable is None or name in settable:
+                return
+        elif is_user_instance(obj):
             self.check_instance_set(obj, name)
             return
         if is_user_class(obj):
             return
-        if t is module:
+        if type(obj) is module:
             raise AttributeError(f"cannot assign to '{obj.name}.{name}': modules are read-only "
                                  f"in gradrepl")
         if self.api.public_attrs(obj) is not None:
@@ -442,6 +450,9 @@ def type_of(obj, api, pytypes, tensor_type):
     t = type(obj)
     if t in pytypes:
         return pytypes[t]
+    lib = library.type_of(obj)
+    if lib is not None:
+        return lib
     if api.is_tensor(obj):
         return tensor_type
     name = api.type_name(obj)
@@ -449,9 +460,6 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin(name)
     if is_user_instance(obj):
         return t
-    name = getattr(t, "gradrepl_type_name", None)     # a library class: PyTorch's class path
-    if type(name) is str:
-        return standin(name)
     if t in EXCEPTIONS:
         return t
     if isinstance(obj, BaseException):
@@ -480,10 +488,9 @@ def isinstance_of(obj, spec, api, tensor_type):
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
-    if spec in EXCEPTIONS:
+    if spec in EXCEPTIONS or library.is_library_class(spec):
         return isinstance(obj, spec)
-    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)
-                                   or getattr(spec, PUBLIC, None) is not None):
+    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)):
         return isinstance(obj, spec)
     raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
@@ -595,10 +602,6 @@ def random_facade(budget=None):
 
 # --- the torch facade -----------------------------------------------------------------------
 
-_LATER_NN = ("Module", "Linear", "Sequential", "ReLU", "Sigmoid", "Tanh", "MSELoss",
-             "CrossEntropyLoss", "Parameter", "Conv2d", "init")
-
-
 def torch_facade(api):
     """Wrap api.TORCH's nested dicts in read-only facades (never exposing the dicts)."""
 
@@ -614,10 +617,8 @@ def torch_facade(api):
         return module(name, entries)
 
     torch = wrap("torch", api.TORCH)
-    if "optim" not in torch.entries:
-        torch.entries["optim"] = Later(f"torch.optim {LATER_MESSAGE}")
-    nn = torch.entries.get("nn")
-    if type(nn) is module:
-        for key in _LATER_NN:
-            nn.entries.setdefault(key, Later(f"torch.nn.{key} {LATER_MESSAGE}"))
+    from gradrepl import data, nn, optim
+    torch.entries["nn"] = wrap("torch.nn", nn.namespace())
+    torch.entries["optim"] = wrap("torch.optim", optim.namespace())
+    torch.entries["utils"] = wrap("torch.utils", {"data": data.namespace()})
     return torch

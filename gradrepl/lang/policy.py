@@ -75,12 +75,17 @@ IMPORTS = {
     "torch.autograd.functional": ("torch", "autograd", "functional"),
     "torch.nn": ("torch", "nn"),
     "torch.nn.functional": ("torch", "nn", "functional"),
+    "torch.nn.init": ("torch", "nn", "init"),
+    "torch.optim": ("torch", "optim"),
+    "torch.optim.lr_scheduler": ("torch", "optim", "lr_scheduler"),
+    "torch.utils": ("torch", "utils"),
+    "torch.utils.data": ("torch", "utils", "data"),
     "math": ("math",),
     "random": ("random",),
 }
 
 # Real PyTorch modules a learner may reach for that gradrepl does not offer yet.
-LATER = ("torch.optim", "torch.nn")
+LATER = ()
 
 # --- builtins -------------------------------------------------------------------
 
