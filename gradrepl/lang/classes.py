@@ -128,6 +128,8 @@ def make_class(name, base, entries, doc):
             value = user_staticmethod(value)
         elif kind == "class":
             value = user_classmethod(value)
+        else:
+            value = as_class_value(value)     # f = lambda self: ... is a method too
         ns[attr] = value
     bases = (base,) if base is not None else (object,)
     return _meta_for(type(bases[0]))(name, bases, ns)

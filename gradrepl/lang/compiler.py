@@ -647,7 +647,8 @@ class Compiler(GeneratorCompiler):
             finally:
                 self.classes.pop()
             steps.append((item.name, kind, (make, decorators)))
-        base_ev = self.expr(node.bases[0], scope) if node.bases else None
+        bases = [b for b in node.bases if not (isinstance(b, ast.Name) and b.id == "object")]
+        base_ev = self.expr(bases[0], scope) if bases else None     # class A(object): plain
         ctx = self.ctx
         call = ctx.call
         api = ctx.api

@@ -264,7 +264,14 @@ class Access:
             owner = owner_of(obj, "__init__")
             if USER in owner.__dict__:
                 return owner.__dict__["__init__"].fn
-            return self.outward(owner.__dict__["__init__"], f"{owner.__name__}.__init__")
+            host_init = owner.__dict__["__init__"]
+
+            def init(self, *args, **kwargs):
+                if not isinstance(self, obj):
+                    raise TypeError(f"descriptor '__init__' requires a '{obj.__name__}' object "
+                                    f"but received a '{type(self).__name__}'")
+                return host_init(self, *args, **kwargs)
+            return builtin_function_or_method(init, f"{owner.__name__}.__init__")
         if is_user_instance(obj):
             return self.outward(obj.__init__, f"{type(obj).__name__}.__init__")
         raise AttributeError("attribute '__init__' is not available in gradrepl (names "
