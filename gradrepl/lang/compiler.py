@@ -16,7 +16,7 @@ from gradrepl.lang.errors import NotSupported, suggest
 from gradrepl.lang.generators import GeneratorCompiler, has_yield
 from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
-    STATEMENTS, UNSUPPORTED, is_private
+    STATEMENTS, UNSUPPORTED, USER_DUNDERS, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
     Params, check_text, function, format_value, items_exceeded, materialize, safe_ascii, \
     safe_repr, safe_str
@@ -689,7 +689,7 @@ class Compiler(GeneratorCompiler):
         return run
 
     def check_class_attr(self, attr, node):
-        if attr == "__init__":
+        if attr in USER_DUNDERS:
             return
         if attr.startswith("__") and attr.endswith("__"):
             raise not_supported(f"defining the special method '{attr[2:-2]}' in a class "
