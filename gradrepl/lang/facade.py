@@ -7,7 +7,7 @@ import math
 import string
 import types
 
-from gradrepl.lang.classes import USER, as_class_value, class_attr, host_public, \
+from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
     is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
@@ -184,13 +184,8 @@ class Access:
             raise AttributeError(f"type object '{obj.name}' has no attribute '{name}'")
         if t is super_proxy:
             return self.get_super(obj, name)
-        if library.is_library(obj):     # nn.Linear, or a learner's class Net(nn.Module)
-            readable = library.public_attrs(obj)
-            if name in readable:
-                return self.outward(getattr(obj, name), f"{t.__name__}.{name}")
-            raise self.no_attr(obj, name, readable)
-        if is_user_instance(obj):
-            return self.get_instance(obj, name)
+        if is_user_instance(obj) or getattr(t, PUBLIC, None) is not None:
+            return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
         if is_user_class(obj):
             return self.get_class(obj, name)
         if isinstance(obj, BaseException):
@@ -214,8 +209,9 @@ class Access:
     # --- the learner's classes and library objects (gradrepl.lang.classes) ---------------
 
     def get_instance(self, obj, name):
-        """An attribute of a user class's instance: what the learner set or defined, and the
-        public names (`gradrepl_public`) of a host base; never another host attribute."""
+        """An attribute of a user class's instance or a library object (nn.Linear): what the
+        learner set or defined, what the host sets up dynamically (a module's parameters),
+        and the public names of the host part; never another host attribute."""
         cls = type(obj)
         owner = owner_of(cls, name)
         if owner is not None and USER not in owner.__dict__ and name not in host_public(cls):
@@ -295,16 +291,13 @@ class Access:
                                  f"object: it is read-only in gradrepl")
 
     def check_set(self, obj, name):
-        if library.is_library(obj):
-            settable = library.settable_attrs(obj)
-            if settable is None or name in settable:
-                return
-        elif is_user_instance(obj):
+        t = type(obj)
+        if is_user_instance(obj) or getattr(t, PUBLIC, None) is not None:
             self.check_instance_set(obj, name)
             return
         if is_user_class(obj):
             return
-        if type(obj) is module:
+        if t is module:
             raise AttributeError(f"cannot assign to '{obj.name}.{name}': modules are read-only "
                                  f"in gradrepl")
         if self.api.public_attrs(obj) is not None:
