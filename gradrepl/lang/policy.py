@@ -25,6 +25,7 @@ The rules (see also shared/sandbox/README.md):
    repeat HOST_WORDS, nor a source line that contains them.
 """
 import ast
+from collections import OrderedDict
 
 # --- node types ---------------------------------------------------------------
 
@@ -160,12 +161,15 @@ METHODS = {
     range: frozenset({"start", "stop", "step", "count", "index"}),
 }
 
+# A Module's state_dict() is an OrderedDict, as in PyTorch.
+METHODS[OrderedDict] = METHODS[dict] | {"move_to_end"}
+
 # Methods whose result can be much larger than their inputs: checked before running.
 CAPPED = frozenset({
     (str, "center"), (str, "ljust"), (str, "rjust"), (str, "zfill"),
     (str, "expandtabs"), (str, "replace"), (str, "join"), (str, "format"),
     (list, "extend"), (list, "insert"), (list, "append"), (list, "sort"),
-    (set, "update"), (set, "union"), (dict, "update"),
+    (set, "update"), (set, "union"), (dict, "update"), (OrderedDict, "update"),
 })
 
 # Attributes of caught exceptions.
