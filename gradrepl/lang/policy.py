@@ -160,8 +160,6 @@ METHODS = {
 # Module.state_dict() returns an OrderedDict, as PyTorch's does.
 METHODS[OrderedDict] = METHODS[dict] | {"move_to_end"}
 
-# A Module's state_dict() is an OrderedDict, as in PyTorch.
-METHODS[OrderedDict] = METHODS[dict] | {"move_to_end"}
 
 # Methods whose result can be much larger than their inputs: checked before running.
 CAPPED = frozenset({
