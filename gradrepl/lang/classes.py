@@ -117,10 +117,10 @@ def host_public(cls):
     return frozenset()
 
 
-def make_class(name, base, entries, doc):
+def make_class(name, qualname, base, entries, doc):
     """The host class for `class name(base)`; entries: (attr, kind, value) in source order,
     kind one of 'method', 'static', 'class', 'value'."""
-    ns = {"__module__": "__main__", "__qualname__": name, "__doc__": doc, USER: True}
+    ns = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc, USER: True}
     for attr, kind, value in entries:
         if kind == "method":
             value = user_method(value)

@@ -137,6 +137,7 @@ class Compiler(GeneratorCompiler):
         self.access = ctx.access
         self.module_scope = Scope("module", set(), None)
         self.classes = []       # (class cell, name of self) for each method being compiled
+        self.qualpath = []      # "outer.<locals>" prefixes: Python's __qualname__ of a def
 
     # --- entry points -----------------------------------------------------------------
 
@@ -518,7 +519,8 @@ class Compiler(GeneratorCompiler):
 
     def s_FunctionDef(self, node, scope, loops):
         put = self.putter(self.store_name(node), scope)
-        make = self.function_maker(node, node.name, scope, node.body, is_expr=False)
+        make = self.function_maker(node, self.qualname(node.name), scope, node.body,
+                                   is_expr=False)
         decorators = [self.expr(d, scope) for d in node.decorator_list]
         call = self.ctx.call
         api = self.ctx.api
@@ -536,7 +538,17 @@ class Compiler(GeneratorCompiler):
             put(env, fn)
         return run
 
+    def qualname(self, name):
+        return f"{self.qualpath[-1]}.{name}" if self.qualpath else name
+
     def function_maker(self, node, name, scope, body, is_expr, default_scope=None):
+        self.qualpath.append(f"{name}.<locals>")
+        try:
+            return self.make_function_maker(node, name, scope, body, is_expr, default_scope)
+        finally:
+            self.qualpath.pop()
+
+    def make_function_maker(self, node, name, scope, body, is_expr, default_scope):
         args = node.args
         for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
                   *[x for x in (args.vararg, args.kwarg) if x is not None]]:
@@ -606,6 +618,7 @@ class Compiler(GeneratorCompiler):
                         if isinstance(n, ast.Name):
                             assigned.add(n.id)
         cls_scope = Scope("class", assigned, scope)
+        qual = self.qualname(node.name)
         cell = [None]           # the class, once made: what super() inside its methods means
         doc = None
         steps = []              # (attr, kind, make) in source order; kind None: a statement
@@ -642,7 +655,7 @@ class Compiler(GeneratorCompiler):
             first = [a.arg for a in [*args.posonlyargs, *args.args]][:1]
             self.classes.append((cell, first[0] if first and kind != "static" else None))
             try:
-                make = self.function_maker(item, f"{node.name}.{item.name}", scope, item.body,
+                make = self.function_maker(item, f"{qual}.{item.name}", scope, item.body,
                                            is_expr=False, default_scope=cls_scope)
             finally:
                 self.classes.pop()
@@ -679,7 +692,7 @@ class Compiler(GeneratorCompiler):
                 put(env, self.autograd_class(node.name, entries))
                 return
             if base is None or is_user_class(base) or is_subclassable(base):
-                cls = make_class(node.name, base, entries, doc)
+                cls = make_class(node.name, qual, base, entries, doc)
                 cell[0] = cls
                 put(env, cls)
                 return
@@ -1228,7 +1241,8 @@ class Compiler(GeneratorCompiler):
         return ev
 
     def e_Lambda(self, node, scope):
-        return self.function_maker(node, "<lambda>", scope, node.body, is_expr=True)
+        return self.function_maker(node, self.qualname("<lambda>"), scope, node.body,
+                                   is_expr=True)
 
     def comprehension(self, node, scope, emit):
         """ev(env) for a comprehension; emit(elt_evs) -> (new_container, add(c, env))."""
