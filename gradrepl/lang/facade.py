@@ -139,6 +139,8 @@ class Access:
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
 
     def type_label(self, obj):
+        if isinstance(obj, type):
+            return "type"       # never the name of a host metaclass
         name = self.api.type_name(obj)
         if name:
             return name.rsplit(".", 1)[-1]
@@ -188,6 +190,8 @@ class Access:
             return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
         if is_user_class(obj):
             return self.get_class(obj, name)
+        if isinstance(obj, type):
+            raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)

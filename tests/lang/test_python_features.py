@@ -89,6 +89,10 @@ CASES = {
     "str_format_index_error": "'{} {}'.format(1)\n",
     "str_format_key_error": "'{a}'.format(b=1)\n",
     "str_format_switch": "'{} {0}'.format(1)\n",
+    "qualnames": "def outer():\n    def inner(a):\n        return a\n    class K:\n"
+                 "        def m(self):\n            def deep():\n                pass\n"
+                 "            return deep\n    return inner, K, K().m(), lambda: 0\n"
+                 "i, K, d, l = outer()\ni\nK\nd\nl\nK()\nK.m\ni()\n",
     "id_fn": "a = [1]\nid(a) == id(a), id(a) == id([1])\n",
 }
 
