@@ -139,6 +139,8 @@ class Access:
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
 
     def type_label(self, obj):
+        if isinstance(obj, type):
+            return "type"       # never the name of a host metaclass
         name = self.api.type_name(obj)
         if name:
             return name.rsplit(".", 1)[-1]
@@ -188,6 +190,8 @@ class Access:
             return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
         if is_user_class(obj):
             return self.get_class(obj, name)
+        if isinstance(obj, type):
+            raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
@@ -260,7 +264,14 @@ class Access:
             owner = owner_of(obj, "__init__")
             if USER in owner.__dict__:
                 return owner.__dict__["__init__"].fn
-            return self.outward(owner.__dict__["__init__"], f"{owner.__name__}.__init__")
+            host_init = owner.__dict__["__init__"]
+
+            def init(self, *args, **kwargs):
+                if not isinstance(self, obj):
+                    raise TypeError(f"descriptor '__init__' requires a '{obj.__name__}' object "
+                                    f"but received a '{type(self).__name__}'")
+                return host_init(self, *args, **kwargs)
+            return builtin_function_or_method(init, f"{owner.__name__}.__init__")
         if is_user_instance(obj):
             return self.outward(obj.__init__, f"{type(obj).__name__}.__init__")
         raise AttributeError("attribute '__init__' is not available in gradrepl (names "
@@ -453,9 +464,6 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin(name)
     if is_user_instance(obj):
         return t
-    name = getattr(t, "gradrepl_type_name", None)     # a library class: PyTorch's class path
-    if type(name) is str:
-        return standin(name)
     if t in EXCEPTIONS:
         return t
     if isinstance(obj, BaseException):
@@ -486,8 +494,7 @@ def isinstance_of(obj, spec, api, tensor_type):
         return type_of(obj, api, {}, tensor_type) is spec
     if spec in EXCEPTIONS or library.is_library_class(spec):
         return isinstance(obj, spec)
-    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)
-                                   or getattr(spec, PUBLIC, None) is not None):
+    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)):
         return isinstance(obj, spec)
     raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
