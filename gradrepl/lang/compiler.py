@@ -16,8 +16,8 @@ from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
     STATEMENTS, UNSUPPORTED, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
-    Params, check_text, function, format_value, items_exceeded, materialize, safe_ascii, \
-    safe_repr, safe_str
+    Params, check_text, contains, function, format_value, items_exceeded, materialize, \
+    safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
 
 LOC = "gradrepl_loc"
@@ -887,8 +887,8 @@ class Compiler:
     _COMPARE = {
         ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
         ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
-        ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
-        ast.NotIn: lambda a, b: a not in b,
+        ast.IsNot: operator.is_not, ast.In: contains,
+        ast.NotIn: lambda a, b: not contains(a, b),
     }
 
     def e_Compare(self, node, scope):

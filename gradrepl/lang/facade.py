@@ -9,7 +9,7 @@ import types
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, function, materialize, mul, \
-    items_exceeded, bits_exceeded
+    items_exceeded, bits_exceeded, range_count, range_index
 from gradrepl.limits import LIMITS
 
 # C-level callables print as "<built-in method ...>" with their host object: handed out wrapped.
@@ -221,7 +221,10 @@ def capped_method(obj, name, method):
         if n > LIMITS.max_items:
             raise items_exceeded(n)
 
-    if name in ("center", "ljust", "rjust"):
+    if type(obj) is range:          # count / index of a non-int: no element-by-element loop
+        def run(value):
+            return (range_count if name == "count" else range_index)(obj, value)
+    elif name in ("center", "ljust", "rjust"):
         def run(width, *rest):
             check(width if isinstance(width, int) else 0)
             return method(width, *rest)

@@ -154,7 +154,7 @@ CAPPED = frozenset({
     (str, "center"), (str, "ljust"), (str, "rjust"), (str, "zfill"),
     (str, "expandtabs"), (str, "replace"), (str, "join"),
     (list, "extend"), (list, "insert"), (list, "append"), (list, "sort"),
-    (set, "update"), (set, "union"), (dict, "update"),
+    (set, "update"), (set, "union"), (dict, "update"), (range, "count"), (range, "index"),
 })
 
 # Attributes of caught exceptions.

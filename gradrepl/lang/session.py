@@ -29,6 +29,7 @@ def _devnull():
         _DEVNULL.append(open(os.devnull, "w"))  # noqa: SIM115 - kept open for the process
     return _DEVNULL[0]
 _DEPTH_CEILING = 1_000
+_MESSAGE_SHOWN = 10_000        # characters of an error message shown
 
 
 @dataclass
@@ -142,13 +143,19 @@ class Session:
             monitor.ACTIVE.reset(self)
 
     def write(self, text: str):
+        self._count(len(text))
+        escaped = escape_control(text)
+        if len(escaped) != len(text):   # an escaped control character prints as 4 characters
+            self._count(len(escaped) - len(text))
+        self.write_out(escaped)
+
+    def _count(self, n):
         b = self.budget
-        b.output += len(text)
+        b.output += n
         if b.output > b.max_output:
             raise BudgetExceeded(
                 "output", f"output limit exceeded: more than {b.max_output} characters printed "
                 f"by one statement (raise it with --max-output)", "--max-output")
-        self.write_out(escape_control(text))
 
     def _on_warning(self, category, message):
         if self.warn is not None:
@@ -384,6 +391,10 @@ def _error_from(exc, filename, lines, node, kind="error"):
             message = str(exc)
         except BudgetExceeded:
             message = "(the message is too long to show)"
+        except Exception:   # noqa: BLE001 - a huge int, deep nesting: Python prints the same
+            message = "<exception str() failed>"
+        if len(message) > _MESSAGE_SHOWN:
+            message = message[:_MESSAGE_SHOWN] + "... (the message is too long to show in full)"
         if isinstance(exc, RecursionError):
             type_name, kind = "BudgetExceeded", "budget"
             message = ("nesting too deep: calls or nested data went past Python's recursion "
