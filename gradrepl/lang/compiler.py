@@ -9,6 +9,7 @@ compiled; everything else raises CompileError.  No user text is ever passed
 to eval/exec/compile.
 """
 import ast
+import builtins
 import operator
 
 from gradrepl.lang.errors import NotSupported, suggest
@@ -16,9 +17,11 @@ from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
     STATEMENTS, UNSUPPORTED, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
-    Params, check_text, contains, function, format_value, items_exceeded, materialize, \
+    Params, check_text, contains, count_refusal, function, format_value, items_exceeded, materialize, \
     safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
+
+_HOST_BUILTINS = frozenset(dir(builtins))
 
 LOC = "gradrepl_loc"
 EMPTY = {}
@@ -630,14 +633,15 @@ class Compiler:
             return not_offered
 
         def refused():
-            raise ImportError(f"import of '{top}' is not allowed in gradrepl (only torch and math)")
+            raise count_refusal(ImportError(f"import of '{top}' is not allowed in gradrepl "
+                                            f"(only torch and math)"))
         return refused
 
     def s_ImportFrom(self, node, scope, loops):
         path = node.module or ""
         if node.level:
             def refused(env):
-                raise ImportError("relative imports are not allowed in gradrepl")
+                raise count_refusal(ImportError("relative imports are not allowed in gradrepl"))
             return refused
         getter = self.module_getter(path, node)
         names = []
@@ -1127,6 +1131,8 @@ class Compiler:
 
 def name_error(name, G, fallback, modules, unavailable):
     exc = NameError(f"name '{name}' is not defined")
+    if name in _HOST_BUILTINS:      # open, eval, exit, ...: offered by Python, not by gradrepl
+        count_refusal(exc)
     home = _module_home(name, modules, unavailable)
     if home is not None:
         exc.gradrepl_hint = f"it lives in {home}: from {home} import {name}"

@@ -9,7 +9,7 @@ import types
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, function, materialize, mul, \
-    items_exceeded, bits_exceeded, range_count, range_index
+    items_exceeded, bits_exceeded, range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
 
 # C-level callables print as "<built-in method ...>" with their host object: handed out wrapped.
@@ -62,7 +62,8 @@ class Later:
 
 
 def refusal(unavailable):
-    """The exception an api.Unavailable (or Later) entry carries."""
+    """The exception an api.Unavailable (or Later) entry carries (counted as a refusal)."""
+    REFUSALS[0] += 1
     if type(unavailable) is Later:
         return NotImplementedError(unavailable.message)
     err = getattr(unavailable, "error", None)

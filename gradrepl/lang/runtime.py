@@ -14,6 +14,15 @@ from gradrepl.lang.policy import MAX_FORMAT_WIDTH
 from gradrepl.limits import LIMITS
 
 MISSING = object()
+# How many times the sandbox refused something (an import, a host builtin, an unavailable
+# torch name): a statement that met a refusal, even one its `except` caught, is not kept
+# for :save (issue 15: it would run under real Python).
+REFUSALS = [0]
+
+
+def count_refusal(exc):
+    REFUSALS[0] += 1
+    return exc
 PARENT = object()   # key in a function's local dict: the scope it was defined in
 RETVAL = object()   # key in a function's local dict: the value of `return`
 

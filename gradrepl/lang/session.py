@@ -14,8 +14,8 @@ from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
 from gradrepl.lang.facade import Access, math_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
-from gradrepl.lang.runtime import TEXT_SIZES, Budget, check_text, function, safe_repr, \
-    time_exceeded
+from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
+    safe_repr, time_exceeded
 from gradrepl.limits import Limits
 from gradrepl.worker import monitor
 
@@ -490,6 +490,7 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
         session.budget.start()
         session._ctx.handling.clear()
         error = None
+        refusals = REFUSALS[0]
         if channel is not None:
             channel.begin(index, filename, first, src, limits.time_limit)
         try:
@@ -519,15 +520,16 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
             error = _error_from(exc, filename, lines, node)
         session.budget.active = False
+        clean = error is None and REFUSALS[0] == refusals   # nothing refused, even if caught
         if channel is not None:
-            channel.end(session, error is None, src, filename, trusted)
+            channel.end(session, clean, src, filename, trusted)
         if error is not None:
             if error.kind in ("budget", "interrupt") and hasattr(session.api, "reset_state"):
                 session.api.reset_state()   # grad mode may have been left off mid-statement
             stmt.error = error
             if replaying is None:
                 fail(error)
-        else:
+        elif clean:
             session.succeeded.append(src)
         if before is not None:
             after = _grad_snapshot(session)

@@ -154,3 +154,22 @@ def test_escaped_control_characters_count_as_what_they_print():
     assert "output limit exceeded" in refused("print('\\x01' * 300000)\n")
     out, result = run("print('\\x01' * 200000)\n")
     assert result.ok and len(out) == 800_001
+
+
+# --- :save keeps only statements that met no refusal ----------------------------------------
+
+def test_statements_that_met_a_refusal_are_not_kept_even_when_caught():
+    from gradrepl.lang import Session, run_source
+    session = Session(write=lambda text: None)
+    src = ("a = 1\n"
+           "try:\n    import os\n    os.system('touch /tmp/gradrepl-pwned')\nexcept Exception:\n"
+           "    pass\n"
+           "try:\n    open('/etc/passwd')\nexcept Exception:\n    pass\n"
+           "try:\n    torch.save(a, 'f')\nexcept Exception:\n    pass\n"
+           "try:\n    from os import path\nexcept Exception:\n    pass\n"
+           "try:\n    undefined_name\nexcept Exception:\n    pass\n"
+           "b = 2\n")
+    result = run_source(src, session, trusted=False)
+    assert result.ok
+    assert session.succeeded == ["a = 1", "try:\n    undefined_name\nexcept Exception:\n    pass",
+                                 "b = 2"]
