@@ -139,7 +139,8 @@ class LinePlayer:
                 elif self.command(stripped):
                     return
                 else:
-                    self.console.print(msg("unknown", self.lang, cmd=stripped, all=" ".join(COMMANDS)))
+                    self.console.print(RichText(msg("unknown", self.lang, cmd=stripped,
+                                                all=" ".join(COMMANDS))))
                 continue
             show_output(self.console, self.runner.run(self.read_code(text)))
             for hint in self.runner.last_hints:
