@@ -9,6 +9,7 @@ compiled; everything else raises CompileError.  No user text is ever passed
 to eval/exec/compile.
 """
 import ast
+import builtins
 import operator
 
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
@@ -18,9 +19,11 @@ from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
     STATEMENTS, UNSUPPORTED, USER_DUNDERS, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
-    Params, check_text, function, format_value, items_exceeded, materialize, safe_ascii, \
-    safe_repr, safe_str
+    Params, check_text, contains, count_refusal, function, format_value, items_exceeded, materialize, \
+    safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
+
+_HOST_BUILTINS = frozenset(dir(builtins))
 
 LOC = "gradrepl_loc"
 EMPTY = {}
@@ -792,14 +795,15 @@ class Compiler(GeneratorCompiler):
             return not_offered
 
         def refused():
-            raise ImportError(f"import of '{top}' is not allowed in gradrepl (only torch, math and random)")
+            raise count_refusal(ImportError(f"import of '{top}' is not allowed in gradrepl "
+                                            f"(only torch, math and random)"))
         return refused
 
     def s_ImportFrom(self, node, scope, loops):
         path = node.module or ""
         if node.level:
             def refused(env):
-                raise ImportError("relative imports are not allowed in gradrepl")
+                raise count_refusal(ImportError("relative imports are not allowed in gradrepl"))
             return refused
         getter = self.module_getter(path, node)
         names = []
@@ -1086,8 +1090,8 @@ class Compiler(GeneratorCompiler):
     _COMPARE = {
         ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
         ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
-        ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
-        ast.NotIn: lambda a, b: a not in b,
+        ast.IsNot: operator.is_not, ast.In: contains,
+        ast.NotIn: lambda a, b: not contains(a, b),
     }
 
     def e_Compare(self, node, scope):
@@ -1345,6 +1349,8 @@ class Compiler(GeneratorCompiler):
 
 def name_error(name, G, fallback, modules, unavailable):
     exc = NameError(f"name '{name}' is not defined")
+    if name in _HOST_BUILTINS:      # open, eval, exit, ...: offered by Python, not by gradrepl
+        count_refusal(exc)
     home = _module_home(name, modules, unavailable)
     if home is not None:
         exc.gradrepl_hint = f"it lives in {home}: from {home} import {name}"
