@@ -1131,6 +1131,9 @@ class Compiler(GeneratorCompiler):
             get_init = self.access.get_init
             fn_ev = lambda env: get_init(obj_ev(env))    # noqa: E731
         else:
+            starred = any(isinstance(a, ast.Starred) for a in node.args)
+            if not starred and not node.keywords and isinstance(func, ast.Attribute):
+                return self.method_call(node, scope)
             fn_ev = self.expr(func, scope)
         starred = any(isinstance(a, ast.Starred) for a in node.args)
         for kw in node.keywords:
@@ -1178,6 +1181,54 @@ class Compiler(GeneratorCompiler):
                     kwargs[k] = v
             return call(fn, args, kwargs)
         return ev
+
+    def method_call(self, node, scope):
+        """`obj.name(args)`: the hot path of learners' loops (tensor methods, torch.f(...),
+        list.append). Same lookup rules and order as e_Attribute then a call (the attribute
+        is fetched before the arguments run), without wrapping a host method that is called
+        at once; a facade module's attribute is remembered per call site (modules are
+        read-only)."""
+        self.check_attr(node.func)
+        obj_ev = self.expr(node.func.value, scope)
+        attr = node.func.attr
+        args = [self.expr(a, scope) for a in node.args]
+        get, cache = self.access.get, self.access.cache
+        call = self.ctx.call
+        site = [None, None]     # the module last seen here, its attribute
+
+        def resolve(obj):
+            t = type(obj)
+            allowed = cache.get(t)
+            if allowed is not None and attr in allowed:
+                return getattr(obj, attr)
+            if t is module:
+                if obj is site[0]:
+                    return site[1]
+                fn = get(obj, attr)
+                site[0], site[1] = obj, fn
+                return fn
+            return get(obj, attr)
+
+        if len(args) == 1:
+            a0 = args[0]
+            if attr == "append":
+                def ev_append(env):
+                    obj = obj_ev(env)
+                    if type(obj) is list:
+                        item = a0(env)
+                        if len(obj) >= LIMITS.max_items:
+                            raise items_exceeded(len(obj) + 1)
+                        obj.append(item)
+                        return None
+                    return call(resolve(obj), (a0(env),), EMPTY)
+                return ev_append
+            return lambda env: call(resolve(obj_ev(env)), (a0(env),), EMPTY)
+        if len(args) == 0:
+            return lambda env: call(resolve(obj_ev(env)), (), EMPTY)
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda env: call(resolve(obj_ev(env)), (a0(env), a1(env)), EMPTY)
+        return lambda env: call(resolve(obj_ev(env)), tuple([a(env) for a in args]), EMPTY)
 
     def zero_arg_super(self, node, scope):
         """`super()` in a method: super(<the class>, <its first argument>)."""

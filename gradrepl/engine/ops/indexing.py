@@ -139,7 +139,22 @@ def _basic_rule(idx):
     return spec
 
 
+_INT64 = np.dtype(np.int64)
+
+
 def getitem(t, index):
+    if type(index) is Tensor and index._a.dtype == _INT64 and t._a.ndim:
+        # x[long tensor] (a batch of rows, an embedding lookup): _norm_index's answer
+        # for this one index, without its general walk
+        i = index._a
+        size = t._a.shape[0]
+        if i.size:
+            hi, lo = i.max(), i.min()
+            if hi >= size or lo < -size:
+                bad = int(hi) if hi >= size else int(lo)
+                raise IndexError(f"index {bad} is out of bounds for dimension 0 with size {size}")
+        arr = t._a[i]
+        return result(arr, IndexBackward0, (t,), (), (t._a.shape, (i,)))
     idx, advanced = _norm_index(t, index)
     return getitem_raw(t, idx, advanced)
 
