@@ -98,16 +98,13 @@ BUILTIN_NAMES = (
     "super", "map", "filter", "id", "iter", "next",
 )
 
-# torch functions also available without the `torch.` prefix (`y = x**2 * exp(x)`);
-# builtins of the same name win (abs, max, min, sum, round, pow).
+# torch functions also available without the `torch.` prefix (`y = x**2 * exp(x)`):
+# these creation and grad-mode names, plus every op declared `bare` in the engine
+# (gradrepl.engine.api.BARE_OPS). Builtins of the same name win (abs, max, min, sum, round, pow).
 BARE_TORCH = (
     "tensor", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye", "empty",
     "arange", "linspace", "rand", "randn", "randint", "randperm", "rand_like", "randn_like",
-    "manual_seed", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin",
-    "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "square",
-    "sign", "floor", "ceil", "clamp", "neg", "reciprocal", "matmul", "mm", "dot", "outer",
-    "cat", "stack", "where", "maximum", "minimum", "mean", "prod", "softmax", "log_softmax",
-    "no_grad", "enable_grad", "set_grad_enabled",
+    "manual_seed", "no_grad", "enable_grad", "set_grad_enabled",
 )
 
 # Only in trusted mode (what the learner types at the REPL prompt).
