@@ -493,6 +493,8 @@ def isinstance_of(obj, spec, api, tensor_type):
         return any(isinstance_of(obj, s, api, tensor_type) for s in spec)
     if spec is tensor_type:
         return bool(api.is_tensor(obj))
+    if api.is_legacy_tensor_type(spec):     # torch.FloatTensor & co.: a tensor of that dtype
+        return spec.matches(obj)
     if type(spec) is pytype:
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:

@@ -110,8 +110,8 @@ def _norm_index(t, index):
             out.append(i)
             dim += 1
             continue
-        if isinstance(i, (list, tuple)):
-            arr = np.asarray([x.item() if type(x) is Tensor else x for x in i])
+        if isinstance(i, (list, tuple, range)):  # PyTorch indexes with a range as with its list
+            arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
             if arr.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             size = t._a.shape[dim]
