@@ -12,6 +12,7 @@ import weakref
 
 import numpy as np
 
+from gradrepl.engine.devices import CPU, Device  # noqa: F401 (Device: api's type tables)
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import RemovableHandle
 from gradrepl.engine.printing import tensor_repr
@@ -23,6 +24,10 @@ _BIG = 1 << 24  # arrays larger than this count against the live-memory budget
 
 # PyTorch computes nan/inf silently; NumPy would warn on stderr.
 np.seterr(all="ignore")
+
+# Tensors that are torch.nn.Parameters (gradrepl.nn marks them; a Parameter stays a plain
+# Tensor so every op's `type(x) is Tensor` fast path holds): id -> tensor.
+PARAMETERS = weakref.WeakValueDictionary()
 
 
 class Tensor:
@@ -193,7 +198,7 @@ class Tensor:
 
     @property
     def device(self):
-        return Device()
+        return CPU
 
     @property
     def is_cuda(self):
@@ -226,8 +231,11 @@ class Tensor:
 
     def __repr__(self):
         fn = self._fn
-        return tensor_repr(self._a, requires_grad=self._rg and fn is None,
+        text = tensor_repr(self._a, requires_grad=self._rg and fn is None,
                            grad_fn_name=None if fn is None else fn.spec.name)
+        if PARAMETERS and PARAMETERS.get(id(self)) is self:
+            return "Parameter containing:\n" + text
+        return text
 
     __str__ = __repr__
 
@@ -292,23 +300,6 @@ class Size(tuple):
 
     def __add__(self, other):
         return Size(tuple(self) + tuple(other))
-
-
-class Device:
-    __slots__ = ()
-    type = "cpu"
-    index = None
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __str__(self):
-        return "cpu"
-
-    def __eq__(self, other):
-        return isinstance(other, Device) or other == "cpu"
-
-    __hash__ = object.__hash__
 
 
 # ================================================================ construction helpers

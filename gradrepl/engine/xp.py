@@ -14,8 +14,12 @@ from gradrepl.engine.creation import zeros as _zeros
 from gradrepl.engine.ops.convert import convert
 from gradrepl.engine.ops.elementwise import where as _where
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
+from gradrepl.engine.ops.registry import ABSENT
 from gradrepl.engine.ops.shape import cat as _cat
 from gradrepl.engine.tensor import Tensor, _new, wrap
+
+
+_add_reduce = np.add.reduce
 
 
 def _sum_to(g, shape):
@@ -111,6 +115,8 @@ class ARRAYS:
 
     @staticmethod
     def sum(g, dims, keepdim):
+        if type(g) is np.ndarray:   # np.sum's own call, without its Python wrapper
+            return _add_reduce(g, axis=dims, keepdims=keepdim)
         return np.sum(g, axis=dims, keepdims=keepdim)
 
     @staticmethod
@@ -127,7 +133,7 @@ class ARRAYS:
 
     @staticmethod
     def mT(a):
-        return np.swapaxes(a, -1, -2)
+        return a.swapaxes(-1, -2)
 
     @staticmethod
     def flip(g, dims):
@@ -200,6 +206,8 @@ class TENSORS:
     @staticmethod
     def val(t):
         """A saved value as a Tensor; the op's own saved output gets its node back as grad_fn."""
+        if t is ABSENT:
+            return None
         if type(t) is autograd.SavedOutput:
             out = _new(t._a)
             out._ver = t._ver

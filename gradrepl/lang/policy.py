@@ -25,6 +25,7 @@ The rules (see also shared/sandbox/README.md):
    repeat HOST_WORDS, nor a source line that contains them.
 """
 import ast
+from collections import OrderedDict
 
 # --- node types ---------------------------------------------------------------
 
@@ -32,7 +33,7 @@ STATEMENTS = frozenset({
     ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Pass, ast.If,
     ast.For, ast.While, ast.Break, ast.Continue, ast.FunctionDef, ast.Return,
     ast.With, ast.Try, ast.Raise, ast.Assert, ast.Delete, ast.Import,
-    ast.ImportFrom, ast.ClassDef,
+    ast.ImportFrom, ast.ClassDef, ast.Nonlocal,
 })
 
 EXPRESSIONS = frozenset({
@@ -40,21 +41,20 @@ EXPRESSIONS = frozenset({
     ast.Starred, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
     ast.Call, ast.Lambda, ast.List, ast.Tuple, ast.Dict, ast.Set,
     ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr,
-    ast.FormattedValue,
+    ast.FormattedValue, ast.NamedExpr,
 })
 
 # Constructs refused with "<construct> is not supported in gradrepl".
 UNSUPPORTED = {
-    ast.Yield: "'yield'",
-    ast.YieldFrom: "'yield from'",
+    ast.Yield: "'yield' outside a statement of a function (gradrepl runs `yield value`, "
+               "`x = yield value` and `yield from iterable` in a def)",
+    ast.YieldFrom: "'yield from' outside a statement of a function",
     ast.Await: "'await'",
     ast.AsyncFunctionDef: "'async def'",
     ast.AsyncFor: "'async for'",
     ast.AsyncWith: "'async with'",
     ast.Global: "'global'",
-    ast.Nonlocal: "'nonlocal'",
     ast.Match: "'match'",
-    ast.NamedExpr: "the walrus operator ':='",
     ast.TryStar: "'except*'",
 }
 
@@ -76,11 +76,17 @@ IMPORTS = {
     "torch.autograd.functional": ("torch", "autograd", "functional"),
     "torch.nn": ("torch", "nn"),
     "torch.nn.functional": ("torch", "nn", "functional"),
+    "torch.nn.init": ("torch", "nn", "init"),
+    "torch.optim": ("torch", "optim"),
+    "torch.optim.lr_scheduler": ("torch", "optim", "lr_scheduler"),
+    "torch.utils": ("torch", "utils"),
+    "torch.utils.data": ("torch", "utils", "data"),
     "math": ("math",),
+    "random": ("random",),
 }
 
 # Real PyTorch modules a learner may reach for that gradrepl does not offer yet.
-LATER = ("torch.optim", "torch.nn")
+LATER = ()
 
 # --- builtins -------------------------------------------------------------------
 
@@ -88,7 +94,8 @@ BUILTIN_NAMES = (
     "print", "len", "range", "enumerate", "zip", "abs", "min", "max", "sum",
     "round", "float", "int", "bool", "str", "list", "tuple", "dict", "set",
     "isinstance", "sorted", "reversed", "any", "all", "type", "repr", "format",
-    "pow", "divmod", "chr", "ord", "callable",
+    "pow", "divmod", "chr", "ord", "callable", "getattr", "hasattr", "setattr", "delattr",
+    "super", "map", "filter", "id", "iter", "next",
 )
 
 # torch functions also available without the `torch.` prefix (`y = x**2 * exp(x)`):
@@ -100,6 +107,11 @@ BARE_TORCH = (
     "manual_seed", "no_grad", "enable_grad", "set_grad_enabled",
 )
 
+# Special methods a learner's class may define (DECISIONS: `__init__` only).  A name added
+# here is compiled like any method and put in the class namespace, so Python calls it
+# (e.g. "__len__", "__getitem__" for Dataset subclasses, if a ruling allows them).
+USER_DUNDERS = frozenset({"__init__"})
+
 # Only in trusted mode (what the learner types at the REPL prompt).
 TRUSTED_BUILTIN_NAMES = ("exit", "quit")
 
@@ -107,7 +119,7 @@ TRUSTED_BUILTIN_NAMES = ("exit", "quit")
 EXCEPTIONS = (
     Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
     KeyError, LookupError, NameError, NotImplementedError, OverflowError,
-    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError,
+    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError, StopIteration,
 )
 
 # --- methods and attributes of Python values ---------------------------------------
@@ -117,7 +129,7 @@ EXCEPTIONS = (
 METHODS = {
     str: frozenset({
         "capitalize", "casefold", "center", "count", "endswith", "expandtabs",
-        "find", "index", "isalnum", "isalpha", "isascii", "isdecimal",
+        "find", "format", "index", "isalnum", "isalpha", "isascii", "isdecimal",
         "isdigit", "isidentifier", "islower", "isnumeric", "isprintable",
         "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
         "partition", "removeprefix", "removesuffix", "replace", "rfind",
@@ -145,13 +157,17 @@ METHODS = {
     complex: frozenset({"conjugate", "real", "imag"}),
     range: frozenset({"start", "stop", "step", "count", "index"}),
 }
+# Module.state_dict() returns an OrderedDict, as PyTorch's does.
+METHODS[OrderedDict] = METHODS[dict] | {"move_to_end"}
+
 
 # Methods whose result can be much larger than their inputs: checked before running.
 CAPPED = frozenset({
     (str, "center"), (str, "ljust"), (str, "rjust"), (str, "zfill"),
-    (str, "expandtabs"), (str, "replace"), (str, "join"),
+    (str, "expandtabs"), (str, "replace"), (str, "join"), (str, "format"),
     (list, "extend"), (list, "insert"), (list, "append"), (list, "sort"),
-    (set, "update"), (set, "union"), (dict, "update"),
+    (set, "update"), (set, "union"), (dict, "update"), (OrderedDict, "update"),
+    (range, "count"), (range, "index"),
 })
 
 # Attributes of caught exceptions.
@@ -163,8 +179,9 @@ EXCEPTION_ATTRS = frozenset({"args"})
 MAX_FORMAT_WIDTH = 1000
 
 # Words that name host internals (dunder names, the FFI module, class namespaces): error
-# reports never echo them, nor a source line that contains them.
-HOST_WORDS = r"__\w*__|\bctypes\b|mappingproxy"
+# reports never echo them, nor a source line that contains them.  `__init__` is the one
+# dunder a learner writes (def __init__, super().__init__()): it names nothing of the host.
+HOST_WORDS = r"__(?!init__\b)\w*__|\bctypes\b|mappingproxy"
 
 # --- control characters -----------------------------------------------------------
 
