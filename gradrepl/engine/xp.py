@@ -79,6 +79,14 @@ class ARRAYS:
         return x.size
 
     @staticmethod
+    def zeros_like(g):
+        return np.zeros_like(g)
+
+    @staticmethod
+    def depends(g, *sources):
+        return g
+
+    @staticmethod
     def where(c, a, b):
         out = np.where(c, a, b)
         dt = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -214,6 +222,23 @@ class TENSORS:
     @staticmethod
     def numel(x):
         return x.numel()
+
+    @staticmethod
+    def zeros_like(g):
+        """zeros_like(grad): untracked, as PyTorch's formulas that say so."""
+        return _zeros(*g.shape, dtype=g.dtype)
+
+    @staticmethod
+    def depends(g, *sources):
+        """g, made to depend (with derivative 0) on saved tensors that require grad, as
+        PyTorch's backward kernels (threshold_backward, nll_loss_backward) take them as
+        inputs: under create_graph their result requires grad whenever one of them does."""
+        if g.requires_grad:
+            return g
+        for s in sources:
+            if s is not None and s.requires_grad:
+                return g + s.sum() * 0
+        return g
 
     @staticmethod
     def sum_to(g, shape):

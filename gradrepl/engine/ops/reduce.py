@@ -7,6 +7,7 @@ from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.elementwise import maximum, minimum
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.summation import full_sum
 from gradrepl.engine.tensor import Tensor, _new
@@ -108,13 +109,22 @@ def _prod_others(self, result, dim, xp):
     raw = xp.raw(self)
     if not (raw == 0).any():
         return result / self
+    if xp.tensors:   # differentiable (second derivatives): one masked product per position
+        flat = self.reshape(-1) if dim is None else self
+        axis = 0 if dim is None else dim
+        parts = []
+        for i in range(flat.shape[axis]):
+            hit = np.zeros(flat.shape, bool)
+            hit[(slice(None),) * axis + (i,)] = True
+            parts.append(xp.where(hit, 1.0, flat).prod(axis, keepdim=True))
+        return cat(parts, axis).reshape(tuple(raw.shape))
     flat = raw if dim is not None else raw.reshape(-1)
     axis = dim if dim is not None else 0
     moved = np.moveaxis(flat, axis, -1)
     out = np.empty_like(moved)
     for i in range(moved.shape[-1]):
         out[..., i] = np.prod(np.delete(moved, i, axis=-1), axis=-1)
-    return xp.constant(np.moveaxis(out, -1, axis).reshape(raw.shape))
+    return np.moveaxis(out, -1, axis).reshape(raw.shape)
 
 
 @rule("ProdBackward0", ("self",), ("grad * (product of all other elements)",), saved=("self", "result"))
