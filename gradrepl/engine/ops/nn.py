@@ -11,6 +11,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import result
+from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
 from gradrepl.engine.util import cname, legacy_scalar, pytype, warn
@@ -327,13 +328,6 @@ def _reduction(reduction):
     return reduction
 
 
-def _reduce(losses, reduction, like):
-    if reduction == "none":
-        return _out(losses, like)
-    total = np.sum(_f64(losses)) if reduction == "sum" else np.mean(_f64(losses))
-    return _out(total, like)
-
-
 def _check_target_size(input, target):
     if input._a.shape != target._a.shape:
         warn("UserWarning", f"Using a target size ({Size(target._a.shape)!r}) that is different to the input size "
@@ -371,7 +365,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     x, y = _pairwise(input, target)
     z = np.abs(_f64(x) - _f64(y))
     losses = np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
-    return result(_reduce(losses, reduction, x), SmoothL1LossBackward0, (input, target), (input, target),
+    return result(reduce_loss(losses, reduction, x), SmoothL1LossBackward0, (input, target), (input, target),
                   (reduction, beta))
 
 
@@ -393,7 +387,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     x, y = _pairwise(input, target)
     z = np.abs(_f64(x) - _f64(y))
     losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-    return result(_reduce(losses, reduction, x), HuberLossBackward0, (input, target), (input, target),
+    return result(reduce_loss(losses, reduction, x), HuberLossBackward0, (input, target), (input, target),
                   (reduction, delta))
 
 
@@ -436,7 +430,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     w = None if weight is None else _f64(weight._a)
     if w is not None:
         losses = losses * w
-    return result(_reduce(losses, reduction, input._a), BinaryCrossEntropyWithLogitsBackward0, (input, target),
+    return result(reduce_loss(losses, reduction, input._a), BinaryCrossEntropyWithLogitsBackward0, (input, target),
                   (input, target), (w, pw, reduction))
 
 
