@@ -57,7 +57,7 @@ class Rule:
         """Record this rule as out's grad_fn (inputs: tensors or None)."""
         node = out._fn = Node(self, tuple(None if x is None else edge_of(x) for x in inputs),
                               tuple(out if s is RESULT else s for s in saved), ctx)
-        if RESULT in saved:
+        if any(s is RESULT for s in saved):    # not `in`: that compares tensors elementwise
             node.saved = tuple(SavedOutput(out, node) if s is RESULT else s for s in saved)
             node.saved_outputs = tuple(k for k, s in enumerate(saved) if s is RESULT)
         return node
