@@ -12,7 +12,7 @@ from gradrepl.engine import autograd as A
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine import tensor as T
-from gradrepl.engine.ops.nn import div_scalar  # noqa: F401 (ATen's C++ tensor / scalar)
+from gradrepl.engine.ops.nn import div_scalar, rnn_layer_output  # noqa: F401 (ATen's C++ composites)
 from gradrepl.engine.tensor import PARAMETERS, Tensor
 from gradrepl.engine.util import warn as engine_warn
 

@@ -907,3 +907,15 @@ def div_scalar(self, other):
     Python's `t / 2` wraps the number in a tensor and records DivBackward0 instead."""
     x = self._a
     return result(_out(x / x.dtype.type(other), x), DivBackward1, (self,), (), other)
+
+
+# ------------------------------------------------------------------ the LSTM layer's node
+@rule("MkldnnRnnLayerBackward0", ("input",), ("grad (the layer's recurrence is recorded below it)",))
+def MkldnnRnnLayerBackward0(grad, xp):
+    return (grad,)
+
+
+def rnn_layer_output(t):
+    """An LSTM layer's output under the node PyTorch's CPU kernel records (the recurrence
+    itself is recorded step by step below it)."""
+    return result(t._a, MkldnnRnnLayerBackward0, (t,))
