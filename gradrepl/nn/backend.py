@@ -85,6 +85,13 @@ def is_dtype(x):
     return type(x) is D.DType
 
 
+def is_cuda_device(x):
+    """'cuda', 'cuda:0' or a torch.device of type cuda (this is a CPU-only PyTorch)."""
+    if isinstance(x, str):
+        return x.split(":")[0] == "cuda"
+    return getattr(type(x), "__name__", "") == "Device" and getattr(x, "type", "cpu") == "cuda"
+
+
 def class_repr(obj):
     """Python's `repr(type(obj))` for a value user code passed in."""
     if is_tensor(obj):
