@@ -285,9 +285,21 @@ def run_script(text, filename, limits, keep_going):
         stdout.flush()
         print(error.format(), file=sys.stderr, flush=True)
 
+    shown = set()
+
     def warn(category, message):
+        """As Python shows a warning: `file:line: Category: message` and the source line,
+        once per place and text (the default filter), at the running statement's line."""
+        where, line, source = session.where or (filename, 0, "")
+        key = (category, message, where, line)
+        if key in shown:
+            return
+        shown.add(key)
         stdout.flush()
-        print(f"{category}: {message}", file=sys.stderr, flush=True)
+        text = f"{where}:{line}: {category}: {message}"
+        if source.strip():
+            text += "\n  " + source.strip()
+        print(text, file=sys.stderr, flush=True)
 
     session = Session(limits=limits, write=stdout.write)
     session.hard_stop = monitor.ACTIVE is None   # a worker is stopped by its front instead

@@ -109,6 +109,7 @@ class Session:
         self.display = None
         self.report = None
         self.warn = None
+        self.where = None       # (filename, line, source) of the running top-level statement
         self.after_statement = None
         self.hard_stop = False
         self.track_grads = False
@@ -553,6 +554,7 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
             continue
         echoed = None
         src, first = _segment(lines, node)
+        session.where = (filename, first, lines[first - 1] if 0 < first <= len(lines) else "")
         stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
         before = _grad_snapshot(session) if session.track_grads else None
         session.budget.start()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from gradrepl.repl.render import escape_control, leaf_grad, shape_text, short_repr
+from gradrepl.repl.render import escape_control, leaf_grad, named_tensors, shape_text, short_repr
 
 COMMANDS = {
     # name: (arguments, summary)
@@ -134,8 +134,7 @@ class MetaCommands:
     # the session ------------------------------------------------------------------------
     def _tensors(self):
         session = self.repl.session
-        return [(name, value) for name, value in session.namespace.items()
-                if isinstance(name, str) and session.api.is_tensor(value)]
+        return named_tensors(session.namespace, session.api)
 
     def cmd_vars(self, argument):
         from rich.table import Table
@@ -171,7 +170,17 @@ class MetaCommands:
     def cmd_grad(self, argument):
         session = self.repl.session
         if argument:
-            value = session.namespace.get(argument)
+            tensors = dict(self._tensors())
+            value = tensors.get(argument, session.namespace.get(argument))
+            params = [(n, t, leaf_grad(t)) for n, t in tensors.items() if n.startswith(argument + ".")]
+            if not session.api.is_tensor(value) and params:     # a model: its parameters' grads
+                rows = [r for r in params if r[2] is not None]
+                if rows:
+                    self.printer.grad_table(rows, title=f"{argument}: .grad", header="grad")
+                else:
+                    self.printer.note(f"no parameter of {argument} has a .grad yet (call backward() on a "
+                                      "loss computed with it)")
+                return
             if not session.api.is_tensor(value):
                 self.printer.problem(f":grad: {argument!r} is not a tensor in this session")
                 return

@@ -83,6 +83,25 @@ def _small(value, limit: int) -> bool:
     return True
 
 
+def named_tensors(namespace, api):
+    """(name, tensor) for the session's tensors and, under `model.fc1.weight`, the
+    parameters of the modules it holds (what :vars, :grad and the .grad table list)."""
+    from gradrepl.nn.module import Module
+    rows, seen = [], set()
+    for name, value in list(namespace.items()):
+        if not isinstance(name, str):
+            continue
+        if api.is_tensor(value):
+            rows.append((name, value))
+            seen.add(id(value))
+        elif isinstance(value, Module):
+            for pname, param in value.named_parameters():
+                if id(param) not in seen:
+                    rows.append((f"{name}.{pname}", param))
+                    seen.add(id(param))
+    return rows
+
+
 def leaf_grad(tensor):
     """.grad where PyTorch keeps one (leaves, retain_grad), read without the non-leaf warning."""
     if tensor.is_leaf or tensor.retains_grad:

@@ -13,7 +13,7 @@ from gradrepl import __version__
 from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.repl.meta import MetaCommands
 from gradrepl.repl.multiline import is_meta, needs_more
-from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, plain_wanted,
+from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, named_tensors, plain_wanted,
                                    short_repr)
 
 PROMPT, CONTINUATION = ">>> ", "... "
@@ -282,9 +282,9 @@ class Repl:
                 return
             self._show_assigned(statement.assigned)
             if changed:
-                namespace = self.session.namespace
-                self.printer.grad_table([(n, namespace[n], leaf_grad(namespace[n]))
-                                            for n in changed])
+                tensors = dict(named_tensors(self.session.namespace, self.session.api))
+                self.printer.grad_table([(n, tensors[n], leaf_grad(tensors[n]))
+                                            for n in changed if n in tensors])
         except Exception as e:  # noqa: BLE001 - a display problem must not stop the statement loop
             self.printer.problem(f"gradrepl: internal error in the tutor display "
                                  f"({type(e).__name__}: {str(e)[:200]})")
@@ -304,16 +304,14 @@ class Repl:
 
     def _grad_snapshot(self):
         """name -> (id of .grad, its values) for session tensors that keep a .grad."""
-        api = self.session.api
         snapshot = {}
-        for name, value in list(self.session.namespace.items()):
-            if isinstance(name, str) and api.is_tensor(value):
-                grad = leaf_grad(value)
-                if grad is None:
-                    snapshot[name] = (None, None)
-                else:
-                    values = grad.tolist() if grad.numel() <= GRAD_PREVIEW else None
-                    snapshot[name] = (id(grad), values)
+        for name, value in named_tensors(self.session.namespace, self.session.api):
+            grad = leaf_grad(value)
+            if grad is None:
+                snapshot[name] = (None, None)
+            else:
+                values = grad.tolist() if grad.numel() <= GRAD_PREVIEW else None
+                snapshot[name] = (id(grad), values)
         return snapshot
 
     def reset_session(self):

@@ -5,6 +5,7 @@ from gradrepl.engine import rng
 from gradrepl.engine.ops.common import operands, result
 from gradrepl.engine.ops.elementwise import DivBackward1, div_scalar
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.summation import full_sum
 from gradrepl.engine.tensor import Size, _new
 from gradrepl.engine.util import broadcast_shape
 
@@ -60,6 +61,19 @@ def BinaryCrossEntropyBackward0(grad, xp, self, target, reduction):
     return (d, None)
 
 
+def reduce_loss(losses, reduction, like):
+    """apply_loss_reduction: the elementwise losses rounded to the dtype, then summed in
+    PyTorch's order (and divided once for the mean)."""
+    losses = np.asarray(losses).astype(like.dtype, copy=False)
+    if reduction == "none":
+        return losses
+    exact = full_sum(losses)
+    total = np.sum(losses) if exact is None else exact
+    if reduction == "sum":
+        return np.asarray(total, losses.dtype)
+    return np.asarray(total / losses.dtype.type(losses.size) if losses.size else np.nan, losses.dtype)
+
+
 def _reduce(t, reduction):
     if reduction == "mean":
         return t.mean()
@@ -76,12 +90,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
         broadcast_shape(input._a.shape, target._a.shape)
     a, b = operands(input, target)
     d = a - b
-    if reduction == "none":
-        out = d * d
-    elif reduction == "sum":
-        out = np.asarray(np.sum(d * d), a.dtype)
-    else:
-        out = np.asarray(np.mean(d * d), a.dtype)
+    out = reduce_loss(d * d, reduction, d)
     return result(np.asarray(out), MseLossBackward0, (input, target), (input, target), reduction)
 
 
@@ -170,12 +179,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     losses = -(y * lx + (1 - y) * l1x)
     if weight is not None:
         losses = losses * weight._a
-    if reduction == "none":
-        out = losses
-    elif reduction == "sum":
-        out = np.asarray(losses.sum(), x.dtype)
-    else:
-        out = np.asarray(losses.mean(), x.dtype)
+    out = reduce_loss(losses, reduction, x)
     return result(np.asarray(out, x.dtype), BinaryCrossEntropyBackward0, (input,), (input, target), reduction)
 
 
