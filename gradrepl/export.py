@@ -20,9 +20,11 @@ REPL session's script.
 import ast
 import sys
 
+from gradrepl.engine.api import BARE_OPS
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES
 
-SHORTHAND = frozenset(name for name in BARE_TORCH if name not in BUILTIN_NAMES)
+# the bare names of expression files: policy's list plus the ops declared bare in the engine
+SHORTHAND = frozenset(name for name in (*BARE_TORCH, *BARE_OPS) if name not in BUILTIN_NAMES)
 _LEFT_OUT = ("help", "dir")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
            ast.SetComp, ast.DictComp, ast.GeneratorExp)

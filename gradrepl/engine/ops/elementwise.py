@@ -7,7 +7,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
-from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_node, needs, operands, result,
+from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
@@ -44,9 +44,12 @@ def add(a, b, alpha=1):
     out = xa + xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        return binary_node(out, AddBackward0, a, b, (), (sa, sb, alpha))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            t._fn = Node(AddBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
+            return t
     return _new(out)
 
 
@@ -88,9 +91,12 @@ def sub(a, b, alpha=1):
     out = xa - xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        return binary_node(out, SubBackward0, a, b, (), (sa, sb, alpha))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            t._fn = Node(SubBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
+            return t
     return _new(out)
 
 
@@ -141,11 +147,15 @@ def mul(a, b):
     out = xa * xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        if type(b) is Tensor:
-            return binary_node(out, MulBackward0, a, b, (a, b), (sa, sb))
-        return binary_node(out, MulBackward0_number, a, b, (a,), (sa, b))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            if type(b) is Tensor:
+                t._fn = Node(MulBackward0, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(MulBackward0_number, (edge_of(a), None), (a,), (s[0], b))
+            return t
     return _new(out)
 
 
@@ -186,11 +196,15 @@ def div(a, b, rounding_mode=None):
         out = np.asarray(out)
     if out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        if type(b) is Tensor:
-            return binary_node(out, DivBackward0, a, b, (a, b), (sa, sb))
-        return binary_node(out, DivBackward0_number, a, b, (a,), (sa, b))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            if type(b) is Tensor:
+                t._fn = Node(DivBackward0, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(DivBackward0_number, (edge_of(a), None), (a,), (s[0], b))
+            return t
     return _new(out)
 
 
