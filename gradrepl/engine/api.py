@@ -12,6 +12,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import functions as F
 from gradrepl.engine import ops, rng
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
+from gradrepl.engine import spellings as S
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
 from gradrepl.engine.util import pytype
@@ -218,7 +219,10 @@ def _build_torch():
                 "set_printoptions no_grad enable_grad set_grad_enabled inference_mode is_grad_enabled").split()
     for name in creation:
         ns[name] = getattr(F, name)
-    ns.update(ops.TORCH_FUNCTIONS)   # every declared op with a torch.* variant
+    for name in FACTORIES:
+        ns[name] = S.factory(ns[name], name)
+    for name, fn in ops.TORCH_FUNCTIONS.items():   # every declared op with a torch.* variant
+        ns[name] = S._torch_spellings(fn, name, S._takes_dim(fn))
     ns["numel"] = F.numel
     ns["Tensor"] = TENSOR_TYPE
     ns["Size"] = Size
@@ -248,10 +252,16 @@ def _build_torch():
                               "hand inside `with torch.no_grad():`")
     refused = ("save load from_numpy from_file jit compile utils ops classes fx multiprocessing cuda backends "
                "hub onnx distributed library export package profiler testing serialization storage UntypedStorage "
-               "as_strided set_default_dtype").split()
+               "as_strided").split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
+    ns.update(S.namespace())
     return ns
+
+
+FACTORIES = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
+             "rand randn randint randperm rand_like randn_like randint_like normal").split()
+S.install_method_aliases()
 
 
 TORCH = _build_torch()
@@ -306,7 +316,11 @@ def public_attrs(obj):
         return CUSTOM_FN_ATTRS
     if t is rng.Generator:
         return GENERATOR_ATTRS
-    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase):
+    if t is S.finfo:
+        return S.FINFO_ATTRS
+    if t is S.iinfo:
+        return S.IINFO_ATTRS
+    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType):
         return frozenset()
     return None
 
@@ -327,7 +341,8 @@ def settable_attrs(obj):
 _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype",
                A.RemovableHandle: "torch.utils.hooks.RemovableHandle", MaxReturn: "torch.return_types.max",
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
-               Device: "torch.device", A.AccumulateGrad: "AccumulateGrad"}
+               Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
+               S.iinfo: "torch.iinfo"}
 
 
 def type_name(obj):
@@ -347,6 +362,10 @@ def type_name(obj):
 
 def is_tensor(obj):
     return type(obj) is Tensor
+
+
+def is_legacy_tensor_type(obj):
+    return type(obj) is S.LegacyTensorType
 
 
 def is_tensor_type(obj):

@@ -12,6 +12,7 @@ import weakref
 
 import numpy as np
 
+from gradrepl.engine.devices import CPU, Device  # noqa: F401 (Device: api's type tables)
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import RemovableHandle
 from gradrepl.engine.printing import tensor_repr
@@ -197,7 +198,7 @@ class Tensor:
 
     @property
     def device(self):
-        return Device()
+        return CPU
 
     @property
     def is_cuda(self):
@@ -299,23 +300,6 @@ class Size(tuple):
 
     def __add__(self, other):
         return Size(tuple(self) + tuple(other))
-
-
-class Device:
-    __slots__ = ()
-    type = "cpu"
-    index = None
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __str__(self):
-        return "cpu"
-
-    def __eq__(self, other):
-        return isinstance(other, Device) or other == "cpu"
-
-    __hash__ = object.__hash__
 
 
 # ================================================================ construction helpers

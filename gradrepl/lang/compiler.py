@@ -9,6 +9,7 @@ compiled; everything else raises CompileError.  No user text is ever passed
 to eval/exec/compile.
 """
 import ast
+import builtins
 import operator
 
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
@@ -18,9 +19,11 @@ from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
     STATEMENTS, UNSUPPORTED, USER_DUNDERS, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
-    Params, check_text, function, format_value, items_exceeded, materialize, safe_ascii, \
-    safe_repr, safe_str
+    Params, check_text, contains, count_refusal, function, format_value, items_exceeded, materialize, \
+    safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
+
+_HOST_BUILTINS = frozenset(dir(builtins))
 
 LOC = "gradrepl_loc"
 EMPTY = {}
@@ -792,14 +795,15 @@ class Compiler(GeneratorCompiler):
             return not_offered
 
         def refused():
-            raise ImportError(f"import of '{top}' is not allowed in gradrepl (only torch, math and random)")
+            raise count_refusal(ImportError(f"import of '{top}' is not allowed in gradrepl "
+                                            f"(only torch, math and random)"))
         return refused
 
     def s_ImportFrom(self, node, scope, loops):
         path = node.module or ""
         if node.level:
             def refused(env):
-                raise ImportError("relative imports are not allowed in gradrepl")
+                raise count_refusal(ImportError("relative imports are not allowed in gradrepl"))
             return refused
         getter = self.module_getter(path, node)
         names = []
@@ -1086,8 +1090,8 @@ class Compiler(GeneratorCompiler):
     _COMPARE = {
         ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
         ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
-        ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
-        ast.NotIn: lambda a, b: a not in b,
+        ast.IsNot: operator.is_not, ast.In: contains,
+        ast.NotIn: lambda a, b: not contains(a, b),
     }
 
     def e_Compare(self, node, scope):
@@ -1127,6 +1131,9 @@ class Compiler(GeneratorCompiler):
             get_init = self.access.get_init
             fn_ev = lambda env: get_init(obj_ev(env))    # noqa: E731
         else:
+            starred = any(isinstance(a, ast.Starred) for a in node.args)
+            if not starred and not node.keywords and isinstance(func, ast.Attribute):
+                return self.method_call(node, scope)
             fn_ev = self.expr(func, scope)
         starred = any(isinstance(a, ast.Starred) for a in node.args)
         for kw in node.keywords:
@@ -1174,6 +1181,54 @@ class Compiler(GeneratorCompiler):
                     kwargs[k] = v
             return call(fn, args, kwargs)
         return ev
+
+    def method_call(self, node, scope):
+        """`obj.name(args)`: the hot path of learners' loops (tensor methods, torch.f(...),
+        list.append). Same lookup rules and order as e_Attribute then a call (the attribute
+        is fetched before the arguments run), without wrapping a host method that is called
+        at once; a facade module's attribute is remembered per call site (modules are
+        read-only)."""
+        self.check_attr(node.func)
+        obj_ev = self.expr(node.func.value, scope)
+        attr = node.func.attr
+        args = [self.expr(a, scope) for a in node.args]
+        get, cache = self.access.get, self.access.cache
+        call = self.ctx.call
+        site = [None, None]     # the module last seen here, its attribute
+
+        def resolve(obj):
+            t = type(obj)
+            allowed = cache.get(t)
+            if allowed is not None and attr in allowed:
+                return getattr(obj, attr)
+            if t is module:
+                if obj is site[0]:
+                    return site[1]
+                fn = get(obj, attr)
+                site[0], site[1] = obj, fn
+                return fn
+            return get(obj, attr)
+
+        if len(args) == 1:
+            a0 = args[0]
+            if attr == "append":
+                def ev_append(env):
+                    obj = obj_ev(env)
+                    if type(obj) is list:
+                        item = a0(env)
+                        if len(obj) >= LIMITS.max_items:
+                            raise items_exceeded(len(obj) + 1)
+                        obj.append(item)
+                        return None
+                    return call(resolve(obj), (a0(env),), EMPTY)
+                return ev_append
+            return lambda env: call(resolve(obj_ev(env)), (a0(env),), EMPTY)
+        if len(args) == 0:
+            return lambda env: call(resolve(obj_ev(env)), (), EMPTY)
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda env: call(resolve(obj_ev(env)), (a0(env), a1(env)), EMPTY)
+        return lambda env: call(resolve(obj_ev(env)), tuple([a(env) for a in args]), EMPTY)
 
     def zero_arg_super(self, node, scope):
         """`super()` in a method: super(<the class>, <its first argument>)."""
@@ -1345,6 +1400,8 @@ class Compiler(GeneratorCompiler):
 
 def name_error(name, G, fallback, modules, unavailable):
     exc = NameError(f"name '{name}' is not defined")
+    if name in _HOST_BUILTINS:      # open, eval, exit, ...: offered by Python, not by gradrepl
+        count_refusal(exc)
     home = _module_home(name, modules, unavailable)
     if home is not None:
         exc.gradrepl_hint = f"it lives in {home}: from {home} import {name}"

@@ -12,7 +12,8 @@ from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
-    materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str
+    materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str, \
+    range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
 from gradrepl.nn import sandbox as library
 
@@ -68,7 +69,8 @@ class Later:
 
 
 def refusal(unavailable):
-    """The exception an api.Unavailable (or Later) entry carries."""
+    """The exception an api.Unavailable (or Later) entry carries (counted as a refusal)."""
+    REFUSALS[0] += 1
     if type(unavailable) is Later:
         return NotImplementedError(unavailable.message)
     err = getattr(unavailable, "error", None)
@@ -329,7 +331,10 @@ def capped_method(obj, name, method):
         if n > LIMITS.max_items:
             raise items_exceeded(n)
 
-    if name in ("center", "ljust", "rjust"):
+    if type(obj) is range:          # count / index of a non-int: no element-by-element loop
+        def run(value):
+            return (range_count if name == "count" else range_index)(obj, value)
+    elif name in ("center", "ljust", "rjust"):
         def run(width, *rest):
             check(width if isinstance(width, int) else 0)
             return method(width, *rest)
@@ -488,6 +493,8 @@ def isinstance_of(obj, spec, api, tensor_type):
         return any(isinstance_of(obj, s, api, tensor_type) for s in spec)
     if spec is tensor_type:
         return bool(api.is_tensor(obj))
+    if api.is_legacy_tensor_type(spec):     # torch.FloatTensor & co.: a tensor of that dtype
+        return spec.matches(obj)
     if type(spec) is pytype:
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:

@@ -167,6 +167,7 @@ CAPPED = frozenset({
     (str, "expandtabs"), (str, "replace"), (str, "join"), (str, "format"),
     (list, "extend"), (list, "insert"), (list, "append"), (list, "sort"),
     (set, "update"), (set, "union"), (dict, "update"), (OrderedDict, "update"),
+    (range, "count"), (range, "index"),
 })
 
 # Attributes of caught exceptions.

@@ -5,8 +5,8 @@ Python operators, in-place methods) and builds the tables user code is given: th
 `torch.*` functions, torch.nn.functional, the bare names of expression files. Nothing
 else lists ops by hand.
 """
-from gradrepl.engine.ops import (convert, elementwise, indexing, inplace, linalg, loss, nn, reduce,  # noqa: F401
-                                 shape)
+from gradrepl.engine.ops import (convert, elementwise, indexing, inplace, linalg, loss, meta, nn,  # noqa: F401
+                                 reduce, sampling, shape)
 from gradrepl.engine.ops.common import as_tensor
 from gradrepl.engine.ops.registry import REGISTRY, SPECS
 from gradrepl.engine.tensor import Tensor

@@ -502,13 +502,40 @@ def _invert(self):
     return _new(np.invert(self._a))
 
 
+def _shift(fn):
+    """<< and >> on integer arrays (PyTorch has no float kernel)."""
+    def shift(xa, xb):
+        if xa.dtype.kind == "f" or np.asarray(xb).dtype.kind == "f":
+            raise RuntimeError(f'"{fn.__name__[:-len("_shift")]}shift_cpu" not implemented for \'Float\'')
+        return fn(xa, np.asarray(xb).astype(xa.dtype, copy=False))
+    shift.__name__ = fn.__name__
+    return shift
+
+
+def _reflected(fn):
+    def r(self, other):
+        if type(other) is Tensor:
+            return fn(other, self)
+        return fn(as_tensor(other), self)
+    return r
+
+
 for _name, _fn, _dunders in (("bitwise_and", np.bitwise_and, ("__and__", "__rand__")),
                              ("bitwise_or", np.bitwise_or, ("__or__", "__ror__")),
-                             ("bitwise_xor", np.bitwise_xor, ("__xor__",))):
+                             ("bitwise_xor", np.bitwise_xor, ("__xor__", "__rxor__")),
+                             ("bitwise_left_shift", _shift(np.left_shift), ("__lshift__",)),
+                             ("bitwise_right_shift", _shift(np.right_shift), ("__rshift__",))):
     def _bitwise(self, other, _fn=_fn):
+        if type(self) is not Tensor:
+            self = as_tensor(self)
         return _nograd_binary(self, other, _fn)
-    declare(_name, _bitwise, method=False, function=False, dunders={d: _bitwise for d in _dunders})
-declare("bitwise_not", _invert, method=False, function=False, dunders={"__invert__": _invert})
+    _bitwise.__name__ = _name
+    _ops = {d: _dunder(_bitwise) for d in _dunders}
+    if _name.endswith("shift"):
+        _ops["__r" + _dunders[0][2:]] = _dunder(_reflected(_bitwise))
+    _ops["__i" + _dunders[0][2:]] = (lambda _n: lambda self, other: getattr(self, _n + "_")(other))(_name)
+    declare(_name, _bitwise, dunders=_ops, inplace=binary_inplace(_bitwise))
+declare("bitwise_not", _invert, dunders={"__invert__": _invert}, inplace=unary_inplace(_invert))
 
 for _name, _fn in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite),
                    ("logical_not", np.logical_not)):
@@ -726,9 +753,47 @@ def ClampBackward1(grad, xp, self, min, max):
     return (grad * xp.mask(_in_range(xp.raw(self), min, max), grad),)
 
 
+@rule("ClampBackward0", ("self", "min", "max"),
+      ("grad where min <= self <= max, else 0", "grad where self < min (and min < max), else 0",
+       "grad where self > max (or max < min), else 0"), saved=("self",), ctx=("min", "max", "shapes"))
+def ClampBackward0(grad, xp, self, min, max, shapes):
+    x, lo, hi = xp.raw(self), min, max
+    keep = np.ones(np.broadcast_shapes(x.shape, *(b.shape for b in (lo, hi) if b is not None)), bool)
+    if lo is not None:
+        keep = keep & (x >= lo)
+    if hi is not None:
+        keep = keep & (x <= hi)
+    gx = xp.sum_to(grad * xp.mask(keep, grad), shapes[0]) if shapes[0] is not None else None
+    gmin = gmax = None
+    if shapes[1] is not None:
+        cond = (x < lo) & (lo < hi) if hi is not None else x < lo
+        gmin = xp.sum_to(grad * xp.mask(cond, grad), shapes[1])
+    if shapes[2] is not None:
+        cond = (x > hi) | (hi < lo) if lo is not None else x > hi
+        gmax = xp.sum_to(grad * xp.mask(cond, grad), shapes[2])
+    return (gx, gmin, gmax)
+
+
+def _clamp_tensor(self, min, max):
+    """clamp with tensor bounds (broadcast): min(max(self, min), max), gradients to the bounds too."""
+    lo = min if min is None or type(min) is Tensor else scalar_tensor(min, self)
+    hi = max if max is None or type(max) is Tensor else scalar_tensor(max, self)
+    dt = D.result_type(tuple(t for t in (self, lo, hi) if t is not None))
+    out = self._a.astype(dt.np, copy=False)
+    if lo is not None:
+        out = np.maximum(out, lo._a.astype(dt.np, copy=False))
+    if hi is not None:
+        out = np.minimum(out, hi._a.astype(dt.np, copy=False))
+    grads = tuple(None if t is None or not (t._fn is not None or t._rg) else t._a.shape for t in (self, lo, hi))
+    return result(np.asarray(out), ClampBackward0, (self, lo, hi), (self,),
+                  (None if lo is None else lo._a, None if hi is None else hi._a, grads))
+
+
 def clamp(self, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if type(min) is Tensor or type(max) is Tensor:
+        return _clamp_tensor(self, min, max)
     lo = min.item() if type(min) is Tensor else min
     hi = max.item() if type(max) is Tensor else max
     out = self._a
@@ -739,7 +804,7 @@ def clamp(self, min=None, max=None):
     return result(np.asarray(out), ClampBackward1, (self,), (self,), (lo, hi))
 
 
-declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1], bare=True, inplace=unary_inplace(clamp))
+declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True, inplace=unary_inplace(clamp))
 declare("clamp_min", lambda self, min: clamp(self, min, None), function=False, rules=[ClampBackward1])
 declare("clamp_max", lambda self, max: clamp(self, None, max), function=False, rules=[ClampBackward1])
 

@@ -110,8 +110,8 @@ def _norm_index(t, index):
             out.append(i)
             dim += 1
             continue
-        if isinstance(i, (list, tuple)):
-            arr = np.asarray([x.item() if type(x) is Tensor else x for x in i])
+        if isinstance(i, (list, tuple, range)):  # PyTorch indexes with a range as with its list
+            arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
             if arr.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             size = t._a.shape[dim]
@@ -139,7 +139,22 @@ def _basic_rule(idx):
     return spec
 
 
+_INT64 = np.dtype(np.int64)
+
+
 def getitem(t, index):
+    if type(index) is Tensor and index._a.dtype == _INT64 and t._a.ndim:
+        # x[long tensor] (a batch of rows, an embedding lookup): _norm_index's answer
+        # for this one index, without its general walk
+        i = index._a
+        size = t._a.shape[0]
+        if i.size:
+            hi, lo = i.max(), i.min()
+            if hi >= size or lo < -size:
+                bad = int(hi) if hi >= size else int(lo)
+                raise IndexError(f"index {bad} is out of bounds for dimension 0 with size {size}")
+        arr = t._a[i]
+        return result(arr, IndexBackward0, (t,), (), (t._a.shape, (i,)))
     idx, advanced = _norm_index(t, index)
     return getitem_raw(t, idx, advanced)
 

@@ -25,6 +25,11 @@ def NllLossBackward0(grad, xp, target, shape, reduction, weight, ignore_index, t
     t = xp.raw(target)
     gg = xp.raw(grad)
     z = np.zeros(shape, gg.dtype)
+    if (weight is None and reduction in ("mean", "sum") and len(shape) == 2 and t.dtype == np.int64
+            and (ignore_index < 0 or ignore_index >= shape[1]) and (not t.size or t.min() >= 0)):
+        # every row counts with weight 1: -w * scale is -scale (the general path's values)
+        z[np.arange(t.shape[0]), t] = -(gg / total if reduction == "mean" else gg)
+        return (xp.constant(z), None)
     w = np.ones(t.shape, gg.dtype) if weight is None else weight[t].astype(gg.dtype)
     w = np.where(t == ignore_index, 0, w).astype(gg.dtype)
     scale = gg / total if reduction == "mean" else gg
@@ -83,7 +88,20 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 @declare("nll_loss", method=False, function=False, functional=True, rules=[NllLossBackward0])
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     x = input._a
-    t = target._a.astype(np.int64)
+    t = target._a
+    if (x.ndim == 2 and weight is None and reduction in ("mean", "sum") and t.dtype == np.int64 and t.ndim == 1
+            and t.shape[0] == x.shape[0] and t.size and (ignore_index < 0 or ignore_index >= x.shape[1])):
+        # The common case (class indices, no weights, nothing ignored): the same numbers as
+        # the general path below with its all-ones weights left out (-picked * 1 is -picked,
+        # their sum is the row count).
+        lo, hi = t.min(), t.max()
+        if lo >= 0 and hi < x.shape[1]:
+            losses = -x[np.arange(t.shape[0]), t]
+            total = x.dtype.type(t.shape[0])
+            out = losses.sum() / total if reduction == "mean" else losses.sum()
+            return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (target,),
+                          (x.shape, reduction, None, ignore_index, total))
+    t = t.astype(np.int64)
     if x.ndim not in (1, 2):
         raise ValueError(f"Expected 1 or 2 dimensions (got {x.ndim})")
     w = None if weight is None else weight._a

@@ -426,9 +426,9 @@ def softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "softmax")
-    m = np.max(xa, axis=d, keepdims=True) if xa.size else 0
+    m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
-    out = np.asarray(e / np.sum(e, axis=d, keepdims=True), dtype=xa.dtype)
+    out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype)
     return result(out, SoftmaxBackward0, (a,), (RESULT,), d)
 
 
@@ -437,9 +437,10 @@ def log_softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "log_softmax")
-    m = np.max(xa, axis=d, keepdims=True) if xa.size else 0
+    # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
+    m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m
-    out = np.asarray(s - np.log(np.sum(np.exp(s), axis=d, keepdims=True)), dtype=xa.dtype)
+    out = np.asarray(s - np.log(np.add.reduce(np.exp(s), axis=d, keepdims=True)), dtype=xa.dtype)
     return result(out, LogSoftmaxBackward0, (a,), (RESULT,), d)
 
 

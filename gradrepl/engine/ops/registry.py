@@ -55,13 +55,15 @@ class Rule:
 
     def node(self, out, inputs, saved=(), ctx=None):
         """Record this rule as out's grad_fn (inputs: tensors or None)."""
-        node = out._fn = Node(self, tuple(None if x is None else edge_of(x) for x in inputs),
-                              tuple(out if s is RESULT else s for s in saved), ctx)
-        for s in saved:
-            if s is RESULT:   # the output itself is kept without a Tensor <-> Node cycle
-                node.saved = tuple(SavedOutput(out, node) if s is RESULT else s for s in saved)
-                node.saved_outputs = tuple(k for k, s in enumerate(saved) if s is RESULT)
-                break
+        edges = tuple([None if x is None else edge_of(x) for x in inputs])
+        # by identity: `RESULT in saved` would compare RESULT with each saved Tensor (==)
+        outs = tuple([k for k, s in enumerate(saved) if s is RESULT]) if saved else ()
+        if not outs:
+            node = out._fn = Node(self, edges, saved if type(saved) is tuple else tuple(saved), ctx)
+            return node
+        node = out._fn = Node(self, edges, tuple([out if s is RESULT else s for s in saved]), ctx)
+        node.saved = tuple([SavedOutput(out, node) if s is RESULT else s for s in saved])
+        node.saved_outputs = outs
         return node
 
 
