@@ -213,6 +213,6 @@ super_proxy.__name__ = "super"
 def make_super(cls, obj):
     if not isinstance(cls, type) or not (is_user_class(cls) or is_subclassable(cls)):
         raise TypeError("super() argument 1 must be a class")
-    if not isinstance(obj, cls):
+    if not isinstance(obj, cls) and not (isinstance(obj, type) and issubclass(obj, cls)):
         raise TypeError("super(type, obj): obj must be an instance or subtype of type")
     return super_proxy(cls, obj)

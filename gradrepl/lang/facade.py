@@ -247,12 +247,17 @@ class Access:
 
     def get_super(self, proxy, name):
         obj = proxy.obj
-        cls = type(obj)
+        on_class = isinstance(obj, type)        # super() inside a classmethod
+        cls = obj if on_class else type(obj)
         owner = owner_of(cls, name, cls.__mro__.index(proxy.cls) + 1)
         if owner is not None and USER in owner.__dict__:
             raw = owner.__dict__[name]
             getter = getattr(type(raw), "__get__", None)
-            return getter(raw, obj, cls) if getter is not None else raw
+            if getter is None:
+                return raw
+            return getter(raw, None, cls) if on_class else getter(raw, obj, cls)
+        if on_class:
+            raise AttributeError(f"'super' object has no attribute '{name}'")
         if owner is None or owner is object and name != "__init__" or \
                 (name != "__init__" and name not in host_public(cls)):
             raise AttributeError(f"'super' object has no attribute '{name}'")

@@ -96,6 +96,10 @@ CASES = {
     "class_property": "class R:\n    def __init__(self, w):\n        self.w = w\n    @property\n"
                       "    def area(self):\n        return self.w ** 2\nr = R(3)\nr.area\nr.w = 4\n"
                       "r.area, hasattr(r, 'area')\nr.area = 1\n",
+    "super_in_classmethod": "class A:\n    @classmethod\n    def make(cls):\n        return [cls]\n"
+                            "    def f(self):\n        return 1\nclass B(A):\n    @classmethod\n"
+                            "    def make(cls):\n        return super().make() + ['B']\n"
+                            "B.make()\nsuper(B, B).make()\nsuper(B, B).f\n",
     "id_fn": "a = [1]\nid(a) == id(a), id(a) == id([1])\n",
 }
 
