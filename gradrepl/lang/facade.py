@@ -139,6 +139,7 @@ class Access:
         self.api = api
         self.unavailable = (getattr(api, "Unavailable", Later), Later)
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
+        self.plain = set()  # learner's classes with no host base but object (fast reads)
 
     def type_label(self, obj):
         if isinstance(obj, type):
@@ -155,7 +156,8 @@ class Access:
                        best and f"did you mean .{best}?")
 
     def get(self, obj, name):
-        allowed = self.cache.get(type(obj))
+        t = type(obj)
+        allowed = self.cache.get(t)
         if allowed is not None:
             if name in allowed:
                 value = getattr(obj, name)
@@ -163,6 +165,12 @@ class Access:
                     return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
                 return value
             raise self.no_attr(obj, name, allowed)
+        if t in self.plain:
+            # a learner's class over `object`: every public name on it is the learner's
+            try:
+                return getattr(obj, name)
+            except AttributeError:
+                raise self.no_attr(obj, name, self.instance_names(obj)) from None
         return self.get_slow(obj, name)
 
     def get_slow(self, obj, name):
@@ -219,6 +227,8 @@ class Access:
         learner set or defined, what the host sets up dynamically (a module's parameters),
         and the public names of the host part; never another host attribute."""
         cls = type(obj)
+        if cls not in self.plain and all(USER in k.__dict__ for k in cls.__mro__[:-1]):
+            self.plain.add(cls)
         owner = owner_of(cls, name)
         if owner is not None and USER not in owner.__dict__ and name not in host_public(cls):
             inst = getattr(obj, "__dict__", None)
