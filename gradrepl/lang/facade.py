@@ -139,6 +139,7 @@ class Access:
         self.api = api
         self.unavailable = (getattr(api, "Unavailable", Later), Later)
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
+        self.plain = set()  # learner's classes with no host base but object (fast reads)
 
     def type_label(self, obj):
         if isinstance(obj, type):
@@ -155,7 +156,8 @@ class Access:
                        best and f"did you mean .{best}?")
 
     def get(self, obj, name):
-        allowed = self.cache.get(type(obj))
+        t = type(obj)
+        allowed = self.cache.get(t)
         if allowed is not None:
             if name in allowed:
                 value = getattr(obj, name)
@@ -163,6 +165,12 @@ class Access:
                     return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
                 return value
             raise self.no_attr(obj, name, allowed)
+        if t in self.plain:
+            # a learner's class over `object`: every public name on it is the learner's
+            try:
+                return getattr(obj, name)
+            except AttributeError:
+                raise self.no_attr(obj, name, self.instance_names(obj)) from None
         return self.get_slow(obj, name)
 
     def get_slow(self, obj, name):
@@ -219,6 +227,8 @@ class Access:
         learner set or defined, what the host sets up dynamically (a module's parameters),
         and the public names of the host part; never another host attribute."""
         cls = type(obj)
+        if cls not in self.plain and all(USER in k.__dict__ for k in cls.__mro__[:-1]):
+            self.plain.add(cls)
         owner = owner_of(cls, name)
         if owner is not None and USER not in owner.__dict__ and name not in host_public(cls):
             inst = getattr(obj, "__dict__", None)
@@ -247,12 +257,17 @@ class Access:
 
     def get_super(self, proxy, name):
         obj = proxy.obj
-        cls = type(obj)
+        on_class = isinstance(obj, type)        # super() inside a classmethod
+        cls = obj if on_class else type(obj)
         owner = owner_of(cls, name, cls.__mro__.index(proxy.cls) + 1)
         if owner is not None and USER in owner.__dict__:
             raw = owner.__dict__[name]
             getter = getattr(type(raw), "__get__", None)
-            return getter(raw, obj, cls) if getter is not None else raw
+            if getter is None:
+                return raw
+            return getter(raw, None, cls) if on_class else getter(raw, obj, cls)
+        if on_class:
+            raise AttributeError(f"'super' object has no attribute '{name}'")
         if owner is None or owner is object and name != "__init__" or \
                 (name != "__init__" and name not in host_public(cls)):
             raise AttributeError(f"'super' object has no attribute '{name}'")
