@@ -12,7 +12,7 @@ from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
-from gradrepl.lang.facade import Access, math_facade, torch_facade
+from gradrepl.lang.facade import Access, math_facade, random_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
     safe_repr, time_exceeded
@@ -42,6 +42,16 @@ class StatementResult:
     assigned: tuple = ()
     error: UserError | None = None
     grads_changed: tuple = ()
+
+
+@dataclass
+class Ran:
+    """A top-level statement that ran without error, for :save and export: its exact source and,
+    for an expression statement that echoed its value, how ('print': str(value) is what was
+    shown, as for tensors and numbers; 'repr': a string, shown quoted)."""
+
+    source: str
+    echo: str | None = None
 
 
 @dataclass
@@ -103,11 +113,13 @@ class Session:
         self.hard_stop = False
         self.track_grads = False
         self.succeeded: list[str] = []
+        self.transcript: list[Ran] = []
         self.budget = Budget()
         self.access = Access(api)
         self.namespace: dict = {}
         self.fallback: dict = {}
-        self.modules = {"torch": torch_facade(api), "math": math_facade()}
+        self.modules = {"torch": torch_facade(api), "math": math_facade(),
+                        "random": random_facade(self.budget)}
         self.tensor_type = api.TORCH.get("Tensor")
         tensor_class = getattr(api, "Tensor", None)
         if tensor_class is not None:
@@ -131,7 +143,7 @@ class Session:
                 self.fallback[name] = value
         builtins, self.pytypes = make_builtins(
             budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
-            trusted=True)
+            trusted=True, access=self.access)
         self.fallback.update(builtins)
         self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
 
@@ -141,6 +153,7 @@ class Session:
         self.succeeded.clear()
         if monitor.ACTIVE is not None:
             monitor.ACTIVE.reset(self)
+        self.transcript.clear()
 
     def write(self, text: str):
         self._count(len(text))
@@ -271,6 +284,35 @@ def _segment(lines, node):
     return "\n".join(lines[first - 1:node.end_lineno]), first
 
 
+def _exact_segment(lines, node):
+    """The statement's own text (decorators included), not its neighbours on a `;` line.
+    Columns in the ast are UTF-8 byte offsets."""
+    decorators = getattr(node, "decorator_list", [])
+    first, col = node.lineno, node.col_offset
+    if decorators:
+        first, col = decorators[0].lineno, 0
+    last, end = node.end_lineno, node.end_col_offset
+    if not (0 < first <= last <= len(lines)):
+        return "\n".join(lines[first - 1:last])
+    if first == last:
+        return lines[first - 1].encode()[col:end].decode(errors="replace")
+    head = lines[first - 1].encode()[col:].decode(errors="replace")
+    tail = lines[last - 1].encode()[:end].decode(errors="replace")
+    return "\n".join([head, *lines[first:last - 1], tail])
+
+
+def imports_torch(tree) -> bool:
+    """Does the program import torch anywhere (then it is a PyTorch script: no bare names)?"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            if any(a.name == "torch" or a.name.startswith("torch.") for a in node.names):
+                return True
+        elif isinstance(node, ast.ImportFrom):
+            if node.module and (node.module == "torch" or node.module.startswith("torch.")):
+                return True
+    return False
+
+
 def _assigned_names(node):
     """Top-level names a statement binds, in order (for the REPL's annotations)."""
     if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -312,11 +354,11 @@ class _Watchdog:
     def __init__(self, budget, limit, hard_stop=False):
         self.budget = budget
         self.limit = limit
-        self.hard_stop = hard_stop
         self.fired = False
         self.active = False
-        self.enabled = threading.current_thread() is threading.main_thread() \
-            and hasattr(signal, "setitimer")
+        self.enabled = limit is not None and hasattr(signal, "setitimer") \
+            and threading.current_thread() is threading.main_thread()
+        self.hard_stop = hard_stop and limit is not None
         self.previous = None
 
     def __enter__(self):
@@ -404,12 +446,20 @@ def _error_from(exc, filename, lines, node, kind="error"):
     return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno)
 
 
+def _bare_name(exc):
+    message = str(exc)
+    return message[len("name '"):-len("' is not defined")] if message.startswith("name '") else None
+
+
 def run_source(text: str, session: Session, *, filename: str = "<stdin>", trusted: bool = False,
-               keep_going: bool = False, echo: str = "toplevel") -> RunResult:
-    """Parse `text` whole, then run its top-level statements in order (see gradrepl.lang)."""
+               keep_going: bool = False, echo: str = "toplevel", bare_names: bool | None = None
+               ) -> RunResult:
+    """Parse `text` whole, then run its top-level statements in order (see gradrepl.lang).
+    bare_names: whether gradrepl's shorthand (`exp`, `tensor`) exists; default: at the prompt
+    (trusted) and in code that never imports torch."""
     result = RunResult()
     try:
-        _run(text, session, filename, trusted, keep_going, echo, result)
+        _run(text, session, filename, trusted, keep_going, echo, result, bare_names)
     except (KeyboardInterrupt, Interrupted):    # Ctrl-C between statements (parsing, bookkeeping)
         session.budget.active = False
         result.ok = False
@@ -421,7 +471,7 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
     return result
 
 
-def _run(text, session, filename, trusted, keep_going, echo, result):
+def _run(text, session, filename, trusted, keep_going, echo, result, bare_names):
     limits = session.limits
     _apply_limits(limits)
     if hasattr(session.api, "set_warning_sink"):
@@ -445,6 +495,23 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
     else:
         for name in TRUSTED_BUILTIN_NAMES:
             session.fallback.pop(name, None)
+    # DECISIONS (bare names): a file or pipe that imports torch is a PyTorch script, where a
+    # bare `exp` is a NameError as in Python; the prompt and expression files keep the shorthand.
+    hidden = {}
+    if bare_names is None:
+        bare_names = trusted or not imports_torch(tree)
+    if not bare_names:
+        hidden = {name: session.fallback.pop(name) for name in BARE_TORCH if name in session.fallback
+                  and session.fallback[name] is session.modules["torch"].entries.get(name)}
+    try:
+        _run_statements(tree, lines, session, filename, trusted, keep_going, echo, result, fail,
+                        set(hidden))
+    finally:
+        session.fallback.update(hidden)
+
+
+def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, result, fail, hidden):
+    limits = session.limits
     compiled = []
     for node in tree.body:
         try:
@@ -484,6 +551,7 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
             replaying = None
         if replaying is not None and index not in plan["replay"]:
             continue
+        echoed = None
         src, first = _segment(lines, node)
         stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
         before = _grad_snapshot(session) if session.track_grads else None
@@ -507,6 +575,7 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
                         value = code(session.namespace)
                         if value is not None:
                             display(value)
+                            echoed = "repr" if isinstance(value, str) else "print"
                     else:
                         code(session.namespace)
         except ExitRequested:
@@ -519,6 +588,11 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
             result.interrupted = True
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
             error = _error_from(exc, filename, lines, node)
+            if hidden and isinstance(exc, NameError) and _bare_name(exc) in hidden:
+                name = _bare_name(exc)
+                error.hint = (f"write torch.{name}: this file imports torch, so it runs as a PyTorch "
+                              f"script, where bare {name} is not defined (the shorthand is for the "
+                              "prompt and for files that never import torch)")
         session.budget.active = False
         clean = error is None and REFUSALS[0] == refusals   # nothing refused, even if caught
         if channel is not None:
@@ -530,7 +604,9 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
             if replaying is None:
                 fail(error)
         elif clean:
-            session.succeeded.append(src)
+            exact = _exact_segment(lines, node)
+            session.succeeded.append(exact)
+            session.transcript.append(Ran(exact, echoed))
         if before is not None:
             after = _grad_snapshot(session)
             stmt.grads_changed = tuple(n for n, v in after.items()

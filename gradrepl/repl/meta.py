@@ -24,7 +24,7 @@ COMMANDS = {
     ":jacobian": ("Y X", "the full Jacobian dY/dX, one backward per element of Y"),
     ":reset": ("", "forget every variable"),
     ":load": ("FILE", "run a file into the session"),
-    ":save": ("FILE", "write the statements that succeeded as a runnable script"),
+    ":save": ("FILE", "write the statements that succeeded as a script for Python with PyTorch"),
     ":history": ("[N]", "the last N inputs (default 20)"),
     ":lesson": ("[NAME]", "list the lessons, or start one"),
     ":lang": ("[en|zh]", "the language of lessons"),
@@ -34,6 +34,7 @@ COMMANDS = {
 LESSON_COMMANDS = {
     ":hint": ("", "the next hint for the exercise"),
     ":solution": ("", "the reference solution"),
+    ":check": ("", "check the answer typed so far (Enter on an empty line does too)"),
     ":skip": ("", "run the reference solution and go on"),
     ":back": ("", "the previous step"),
     ":restart": ("", "start the lesson again, in a fresh session"),
@@ -81,7 +82,7 @@ class MetaCommands:
     def run(self, text: str) -> None:
         command, _, argument = text.strip().partition(" ")
         argument = argument.strip()
-        if command in LESSON_COMMANDS or (command == ":quit" and self.repl.lesson is not None):
+        if command in LESSON_COMMANDS or (command in (":quit", ":reset") and self.repl.lesson is not None):
             if self.repl.lesson is None:
                 self.printer.problem(f"{command}: no lesson is running; start one with :lesson NAME")
             else:
@@ -216,15 +217,18 @@ class MetaCommands:
             return self._usage(":save")
         from gradrepl.repl.history import write_atomically
 
+        from gradrepl.export import to_pytorch
+
         path = Path(argument).expanduser()
-        statements = self.repl.session.succeeded
+        transcript = self.repl.session.transcript
         try:
-            write_atomically(path, "".join(s.rstrip("\n") + "\n" for s in statements))
+            write_atomically(path, to_pytorch(transcript))
         except OSError as e:
             self.printer.problem(f":save: cannot write {argument}: {e.strerror or e}")
             return
-        self.printer.note(f"saved {len(statements)} statements to {argument}; "
-                          f"`gradrepl run {argument}` replays them")
+        self.printer.note(f"saved {len(transcript)} statements to {argument} as a PyTorch script "
+                          f"(shorthand expanded, echoed values printed): `python {argument}` with "
+                          f"PyTorch, or `gradrepl run {argument}`, prints what this session printed")
 
     def cmd_history(self, argument):
         try:
@@ -257,7 +261,7 @@ class MetaCommands:
         self.repl.running = False
 
     def cmd_lesson(self, argument):
-        from gradrepl.tutor.cli import find_lesson
+        from gradrepl.tutor.lesson import find_lesson
 
         lessons = self.repl.lessons()
         if lessons is None:
