@@ -11,9 +11,9 @@ from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host
     is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
-from gradrepl.lang.runtime import REFUSALS, builtin_function_or_method, format_value, function, \
-    materialize, mul, items_exceeded, bits_exceeded, range_count, range_index, safe_ascii, \
-    safe_repr, safe_str
+from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
+    materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str, \
+    range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
 from gradrepl.nn import sandbox as library
 
@@ -141,6 +141,8 @@ class Access:
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
 
     def type_label(self, obj):
+        if isinstance(obj, type):
+            return "type"       # never the name of a host metaclass
         name = self.api.type_name(obj)
         if name:
             return name.rsplit(".", 1)[-1]
@@ -190,15 +192,12 @@ class Access:
             return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
         if is_user_class(obj):
             return self.get_class(obj, name)
+        if isinstance(obj, type):
+            raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
             raise self.no_attr(obj, name, EXCEPTION_ATTRS)
-        if library.is_library(obj):
-            readable = library.public_attrs(obj)
-            if name in readable:
-                return getattr(obj, name)
-            raise self.no_attr(obj, name, readable)
         readable = self.api.public_attrs(obj)
         if readable is None:
             raise self.no_attr(obj, name)
@@ -267,7 +266,14 @@ class Access:
             owner = owner_of(obj, "__init__")
             if USER in owner.__dict__:
                 return owner.__dict__["__init__"].fn
-            return self.outward(owner.__dict__["__init__"], f"{owner.__name__}.__init__")
+            host_init = owner.__dict__["__init__"]
+
+            def init(self, *args, **kwargs):
+                if not isinstance(self, obj):
+                    raise TypeError(f"descriptor '__init__' requires a '{obj.__name__}' object "
+                                    f"but received a '{type(self).__name__}'")
+                return host_init(self, *args, **kwargs)
+            return builtin_function_or_method(init, f"{owner.__name__}.__init__")
         if is_user_instance(obj):
             return self.outward(obj.__init__, f"{type(obj).__name__}.__init__")
         raise AttributeError("attribute '__init__' is not available in gradrepl (names "
@@ -300,10 +306,6 @@ class Access:
         if t is module:
             raise AttributeError(f"cannot assign to '{obj.name}.{name}': modules are read-only "
                                  f"in gradrepl")
-        if library.is_library(obj):
-            settable = library.settable_attrs(obj)
-            if settable is None or name in settable:
-                return
         if self.api.public_attrs(obj) is not None:
             settable = self.api.settable_attrs(obj)
             if settable is None or name in settable:
@@ -467,9 +469,6 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin(name)
     if is_user_instance(obj):
         return t
-    name = getattr(t, "gradrepl_type_name", None)     # a library class: PyTorch's class path
-    if type(name) is str:
-        return standin(name)
     if t in EXCEPTIONS:
         return t
     if isinstance(obj, BaseException):
@@ -494,14 +493,15 @@ def isinstance_of(obj, spec, api, tensor_type):
         return any(isinstance_of(obj, s, api, tensor_type) for s in spec)
     if spec is tensor_type:
         return bool(api.is_tensor(obj))
+    if api.is_legacy_tensor_type(spec):     # torch.FloatTensor & co.: a tensor of that dtype
+        return spec.matches(obj)
     if type(spec) is pytype:
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
     if spec in EXCEPTIONS or library.is_library_class(spec):
         return isinstance(obj, spec)
-    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)
-                                   or getattr(spec, PUBLIC, None) is not None):
+    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)):
         return isinstance(obj, spec)
     raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
 

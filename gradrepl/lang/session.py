@@ -137,7 +137,7 @@ class Session:
         self.namespace["math"] = self.modules["math"]
         self.fallback.clear()
         torch = self.modules["torch"]
-        for name in BARE_TORCH:
+        for name in (*BARE_TORCH, *getattr(self.api, "BARE_OPS", ())):
             value = torch.entries.get(name)
             if value is not None and callable(value) and name not in BUILTIN_NAMES:
                 self.fallback[name] = value
