@@ -251,7 +251,11 @@ def eye(n, m=None, dtype=None, requires_grad=False, device=None):
 
 # ================================================================ random
 def _gen(generator):
-    return generator if generator is not None else rng.default_generator
+    if generator is None:
+        return rng.default_generator
+    if type(generator) is not rng.Generator:   # never a user object the engine calls into
+        raise TypeError(f"generator must be a torch.Generator, not {type(generator).__name__}")
+    return generator
 
 
 def _float_dtype(dtype):

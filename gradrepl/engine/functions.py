@@ -39,6 +39,10 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
                              ("linewidth", linewidth, 100_000)):
         if value is not None and not (isinstance(value, int) and 0 <= value <= cap):
             raise ValueError(f"set_printoptions: {name} must be an integer from 0 to {cap} in gradrepl")
+    if threshold is not None and (type(threshold) not in (int, float, bool) or threshold != threshold):
+        # checked here: a bad threshold would break every later print (PyTorch fails there)
+        raise TypeError(f"set_printoptions: threshold must be a number, not "
+                        f"{type(threshold).__name__}")
     printing.set_printoptions(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
                               profile=profile, sci_mode=sci_mode)
 

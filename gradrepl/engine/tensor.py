@@ -18,7 +18,7 @@ from gradrepl.engine.autograd import RemovableHandle
 from gradrepl.engine.printing import tensor_repr
 from gradrepl.engine.util import cname, prod, legacy_scalar, pytype, shape_list, warn, wrap_dim
 from gradrepl.errors import BudgetExceeded
-from gradrepl.limits import LIMITS, check_memory
+from gradrepl.limits import LIMITS, check_memory, check_numel
 
 _BIG = 1 << 24  # arrays larger than this count against the live-memory budget
 
@@ -277,8 +277,23 @@ class Tensor:
     __hash__ = object.__hash__
 
     def __contains__(self, item):
-        v = item._a if type(item) is Tensor else item
+        if type(item) is Tensor:
+            broadcast_numel(self._a.shape, item._a.shape)    # before comparing
+            v = item._a
+        elif type(item) in (int, float, bool, complex):
+            v = item
+        else:
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
+                               f"passed in a <class '{type(item).__name__}'>.")
         return bool((self._a == v).any())
+
+
+def broadcast_numel(sa, sb):
+    """Refuse a comparison whose broadcast result would be over the element budget."""
+    n = 1
+    for i in range(1, max(len(sa), len(sb)) + 1):
+        n *= max(sa[-i] if i <= len(sa) else 1, sb[-i] if i <= len(sb) else 1)
+    check_numel(n)
 
 
 class Size(tuple):
@@ -299,7 +314,9 @@ class Size(tuple):
         return Size(r) if isinstance(i, slice) else r
 
     def __add__(self, other):
-        return Size(tuple(self) + tuple(other))
+        if not isinstance(other, tuple):     # PyTorch's message; a range is never expanded
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
+        return Size(tuple.__add__(self, other))
 
 
 # ================================================================ construction helpers

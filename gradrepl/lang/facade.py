@@ -643,8 +643,56 @@ def torch_facade(api):
         return module(name, entries)
 
     torch = wrap("torch", api.TORCH)
+    _hide_host_classes(torch, api)
     from gradrepl import data, nn, optim
     torch.entries["nn"] = wrap("torch.nn", nn.namespace())
     torch.entries["optim"] = wrap("torch.optim", optim.namespace())
     torch.entries["utils"] = wrap("torch.utils", {"data": data.namespace()})
     return torch
+
+
+# Engine classes offered under torch.*: user code sees PyTorch's class names, never the
+# engine's module path, and torch.Size(...) is sized before it is built.
+_HOST_CLASSES = {"Size": "torch.Size", "set_grad_enabled": "torch.autograd.grad_mode.set_grad_enabled",
+                 "finfo": "torch.finfo", "iinfo": "torch.iinfo"}
+
+
+def _hide_host_classes(torch, api):
+    standins = {}
+    for key, name in _HOST_CLASSES.items():
+        host = api.TORCH.get(key)
+        if isinstance(host, type):
+            fn = _size_maker(api, host) if key == "Size" else host
+            standins[id(host)] = pytype(host, fn, name)
+    stack, seen = [torch], set()
+    while stack:
+        mod = stack.pop()
+        for key, value in mod.entries.items():
+            if type(value) is module:
+                if id(value) not in seen:
+                    seen.add(id(value))
+                    stack.append(value)
+            elif id(value) in standins:
+                mod.entries[key] = standins[id(value)]
+
+
+def host_class_standins(torch):
+    """host class -> its stand-in, for type(x) (the session's pytypes)."""
+    return {v.host: v for v in torch.entries.values() if type(v) is pytype}
+
+
+def _size_maker(api, size_class):
+    def size(sizes=()):
+        items = materialize(sizes, None)        # the item cap before anything is built
+        dims = []
+        for k, v in enumerate(items):
+            if type(v) in (int, bool):
+                dims.append(int(v))
+            elif api.is_tensor(v) and v.numel() == 1 and not v.is_floating_point():
+                dims.append(int(v.item()))
+            else:
+                what = "Tensor" if api.is_tensor(v) else type(v).__name__
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {k} is '{what}')")
+        return size_class(dims)
+    size.__name__ = size.__qualname__ = "Size"
+    return size

@@ -12,7 +12,8 @@ from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
-from gradrepl.lang.facade import Access, math_facade, random_facade, torch_facade
+from gradrepl.lang.facade import Access, host_class_standins, math_facade, random_facade, \
+    torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
     safe_repr, time_exceeded
@@ -146,12 +147,16 @@ class Session:
             budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
             trusted=True, access=self.access)
         self.fallback.update(builtins)
+        self.pytypes.update(host_class_standins(self.modules["torch"]))
         self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
 
     def reset(self):
         """Forget every variable (the namespace dict keeps its identity)."""
         self._populate()
         self.succeeded.clear()
+        printoptions = self.api.TORCH.get("set_printoptions")
+        if callable(printoptions):          # process-wide: back to PyTorch's defaults too
+            printoptions(profile="default")
         if monitor.ACTIVE is not None:
             monitor.ACTIVE.reset(self)
         self.transcript.clear()

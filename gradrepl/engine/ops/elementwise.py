@@ -902,6 +902,7 @@ def MaskedFillBackward0(grad, xp, mask):
 @declare("masked_fill", rules=[MaskedFillBackward0])
 def masked_fill(self, mask, value):
     m = as_tensor(mask)._a.astype(bool)
+    broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
     v = value.item() if type(value) is Tensor else value
     out = np.where(m, np.asarray(v, self._a.dtype), self._a)
     return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))
