@@ -11,6 +11,7 @@ from gradrepl import limits as limits_module
 from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
+from gradrepl.lang.docs import doc_builtins
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
 from gradrepl.lang.facade import Access, math_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
@@ -142,6 +143,7 @@ class Session:
             budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
             trusted=True)
         self.fallback.update(builtins)
+        self.fallback.update(doc_builtins(self))
         self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
 
     def reset(self):

@@ -309,3 +309,20 @@ def test_save_writes_a_script_for_real_pytorch(drive, tmp_path):
     assert "NameError: name 'oops' is not defined" in out
     assert saved.read_text() == (data / "expected" / "05_math.py").read_text()
     assert "as a PyTorch script" in " ".join(out.split())
+
+
+def test_last_result_help_and_dir_at_the_prompt(drive):
+    out = drive("torch.ones(2) * 3\r_ + 1\rhelp(torch.ones)\r'backward' in dir(_)\r_ = 5\r_\r")
+    assert "tensor([4., 4.])" in out
+    assert "Help on torch.ones:" in out and "ones(*size, *, out=None" in out
+    assert "True\n" in out
+    assert out.rstrip().endswith("5")                  # the learner's own `_` wins, as in Python
+
+
+def test_the_tutor_points_shorthand_to_its_torch_spelling_once(drive):
+    out = drive("x = tensor([1., 2.])\ry = exp(x)\rz = exp(x) + sigmoid(x)\rw = torch.exp(x)\r")
+    flat = " ".join(out.split())
+    assert "tip: tensor without torch. is gradrepl shorthand; a PyTorch script writes torch.tensor" in flat
+    assert flat.count("tip: exp without torch.") == 1
+    assert "tip: sigmoid without torch." in flat
+    assert flat.count("tip:") == 3
