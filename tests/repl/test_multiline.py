@@ -15,6 +15,9 @@ from gradrepl.repl.validator import SyntaxValidator
     "y = x + \\",
     's = """two\nlines',
     "if a:\n    pass\nelse:",
+    "def f(x):\n    return x +",                          # inside a block: a new line, as in ptpython
+    "for i in range(3):\n    y = 2 +* 3",
+    "@torch.no_grad()\ndef f(x):\n    return x *",
 ])
 def test_unfinished_input_continues(text):
     assert needs_more(text)
@@ -28,6 +31,8 @@ def test_unfinished_input_continues(text):
     "while True:\n    pass\n    ",
     "def f():\n    return 1\n\nprint(f())",                 # a pasted block ending in a statement
     "x = )",                                                # runs into the validator, not a new line
+    "x = lambda:",
+    "def f(x):\n    return x +\n",                         # the blank line submits: the validator says why
     ":vars",
     "# just a comment",
 ])

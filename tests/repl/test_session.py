@@ -326,3 +326,11 @@ def test_the_tutor_points_shorthand_to_its_torch_spelling_once(drive):
     assert flat.count("tip: exp without torch.") == 1
     assert "tip: sigmoid without torch." in flat
     assert flat.count("tip:") == 3
+
+
+def test_enter_inside_a_block_opens_a_new_line_as_ptpython_does(drive):
+    """Issue 17: Enter on a half-typed line of a block does not check it (no cursor jump)."""
+    keys = "if True:\ry = 1 +\r" + "\x7f\x7f" + " 2\r\ry * 10\r"
+    out = drive(keys)
+    assert "30" in out.split("y = 3")[-1]
+    assert "SyntaxError" not in out
