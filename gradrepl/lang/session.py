@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from gradrepl import limits as limits_module
 from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.lang.builtins import make_builtins
+from gradrepl.lang.carets import carets, find_statement
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.docs import doc_builtins
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
@@ -403,7 +404,7 @@ def _grad_snapshot(session):
     return snap
 
 
-def _error_from(exc, filename, lines, node, kind="error"):
+def _error_from(exc, filename, lines, node, kind="error", tree=None):
     loc = getattr(exc, "__dict__", {}).get(LOC)
     line, col = loc if loc else (node.lineno, node.col_offset)
     source = lines[line - 1] if 0 < line <= len(lines) else None
@@ -424,7 +425,14 @@ def _error_from(exc, filename, lines, node, kind="error"):
                        "limit (--max-depth)")
     hint = exc.__dict__.get("gradrepl_hint") if hasattr(exc, "__dict__") else None
     hint = hint or hint_for(type_name, message, source)
-    return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno)
+    marks = None
+    if kind == "error" and source is not None:
+        try:
+            stmt = find_statement(node, line, col) or (find_statement(tree, line, col) if tree else None)
+            marks = carets(stmt, type_name, message, source)
+        except Exception:  # noqa: BLE001 - carets are a nicety; the error itself must get out
+            marks = None
+    return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno, marks)
 
 
 def _bare_name(exc):
@@ -551,10 +559,10 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
             result.statements.append(stmt)
             break
         except (KeyboardInterrupt, Interrupted) as exc:
-            error = _error_from(exc, filename, lines, node)
+            error = _error_from(exc, filename, lines, node, tree=tree)
             result.interrupted = True
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
-            error = _error_from(exc, filename, lines, node)
+            error = _error_from(exc, filename, lines, node, tree=tree)
             if hidden and isinstance(exc, NameError) and _bare_name(exc) in hidden:
                 name = _bare_name(exc)
                 error.hint = (f"write torch.{name}: this file imports torch, so it runs as a PyTorch "

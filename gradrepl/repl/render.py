@@ -168,9 +168,11 @@ class Printer:
             source = escape_control(redact(error.source_line.rstrip("\n")))
             stripped = source.lstrip()
             self._print(Text("    " + stripped), soft_wrap=True)
-            if error.col is not None and error.kind in ("syntax", "error"):
+            if error.col is not None and error.kind == "syntax":
                 caret = max(0, error.col - (len(source) - len(stripped)))
                 self._print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
+            elif error.carets and error.kind == "error":    # under the failing part, as Python 3.11
+                self._print(Text("    " + error.carets, style="bold red"), soft_wrap=True)
         message = escape_control(redact(error.message))
         line = Text()
         line.append(error.type_name, style="bold red")

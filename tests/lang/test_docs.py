@@ -78,3 +78,13 @@ def test_the_table_is_data_with_one_signature_and_one_line_each():
     for name, entry in raw.items():
         assert set(entry) == {"signature", "summary"}, name
         assert "\n" not in entry["summary"] and "torch._C" not in entry["signature"], name
+
+
+def test_help_and_dir_never_show_host_names():
+    src = ("x = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\nf = lambda v: v\n"
+           "for obj in [y.grad_fn, f, torch, torch.float32, x.grad_fn, len, 'text', [1], None, torch.Tensor]:\n"
+           "    help(obj)\n    print(dir(obj))\n")
+    out, result = run(src)
+    assert result.ok, [e.format() for e in result.errors]
+    for word in ("'_", " _", "gradrepl.", "<locals>", "_creator", "__"):
+        assert word not in out, word
