@@ -42,6 +42,7 @@ class StatementResult:
     assigned: tuple = ()
     error: UserError | None = None
     grads_changed: tuple = ()
+    changed_in_place: tuple = ()    # names whose value the statement may have changed in place
 
 
 @dataclass
@@ -331,6 +332,33 @@ def _assigned_names(node):
     return tuple(dict.fromkeys(names))
 
 
+def _changed_in_place(node):
+    """Names a statement changes without rebinding them: `y[0, 0] = 5`, `y.data = ...`,
+    `c = y.detach_()`, `torch.nn.init.zeros_(w)` (for the REPL's tutor lines). Bodies of
+    functions defined here do not run here, so they do not count."""
+    names = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) and n is not node:
+            continue
+        if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store):
+            base = n.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                names.append(base.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr.endswith("_") and not n.func.attr.startswith("_"):
+            receiver = n.func.value
+            if isinstance(receiver, ast.Name) and receiver.id not in ("torch", "math"):
+                names.append(receiver.id)
+            elif n.args and isinstance(n.args[0], ast.Name):      # torch.nn.init.zeros_(w)
+                names.append(n.args[0].id)
+        stack.extend(reversed(list(ast.iter_child_nodes(n))))
+    return tuple(dict.fromkeys(names))
+
+
 # --- running ----------------------------------------------------------------------------
 
 class _Watchdog:
@@ -531,7 +559,8 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
     for node, (kind, code) in compiled:
         echoed = None
         src, first = _segment(lines, node)
-        stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
+        stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node),
+                               changed_in_place=_changed_in_place(node))
         before = _grad_snapshot(session) if session.track_grads else None
         session.budget.start()
         session._ctx.handling.clear()

@@ -122,8 +122,11 @@ class Printer:
         self._print(rich_text, soft_wrap=True)
 
     # tutor displays -------------------------------------------------------------------------
-    def tensor_assigned(self, name: str, tensor, with_value: bool = True) -> None:
-        """The new value (when nothing else shows it) and its autograd flags."""
+    def tensor_assigned(self, name: str, tensor, with_value: bool = True, in_place: bool = False) -> None:
+        """The new value (when nothing else shows it) and its autograd flags; in_place: the
+        statement changed the tensor without rebinding the name (y[0, 0] = 5, y.detach_())."""
+        if in_place:
+            name += " (changed in place)"
         if with_value:
             self.value(repr(tensor))
             line = f"{name}: {describe(tensor)}"

@@ -285,6 +285,8 @@ class Repl:
             if statement.error is not None or not self.tutor or not self._annotate or self._quiet:
                 return
             self._show_assigned(statement.assigned)
+            self._show_assigned([n for n in statement.changed_in_place if n not in statement.assigned],
+                                in_place=True)
             if self._prompt_run:
                 self._shorthand_tip(statement.source)
             if changed:
@@ -306,14 +308,16 @@ class Repl:
             self.printer.note(f"tip: {', '.join(new)} without torch. is gradrepl shorthand; a PyTorch "
                               f"script writes {spelled} (:save does it for you)")
 
-    def _show_assigned(self, names):
+    def _show_assigned(self, names, in_place=False):
         namespace, api = self.session.namespace, self.session.api
         for name in names:
             if name not in namespace:
                 continue
             value = namespace[name]
+            if in_place and not api.is_tensor(value):
+                continue
             if api.is_tensor(value):
-                self.printer.tensor_assigned(name, value, with_value=self._single)
+                self.printer.tensor_assigned(name, value, with_value=self._single, in_place=in_place)
             elif self._single:
                 text = short_repr(value, _SHOWN_LENGTH)
                 if text is not None:

@@ -335,3 +335,16 @@ def test_enter_inside_a_block_opens_a_new_line_as_ptpython_does(drive):
     out = drive(keys)
     assert "30" in out.split("y = 3")[-1]
     assert "SyntaxError" not in out
+
+
+def test_tutor_lines_for_tensors_changed_in_place(drive):
+    out = drive("x = torch.ones(2, 2, requires_grad=True)\ry = x * 2\ry[0, 0] = 5\rc = y.detach_()\r"
+                "def f(t):\r    t.zero_()\r\rw = torch.zeros(2)\rfor i in range(2):\r    w.add_(1)\r\r")
+    lines = out.splitlines()
+    assert "y (changed in place): requires_grad=True  is_leaf=False  " \
+           "grad_fn=<torch::autograd::CopySlices>" in lines
+    assert "y (changed in place): requires_grad=False  is_leaf=True  grad_fn=None" in lines
+    assert "c: requires_grad=False  is_leaf=True  grad_fn=None" in lines
+    assert "tensor([[5., 2.],\n        [2., 2.]], grad_fn=<CopySlices>)" in out
+    assert "t (changed in place)" not in out                          # a def's body did not run
+    assert "tensor([2., 2.])\nw (changed in place): requires_grad=False  is_leaf=True  grad_fn=None" in out
