@@ -163,7 +163,7 @@ def _run_parser():
     return parser
 
 
-_DELEGATED = {"lesson": ("gradrepl.tutor.cli", False), "graph": ("gradrepl.viz.cli", True),
+_DELEGATED = {"lesson": ("gradrepl.repl.lesson", False), "graph": ("gradrepl.viz.cli", True),
               "explain": ("gradrepl.viz.cli", True), "gradcheck": ("gradrepl.viz.cli", True)}
 
 
@@ -190,7 +190,8 @@ def entry() -> None:
     """The process entry point (console script, python -m gradrepl): main(), then exit at
     once. Tearing down a session's autograd graph object by object at interpreter exit
     costs up to a third of a short script's run time, and nothing is left to clean up."""
-    rc = main()
+    from gradrepl.worker.front import supervise
+    rc = supervise(main, sys.argv[1:])
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -280,6 +281,7 @@ class _Stdout:
 def run_script(text, filename, limits, keep_going):
     """Script mode: plain text, program output on stdout, errors on stderr."""
     from gradrepl.lang import Session, run_source
+    from gradrepl.worker import monitor
 
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -298,7 +300,8 @@ def run_script(text, filename, limits, keep_going):
         print(f"{category}: {message}", file=sys.stderr, flush=True)
 
     session = Session(limits=limits, write=stdout.write)
-    session.hard_stop = True
+    session.hard_stop = monitor.ACTIVE is None   # a worker is stopped by its front instead
+    monitor.script_spec(text, filename, limits, keep_going)
     session.report = report
     session.warn = warn
     result = run_source(text, session, filename=filename, trusted=False, keep_going=keep_going)

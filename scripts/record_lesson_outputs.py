@@ -49,7 +49,13 @@ def observe(v):
     return {"kind": "other"}
 torch = ns["torch"]
 results = []
-for src, names in json.load(sys.stdin):
+for src, names, watched in json.load(sys.stdin):
+    counts = {}
+    for n in watched:  # backward_runs: count the passes that reach the tensor bound to n now
+        t = ns.get(n)
+        if isinstance(t, torch.Tensor) and t.requires_grad:
+            c = [0]
+            counts[n] = (t, c, t.register_hook(lambda g, c=c: c.__setitem__(0, c[0] + 1)))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         try:
@@ -63,21 +69,26 @@ for src, names in json.load(sys.stdin):
         except Exception as e:
             msg = str(e).splitlines()[0] if str(e) else ""
             print(f"{type(e).__name__}: {msg}")
-    results.append([out.getvalue(), {n: observe(ns[n]) for n in names if n in ns}])
+    runs = {n: c[0] if ns.get(n) is t else None for n, (t, c, h) in counts.items()}
+    for t, c, h in counts.values():
+        h.remove()
+    results.append([out.getvalue(), {n: observe(ns[n]) for n in names if n in ns}, runs])
 json.dump(results, sys.stdout)
 '''
 
 
-def run_under_torch(python: str, steps: list[Code | Exercise]) -> list[tuple[str, dict[str, Observed]]]:
-    """(output, observed state of the checked names) after each code step or solution."""
-    items = [[s.source, []] if isinstance(s, Code) else [s.solution, [v.name for v in s.check.variables]]
+def run_under_torch(python: str, steps: list[Code | Exercise]) -> list[tuple[str, dict[str, Observed], dict]]:
+    """(output, observed state of the checked names, backward_runs counts) after each code step or solution."""
+    items = [[s.source, [], []] if isinstance(s, Code) else
+             [s.solution, [v.name for v in s.check.variables],
+              [v.name for v in s.check.variables if "backward_runs" in dict(v.expect)]]
              for s in steps]
     proc = subprocess.run([python, "-c", _TORCH_RUNNER], input=json.dumps(items),
                           capture_output=True, text=True, check=True)
     return [(re.sub(r"0x[0-9a-fA-F]+", "0x...", text),
              {name: Observed(**{k: tuple(v) if k == "shape" else v for k, v in seen.items()})
-              for name, seen in state.items()})
-            for text, state in json.loads(proc.stdout)]
+              for name, seen in state.items()}, runs)
+            for text, state, runs in json.loads(proc.stdout)]
 
 
 def _fence_end(lines: list[str], start: int) -> int:
@@ -117,7 +128,7 @@ def main() -> int:
         lesson = load_lesson(path)
         runnable = [s for s in lesson.steps if isinstance(s, Code | Exercise)]
         recorded = {}
-        for step, (out, state) in zip(runnable, run_under_torch(args.torch, runnable)):
+        for step, (out, state, runs) in zip(runnable, run_under_torch(args.torch, runnable)):
             if isinstance(step, Code):
                 if not matches(step.expected, out):
                     recorded[step.line] = out
@@ -125,8 +136,9 @@ def main() -> int:
             else:
                 if out.strip():
                     print(f"{path}:{step.line}: solution printed (under PyTorch):\n{out}")
-                for failure in check_observed(step.check, state).failures:
-                    print(f"{path}:{step.line}: under PyTorch the solution fails its check: {failure.en}")
+                for failure in check_observed(step.check, state, runs).failures:
+                    print(f"{path}:{step.line}: under PyTorch the solution fails its check: "
+                          f"{failure.for_author()}")
                     status = 1
         if recorded and args.check:
             status = 1

@@ -14,11 +14,12 @@ from gradrepl.lang.carets import carets, find_statement
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.docs import doc_builtins
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
-from gradrepl.lang.facade import Access, math_facade, torch_facade
+from gradrepl.lang.facade import Access, math_facade, random_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import TEXT_SIZES, Budget, check_text, function, safe_repr, \
     time_exceeded
 from gradrepl.limits import Limits
+from gradrepl.worker import monitor
 
 _RECURSION_FLOOR = 1_500
 _DEVNULL = []
@@ -119,7 +120,8 @@ class Session:
         self.access = Access(api)
         self.namespace: dict = {}
         self.fallback: dict = {}
-        self.modules = {"torch": torch_facade(api), "math": math_facade()}
+        self.modules = {"torch": torch_facade(api), "math": math_facade(),
+                        "random": random_facade(self.budget)}
         self.tensor_type = api.TORCH.get("Tensor")
         tensor_class = getattr(api, "Tensor", None)
         if tensor_class is not None:
@@ -143,7 +145,7 @@ class Session:
                 self.fallback[name] = value
         builtins, self.pytypes = make_builtins(
             budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
-            trusted=True)
+            trusted=True, access=self.access)
         self.fallback.update(builtins)
         self.fallback.update(doc_builtins(self))
         self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
@@ -152,6 +154,8 @@ class Session:
         """Forget every variable (the namespace dict keeps its identity)."""
         self._populate()
         self.succeeded.clear()
+        if monitor.ACTIVE is not None:
+            monitor.ACTIVE.reset(self)
         self.transcript.clear()
 
     def write(self, text: str):
@@ -420,6 +424,8 @@ def _apply_limits(limits):
     wanted = _RECURSION_FLOOR + 12 * min(limits.max_depth, _DEPTH_CEILING)
     if sys.getrecursionlimit() < wanted:
         sys.setrecursionlimit(wanted)
+    if monitor.ACTIVE is not None:
+        monitor.ACTIVE.apply_limits(limits)
 
 
 def _grad_snapshot(session):
@@ -440,6 +446,10 @@ def _error_from(exc, filename, lines, node, kind="error", tree=None):
         type_name, message, kind = "BudgetExceeded", exc.message, "budget"
     elif isinstance(exc, (KeyboardInterrupt, Interrupted)):
         type_name, message, kind = "KeyboardInterrupt", "interrupted by Ctrl-C", "interrupt"
+    elif isinstance(exc, MemoryError):     # NumPy's own subclass has an internal name
+        type_name, kind = "MemoryError", "budget"
+        message = ("out of memory: the statement needed more memory than gradrepl's worker may "
+                   "use (the tensor-memory limit is --max-memory)")
     else:
         type_name = NotSupported.type_name if isinstance(exc, NotSupported) else type(exc).__name__
         try:
@@ -556,7 +566,18 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
         compiled.append((node, code))
 
     display = session.display or (lambda value: session.write(safe_repr(value) + "\n"))
-    for node, (kind, code) in compiled:
+    channel = monitor.ACTIVE
+    plan = channel.take_plan() if channel is not None else None
+    replaying = None
+    for index, (node, (kind, code)) in enumerate(compiled):
+        if plan is not None and replaying is None and index < plan["start"]:
+            # a new worker after a death (--keep-going): what succeeded runs again unseen
+            replaying = _Quiet(session)
+        if replaying is not None and index >= plan["start"]:
+            replaying.restore()
+            replaying = None
+        if replaying is not None and index not in plan["replay"]:
+            continue
         echoed = None
         src, first = _segment(lines, node)
         stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node),
@@ -565,6 +586,8 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
         session.budget.start()
         session._ctx.handling.clear()
         error = None
+        if channel is not None:
+            channel.begin(index, filename, first, src, limits.time_limit)
         try:
             if kind == "refused":
                 error = _error_from(code.exc, filename, lines, code.node)
@@ -598,11 +621,14 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
                               f"script, where bare {name} is not defined (the shorthand is for the "
                               "prompt and for files that never import torch)")
         session.budget.active = False
+        if channel is not None:
+            channel.end(session, error is None, src, filename, trusted)
         if error is not None:
             if error.kind in ("budget", "interrupt") and hasattr(session.api, "reset_state"):
                 session.api.reset_state()   # grad mode may have been left off mid-statement
             stmt.error = error
-            fail(error)
+            if replaying is None:
+                fail(error)
         else:
             exact = _exact_segment(lines, node)
             session.succeeded.append(exact)
@@ -614,5 +640,23 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
         result.statements.append(stmt)
         if session.after_statement is not None:
             session.after_statement(stmt)
-        if error is not None and (result.interrupted or not keep_going):
+        if error is not None and (result.interrupted or not keep_going) and replaying is None:
             break
+    if replaying is not None:
+        replaying.restore()
+
+
+class _Quiet:
+    """Nothing a replayed statement does is shown (its output, value, errors, warnings)."""
+
+    FIELDS = ("write_out", "display", "report", "warn", "after_statement")
+
+    def __init__(self, session):
+        self.session = session
+        self.saved = [getattr(session, f) for f in self.FIELDS]
+        session.write_out = session.display = lambda *args: None
+        session.report = session.warn = session.after_statement = None
+
+    def restore(self):
+        for f, value in zip(self.FIELDS, self.saved):
+            setattr(self.session, f, value)

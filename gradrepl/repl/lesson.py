@@ -1,22 +1,49 @@
 """A lesson played inside the REPL: the tutor's Player driven by what the learner types.
 
 Enter (an empty line) advances; code steps run in the learner's session with the
-REPL's tutor displays; at an exercise every input is followed by the check on the
-session's state. `:hint :solution :skip :back :restart :quit` steer (gradrepl.repl.meta
-routes them here). Lesson code is untrusted: it runs with trusted=False.
+REPL's tutor displays. At an exercise the learner's inputs make up the answer and Enter on
+an empty line (or :check) checks the state it left; every attempt starts from a session
+rebuilt from the lesson's steps. `:hint :solution :check :skip :back :restart :quit` and
+`:reset` steer (gradrepl.repl.meta routes them here). Lesson code is untrusted: it runs with trusted=False.
+
+`main(args)` is `gradrepl lesson ...`: the tutor's command line (gradrepl.tutor.cli) with
+this REPL as the front end on a terminal. The dependency runs one way, repl -> tutor.
 """
+import argparse
+
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from gradrepl.tutor.display import show_check, show_code, show_step
-from gradrepl.tutor.interactive import msg
-from gradrepl.tutor.lesson import Code, Exercise
-from gradrepl.tutor.player import Player
+from gradrepl.tutor.display import show_check, show_code, show_renderable, show_step
+from gradrepl.tutor.interactive import ask_predict
+from gradrepl.tutor.lesson import Code, Exercise, Tool
+from gradrepl.tutor.messages import msg, yes
+from gradrepl.tutor.player import Attempt, Player, rebuild, tool_output
 from gradrepl.tutor.progress import ProgressStore
 
-_YES = ("", "y", "yes", "是")
-_SAVED = ("Progress saved; :lesson {id} resumes here.", "进度已保存；:lesson {id} 可从这里继续。")
+
+class ReplRunner:
+    """The REPL's own session as the tutor's Runner: lesson code runs untrusted and quietly."""
+
+    def __init__(self, repl):
+        self.repl = repl
+        self.last_hints: list[str] = []
+
+    def run(self, source: str) -> str:
+        self.repl.run_code(source, filename="<lesson>", trusted=False, quiet=True)
+        return ""
+
+    @property
+    def namespace(self):
+        return self.repl.session.namespace
+
+    @property
+    def session(self):
+        return self.repl.session
+
+    def reset(self) -> None:
+        self.repl.reset_session()
 
 
 class LessonMode:
@@ -25,8 +52,10 @@ class LessonMode:
         self.lesson = lesson
         self.store = store if store is not None else ProgressStore()
         self.player = Player(lesson, repl.lang)
+        self.runner = ReplRunner(repl)
         self.ran: set[int] = set()
         self.previous = None
+        self.attempt: Attempt | None = None
         self._warned = False
 
     @property
@@ -37,38 +66,45 @@ class LessonMode:
     def lang(self):
         return self.player.lang
 
+    def note(self, key: str, **kwargs) -> None:
+        self.repl.printer.note(msg(key, self.lang, **kwargs))
+
     def status(self) -> str:
         return f"lesson {self.lesson.id} {self.player.position + 1}/{self.player.total}"
 
+    def _ask(self, question: str) -> str:
+        try:
+            return self.repl.ask(question)
+        except (EOFError, KeyboardInterrupt):
+            return ""
+
     # starting ------------------------------------------------------------------------------
     def start(self) -> None:
+        """A lesson runs in a fresh session: nothing from before (or from an earlier run of
+        this lesson) can answer its exercises."""
         saved = self.store.get(self.lesson.id)
         total = self.player.total
-        if 0 < saved.step < total and saved.total == total and not saved.finished:
-            try:
-                answer = self.repl.ask(msg("resume", self.lang, step=saved.step + 1, total=total))
-            except (EOFError, KeyboardInterrupt):
-                answer = "n"
-            if answer.strip().lower() in _YES:
+        self.repl.reset_session()
+        if saved.finished and saved.total == total:
+            if yes(self._ask(msg("finished_before", self.lang)), default=False):
+                self.store.update(self.lesson.id, self.player.progress())
+            else:
                 self.player = Player(self.lesson, self.lang, saved)
-                self._replay(self.player.position)
+                self.note("review")
+        elif 0 < saved.step < total and saved.total == total:
+            if yes(self._ask(msg("resume", self.lang, step=saved.step + 1, total=total)), default=True):
+                self.player = Player(self.lesson, self.lang, saved)
+                rebuild(self.lesson, self.runner, self.player.position)
+                self.ran.update(range(self.player.position))
         self.console.print(Text(f"{self.lesson.number}. {self.lesson.title.get(self.lang)}",
                                 style="bold"))
         self.show()
-
-    def _replay(self, position: int) -> None:
-        """Rebuild the session quietly up to `position` (resuming)."""
-        for index, step in enumerate(self.lesson.steps[:position]):
-            source = step.source if isinstance(step, Code) else \
-                step.solution if isinstance(step, Exercise) else None
-            if source is not None and index not in self.ran:
-                self.repl.run_code(source, filename="<lesson>", trusted=False, quiet=True)
-                self.ran.add(index)
 
     # showing -------------------------------------------------------------------------------
     def show(self) -> None:
         p = self.player
         index = p.position
+        self.leave_attempt()
         bar = Table.grid(padding=(0, 1))
         bar.add_row(ProgressBar(total=p.total, completed=index + 1, width=30),
                     Text(f"{index + 1}/{p.total}", style="dim"))
@@ -78,43 +114,62 @@ class LessonMode:
         step = p.step
         if isinstance(step, Code):
             if index in self.ran:
-                self.repl.printer.note(msg("already", self.lang))
+                self.note("already")
             else:
+                if step.predict is not None:
+                    ask_predict(step.predict, self.lang, self._ask, self.console)
                 self.ran.add(index)
                 self.repl.run_code(step.source, filename="<lesson>", trusted=False)
+        elif isinstance(step, Tool):
+            shown, error = tool_output(self.runner, step, self.console.width)
+            show_renderable(self.console, shown if error is None else error)
         if self._pending_exercise():
-            self.repl.printer.note(msg("exercise", self.lang))
+            with self.repl.without_warnings():
+                self.attempt = Attempt(self.lesson, index, self.runner)
+            self.note("exercise")
         else:
-            self.repl.printer.note(msg("enter", self.lang))
+            self.note("enter")
 
     def _pending_exercise(self) -> bool:
         return isinstance(self.player.step, Exercise) and self.player.position not in self.ran
 
+    def leave_attempt(self) -> None:
+        if self.attempt is not None:
+            self.attempt.close()
+            self.attempt = None
+
     # input ---------------------------------------------------------------------------------
     def enter(self) -> None:
-        """An empty line: the next step (an exercise waits for its check to pass)."""
+        """An empty line: at an exercise, check the answer typed so far; else the next step."""
         if self._pending_exercise():
-            self.repl.printer.note(msg("exercise", self.lang))
+            self.check()
             return
         self.advance()
 
     def after_input(self) -> None:
-        """After the learner's code ran: check the exercise on the session's state."""
-        if not self._pending_exercise():
+        """The learner's code ran: at an exercise it is part of the answer being written."""
+        if self._pending_exercise() and self.attempt is not None:
+            self.attempt.typed += 1
+
+    def check(self) -> None:
+        if self.attempt is None or not self.attempt.typed:
+            self.note("nothing_typed")
             return
         with self.repl.without_warnings():
-            result = self.player.check(self.repl.session.namespace)
+            result = self.attempt.judge(self.player)
+        show_check(self.console, result, self.lang)
         if result.passed:
-            show_check(self.console, result, self.lang)
+            self.leave_attempt()
             self.ran.add(self.player.position)
             self.advance()
             return
-        checked = [var.name for var in self.player.step.check.variables]
-        if all(name in self.repl.session.namespace for name in checked):
-            show_check(self.console, result, self.lang)   # a complete attempt: say what is off
+        with self.repl.without_warnings():
+            self.attempt.again()
+        self.note("again")
 
     def advance(self) -> None:
         if not self.player.advance():
+            self.leave_attempt()
             self.save()
             self.console.print(Text(msg("finished", self.lang), style="green"))
             self.repl.end_lesson()
@@ -122,12 +177,21 @@ class LessonMode:
         self.save()
         self.show()
 
+    def restart(self) -> None:
+        self.leave_attempt()
+        self.player.restart()
+        self.repl.reset_session()
+        self.ran.clear()
+        self.previous = None
+        self.save()
+        self.show()
+
     def command(self, command: str) -> None:
         p = self.player
         if command == ":quit":
+            self.leave_attempt()
             self.save()
-            saved = _SAVED[1] if self.lang == "zh" else _SAVED[0]
-            self.repl.printer.note(saved.format(id=self.lesson.id))
+            self.note("saved_repl", id=self.lesson.id)
             self.repl.end_lesson()
         elif command == ":back":
             if p.back():
@@ -135,25 +199,34 @@ class LessonMode:
                 self.save()
                 self.show()
             else:
-                self.repl.printer.note("(this is the first step)")
+                self.note("first_step")
         elif command == ":restart":
-            p.restart()
-            self.repl.reset_session()
-            self.ran.clear()
+            self.restart()
+        elif command == ":reset":
+            if yes(self._ask(msg("reset_ask", self.lang)), default=False):
+                self.restart()
+                return
+            self.leave_attempt()
+            rebuild(self.lesson, self.runner, p.position)
+            self.ran = {i for i in self.ran if i < p.position}
+            self.note("reset_rebuilt")
             self.previous = None
-            self.save()
             self.show()
         elif not isinstance(p.step, Exercise):
-            self.repl.printer.note(f"{command}: this step is not an exercise")
+            self.note("not_exercise", cmd=command)
+        elif command == ":check":
+            self.check()
         elif command == ":hint":
             hint = p.next_hint()
             self.console.print(Text(hint or msg("no_hint", self.lang), style="yellow"))
         elif command == ":solution":
             show_code(self.console, p.solution())
         elif command == ":skip":
+            self.leave_attempt()
+            rebuild(self.lesson, self.runner, p.position)
             self.repl.run_code(p.solution(), filename="<lesson>", trusted=False, quiet=True)
             self.ran.add(p.position)
-            self.repl.printer.note(msg("skipped", self.lang))
+            self.note("skipped")
             self.advance()
 
     def save(self) -> None:
@@ -161,3 +234,16 @@ class LessonMode:
         if self.store.warning and not self._warned:
             self._warned = True
             self.repl.printer.warning("warning", self.store.warning)
+
+
+def _play_in_repl(lesson, lang) -> int:
+    from gradrepl.repl import start
+
+    return start(argparse.Namespace(no_color=False), lesson=lesson.id, lang=lang)
+
+
+def main(args: list[str]) -> int:
+    """`gradrepl lesson ...`; on a terminal a lesson plays inside the full REPL."""
+    from gradrepl.tutor.cli import main as tutor_main
+
+    return tutor_main(args, play_on_terminal=_play_in_repl)

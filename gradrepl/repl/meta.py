@@ -34,6 +34,7 @@ COMMANDS = {
 LESSON_COMMANDS = {
     ":hint": ("", "the next hint for the exercise"),
     ":solution": ("", "the reference solution"),
+    ":check": ("", "check the answer typed so far (Enter on an empty line does too)"),
     ":skip": ("", "run the reference solution and go on"),
     ":back": ("", "the previous step"),
     ":restart": ("", "start the lesson again, in a fresh session"),
@@ -81,7 +82,7 @@ class MetaCommands:
     def run(self, text: str) -> None:
         command, _, argument = text.strip().partition(" ")
         argument = argument.strip()
-        if command in LESSON_COMMANDS or (command == ":quit" and self.repl.lesson is not None):
+        if command in LESSON_COMMANDS or (command in (":quit", ":reset") and self.repl.lesson is not None):
             if self.repl.lesson is None:
                 self.printer.problem(f"{command}: no lesson is running; start one with :lesson NAME")
             else:
@@ -260,7 +261,7 @@ class MetaCommands:
         self.repl.running = False
 
     def cmd_lesson(self, argument):
-        from gradrepl.tutor.cli import find_lesson
+        from gradrepl.tutor.lesson import find_lesson
 
         lessons = self.repl.lessons()
         if lessons is None:

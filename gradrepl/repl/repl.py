@@ -87,7 +87,7 @@ class Repl:
     @property
     def lang(self):
         if self._lang is None:
-            from gradrepl.tutor.cli import default_lang
+            from gradrepl.tutor.lesson import default_lang
             self._lang = default_lang()
         return self._lang
 
@@ -143,10 +143,11 @@ class Repl:
         return PromptSession(input=stdin, output=stdout).prompt(question)
 
     # the loop ------------------------------------------------------------------------------
-    def run(self, lesson: str | None = None) -> int:
+    def run(self, lesson: str | None = None, banner: bool = True) -> int:
         """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
-        self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
-                          f":help, :lesson, Ctrl-D exits.", style="")
+        if banner:
+            self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
+                              f":help, :lesson, Ctrl-D exits.", style="")
         self._history_warning()
         if lesson is not None:
             self.handle_safely(f":lesson {lesson}")
@@ -401,4 +402,6 @@ def start(args, lesson: str | None = None, lang: str | None = None) -> int:
     plain = plain_wanted(getattr(args, "no_color", False))
     repl = Repl(limits=Limits.open_ended(**flags), lesson_limits=Limits.for_lessons(**flags),
                 plain=plain, lang=lang, simple=os.environ.get("TERM") == "dumb")
-    return repl.run(lesson)
+    from gradrepl.worker import monitor
+    restored = monitor.attach_repl(repl)   # in a worker: logged for replay, restored on restart
+    return repl.run(lesson, banner=not restored)

@@ -13,7 +13,7 @@ Modules, one concern each:
 
 Driving a lesson from the REPL (`:lesson NAME`), without the line-based player::
 
-    from gradrepl.tutor.cli import find_lesson
+    from gradrepl.tutor.lesson import find_lesson
     from gradrepl.tutor.lesson import Code, Exercise, Prose, load_all
     from gradrepl.tutor.player import Player
     from gradrepl.tutor.progress import ProgressStore

@@ -9,9 +9,16 @@ TOML table per variable name (see lessons/README.md):
     grad = [2.0, 4.0]                # x.grad values, or "None"
     requires_grad = true
     is_leaf = true
-    grad_fn = "MulBackward0"         # grad_fn's class name, or "None"
+    grad_fn = "MulBackward0"         # grad_fn's class name, or "None" (or a list of accepted names)
     shape = [2]
     dtype = "torch.float32"
+    backward_runs = 2                # backward passes that reached the tensor bound to the name
+                                     # when the attempt started (the lesson built it)
+
+Failure messages never show an expected value or gradient (a learner who was asked
+to derive it could paste it); they show what the learner has, and name the expected
+shape, flag or node. `Failure.expected` keeps the expected value for lesson authors
+(`gradrepl lesson --check`).
 """
 from __future__ import annotations
 
@@ -21,7 +28,8 @@ from typing import Any
 import numpy as np
 
 NONE = "None"
-_TENSOR_KEYS = {"value", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype", "atol", "rtol"}
+_TENSOR_KEYS = {"value", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype", "atol", "rtol",
+                "backward_runs"}
 _DEFAULT_ATOL = 1e-4
 _DEFAULT_RTOL = 1e-4
 
@@ -45,9 +53,13 @@ class Failure:
 
     en: str
     zh: str
+    expected: str = ""   # for lesson authors only: what the check wanted
 
     def get(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
+
+    def for_author(self) -> str:
+        return f"{self.en} (expected {self.expected})" if self.expected else self.en
 
 
 @dataclass(frozen=True)
@@ -100,9 +112,15 @@ def parse_check(table: dict) -> StateCheck:
         for key in ("requires_grad", "is_leaf"):
             if key in spec and not isinstance(spec[key], bool):
                 raise ValueError(f"[{name}] {key} must be true or false")
-        for key in ("grad_fn", "dtype"):
-            if key in spec and not isinstance(spec[key], str):
-                raise ValueError(f"[{name}] {key} must be a string")
+        if "dtype" in spec and not isinstance(spec["dtype"], str):
+            raise ValueError(f"[{name}] dtype must be a string")
+        if "grad_fn" in spec and not (isinstance(spec["grad_fn"], str) or (
+                isinstance(spec["grad_fn"], list) and spec["grad_fn"]
+                and all(isinstance(n, str) for n in spec["grad_fn"]))):
+            raise ValueError(f"[{name}] grad_fn must be a name or a list of accepted names")
+        runs = spec.get("backward_runs", 0)
+        if type(runs) is not int or runs < 0:
+            raise ValueError(f"[{name}] backward_runs must be a count (0, 1, 2, ...)")
         shape = spec.get("shape", [])
         if not isinstance(shape, list) or any(type(n) is not int or n < 0 for n in shape):
             raise ValueError(f"[{name}] shape must be a list of sizes")
@@ -159,32 +177,53 @@ def _show(array: np.ndarray) -> str:
     return np.array2string(array, precision=4, separator=", ", threshold=20)
 
 
-def _compare_values(label: str, actual: Any, expected: Any, atol: float, rtol: float) -> Failure | None:
-    """actual: numbers (nested lists or a float) or None."""
+def _compare_values(label: str, actual: Any, expected: Any, atol: float, rtol: float,
+                    shape_given: bool = False) -> Failure | None:
+    """actual: numbers (nested lists or a float) or None. A plain expected number accepts any
+    one-element tensor (tensor([14.]) is 14 too) unless the check also names a shape."""
     if expected == NONE:
         if actual is None:
             return None
-        return Failure(f"{label} should be None", f"{label} 应该是 None")
+        return Failure(f"{label} should be None", f"{label} 应该是 None", NONE)
     want = np.asarray(expected, dtype=np.float64)
     if actual is None:
-        return Failure(f"{label} is None; expected {_show(want)}", f"{label} 是 None；应为 {_show(want)}")
+        return Failure(f"{label} is None", f"{label} 是 None", _show(want))
     got = np.asarray(actual, dtype=np.float64)
+    if want.ndim == 0 and got.size == 1 and not shape_given:
+        got = got.reshape(())
     if got.shape != want.shape:
         return Failure(f"{label} has shape {list(got.shape)}; expected shape {list(want.shape)}",
-                       f"{label} 的形状是 {list(got.shape)}；应为 {list(want.shape)}")
+                       f"{label} 的形状是 {list(got.shape)}；应为 {list(want.shape)}", _show(want))
     if not np.allclose(got, want, atol=atol, rtol=rtol, equal_nan=True):
-        return Failure(f"{label} is {_show(got)}; expected {_show(want)}",
-                       f"{label} 的值是 {_show(got)}；应为 {_show(want)}")
+        return Failure(f"{label} is {_show(got)}, which is not what the task asks for",
+                       f"{label} 的值是 {_show(got)}，不符合题目要求", _show(want))
     return None
 
 
-def _mismatch(label: str, actual: Any, expected: Any) -> Failure | None:
+def _mismatch(label: str, actual: Any, expected: Any, any_of: bool = False) -> Failure | None:
+    if any_of and isinstance(expected, list):   # grad_fn: any of these names
+        if actual in expected:
+            return None
+        wanted, wanted_zh = " or ".join(expected), " 或 ".join(expected)
+        return Failure(f"{label} is {actual}; expected {wanted}", f"{label} 是 {actual}；应为 {wanted_zh}")
     if actual == expected:
         return None
     return Failure(f"{label} is {actual}; expected {expected}", f"{label} 是 {actual}；应为 {expected}")
 
 
-def _check_var(var: VarCheck, seen: Observed | None) -> list[Failure]:
+def _runs_failure(name: str, runs: int | None, expected: int) -> Failure | None:
+    if runs is None:
+        return Failure(f"'{name}' must stay the tensor the lesson built (it was assigned again)",
+                       f"'{name}' 必须仍是课程建好的那个张量（它被重新赋值了）")
+    if runs == expected:
+        return None
+    times = {0: "never", 1: "once", 2: "twice"}.get(runs, f"{runs} times")
+    want = {0: "never", 1: "once", 2: "twice"}.get(expected, f"{expected} times")
+    return Failure(f"backward reached {name} {times}; the task needs it reached {want}",
+                   f"反向传播到达 {name} {runs} 次；题目要求 {expected} 次")
+
+
+def _check_var(var: VarCheck, seen: Observed | None, runs: int | None = None) -> list[Failure]:
     name = var.name
     if seen is None:
         return [Failure(f"there is no variable '{name}' yet", f"还没有变量 '{name}'")]
@@ -196,29 +235,75 @@ def _check_var(var: VarCheck, seen: Observed | None) -> list[Failure]:
         failure = _compare_values(name, actual, dict(var.expect)["value"], var.atol, var.rtol)
         return [failure] if failure else []
     failures = []
+    expect = dict(var.expect)
+    shape_failed = "shape" in expect and list(seen.shape) != expect["shape"]
     for key, expected in var.expect:
         if key == "value":
-            failure = _compare_values(name, seen.values, expected, var.atol, var.rtol)
+            failure = _compare_values(name, seen.values, expected, var.atol, var.rtol, "shape" in expect)
+            if shape_failed and failure is not None and "shape" in failure.en:
+                failure = None   # the shape line below says it once
         elif key == "grad":
             failure = _compare_values(f"{name}.grad", seen.grad, expected, var.atol, var.rtol)
         elif key == "shape":
             failure = _mismatch(f"{name}.shape", list(seen.shape), expected)
+        elif key == "backward_runs":
+            failure = _runs_failure(name, runs, expected)
         else:  # requires_grad, is_leaf, grad_fn, dtype
-            failure = _mismatch(f"{name}.{key}", getattr(seen, key), expected)
+            failure = _mismatch(f"{name}.{key}", getattr(seen, key), expected, key == "grad_fn")
         if failure is not None:
             failures.append(failure)
     return failures
 
 
-def check_observed(check: StateCheck, seen: dict[str, Observed]) -> CheckResult:
-    """Every expectation of `check` against snapshots of the named values."""
+def check_observed(check: StateCheck, seen: dict[str, Observed],
+                   runs: dict[str, int | None] | None = None) -> CheckResult:
+    """Every expectation of `check` against snapshots of the named values (and the counts of
+    backward passes a Watch saw, by name; None: the name is bound to another object now)."""
     failures: list[Failure] = []
     for var in check.variables:
-        failures.extend(_check_var(var, seen.get(var.name)))
+        failures.extend(_check_var(var, seen.get(var.name), (runs or {}).get(var.name)))
     return CheckResult(tuple(failures))
 
 
-def check_state(check: StateCheck, namespace: dict) -> CheckResult:
+class Watch:
+    """Counts the backward passes that reach the tensors a check names with `backward_runs`.
+
+    Made when an attempt starts, on the tensors the lesson's steps built: a gradient hook
+    on each (host side, invisible to user code) counts, and the check reads the counts.
+    This is what tells "backward twice through one graph" from two freshly built graphs,
+    which leave the same values behind. `close()` removes the hooks.
+    """
+
+    def __init__(self, check: StateCheck, namespace: dict):
+        from gradrepl.engine import api
+
+        self.watched: dict[str, tuple[object, list[int]]] = {}
+        self.handles = []
+        for var in check.variables:
+            if "backward_runs" not in dict(var.expect):
+                continue
+            value = namespace.get(var.name)
+            if not api.is_tensor(value) or not value.requires_grad:
+                continue   # the check then reports the name as not the lesson's tensor
+            count = [0]
+
+            def hook(grad, count=count):
+                count[0] += 1
+
+            self.handles.append(value.register_hook(hook))
+            self.watched[var.name] = (value, count)
+
+    def runs(self, namespace: dict) -> dict[str, int | None]:
+        return {name: count[0] if namespace.get(name) is value else None
+                for name, (value, count) in self.watched.items()}
+
+    def close(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+        self.handles = []
+
+
+def check_state(check: StateCheck, namespace: dict, watch: Watch | None = None) -> CheckResult:
     """Every expectation of `check` against the session's variables."""
     seen = {var.name: observe(namespace[var.name]) for var in check.variables if var.name in namespace}
-    return check_observed(check, seen)
+    return check_observed(check, seen, watch.runs(namespace) if watch is not None else None)

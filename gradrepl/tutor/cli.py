@@ -11,32 +11,11 @@ Exit status: 0 success, 1 a lesson problem or mismatch, 2 usage.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable
 from pathlib import Path
 
-from gradrepl.tutor.lesson import Lesson, LessonError, lessons_dir, load_all
-
-
-def default_lang(environ: Mapping[str, str] = os.environ) -> str:
-    """The first set locale variable decides, as in POSIX: zh_* means Chinese."""
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(var)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
-
-
-def find_lesson(lessons: list[Lesson], name: str) -> Lesson | None:
-    """By id, by number, by file name (01-autograd-tutorial), or by an unambiguous id prefix."""
-    for lesson in lessons:
-        if name == lesson.id or name == str(lesson.number) or name.lstrip("0") == str(lesson.number):
-            return lesson
-        if name.removesuffix(".md") == f"{lesson.number:02d}-{lesson.id}":
-            return lesson
-    matches = [lesson for lesson in lessons if lesson.id.startswith(name)]
-    return matches[0] if len(matches) == 1 else None
+from gradrepl.tutor.lesson import Lesson, LessonError, default_lang, find_lesson, lessons_dir, load_all
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -83,7 +62,10 @@ def _check(lessons: list[Lesson]) -> int:
     return 1 if failed else 0
 
 
-def main(args: list[str]) -> int:
+def main(args: list[str], play_on_terminal: Callable[[Lesson, str], int] | None = None) -> int:
+    """`play_on_terminal(lesson, lang)`, when given, plays a lesson when stdin and stdout are a
+    terminal (the REPL passes its full prompt: gradrepl.repl.lesson.main); otherwise, and always
+    when piped, the line-based player plays. The tutor never imports the REPL."""
     parser = _parser()
     try:
         opts = parser.parse_args(args)
@@ -125,14 +107,8 @@ def main(args: list[str]) -> int:
         from gradrepl.tutor.display import auto_play
 
         return auto_play(selected[0], lang)
-    if sys.stdin.isatty() and sys.stdout.isatty() and not opts.dir:
-        # on a terminal the lesson plays inside the full REPL (completion, history, tutor displays)
-        try:
-            from gradrepl.repl import start
-        except ImportError:
-            start = None
-        if start is not None:
-            return start(argparse.Namespace(no_color=False), lesson=selected[0].id, lang=lang)
+    if play_on_terminal is not None and sys.stdin.isatty() and sys.stdout.isatty() and not opts.dir:
+        return play_on_terminal(selected[0], lang)
     from gradrepl.tutor.interactive import play
 
     return play(selected[0], lang)

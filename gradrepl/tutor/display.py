@@ -15,7 +15,8 @@ from rich.table import Table
 from rich.text import Text as RichText
 
 from gradrepl.tutor.check import CheckResult
-from gradrepl.tutor.lesson import Code, Exercise, Lesson, Prose, Step
+from gradrepl.tutor.lesson import Code, Exercise, Lesson, Predict, Prose, Step, Tool
+from gradrepl.tutor.messages import msg
 from gradrepl.tutor.player import CodeResult, play_through
 from gradrepl.tutor.progress import ProgressStore
 
@@ -26,13 +27,20 @@ LABELS = {
     "mismatch": ("output differs from the lesson:", "输出与课程不一致："),
     "lessons": ("Lessons", "课程"),
     "all_matched": ("All outputs matched and every check passed.", "所有输出一致，所有检查通过。"),
-    "problems": ("Problems:", "问题："),
+    "problems": ("Problems", "问题"),
+    "predict": ("Predict", "预测"),
+    "answer": ("Answer", "答案"),
 }
 
 
 def label(key: str, lang: str) -> str:
     en, zh = LABELS[key]
     return zh if lang == "zh" else en
+
+
+def labelled(key: str, lang: str, text: str = "") -> str:
+    """`Label: text`, with a full-width colon (no space) in Chinese."""
+    return f"{label(key, lang)}{'：' if lang == 'zh' else ': '}{text}".rstrip()
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -67,14 +75,29 @@ def show_code(console: Console, source: str) -> None:
         console.print(RichText("│ ", style="dim") + line, soft_wrap=True)
 
 
-# A line break inside Chinese prose is not a space: join such lines before rendering.
+# A soft line break in Chinese prose is not a space: between two CJK characters, and after
+# CJK punctuation whatever follows (`，` then `code`), the lines join with nothing between.
+# Line ends that end a Markdown block element (lists, quotes, indented code) are kept.
 _CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
-_CJK_SOFT_BREAK = re.compile(rf"(?<=[{_CJK}])\n[ \t]*(?=[{_CJK}])")
+_CJK_PUNCT = "\u3000-\u303f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+_CJK_SOFT_BREAK = re.compile(rf"(?:(?<=[{_CJK}])\n[ \t]*(?=[{_CJK}])|(?<=[{_CJK_PUNCT}])\n[ \t]*(?=[^\s\-*+>#|`\d]|`[^`]))")
+
+
+def join_cjk_lines(text: str) -> str:
+    """Chinese prose with its soft line breaks joined (outside indented blocks)."""
+    out, block = [], []
+    for part in re.split(r"(\n\n+)", text):
+        # an indented code block or formula keeps its lines
+        if part.startswith("    ") or part.startswith("\t") or part.startswith("```"):
+            out.append(part)
+        else:
+            out.append(_CJK_SOFT_BREAK.sub("", part))
+    return "".join(out)
 
 
 def show_markdown(console: Console, text: str, lang: str) -> None:
     if lang == "zh":
-        text = _CJK_SOFT_BREAK.sub("", text)
+        text = join_cjk_lines(text)
     markdown = Markdown(text)
     if console.is_terminal:
         console.print(markdown)
@@ -94,8 +117,37 @@ def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous:
     elif isinstance(step, Code):
         show_code(console, step.source)
     elif isinstance(step, Exercise):
-        console.print(RichText(f"{label('exercise', lang)}: {step.title.get(lang)}", style="bold"))
+        console.print(RichText(labelled("exercise", lang, step.title.get(lang)), style="bold"))
         show_markdown(console, step.task.get(lang), lang)
+    elif isinstance(step, Tool):
+        console.print(RichText(msg("tool", lang, cmd=str(step.call)), style="dim"))
+        console.print(RichText(f"» {step.call}", style="bold cyan"))
+
+
+def show_predict(console: Console, predict: Predict, lang: str) -> None:
+    """The question and its numbered choices (asked before the code step runs)."""
+    console.print(RichText(msg("predict", lang, question=predict.question.get(lang)), style="bold"))
+    for number, choice in enumerate(predict.choices, 1):
+        first, *rest = choice.split("\n")
+        console.print(RichText(f"  {number}) {first}"), soft_wrap=True)
+        for line in rest:
+            console.print(RichText(f"     {line}"), soft_wrap=True)
+
+
+def show_predict_feedback(console: Console, predict: Predict, lang: str, chosen: int | None) -> None:
+    """Right or wrong (chosen: a 0-based index, None when the learner just ran it), then why."""
+    n = predict.answer + 1
+    if chosen is None:
+        console.print(RichText(msg("predict_answer", lang, n=n), style="bold"))
+    elif chosen == predict.answer:
+        console.print(RichText(msg("predict_right", lang), style="green"))
+    else:
+        console.print(RichText(msg("predict_wrong", lang, n=n), style="red"))
+    show_markdown(console, predict.why.get(lang), lang)
+
+
+def show_renderable(console: Console, shown) -> None:
+    console.print(RichText(shown) if isinstance(shown, str) else shown, soft_wrap=isinstance(shown, str))
 
 
 def show_check(console: Console, result: CheckResult, lang: str) -> None:
@@ -115,9 +167,14 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
     runner = runner or SandboxRunner()
     previous: list[Step | None] = [None]
 
-    def on_step(index: int, step: Step, outcome: CodeResult | CheckResult | None) -> None:
+    def on_step(index: int, step: Step, outcome) -> None:
         show_step(console, lesson, index, lang, previous[0])
         previous[0] = step
+        if isinstance(step, Code) and step.predict is not None:
+            show_predict(console, step.predict, lang)
+            show_predict_feedback(console, step.predict, lang, None)
+        if isinstance(step, Tool) and outcome is not None:
+            show_renderable(console, outcome)
         if isinstance(outcome, CodeResult):
             show_output(console, outcome.output)
             if not outcome.matched:
@@ -125,8 +182,9 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
                 show_output(console, outcome.diff)
         elif isinstance(step, Exercise):
             for number, hint in enumerate(step.hints, 1):
-                console.print(RichText(f"{label('hint', lang)} {number}: {hint.get(lang)}", style="dim"))
-            console.print(RichText(label("solution", lang) + ":", style="bold"))
+                colon = "：" if lang == "zh" else ": "
+                console.print(RichText(f"{label('hint', lang)} {number}{colon}{hint.get(lang)}", style="dim"))
+            console.print(RichText(labelled("solution", lang), style="bold"))
             show_code(console, step.solution)
             show_check(console, outcome, lang)
         console.print()
@@ -136,7 +194,7 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
     problems = play_through(lesson, runner, on_step)
     if problems:
         err = make_console(stderr=True)
-        err.print(RichText(label("problems", lang), style="red"))
+        err.print(RichText(labelled("problems", lang), style="red"))
         for problem in problems:
             show_output(err, str(problem))
         return 1

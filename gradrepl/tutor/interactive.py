@@ -1,10 +1,12 @@
-"""A simple line-based lesson player (`gradrepl lesson NAME`).
+"""A simple line-based lesson player (`gradrepl lesson NAME` when not on a terminal).
 
-Enter advances; at an exercise the learner types code until the check passes.
-Commands: :hint :solution :skip :back :restart :quit. Input is read with
-`input_fn` (plain `input` by default), so the same loop serves a terminal and
-a piped file of answers. The prompt_toolkit REPL can drive `Player` itself for
-the full experience; this loop needs nothing but a line of input at a time.
+Enter advances. At an exercise the learner types an answer (each line runs as it is
+typed) and presses Enter on an empty line to have it checked: the check judges the state
+the whole answer left. Every attempt starts from a clean session rebuilt from the
+lesson's steps. A code step with a question asks it before it runs; a tool step shows
+what gradrepl's tool prints. Commands: :hint :solution :check :skip :back :restart
+:reset :quit. Input is read with `input_fn` (plain `input` by default), so the same
+loop serves a terminal and a piped file of answers.
 """
 from __future__ import annotations
 
@@ -14,32 +16,13 @@ from rich.console import Console
 from rich.progress_bar import ProgressBar
 from rich.text import Text as RichText
 
-from gradrepl.tutor.display import make_console, show_check, show_code, show_output, show_step
-from gradrepl.tutor.lesson import Code, Exercise, Lesson
-from gradrepl.tutor.player import Player, Runner, replay
+from gradrepl.tutor.display import (make_console, show_check, show_code, show_output, show_predict,
+                                    show_predict_feedback, show_renderable, show_step)
+from gradrepl.tutor.lesson import Code, Exercise, Lesson, Tool
+from gradrepl.tutor.messages import COMMANDS, msg, yes
+from gradrepl.tutor.player import Attempt, Player, Runner, rebuild, replay, tool_output
 from gradrepl.tutor.progress import ProgressStore
 from gradrepl.tutor.runner import SandboxRunner
-
-COMMANDS = (":hint", ":solution", ":skip", ":back", ":restart", ":quit")
-
-MESSAGES = {
-    "enter": ("Enter: continue  (:back :restart :quit)", "回车：继续  （:back :restart :quit）"),
-    "exercise": ("Type code at the prompt. :hint :solution :skip :back :restart :quit",
-                 "在提示符后输入代码。:hint :solution :skip :back :restart :quit"),
-    "resume": ("Resume at step {step} of {total}? [Y/n] ", "从第 {step}/{total} 步继续？[Y/n] "),
-    "no_hint": ("No more hints; :solution shows the answer.", "没有更多提示了；:solution 显示答案。"),
-    "skipped": ("Skipped; the reference solution was run so later steps work.",
-                "已跳过；已运行参考答案，以便后续步骤正常进行。"),
-    "already": ("(this step already ran)", "（此步骤已运行）"),
-    "unknown": ("Unknown command {cmd}; commands: {all}", "未知命令 {cmd}；可用命令：{all}"),
-    "finished": ("Lesson finished. Well done!", "课程完成，做得好！"),
-    "saved": ("Progress saved; `gradrepl lesson {id}` resumes here.", "进度已保存；`gradrepl lesson {id}` 可从这里继续。"),
-}
-
-
-def msg(key: str, lang: str, **kwargs) -> str:
-    en, zh = MESSAGES[key]
-    return (zh if lang == "zh" else en).format(**kwargs)
 
 
 class _Quit(Exception):
@@ -50,6 +33,22 @@ class _Finished(Exception):
     """The learner went past the last step."""
 
 
+def ask_predict(predict, lang: str, read: Callable[[str], str], console: Console) -> None:
+    """Ask a code step's question until a valid answer (or Enter), then say why."""
+    show_predict(console, predict, lang)
+    n = len(predict.choices)
+    while True:
+        answer = read(msg("predict_prompt", lang, n=n)).strip()
+        if not answer:
+            chosen = None
+            break
+        if answer.isdigit() and 1 <= int(answer) <= n:
+            chosen = int(answer) - 1
+            break
+        console.print(RichText(msg("predict_bad", lang, n=n), style="yellow"))
+    show_predict_feedback(console, predict, lang, chosen)
+
+
 class LinePlayer:
     def __init__(self, lesson: Lesson, lang: str, input_fn: Callable[[str], str],
                  console: Console, store: ProgressStore, runner: Runner):
@@ -57,6 +56,7 @@ class LinePlayer:
         self.player = Player(lesson, lang)
         self.runner = runner
         self.ran: set[int] = set()
+        self.attempt: Attempt | None = None
 
     # input -----------------------------------------------------------------
     def read(self, prompt: str) -> str:
@@ -76,11 +76,25 @@ class LinePlayer:
                 return "\n".join(lines)
             lines.append(line)
 
+    def note(self, key: str, style: str = "dim", **kwargs) -> None:
+        self.console.print(RichText(msg(key, self.lang, **kwargs), style=style))
+
     # steps -----------------------------------------------------------------
     def show_position(self) -> None:
         p = self.player
         bar = ProgressBar(total=p.total, completed=p.position + 1, width=30)
         self.console.print(bar, RichText(f" {p.position + 1}/{p.total}", style="dim"))
+
+    def leave_attempt(self) -> None:
+        if self.attempt is not None:
+            self.attempt.close()
+            self.attempt = None
+
+    def restart(self) -> None:
+        self.leave_attempt()
+        self.player.restart()
+        self.runner.reset()
+        self.ran.clear()
 
     def command(self, text: str) -> bool:
         """Handle a navigation command; True when it was one."""
@@ -88,11 +102,22 @@ class LinePlayer:
         if text == ":quit":
             raise _Quit
         if text == ":back":
-            p.back()
+            if not p.back():
+                self.note("first_step")
+            self.leave_attempt()
         elif text == ":restart":
-            p.restart()
-            self.runner.reset()
-            self.ran.clear()
+            self.restart()
+        elif text == ":reset":
+            if yes(self.read(msg("reset_ask", self.lang)), default=False):
+                self.restart()
+            else:
+                self.leave_attempt()
+                rebuild(self.lesson, self.runner, p.position)
+                self.ran = {i for i in self.ran if i < p.position}
+                self.note("reset_rebuilt")
+        elif text in (":hint", ":solution", ":skip", ":check"):
+            self.note("not_exercise", "yellow", cmd=text)
+            return True
         else:
             return False
         return True
@@ -105,54 +130,73 @@ class LinePlayer:
         step = p.step
         if isinstance(step, Code):
             if index in self.ran:
-                self.console.print(RichText(msg("already", self.lang), style="dim"))
+                self.note("already")
             else:
+                if step.predict is not None:
+                    ask_predict(step.predict, self.lang, self.read, self.console)
                 show_output(self.console, Player.run_code(step, self.runner).output)
                 self.ran.add(index)
+        elif isinstance(step, Tool):
+            shown, error = tool_output(self.runner, step, self.console.width)
+            show_renderable(self.console, shown if error is None else error)
         if isinstance(step, Exercise) and index not in self.ran:
             self.exercise(index)
             return
-        answer = self.read(msg("enter", self.lang) + " ").strip()
-        if not self.command(answer):
-            self.advance_or_finish()
+        while True:
+            answer = self.read(msg("enter", self.lang) + " ").strip()
+            if not answer.startswith(":"):
+                self.advance_or_finish()
+                return
+            if self.command(answer):
+                if self.player.position != index or answer in (":reset", ":restart"):
+                    return
+                continue
+            self.note("unknown", "yellow", cmd=answer, all=" ".join(COMMANDS))
 
     def exercise(self, index: int) -> None:
         p = self.player
-        self.console.print(RichText(msg("exercise", self.lang), style="dim"))
+        self.note("exercise")
+        self.attempt = Attempt(self.lesson, index, self.runner)
         while True:
             text = self.read(">>> ")
             stripped = text.strip()
-            if not stripped:
-                continue
-            if stripped.startswith(":"):
+            if stripped.startswith(":") and stripped not in (":check",):
                 if stripped == ":hint":
                     hint = p.next_hint()
                     self.console.print(RichText(hint or msg("no_hint", self.lang), style="yellow"))
                 elif stripped == ":solution":
                     show_code(self.console, p.solution())
                 elif stripped == ":skip":
+                    self.leave_attempt()
+                    rebuild(self.lesson, self.runner, index)
                     self.runner.run(p.solution())
                     self.ran.add(index)
-                    self.console.print(RichText(msg("skipped", self.lang), style="dim"))
+                    self.note("skipped")
                     self.advance_or_finish()
                     return
                 elif self.command(stripped):
                     return
                 else:
-                    self.console.print(msg("unknown", self.lang, cmd=stripped, all=" ".join(COMMANDS)))
+                    self.note("unknown", "yellow", cmd=stripped, all=" ".join(COMMANDS))
                 continue
-            show_output(self.console, self.runner.run(self.read_code(text)))
-            for hint in self.runner.last_hints:
-                self.console.print(RichText(f"hint: {hint}", style="yellow"))
-            result = p.check(self.runner.namespace)
+            if stripped and stripped != ":check":
+                show_output(self.console, self.runner.run(self.read_code(text)))
+                for hint in self.runner.last_hints:
+                    self.note("hint", "yellow", text=hint)
+                self.attempt.typed += 1
+                continue
+            if not self.attempt.typed:
+                self.note("nothing_typed")
+                continue
+            result = self.attempt.judge(p)
+            show_check(self.console, result, self.lang)
             if result.passed:
-                show_check(self.console, result, self.lang)
+                self.leave_attempt()
                 self.ran.add(index)
                 self.advance_or_finish()
                 return
-            checked = [var.name for var in p.step.check.variables]
-            if all(name in self.runner.namespace for name in checked):
-                show_check(self.console, result, self.lang)  # an attempt is complete: say what is off
+            self.attempt.again()
+            self.note("again")
 
     def advance_or_finish(self) -> None:
         if not self.player.advance():
@@ -163,21 +207,34 @@ class LinePlayer:
 
     def stop(self) -> None:
         """Save on the way out; say where to resume, or why progress could not be kept."""
+        self.leave_attempt()
         self.console.print()
         if self.save():
-            self.console.print(RichText(msg("saved", self.lang, id=self.lesson.id), style="dim"))
+            self.note("saved", id=self.lesson.id)
+
+    def open(self) -> bool:
+        """Resume, review or start over, as the saved progress and the learner say; False: quit."""
+        saved = self.store.get(self.lesson.id)
+        total = len(self.lesson.steps)
+        try:
+            if saved.finished and saved.total == total:
+                if yes(self.read(msg("finished_before", self.lang)), default=False):
+                    self.store.update(self.lesson.id, self.player.progress())   # start over
+                else:
+                    self.player = Player(self.lesson, self.lang, saved)
+                    self.note("review")
+            elif 0 < saved.step < total and saved.total == total:
+                if yes(self.read(msg("resume", self.lang, step=saved.step + 1, total=total)), default=True):
+                    self.player = Player(self.lesson, self.lang, saved)
+                    replay(self.lesson, self.runner, self.player.position)
+                    self.ran.update(range(self.player.position))
+        except _Quit:
+            return False
+        return True
 
     def run(self) -> int:
-        saved = self.store.get(self.lesson.id)
-        if 0 < saved.step < len(self.lesson.steps) and saved.total == len(self.lesson.steps) and not saved.finished:
-            try:
-                answer = self.read(msg("resume", self.lang, step=saved.step + 1, total=saved.total))
-            except _Quit:
-                return 0
-            if answer.strip().lower() in ("", "y", "yes", "是"):
-                self.player = Player(self.lesson, self.lang, saved)
-                replay(self.lesson, self.runner, self.player.position)
-                self.ran.update(range(self.player.position))
+        if not self.open():
+            return 0
         self.console.print(RichText(f"{self.lesson.number}. {self.lesson.title.get(self.lang)}", style="bold"))
         status = 0
         previous = None
@@ -186,19 +243,20 @@ class LinePlayer:
                 before = self.player.position
                 self.play_step(previous)
                 previous = self.lesson.steps[before]
-                if self.player.position < before:
-                    previous = None  # show the section title again after :back / :restart
+                if self.player.position <= before:
+                    previous = None  # show the section title again after :back / :restart / :reset
                 self.save()
         except _Finished:
+            self.player.completed = True
             self.save()
-            self.console.print(RichText(msg("finished", self.lang), style="green"))
+            self.note("finished", "green")
         except _Quit:
             self.stop()
         except KeyboardInterrupt:
             self.stop()
             status = 130
         if self.store.warning:
-            self.console.print(RichText(f"warning: {self.store.warning}", style="yellow"))
+            self.note("warning", "yellow", text=self.store.warning)
         return status
 
 

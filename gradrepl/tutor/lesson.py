@@ -14,17 +14,24 @@ Structural pieces of the body, everything else is prose:
   ```toml hint                      a hint (en = ..., zh = ...), in order
   ```python solution                the reference solution
   ```toml check                     the check on the resulting state (ends it)
+  ```toml predict                   right after a code step (or its output): a question asked
+                                    before the step runs (what will it print?)
+  ```tool                           a tool step: `:explain out`, `:graph out`, `:gradcheck out`,
+                                    `:jacobian y x` run by the tutor on the session and shown
 """
 from __future__ import annotations
 
+import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown_it import MarkdownIt
 
 from gradrepl.tutor.check import StateCheck, parse_check
+from gradrepl.tutor.tools import ToolCall, parse_tool
 
 LANGS = ("en", "zh")
 
@@ -62,10 +69,32 @@ class Prose:
 
 
 @dataclass(frozen=True)
+class Predict:
+    """A question asked before a code step runs: pick the choice that it will print/do."""
+
+    question: Text
+    choices: tuple[str, ...]
+    answer: int          # index into choices
+    why: Text
+    in_output: bool      # the right choice is a piece of the step's output (--check verifies it)
+    line: int
+
+
+@dataclass(frozen=True)
 class Code:
     section: Text
     source: str
     expected: str
+    line: int
+    predict: Predict | None = None
+
+
+@dataclass(frozen=True)
+class Tool:
+    """gradrepl's own tool on the session (no code runs): what `:explain out` etc. show."""
+
+    section: Text
+    call: ToolCall
     line: int
 
 
@@ -80,7 +109,7 @@ class Exercise:
     line: int
 
 
-Step = Prose | Code | Exercise
+Step = Prose | Code | Exercise | Tool
 
 
 @dataclass(frozen=True)
@@ -144,6 +173,7 @@ class _Builder:
         self.lang: str | None = None
         self.exercise: dict | None = None
         self.last_code: int | None = None  # index in steps of a code step still open for its output
+        self.predict_target: int | None = None  # a code step still open for its question
 
     def error(self, line: int, message: str) -> LessonError:
         return LessonError(self.path, line, message)
@@ -178,7 +208,7 @@ class _Builder:
             self.exercise["task"] = text
         else:
             self.steps.append(Prose(self._section(self.prose_line), text, self.prose_line))
-        self.last_code = None
+        self.last_code = self.predict_target = None
 
     def language_marker(self, lang: str, line: int) -> None:
         if lang in self.prose:  # a new pair starts
@@ -195,7 +225,7 @@ class _Builder:
             raise self.error(self.lineno(token), "prose must follow a <!-- en --> or <!-- zh --> marker")
         start, end = token.map
         self.prose[self.lang].append((start + self.offset, end + self.offset))
-        self.last_code = None
+        self.last_code = self.predict_target = None
 
     def _section(self, line: int) -> Text:
         if self.section is None:
@@ -213,7 +243,7 @@ class _Builder:
                              "hints": [], "solution": None, "line": line, "section": self._section(line)}
         else:
             raise self.error(line, "use '##' for sections and '###' for exercises (titles come from front matter)")
-        self.last_code = None
+        self.last_code = self.predict_target = None
 
     def end_exercise(self) -> None:
         if self.exercise is not None:
@@ -231,12 +261,33 @@ class _Builder:
                 raise self.error(line, "code inside an exercise must be its ```python solution")
             self.steps.append(Code(self._section(line), body, "", line))
             self.last_code = len(self.steps) - 1
+            self.predict_target = self.last_code
         elif kind == ("output",):
             if self.last_code is None or self.prose:
                 raise self.error(line, "```output must come right after the ```python step it belongs to")
             code = self.steps[self.last_code]
-            self.steps[self.last_code] = Code(code.section, code.source, body, code.line)
+            self.steps[self.last_code] = Code(code.section, code.source, body, code.line, code.predict)
             self.last_code = None
+        elif kind == ("toml", "predict"):
+            if self.predict_target is None or self.prose or self.exercise is not None:
+                raise self.error(line, "```toml predict must come right after a ```python step (or its output)")
+            index = self.predict_target
+            code = self.steps[index]
+            if code.predict is not None:
+                raise self.error(line, "a code step has one ```toml predict")
+            self.steps[index] = Code(code.section, code.source, code.expected, code.line,
+                                     self._predict(self._toml(body, line), line))
+            self.predict_target = None
+        elif kind == ("tool",):
+            self.flush_prose()
+            if self.exercise is not None:
+                raise self.error(line, "a ```tool step cannot be inside an exercise")
+            try:
+                call = parse_tool(body)
+            except ValueError as e:
+                raise self.error(line, f"tool: {e}") from None
+            self.steps.append(Tool(self._section(line), call, line))
+            self.last_code = self.predict_target = None
         elif kind in (("toml", "hint"), ("python", "solution"), ("toml", "check")):
             self.flush_prose()
             if self.exercise is None:
@@ -255,6 +306,24 @@ class _Builder:
             self.prose_block(token)  # an illustrative block inside prose (```text, ```mermaid, ...)
         else:
             raise self.error(line, f"unknown block ```{token.info.strip()} outside prose")
+
+    def _predict(self, table: dict, line: int) -> Predict:
+        known = {"en", "zh", "choices", "answer", "why", "in_output"}
+        if set(table) - known:
+            raise self.error(line, f"predict has unknown keys {sorted(set(table) - known)}")
+        question = _text_table({k: table.get(k) for k in LANGS}, self.path, line, "predict question")
+        choices = table.get("choices")
+        if (not isinstance(choices, list) or not 2 <= len(choices) <= 6
+                or not all(isinstance(c, str) and c.strip() for c in choices)):
+            raise self.error(line, "predict needs choices = [2 to 6 non-empty strings]")
+        answer = table.get("answer")
+        if type(answer) is not int or not 1 <= answer <= len(choices):
+            raise self.error(line, "predict needs answer = the number of the right choice (from 1)")
+        in_output = table.get("in_output", True)
+        if not isinstance(in_output, bool):
+            raise self.error(line, "predict in_output must be true or false")
+        why = _text_table(table.get("why"), self.path, line, "predict why")
+        return Predict(question, tuple(c.strip() for c in choices), answer - 1, why, in_output, line)
 
     def _toml(self, body: str, line: int) -> dict:
         try:
@@ -351,3 +420,23 @@ def load_all(directory: Path | None = None) -> list[Lesson]:
                 raise LessonError(lesson.path, 1, f"{key!r} is also used by {seen[key]}")
             seen[key] = lesson.path
     return sorted(lessons, key=lambda lesson: lesson.number)
+
+
+def default_lang(environ: Mapping[str, str] = os.environ) -> str:
+    """The first set locale variable decides, as in POSIX: zh_* means Chinese."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def find_lesson(lessons: list[Lesson], name: str) -> Lesson | None:
+    """By id, by number, by file name (01-autograd-tutorial), or by an unambiguous id prefix."""
+    for lesson in lessons:
+        if name == lesson.id or name == str(lesson.number) or name.lstrip("0") == str(lesson.number):
+            return lesson
+        if name.removesuffix(".md") == f"{lesson.number:02d}-{lesson.id}":
+            return lesson
+    matches = [lesson for lesson in lessons if lesson.id.startswith(name)]
+    return matches[0] if len(matches) == 1 else None

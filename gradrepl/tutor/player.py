@@ -9,6 +9,10 @@ moving between steps, progressive hints, the reference solution, and
 `play_through` runs a whole lesson without a learner: every code step with its
 output compared, every reference solution with its check. `--check` and
 `--auto` are both built on it.
+
+An exercise attempt starts from a clean session rebuilt from the lesson's steps
+(`rebuild`), with a `Watch` on the tensors the check counts backward passes through;
+the learner's whole answer runs, then the check judges the state it left.
 """
 from __future__ import annotations
 
@@ -16,9 +20,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from gradrepl.tutor.check import CheckResult, check_state
-from gradrepl.tutor.expect import difference
-from gradrepl.tutor.lesson import Code, Exercise, Lesson, Step
+from gradrepl.tutor.check import CheckResult, Watch, check_state
+from gradrepl.tutor.expect import difference, normalise
+from gradrepl.tutor.lesson import Code, Exercise, Lesson, Step, Tool
 from gradrepl.tutor.progress import LessonProgress
 
 
@@ -39,6 +43,10 @@ class Runner(Protocol):
     def last_hints(self) -> list[str]:
         """Hints (not part of the compared output) for the errors of the last run."""
 
+    @property
+    def session(self):
+        """The gradrepl.lang Session the code runs in (for tool steps)."""
+
 
 @dataclass(frozen=True)
 class CodeResult:
@@ -58,10 +66,12 @@ class Player:
         self.position = 0
         self.solved: set[int] = set()
         self.hints_shown: dict[int, int] = {}
-        self.completed = False  # the learner went past the last step
+        self.completed = False  # the learner went past the last step (kept once true)
         if progress is not None and progress.total == len(lesson.steps):
-            self.position = min(max(progress.step, 0), len(lesson.steps) - 1)
             self.solved = {i for i in progress.solved if 0 <= i < len(lesson.steps)}
+            self.completed = progress.finished
+            if not progress.finished:   # a finished lesson is looked at again from the start
+                self.position = min(max(progress.step, 0), len(lesson.steps) - 1)
 
     # where we are -------------------------------------------------------
     @property
@@ -119,9 +129,9 @@ class Player:
     def solution(self) -> str:
         return self._exercise().solution
 
-    def check(self, namespace: Mapping[str, object]) -> CheckResult:
+    def check(self, namespace: Mapping[str, object], watch: Watch | None = None) -> CheckResult:
         """Check the learner's state against the current exercise; a pass marks it solved."""
-        result = check_state(self._exercise().check, dict(namespace))
+        result = check_state(self._exercise().check, dict(namespace), watch)
         if result.passed:
             self.solved.add(self.position)
         return result
@@ -142,6 +152,80 @@ def replay(lesson: Lesson, runner: Runner, upto: int) -> None:
             runner.run(step.solution)
 
 
+def rebuild(lesson: Lesson, runner: Runner, upto: int) -> None:
+    """A clean session as the lesson has it before step `upto`: nothing the learner typed survives."""
+    runner.reset()
+    replay(lesson, runner, upto)
+
+
+class Attempt:
+    """One try at the exercise at `index`: the session rebuilt clean, a Watch on it.
+
+    The front end runs what the learner types (`typed` counts the inputs); when the learner
+    submits, `judge(player)` checks the state the whole answer left. After a failed check
+    `again()` rebuilds the session for the next try; `close()` when leaving the exercise.
+    """
+
+    def __init__(self, lesson: Lesson, index: int, runner: Runner):
+        self.lesson, self.index, self.runner = lesson, index, runner
+        self.watch: Watch | None = None
+        self.typed = 0
+        self.again()
+
+    def again(self) -> None:
+        self.close()
+        rebuild(self.lesson, self.runner, self.index)
+        self.watch = Watch(self.lesson.steps[self.index].check, dict(self.runner.namespace))
+        self.typed = 0
+
+    def judge(self, player: Player) -> CheckResult:
+        return player.check(self.runner.namespace, self.watch)
+
+    def close(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
+            self.watch = None
+
+
+def judge(lesson: Lesson, index: int, answer: str, runner: Runner) -> CheckResult:
+    """One whole attempt at exercise `index`: a clean rebuilt session, the answer, the check."""
+    exercise = lesson.steps[index]
+    if not isinstance(exercise, Exercise):
+        raise ValueError(f"step {index + 1} is not an exercise")
+    rebuild(lesson, runner, index)
+    watch = Watch(exercise.check, dict(runner.namespace))
+    try:
+        runner.run(answer)
+        return check_state(exercise.check, dict(runner.namespace), watch)
+    finally:
+        watch.close()
+
+
+def predict_problem(code: Code, output: str) -> str | None:
+    """A question whose right choice is not in the step's real output (in_output questions)."""
+    predict = code.predict
+    if predict is None or not predict.in_output:
+        return None
+    right = normalise(predict.choices[predict.answer])
+    if right not in normalise(output):
+        return f"predict: the right choice {right!r} is not in the step's output"
+    wrong = [c for i, c in enumerate(predict.choices) if i != predict.answer and normalise(c) == right]
+    return f"predict: choice {wrong[0]!r} repeats the right one" if wrong else None
+
+
+def tool_output(runner: Runner, tool: Tool, width: int | None = None):
+    """The tool's renderable; a VizError's message as text (the lesson check reports it)."""
+    from gradrepl.tutor.tools import run_tool
+    from gradrepl.viz import VizError
+
+    try:
+        return run_tool(runner.session, tool.call, width), None
+    except VizError as e:
+        return None, f"{tool.call.command}: {e}"
+    except Exception as e:  # noqa: BLE001 - a tool's failure never ends the lesson
+        return None, f"{tool.call.command}: {type(e).__name__}: {e}"
+
+
 @dataclass(frozen=True)
 class Problem:
     """Something wrong in a lesson, found by playing it through."""
@@ -156,7 +240,7 @@ class Problem:
 
 
 def play_through(lesson: Lesson, runner: Runner,
-                 on_step: Callable[[int, Step, CodeResult | CheckResult | None], None] | None = None,
+                 on_step: Callable[[int, Step, object], None] | None = None,
                  ) -> list[Problem]:
     """Run every code step and reference solution of `lesson` in one session, in order."""
     problems = []
@@ -166,12 +250,21 @@ def play_through(lesson: Lesson, runner: Runner,
             outcome = Player.run_code(step, runner)
             if not outcome.matched:
                 problems.append(Problem(lesson.id, index + 1, step.line, "output differs:\n" + outcome.diff))
+            wrong = predict_problem(step, outcome.output)
+            if wrong:
+                problems.append(Problem(lesson.id, index + 1, step.predict.line, wrong))
+        elif isinstance(step, Tool):
+            outcome, error = tool_output(runner, step)
+            if error:
+                problems.append(Problem(lesson.id, index + 1, step.line, error))
         elif isinstance(step, Exercise):  # (the parser already refused an exercise without a hint)
+            watch = Watch(step.check, dict(runner.namespace))
             printed = runner.run(step.solution)
-            outcome = check_state(step.check, dict(runner.namespace))
+            outcome = check_state(step.check, dict(runner.namespace), watch)
+            watch.close()
             for failure in outcome.failures:
                 problems.append(Problem(lesson.id, index + 1, step.line,
-                                        f"reference solution fails its check: {failure.en}"
+                                        f"reference solution fails its check: {failure.for_author()}"
                                         + (f"\n  it printed: {printed.strip()}" if printed.strip() else "")))
         if on_step is not None:
             on_step(index, step, outcome)

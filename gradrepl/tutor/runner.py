@@ -28,6 +28,7 @@ class SandboxRunner:
         self.last_hints: list[str] = []   # gradrepl's one-line hints for the errors of the last run
 
     def run(self, source: str) -> str:
+        from gradrepl.engine import api
         from gradrepl.lang import run_source
 
         captured: list[str] = []
@@ -39,9 +40,13 @@ class SandboxRunner:
                 previous(text)
 
         self.session.write_out = write
+        # as in the REPL with the tutor on: backward keeps what it saved (the graph still counts
+        # as freed) so that a lesson's `:explain` step can replay a graph after its backward
+        api.keep_saved_for_explain(True)
         try:
             result = run_source(source, self.session, filename="<lesson>", trusted=False)
         finally:
+            api.keep_saved_for_explain(False)
             self.session.write_out = previous
         text = "".join(captured)
         self.last_hints = [error.hint for error in result.errors if error.hint]
@@ -56,5 +61,5 @@ class SandboxRunner:
         return self.session.namespace
 
     def reset(self) -> None:
-        """Forget every variable (:restart)."""
+        """Forget every variable (:restart, a new attempt at an exercise)."""
         self.session.reset()

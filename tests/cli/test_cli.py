@@ -146,7 +146,7 @@ def test_delegated_subcommands_reach_their_modules(monkeypatch):
     seen = []
     fake = types.SimpleNamespace(main=lambda args: seen.append(args) or 0)
     monkeypatch.setitem(sys.modules, "gradrepl.viz.cli", fake)
-    monkeypatch.setitem(sys.modules, "gradrepl.tutor.cli", fake)
+    monkeypatch.setitem(sys.modules, "gradrepl.repl.lesson", fake)
     assert cli.main(["lesson", "list"]) == 0
     assert cli.main(["graph", "f.py", "y"]) == 0
     assert seen == [["list"], ["graph", "f.py", "y"]]

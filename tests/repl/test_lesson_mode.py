@@ -10,18 +10,21 @@ def progress():
 
 
 def test_play_a_lesson_with_hints_and_checks(drive):
-    out = drive(":lesson tiny\r\r\r\r\r:hint\r:hint\r:hint\rs = (x ** 2).sum()\rs.backward()\r")
+    out = drive(":lesson tiny\r\r\r\r\r:hint\r:hint\r:hint\rs = (x ** 2).sum()\r\r"
+                "s = (x ** 2).sum()\rs.backward()\r\r")
     assert "1. A tiny lesson" in out and "Some prose." in out
     # code steps run in the learner's session with the tutor displays
     assert "tensor([1., 1.], requires_grad=True)" in out
     assert "x: shape (2,)  requires_grad=True  is_leaf=True  grad_fn=None" in out
     assert "<SumBackward0 object at 0x" in out
     assert "Exercise: Square it" in out
-    assert out.count("Type code at the prompt.") == 2        # the step, then Enter reminds
+    assert out.count("Type your answer (one or more lines") == 1
+    assert out.count("Type your answer first") == 1             # Enter before any answer
     assert "s = (x ** 2).sum()\nThen s.backward().\nNo more hints" in out
-    # the first attempt is complete (s and x exist) but x.grad is still None
+    # the first attempt is checked when submitted: x.grad is still None
     first, second = out.split("s: requires_grad=True", 1)[1].split("✓ check passed")
-    assert "✗ check failed" in first
+    assert "✗ check failed\n  - x.grad is None" in first
+    assert "Your next try starts from the lesson's state again" in first
     assert "Lesson finished. Well done!" in second
     assert "UserWarning" not in out          # the check's own reads of s.grad stay silent
     assert progress()["finished"] is True
@@ -63,3 +66,27 @@ def test_the_repl_can_open_with_a_lesson(drive):
     out = drive("\r", lesson="tiny")
     assert out.index("1. A tiny lesson") < out.index("x = torch.ones(2, requires_grad=True)")
     assert drive.repl.lesson is not None and drive.repl.lesson.player.position == 1
+
+
+def test_reset_in_a_lesson_offers_a_restart(drive):
+    out = drive(":lesson tiny\r\r\r:reset\rn\r(x * 3).sum().grad_fn\r:reset\ry\r")
+    # (the question goes to the prompt's output) no: the session is rebuilt as the lesson has it, so the lesson's x is still there
+    assert "The session was rebuilt as the lesson has it at this step." in out
+    assert "NameError" not in out
+    # yes: the lesson starts again at step 1
+    assert drive.repl.lesson is not None and drive.repl.lesson.player.position == 0
+
+
+def test_a_lesson_starts_in_a_fresh_session(drive):
+    out = drive("s = 5\r:lesson tiny\rs\r")
+    assert "NameError: name 's' is not defined" in out
+
+
+def test_a_finished_lesson_keeps_its_progress_unless_started_over(drive):
+    drive(":lesson tiny\r\r\r\r:skip\r")
+    assert progress()["finished"] is True
+    out = drive(":lesson tiny\r\r:quit\r")          # Enter: no, do not start over
+    assert "Going through the lesson again; it stays finished" in out
+    assert progress()["finished"] is True and progress()["solved"] == []
+    drive(":lesson tiny\ry\r:quit\r")
+    assert progress()["finished"] is False

@@ -43,7 +43,9 @@ def test_values_compare_with_tolerance_and_shape():
     check = parse_check({"x": {"value": [1.00001, 2.0]}})
     assert check_state(check, {"x": x}).passed
     tight = parse_check({"x": {"value": [1.00001, 2.0], "atol": 0, "rtol": 0}})
-    assert check_state(tight, {"x": x}).failures[0].en.startswith("x is [1., 2.]; expected")
+    failure = check_state(tight, {"x": x}).failures[0]
+    assert failure.en == "x is [1., 2.], which is not what the task asks for"   # never the answer
+    assert "1.00001" not in failure.en + failure.zh and failure.expected == "[1., 2.]"
     wrong_shape = parse_check({"x": {"value": [[1.0, 2.0]]}})
     assert check_state(wrong_shape, {"x": x}).failures[0].en == "x has shape [2]; expected shape [1, 2]"
     shape = parse_check({"x": {"shape": [2], "dtype": "torch.float32"}})
@@ -54,8 +56,7 @@ def test_values_compare_with_tolerance_and_shape():
 def test_grad_none_missing_variables_and_non_tensors():
     x = torch["tensor"]([1.0], requires_grad=True)
     assert check_state(parse_check({"x": {"grad": "None"}}), {"x": x}).passed
-    assert check_state(parse_check({"x": {"grad": [1.0]}}), {"x": x}).failures[0].en == \
-        "x.grad is None; expected [1.]"
+    assert check_state(parse_check({"x": {"grad": [1.0]}}), {"x": x}).failures[0].en == "x.grad is None"
     assert check_state(parse_check({"q": {"value": 1}}), {}).failures[0].en == "there is no variable 'q' yet"
     assert check_state(parse_check({"n": {"value": 3}}), {"n": 3}).passed
     assert check_state(parse_check({"n": {"requires_grad": False}}), {"n": 3}).failures[0].en == \
@@ -71,7 +72,8 @@ def test_grad_none_missing_variables_and_non_tensors():
     ({"x": {"grad": [[1, 2], [3]]}}, "grad must be .* rectangular"),
     ({"x": {"requires_grad": 1}}, "true or false"),
     ({"x": {"shape": [2, -1]}}, "list of sizes"),
-    ({"x": {"grad_fn": 3}}, "must be a string"),
+    ({"x": {"grad_fn": 3}}, "a name or a list of accepted names"),
+        ({"x": {"backward_runs": -1}}, "must be a count"),
     ({"atol": "big", "x": {"value": 1}}, "atol must be a number"),
 ])
 def test_bad_check_tables_are_refused(table, message):
@@ -102,3 +104,73 @@ def test_trailing_space_and_blank_lines_do_not_matter_but_the_rest_does():
 def test_any_text_matches_itself(text):
     # regex metacharacters, dots and hex-looking words in the text are all literal or wildcards
     assert matches(text, text)
+
+
+def test_a_number_accepts_any_one_element_tensor_unless_a_shape_is_named():
+    s = torch["tensor"]([14.0])
+    assert check_state(parse_check({"s": {"value": 14.0}}), {"s": s}).passed
+    assert not check_state(parse_check({"s": {"value": 15.0}}), {"s": s}).passed
+    shaped = check_state(parse_check({"s": {"value": 14.0, "shape": []}}), {"s": s})
+    assert [f.en for f in shaped.failures] == ["s.shape is [1]; expected []"]   # said once
+
+
+def test_a_wrong_shape_is_said_once():
+    x = torch["tensor"]([1.0, 2.0])
+    result = check_state(parse_check({"x": {"value": [[1.0, 2.0]], "shape": [1, 2]}}), {"x": x})
+    assert [f.en for f in result.failures] == ["x.shape is [2]; expected [1, 2]"]
+
+
+def test_grad_fn_may_name_several_accepted_nodes():
+    p = torch["tensor"]([1.0, 2.0], requires_grad=True)
+    check = parse_check({"q": {"grad_fn": ["PowBackward0", "MulBackward0"]}})
+    assert check_state(check, {"q": p ** 2}).passed
+    assert check_state(check, {"q": p * p}).passed
+    result = check_state(check, {"q": p + p})
+    assert result.failures[0].en == "q.grad_fn is AddBackward0; expected PowBackward0 or MulBackward0"
+    with pytest.raises(ValueError):
+        parse_check({"q": {"grad_fn": []}})
+
+
+def test_backward_runs_counts_passes_through_the_lesson_built_tensor():
+    from gradrepl.tutor.check import Watch
+
+    check = parse_check({"y": {"backward_runs": 2}, "x": {"grad": [4.0, 8.0]}})
+
+    def attempt(answer):
+        x = torch["tensor"]([1.0, 2.0], requires_grad=True)
+        namespace = {"x": x, "y": (x * x).sum()}
+        watch = Watch(check, namespace)
+        answer(namespace)
+        try:
+            return check_state(check, namespace, watch)
+        finally:
+            watch.close()
+
+    def twice_through_one_graph(ns):
+        ns["y"].backward(retain_graph=True)
+        ns["y"].backward()
+
+    def two_fresh_graphs(ns):      # the same x.grad, but y's graph ran once
+        ns["y"].backward()
+        (ns["x"] * ns["x"]).sum().backward()
+
+    def rebinds_y(ns):
+        for _ in range(2):
+            ns["y"] = (ns["x"] * ns["x"]).sum()
+            ns["y"].backward()
+
+    assert attempt(twice_through_one_graph).passed
+    assert [f.en for f in attempt(two_fresh_graphs).failures] == [
+        "backward reached y once; the task needs it reached twice"]
+    assert [f.en for f in attempt(rebinds_y).failures] == [
+        "'y' must stay the tensor the lesson built (it was assigned again)"]
+
+
+def test_a_closed_watch_leaves_no_hook_behind():
+    from gradrepl.tutor.check import Watch
+
+    x = torch["tensor"]([1.0], requires_grad=True)
+    watch = Watch(parse_check({"x": {"backward_runs": 1}}), {"x": x})
+    assert x._hooks
+    watch.close()
+    assert not x._hooks

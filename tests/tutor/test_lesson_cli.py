@@ -38,7 +38,8 @@ def test_check_names_lesson_step_and_difference(capsys):
     err = capsys.readouterr().err
     assert "tiny: step 2 (line 23): output differs:" in err
     assert "-tensor([1., 1.])\n+tensor([1., 1.], requires_grad=True)" in err
-    assert "tiny: step 4 (line 40): reference solution fails its check: x.grad is [2., 2.]; expected [2., 3.]" in err
+    assert ("tiny: step 4 (line 40): reference solution fails its check: x.grad is [2., 2.], which is not "
+            "what the task asks for (expected [2., 3.])") in err
 
 
 def test_list_names_and_table_with_progress(capsys, private_data_home):
@@ -65,7 +66,7 @@ def test_auto_plays_every_step_without_input(capsys):
     out = capsys.readouterr().out
     assert "一些文字。" in out and "Some" not in out
     assert "│ x = torch.ones(2, requires_grad=True)\n│ print(x)\ntensor([1., 1.], requires_grad=True)" in out
-    assert "提示 2: 然后 s.backward()。" in out and "✓ 检查通过" in out
+    assert "提示 2：然后 s.backward()。" in out and "参考答案：\n" in out and "✓ 检查通过" in out
     assert main(["tiny", "--auto", "--dir", str(DATA / "bad")]) == 1
 
 
@@ -87,20 +88,53 @@ def test_line_player_checks_state_gives_hints_and_saves_progress(tmp_path):
     with console.capture() as cap:
         status = play(lesson, "en", answers(
             "", "", "",                       # prose, two code steps
-            ":hint", "s = (x * 2).sum()",     # a wrong answer: the check says why
+            "",                               # Enter before any answer: nothing to check
+            ":hint", "s = (x * 2).sum()", "", # a wrong answer, checked: the check says why
             ":hint", ":hint",
-            "s = x.pow(2).sum()",             # right value, but no backward yet
-            "s.backward()",                   # now the state is right
+            "s = x.pow(2).sum()", "",         # right value, but no backward yet
+            "s = x.pow(2).sum()",             # a whole answer over two lines ...
+            "s.backward()", "",               # ... checked once, on the state it left
         ), console=console, store=store)
     out = cap.get()
     assert status == 0
     assert "Hint" not in out  # hints print their text, not a label
     assert "s = (x ** 2).sum()" in out and "Then s.backward()." in out and "No more hints" in out
-    # feedback once every checked name exists, on the state, not the text typed
-    assert "✗ check failed\n  - s is 4.; expected 2.\n  - x.grad is None; expected [2., 2.]" in out
-    assert "✗ check failed\n  - x.grad is None; expected [2., 2.]\n" in out
-    assert "✓ check passed" in out and "Lesson finished" in out
+    assert "Type your answer first" in out
+    # feedback says what is off, never the expected numbers
+    assert "✗ check failed\n  - s is 4., which is not what the task asks for\n  - x.grad is None\n" in out
+    assert "✗ check failed\n  - x.grad is None\n" in out
+    assert "expected 2." not in out and "[2., 2.]" not in out
+    assert out.count("Your next try starts from the lesson's state again") == 2
+    assert out.count("✓ check passed") == 1 and "Lesson finished" in out
     assert json.loads((tmp_path / "p.json").read_text())["lessons"]["tiny"]["finished"] is True
+
+
+def test_each_attempt_starts_from_the_lessons_state(tmp_path):
+    """The variables of a failed try are gone: a backward from it cannot add to the next."""
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    console = make_console()
+    with console.capture() as cap:
+        play(lesson, "en", answers(
+            "", "", "",
+            "s = (x ** 2).sum()", "s.backward()", "s = x * 2", "",   # x.grad right, s wrong
+            "s = (x ** 2).sum()", "",         # would pass if x.grad had survived: it does not
+            "s = (x ** 2).sum()", "s.backward()", "",
+        ), console=console, store=ProgressStore(tmp_path / "p.json"))
+    out = cap.get()
+    first, second, third = out.split("✗ check failed")
+    assert "s has shape [2]; expected shape []" in second
+    assert "x.grad is None" in third.split("✓ check passed")[0]
+    assert "Lesson finished" in out
+
+
+def test_an_error_is_not_followed_by_a_pass(tmp_path):
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    console = make_console()
+    with console.capture() as cap:
+        play(lesson, "en", answers("", "", "", "s = (x ** 2).sum()", "s.backward()", "1/0", ":quit"),
+             console=console, store=ProgressStore(tmp_path / "p.json"))
+    out = cap.get()
+    assert "ZeroDivisionError" in out and "check passed" not in out
 
 
 def test_line_player_quits_and_resumes_where_it_stopped(tmp_path):
@@ -138,6 +172,7 @@ def test_line_player_back_restart_blocks_and_unknown_commands(tmp_path):
             "for i in range(2):",             # a block, ended by an empty line
             "    s = (x ** 2).sum()",
             "",
+            "",                               # checked
             ":restart",                       # fresh session, step 1
             "", "", "", ":solution", ":quit",
         ), console=console, store=ProgressStore(tmp_path / "p.json"))
@@ -146,7 +181,7 @@ def test_line_player_back_restart_blocks_and_unknown_commands(tmp_path):
     assert out.count("一些文字。") == 3                # shown again after :back and after :restart
     assert "（此步骤已运行）" in out
     assert "未知命令 :nope" in out
-    assert "✗ 检查未通过\n  - x.grad 是 None；应为 [2., 2.]" in out   # the block ran: s exists
+    assert "✗ 检查未通过\n  - x.grad 是 None\n" in out   # the block ran: s exists
     assert out.count("tensor([1., 1.], requires_grad=True)") == 2  # re-run after :restart only
     assert "│ s = (x ** 2).sum()\n│ s.backward()" in out
     assert "进度已保存" in out
@@ -168,8 +203,11 @@ def test_playing_in_a_real_terminal(private_data_home):
             child.sendline("")
         child.expect(">>> ")
         child.sendline("s = (x ** 2).sum()")
+        child.sendline("")
         child.expect("x.grad is None")
+        child.sendline("s = (x ** 2).sum()")
         child.sendline("s.backward()")
+        child.sendline("")
         child.expect("check passed")
         child.expect("Lesson finished")
         child.expect(pexpect.EOF)

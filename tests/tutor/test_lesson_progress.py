@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from gradrepl.tutor.cli import default_lang, find_lesson
+from gradrepl.tutor.lesson import default_lang, find_lesson
 from gradrepl.tutor.lesson import Exercise, load_all
 from gradrepl.tutor.player import Player
 from gradrepl.tutor.progress import LessonProgress, ProgressStore
