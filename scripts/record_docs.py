@@ -37,7 +37,7 @@ def first_sentence(paragraph):
     return m.group(1) if m else paragraph
 def resolve(name):
     head, *rest = name.split(".")
-    obj = torch.Tensor if head == "Tensor" else __import__("math") if head == "math" else torch
+    obj = torch.Tensor if head == "Tensor" else torch if head == "torch" else __import__(head)
     for part in rest:
         obj = getattr(obj, part)
     return obj
@@ -129,7 +129,7 @@ def names():
 
     session = Session()
     found = []
-    stack = [("torch", session.modules["torch"]), ("math", session.modules["math"])]
+    stack = [(name, mod) for name, mod in session.modules.items()]
     while stack:
         prefix, mod = stack.pop(0)
         for key, value in mod.entries.items():

@@ -74,7 +74,8 @@ class Docs:
         owner = getattr(obj, "__self__", None)
         if owner is not None and api.is_tensor(owner):
             return f"Tensor.{getattr(obj, '__name__', '')}"
-        return self._facade_names().get(id(obj))
+        names = self._facade_names()
+        return names.get(id(obj)) or names.get(id(type(obj)))     # an nn.Linear: its class
 
     # help -----------------------------------------------------------------------------------
     def help(self, *args):
@@ -138,7 +139,26 @@ class Docs:
         methods = METHODS.get(type(obj))
         if methods is not None:
             return _public(methods)
-        return []
+        return self._readable(obj)
+
+    def _readable(self, obj):
+        """A learner's object or a library one (nn.Linear): the names `.name` may read, as
+        the attribute rule itself decides."""
+        state = getattr(obj, "__dict__", None) or {}
+        candidates = set(state)
+        for registry in ("_parameters", "_modules", "_buffers"):     # an nn.Module's own
+            if isinstance(state.get(registry), dict):
+                candidates.update(state[registry])
+        for klass in type(obj).__mro__[:-1]:
+            candidates.update(vars(klass))
+        found = []
+        for name in _public(candidates):
+            try:
+                self.session.access.get(obj, name)
+            except Exception:  # noqa: BLE001 - not readable: not listed
+                continue
+            found.append(name)
+        return found
 
 
 def doc_builtins(session) -> dict:

@@ -88,3 +88,11 @@ def test_help_and_dir_never_show_host_names():
     assert result.ok, [e.format() for e in result.errors]
     for word in ("'_", " _", "gradrepl.", "<locals>", "_creator", "__"):
         assert word not in out, word
+
+
+def test_dir_of_modules_and_the_learners_objects_lists_what_attribute_access_allows():
+    out, result = run("m = torch.nn.Linear(2, 3)\nprint('weight' in dir(m), 'forward' in dir(m), 'in_features' in dir(m))\n"
+                      "class A:\n    def __init__(self):\n        self.k = 1\n    def go(self):\n        return 2\n"
+                      "print(dir(A()))\nhelp(m)\n")
+    assert result.ok, [e.format() for e in result.errors]
+    assert out.splitlines()[:3] == ["True True True", "['go', 'k']", "Help on torch.nn.Linear:"]
