@@ -201,13 +201,26 @@ def _first_imports(parsed, module):
 
 # --- gradrepl export FILE ------------------------------------------------------------------
 
+EXIT_OK, EXIT_USER, EXIT_USAGE = 0, 1, 2
+
+
+class _UsageError(Exception):
+    pass
+
+
 def main(args) -> int:
+    """`gradrepl export FILE [-o OUT]` (gradrepl/cli.py hands over the arguments after `export`)."""
     import argparse
 
-    from gradrepl.cli import EXIT_OK, EXIT_USAGE, EXIT_USER, _Parser, _UsageError
     from gradrepl.limits import FLAGS, Limits
 
-    parser = _Parser(prog="gradrepl export",
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            self.print_usage(sys.stderr)
+            print(f"{self.prog}: error: {message}", file=sys.stderr)
+            raise _UsageError()
+
+    parser = Parser(prog="gradrepl export",
                      description="Run FILE (a gradrepl script, shorthand and all), then write the "
                      "statements that ran as a script for Python with PyTorch 2.13: shorthand "
                      "expanded, `import torch` added, echoed values printed, failing statements "
