@@ -348,3 +348,22 @@ def test_tutor_lines_for_tensors_changed_in_place(drive):
     assert "tensor([[5., 2.],\n        [2., 2.]], grad_fn=<CopySlices>)" in out
     assert "t (changed in place)" not in out                          # a def's body did not run
     assert "tensor([2., 2.])\nw (changed in place): requires_grad=False  is_leaf=True  grad_fn=None" in out
+
+
+def test_lessons_keep_their_budgets_while_the_prompt_has_none(tmp_path):
+    import io
+
+    from gradrepl.limits import Limits
+    from gradrepl.repl.render import make_console
+    from gradrepl.repl.repl import Repl
+
+    out = io.StringIO()
+    repl = Repl(plain=True, lang="en", console=make_console(True, file=out, width=100),
+                history=AtomicFileHistory(tmp_path / "history"), simple=True,
+                lesson_limits=Limits.for_lessons(max_steps=1000))
+    loop = "n = 0\nfor i in range(5000):\n    n += 1\n"
+    assert repl.run_code(loop).ok                       # the prompt: no step limit
+    repl.lesson = object()                              # while a lesson runs
+    result = repl.run_code(loop, filename="<lesson>", trusted=False)
+    assert not result.ok and result.errors[0].type_name == "BudgetExceeded"
+    assert repl.session.limits.max_steps is None        # the prompt's limits are back
