@@ -602,7 +602,7 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
                         value = code(session.namespace)
                         if value is not None:
                             display(value)
-                            echoed = "repr" if isinstance(value, str) else "print"
+                            echoed = "repr" if isinstance(value, (str, BaseException)) else "print"
                     else:
                         code(session.namespace)
         except ExitRequested:
