@@ -96,3 +96,11 @@ def test_dir_of_modules_and_the_learners_objects_lists_what_attribute_access_all
                       "print(dir(A()))\nhelp(m)\n")
     assert result.ok, [e.format() for e in result.errors]
     assert out.splitlines()[:3] == ["True True True", "['go', 'k']", "Help on torch.nn.Linear:"]
+
+
+def test_facade_functions_print_with_their_public_names():
+    out, result = run("print(torch.ones, torch.zeros_like, torch.autograd.set_detect_anomaly)\nhelp(torch.zeros_like)\n")
+    assert result.ok
+    assert "<locals>" not in out and "_creator" not in out and "_like" not in out.replace("zeros_like", "")
+    assert out.startswith("<function ones at 0x")
+    assert "Help on torch.zeros_like:" in out
