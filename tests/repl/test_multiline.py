@@ -64,6 +64,9 @@ def test_validator_points_at_the_syntax_error():
     with pytest.raises(ValidationError) as info:
         SyntaxValidator().validate(doc)
     assert info.value.message.startswith("SyntaxError: unmatched ')' (line 2, column 5)")
-    assert info.value.cursor_position == doc.translate_row_col_to_index(1, 4)
+    assert info.value.cursor_position == doc.translate_row_col_to_index(1, 5)    # end of the line
+    with pytest.raises(ValidationError) as info:
+        SyntaxValidator().validate(Document("y = )"))
+    assert info.value.cursor_position == 4                                      # one line: at the error
     SyntaxValidator().validate(Document(":graph out"))
     SyntaxValidator().validate(Document("y = x + 1\nz = (y *\n 2)"))
