@@ -22,7 +22,17 @@ import sys
 
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES
 
-SHORTHAND = frozenset(name for name in BARE_TORCH if name not in BUILTIN_NAMES)
+_SHORTHAND = []
+
+
+def shorthand():
+    """The bare names that mean torch.NAME: policy's creation names and every op the
+    engine declares bare (read once, when a transcript is exported)."""
+    if not _SHORTHAND:
+        from gradrepl.engine.api import BARE_OPS
+        _SHORTHAND.append(frozenset(name for name in (*BARE_TORCH, *BARE_OPS)
+                                    if name not in BUILTIN_NAMES))
+    return _SHORTHAND[0]
 _LEFT_OUT = ("help", "dir")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
            ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -131,7 +141,7 @@ def shorthand_uses(source, bound=()):
         return []
     finder = _Loads(set(bound))
     finder.visit(tree)
-    return list(dict.fromkeys(n.id for n in finder.free if n.id in SHORTHAND))
+    return list(dict.fromkeys(n.id for n in finder.free if n.id in shorthand()))
 
 
 def _is_call_to(node, names):
@@ -161,7 +171,7 @@ def to_pytorch(transcript) -> str:
         finder.visit(tree)
         edits = []
         for name in finder.free:
-            if name.id in SHORTHAND:
+            if name.id in shorthand():
                 edits.append((name.lineno, name.col_offset, "torch."))
                 needs["torch"] = True
             elif name.id in needs:
@@ -206,26 +216,15 @@ def _first_imports(parsed, module):
 
 # --- gradrepl export FILE ------------------------------------------------------------------
 
-EXIT_OK, EXIT_USER, EXIT_USAGE = 0, 1, 2
-
-
-class _UsageError(Exception):
-    pass
-
-
 def main(args) -> int:
     """`gradrepl export FILE [-o OUT]` (gradrepl/cli.py hands over the arguments after `export`)."""
     import argparse
 
+    from gradrepl.usage import EXIT_OK, EXIT_USAGE, EXIT_USER, Parser as _Parser, \
+        UsageError as _UsageError
     from gradrepl.limits import FLAGS, Limits
 
-    class Parser(argparse.ArgumentParser):
-        def error(self, message):
-            self.print_usage(sys.stderr)
-            print(f"{self.prog}: error: {message}", file=sys.stderr)
-            raise _UsageError()
-
-    parser = Parser(prog="gradrepl export",
+    parser = _Parser(prog="gradrepl export",
                      description="Run FILE (a gradrepl script, shorthand and all), then write the "
                      "statements that ran as a script for Python with PyTorch 2.13: shorthand "
                      "expanded, `import torch` added, echoed values printed, failing statements "
