@@ -117,6 +117,42 @@ HAND = {
     "Tensor.clamp_max": ("clamp_max(max) -> Tensor", "Clamps all elements to be at most max."),
     "Tensor.clamp_min": ("clamp_min(min) -> Tensor", "Clamps all elements to be at least min."),
     "torch.detach": ("detach(input) -> Tensor", "Returns a new tensor, detached from the current graph."),
+    "torch.selu": ("selu(input) -> Tensor", "Applies element-wise the scaled exponential linear unit."),
+    "torch.celu": ("celu(input, alpha=1.0) -> Tensor", "Applies element-wise the continuously differentiable "
+                   "exponential linear unit."),
+    "torch.max_pool2d": ("max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)"
+                         " -> Tensor", "Applies a 2D max pooling over an input made of several input planes."),
+    "torch.layer_norm": ("layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05) -> Tensor",
+                         "Applies layer normalization over the last dimensions of the input."),
+    "torch.masked_fill": ("masked_fill(input, mask, value) -> Tensor",
+                          "Fills elements of input with value where mask is True."),
+    "torch.Generator": ("Generator(device='cpu')", "Creates and returns a generator object that manages the "
+                        "state of the algorithm which produces pseudo random numbers."),
+    "torch.device": ("device(type, index=None)", "An object representing the device on which a tensor is or "
+                     "will be allocated (gradrepl, like a CPU-only PyTorch, has the cpu only)."),
+    "torch.finfo": ("finfo(type=None)", "The numerical properties of a floating point dtype: bits, eps, max, "
+                    "min, tiny, resolution."),
+    "torch.iinfo": ("iinfo(type)", "The numerical properties of an integer dtype: bits, max, min."),
+    "torch.autograd.Variable": ("Variable(data, requires_grad=False)", "Deprecated: Variable(t) returns a "
+                                "tensor; use tensors directly (requires_grad=True where needed)."),
+    "torch.FloatTensor": ("FloatTensor(data)", "The legacy constructor of a torch.float32 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.float32)."),
+    "torch.DoubleTensor": ("DoubleTensor(data)", "The legacy constructor of a torch.float64 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.float64)."),
+    "torch.HalfTensor": ("HalfTensor(data)", "The legacy constructor of a torch.float16 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.float16)."),
+    "torch.LongTensor": ("LongTensor(data)", "The legacy constructor of a torch.int64 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.int64)."),
+    "torch.IntTensor": ("IntTensor(data)", "The legacy constructor of a torch.int32 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.int32)."),
+    "torch.ShortTensor": ("ShortTensor(data)", "The legacy constructor of a torch.int16 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.int16)."),
+    "torch.CharTensor": ("CharTensor(data)", "The legacy constructor of a torch.int8 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.int8)."),
+    "torch.ByteTensor": ("ByteTensor(data)", "The legacy constructor of a torch.uint8 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.uint8)."),
+    "torch.BoolTensor": ("BoolTensor(data)", "The legacy constructor of a torch.bool tensor; prefer "
+                          "torch.tensor(data, dtype=torch.bool)."),
     "help": ("help(obj)", "gradrepl's short documentation of obj: its signature and one line, as PyTorch's "
              "docstrings start."),
     "dir": ("dir([obj])", "The names of obj's attributes (or of your variables), sorted."),

@@ -539,8 +539,10 @@ def _run(text, session, filename, trusted, keep_going, echo, result, bare_names)
     if bare_names is None:
         bare_names = trusted or not imports_torch(tree)
     if not bare_names:
-        hidden = {name: session.fallback.pop(name) for name in BARE_TORCH if name in session.fallback
-                  and session.fallback[name] is session.modules["torch"].entries.get(name)}
+        torch = session.modules["torch"].entries
+        hidden = {name: session.fallback.pop(name)
+                  for name in (*BARE_TORCH, *getattr(session.api, "BARE_OPS", ()))
+                  if name in session.fallback and session.fallback[name] is torch.get(name)}
     try:
         _run_statements(tree, lines, session, filename, trusted, keep_going, echo, result, fail,
                         set(hidden))
