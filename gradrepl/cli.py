@@ -198,6 +198,9 @@ def _internal(exc):
 def _main(argv):
     flags, argv = _split_budget_flags(argv)
     budgets = budget_flags(_budget_parser().parse_args(flags))
+    from gradrepl import limits as limits_module
+    limits_module.FLAGS.clear()       # for subcommands that make their own sessions
+    limits_module.FLAGS.update(budgets)
     if argv and argv[0] in _DELEGATED:
         module_name, with_name = _DELEGATED[argv[0]]
         import importlib
@@ -206,9 +209,6 @@ def _main(argv):
         except ImportError:
             print(f"gradrepl {argv[0]}: not available in this build", file=sys.stderr)
             return EXIT_USAGE
-        from gradrepl import limits as limits_module
-        limits_module.FLAGS.clear()
-        limits_module.FLAGS.update(budgets)
         return module.main(argv if with_name else argv[1:])
     if argv and argv[0] == "export":
         from gradrepl.export import main as export_main

@@ -47,6 +47,7 @@ class UserError:
     hint: str | None = None
     kind: str = "error"
     statement_line: int | None = None   # first line of the top-level statement that was running
+    carets: str | None = None   # under the failing sub-expression of source_line (its stripped text)
 
     @property
     def headline(self) -> str:
@@ -69,6 +70,8 @@ class UserError:
                 if self.kind == "syntax" and self.col is not None:
                     indent = len(src) - len(stripped)
                     out.append("    " + " " * max(0, self.col - indent) + "^")
+                elif self.carets:
+                    out.append("    " + self.carets)
         msg = redact(self.message)
         out.append(f"{self.type_name}: {msg}" if msg else self.type_name)
         if self.hint:

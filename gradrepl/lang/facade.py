@@ -639,6 +639,10 @@ def torch_facade(api):
             elif type(value) in HOST_CALLABLES:
                 entries[key] = builtin_function_or_method(value, f"{name}.{key}")
             else:
+                if type(value) is types.FunctionType and "<locals>" in value.__qualname__:
+                    # made by a factory (ones, zeros_like): printed with its public name,
+                    # never as `_creator.<locals>.create`
+                    value.__name__ = value.__qualname__ = key
                 entries[key] = value
         return module(name, entries)
 

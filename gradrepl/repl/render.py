@@ -141,8 +141,11 @@ class Printer:
         self._print(rich_text, soft_wrap=True)
 
     # tutor displays -------------------------------------------------------------------------
-    def tensor_assigned(self, name: str, tensor, with_value: bool = True) -> None:
-        """The new value (when nothing else shows it) and its autograd flags."""
+    def tensor_assigned(self, name: str, tensor, with_value: bool = True, in_place: bool = False) -> None:
+        """The new value (when nothing else shows it) and its autograd flags; in_place: the
+        statement changed the tensor without rebinding the name (y[0, 0] = 5, y.detach_())."""
+        if in_place:
+            name += " (changed in place)"
         if with_value:
             self.value(repr(tensor))
             line = f"{name}: {describe(tensor)}"
@@ -187,9 +190,11 @@ class Printer:
             source = escape_control(redact(error.source_line.rstrip("\n")))
             stripped = source.lstrip()
             self._print(Text("    " + stripped), soft_wrap=True)
-            if error.col is not None and error.kind in ("syntax", "error"):
+            if error.col is not None and error.kind == "syntax":
                 caret = max(0, error.col - (len(source) - len(stripped)))
                 self._print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
+            elif error.carets and error.kind == "error":    # under the failing part, as Python 3.11
+                self._print(Text("    " + error.carets, style="bold red"), soft_wrap=True)
         message = escape_control(redact(error.message))
         line = Text()
         line.append(error.type_name, style="bold red")

@@ -55,6 +55,8 @@ class Repl:
         self._multiline = False
         self._single = True        # one statement typed: its assigned value is shown in full
         self._grads = {}
+        self._prompt_run = False    # the code running was typed at the prompt (`_` is set)
+        self._shorthand_told = set()
         self._io = (input, output)
         self.rng_state = None
         self.prompt = None if simple else self._make_prompt()
@@ -217,8 +219,9 @@ class Repl:
     def run_code(self, text, *, filename="<stdin>", trusted=True, annotate=True, quiet=False):
         self._multiline = "\n" in text.strip()
         self._single = _statement_count(text) == 1
-        saved = self._annotate, self._quiet
+        saved = self._annotate, self._quiet, self._prompt_run
         self._annotate, self._quiet = annotate, quiet or self._quiet
+        self._prompt_run = trusted
         self._grads = self._grad_snapshot()
         from gradrepl.lang import run_source
 
@@ -236,7 +239,7 @@ class Repl:
         finally:
             session.limits = prompt_limits
             api.keep_saved_for_explain(False)
-            self._annotate, self._quiet = saved
+            self._annotate, self._quiet, self._prompt_run = saved
 
     def _write(self, text):
         if self._quiet:
@@ -254,6 +257,8 @@ class Repl:
             self.session.write(safe_repr(value) + "\n")   # capped before building, then counted
         finally:
             self._echoing = False
+        if self._prompt_run:       # as Python's REPL: `_` is the last result shown at the prompt
+            self.session.fallback["_"] = value
 
     def _report(self, error):
         if not self._quiet:
@@ -281,6 +286,10 @@ class Repl:
             if statement.error is not None or not self.tutor or not self._annotate or self._quiet:
                 return
             self._show_assigned(statement.assigned)
+            self._show_assigned([n for n in statement.changed_in_place if n not in statement.assigned],
+                                in_place=True)
+            if self._prompt_run:
+                self._shorthand_tip(statement.source)
             if changed:
                 tensors = dict(named_tensors(self.session.namespace, self.session.api))
                 self.printer.grad_table([(n, tensors[n], leaf_grad(tensors[n]))
@@ -289,14 +298,27 @@ class Repl:
             self.printer.problem(f"gradrepl: internal error in the tutor display "
                                  f"({type(e).__name__}: {str(e)[:200]})")
 
-    def _show_assigned(self, names):
+    def _shorthand_tip(self, source):
+        """Once per name: bare `exp` is gradrepl's shorthand; a PyTorch script says torch.exp."""
+        from gradrepl.export import shorthand_uses
+
+        new = [n for n in shorthand_uses(source, self.session.namespace) if n not in self._shorthand_told]
+        if new:
+            self._shorthand_told.update(new)
+            spelled = ", ".join(f"torch.{n}" for n in new)
+            self.printer.note(f"tip: {', '.join(new)} without torch. is gradrepl shorthand; a PyTorch "
+                              f"script writes {spelled} (:save does it for you)")
+
+    def _show_assigned(self, names, in_place=False):
         namespace, api = self.session.namespace, self.session.api
         for name in names:
             if name not in namespace:
                 continue
             value = namespace[name]
+            if in_place and not api.is_tensor(value):
+                continue
             if api.is_tensor(value):
-                self.printer.tensor_assigned(name, value, with_value=self._single)
+                self.printer.tensor_assigned(name, value, with_value=self._single, in_place=in_place)
             elif self._single:
                 text = short_repr(value, _SHOWN_LENGTH)
                 if text is not None:
