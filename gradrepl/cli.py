@@ -40,10 +40,13 @@ def _show(value):
 
 
 _EPILOG = """Budgets are checked before the work is done; a budget error names its flag and ends
-only the statement that hit it (user code's `except` never catches it).
+only the statement that hit it (user code's `except` never catches it). Budget flags go
+before or after the subcommand. The step and time defaults hold for lesson steps; the
+prompt, `run FILE` and piped input have no step or time limit unless a flag sets one.
 
 subcommands:
   run FILE [--keep-going]   run a file in script mode (output diffable against PyTorch)
+  export FILE [-o OUT]      the file (or a :save'd session) as a script for real PyTorch
   lesson ...                lessons that replay the autograd tutorials (gradrepl lesson --help)
   graph FILE NAME           draw the autograd graph that produced NAME
   explain FILE NAME         walk the chain rule from NAME, step by step
@@ -77,18 +80,43 @@ def _positive(kind):
 def _add_budget_flags(parser):
     group = parser.add_argument_group("budgets")
     for flag, field, kind, text in _BUDGETS:
+        default = _show(getattr(_DEFAULTS, field))
+        where = " in lesson steps" if field in ("max_steps", "time_limit") else ""
         group.add_argument(flag, dest=field, type=_positive(kind), metavar="N",
-                           help=f"{text} (default {_show(getattr(_DEFAULTS, field))})")
+                           help=f"{text} (default {default}{where})")
+
+
+def budget_flags(opts) -> dict:
+    """{Limits field: value} for the budget flags given on the command line."""
+    return {field: getattr(opts, field) for _, field, _, _ in _BUDGETS
+            if getattr(opts, field, None) is not None}
 
 
 def limits_from(opts):
-    """Limits from parsed budget flags (the REPL's start(opts) uses it too)."""
-    limits = Limits()
-    for _, field, _, _ in _BUDGETS:
-        value = getattr(opts, field, None)
-        if value is not None:
-            setattr(limits, field, value)
-    return limits
+    """The prompt's, `run FILE`'s and pipes' limits: no step or time limit unless a flag sets one."""
+    return Limits.open_ended(**budget_flags(opts))
+
+
+def _split_budget_flags(argv):
+    """Budget flags wherever they are (`gradrepl --time-limit 5 run F` or `run F --time-limit
+    5`): (the flags, the other arguments in order). Nothing after `--` is a flag."""
+    names = {flag for flag, _, _, _ in _BUDGETS}
+    flags, rest = [], []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest.extend(argv[i:])
+            break
+        name = arg.split("=", 1)[0]
+        if name in names:
+            take = 1 if "=" in arg else 2
+            flags.extend(argv[i:i + take])
+            i += take
+            continue
+        rest.append(arg)
+        i += 1
+    return flags, rest
 
 
 def _parser():
@@ -97,8 +125,31 @@ def _parser():
     parser.add_argument("--version", action="version", version=f"gradrepl {__version__}")
     parser.add_argument("--no-color", action="store_true",
                         help="plain text in the REPL (also NO_COLOR=1 or TERM=dumb)")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="piped input: report each failing statement and go on with the next one")
     _add_budget_flags(parser)
     return parser
+
+
+def _budget_parser():
+    parser = _Parser(prog="gradrepl", add_help=False)
+    _add_budget_flags(parser)
+    return parser
+
+
+_SUBCOMMANDS = ("run", "lesson", "graph", "explain", "gradcheck", "export")
+
+
+def _not_a_command(word):
+    """`gradrepl foo.py`: say how to run a file instead of argparse's 'unrecognized arguments'."""
+    print(_parser().format_usage().rstrip(), file=sys.stderr)
+    if word.endswith(".py") or os.path.isfile(word):
+        print(f"gradrepl: error: '{word}' is not a command; to run the file: gradrepl run {word}",
+              file=sys.stderr)
+    else:
+        print(f"gradrepl: error: unknown command '{word}' (commands: {', '.join(_SUBCOMMANDS)}; "
+              "gradrepl --help)", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _run_parser():
@@ -139,7 +190,8 @@ def entry() -> None:
     """The process entry point (console script, python -m gradrepl): main(), then exit at
     once. Tearing down a session's autograd graph object by object at interpreter exit
     costs up to a third of a short script's run time, and nothing is left to clean up."""
-    rc = main()
+    from gradrepl.worker.front import supervise
+    rc = supervise(main, sys.argv[1:])
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -154,6 +206,8 @@ def _internal(exc):
 
 
 def _main(argv):
+    flags, argv = _split_budget_flags(argv)
+    budgets = budget_flags(_budget_parser().parse_args(flags))
     if argv and argv[0] in _DELEGATED:
         module_name, with_name = _DELEGATED[argv[0]]
         import importlib
@@ -162,9 +216,16 @@ def _main(argv):
         except ImportError:
             print(f"gradrepl {argv[0]}: not available in this build", file=sys.stderr)
             return EXIT_USAGE
+        from gradrepl import limits as limits_module
+        limits_module.FLAGS.clear()
+        limits_module.FLAGS.update(budgets)
         return module.main(argv if with_name else argv[1:])
+    if argv and argv[0] == "export":
+        from gradrepl.export import main as export_main
+        return export_main(argv[1:])
     if argv and argv[0] == "run":
         opts = _run_parser().parse_args(argv[1:])
+        opts.__dict__.update(budgets)
         if opts.file == "-":
             return run_script(sys.stdin.read(), "<stdin>", limits_from(opts), opts.keep_going)
         try:
@@ -175,14 +236,17 @@ def _main(argv):
             print(f"gradrepl run: cannot read '{opts.file}': {reason}", file=sys.stderr)
             return EXIT_USAGE
         return run_script(text, opts.file, limits_from(opts), opts.keep_going)
+    if argv and not argv[0].startswith("-"):
+        return _not_a_command(argv[0])
     opts = _parser().parse_args(argv)
+    opts.__dict__.update(budgets)
     if sys.stdin is not None and not sys.stdin.isatty():
         try:
             text = sys.stdin.read()
         except UnicodeDecodeError as e:
             print(f"gradrepl: standard input is not UTF-8 text: {e}", file=sys.stderr)
             return EXIT_USAGE
-        return run_script(text, "<stdin>", limits_from(opts), keep_going=False)
+        return run_script(text, "<stdin>", limits_from(opts), keep_going=opts.keep_going)
     try:
         from gradrepl.repl import start
     except ImportError:
@@ -217,6 +281,7 @@ class _Stdout:
 def run_script(text, filename, limits, keep_going):
     """Script mode: plain text, program output on stdout, errors on stderr."""
     from gradrepl.lang import Session, run_source
+    from gradrepl.worker import monitor
 
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -235,7 +300,8 @@ def run_script(text, filename, limits, keep_going):
         print(f"{category}: {message}", file=sys.stderr, flush=True)
 
     session = Session(limits=limits, write=stdout.write)
-    session.hard_stop = True
+    session.hard_stop = monitor.ACTIVE is None   # a worker is stopped by its front instead
+    monitor.script_spec(text, filename, limits, keep_going)
     session.report = report
     session.warn = warn
     result = run_source(text, session, filename=filename, trusted=False, keep_going=keep_going)

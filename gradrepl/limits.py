@@ -6,8 +6,11 @@ from gradrepl.errors import BudgetExceeded
 
 @dataclass
 class Limits:
-    max_steps: int = 10_000_000          # interpreter steps per top-level statement
-    time_limit: float = 10.0             # seconds of wall time per top-level statement
+    """The budgets. Defaults are those of lesson steps; `open_ended()` gives the prompt's,
+    `run FILE`'s and pipes' (no step or time limit: real training loops run for minutes)."""
+
+    max_steps: int | None = 10_000_000   # interpreter steps per top-level statement (None: no limit)
+    time_limit: float | None = 10.0      # seconds of wall time per top-level statement (None: no limit)
     max_depth: int = 200                 # call depth
     max_elements: int = 50_000_000       # elements per tensor
     max_bytes: int = 2 * 1024 ** 3       # live tensor data
@@ -17,8 +20,19 @@ class Limits:
     max_source: int = 100_000            # bytes of source per statement
     max_ast_depth: int = 100
 
+    @classmethod
+    def open_ended(cls, **flags):
+        """The prompt, `run FILE` and pipes: no step or time limit unless a flag sets one."""
+        return cls(**{"max_steps": None, "time_limit": None, **flags})
+
+    @classmethod
+    def for_lessons(cls, **flags):
+        """Lesson steps: 10^7 steps and 10 s per top-level statement unless a flag says otherwise."""
+        return cls(**flags)
+
 
 LIMITS = Limits()
+FLAGS: dict = {}     # budget flags of the command line, for subcommands that make their own sessions
 
 
 def check_numel(numel: int, shape=None) -> None:

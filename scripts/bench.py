@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark gradrepl side by side with its peers (issue 8).
+"""Benchmark gradrepl side by side with its peers (issues 8 and 18).
 
 Every workload in scripts/bench/ runs as a whole process: gradrepl
 (`gradrepl run WORK.py`), hand-written NumPy and HIPS autograd
@@ -8,8 +8,15 @@ the --torch-python interpreter can import torch). One warm-up round, then
 --runs rounds, interleaved (each round runs every workload once per
 implementation, in an order rotated from round to round). The report gives
 medians of wall time and of peak resident memory (ru_maxrss from wait4), the
-ratios gradrepl/peer against the goals of issue 8, and the REPL's time to its
+ratios gradrepl/peer against the goals, microseconds per op of the makemore
+training step against PyTorch eager (`per_op.py`), and the REPL's time to its
 first prompt under a pseudo-terminal.
+
+Two environments: by default the runs get the environment as it is (the BLAS
+threads and OpenBLAS core type the machine sets: what a user gets), and the
+goals are judged there. --tuned pins BLAS/OpenMP to one thread and removes
+OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (steadier numbers on a shared machine);
+--both reports the two side by side, goals still judged on the first.
 
 Not part of the test suite: it takes minutes and needs the `bench` extra
 (`pip install -e '.[bench]'`); threadpoolctl, when installed, names the BLAS
@@ -34,14 +41,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent / "bench"
-WORKS = ("empty", "mlp", "chain", "scalar_ops")
+WORKS = ("empty", "mlp", "chain", "scalar_ops", "makemore")
 IMPLS = ("gradrepl", "numpy", "autograd", "torch")
-# (work, peer, goal for gradrepl/peer) from issue 8.
+# (work, peer, goal for gradrepl/peer) from issues 8 and 18.
 TIME_GOALS = (
-    ("empty", "numpy", 2.0),
+    ("empty", "numpy", 1.3),
     ("mlp", "numpy", 1.3),
     ("chain", "autograd", 1.0),
     ("scalar_ops", "autograd", 1.0),
+    ("makemore", "torch", 0.8),
 )
 MEMORY_GOALS = (("mlp", "numpy", 1.5),)
 REPL_GOAL_S = 0.5
@@ -167,9 +175,9 @@ def commands(args: argparse.Namespace, peers: dict, torch_info: dict | None
         cmds[work, "gradrepl"] = [*args.gradrepl, "run", f"{work}.py"]
         if work == "empty":
             cmds[work, "numpy"] = [py, "-c", "import numpy"]
-        elif work != "scalar_ops":
+        elif work in ("mlp", "chain"):
             cmds[work, "numpy"] = [py, peers_script, work, "numpy"]
-        if "autograd" in peers:
+        if "autograd" in peers and work != "makemore":
             cmds[work, "autograd"] = ([py, "-c", "import autograd"] if work == "empty"
                                       else [py, peers_script, work, "autograd"])
         if torch_info is not None:
@@ -178,6 +186,8 @@ def commands(args: argparse.Namespace, peers: dict, torch_info: dict | None
     if "scalar_ops" in args.works:
         notes.append("scalar_ops has no hand-written NumPy peer (peers_numpy.py runs autograd "
                      "for it).")
+    if "makemore" in args.works:
+        notes.append("makemore's peer is PyTorch CPU (the lecture's own code).")
     if "autograd" not in peers:
         notes.append(f"autograd is not installed for {py}: pip install -e '.[bench]'.")
     if torch_info is None and args.works:
@@ -317,7 +327,7 @@ def render(report: dict) -> str:
         f"machine: {env['cpu']}, {env['cores']} cores, {env['platform']}",
         f"python {peers.get('python')} ({peers.get('executable')}), numpy {peers.get('numpy')},"
         f" BLAS {blas}",
-        "environment of the runs: " + (", ".join(
+        f"environment of the runs ({report.get('mode', 'as-is')}): " + (", ".join(
             f"{k}={v}" for k, v in {**env["thread_env"], **env["openblas_env"]}.items())
             or "no thread or OpenBLAS variables set"),
         f"autograd {peers.get('autograd', 'not installed')}; torch "
@@ -351,7 +361,26 @@ def render(report: dict) -> str:
         table("CPU time (user + system), median s", lambda one: f"{one['median_cpu_s']:.3f}")
         table("Peak memory, median MiB", lambda one: f"{one['median_maxrss_mib']:.1f}")
 
-    lines.append("Goals of issue 8")
+    ops = report.get("per_op")
+    if ops:
+        lines.append("Microseconds per op of the makemore step (in-process, best of 3, "
+                     "loop cost subtracted)")
+        impls_op = [impl for impl in ("gradrepl", "torch") if impl in ops]
+        lines.append(f"  {'op':<34}" + "".join(f"{impl:>12}" for impl in impls_op)
+                     + ("       ratio" if len(impls_op) == 2 else ""))
+        failed = {impl: ops[impl]["failure"] for impl in impls_op if "failure" in ops[impl]}
+        labels = next((list(ops[impl]) for impl in impls_op if impl not in failed), [])
+        for label in labels:
+            values = [ops[impl].get(label) for impl in impls_op]
+            row = f"  {label:<34}" + "".join(
+                f"{v:>12.2f}" if isinstance(v, float) else f"{'-':>12}" for v in values)
+            if len(values) == 2 and all(isinstance(v, float) for v in values) and values[1] > 0:
+                row += f"{values[0] / values[1]:>12.2f}"
+            lines.append(row)
+        lines += [f"  {impl} failed: {why}" for impl, why in failed.items()]
+        lines.append("")
+
+    lines.append("Goals (issues 8 and 18)")
     lines.append(f"  {'measure':<24}{'peer':<10}{'gradrepl/peer':>14}  {'goal':<10}verdict")
     for row in report["goals"]:
         unit = "" if row["peer"] else " s"
@@ -396,13 +425,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--torch-python", metavar="PYTHON",
                         help="interpreter with torch for the PyTorch CPU peer (default: "
                              "--python; skipped when it cannot import torch)")
-    parser.add_argument("--threads", type=int, default=1, metavar="N",
-                        help="BLAS and OpenMP threads of every run (default 1: single-threaded "
-                             "kernels keep the comparison about engine overhead and stable on "
-                             "a shared machine; 0 leaves the libraries' own default)")
-    parser.add_argument("--unset-openblas-coretype", action="store_true",
-                        help="remove OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE from every run's "
-                             "environment so a current OpenBLAS picks its own kernel")
+    parser.add_argument("--tuned", action="store_true",
+                        help="pin BLAS and OpenMP to one thread and remove OPENBLAS_CORETYPE "
+                             "and OPENBLAS_L2_SIZE (steadier on a shared machine); the default "
+                             "runs in the environment as it is, as a user runs gradrepl")
+    parser.add_argument("--both", action="store_true",
+                        help="run as it is and --tuned, one report each (goals judged on the "
+                             "environment as it is)")
+    parser.add_argument("--per-op", action=argparse.BooleanOptionalAction, default=True,
+                        help="time each op of the makemore step in-process against PyTorch "
+                             "eager (scripts/bench/per_op.py; default on)")
+    parser.add_argument("--per-op-n", type=int, default=2000, metavar="N",
+                        help="iterations per op in the per-op table (default 2000)")
     parser.add_argument("--prompt", default=r">>> ",
                         help="regular expression of the REPL's first prompt (default '>>> ')")
     parser.add_argument("--timeout", type=float, default=300.0, metavar="S",
@@ -418,47 +452,71 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile-lines", type=int, default=25, metavar="N",
                         help="functions listed per ordering with --profile (default 25)")
     args = parser.parse_args(argv)
-    if args.runs < 1 or args.warmup < 0 or args.threads < 0:
-        parser.error("--runs must be at least 1, --warmup and --threads at least 0")
+    if args.runs < 1 or args.warmup < 0 or args.per_op_n < 1:
+        parser.error("--runs and --per-op-n must be at least 1, --warmup at least 0")
     args.gradrepl = args.gradrepl or default_gradrepl(args.python)
     args.torch_python = args.torch_python or args.python
+    if args.only and "makemore" not in args.only:
+        args.per_op = False
     only = args.only or [*WORKS, "repl"]
     args.works = [work for work in WORKS if work in only]
     args.repl = "repl" in only
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    if args.render:
-        print(render(json.loads(Path(args.render).read_text(encoding="utf-8"))), end="")
-        return 0
+def environment(tuned: bool) -> dict[str, str]:
+    """The runs' environment: as it is, or pinned to one BLAS thread without the core type."""
     env = dict(os.environ)
     # Without .pyc files gradrepl would recompile its sources on every run, which an
     # installed gradrepl never does; the warm-up round writes them.
-    writes_bytecode = env.pop("PYTHONDONTWRITEBYTECODE", None) is not None
-    if args.threads:
-        env.update(dict.fromkeys(THREAD_VARS, str(args.threads)))
-    if args.unset_openblas_coretype:
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if tuned:
+        env.update(dict.fromkeys(THREAD_VARS, "1"))
         for name in OPENBLAS_VARS:
             env.pop(name, None)
-    if args.profile:
-        return profile(args, env)
+    return env
+
+
+def per_op(args: argparse.Namespace, env: dict[str, str], torch_info: dict | None) -> dict:
+    """Microseconds per op of the makemore step under gradrepl and under PyTorch eager."""
+    script = str(BENCH_DIR / "per_op.py")
+    impls = {"gradrepl": args.python}
+    if torch_info is not None:
+        impls["torch"] = args.torch_python
+    result = {}
+    for impl, python in impls.items():
+        done = subprocess.run([python, script, impl, str(args.per_op_n)], env=env, cwd=BENCH_DIR,
+                              capture_output=True, text=True, timeout=args.timeout, check=False)
+        if done.returncode != 0:
+            result[impl] = {"failure": last_line(done.stderr)}
+        else:
+            result[impl] = json.loads(done.stdout)
+    return result
+
+
+def measure(args: argparse.Namespace, mode: str) -> dict | None:
+    """Run every selected workload in one environment; the report (None if peers cannot run)."""
+    env = environment(mode == "tuned")
+    print(f"bench: environment {mode}", file=sys.stderr, flush=True)
     peers = probe(args.python, env)
     if "error" in peers or "numpy" not in peers:
         print(f"bench: {args.python} cannot run the peers: {peers.get('error', 'no numpy')}",
               file=sys.stderr)
-        return 2
+        return None
     torch_probe = peers if args.torch_python == args.python else probe(args.torch_python, env)
     torch_info = torch_probe if "torch" in torch_probe else None
     cmds, notes = commands(args, peers, torch_info)
-    if writes_bytecode:
+    if "PYTHONDONTWRITEBYTECODE" in os.environ:
         notes.append("PYTHONDONTWRITEBYTECODE was removed from the runs' environment so the "
                      "warm-up writes the .pyc files an installed gradrepl has.")
     load_before = os.getloadavg()[0]
     series = run_rounds(cmds, args, env)
+    ops = per_op(args, env, torch_info) if args.per_op else None
+    if args.per_op and torch_info is None:
+        notes.append("per-op table without PyTorch: torch is not importable.")
     repl = repl_first_prompt(args, env) if args.repl else None
-    report = {
+    return {
+        "mode": mode,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "environment": {
             "cpu": cpu_model(), "cores": os.cpu_count(), "platform": platform.platform(),
@@ -479,12 +537,40 @@ def main(argv: list[str] | None = None) -> int:
             } for (work, impl), one in series.items()},
         "goals": goal_rows(series, repl),
         "outputs": output_checks(series),
+        "per_op": ops,
         "repl": repl, "notes": notes,
     }
+
+
+def render_all(reports: list[dict]) -> str:
+    """Each report's tables in turn; the goals are judged on the first."""
+    texts = [render(report) for report in reports]
+    if len(reports) > 1:
+        texts = [f"=== environment {report['mode']}"
+                 + (" (goals judged here)" if n == 0 else "") + " ===\n" + text
+                 for n, (report, text) in enumerate(zip(reports, texts))]
+    return "\n".join(texts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.render:
+        saved = json.loads(Path(args.render).read_text(encoding="utf-8"))
+        print(render_all(saved if isinstance(saved, list) else [saved]), end="")
+        return 0
+    if args.profile:
+        return profile(args, environment(args.tuned))
+    modes = ["as-is", "tuned"] if args.both else ["tuned" if args.tuned else "as-is"]
+    reports = []
+    for mode in modes:
+        report = measure(args, mode)
+        if report is None:
+            return 2
+        reports.append(report)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(reports if args.both else reports[0], indent=2))
     else:
-        print(render(report), end="")
+        print(render_all(reports), end="")
     return 0
 
 

@@ -1,13 +1,16 @@
 """The builtins user code sees: sandbox wrappers with size caps (names in policy.BUILTIN_NAMES)."""
+from gradrepl.lang.classes import make_super, method
 from gradrepl.lang.errors import ExitRequested
-from gradrepl.lang.facade import isinstance_of, pytype, type_of
-from gradrepl.lang.policy import BUILTIN_NAMES, EXCEPTIONS, TRUSTED_BUILTIN_NAMES
+from gradrepl.lang.facade import Access, isinstance_of, pytype, type_of
+from gradrepl.lang.policy import BUILTIN_NAMES, EXCEPTIONS, TRUSTED_BUILTIN_NAMES, is_private
 from gradrepl.lang.runtime import MISSING, add, builtin_function_or_method, format_value, \
-    materialize, power, safe_repr, safe_str
+    function, materialize, power, safe_repr, safe_str
 
 
-def make_builtins(*, budget, write, api, tensor_type, trusted):
-    """name -> value for every builtin; `write(text)` prints, `api` is the engine api."""
+def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
+    """name -> value for every builtin; `write(text)` prints, `api` is the engine api,
+    `access` the session's attribute rule (getattr and friends apply it)."""
+    access = access if access is not None else Access(api)
 
     def _print(*args, sep=" ", end="\n", flush=False):
         for what, value in (("sep", sep), ("end", end)):
@@ -92,6 +95,58 @@ def make_builtins(*, budget, write, api, tensor_type, trusted):
     def _exit(*args):
         raise ExitRequested()
 
+    def _attr_name(name):
+        if type(name) is not str:
+            raise TypeError(f"attribute name must be string, not '{access.type_label(name)}'")
+        if is_private(name):
+            raise AttributeError(f"attribute '{name}' is not available in gradrepl (names "
+                                 f"starting with '_' are refused)")
+        return name
+
+    def _getattr(obj, name, *default):
+        if len(default) > 1:
+            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
+        if default and type(name) is str and is_private(name):
+            return default[0]
+        _attr_name(name)
+        try:
+            return access.get(obj, name)
+        except AttributeError:
+            if default:
+                return default[0]
+            raise
+
+    def _hasattr(obj, name):
+        if type(name) is str and is_private(name):
+            return False
+        try:
+            access.get(obj, _attr_name(name))
+        except AttributeError:
+            return False
+        return True
+
+    def _setattr(obj, name, value):
+        access.set(obj, _attr_name(name), value)
+
+    def _delattr(obj, name):
+        access.delete(obj, _attr_name(name))
+
+    def _super(*args):
+        if not args:
+            raise RuntimeError("super(): no arguments")
+        if len(args) != 2:
+            raise TypeError("super() takes 2 arguments in gradrepl: super(ClassName, self)")
+        return make_super(*args)
+
+    def _iter(obj, *sentinel):
+        if not sentinel:
+            return iter(obj)
+        if len(sentinel) > 1:
+            raise TypeError(f"iter expected at most 2 arguments, got {1 + len(sentinel)}")
+        if type(obj) is not function and type(obj) is not method:
+            raise TypeError("iter(callable, sentinel) takes a function you defined in gradrepl")
+        return iter(obj, sentinel[0])
+
     for fn, name in ((_str, "str"), (_list, "list"), (_tuple, "tuple"), (_set, "set"),
                      (_dict, "dict")):
         fn.__name__ = fn.__qualname__ = name
@@ -111,6 +166,8 @@ def make_builtins(*, budget, write, api, tensor_type, trusted):
         "round": round, "isinstance": _isinstance, "sorted": _sorted, "reversed": reversed,
         "any": _any, "all": _all, "type": _type, "repr": safe_repr, "format": _format,
         "pow": power, "divmod": divmod, "chr": chr, "ord": ord, "callable": callable,
+        "getattr": _getattr, "hasattr": _hasattr, "setattr": _setattr, "delattr": _delattr,
+        "super": _super, "map": map, "filter": filter, "id": id, "iter": _iter, "next": next,
     }
     for name, fn in functions.items():
         if hasattr(fn, "__code__"):     # Python's own messages name the function: the public name

@@ -11,6 +11,7 @@ to eval/exec/compile.
 import ast
 import operator
 
+from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
 from gradrepl.lang.errors import NotSupported, suggest
 from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
@@ -116,6 +117,7 @@ class Compiler:
         self.budget = ctx.budget
         self.access = ctx.access
         self.module_scope = Scope("module", set(), None)
+        self.classes = []       # (class cell, name of self) for each method being compiled
 
     # --- entry points -----------------------------------------------------------------
 
@@ -504,7 +506,7 @@ class Compiler:
             env[name] = fn
         return run
 
-    def function_maker(self, node, name, scope, body, is_expr):
+    def function_maker(self, node, name, scope, body, is_expr, default_scope=None):
         args = node.args
         for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
                   *[x for x in (args.vararg, args.kwarg) if x is not None]]:
@@ -523,51 +525,149 @@ class Compiler:
         else:
             inner = Scope("function", local_names | bound_names(body), scope)
             code = self.block(body, inner, loops=0)
-        default_evs = [self.expr(d, scope) for d in args.defaults]
-        kw_default_evs = [(a.arg, self.expr(d, scope))
+        dscope = default_scope or scope
+        default_evs = [self.expr(d, dscope) for d in args.defaults]
+        kw_default_evs = [(a.arg, self.expr(d, dscope))
                           for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
         budget = self.budget
 
-        def make(env):
-            defaults = tuple(d(env) for d in default_evs)
-            kwdefaults = {k: d(env) for k, d in kw_default_evs}
+        def make(env, denv=None):
+            denv = env if denv is None else denv
+            defaults = tuple(d(denv) for d in default_evs)
+            kwdefaults = {k: d(denv) for k, d in kw_default_evs}
             return function(name, params, code, env, defaults, kwdefaults, budget, is_expr)
         return make
 
     def s_ClassDef(self, node, scope, loops):
-        if len(node.bases) != 1 or node.keywords:
-            raise not_supported("'class' (other than class Name(torch.autograd.Function))", node)
-        name = self.store_name(node)
+        """`class Name:`, `class Name(Base)` (Base one of the learner's classes or a host class
+        marked gradrepl_subclassable, as nn.Module), `class Name(torch.autograd.Function)`."""
+        if node.keywords:
+            raise not_supported("a class keyword (metaclass=...)", node)
         if node.decorator_list:
             raise not_supported("a class decorator", node)
-        methods = []
+        if len(node.bases) > 1:
+            raise not_supported("a class with more than one base class", node)
+        if any(isinstance(b, ast.Starred) for b in node.bases):
+            raise not_supported("a starred base class", node)
+        name = self.store_name(node)
+        assigned = set()
         for item in node.body:
-            if isinstance(item, ast.Pass) or (isinstance(item, ast.Expr)
-                                              and isinstance(item.value, ast.Constant)):
+            if isinstance(item, (ast.Assign, ast.AnnAssign)):
+                for t in (item.targets if isinstance(item, ast.Assign) else [item.target]):
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            assigned.add(n.id)
+        cls_scope = Scope("class", assigned, scope)
+        cell = [None]           # the class, once made: what super() inside its methods means
+        doc = None
+        steps = []              # (attr, kind, make) in source order; kind None: a statement
+        for i, item in enumerate(node.body):
+            if isinstance(item, ast.Pass):
+                continue
+            if isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant):
+                if i == 0 and isinstance(item.value.value, str):
+                    doc = item.value.value
+                continue
+            if isinstance(item, (ast.Assign, ast.AnnAssign)):
+                for t in (item.targets if isinstance(item, ast.Assign) else [item.target]):
+                    if not isinstance(t, ast.Name):
+                        raise not_supported("a class attribute that is not a plain name", item)
+                    self.check_class_attr(t.id, item)
+                names = {n.id for t in (item.targets if isinstance(item, ast.Assign)
+                                        else [item.target]) for n in ast.walk(t)
+                         if isinstance(n, ast.Name)}
+                steps.append((names, None, self.stmt(item, cls_scope, 0)))
                 continue
             if not isinstance(item, ast.FunctionDef):
-                raise not_supported("a class body with anything but methods", item)
-            if is_private(item.name):
-                raise not_supported(f"the method name '{item.name}'", item)
+                raise not_supported(f"{UNSUPPORTED.get(type(item), type(item).__name__)} in a "
+                                    f"class body (a class holds methods and attributes)", item)
+            self.check_class_attr(item.name, item)
+            kind = "method"
+            decorators = []
             for dec in item.decorator_list:
-                if not (isinstance(dec, ast.Name) and dec.id == "staticmethod"):
-                    raise not_supported("a method decorator other than @staticmethod", dec)
-            methods.append((item.name, self.function_maker(item, f"{node.name}.{item.name}",
-                                                           scope, item.body, is_expr=False)))
-        if not {"forward", "backward"} <= {m for m, _ in methods}:
-            raise not_supported("a torch.autograd.Function without static forward and backward",
-                                node)
-        base_ev = self.expr(node.bases[0], scope)
+                if isinstance(dec, ast.Name) and dec.id in ("staticmethod", "classmethod") \
+                        and kind == "method":
+                    kind = "static" if dec.id == "staticmethod" else "class"
+                else:
+                    decorators.append(self.expr(dec, cls_scope))
+            args = item.args
+            first = [a.arg for a in [*args.posonlyargs, *args.args]][:1]
+            self.classes.append((cell, first[0] if first and kind != "static" else None))
+            try:
+                make = self.function_maker(item, f"{node.name}.{item.name}", scope, item.body,
+                                           is_expr=False, default_scope=cls_scope)
+            finally:
+                self.classes.pop()
+            steps.append((item.name, kind, (make, decorators)))
+        base_ev = self.expr(node.bases[0], scope) if node.bases else None
         ctx = self.ctx
+        call = ctx.call
+        api = ctx.api
 
         def run(env):
-            if base_ev(env) is not ctx.autograd_function_base():
-                raise NotSupported("'class' is not supported in gradrepl (only class "
-                                   "Name(torch.autograd.Function))")
-            made = {m: make(env) for m, make in methods}
-            engine_obj = ctx.api.custom_function(node.name, made["forward"], made["backward"])
-            env[name] = autograd_function(node.name, engine_obj, made)
+            base = base_ev(env) if base_ev is not None else None
+            cenv = {PARENT: env}
+            kinds = {}
+            for attr, kind, step in steps:
+                if kind is None:
+                    step(cenv)
+                    for n in attr:
+                        kinds.pop(n, None)
+                    continue
+                make, decorators = step
+                fn = make(env, cenv)
+                for dec_ev in reversed(decorators):
+                    dec = dec_ev(cenv)
+                    if type(dec) is not function and api.public_attrs(dec) is None:
+                        raise TypeError(f"'{self.access.type_label(dec)}' cannot be used as a "
+                                        f"decorator in gradrepl (use a function you defined or "
+                                        f"torch.no_grad())")
+                    fn = call(dec, (fn,), EMPTY)
+                kinds[attr] = kind
+                cenv[attr] = fn
+            entries = [(k, kinds.get(k, "value"), v) for k, v in cenv.items() if k is not PARENT]
+            if base is not None and base is ctx.autograd_function_base():
+                env[name] = self.autograd_class(node.name, entries)
+                return
+            if base is None or is_user_class(base) or is_subclassable(base):
+                cls = make_class(node.name, base, entries, doc)
+                cell[0] = cls
+                env[name] = cls
+                return
+            raise NotSupported(f"a class with base {safe_repr(base)} is not "
+                               f"supported in gradrepl (a base is one of your own classes, "
+                               f"nn.Module, a Dataset or torch.autograd.Function)")
         return run
+
+    def check_class_attr(self, attr, node):
+        if attr == "__init__":
+            return
+        if attr.startswith("__") and attr.endswith("__"):
+            raise not_supported(f"defining the special method '{attr[2:-2]}' in a class "
+                                f"(__init__ is the only one a gradrepl class may define)", node)
+        if is_private(attr):
+            raise private_name(attr, node)
+        if attr.startswith("gradrepl_"):
+            raise CompileError(NameError(f"the name '{attr}' is reserved in gradrepl"), node)
+
+    def autograd_class(self, name, entries):
+        """`class Name(torch.autograd.Function)`: static forward/backward, optionally in the
+        setup_context style (forward without ctx, then setup_context(ctx, inputs, output))."""
+        made = {attr: value for attr, _, value in entries}
+        if "forward" not in made or "backward" not in made:
+            raise NotSupported("a torch.autograd.Function without static forward and "
+                               "backward is not supported in gradrepl")
+        forward = made["forward"]
+        if "setup_context" in made:
+            call = self.ctx.call
+            user_forward, setup = forward, made["setup_context"]
+
+            def forward(ctx, *args):
+                output = call(user_forward, args, EMPTY)
+                call(setup, (ctx, args, output), EMPTY)
+                return output
+        engine_obj = self.ctx.api.custom_function(name, forward, made["backward"])
+        return autograd_function(name, engine_obj, made)
 
     def s_Import(self, node, scope, loops):
         binds = []
@@ -615,9 +715,9 @@ class Compiler:
                                       f"modules and torch.optim come later)")
                 return get_later
         top = path.split(".")[0]
-        if top == "math":
+        if top in ("math", "random"):
             def not_a_package():
-                raise ImportError(f"No module named '{path}'; 'math' is not a package")
+                raise ImportError(f"No module named '{path}'; '{top}' is not a package")
             return not_a_package
         if top == "torch":
             unavailable = self.access.unavailable
@@ -630,7 +730,7 @@ class Compiler:
             return not_offered
 
         def refused():
-            raise ImportError(f"import of '{top}' is not allowed in gradrepl (only torch and math)")
+            raise ImportError(f"import of '{top}' is not allowed in gradrepl (only torch, math and random)")
         return refused
 
     def s_ImportFrom(self, node, scope, loops):
@@ -919,7 +1019,16 @@ class Compiler:
         return lambda env: body(env) if test(env) else orelse(env)
 
     def e_Call(self, node, scope):
-        fn_ev = self.expr(node.func, scope)
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "super" and not node.args \
+                and not node.keywords:
+            return self.zero_arg_super(node, scope)
+        if isinstance(func, ast.Attribute) and func.attr == "__init__":
+            obj_ev = self.expr(func.value, scope)
+            get_init = self.access.get_init
+            fn_ev = lambda env: get_init(obj_ev(env))    # noqa: E731
+        else:
+            fn_ev = self.expr(func, scope)
         starred = any(isinstance(a, ast.Starred) for a in node.args)
         for kw in node.keywords:
             if kw.arg is not None and is_private(kw.arg):
@@ -966,6 +1075,16 @@ class Compiler:
                     kwargs[k] = v
             return call(fn, args, kwargs)
         return ev
+
+    def zero_arg_super(self, node, scope):
+        """`super()` in a method: super(<the class>, <its first argument>)."""
+        if not self.classes or self.classes[-1][1] is None:
+            def no_args(env):
+                raise RuntimeError("super(): no arguments")
+            return no_args
+        cell, self_name = self.classes[-1]
+        load_self = self.load_name(ast.Name(id=self_name, ctx=ast.Load()), scope)
+        return lambda env: make_super(cell[0], load_self(env))
 
     def sequence(self, elts, scope):
         """ev(env) -> list of the elements, *starred ones unpacked with the item cap."""

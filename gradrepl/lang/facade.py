@@ -4,17 +4,23 @@
 Nothing here hands a host module, class, frame or function to user code.
 """
 import math
+import string
 import types
 
+from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
+    is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
-from gradrepl.lang.runtime import builtin_function_or_method, function, materialize, mul, \
-    items_exceeded, bits_exceeded
+from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
+    materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
+from gradrepl.nn import sandbox as library
 
 # C-level callables print as "<built-in method ...>" with their host object: handed out wrapped.
 HOST_CALLABLES = frozenset({types.BuiltinFunctionType, types.MethodWrapperType,
                             types.WrapperDescriptorType, types.MethodDescriptorType})
+# Host Python functions and bound methods (a library object's methods): handed out wrapped too.
+HOST_FUNCTIONS = HOST_CALLABLES | {types.FunctionType, types.MethodType}
 
 LATER_MESSAGE = "is not available in gradrepl yet (torch.nn modules and torch.optim come later)"
 
@@ -176,10 +182,21 @@ class Access:
             if name in obj.methods:
                 return obj.methods[name]
             raise AttributeError(f"type object '{obj.name}' has no attribute '{name}'")
+        if t is super_proxy:
+            return self.get_super(obj, name)
+        if is_user_instance(obj) or getattr(t, PUBLIC, None) is not None:
+            return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
+        if is_user_class(obj):
+            return self.get_class(obj, name)
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
             raise self.no_attr(obj, name, EXCEPTION_ATTRS)
+        if library.is_library(obj):
+            readable = library.public_attrs(obj)
+            if name in readable:
+                return getattr(obj, name)
+            raise self.no_attr(obj, name, readable)
         readable = self.api.public_attrs(obj)
         if readable is None:
             raise self.no_attr(obj, name)
@@ -194,10 +211,97 @@ class Access:
             return value
         raise self.no_attr(obj, name, readable)
 
+    # --- the learner's classes and library objects (gradrepl.lang.classes) ---------------
+
+    def get_instance(self, obj, name):
+        """An attribute of a user class's instance or a library object (nn.Linear): what the
+        learner set or defined, what the host sets up dynamically (a module's parameters),
+        and the public names of the host part; never another host attribute."""
+        cls = type(obj)
+        owner = owner_of(cls, name)
+        if owner is not None and USER not in owner.__dict__ and name not in host_public(cls):
+            inst = getattr(obj, "__dict__", None)
+            if inst is None or name not in inst:
+                raise self.no_attr(obj, name, self.instance_names(obj))
+        try:
+            value = getattr(obj, name)
+        except AttributeError:
+            raise self.no_attr(obj, name, self.instance_names(obj)) from None
+        return self.outward(value, f"{cls.__name__}.{name}")
+
+    def instance_names(self, obj):
+        cls = type(obj)
+        names = set(host_public(cls))
+        names.update(k for k in getattr(obj, "__dict__", ()) if isinstance(k, str))
+        for k in cls.__mro__:
+            if USER in k.__dict__:
+                names.update(k.__dict__)
+        return sorted(n for n in names if not n.startswith("_"))
+
+    def get_class(self, cls, name):
+        owner = owner_of(cls, name)
+        if owner is None or USER not in owner.__dict__ or name.startswith("_"):
+            raise AttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+        return class_attr(cls, owner, name)
+
+    def get_super(self, proxy, name):
+        obj = proxy.obj
+        cls = type(obj)
+        owner = owner_of(cls, name, cls.__mro__.index(proxy.cls) + 1)
+        if owner is not None and USER in owner.__dict__:
+            raw = owner.__dict__[name]
+            getter = getattr(type(raw), "__get__", None)
+            return getter(raw, obj, cls) if getter is not None else raw
+        if owner is None or owner is object and name != "__init__" or \
+                (name != "__init__" and name not in host_public(cls)):
+            raise AttributeError(f"'super' object has no attribute '{name}'")
+        return self.outward(getattr(super(proxy.cls, obj), name), f"{owner.__name__}.{name}")
+
+    def get_init(self, obj):
+        """`X.__init__` in a call (super().__init__(...), nn.Module.__init__(self))."""
+        if type(obj) is super_proxy:
+            return self.get_super(obj, "__init__")
+        if is_user_class(obj) or is_subclassable(obj):
+            owner = owner_of(obj, "__init__")
+            if USER in owner.__dict__:
+                return owner.__dict__["__init__"].fn
+            return self.outward(owner.__dict__["__init__"], f"{owner.__name__}.__init__")
+        if is_user_instance(obj):
+            return self.outward(obj.__init__, f"{type(obj).__name__}.__init__")
+        raise AttributeError("attribute '__init__' is not available in gradrepl (names "
+                             "starting with '_' are refused)")
+
+    @staticmethod
+    def outward(value, label):
+        if type(value) is types.MethodType and type(value.__func__) is types.FunctionType:
+            return method(value.__func__, value.__self__)   # <bound method Module.train of ..>
+        if type(value) in HOST_FUNCTIONS:
+            return builtin_function_or_method(value, label)
+        return value
+
+    def check_instance_set(self, obj, name):
+        cls = type(obj)
+        owner = owner_of(cls, name)
+        if owner is not None and owner is not object and USER not in owner.__dict__ \
+                and name not in host_public(cls) \
+                and name not in getattr(obj, "__dict__", ()):
+            raise AttributeError(f"cannot assign to attribute '{name}' of '{cls.__name__}' "
+                                 f"object: it is read-only in gradrepl")
+
     def check_set(self, obj, name):
-        if type(obj) is module:
+        t = type(obj)
+        if is_user_instance(obj) or getattr(t, PUBLIC, None) is not None:
+            self.check_instance_set(obj, name)
+            return
+        if is_user_class(obj):
+            return
+        if t is module:
             raise AttributeError(f"cannot assign to '{obj.name}.{name}': modules are read-only "
                                  f"in gradrepl")
+        if library.is_library(obj):
+            settable = library.settable_attrs(obj)
+            if settable is None or name in settable:
+                return
         if self.api.public_attrs(obj) is not None:
             settable = self.api.settable_attrs(obj)
             if settable is None or name in settable:
@@ -208,6 +312,8 @@ class Access:
 
     def set(self, obj, name, value):
         self.check_set(obj, name)
+        if is_user_class(obj):
+            value = as_class_value(value)
         setattr(obj, name, value)
 
     def delete(self, obj, name):
@@ -256,6 +362,9 @@ def capped_method(obj, name, method):
                 lists.append(items)
             check(total)
             return method(*lists)
+    elif name == "format":
+        def run(*args, **kwargs):
+            return str_format(obj, args, kwargs)
     elif name in ("append", "insert"):
         def run(*args):
             check(len(obj) + 1)
@@ -265,6 +374,66 @@ def capped_method(obj, name, method):
             return method(key=key, reverse=reverse)
     run.__name__ = run.__qualname__ = name
     return run
+
+
+_FORMATTER = string.Formatter()
+_CONVERSIONS = {None: None, "s": safe_str, "r": safe_repr, "a": safe_ascii}
+
+
+def str_format(template, args, kwargs, depth=2, auto=None):
+    """template.format(*args, **kwargs) through the one capped formatter: fields are positions
+    or names (no `.attr` or `[index]` lookups inside a field), specs may nest one level."""
+    out = []
+    total = 0
+    if auto is None:
+        auto = [0, None]    # next automatic index; 'auto' / 'manual' once decided
+    try:
+        parsed = list(_FORMATTER.parse(template))
+    except ValueError as e:
+        raise ValueError(str(e)) from None
+    for literal, field, spec, conversion in parsed:
+        out.append(literal)
+        total += len(literal)
+        if field is None:
+            continue
+        if "." in field or "[" in field:
+            raise ValueError(f"'{{{field}}}': attribute and index lookups inside str.format "
+                             f"fields are not supported in gradrepl (pass the value itself)")
+        if field == "":
+            if auto[1] == "manual":
+                raise ValueError("cannot switch from manual field specification to automatic "
+                                 "field numbering")
+            auto[1] = "auto"
+            field = str(auto[0])
+            auto[0] += 1
+        elif field.isdigit():
+            if auto[1] == "auto":
+                raise ValueError("cannot switch from automatic field numbering to manual "
+                                 "field specification")
+            auto[1] = "manual"
+        if field.isdigit():
+            i = int(field)
+            if i >= len(args):
+                raise IndexError(f"Replacement index {i} out of range for positional args tuple")
+            value = args[i]
+        else:
+            if field not in kwargs:
+                raise KeyError(field)
+            value = kwargs[field]
+        if conversion not in _CONVERSIONS:
+            raise ValueError(f"Unknown conversion specifier {conversion}")
+        if conversion is not None:
+            value = _CONVERSIONS[conversion](value)
+        if spec and "{" in spec:
+            if depth <= 1:
+                raise ValueError("Max string recursion exceeded")
+            spec = str_format(spec, args, kwargs, depth - 1, auto)
+        text = format_value(value, spec or "")
+        total += len(text)
+        if total > LIMITS.max_items:
+            raise items_exceeded(total)
+        out.append(text)
+    return "".join(out)
 
 
 # --- type(x) and isinstance ---------------------------------------------------------------
@@ -283,10 +452,18 @@ def type_of(obj, api, pytypes, tensor_type):
     t = type(obj)
     if t in pytypes:
         return pytypes[t]
+    lib = library.type_of(obj)
+    if lib is not None:
+        return lib
     if api.is_tensor(obj):
         return tensor_type
     name = api.type_name(obj)
     if name:
+        return standin(name)
+    if is_user_instance(obj):
+        return t
+    name = getattr(t, "gradrepl_type_name", None)     # a library class: PyTorch's class path
+    if type(name) is str:
         return standin(name)
     if t in EXCEPTIONS:
         return t
@@ -298,7 +475,11 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin("builtin_function_or_method")
     if t is module:
         return standin("module")
-    if t in (pytype, type_standin, autograd_function) or t is type:
+    if t is super_proxy:
+        return standin("super")
+    if t is method:
+        return standin("method")
+    if t in (pytype, type_standin, autograd_function) or isinstance(obj, type):
         return standin("builtins.type")   # not "<class 'type'>": that names the host metaclass
     return standin(t.__name__)
 
@@ -312,7 +493,10 @@ def isinstance_of(obj, spec, api, tensor_type):
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
-    if spec in EXCEPTIONS:
+    if spec in EXCEPTIONS or library.is_library_class(spec):
+        return isinstance(obj, spec)
+    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)
+                                   or getattr(spec, PUBLIC, None) is not None):
         return isinstance(obj, spec)
     raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
@@ -380,11 +564,49 @@ def math_facade():
     return module("math", entries)
 
 
+# --- the random facade ---------------------------------------------------------------------
+
+_RANDOM_PLAIN = ("seed", "random", "uniform", "randint", "randrange", "choice", "gauss",
+                 "normalvariate", "lognormvariate", "expovariate", "triangular", "betavariate",
+                 "gammavariate", "vonmisesvariate", "paretovariate", "weibullvariate")
+
+
+def random_facade(budget=None):
+    """`import random`: CPython's numbers (a private random.Random, never handed out)."""
+    import random
+    rng = random.Random()
+
+    def check(n):
+        if isinstance(n, int) and n > LIMITS.max_items:
+            raise items_exceeded(n)
+
+    def shuffle(x):
+        if budget is not None and hasattr(x, "__len__"):
+            budget.charge(len(x) // 4 + 1)
+        return rng.shuffle(x)
+
+    def sample(population, k, *, counts=None):
+        check(k)
+        return rng.sample(population, k, counts=counts)
+
+    def choices(population, weights=None, *, cum_weights=None, k=1):
+        check(k)
+        return rng.choices(population, weights, cum_weights=cum_weights, k=k)
+
+    def getrandbits(k):
+        if isinstance(k, int) and k > LIMITS.max_int_bits:
+            raise bits_exceeded(k)
+        return rng.getrandbits(k)
+
+    entries = {name: builtin_function_or_method(getattr(rng, name), f"random.{name}")
+               for name in _RANDOM_PLAIN}
+    for fn in (shuffle, sample, choices, getrandbits):
+        fn.__name__ = fn.__qualname__ = fn.__name__
+        entries[fn.__name__] = builtin_function_or_method(fn, f"random.{fn.__name__}")
+    return module("random", entries)
+
+
 # --- the torch facade -----------------------------------------------------------------------
-
-_LATER_NN = ("Module", "Linear", "Sequential", "ReLU", "Sigmoid", "Tanh", "MSELoss",
-             "CrossEntropyLoss", "Parameter", "Conv2d", "init")
-
 
 def torch_facade(api):
     """Wrap api.TORCH's nested dicts in read-only facades (never exposing the dicts)."""
@@ -401,10 +623,8 @@ def torch_facade(api):
         return module(name, entries)
 
     torch = wrap("torch", api.TORCH)
-    if "optim" not in torch.entries:
-        torch.entries["optim"] = Later(f"torch.optim {LATER_MESSAGE}")
-    nn = torch.entries.get("nn")
-    if type(nn) is module:
-        for key in _LATER_NN:
-            nn.entries.setdefault(key, Later(f"torch.nn.{key} {LATER_MESSAGE}"))
+    from gradrepl import data, nn, optim
+    torch.entries["nn"] = wrap("torch.nn", nn.namespace())
+    torch.entries["optim"] = wrap("torch.optim", optim.namespace())
+    torch.entries["utils"] = wrap("torch.utils", {"data": data.namespace()})
     return torch

@@ -76,11 +76,17 @@ IMPORTS = {
     "torch.autograd.functional": ("torch", "autograd", "functional"),
     "torch.nn": ("torch", "nn"),
     "torch.nn.functional": ("torch", "nn", "functional"),
+    "torch.nn.init": ("torch", "nn", "init"),
+    "torch.optim": ("torch", "optim"),
+    "torch.optim.lr_scheduler": ("torch", "optim", "lr_scheduler"),
+    "torch.utils": ("torch", "utils"),
+    "torch.utils.data": ("torch", "utils", "data"),
     "math": ("math",),
+    "random": ("random",),
 }
 
 # Real PyTorch modules a learner may reach for that gradrepl does not offer yet.
-LATER = ("torch.optim", "torch.nn")
+LATER = ()
 
 # --- builtins -------------------------------------------------------------------
 
@@ -88,7 +94,8 @@ BUILTIN_NAMES = (
     "print", "len", "range", "enumerate", "zip", "abs", "min", "max", "sum",
     "round", "float", "int", "bool", "str", "list", "tuple", "dict", "set",
     "isinstance", "sorted", "reversed", "any", "all", "type", "repr", "format",
-    "pow", "divmod", "chr", "ord", "callable",
+    "pow", "divmod", "chr", "ord", "callable", "getattr", "hasattr", "setattr", "delattr",
+    "super", "map", "filter", "id", "iter", "next",
 )
 
 # torch functions also available without the `torch.` prefix (`y = x**2 * exp(x)`);
@@ -120,7 +127,7 @@ EXCEPTIONS = (
 METHODS = {
     str: frozenset({
         "capitalize", "casefold", "center", "count", "endswith", "expandtabs",
-        "find", "index", "isalnum", "isalpha", "isascii", "isdecimal",
+        "find", "format", "index", "isalnum", "isalpha", "isascii", "isdecimal",
         "isdigit", "isidentifier", "islower", "isnumeric", "isprintable",
         "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
         "partition", "removeprefix", "removesuffix", "replace", "rfind",
@@ -152,7 +159,7 @@ METHODS = {
 # Methods whose result can be much larger than their inputs: checked before running.
 CAPPED = frozenset({
     (str, "center"), (str, "ljust"), (str, "rjust"), (str, "zfill"),
-    (str, "expandtabs"), (str, "replace"), (str, "join"),
+    (str, "expandtabs"), (str, "replace"), (str, "join"), (str, "format"),
     (list, "extend"), (list, "insert"), (list, "append"), (list, "sort"),
     (set, "update"), (set, "union"), (dict, "update"),
 })
@@ -166,8 +173,9 @@ EXCEPTION_ATTRS = frozenset({"args"})
 MAX_FORMAT_WIDTH = 1000
 
 # Words that name host internals (dunder names, the FFI module, class namespaces): error
-# reports never echo them, nor a source line that contains them.
-HOST_WORDS = r"__\w*__|\bctypes\b|mappingproxy"
+# reports never echo them, nor a source line that contains them.  `__init__` is the one
+# dunder a learner writes (def __init__, super().__init__()): it names nothing of the host.
+HOST_WORDS = r"__(?!init__\b)\w*__|\bctypes\b|mappingproxy"
 
 # --- control characters -----------------------------------------------------------
 

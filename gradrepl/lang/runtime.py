@@ -23,6 +23,9 @@ CONTINUE = object()
 RETURN = object()
 
 
+_NO_LIMIT = float("inf")    # a budget the prompt, `run FILE` and pipes do not set
+
+
 class Budget:
     """Steps, wall time, call depth and output of one top-level statement.
 
@@ -42,10 +45,10 @@ class Budget:
         """A fresh budget for one top-level statement (or one call from the host)."""
         self.active = True
         self.used = 0
-        self.max_steps = LIMITS.max_steps
+        self.max_steps = _NO_LIMIT if LIMITS.max_steps is None else LIMITS.max_steps
         self.grant = self.countdown = min(self.CHUNK, self.max_steps)
         self.time_limit = LIMITS.time_limit
-        self.deadline = time.monotonic() + self.time_limit
+        self.deadline = _NO_LIMIT if self.time_limit is None else time.monotonic() + self.time_limit
         self.depth = 0
         self.max_depth = LIMITS.max_depth
         self.output = 0

@@ -12,11 +12,12 @@ from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
-from gradrepl.lang.facade import Access, math_facade, torch_facade
+from gradrepl.lang.facade import Access, math_facade, random_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import TEXT_SIZES, Budget, check_text, function, safe_repr, \
     time_exceeded
 from gradrepl.limits import Limits
+from gradrepl.worker import monitor
 
 _RECURSION_FLOOR = 1_500
 _DEVNULL = []
@@ -40,6 +41,16 @@ class StatementResult:
     assigned: tuple = ()
     error: UserError | None = None
     grads_changed: tuple = ()
+
+
+@dataclass
+class Ran:
+    """A top-level statement that ran without error, for :save and export: its exact source and,
+    for an expression statement that echoed its value, how ('print': str(value) is what was
+    shown, as for tensors and numbers; 'repr': a string, shown quoted)."""
+
+    source: str
+    echo: str | None = None
 
 
 @dataclass
@@ -101,11 +112,13 @@ class Session:
         self.hard_stop = False
         self.track_grads = False
         self.succeeded: list[str] = []
+        self.transcript: list[Ran] = []
         self.budget = Budget()
         self.access = Access(api)
         self.namespace: dict = {}
         self.fallback: dict = {}
-        self.modules = {"torch": torch_facade(api), "math": math_facade()}
+        self.modules = {"torch": torch_facade(api), "math": math_facade(),
+                        "random": random_facade(self.budget)}
         self.tensor_type = api.TORCH.get("Tensor")
         tensor_class = getattr(api, "Tensor", None)
         if tensor_class is not None:
@@ -129,7 +142,7 @@ class Session:
                 self.fallback[name] = value
         builtins, self.pytypes = make_builtins(
             budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
-            trusted=True)
+            trusted=True, access=self.access)
         self.fallback.update(builtins)
         self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
 
@@ -137,6 +150,9 @@ class Session:
         """Forget every variable (the namespace dict keeps its identity)."""
         self._populate()
         self.succeeded.clear()
+        if monitor.ACTIVE is not None:
+            monitor.ACTIVE.reset(self)
+        self.transcript.clear()
 
     def write(self, text: str):
         b = self.budget
@@ -261,6 +277,35 @@ def _segment(lines, node):
     return "\n".join(lines[first - 1:node.end_lineno]), first
 
 
+def _exact_segment(lines, node):
+    """The statement's own text (decorators included), not its neighbours on a `;` line.
+    Columns in the ast are UTF-8 byte offsets."""
+    decorators = getattr(node, "decorator_list", [])
+    first, col = node.lineno, node.col_offset
+    if decorators:
+        first, col = decorators[0].lineno, 0
+    last, end = node.end_lineno, node.end_col_offset
+    if not (0 < first <= last <= len(lines)):
+        return "\n".join(lines[first - 1:last])
+    if first == last:
+        return lines[first - 1].encode()[col:end].decode(errors="replace")
+    head = lines[first - 1].encode()[col:].decode(errors="replace")
+    tail = lines[last - 1].encode()[:end].decode(errors="replace")
+    return "\n".join([head, *lines[first:last - 1], tail])
+
+
+def imports_torch(tree) -> bool:
+    """Does the program import torch anywhere (then it is a PyTorch script: no bare names)?"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            if any(a.name == "torch" or a.name.startswith("torch.") for a in node.names):
+                return True
+        elif isinstance(node, ast.ImportFrom):
+            if node.module and (node.module == "torch" or node.module.startswith("torch.")):
+                return True
+    return False
+
+
 def _assigned_names(node):
     """Top-level names a statement binds, in order (for the REPL's annotations)."""
     if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -302,11 +347,11 @@ class _Watchdog:
     def __init__(self, budget, limit, hard_stop=False):
         self.budget = budget
         self.limit = limit
-        self.hard_stop = hard_stop
         self.fired = False
         self.active = False
-        self.enabled = threading.current_thread() is threading.main_thread() \
-            and hasattr(signal, "setitimer")
+        self.enabled = limit is not None and hasattr(signal, "setitimer") \
+            and threading.current_thread() is threading.main_thread()
+        self.hard_stop = hard_stop and limit is not None
         self.previous = None
 
     def __enter__(self):
@@ -348,6 +393,8 @@ def _apply_limits(limits):
     wanted = _RECURSION_FLOOR + 12 * min(limits.max_depth, _DEPTH_CEILING)
     if sys.getrecursionlimit() < wanted:
         sys.setrecursionlimit(wanted)
+    if monitor.ACTIVE is not None:
+        monitor.ACTIVE.apply_limits(limits)
 
 
 def _grad_snapshot(session):
@@ -368,6 +415,10 @@ def _error_from(exc, filename, lines, node, kind="error"):
         type_name, message, kind = "BudgetExceeded", exc.message, "budget"
     elif isinstance(exc, (KeyboardInterrupt, Interrupted)):
         type_name, message, kind = "KeyboardInterrupt", "interrupted by Ctrl-C", "interrupt"
+    elif isinstance(exc, MemoryError):     # NumPy's own subclass has an internal name
+        type_name, kind = "MemoryError", "budget"
+        message = ("out of memory: the statement needed more memory than gradrepl's worker may "
+                   "use (the tensor-memory limit is --max-memory)")
     else:
         type_name = NotSupported.type_name if isinstance(exc, NotSupported) else type(exc).__name__
         try:
@@ -384,12 +435,20 @@ def _error_from(exc, filename, lines, node, kind="error"):
     return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno)
 
 
+def _bare_name(exc):
+    message = str(exc)
+    return message[len("name '"):-len("' is not defined")] if message.startswith("name '") else None
+
+
 def run_source(text: str, session: Session, *, filename: str = "<stdin>", trusted: bool = False,
-               keep_going: bool = False, echo: str = "toplevel") -> RunResult:
-    """Parse `text` whole, then run its top-level statements in order (see gradrepl.lang)."""
+               keep_going: bool = False, echo: str = "toplevel", bare_names: bool | None = None
+               ) -> RunResult:
+    """Parse `text` whole, then run its top-level statements in order (see gradrepl.lang).
+    bare_names: whether gradrepl's shorthand (`exp`, `tensor`) exists; default: at the prompt
+    (trusted) and in code that never imports torch."""
     result = RunResult()
     try:
-        _run(text, session, filename, trusted, keep_going, echo, result)
+        _run(text, session, filename, trusted, keep_going, echo, result, bare_names)
     except (KeyboardInterrupt, Interrupted):    # Ctrl-C between statements (parsing, bookkeeping)
         session.budget.active = False
         result.ok = False
@@ -401,7 +460,7 @@ def run_source(text: str, session: Session, *, filename: str = "<stdin>", truste
     return result
 
 
-def _run(text, session, filename, trusted, keep_going, echo, result):
+def _run(text, session, filename, trusted, keep_going, echo, result, bare_names):
     limits = session.limits
     _apply_limits(limits)
     if hasattr(session.api, "set_warning_sink"):
@@ -425,6 +484,23 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
     else:
         for name in TRUSTED_BUILTIN_NAMES:
             session.fallback.pop(name, None)
+    # DECISIONS (bare names): a file or pipe that imports torch is a PyTorch script, where a
+    # bare `exp` is a NameError as in Python; the prompt and expression files keep the shorthand.
+    hidden = {}
+    if bare_names is None:
+        bare_names = trusted or not imports_torch(tree)
+    if not bare_names:
+        hidden = {name: session.fallback.pop(name) for name in BARE_TORCH if name in session.fallback
+                  and session.fallback[name] is session.modules["torch"].entries.get(name)}
+    try:
+        _run_statements(tree, lines, session, filename, trusted, keep_going, echo, result, fail,
+                        set(hidden))
+    finally:
+        session.fallback.update(hidden)
+
+
+def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, result, fail, hidden):
+    limits = session.limits
     compiled = []
     for node in tree.body:
         try:
@@ -452,13 +528,27 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
         compiled.append((node, code))
 
     display = session.display or (lambda value: session.write(safe_repr(value) + "\n"))
-    for node, (kind, code) in compiled:
+    channel = monitor.ACTIVE
+    plan = channel.take_plan() if channel is not None else None
+    replaying = None
+    for index, (node, (kind, code)) in enumerate(compiled):
+        if plan is not None and replaying is None and index < plan["start"]:
+            # a new worker after a death (--keep-going): what succeeded runs again unseen
+            replaying = _Quiet(session)
+        if replaying is not None and index >= plan["start"]:
+            replaying.restore()
+            replaying = None
+        if replaying is not None and index not in plan["replay"]:
+            continue
+        echoed = None
         src, first = _segment(lines, node)
         stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
         before = _grad_snapshot(session) if session.track_grads else None
         session.budget.start()
         session._ctx.handling.clear()
         error = None
+        if channel is not None:
+            channel.begin(index, filename, first, src, limits.time_limit)
         try:
             if kind == "refused":
                 error = _error_from(code.exc, filename, lines, code.node)
@@ -473,6 +563,7 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
                         value = code(session.namespace)
                         if value is not None:
                             display(value)
+                            echoed = "repr" if isinstance(value, str) else "print"
                     else:
                         code(session.namespace)
         except ExitRequested:
@@ -485,14 +576,24 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
             result.interrupted = True
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
             error = _error_from(exc, filename, lines, node)
+            if hidden and isinstance(exc, NameError) and _bare_name(exc) in hidden:
+                name = _bare_name(exc)
+                error.hint = (f"write torch.{name}: this file imports torch, so it runs as a PyTorch "
+                              f"script, where bare {name} is not defined (the shorthand is for the "
+                              "prompt and for files that never import torch)")
         session.budget.active = False
+        if channel is not None:
+            channel.end(session, error is None, src, filename, trusted)
         if error is not None:
             if error.kind in ("budget", "interrupt") and hasattr(session.api, "reset_state"):
                 session.api.reset_state()   # grad mode may have been left off mid-statement
             stmt.error = error
-            fail(error)
+            if replaying is None:
+                fail(error)
         else:
-            session.succeeded.append(src)
+            exact = _exact_segment(lines, node)
+            session.succeeded.append(exact)
+            session.transcript.append(Ran(exact, echoed))
         if before is not None:
             after = _grad_snapshot(session)
             stmt.grads_changed = tuple(n for n, v in after.items()
@@ -500,5 +601,23 @@ def _run(text, session, filename, trusted, keep_going, echo, result):
         result.statements.append(stmt)
         if session.after_statement is not None:
             session.after_statement(stmt)
-        if error is not None and (result.interrupted or not keep_going):
+        if error is not None and (result.interrupted or not keep_going) and replaying is None:
             break
+    if replaying is not None:
+        replaying.restore()
+
+
+class _Quiet:
+    """Nothing a replayed statement does is shown (its output, value, errors, warnings)."""
+
+    FIELDS = ("write_out", "display", "report", "warn", "after_statement")
+
+    def __init__(self, session):
+        self.session = session
+        self.saved = [getattr(session, f) for f in self.FIELDS]
+        session.write_out = session.display = lambda *args: None
+        session.report = session.warn = session.after_statement = None
+
+    def restore(self):
+        for f, value in zip(self.FIELDS, self.saved):
+            setattr(self.session, f, value)

@@ -24,7 +24,7 @@ COMMANDS = {
     ":jacobian": ("Y X", "the full Jacobian dY/dX, one backward per element of Y"),
     ":reset": ("", "forget every variable"),
     ":load": ("FILE", "run a file into the session"),
-    ":save": ("FILE", "write the statements that succeeded as a runnable script"),
+    ":save": ("FILE", "write the statements that succeeded as a script for Python with PyTorch"),
     ":history": ("[N]", "the last N inputs (default 20)"),
     ":lesson": ("[NAME]", "list the lessons, or start one"),
     ":lang": ("[en|zh]", "the language of lessons"),
@@ -217,15 +217,18 @@ class MetaCommands:
             return self._usage(":save")
         from gradrepl.repl.history import write_atomically
 
+        from gradrepl.export import to_pytorch
+
         path = Path(argument).expanduser()
-        statements = self.repl.session.succeeded
+        transcript = self.repl.session.transcript
         try:
-            write_atomically(path, "".join(s.rstrip("\n") + "\n" for s in statements))
+            write_atomically(path, to_pytorch(transcript))
         except OSError as e:
             self.printer.problem(f":save: cannot write {argument}: {e.strerror or e}")
             return
-        self.printer.note(f"saved {len(statements)} statements to {argument}; "
-                          f"`gradrepl run {argument}` replays them")
+        self.printer.note(f"saved {len(transcript)} statements to {argument} as a PyTorch script "
+                          f"(shorthand expanded, echoed values printed): `python {argument}` with "
+                          f"PyTorch, or `gradrepl run {argument}`, prints what this session printed")
 
     def cmd_history(self, argument):
         try:

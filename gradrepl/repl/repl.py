@@ -22,9 +22,15 @@ _SHOWN_LENGTH = 200       # a non-tensor assigned value is echoed when its repr 
 
 class Repl:
     def __init__(self, *, limits=None, plain=False, lang=None, console=None, history=None,
-                 input=None, output=None, lessons_dir=None, simple=False):
-        """simple=True reads lines with input() (TERM=dumb: no cursor movement, no toolbar)."""
+                 input=None, output=None, lessons_dir=None, simple=False, lesson_limits=None):
+        """simple=True reads lines with input() (TERM=dumb: no cursor movement, no toolbar).
+        limits: the prompt's (default: no step or time limit); lesson_limits: while a lesson
+        runs (default: DECISIONS.md's 10^7 steps and 10 s per statement)."""
+        from gradrepl.limits import Limits
         from gradrepl.repl.history import AtomicFileHistory, data_dir
+
+        limits = limits if limits is not None else Limits.open_ended()
+        self.lesson_limits = lesson_limits if lesson_limits is not None else Limits.for_lessons()
 
         self.printer = Printer(console if console is not None else make_console(plain))
         self.plain = plain
@@ -135,10 +141,11 @@ class Repl:
         return PromptSession(input=stdin, output=stdout).prompt(question)
 
     # the loop ------------------------------------------------------------------------------
-    def run(self, lesson: str | None = None) -> int:
+    def run(self, lesson: str | None = None, banner: bool = True) -> int:
         """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
-        self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
-                          f":help, :lesson, Ctrl-D exits.", style="")
+        if banner:
+            self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
+                              f":help, :lesson, Ctrl-D exits.", style="")
         self._history_warning()
         if lesson is not None:
             self.handle_safely(f":lesson {lesson}")
@@ -218,11 +225,16 @@ class Repl:
         api = self.session.api
         # The engine has one warning sink, taken by the last Session made (:gradcheck makes one)
         api.set_warning_sink(self._warn)
-        # With the tutor on, backward keeps the values it saved so that :explain can replay it
-        api.keep_saved_for_explain(self.tutor)
+        # backward keeps the values it saved so that :explain, :gradcheck, :jacobian can replay it
+        api.keep_saved_for_explain(True)
+        session = self.session
+        prompt_limits = session.limits
+        if self.lesson is not None:        # lesson steps and exercises keep their budgets
+            session.limits = self.lesson_limits
         try:
-            return run_source(text, self.session, filename=filename, trusted=trusted)
+            return run_source(text, session, filename=filename, trusted=trusted)
         finally:
+            session.limits = prompt_limits
             api.keep_saved_for_explain(False)
             self._annotate, self._quiet = saved
 
@@ -360,13 +372,14 @@ def start(args, lesson: str | None = None, lang: str | None = None) -> int:
     `gradrepl lesson NAME`; `lang` en/zh, default from the locale)."""
     from dataclasses import fields
 
-    from gradrepl.limits import Limits
+    from gradrepl.limits import FLAGS, Limits
 
-    limits = Limits()
-    for f in fields(Limits):
-        value = getattr(args, f.name, None)
-        if value is not None:
-            setattr(limits, f.name, value)
+    flags = dict(FLAGS)
+    flags.update({f.name: getattr(args, f.name) for f in fields(Limits)
+                  if getattr(args, f.name, None) is not None})
     plain = plain_wanted(getattr(args, "no_color", False))
-    repl = Repl(limits=limits, plain=plain, lang=lang, simple=os.environ.get("TERM") == "dumb")
-    return repl.run(lesson)
+    repl = Repl(limits=Limits.open_ended(**flags), lesson_limits=Limits.for_lessons(**flags),
+                plain=plain, lang=lang, simple=os.environ.get("TERM") == "dumb")
+    from gradrepl.worker import monitor
+    restored = monitor.attach_repl(repl)   # in a worker: logged for replay, restored on restart
+    return repl.run(lesson, banner=not restored)

@@ -112,7 +112,7 @@ def gradcheck_result(session, name, vector=None, rng_state=None):
     lookup(session.namespace, name)
     v = None if vector is None else lookup(session.namespace, vector)
     return gradcheck_source("\n".join(session.succeeded), session.namespace, name, vector=v,
-                            limits=session.limits, rng_state=rng_state)
+                            limits=session.limits, rng_state=rng_state, bare_names=True)
 
 
 def repl_gradcheck(session, name, vector=None, width=None, rng_state=None):
@@ -122,7 +122,8 @@ def repl_gradcheck(session, name, vector=None, width=None, rng_state=None):
 
 def repl_jacobian(session, y_name, x_name, width=None):
     from gradrepl.viz.gradcheck import jacobian_renderable, jacobian_rows
+    from gradrepl.viz.graph import Names
     y = lookup(session.namespace, y_name)
     x = lookup(session.namespace, x_name)
-    rows = jacobian_rows(y, x, y_name, x_name)
+    rows = jacobian_rows(y, x, y_name, x_name, Names(session.namespace))
     return jacobian_renderable(rows, y_name, x_name)

@@ -105,6 +105,8 @@ def _run(text, filename):
     """Run the file like script mode, its output on stderr; (session, RNG state at start) or (None, None)."""
     from gradrepl.engine import functions as F
     from gradrepl.lang import Session, run_source
+    from gradrepl.limits import FLAGS, Limits
+    from gradrepl.viz.gradcheck import keeping_saved
 
     def to_stderr(out):
         sys.stderr.write(out)
@@ -112,11 +114,12 @@ def _run(text, filename):
     def report(error):
         print(error.format(), file=sys.stderr, flush=True)
 
-    session = Session(write=to_stderr)
+    session = Session(limits=Limits.open_ended(**FLAGS), write=to_stderr)
     session.report = report
     session.warn = lambda category, message: print(f"{category}: {message}", file=sys.stderr)
     rng_state = F.get_rng_state()
-    result = run_source(text, session, filename=filename, trusted=False)
+    with keeping_saved():       # NAME's graph can be replayed after the file's own backward()
+        result = run_source(text, session, filename=filename, trusted=False)
     if not result.ok:
         return None, None
     return session, rng_state

@@ -64,6 +64,23 @@ def _reachable(root_fn):
     return out
 
 
+def check_replayable(root_fn, root_name, names):
+    """A VizError in words when a tensor the graph saved was changed in place afterwards
+    (`w -= lr * w.grad` in a training loop): backward would fail, in PyTorch too."""
+    changed = []
+    for node in _reachable(root_fn):
+        for t, version in zip(node.saved, node.versions):
+            if hasattr(t, "_ver") and t._ver[0] != version:
+                label = " = ".join(names.of(t)) or f"a tensor of shape {shape_text(t)}"
+                if label not in changed:
+                    changed.append(label)
+    if changed:
+        raise VizError(f"{', '.join(changed)} changed in place after {root_name} was computed (an update "
+                       f"such as `w -= lr * w.grad`), so {root_name}'s graph no longer matches the values "
+                       f"it saved and backward from it fails, in PyTorch too: compute {root_name} again "
+                       "from the current values, then ask again")
+
+
 def _title(t, names, fallback):
     found = names.of(t)
     return " = ".join(found) if found else fallback
@@ -125,6 +142,7 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
                 step.sends.append(Send(input_name, node_name(child) + (f" ({named})" if named else ""), g))
         steps.append(step)
 
+    check_replayable(tensor.grad_fn, root_name, names)
     saved = _save_retained(nodes)
     try:
         with np.errstate(all="ignore"):     # nan and inf show in the values, as in PyTorch
@@ -133,10 +151,8 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
                                  replay=True)
     except RuntimeError as e:
         if str(e) == RETAIN_MSG:
-            raise VizError(f"the graph of {root_name} was freed by an earlier backward() (saved values are "
-                           "released unless retain_graph=True): compute it again, or call "
-                           "backward(retain_graph=True), then explain it (the REPL keeps them for "
-                           ":explain while the tutor is on)") from None
+            raise VizError(f"the graph of {root_name} was freed by a backward() that ran before gradrepl "
+                           "could keep its values: compute it again, then explain it") from None
         raise VizError(f"backward from {root_name} failed: RuntimeError: {e}") from None
     except Exception as e:  # a hook or a custom Function's backward raised
         raise VizError(f"backward from {root_name} failed: {type(e).__name__}: {e}") from None

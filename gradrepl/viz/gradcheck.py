@@ -12,12 +12,14 @@ learner's state afterwards.
 `jacobian_rows` builds d y / d x the way 001 does by hand: one backward per element of y
 with retain_graph=True, each with a one-hot gradient.
 """
+import contextlib
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradrepl.viz.graph import VizError, is_accumulate, shape_text, tensor_array, values_text
+from gradrepl.viz.explain import check_replayable
+from gradrepl.viz.graph import Names, VizError, is_accumulate, shape_text, tensor_array, values_text
 
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
 MAX_EVALUATIONS = 400      # reruns of the statements for the finite differences
@@ -51,6 +53,47 @@ class GradcheckResult:
         return all(leaf.ok for leaf in self.leaves)
 
 
+@contextlib.contextmanager
+def keeping_saved():
+    """While code runs: backward keeps the values it saved, so that these tools can replay a
+    graph the code already ran backward() through (the graph still counts as freed for the
+    code itself, as in PyTorch)."""
+    from gradrepl.engine import api
+    from gradrepl.engine.autograd import KEEP_SAVED
+
+    before = KEEP_SAVED[0]
+    api.keep_saved_for_explain(True)
+    try:
+        yield
+    finally:
+        api.keep_saved_for_explain(before)
+
+
+def _backward(root, seed, inputs, what, retain_graph=True, names=None):
+    """Gradients of root w.r.t. inputs (None where unused), replaying a freed graph whose values
+    were kept; the learner's .grad values (retain_grad() ones included) are left as they were."""
+    from gradrepl.engine.autograd import RETAIN_MSG, run_backward
+    from gradrepl.viz.explain import _reachable, _restore_retained, _save_retained
+
+    if root.grad_fn is None:
+        return [None] * len(inputs)
+    check_replayable(root.grad_fn, what, names or Names())
+    saved = _save_retained(_reachable(root.grad_fn))
+    try:
+        with np.errstate(all="ignore"):
+            return run_backward([root], [seed], retain_graph=retain_graph, create_graph=False,
+                                inputs=inputs, accumulate=False, allow_unused=True, replay=True)
+    except RuntimeError as e:
+        if str(e) == RETAIN_MSG:
+            raise VizError(f"the graph of {what} was freed by a backward() that ran before gradrepl "
+                           "could keep its values: compute it again, then ask again") from None
+        raise VizError(f"backward from {what} failed: RuntimeError: {e}") from None
+    except Exception as e:  # noqa: BLE001 - a hook or a custom Function's backward raised
+        raise VizError(f"backward from {what} failed: {type(e).__name__}: {e}") from None
+    finally:
+        _restore_retained(saved)
+
+
 def _leaves_of(tensor):
     """Leaf tensors of tensor's graph, depth first in input order."""
     if tensor.grad_fn is None:
@@ -80,6 +123,7 @@ class Replay:
         self.source, self.leaf_names = source, list(leaf_names)
         self.limits, self.rng_state, self.filename = limits, rng_state, filename
         self.float64 = True     # False: leaves keep their dtype (code that needs equal dtypes)
+        self.bare_names = None  # True: the statements came from the prompt, shorthand and all
 
     def run(self, perturb=None):
         """The rerun's namespace and the injected leaves; perturb(name, array) edits values."""
@@ -103,8 +147,9 @@ class Replay:
         session.after_statement = inject
         if self.rng_state is not None:
             F.set_rng_state(self.rng_state)
-        with np.errstate(all="ignore"):
-            result = run_source(self.source, session, filename=self.filename, trusted=False, echo="none")
+        with np.errstate(all="ignore"), keeping_saved():
+            result = run_source(self.source, session, filename=self.filename, trusted=False, echo="none",
+                                bare_names=self.bare_names)
         if result.interrupted:
             raise VizError("gradcheck interrupted (Ctrl-C)")
         if not result.ok:
@@ -115,15 +160,16 @@ class Replay:
 
 
 def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, rng_state=None,
-                     filename="<gradcheck>"):
+                     filename="<gradcheck>", bare_names=None):
     """Check every named leaf of namespace[root_name]'s graph; see the module docstring."""
     from gradrepl.engine import functions as F
-    from gradrepl.engine.autograd import run_backward
     from gradrepl.engine.tensor import Tensor, wrap
 
     target = namespace.get(root_name)
     if type(target) is not Tensor:
         raise VizError(f"{root_name} is not a tensor")
+    if target.grad_fn is not None:
+        check_replayable(target.grad_fn, root_name, Names(namespace))
     leaves = _leaves_of(target)
     if not leaves:
         raise VizError(f"{root_name} does not depend on any tensor with requires_grad=True: nothing to check")
@@ -153,6 +199,7 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
 
     names = [n for n, _ in named]
     replay = Replay(source, names, limits, rng_state, filename)
+    replay.bare_names = bare_names
     saved_rng = F.get_rng_state()
     try:
         started = time.perf_counter()
@@ -183,9 +230,8 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
         eps, atol, rtol = (1e-3, 1e-2, 1e-2) if coarse else (EPS, ATOL, RTOL)
         weights = np.ones_like(again) if v is None else v
         seed = wrap(np.asarray(weights, dtype=tensor_array(result).dtype))
-        with np.errstate(all="ignore"):
-            grads = run_backward([result], [seed], retain_graph=False, create_graph=False,
-                                 inputs=[injected[n] for n in names], accumulate=False, allow_unused=True)
+        grads = _backward(result, seed, [injected[n] for n in names], root_name, retain_graph=False,
+                          names=Names(ns))
         checks = []
         for name, leaf, g in zip(names, [leaf for _, leaf in named], grads):
             analytic = np.zeros(tuple(leaf.shape)) if g is None else np.asarray(tensor_array(g), np.float64)
@@ -212,9 +258,8 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
     return GradcheckResult(root_name, checks, vector_note, notes, eps, atol, rtol)
 
 
-def jacobian_rows(y, x, y_name="y", x_name="x"):
+def jacobian_rows(y, x, y_name="y", x_name="x", names=None):
     """d y / d x as a (y.numel(), x.numel()) array: one backward per element of y."""
-    from gradrepl.engine.autograd import run_backward
     from gradrepl.engine.tensor import Tensor, wrap
 
     if type(y) is not Tensor or type(x) is not Tensor:
@@ -232,9 +277,7 @@ def jacobian_rows(y, x, y_name="y", x_name="x"):
     for i in range(ya.size):
         onehot = np.zeros(ya.size, dtype=ya.dtype)
         onehot[i] = 1
-        with np.errstate(all="ignore"):
-            (g,) = run_backward([y], [wrap(onehot.reshape(ya.shape))], retain_graph=True, create_graph=False,
-                                inputs=[x], accumulate=False, allow_unused=True)
+        (g,) = _backward(y, wrap(onehot.reshape(ya.shape)), [x], y_name, names=names)
         if g is not None:
             rows[i] = np.asarray(tensor_array(g)).reshape(-1)
     return rows

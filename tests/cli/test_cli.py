@@ -90,6 +90,7 @@ def test_version_and_help():
     assert p.returncode == 0 and p.stdout.startswith("gradrepl ")
     p = gradrepl("--help")
     assert p.returncode == 0
+    assert "no step or time limit unless a flag sets one" in " ".join(p.stdout.split())
     for flag, default in [("--max-steps", "10000000"), ("--time-limit", "10"), ("--max-depth", "200"),
                           ("--max-elements", "50000000"), ("--max-memory", "2147483648"),
                           ("--max-int-bits", "100000"), ("--max-items", "10000000"),
@@ -179,3 +180,63 @@ def test_statement_stuck_in_one_host_call_ends_the_run(script):
     assert time.monotonic() - start < 10
     assert (p.returncode, p.stdout) == (1, "cmp\n")
     assert "Traceback" not in p.stderr and "File " not in p.stderr
+
+
+@pytest.mark.parametrize("argv, stdin_tty, expected", [
+    (["run", "F"], True, {"max_steps": None, "time_limit": None, "keep_going": False}),
+    (["--time-limit", "5", "run", "F"], True, {"max_steps": None, "time_limit": 5.0}),
+    (["run", "F", "--max-steps=7", "--keep-going"], True, {"max_steps": 7, "time_limit": None,
+                                                           "keep_going": True}),
+    (["run", "--time-limit", "2", "F"], True, {"time_limit": 2.0}),
+    (["--keep-going"], False, {"max_steps": None, "time_limit": None, "keep_going": True}),
+    (["--max-depth", "50"], False, {"max_depth": 50, "time_limit": None, "keep_going": False}),
+])
+def test_budget_flags_before_or_after_the_subcommand(monkeypatch, tmp_path, argv, stdin_tty, expected):
+    """DECISIONS: `run`, pipes and the prompt have no step or time limit unless a flag sets one."""
+    import io
+
+    from gradrepl import cli
+    (tmp_path / "F").write_text("1\n")
+    monkeypatch.chdir(tmp_path)
+    seen = {}
+
+    def fake_run(text, filename, limits, keep_going):
+        seen.update(vars(limits), keep_going=keep_going)
+        return 0
+    monkeypatch.setattr(cli, "run_script", fake_run)
+    stdin = io.StringIO("1\n")
+    stdin.isatty = lambda: stdin_tty
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert cli.main(argv) == 0
+    assert {k: seen[k] for k in expected} == expected
+
+
+def test_lesson_limits_keep_their_defaults():
+    from gradrepl.limits import Limits
+    assert (Limits.for_lessons().max_steps, Limits.for_lessons().time_limit) == (10_000_000, 10.0)
+    assert Limits.for_lessons(time_limit=3.0).time_limit == 3.0
+    assert (Limits.open_ended().max_steps, Limits.open_ended().time_limit) == (None, None)
+
+
+def test_no_step_limit_means_none(script):
+    path = script("n = 0\nfor i in range(30000):\n    n += 1\nprint(n)\n")
+    p = gradrepl("run", path)
+    assert (p.returncode, p.stdout) == (0, "30000\n")
+    p = gradrepl("run", path, "--max-steps", "1000")
+    assert p.returncode == 1 and "--max-steps" in p.stderr
+
+
+def test_piped_input_keeps_going_and_flags_go_anywhere():
+    p = gradrepl("--keep-going", stdin_text="print(1)\n1/0\nprint(2)\n")
+    assert (p.returncode, p.stdout) == (1, "1\n2\n")
+    assert "ZeroDivisionError: division by zero" in p.stderr
+    p = gradrepl("--max-steps", "100", "run", "-", stdin_text="while True:\n    pass\n")
+    assert p.returncode == 1 and "more than 100 interpreter steps" in p.stderr
+
+
+def test_a_file_name_instead_of_a_command_gets_a_hint(script):
+    p = gradrepl("foo.py")
+    assert p.returncode == 2
+    assert "gradrepl: error: 'foo.py' is not a command; to run the file: gradrepl run foo.py" in p.stderr
+    p = gradrepl("bogus")
+    assert p.returncode == 2 and "unknown command 'bogus'" in p.stderr and "Traceback" not in p.stderr

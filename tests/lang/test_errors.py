@@ -68,13 +68,17 @@ def test_nonscalar_backward_hint_names_the_tensor():
 
 def test_unsupported_constructs_name_the_construct():
     cases = {
-        "def g():\n    yield 1\n": "'yield' is not supported in gradrepl",
         "async def g():\n    pass\n": "'async def' is not supported in gradrepl",
         "x = 1\ndef g():\n    global x\n": "'global' is not supported in gradrepl",
         "match 1:\n    case 1:\n        pass\n": "'match' is not supported in gradrepl",
-        "class A:\n    pass\n": "'class' (other than class Name(torch.autograd.Function)) is not "
-                                 "supported in gradrepl",
-        "(y := 3)\n": "the walrus operator ':=' is not supported in gradrepl",
+        "class A:\n    def __repr__(self):\n        return 'a'\n":
+            "defining the special method 'repr' in a class (__init__ is the only one a gradrepl "
+            "class may define) is not supported in gradrepl",
+        "class A(metaclass=type):\n    pass\n":
+            "a class keyword (metaclass=...) is not supported in gradrepl",
+        "@f\nclass A:\n    pass\n": "a class decorator is not supported in gradrepl",
+        "class A(int, str):\n    pass\n":
+            "a class with more than one base class is not supported in gradrepl",
     }
     for src, msg in cases.items():
         _, r = run(src)
@@ -87,7 +91,7 @@ def test_refused_statement_reports_its_line_and_the_next_runs():
     assert out == "a\nb\n"
     assert r.errors[0].line == 2
     assert r.errors[0].headline == "ImportError: import of 'os' is not allowed in gradrepl " \
-                                   "(only torch and math)"
+                                   "(only torch, math and random)"
 
 
 def test_control_characters_escaped_in_output_and_errors():

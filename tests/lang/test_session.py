@@ -124,7 +124,9 @@ def test_custom_autograd_function():
 def test_other_classes_refused_at_run_time():
     out, r = run("Base = torch.Tensor\nclass A(Base):\n    @staticmethod\n    def forward(c):\n"
                  "        pass\n    @staticmethod\n    def backward(c):\n        pass\n")
-    assert headline(r).startswith("SyntaxError: 'class' is not supported in gradrepl")
+    assert headline(r) == ("SyntaxError: a class with base <class 'torch.Tensor'> is not "
+                           "supported in gradrepl (a base is one of your own classes, nn.Module, "
+                           "a Dataset or torch.autograd.Function)")
 
 
 def test_hooks_run_user_functions_and_count_steps():

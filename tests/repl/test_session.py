@@ -2,6 +2,7 @@
 import os
 import signal
 import threading
+from pathlib import Path
 
 from gradrepl.repl.history import AtomicFileHistory
 
@@ -132,8 +133,8 @@ def test_load_and_save(drive, tmp_path):
     out = drive(f":load {script}\rb.backward()\rbroken(\r)\ra.grad\r:save {saved}\r")
     assert "2 statements ran; names: a, b" in out
     assert "tensor([2., 4.])" in out
-    assert saved.read_text() == ("a = torch.tensor([1., 2.], requires_grad=True)\n"
-                                 "b = (a * a).sum()\nb.backward()\na.grad\n")
+    assert saved.read_text() == ("import torch\na = torch.tensor([1., 2.], requires_grad=True)\n"
+                                 "b = (a * a).sum()\nb.backward()\nprint(a.grad)\n")
     assert not list(tmp_path.glob(".out.py-*"))    # the temporary file was renamed into place
 
 
@@ -240,8 +241,30 @@ def test_explain_after_backward_while_the_tutor_is_on(drive):
     assert "x.grad = [2., 2.]" in out
     assert "RuntimeError: Trying to backward through the graph a second time" in out
     assert autograd.KEEP_SAVED == [False]           # only while the learner's code runs
-    out = drive(":tutor off\r" + setup + ":explain y\r")
-    assert ":explain: " in out and "retain_graph=True" in out
+    out = drive(":tutor off\r" + setup + ":explain y\r")     # the tools do not depend on the tutor
+    assert "x.grad = [2., 2.]" in out and ":explain: " not in out
+
+
+def test_every_tool_works_after_an_ordinary_backward(drive):
+    """Issue 17: the README's `:gradcheck out` right after the tutorial's `out.backward()`."""
+    setup = ("x = torch.ones(2, 2, requires_grad=True)\ry = x + 2\rz = y * y * 3\rout = z.mean()\r"
+             "out.backward()\r")
+    out = drive(setup + ":gradcheck out\r:jacobian z x\r:explain z\r:graph out\r:gradcheck y\r"
+                ":jacobian y x\rx.grad\r")
+    assert "internal error" not in out and "Trying to backward" not in out
+    assert out.count("passed:") == 2
+    assert "tensor([[18.,  0.,  0.,  0.]," in out
+    assert "tensor([[1., 0., 0., 0.]," in out
+    assert "MeanBackward0" in out
+    assert out.rstrip().endswith("tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])")   # .grad as it was
+
+
+def test_tools_on_a_graph_changed_in_place_say_why(drive):
+    setup = ("w = torch.ones(3, requires_grad=True)\rloss = (w * w).sum()\rloss.backward()\r"
+             "with torch.no_grad():\r    w -= 0.1 * w.grad\r\r")
+    out = drive(setup + ":explain loss\r:gradcheck loss\r:jacobian loss w\r")
+    assert out.count("w changed in place after loss was computed") == 3
+    assert "internal error" not in out
 
 
 def test_output_without_newline_is_finished_before_the_next_prompt(drive):
@@ -271,6 +294,18 @@ def test_start_takes_budgets_colour_and_lesson_from_the_cli(monkeypatch):
     monkeypatch.setenv("TERM", "xterm")
     args = argparse.Namespace(max_steps=123, time_limit=None, no_color=True)
     assert repl_module.start(args, lesson="tiny", lang="zh") == 0
-    assert made["limits"].max_steps == 123 and made["limits"].time_limit == 10.0
+    assert made["limits"].max_steps == 123 and made["limits"].time_limit is None   # the prompt: no clock
+    assert made["lesson_limits"].max_steps == 123 and made["lesson_limits"].time_limit == 10.0
     assert made["plain"] is True and made["simple"] is False
     assert made["lesson"] == "tiny" and made["lang"] == "zh"
+
+
+def test_save_writes_a_script_for_real_pytorch(drive, tmp_path):
+    """The golden export of tests/data/export/cases/05_math.py, typed line by line at the prompt."""
+    data = Path(__file__).resolve().parents[1] / "data" / "export"
+    typed = (data / "cases" / "05_math.py").read_text().splitlines()
+    saved = tmp_path / "session.py"
+    out = drive("".join(line + "\r" for line in typed) + "oops(\r)\r" + f":save {saved}\r")
+    assert "NameError: name 'oops' is not defined" in out
+    assert saved.read_text() == (data / "expected" / "05_math.py").read_text()
+    assert "as a PyTorch script" in " ".join(out.split())

@@ -103,3 +103,35 @@ def test_dispatched_by_the_gradrepl_command():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("graph BT;") and "Traceback" not in done.stderr
+
+
+AFTER_BACKWARD = CASE_TEXT + "out.backward()\nprint(x.grad)\n"
+
+
+@pytest.mark.parametrize("command, name, expected", [
+    ("explain", "out", "x.grad = [[4.5000, 4.5000], [4.5000, 4.5000]]"),
+    ("explain", "z", "x.grad = [[18., 18.], [18., 18.]]"),
+    ("gradcheck", "out", "passed"),
+    ("gradcheck", "y", "passed"),
+    ("graph", "out", "MeanBackward0"),
+])
+def test_commands_work_on_a_file_that_already_ran_backward(tmp_path, capsys, command, name, expected):
+    """Issue 17: nearly every real file calls backward(); the tools replay the kept values."""
+    script = tmp_path / "tutorial.py"
+    script.write_text(AFTER_BACKWARD)
+    assert cli.main([command, str(script), name, "--width", "100"]) == 0
+    out, err = capsys.readouterr()
+    assert expected in out
+    assert "tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])" in err     # the file's own print
+
+
+def test_a_graph_changed_in_place_is_a_sentence_not_an_internal_error(tmp_path, capsys):
+    script = tmp_path / "loop.py"
+    script.write_text("w = torch.ones(3, requires_grad=True)\nfor step in range(2):\n"
+                      "    loss = (w * w).sum()\n    loss.backward()\n    with torch.no_grad():\n"
+                      "        w -= 0.1 * w.grad\n        w.grad.zero_()\n")
+    for command in ("explain", "gradcheck"):
+        assert cli.main([command, str(script), "loss"]) == 1
+        err = capsys.readouterr().err
+        assert f"gradrepl {command}: w changed in place after loss was computed" in err
+        assert "internal error" not in err

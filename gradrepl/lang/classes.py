@@ -1,0 +1,184 @@
+"""The learner's own classes: `class Point:`, `class B(A)`, `class Net(nn.Module)`.
+
+A user class is a real host class made at run time with `type(name, (base,), ns)`, so
+Python's own machinery (instances, `isinstance`, reprs such as `<__main__.Point object at
+0x...>`, and a host base's `__setattr__`/`__call__`, as nn.Module has) works unchanged.
+The namespace holds only what the learner wrote: methods (as descriptors that bind the
+sandbox function to the instance), static/class methods and class constants, plus the
+marker USER.  User code reaches these classes only through gradrepl.lang.facade.Access,
+which reads names the learner defined and the public names a subclassable host base lists
+(`gradrepl_public`), never anything else of the host class.
+"""
+from gradrepl.lang.runtime import function, safe_repr
+
+USER = "_gradrepl_user"     # in every user class's namespace; user code cannot name it
+PUBLIC = "gradrepl_public"  # on a subclassable host base: the names user code may read
+
+
+class method:
+    """A user method bound to its instance (or class, for a classmethod)."""
+
+    __slots__ = ("fn", "obj")
+
+    def __init__(self, fn, obj):
+        self.fn = fn
+        self.obj = obj
+
+    def __call__(self, *args, **kwargs):
+        fn = self.fn
+        if type(fn) is function:
+            return fn.invoke((self.obj, *args), kwargs)
+        return fn(self.obj, *args, **kwargs)
+
+    def __eq__(self, other):
+        return type(other) is method and other.fn is self.fn and other.obj is self.obj
+
+    def __hash__(self):
+        return hash((id(self.fn), id(self.obj)))
+
+    def __repr__(self):
+        fn = self.fn
+        name = fn.name if type(fn) is function else getattr(fn, "__qualname__", "function")
+        return f"<bound method {name} of {safe_repr(self.obj)}>"
+
+
+class user_method:
+    """A plain method in a class namespace: binds to the instance it is read from."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.fn
+        return method(self.fn, obj)
+
+
+class user_classmethod:
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __get__(self, obj, cls=None):
+        return method(self.fn, cls if cls is not None else type(obj))
+
+
+class user_staticmethod:
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __get__(self, obj, cls=None):
+        return self.fn
+
+
+def _no_union(cls, other):
+    return NotImplemented
+
+
+_METAS = {}
+
+
+def _meta_for(kind):
+    """A metaclass over the base's own metaclass: `Point | None` (a host union object) is
+    refused; everything else is the base's metaclass."""
+    meta = _METAS.get(kind)
+    if meta is None:
+        meta = _METAS[kind] = type("type", (kind,), {"__or__": _no_union, "__ror__": _no_union,
+                                                      "__module__": "builtins"})
+    return meta
+
+
+def is_user_class(obj):
+    return isinstance(obj, type) and USER in obj.__dict__
+
+
+def is_user_instance(obj):
+    return getattr(type(obj), USER, False) is True
+
+
+def is_subclassable(obj):
+    """A host class the learner may subclass (nn.Module, Dataset)."""
+    return isinstance(obj, type) and obj.__dict__.get("gradrepl_subclassable") is True \
+        and USER not in obj.__dict__
+
+
+def host_public(cls):
+    """The names of a user class's host part (nn.Module's methods) user code may read."""
+    for k in cls.__mro__:
+        if USER not in k.__dict__:      # a learner's class attribute never widens the list
+            names = k.__dict__.get(PUBLIC)
+            if names is not None:
+                return names
+    return frozenset()
+
+
+def make_class(name, base, entries, doc):
+    """The host class for `class name(base)`; entries: (attr, kind, value) in source order,
+    kind one of 'method', 'static', 'class', 'value'."""
+    ns = {"__module__": "__main__", "__qualname__": name, "__doc__": doc, USER: True}
+    for attr, kind, value in entries:
+        if kind == "method":
+            value = user_method(value)
+        elif kind == "static":
+            value = user_staticmethod(value)
+        elif kind == "class":
+            value = user_classmethod(value)
+        ns[attr] = value
+    bases = (base,) if base is not None else (object,)
+    return _meta_for(type(bases[0]))(name, bases, ns)
+
+
+def owner_of(cls, name, start=0):
+    """The class in cls's MRO (from index start) whose namespace defines name, or None."""
+    mro = cls.__mro__
+    for k in mro[start:]:
+        if name in k.__dict__:
+            return k
+    return None
+
+
+def class_attr(cls, owner, name):
+    """Reading a user-defined attribute from the class itself (`Point.origin`)."""
+    raw = owner.__dict__[name]
+    kind = type(raw)
+    if kind is user_method or kind is user_staticmethod:
+        return raw.fn
+    if kind is user_classmethod:
+        return method(raw.fn, cls)
+    return raw
+
+
+def as_class_value(value):
+    """A value assigned to a class attribute from user code: functions become methods."""
+    if type(value) is function:
+        return user_method(value)
+    return value
+
+
+class super_proxy:
+    """What `super()` / `super(Name, self)` returns: attribute reads go past `cls`."""
+
+    __slots__ = ("cls", "obj")
+
+    def __init__(self, cls, obj):
+        self.cls = cls
+        self.obj = obj
+
+    def __repr__(self):
+        return f"<super: <class '{self.cls.__name__}'>, <{type(self.obj).__name__} object>>"
+
+
+super_proxy.__name__ = "super"
+
+
+def make_super(cls, obj):
+    if not isinstance(cls, type) or not (is_user_class(cls) or is_subclassable(cls)):
+        raise TypeError("super() argument 1 must be a class")
+    if not isinstance(obj, cls):
+        raise TypeError("super(type, obj): obj must be an instance or subtype of type")
+    return super_proxy(cls, obj)

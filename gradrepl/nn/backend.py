@@ -1,0 +1,99 @@
+"""The one place torch.nn, torch.optim and torch.utils.data touch the engine's internals.
+
+Everything else in gradrepl.nn / optim / data works with Tensors through their public
+methods and the `torch` namespace (gradrepl.engine.api.TORCH), as PyTorch's own Python
+code does; the few things PyTorch does in C++ (filling a tensor from the generator under
+no_grad, sharing storage for a Parameter) are here.
+"""
+import numpy as np
+
+from gradrepl.engine import api
+from gradrepl.engine import autograd as A
+from gradrepl.engine import dtypes as D
+from gradrepl.engine import rng
+from gradrepl.engine import tensor as T
+from gradrepl.engine.tensor import Tensor
+
+TORCH = api.TORCH
+
+
+def is_tensor(x):
+    return type(x) is Tensor
+
+
+def array(t):
+    """The NumPy array behind a tensor (host code only, never handed to user code)."""
+    return t._a
+
+
+def wrap(arr):
+    return T.wrap(arr)
+
+
+def share(t):
+    """A new leaf tensor object on the same data and version counter (Tensor._make_subclass)."""
+    new = T._new(t._a)
+    new._ver = t._ver
+    return new
+
+
+def set_requires_grad(t, flag):
+    if flag and t._a.dtype.kind != "f":
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    t._rg = bool(flag)
+
+
+def fill_(t, values):
+    """Write `values` into t in place without recording (init functions run under no_grad)."""
+    t._a[...] = values
+    t._ver[0] += 1
+    return t
+
+
+def generator(gen=None):
+    return rng.default_generator if gen is None else gen
+
+
+def uniform_(t, low, high, gen=None):
+    a = t._a
+    return fill_(t, generator(gen).uniform(a.shape, low, high, a.dtype))
+
+
+def normal_(t, mean, std, gen=None):
+    a = t._a
+    return fill_(t, np.asarray(generator(gen).normal(a.shape, mean, std, a.dtype), a.dtype).reshape(a.shape))
+
+
+def randperm(n, gen=None):
+    return TORCH["randperm"](n, generator=gen)
+
+
+def grad_enabled():
+    return api.grad_enabled()
+
+
+def warn(category, message):
+    T.warn(category, message)
+
+
+RemovableHandle = A.RemovableHandle
+
+
+def is_dtype(x):
+    return type(x) is D.DType
+
+
+def class_repr(obj):
+    """Python's `repr(type(obj))` for a value user code passed in."""
+    if is_tensor(obj):
+        return "<class 'torch.Tensor'>"
+    t = type(obj)
+    path = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+    return repr(t) if hasattr(t, "torch_path") else f"<class '{path}'>"
+
+
+def copy_no_grad(dst, src):
+    """dst.copy_(src) under torch.no_grad()."""
+    with TORCH["no_grad"]():
+        dst.copy_(src)
+    return dst

@@ -1,0 +1,596 @@
+"""torch.nn.Module and torch.nn.Parameter, written as PyTorch writes them
+(torch/nn/modules/module.py, torch/nn/parameter.py): the same dictionaries, the same
+attribute rules, the same messages and the same printed form.
+
+A Parameter is an engine Tensor marked as a parameter (the engine checks `type(t) is
+Tensor` on every op, so a subclass would fall off its fast paths); `Parameter(...)`
+builds one and `isinstance(t, Parameter)` reads the mark, as PyTorch's
+`_ParameterMeta.__instancecheck__` does for its own marked tensors.
+
+User code subclasses Module (`class Net(nn.Module)`): the language makes the user's class a
+real subclass of this host class (`gradrepl_subclassable`), so everything here runs on it.
+"""
+import weakref
+from collections import OrderedDict
+
+from gradrepl.nn import backend as B
+
+
+class LibraryMeta(type):
+    """Host classes of torch.nn / optim / utils.data: print as PyTorch's classes; a user's
+    subclass prints as a class of `__main__`."""
+
+    def __repr__(cls):
+        path = cls.__dict__.get("torch_path")
+        return f"<class '{path or '__main__.' + cls.__name__}'>"
+
+
+# ------------------------------------------------------------------ Parameter
+_PARAMETERS = weakref.WeakValueDictionary()   # id(tensor) -> tensor marked as a Parameter
+
+
+def is_parameter(obj):
+    return B.is_tensor(obj) and _PARAMETERS.get(id(obj)) is obj
+
+
+def mark_parameter(t):
+    _PARAMETERS[id(t)] = t
+    return t
+
+
+class ParameterMeta(LibraryMeta):
+    def __call__(cls, data=None, requires_grad=True):
+        if data is None:
+            data = B.TORCH["empty"](0)
+        if not B.is_tensor(data):
+            raise TypeError(f"Parameter.__new__() got an unexpected type for data: {typename(data)}")
+        t = B.share(data)
+        B.set_requires_grad(t, requires_grad)
+        return mark_parameter(t)
+
+    def __instancecheck__(cls, obj):
+        return is_parameter(obj)
+
+
+class Parameter(metaclass=ParameterMeta):
+    """torch.nn.Parameter(data=None, requires_grad=True): a leaf tensor a Module registers."""
+    torch_path = "torch.nn.parameter.Parameter"
+
+
+_TENSOR_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+                 "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
+                 "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
+
+
+def typename(obj):
+    """torch.typename: 'torch.FloatTensor', 'int', 'torch.nn.modules.linear.Linear', ..."""
+    if B.is_tensor(obj):
+        return "torch." + _TENSOR_NAMES.get(str(B.array(obj).dtype), "Tensor")
+    t = type(obj)
+    if isinstance(t, LibraryMeta):
+        return repr(t)[8:-2]
+    return t.__name__
+
+
+# ------------------------------------------------------------------ hooks
+class Hooks:
+    """An ordered set of hooks a RemovableHandle can take one out of."""
+
+    __slots__ = ("items",)
+
+    def __init__(self):
+        self.items = []
+
+    def add(self, hook):
+        return B.RemovableHandle(self.items, hook)
+
+
+def _addindent(s_, num_spaces):
+    s = s_.split("\n")
+    if len(s) == 1:
+        return s_
+    first = s.pop(0)
+    s = [(num_spaces * " ") + line if line.strip() else "" for line in s]
+    return first + "\n" + "\n".join(s)
+
+
+class IncompatibleKeys(tuple):
+    """What load_state_dict returns: prints <All keys matched successfully> when they did."""
+
+    def __new__(cls, missing_keys, unexpected_keys):
+        return super().__new__(cls, (missing_keys, unexpected_keys))
+
+    @property
+    def missing_keys(self):
+        return self[0]
+
+    @property
+    def unexpected_keys(self):
+        return self[1]
+
+    def __repr__(self):
+        if not self[0] and not self[1]:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self[0]!r}, unexpected_keys={self[1]!r})"
+
+    __str__ = __repr__
+
+
+# ------------------------------------------------------------------ Module
+MODULE_PUBLIC = frozenset("""
+forward training parameters named_parameters buffers named_buffers children named_children
+modules named_modules zero_grad train eval requires_grad_ state_dict load_state_dict apply to
+float double half cpu cuda type register_buffer register_parameter add_module register_module
+get_submodule get_parameter get_buffer extra_repr register_forward_hook
+register_forward_pre_hook
+""".split())
+
+
+class Module(metaclass=LibraryMeta):
+    """torch.nn.Module: the base class of every layer and of a learner's `class Net(nn.Module)`."""
+
+    torch_path = "torch.nn.modules.module.Module"
+    gradrepl_subclassable = True
+    gradrepl_public = MODULE_PUBLIC
+
+    def __init__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument "
+                            f"'{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                            f"{len(args) + 1} were given")
+        setattr_ = object.__setattr__
+        setattr_(self, "training", True)
+        setattr_(self, "_parameters", {})
+        setattr_(self, "_buffers", {})
+        setattr_(self, "_non_persistent_buffers_set", set())
+        setattr_(self, "_forward_hooks", Hooks())
+        setattr_(self, "_forward_pre_hooks", Hooks())
+        setattr_(self, "_modules", {})
+
+    def forward(self, *input):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    # ------------------------------------------------------------ calling
+    def __call__(self, *args, **kwargs):
+        d = self.__dict__
+        pre, post = d["_forward_pre_hooks"].items, d["_forward_hooks"].items
+        if not pre and not post:
+            return self.forward(*args, **kwargs)
+        for hook in tuple(pre):
+            res = hook(self, args)
+            if res is not None:
+                args = res if isinstance(res, tuple) else (res,)
+        result = self.forward(*args, **kwargs)
+        for hook in tuple(post):
+            res = hook(self, args, result)
+            if res is not None:
+                result = res
+        return result
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        return self._forward_pre_hooks.add(hook)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        return self._forward_hooks.add(hook)
+
+    # ------------------------------------------------------------ registration
+    def register_buffer(self, name, tensor, persistent=True):
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if self._has(name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not B.is_tensor(tensor):
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name, param):
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"parameter name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError('parameter name can\'t contain "."')
+        if name == "":
+            raise KeyError('parameter name can\'t be empty string ""')
+        if self._has(name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is None:
+            self._parameters[name] = None
+        elif not is_parameter(param):
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        elif param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                             f"created explicitly. To express '{name}' as a function of another Tensor, "
+                             "compute the value in the forward() method.")
+        else:
+            self._parameters[name] = param
+
+    def add_module(self, name, module):
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if self._has(name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        self._modules[name] = module
+
+    def register_module(self, name, module):
+        self.add_module(name, module)
+
+    def _has(self, name):
+        try:
+            getattr(self, name)
+        except AttributeError:
+            return False
+        return True
+
+    def get_submodule(self, target):
+        if target == "":
+            return self
+        mod = self
+        for item in target.split("."):
+            if not mod._has(item):
+                raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target):
+        module_path, _, param_name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not mod._has(param_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + param_name + "`")
+        param = getattr(mod, param_name)
+        if not is_parameter(param):
+            raise AttributeError("`" + param_name + "` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        module_path, _, buffer_name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not mod._has(buffer_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
+        buffer = getattr(mod, buffer_name)
+        if buffer_name not in mod._buffers:
+            raise AttributeError("`" + buffer_name + "` is not a buffer")
+        return buffer
+
+    # ------------------------------------------------------------ attributes
+    def __getattr__(self, name):
+        d = self.__dict__
+        if "_parameters" in d:
+            p = d["_parameters"]
+            if name in p:
+                return p[name]
+        if "_buffers" in d:
+            b = d["_buffers"]
+            if name in b:
+                return b[name]
+        if "_modules" in d:
+            m = d["_modules"]
+            if name in m:
+                return m[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        def remove_from(*dicts_or_sets):
+            for d in dicts_or_sets:
+                if name in d:
+                    if isinstance(d, dict):
+                        del d[name]
+                    else:
+                        d.discard(name)
+
+        d = self.__dict__
+        params = d.get("_parameters")
+        if is_parameter(value):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            remove_from(d, self._buffers, self._modules, self._non_persistent_buffers_set)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        else:
+            modules = d.get("_modules")
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError("cannot assign module before Module.__init__() call")
+                remove_from(d, self._parameters, self._buffers, self._non_persistent_buffers_set)
+                modules[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
+                                    "(torch.nn.Module or None expected)")
+                modules[name] = value
+            else:
+                buffers = d.get("_buffers")
+                if buffers is not None and name in buffers:
+                    if value is not None and not B.is_tensor(value):
+                        raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                        "(torch.nn.Buffer, torch.Tensor or None expected)")
+                    buffers[name] = value
+                else:
+                    object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def gradrepl_attrs(self):
+        """Names user code may read: the public API, registered members, own attributes."""
+        d = self.__dict__
+        names = set(type(self).gradrepl_public)
+        names.update(d.get("_parameters", ()), d.get("_buffers", ()), d.get("_modules", ()))
+        names.update(k for k in d if not k.startswith("_"))
+        return names
+
+    # ------------------------------------------------------------ iteration
+    def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
+        memo = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse \
+            else [(prefix, self)]
+        for module_prefix, module in modules:
+            for k, v in get_members_fn(module):
+                if v is None or id(v) in memo:
+                    continue
+                if remove_duplicate:
+                    memo.add(id(v))
+                yield module_prefix + ("." if module_prefix else "") + k, v
+
+    def parameters(self, recurse=True):
+        for _name, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members(lambda m: m._parameters.items(), prefix=prefix, recurse=recurse,
+                                       remove_duplicate=remove_duplicate)
+
+    def buffers(self, recurse=True):
+        for _name, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members(lambda m: m._buffers.items(), prefix=prefix, recurse=recurse,
+                                       remove_duplicate=remove_duplicate)
+
+    def children(self):
+        for _name, module in self.named_children():
+            yield module
+
+    def named_children(self):
+        memo = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in memo:
+                memo.add(id(module))
+                yield name, module
+
+    def modules(self, remove_duplicate=True):
+        for _name, module in self.named_modules(remove_duplicate=remove_duplicate):
+            yield module
+
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        if memo is None:
+            memo = set()
+        if id(self) not in memo:
+            if remove_duplicate:
+                memo.add(id(self))
+            yield prefix, self
+            for name, module in self._modules.items():
+                if module is None:
+                    continue
+                submodule_prefix = prefix + ("." if prefix else "") + name
+                yield from module.named_modules(memo, submodule_prefix, remove_duplicate)
+
+    # ------------------------------------------------------------ modes and grads
+    def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    if p.grad.grad_fn is not None:
+                        p.grad.detach_()
+                    else:
+                        p.grad.requires_grad_(False)
+                    p.grad.zero_()
+
+    def apply(self, fn):
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ------------------------------------------------------------ conversion
+    def _apply(self, fn):
+        for module in self.children():
+            module._apply(fn)
+        for key, param in self._parameters.items():
+            if param is None:
+                continue
+            applied = fn(param)
+            if applied is param:
+                continue
+            grad = param.grad
+            new = Parameter(applied.detach(), param.requires_grad)
+            if grad is not None:
+                new.grad = fn(grad)
+            self._parameters[key] = new
+        for key, buf in self._buffers.items():
+            if buf is not None:
+                self._buffers[key] = fn(buf)
+        return self
+
+    def to(self, *args, **kwargs):
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if B.is_dtype(a):
+                dtype = a
+            elif B.is_tensor(a):
+                dtype = a.dtype
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={dtype}")
+        if dtype is None:
+            return self
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self):
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self):
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self):
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def type(self, dst_type):
+        return self._apply(lambda t: t.type(dst_type))
+
+    # ------------------------------------------------------------ state dict
+    def state_dict(self, *, destination=None, prefix="", keep_vars=False):
+        if destination is None:
+            destination = OrderedDict()
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        return destination
+
+    def _load_from_state_dict(self, state_dict, prefix, missing_keys, unexpected_keys, error_msgs):
+        persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
+        local_state = {k: v for k, v in [*self._parameters.items(), *persistent.items()] if v is not None}
+        for name, param in local_state.items():
+            key = prefix + name
+            if key in state_dict:
+                input_param = state_dict[key]
+                if not B.is_tensor(input_param):
+                    error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
+                                      f'Tensor-like object from checkpoint but received {B.class_repr(input_param)}')
+                    continue
+                if len(param.shape) == 0 and len(input_param.shape) == 1 and input_param.shape[0] == 1:
+                    input_param = input_param[0]
+                if input_param.shape != param.shape:
+                    error_msgs.append(f"size mismatch for {key}: copying a param with shape {input_param.shape} "
+                                      f"from checkpoint, the shape in current model is {param.shape}.")
+                    continue
+                B.copy_no_grad(param, input_param)
+            else:
+                missing_keys.append(key)
+        for key in state_dict:
+            if key.startswith(prefix):
+                input_name = key[len(prefix):].split(".", 1)
+                if len(input_name) > 1:
+                    if input_name[0] not in self._modules:
+                        unexpected_keys.append(key)
+                elif input_name[0] not in local_state:
+                    unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"Expected state_dict to be dict-like, got {B.class_repr(state_dict)}.")
+        missing_keys, unexpected_keys, error_msgs = [], [], []
+
+        def load(module, local_state_dict, prefix=""):
+            module._load_from_state_dict(local_state_dict, prefix, missing_keys, unexpected_keys, error_msgs)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    load(child, {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)},
+                         child_prefix)
+
+        load(self, dict(state_dict))
+        if strict:
+            if unexpected_keys:
+                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected_keys)))
+            if missing_keys:
+                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in missing_keys)))
+        if error_msgs:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                type(self).__name__, "\n\t".join(error_msgs)))
+        return IncompatibleKeys(missing_keys, unexpected_keys)
+
+    # ------------------------------------------------------------ printing
+    def _get_name(self):
+        return type(self).__name__
+
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        extra_lines = []
+        extra_repr = self.extra_repr()
+        if extra_repr:
+            extra_lines = extra_repr.split("\n")
+        child_lines = []
+        for key, module in self._modules.items():
+            mod_str = _addindent(repr(module), 2)
+            child_lines.append("(" + key + "): " + mod_str)
+        lines = extra_lines + child_lines
+        main_str = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main_str += extra_lines[0]
+            else:
+                main_str += "\n  " + "\n  ".join(lines) + "\n"
+        return main_str + ")"
+
+    def __dir__(self):
+        return sorted(self.gradrepl_attrs())

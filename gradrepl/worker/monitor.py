@@ -1,0 +1,126 @@
+"""The worker's side of the front/worker protocol (see gradrepl.worker).
+
+`ACTIVE` is the channel to the front in a worker process and None everywhere else, so
+that run_source and the REPL call these hooks unconditionally at no cost in-process.
+"""
+import json
+import math
+import os
+import sys
+
+ACTIVE = None
+
+# Address space a worker may use beyond the live-tensor budget: the interpreter, NumPy
+# and OpenBLAS (about 200 MB), the REPL's libraries, and the temporaries of one operation.
+HEADROOM = 1024 ** 3
+SOURCE_SHOWN = 300          # characters of a statement sent with its begin message
+
+
+class Channel:
+    """Messages to the front; state the front handed over on a restart."""
+
+    def __init__(self, fd, plan=None, replay=None):
+        self.fd = fd
+        self.plan = plan            # script restart: {"start": i, "replay": [indices]}
+        self.replay = replay or []  # REPL restart: [[source, filename, trusted], ...]
+        self.repl = None            # the Repl whose session is logged for replay
+        self.quiet = 0              # >0 while replaying: nothing is logged again
+        self.cap = None
+        self.restarted = plan is not None or replay is not None
+
+    def send(self, message):
+        data = (json.dumps(message, ensure_ascii=True) + "\n").encode()
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+        except OSError:             # the front is gone: nobody would see anything
+            os._exit(1)
+
+    # hooks called by run_source --------------------------------------------------------
+    def begin(self, index, filename, line, source, time_limit):
+        for stream in (sys.stdout, sys.stderr):   # what ran before is shown if this dies
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        limit = time_limit if isinstance(time_limit, (int, float)) and \
+            math.isfinite(time_limit) and time_limit > 0 else 0
+        self.send({"b": index, "f": filename, "l": line, "s": source[:SOURCE_SHOWN],
+                   "t": limit})
+
+    def end(self, session, ok, source, filename, trusted):
+        self.send({"e": bool(ok)})
+        if ok and not self.quiet and self.repl is not None and \
+                session is getattr(self.repl, "_session", None):
+            self.send({"log": [source, filename, bool(trusted)]})
+
+    def reset(self, session):
+        if not self.quiet and self.repl is not None and \
+                session is getattr(self.repl, "_session", None):
+            self.send({"reset": 1})
+
+    def take_plan(self):
+        plan, self.plan = self.plan, None
+        return plan
+
+    def apply_limits(self, limits):
+        """The OS cap on the worker's address space, lowered only (hard limit too: code
+        that got past the interpreter cannot raise it again)."""
+        import resource
+        cap = int(limits.max_bytes) + HEADROOM
+        if self.cap is not None and cap >= self.cap:
+            return
+        try:
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            if hard != resource.RLIM_INFINITY:
+                cap = min(cap, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+            self.cap = cap
+        except (ValueError, OSError):
+            pass
+
+
+def begin(index, filename, line, source, time_limit):
+    if ACTIVE is not None:
+        ACTIVE.begin(index, filename, line, source, time_limit)
+
+
+def script_spec(text, filename, limits, keep_going):
+    """run_script tells the front how to go on after a death (--keep-going only)."""
+    if ACTIVE is not None and keep_going and ACTIVE.plan is None:
+        from dataclasses import asdict
+        ACTIVE.send({"spec": {"text": text, "filename": filename, "limits": asdict(limits)}})
+
+
+def attach_repl(repl):
+    """The REPL's session is logged for replay; after a restart, its variables come back."""
+    if ACTIVE is None:
+        return False
+    ACTIVE.repl = repl
+    ACTIVE.send({"repl": 1})
+    entries, ACTIVE.replay = ACTIVE.replay, []
+    if entries:
+        replay_into(repl, entries)
+    return ACTIVE.restarted
+
+
+def replay_into(repl, entries):
+    from gradrepl.lang import run_source
+
+    repl.printer.note(f"restoring your variables: replaying the {len(entries)} "
+                      f"statement{'s' if len(entries) != 1 else ''} that succeeded", style="")
+    session = repl.session
+    saved = (session.write_out, session.display, session.report, session.warn,
+             session.after_statement)
+    session.write_out = session.display = lambda *a: None
+    session.report = session.warn = session.after_statement = None
+    ACTIVE.quiet += 1
+    try:
+        for k, (source, filename, trusted) in enumerate(entries):
+            ACTIVE.send({"r": k})       # a death here drops this entry and the rest
+            run_source(source, session, filename=filename, trusted=trusted)
+        ACTIVE.send({"r": -1})
+    finally:
+        ACTIVE.quiet -= 1
+        (session.write_out, session.display, session.report, session.warn,
+         session.after_statement) = saved

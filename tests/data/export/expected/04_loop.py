@@ -1,0 +1,18 @@
+import torch
+print(torch.manual_seed(0))
+X = torch.randn(16)
+Y = 3 * X + 0.5 + 0.1 * torch.randn(16)
+w = torch.zeros(1, requires_grad=True)
+b = torch.zeros(1, requires_grad=True)
+for step in range(5):
+    loss = ((w * X + b - Y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        b -= 0.1 * b.grad
+        w.grad.zero_()
+        b.grad.zero_()
+    print(step, round(loss.item(), 4))
+print((w, b))
+print(loss.item())
+print((w.grad, (b * 2,)))

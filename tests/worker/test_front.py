@@ -1,0 +1,139 @@
+"""The front (gradrepl.worker.front) with stand-in worker mains: deaths become one error
+naming the statement, stuck statements are killed, the REPL's statements are replayed."""
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from gradrepl.worker import front, monitor
+
+
+def _stuck():
+    """Like a long C call: no Python signal handler can run (SIGINT, SIGALRM blocked)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGALRM})
+    time.sleep(60)
+
+
+def _begin(line, source, limit=0):
+    monitor.ACTIVE.begin(0, "prog.py", line, source, limit)
+
+
+def _supervise(main, capfd):
+    rc = front.Front(main, []).run()
+    return rc, capfd.readouterr()
+
+
+def test_normal_exit_status_passes_through(capfd):
+    def main(argv):
+        print("hello")
+        return 3
+    rc, out = _supervise(main, capfd)
+    assert (rc, out.out, out.err) == (3, "hello\n", "")
+
+
+def test_no_worker_no_monitor():
+    assert monitor.ACTIVE is None
+
+
+def test_signal_death_is_one_error_naming_the_statement(capfd):
+    def main(argv):
+        print("before")
+        _begin(7, "s = {t}\nmore")
+        os.kill(os.getpid(), signal.SIGSEGV)
+    rc, out = _supervise(main, capfd)
+    assert rc == 1
+    assert out.out == "before\n"      # flushed when the statement began
+    lines = out.err.splitlines()
+    assert lines[:2] == ["prog.py:7", "    s = {t}"]
+    assert lines[2].startswith("WorkerCrashed: the statement crashed gradrepl's worker process "
+                               "(SIGSEGV)")
+    assert len(lines) == 3
+
+
+def test_statement_stuck_past_its_time_limit_is_killed(capfd):
+    def main(argv):
+        _begin(2, "b = a @ a", limit=0.2)
+        _stuck()
+    started = time.monotonic()
+    rc, out = _supervise(main, capfd)
+    assert rc == 1
+    assert time.monotonic() - started < 0.2 + front._kill_after(0.2) + 5
+    assert out.err.splitlines()[2].startswith(
+        "BudgetExceeded: time limit exceeded: the statement ran longer than 0.2 s")
+    assert "--time-limit" in out.err
+
+
+def test_statement_without_time_limit_is_not_killed(capfd):
+    def main(argv):
+        _begin(1, "x = 1")
+        time.sleep(front._kill_after(0) + 0.5)
+        monitor.ACTIVE.end(None, True, "x = 1", "prog.py", False)
+        return 0
+    rc, out = _supervise(main, capfd)
+    assert (rc, out.err) == (0, "")
+
+
+def test_ctrl_c_stops_a_stuck_statement_within_a_second(capfd):
+    def main(argv):
+        _begin(4, "0.5 in range(10**18)")
+        _stuck()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    rc, out = _supervise(main, capfd)
+    timer.join()
+    assert rc == 130
+    assert "KeyboardInterrupt: interrupted by Ctrl-C" in out.err
+    # the front put the handlers back
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_between_statements_is_left_to_the_worker(capfd):
+    def main(argv):
+        signal.signal(signal.SIGINT, lambda *a: None)
+        time.sleep(1.5)
+        return 0
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    rc, out = _supervise(main, capfd)
+    timer.join()
+    assert (rc, out.err) == (0, "")
+
+
+def test_repl_worker_restarts_with_its_statements(capfd, tmp_path):
+    seen = tmp_path / "seen"
+
+    def main(argv):
+        channel = monitor.ACTIVE
+        if channel.restarted:
+            seen.write_text(repr(channel.replay))
+            return 0
+        channel.send({"repl": 1})
+        channel.repl = type("R", (), {"_session": "S"})()
+        for source in ("a = 1", "b = 2"):
+            _begin(1, source)
+            channel.end("S", True, source, "<stdin>", True)
+        _begin(1, "crash()")
+        os.kill(os.getpid(), signal.SIGKILL)
+    rc, out = _supervise(main, capfd)
+    assert rc == 0
+    assert eval(seen.read_text()) == [["a = 1", "<stdin>", True], ["b = 2", "<stdin>", True]]
+    assert "MemoryError: the worker process was killed by the system" in out.err
+
+
+def test_a_worker_that_keeps_dying_silently_is_given_up(capfd):
+    def main(argv):
+        channel = monitor.ACTIVE
+        if not channel.restarted:
+            channel.send({"repl": 1})
+        os.kill(os.getpid(), signal.SIGABRT)
+    rc, out = _supervise(main, capfd)
+    assert rc == 70
+    assert "giving up" in out.err
+
+
+@pytest.mark.parametrize("text,shown", [("a\x1b[31m", "a\\x1b[31m"), ("\ud800", "\\ud800"),
+                                        ("x\ty", "x\ty")])
+def test_front_escapes_what_it_prints(text, shown):
+    assert front._escape(text) == shown

@@ -1,0 +1,88 @@
+"""The REPL in a real pseudo-terminal: its worker dies or is stopped, the front starts a new
+one, the learner's variables come back and the prompt goes on."""
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07|\r")
+
+
+class Terminal:
+    def __init__(self, child):
+        self.child = child
+        self.text = ""
+
+    def expect(self, wanted, timeout=30):
+        deadline = time.monotonic() + timeout
+        while wanted not in self.text:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"{wanted!r} not seen; the screen ended with "
+                                     f"{self.text[-400:]!r}")
+            try:
+                self.text += CONTROL.sub("", self.child.read_nonblocking(
+                    4096, timeout=min(remaining, 0.2)))
+            except pexpect.TIMEOUT:
+                continue
+        before, self.text = self.text.split(wanted, 1)
+        return before
+
+    def line(self, text, n=[0]):
+        """Type `text`, then a print whose output is not in the echo; what showed before it."""
+        n[0] += 1
+        self.child.send(text + "\r")
+        self.expect(">>>")
+        self.child.send(f"print('mark' + '{n[0]}')\r")
+        return self.expect(f"mark{n[0]}\n")
+
+
+def spawn(home):
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES",
+                                                             "GRADREPL_IN_PROCESS")}
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), TERM="xterm-256color",
+               LANG="C.UTF-8", PROMPT_TOOLKIT_NO_CPR="1", NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "gradrepl"], cwd=str(ROOT), env=env,
+                          dimensions=(40, 160), encoding="utf-8", timeout=30)
+    terminal = Terminal(child)
+    terminal.expect(">>>")
+    return terminal
+
+
+def test_crash_restarts_the_worker_with_the_variables(tmp_path):
+    t = spawn(tmp_path)
+    t.line("import torch")
+    t.line("a = 5; x = torch.ones(2, requires_grad=True)")
+    t.line("t = (1,)")
+    t.line("for i in range(10**6): t = (t,)\r")      # a blank line ends the block
+    shown = t.line("s = {t}")
+    assert "<stdin>:1" in shown and "WorkerCrashed" in shown
+    assert "restoring your variables: replaying the 9 statements that succeeded" in shown
+    assert "gradrepl 0." not in shown            # no second banner
+    shown = t.line("print(a * 2, x.sum())")
+    assert "10 tensor(2., grad_fn=<SumBackward0>)" in shown
+    t.child.sendeof()
+    t.child.expect(pexpect.EOF)
+    t.child.close()
+    assert t.child.exitstatus == 0
+
+
+def test_ctrl_c_in_one_long_c_call_returns_to_the_prompt(tmp_path):
+    t = spawn(tmp_path)
+    t.line("import torch")
+    t.line("a = torch.ones(3000, 3000, dtype=torch.int64)")
+    t.child.send("b = a @ a\r")          # minutes of integer matrix product inside NumPy
+    time.sleep(1.5)
+    t.child.sendintr()
+    started = time.monotonic()
+    shown = t.expect("restoring your variables")
+    assert time.monotonic() - started < 3
+    assert "KeyboardInterrupt: interrupted by Ctrl-C" in shown
+    shown = t.line("print(a.shape)")
+    assert "torch.Size([3000, 3000])" in shown
+    t.child.sendeof()
+    t.child.expect(pexpect.EOF)
