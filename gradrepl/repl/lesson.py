@@ -70,7 +70,11 @@ class LessonMode:
         self.repl.printer.note(msg(key, self.lang, **kwargs))
 
     def status(self) -> str:
-        return f"lesson {self.lesson.id} {self.player.position + 1}/{self.player.total}"
+        step, total = self.player.position + 1, self.player.total
+        if self.lang == "zh":
+            from gradrepl.repl.zh import text
+            return text("lesson_status", id=self.lesson.id, step=step, total=total)
+        return f"lesson {self.lesson.id} {step}/{total}"
 
     def _ask(self, question: str) -> str:
         try:

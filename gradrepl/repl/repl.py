@@ -144,8 +144,12 @@ class Repl:
     def run(self, lesson: str | None = None, banner: bool = True) -> int:
         """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
         if banner:
-            self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
-                              f":help, :lesson, Ctrl-D exits.", style="")
+            if self.lang == "zh":
+                from gradrepl.repl.zh import text
+                self.printer.note(text("banner", version=__version__), style="")
+            else:
+                self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
+                                  f":help, :lesson, Ctrl-D exits.", style="")
         self._history_warning()
         if lesson is not None:
             self.handle_safely(f":lesson {lesson}")
@@ -283,8 +287,13 @@ class Repl:
             self._show_assigned(statement.assigned)
             if changed:
                 namespace = self.session.namespace
-                self.printer.grad_table([(n, namespace[n], leaf_grad(namespace[n]))
-                                            for n in changed])
+                rows = [(n, namespace[n], leaf_grad(namespace[n])) for n in changed]
+                if self.lang == "zh":
+                    from gradrepl.repl.zh import text
+                    self.printer.grad_table(rows, title=text("grad_changed"), header=text("new_grad"),
+                                            columns=(text("name"), text("shape")))
+                else:
+                    self.printer.grad_table(rows)
         except Exception as e:  # noqa: BLE001 - a display problem must not stop the statement loop
             self.printer.problem(f"gradrepl: internal error in the tutor display "
                                  f"({type(e).__name__}: {str(e)[:200]})")

@@ -52,7 +52,7 @@ def lesson_table(lessons: list[Lesson], store: ProgressStore, lang: str, console
     table = Table(title=label("lessons", lang), title_justify="left")
     table.add_column(label("number", lang), justify="right")
     table.add_column(label("id", lang), no_wrap=True)
-    table.add_column(label("title", lang))
+    table.add_column(label("title", lang), overflow="fold")   # CJK has no spaces to wrap at: fold, never cut
     table.add_column(label("progress", lang), no_wrap=True)
     for lesson in lessons:
         en, zh = store.get(lesson.id).describe()

@@ -285,7 +285,7 @@ def test_start_takes_budgets_colour_and_lesson_from_the_cli(monkeypatch):
         def __init__(self, **options):
             made.update(options)
 
-        def run(self, lesson):
+        def run(self, lesson, banner=True):
             made["lesson"] = lesson
             return 0
 
