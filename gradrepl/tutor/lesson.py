@@ -273,8 +273,6 @@ class _Builder:
                 raise self.error(line, "```toml predict must come right after a ```python step (or its output)")
             index = self.predict_target
             code = self.steps[index]
-            if code.predict is not None:
-                raise self.error(line, "a code step has one ```toml predict")
             self.steps[index] = Code(code.section, code.source, code.expected, code.line,
                                      self._predict(self._toml(body, line), line))
             self.predict_target = None

@@ -214,3 +214,60 @@ def test_playing_in_a_real_terminal(private_data_home):
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+STEPS = DATA / "steps" / "01-steps.md"
+
+
+def test_line_player_asks_the_question_shows_the_tool_and_counts_passes(tmp_path):
+    lesson = load_lesson(STEPS)
+    console = make_console()
+    with console.capture() as cap:
+        status = play(lesson, "zh", answers(
+            "7", "1", "",                    # not a choice, then a wrong one; Enter
+            "",                              # the tool step
+            "y.backward(torch.ones(2))", "(x * x).backward(torch.ones(2))", "",   # y reached once
+            "y.backward(torch.ones(2), retain_graph=True)", "y.backward(torch.ones(2))", "",
+        ), console=console, store=ProgressStore(tmp_path / "p.json"))
+    out = cap.get()
+    assert status == 0
+    assert "运行之前先预测：y 的 grad_fn 是什么？\n  1) PowBackward0\n  2) MulBackward0" in out
+    assert "请回答 1 到 2 之间的数字。" in out and "不对：答案是 2。" in out
+    assert out.index("y = x * x 是一次乘法。") < out.index("tensor([1., 4.], grad_fn=<MulBackward0>)")
+    assert "» :graph y" in out and "MulBackward0" in out.split("» :graph y")[1]
+    assert "反向传播到达 y 1 次；题目要求 2 次" in out
+    assert "练习：两次" in out and "✓ 检查通过" in out and "课程完成" in out
+
+
+def test_opening_a_finished_lesson_keeps_its_progress(tmp_path):
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    store = ProgressStore(tmp_path / "p.json")
+    console = make_console()
+    with console.capture():
+        play(lesson, "en", answers("", "", "", "s = (x ** 2).sum()", "s.backward()", ""),
+             console=console, store=store)
+    assert store.get("tiny").finished and store.get("tiny").solved == [3]
+    for opened in (answers(), answers(""), answers("n", "", ":quit")):   # piped, Enter (no), look and quit
+        with console.capture() as cap:
+            play(lesson, "en", opened, console=console, store=ProgressStore(tmp_path / "p.json"))
+        again = ProgressStore(tmp_path / "p.json").get("tiny")
+        assert again.finished and again.solved == [3], cap.get()
+    with console.capture():
+        play(lesson, "en", answers("y", ":quit"), console=console, store=ProgressStore(tmp_path / "p.json"))
+    fresh = ProgressStore(tmp_path / "p.json").get("tiny")
+    assert not fresh.finished and fresh.solved == []
+
+
+def test_reset_in_the_line_player_offers_a_restart(tmp_path):
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    console = make_console()
+    with console.capture() as cap:
+        play(lesson, "en", answers("", "", ":reset", "",     # step 3: no restart, the step's state rebuilt
+                                   "", ":reset", "y",        # at the exercise: yes, from step 1
+                                   ":quit"),
+             console=console, store=ProgressStore(tmp_path / "p.json"))
+    out = cap.get()
+    assert "The session was rebuilt as the lesson has it at this step." in out
+    assert out.count("<SumBackward0 object at 0x") == 2 and "NameError" not in out
+    assert out.count("Some prose.") == 2
+    assert out.rstrip().endswith("Progress saved; `gradrepl lesson tiny` resumes here.")
