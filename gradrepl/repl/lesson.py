@@ -19,7 +19,7 @@ from gradrepl.tutor.display import show_check, show_code, show_renderable, show_
 from gradrepl.tutor.interactive import ask_predict
 from gradrepl.tutor.lesson import Code, Exercise, Tool
 from gradrepl.tutor.messages import msg, yes
-from gradrepl.tutor.player import Attempt, Player, rebuild, tool_output
+from gradrepl.tutor.player import Attempt, Player, missing_needs, rebuild, tool_output
 from gradrepl.tutor.progress import ProgressStore
 
 
@@ -86,6 +86,12 @@ class LessonMode:
     def start(self) -> None:
         """A lesson runs in a fresh session: nothing from before (or from an earlier run of
         this lesson) can answer its exercises."""
+        missing = missing_needs(self.lesson)
+        if missing:
+            self.repl.printer.problem(f"lesson {self.lesson.id} needs {', '.join(missing)}, which this "
+                                      f"gradrepl does not have yet")
+            self.repl.end_lesson()
+            return
         saved = self.store.get(self.lesson.id)
         total = self.player.total
         self.repl.reset_session()

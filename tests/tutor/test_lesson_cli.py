@@ -45,7 +45,8 @@ def test_check_names_lesson_step_and_difference(capsys):
 def test_list_names_and_table_with_progress(capsys, private_data_home):
     assert main(["list", "--names"]) == 0
     assert capsys.readouterr().out.split() == [
-        "autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand", "inside-backward"]
+        "autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand", "inside-backward",
+        "modules-and-optimizers"]
     ProgressStore().update("variable-to-tensor", ProgressStore().get("x").__class__(step=4, total=21))
     assert main(["list", "--lang", "zh"]) == 0
     table = capsys.readouterr().out
@@ -271,3 +272,18 @@ def test_reset_in_the_line_player_offers_a_restart(tmp_path):
     assert out.count("<SumBackward0 object at 0x") == 2 and "NameError" not in out
     assert out.count("Some prose.") == 2
     assert out.rstrip().endswith("Progress saved; `gradrepl lesson tiny` resumes here.")
+
+
+def test_a_lesson_written_ahead_of_a_feature_is_skipped_not_failed(tmp_path, capsys):
+    from gradrepl.tutor.player import missing_needs
+
+    text = (DATA / "good" / "01-tiny.md").read_text(encoding="utf-8")
+    (tmp_path / "01-tiny.md").write_text(
+        text.replace('number = 1', 'number = 1\nneeds = ["torch.ones", "torch.optim.NoSuchOptimizer"]'),
+        encoding="utf-8")
+    lesson = load_lesson(tmp_path / "01-tiny.md")
+    assert missing_needs(lesson) == ["torch.optim.NoSuchOptimizer"]
+    assert main(["--check", "--dir", str(tmp_path)]) == 0
+    assert "skip tiny: needs torch.optim.NoSuchOptimizer" in capsys.readouterr().out
+    assert main(["tiny", "--dir", str(tmp_path)]) == 1
+    assert "needs torch.optim.NoSuchOptimizer, which this gradrepl does not have yet" in capsys.readouterr().err

@@ -29,7 +29,7 @@ def test_tiny_lesson_has_one_step_of_each_kind():
 
 def test_shipped_lessons_cover_the_three_documents_and_have_three_exercises_each():
     lessons = load_all()
-    assert [lesson.number for lesson in lessons] == [1, 2, 3, 4, 5]
+    assert [lesson.number for lesson in lessons] == [1, 2, 3, 4, 5, 6]
     sources = " ".join(lesson.source for lesson in lessons)
     for doc in ("000_3abfb6c8087c9236", "001_0d064b08bc26f0bc", "004_e6f5b49b4677a76c"):
         assert doc in sources
@@ -163,6 +163,8 @@ def test_front_matter_is_required_and_validated():
         parse_lesson("## A | 甲\n", "x.md")
     with pytest.raises(LessonError, match="needs 'summary'"):
         parse_lesson(HEAD.replace('summary = { en = "S", zh = "S" }\n', ""), "x.md")
+    with pytest.raises(LessonError, match="needs must be a list of torch names"):
+        parse_lesson(HEAD.replace('id = "t"', 'id = "t"\nneeds = ["os.system"]') + "## A | 甲\n")
     with pytest.raises(LessonError, match="id must be"):
         parse_lesson(HEAD.replace('id = "t"', 'id = "Bad Id"') + "## A | 甲\n<!-- en -->\na\n<!-- zh -->\nb\n")
 
