@@ -90,3 +90,15 @@ def test_a_finished_lesson_keeps_its_progress_unless_started_over(drive):
     assert progress()["finished"] is True and progress()["solved"] == []
     drive(":lesson tiny\ry\r:quit\r")
     assert progress()["finished"] is False
+
+
+def test_predict_tool_and_a_counted_exercise_in_the_repl(drive):
+    steps = Path(__file__).parents[1] / "data" / "tutor" / "steps"
+    out = drive(":lesson steps\r2\r\r\ry.backward(torch.ones(2))\r(x * x).backward(torch.ones(2))\r\r"
+                "y.backward(torch.ones(2), retain_graph=True)\ry.backward(torch.ones(2))\r\r",
+                lessons_dir=steps)
+    assert "Predict before it runs: What is y's grad_fn?" in out and "Right." in out
+    assert out.index("y = x * x is a multiplication.") < out.index("tensor([1., 4.], grad_fn=<MulBackward0>)")
+    assert "» :graph y" in out and "AccumulateGrad" in out
+    assert "backward reached y once; the task needs it reached twice" in out
+    assert "✓ check passed" in out and "Lesson finished. Well done!" in out
