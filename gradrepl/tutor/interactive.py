@@ -39,7 +39,7 @@ def ask_predict(predict, lang: str, read: Callable[[str], str], console: Console
     n = len(predict.choices)
     while True:
         answer = read(msg("predict_prompt", lang, n=n)).strip()
-        if not answer:
+        if not answer or answer.startswith(":"):   # Enter (or a command): just run it
             chosen = None
             break
         if answer.isdigit() and 1 <= int(answer) <= n:
