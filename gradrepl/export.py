@@ -22,7 +22,17 @@ import sys
 
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES
 
-SHORTHAND = frozenset(name for name in BARE_TORCH if name not in BUILTIN_NAMES)
+_SHORTHAND = []
+
+
+def shorthand():
+    """The bare names that mean torch.NAME: policy's creation names and every op the
+    engine declares bare (read once, when a transcript is exported)."""
+    if not _SHORTHAND:
+        from gradrepl.engine.api import BARE_OPS
+        _SHORTHAND.append(frozenset(name for name in (*BARE_TORCH, *BARE_OPS)
+                                    if name not in BUILTIN_NAMES))
+    return _SHORTHAND[0]
 _LEFT_OUT = ("help", "dir")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
            ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -131,7 +141,7 @@ def shorthand_uses(source, bound=()):
         return []
     finder = _Loads(set(bound))
     finder.visit(tree)
-    return list(dict.fromkeys(n.id for n in finder.free if n.id in SHORTHAND))
+    return list(dict.fromkeys(n.id for n in finder.free if n.id in shorthand()))
 
 
 def _is_call_to(node, names):
@@ -161,7 +171,7 @@ def to_pytorch(transcript) -> str:
         finder.visit(tree)
         edits = []
         for name in finder.free:
-            if name.id in SHORTHAND:
+            if name.id in shorthand():
                 edits.append((name.lineno, name.col_offset, "torch."))
                 needs["torch"] = True
             elif name.id in needs:

@@ -7,10 +7,16 @@ reads attributes of engine objects only through `public_attrs`, and assigns only
 import numpy as np
 
 from gradrepl.engine import autograd as A
+from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import functions as F
-from gradrepl.engine import tensor as T
-from gradrepl.engine.tensor import Size, Tensor
+from gradrepl.engine import ops, rng
+from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
+from gradrepl.engine import spellings as S
+from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
+from gradrepl.engine import util
+from gradrepl.engine.util import pytype
+from gradrepl.engine.xp import ARRAYS
 
 
 class Unavailable:
@@ -73,7 +79,7 @@ class FunctionCtx:
         for t in tensors:
             if t is not None and type(t) is not Tensor:
                 raise TypeError("save_for_backward can only save variables, but argument 0 is of type "
-                                f"{T._pytype(t)}")
+                                f"{pytype(t)}")
         self._saved = tuple(tensors)
 
     @property
@@ -111,9 +117,9 @@ class _CustomSpec:
 
     def _run(self, grads, node, xp):
         ctx, n_inputs = node.ctx
-        wrapped = [None if g is None else (g if xp is not _NP() else T.wrap(g)) for g in grads]
+        wrapped = [None if g is None else (g if xp is not ARRAYS else wrap(g)) for g in grads]
         if ctx._materialize:
-            wrapped = [T.wrap(np.zeros(())) if g is None else g for g in wrapped]
+            wrapped = [wrap(np.zeros(())) if g is None else g for g in wrapped]
         res = self.user_backward(ctx, *wrapped)
         if type(res) is not tuple:
             res = (res,)
@@ -129,15 +135,10 @@ class _CustomSpec:
                 out.append(None)
                 continue
             if type(r) is not Tensor:
-                raise TypeError(f"function {self.name} returned a gradient of type {T._pytype(r)} at index {i}, "
+                raise TypeError(f"function {self.name} returned a gradient of type {pytype(r)} at index {i}, "
                                 "expected a Tensor or None")
-            out.append(r._a if xp is _NP() else r)
+            out.append(r._a if xp is ARRAYS else r)
         return tuple(out)
-
-
-def _NP():
-    from gradrepl.engine.derivatives import NP
-    return NP
 
 
 class CustomFunction:
@@ -171,12 +172,12 @@ class CustomFunction:
             for i, o in enumerate(outs):
                 if type(o) is Tensor:
                     if any(o is a for a in tensor_inputs):
-                        o = T._new(o._a)    # an input returned as is: a new tensor on the same data
+                        o = _new(o._a)    # an input returned as is: a new tensor on the same data
                     if any(o is nd for nd in ctx._non_diff):
                         fresh.append(o)
                         continue
                     if o._fn is not None or o._rg:
-                        o = T._new(o._a)
+                        o = _new(o._a)
                     o._fn, o._onr = node, i
                 fresh.append(o)
             outs = tuple(fresh)
@@ -203,24 +204,6 @@ FUNCTION_BASE = FunctionBase()
 
 
 # ------------------------------------------------------------------ the torch namespace
-def _nn_functional():
-    ns = {
-        "relu": lambda input, inplace=False: input.relu(),
-        "sigmoid": lambda input: input.sigmoid(),
-        "tanh": lambda input: input.tanh(),
-        "softmax": F.F_softmax,
-        "log_softmax": F.F_log_softmax,
-        "mse_loss": F.mse_loss,
-        "l1_loss": F.l1_loss,
-        "cross_entropy": F.cross_entropy,
-        "nll_loss": F.nll_loss,
-        "binary_cross_entropy": F.binary_cross_entropy,
-        "leaky_relu": F.leaky_relu,
-        "dropout": F.dropout,
-    }
-    return ns
-
-
 def _unavailable(names, what):
     return {n: Unavailable(f"torch.{n}" if "." not in n else n, f"torch.{n} {what}") for n in names}
 
@@ -232,13 +215,15 @@ def _build_torch():
     ns["dtype"] = TypeStandIn("torch.dtype")
     creation = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
                 "rand randn randint randperm rand_like randn_like randint_like normal bernoulli multinomial manual_seed "
-                "seed initial_seed get_rng_state set_rng_state Generator add sub mul div pow maximum minimum where cat "
-                "concat stack outer ger numel is_tensor is_floating_point broadcast_shapes set_printoptions no_grad "
-                "enable_grad set_grad_enabled inference_mode is_grad_enabled").split()
+                "seed initial_seed get_rng_state set_rng_state Generator is_tensor is_floating_point broadcast_shapes "
+                "set_printoptions no_grad enable_grad set_grad_enabled inference_mode is_grad_enabled").split()
     for name in creation:
         ns[name] = getattr(F, name)
-    ns.update(F.METHOD_FUNCS)
-    ns["subtract"], ns["multiply"], ns["divide"] = F.sub, F.mul, F.div
+    for name in FACTORIES:
+        ns[name] = S.factory(ns[name], name)
+    for name, fn in ops.TORCH_FUNCTIONS.items():   # every declared op with a torch.* variant
+        ns[name] = S._torch_spellings(fn, name, S._takes_dim(fn))
+    ns["numel"] = F.numel
     ns["Tensor"] = TENSOR_TYPE
     ns["Size"] = Size
     ns["float"] = D.float32
@@ -249,8 +234,8 @@ def _build_torch():
     ns["__version__"] = "2.13.0+cpu"  # what the PyTorch these outputs are checked against reports
     ns["autograd"] = {
         "Variable": F.Variable,
-        "grad": T.grad,
-        "backward": T.backward,
+        "grad": B.grad,
+        "backward": B.backward,
         "Function": FUNCTION_BASE,
         "gradcheck": F.gradcheck,
         "functional": {"jacobian": F.jacobian, "hessian": F.hessian},
@@ -259,7 +244,7 @@ def _build_torch():
         "set_grad_enabled": F.set_grad_enabled,
         "set_detect_anomaly": lambda mode, check_nan=True: None,
     }
-    ns["nn"] = {"functional": _nn_functional()}
+    ns["nn"] = {"functional": dict(ops.FUNCTIONAL)}
     for sub in ("Module", "Linear", "Parameter", "Sequential", "MSELoss", "CrossEntropyLoss", "ReLU", "Conv2d"):
         ns["nn"][sub] = Unavailable(f"torch.nn.{sub}", f"torch.nn.{sub} is not available in gradrepl yet: "
                                     "torch.nn modules come later; use tensors and torch.nn.functional")
@@ -267,29 +252,28 @@ def _build_torch():
                               "hand inside `with torch.no_grad():`")
     refused = ("save load from_numpy from_file jit compile utils ops classes fx multiprocessing cuda backends "
                "hub onnx distributed library export package profiler testing serialization storage UntypedStorage "
-               "as_strided set_default_dtype").split()
+               "as_strided").split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
+    ns.update(S.namespace())
     return ns
+
+
+FACTORIES = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
+             "rand randn randint randperm rand_like randn_like randint_like normal").split()
+S.install_method_aliases()
 
 
 TORCH = _build_torch()
 
 
 # ------------------------------------------------------------------ attribute allow-lists
-TENSOR_ATTRS = frozenset("""
-requires_grad is_leaf grad_fn grad data dtype shape ndim T mT device is_cuda retains_grad
-requires_grad_ retain_grad register_hook backward detach detach_ size dim ndimension numel nelement
-is_floating_point is_contiguous element_size item tolist numpy
-add sub mul div multiply divide subtract pow matmul mm mv dot
-add_ sub_ mul_ div_ pow_ clamp_ relu_ exp_ neg_ zero_ fill_ copy_
-neg negative abs exp expm1 log log2 log10 log1p sqrt rsqrt reciprocal sin cos tan sinh cosh asin acos atan tanh
-sigmoid relu sign square floor ceil round clamp clip clamp_min clamp_max masked_fill isnan isinf isfinite
-logical_not all any sum mean prod max min amax argmax argmin norm std var softmax log_softmax cumsum logsumexp
-view view_as reshape reshape_as flatten squeeze unsqueeze t transpose swapaxes permute expand expand_as repeat
-contiguous clone flip split chunk unbind gather type to float double half long int bool cpu index_select
-narrow select eq ne lt le gt ge equal allclose isclose
-""".split())
+# Every public attribute of Tensor: its state (tensor.py), the installed ops (ops/), backward.
+TENSOR_ATTRS = frozenset(n for n in dir(Tensor) if not n.startswith("_"))
+# Ops expression files may call without `torch.` (gradrepl.lang adds creation and grad mode).
+BARE_OPS = ops.BARE
+# Calls whose result is not a tensor (completion: what `x.item().` completes to).
+NOT_TENSOR_RESULTS = ops.NOT_TENSOR_RESULTS
 
 NODE_ATTRS = frozenset(("name", "next_functions", "metadata", "register_hook", "register_prehook"))
 ACC_ATTRS = NODE_ATTRS | {"variable"}
@@ -303,14 +287,6 @@ GRADMODE_ATTRS = frozenset(("clone",))
 DEVICE_ATTRS = frozenset(("type", "index"))
 CUSTOM_FN_ATTRS = frozenset(("apply",))
 GENERATOR_ATTRS = frozenset(("manual_seed", "seed", "initial_seed"))  # get_state would hand out an ndarray
-
-
-def _generator_type():
-    try:
-        from gradrepl.engine import rng
-        return rng.Generator
-    except ImportError:  # pragma: no cover - rng lands separately
-        return None
 
 
 def public_attrs(obj):
@@ -328,19 +304,23 @@ def public_attrs(obj):
         return SIZE_ATTRS
     if t is A.RemovableHandle:
         return HANDLE_ATTRS
-    if t is T.MaxReturn or t is T.MinReturn:
+    if t is MaxReturn or t is MinReturn:
         return RETURN_ATTRS
     if t is FunctionCtx:
         return CTX_ATTRS
     if isinstance(obj, F._GradMode):
         return GRADMODE_ATTRS
-    if t is T.Device:
+    if t is Device:
         return DEVICE_ATTRS
     if t is CustomFunction:
         return CUSTOM_FN_ATTRS
-    if t is _generator_type():
+    if t is rng.Generator:
         return GENERATOR_ATTRS
-    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase):
+    if t is S.finfo:
+        return S.FINFO_ATTRS
+    if t is S.iinfo:
+        return S.IINFO_ATTRS
+    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType):
         return frozenset()
     return None
 
@@ -359,9 +339,10 @@ def settable_attrs(obj):
 
 
 _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype",
-               A.RemovableHandle: "torch.utils.hooks.RemovableHandle", T.MaxReturn: "torch.return_types.max",
-               T.MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
-               T.Device: "torch.device", A.AccumulateGrad: "AccumulateGrad"}
+               A.RemovableHandle: "torch.utils.hooks.RemovableHandle", MaxReturn: "torch.return_types.max",
+               MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
+               Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
+               S.iinfo: "torch.iinfo"}
 
 
 def type_name(obj):
@@ -374,13 +355,17 @@ def type_name(obj):
         return getattr(obj.spec, "repr_prefix", "") + obj.spec.name
     if isinstance(obj, F._GradMode):
         return f"torch.autograd.grad_mode.{obj._kind}"
-    if t is _generator_type():
+    if t is rng.Generator:
         return "torch._C.Generator"
     return None
 
 
 def is_tensor(obj):
     return type(obj) is Tensor
+
+
+def is_legacy_tensor_type(obj):
+    return type(obj) is S.LegacyTensorType
 
 
 def is_tensor_type(obj):
@@ -392,7 +377,7 @@ def grad_enabled():
 
 
 def set_warning_sink(sink):
-    T._WARN[0] = sink
+    util._WARN[0] = sink
 
 
 def peek_grad(t):

@@ -1,7 +1,7 @@
 """Graph nodes, grad mode and the backward engine. Pure computation, no I/O.
 
 A Node is one entry of the backward graph (PyTorch's grad_fn). It carries its op spec
-(name + derivative rule from `derivatives.py`), its edges to the nodes of its inputs
+(its Rule: name and derivative, from ops/registry.py), its edges to the nodes of its inputs
 (`next_functions`), the tensors it saved with their versions, and small non-tensor
 context. `run_backward` walks the graph in PyTorch's order: a node runs once every
 node depending on it has run; among ready nodes the most recently created first, and
@@ -12,6 +12,8 @@ import itertools
 import weakref
 
 import numpy as np
+
+from gradrepl.engine import dtypes
 
 _seq = itertools.count()
 # Nodes written in C++ inside PyTorch report a qualified name() (their repr stays short).
@@ -26,6 +28,15 @@ GRAD = [True]
 # that backward already ran; the graph still counts as freed (a second backward fails as
 # in PyTorch). Script mode leaves this off: memory is released as PyTorch releases it.
 KEEP_SAVED = [False]
+
+# The two array namespaces rules compute with (gradrepl.engine.xp): NumPy arrays for an
+# ordinary backward, Tensors for create_graph=True. The tensor layer hands them over once
+# (use_spaces), so this engine never imports the Tensor class.
+_SPACES = [None, None]
+
+
+def use_spaces(arrays, tensors):
+    _SPACES[0], _SPACES[1] = arrays, tensors
 
 
 def grad_enabled() -> bool:
@@ -128,8 +139,8 @@ class SavedOutput:
     """A node's own output kept for its backward (exp: grad * result) without the Tensor:
     holding the Tensor would make a Tensor <-> Node cycle that keeps every discarded output
     alive until the cycle collector runs. Shares the array and the version counter; for
-    create_graph it unpacks to a Tensor whose grad_fn is the node again (as PyTorch's
-    SavedVariable does)."""
+    create_graph the tensor namespace unpacks it to a Tensor whose grad_fn is the node again
+    (as PyTorch's SavedVariable does)."""
 
     __slots__ = ("_a", "_ver", "_onr", "_node")
     _fn = None
@@ -142,16 +153,7 @@ class SavedOutput:
 
     @property
     def dtype(self):
-        from gradrepl.engine import dtypes
         return dtypes.of(self._a)
-
-    def unpack(self):
-        from gradrepl.engine.tensor import _new
-        t = _new(self._a)
-        t._ver = self._ver
-        t._fn = self._node()
-        t._onr = self._onr
-        return t
 
 
 def accumulator(t):
@@ -230,10 +232,9 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
     replay=True runs a graph that backward already freed when KEEP_SAVED kept its values.
     Gradients are NumPy arrays unless create_graph, then Tensors with their own graph.
     """
-    from gradrepl.engine import derivatives as D
-    from gradrepl.engine.tensor import Tensor, wrap
-
-    xp = D.TT if create_graph else D.NP
+    arrays, tensors = _SPACES
+    xp = tensors if create_graph else arrays
+    wrap = arrays.wrap
     root_edges = []
     for i, t in enumerate(roots):
         e = edge_of(t)
@@ -288,7 +289,7 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                 is_acc = type(node) is AccumulateGrad
                 if (node.tensor_hooks is not None or node.retains is not None or node.pre_hooks is not None
                         or (is_acc and node.variable._hooks)):
-                    buf = _run_pre_hooks(node, buf, create_graph, Tensor, wrap)
+                    buf = _run_pre_hooks(node, buf, create_graph, arrays.is_tensor, wrap)
                 if captured is not None:
                     for nr, g in enumerate(buf):
                         for i in targets.get((node, nr), ()):
@@ -297,7 +298,7 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                         continue   # an input's own node: its gradient is taken, the node not run
                 if is_acc:
                     if accumulate and buf[0] is not None:
-                        _accumulate(node.variable, buf[0], create_graph, wrap)
+                        accumulate_grad(node.variable, buf[0], create_graph, wrap)
                 else:
                     if node.released or node.versions:
                         check_saved(node, replay)
@@ -307,7 +308,7 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                     elif buf[0] is not None:
                         out = spec.backward(buf[0], node, xp)
                     if node.post_hooks:
-                        _run_post_hooks(node, buf, out, create_graph)
+                        _run_post_hooks(node, buf, out, create_graph, wrap)
                     if not retain_graph:
                         if not KEEP_SAVED[0]:
                             node.saved = ()
@@ -373,7 +374,7 @@ def _reaching(target_nodes, start):
     return {n for n in reach if any(e is not None and reach.get(e[0], False) for e in n.edges)}
 
 
-def _run_pre_hooks(node, buf, create_graph, Tensor, wrap):
+def _run_pre_hooks(node, buf, create_graph, is_tensor, wrap):
     hooks = node.tensor_hooks
     retains = node.retains
     if type(node) is AccumulateGrad:
@@ -392,7 +393,7 @@ def _run_pre_hooks(node, buf, create_graph, Tensor, wrap):
                 gt = g if create_graph else wrap(g)
                 r = h(gt)
                 if r is not None:
-                    if not isinstance(r, Tensor):
+                    if not is_tensor(r):
                         raise TypeError(f"hook returned an object of type {type(r).__name__}, expected a Tensor or None")
                     buf[nr] = r if create_graph else r._a
     if retains:
@@ -410,14 +411,13 @@ def _run_pre_hooks(node, buf, create_graph, Tensor, wrap):
     return buf
 
 
-def _run_post_hooks(node, buf, grads, create_graph):
-    from gradrepl.engine.tensor import wrap
+def _run_post_hooks(node, buf, grads, create_graph, wrap):
     w = (lambda a: a) if create_graph else (lambda a: None if a is None else wrap(a))
     for h in list(node.post_hooks):
         h(tuple(w(g) for g in grads or ()), tuple(w(g) for g in buf))
 
 
-def _accumulate(t, g, create_graph, wrap):
+def accumulate_grad(t, g, create_graph, wrap):
     if create_graph:
         gt = g
         if gt.dtype is not t.dtype:

@@ -78,7 +78,12 @@ _DTYPE_NAMES = {
 }
 
 # Dtypes PyTorch leaves out of the repr of a non-empty tensor.
-_IMPLIED_DTYPES = (np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_))
+_IMPLIED_DTYPES = [np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_)]  # [0]: the default float
+
+
+def set_default_float(np_dtype):
+    """torch.set_default_dtype: tensors of the new default print without their dtype."""
+    _IMPLIED_DTYPES[0] = np.dtype(np_dtype)
 
 
 def dtype_repr(np_dtype) -> str:
@@ -266,7 +271,7 @@ def tensor_repr(
         # Like NumPy, the shape is shown unless it is (0,); the dtype cannot be inferred.
         if arr.ndim != 1:
             suffixes.append(f"size={tuple(arr.shape)}")
-        if arr.dtype != np.float32:
+        if arr.dtype != _IMPLIED_DTYPES[0]:
             suffixes.append("dtype=" + dtype_repr(arr.dtype))
         tensor_str = "[]"
     else:

@@ -103,8 +103,8 @@ def is_user_instance(obj):
 
 def is_subclassable(obj):
     """A host class the learner may subclass (nn.Module, Dataset)."""
-    return isinstance(obj, type) and obj.__dict__.get("gradrepl_subclassable") is True \
-        and USER not in obj.__dict__
+    return isinstance(obj, type) and getattr(obj, "gradrepl_subclassable", False) is True \
+        and USER not in obj.__dict__     # (nn.Linear too: subclasses of a marked class)
 
 
 def host_public(cls):
@@ -117,10 +117,10 @@ def host_public(cls):
     return frozenset()
 
 
-def make_class(name, base, entries, doc):
+def make_class(name, qualname, base, entries, doc):
     """The host class for `class name(base)`; entries: (attr, kind, value) in source order,
     kind one of 'method', 'static', 'class', 'value'."""
-    ns = {"__module__": "__main__", "__qualname__": name, "__doc__": doc, USER: True}
+    ns = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc, USER: True}
     for attr, kind, value in entries:
         if kind == "method":
             value = user_method(value)
@@ -128,6 +128,8 @@ def make_class(name, base, entries, doc):
             value = user_staticmethod(value)
         elif kind == "class":
             value = user_classmethod(value)
+        else:
+            value = as_class_value(value)     # f = lambda self: ... is a method too
         ns[attr] = value
     bases = (base,) if base is not None else (object,)
     return _meta_for(type(bases[0]))(name, bases, ns)

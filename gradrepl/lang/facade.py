@@ -12,7 +12,8 @@ from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
-    materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str
+    materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str, \
+    range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
 from gradrepl.nn import sandbox as library
 
@@ -68,7 +69,8 @@ class Later:
 
 
 def refusal(unavailable):
-    """The exception an api.Unavailable (or Later) entry carries."""
+    """The exception an api.Unavailable (or Later) entry carries (counted as a refusal)."""
+    REFUSALS[0] += 1
     if type(unavailable) is Later:
         return NotImplementedError(unavailable.message)
     err = getattr(unavailable, "error", None)
@@ -139,6 +141,8 @@ class Access:
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
 
     def type_label(self, obj):
+        if isinstance(obj, type):
+            return "type"       # never the name of a host metaclass
         name = self.api.type_name(obj)
         if name:
             return name.rsplit(".", 1)[-1]
@@ -188,15 +192,12 @@ class Access:
             return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
         if is_user_class(obj):
             return self.get_class(obj, name)
+        if isinstance(obj, type):
+            raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
             raise self.no_attr(obj, name, EXCEPTION_ATTRS)
-        if library.is_library(obj):
-            readable = library.public_attrs(obj)
-            if name in readable:
-                return getattr(obj, name)
-            raise self.no_attr(obj, name, readable)
         readable = self.api.public_attrs(obj)
         if readable is None:
             raise self.no_attr(obj, name)
@@ -265,7 +266,14 @@ class Access:
             owner = owner_of(obj, "__init__")
             if USER in owner.__dict__:
                 return owner.__dict__["__init__"].fn
-            return self.outward(owner.__dict__["__init__"], f"{owner.__name__}.__init__")
+            host_init = owner.__dict__["__init__"]
+
+            def init(self, *args, **kwargs):
+                if not isinstance(self, obj):
+                    raise TypeError(f"descriptor '__init__' requires a '{obj.__name__}' object "
+                                    f"but received a '{type(self).__name__}'")
+                return host_init(self, *args, **kwargs)
+            return builtin_function_or_method(init, f"{owner.__name__}.__init__")
         if is_user_instance(obj):
             return self.outward(obj.__init__, f"{type(obj).__name__}.__init__")
         raise AttributeError("attribute '__init__' is not available in gradrepl (names "
@@ -298,10 +306,6 @@ class Access:
         if t is module:
             raise AttributeError(f"cannot assign to '{obj.name}.{name}': modules are read-only "
                                  f"in gradrepl")
-        if library.is_library(obj):
-            settable = library.settable_attrs(obj)
-            if settable is None or name in settable:
-                return
         if self.api.public_attrs(obj) is not None:
             settable = self.api.settable_attrs(obj)
             if settable is None or name in settable:
@@ -327,7 +331,10 @@ def capped_method(obj, name, method):
         if n > LIMITS.max_items:
             raise items_exceeded(n)
 
-    if name in ("center", "ljust", "rjust"):
+    if type(obj) is range:          # count / index of a non-int: no element-by-element loop
+        def run(value):
+            return (range_count if name == "count" else range_index)(obj, value)
+    elif name in ("center", "ljust", "rjust"):
         def run(width, *rest):
             check(width if isinstance(width, int) else 0)
             return method(width, *rest)
@@ -462,9 +469,6 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin(name)
     if is_user_instance(obj):
         return t
-    name = getattr(t, "gradrepl_type_name", None)     # a library class: PyTorch's class path
-    if type(name) is str:
-        return standin(name)
     if t in EXCEPTIONS:
         return t
     if isinstance(obj, BaseException):
@@ -489,14 +493,15 @@ def isinstance_of(obj, spec, api, tensor_type):
         return any(isinstance_of(obj, s, api, tensor_type) for s in spec)
     if spec is tensor_type:
         return bool(api.is_tensor(obj))
+    if api.is_legacy_tensor_type(spec):     # torch.FloatTensor & co.: a tensor of that dtype
+        return spec.matches(obj)
     if type(spec) is pytype:
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
     if spec in EXCEPTIONS or library.is_library_class(spec):
         return isinstance(obj, spec)
-    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)
-                                   or getattr(spec, PUBLIC, None) is not None):
+    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)):
         return isinstance(obj, spec)
     raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
 

@@ -14,8 +14,8 @@ from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
 from gradrepl.lang.facade import Access, math_facade, random_facade, torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
-from gradrepl.lang.runtime import TEXT_SIZES, Budget, check_text, function, safe_repr, \
-    time_exceeded
+from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
+    safe_repr, time_exceeded
 from gradrepl.limits import Limits
 from gradrepl.worker import monitor
 
@@ -29,6 +29,7 @@ def _devnull():
         _DEVNULL.append(open(os.devnull, "w"))  # noqa: SIM115 - kept open for the process
     return _DEVNULL[0]
 _DEPTH_CEILING = 1_000
+_MESSAGE_SHOWN = 10_000        # characters of an error message shown
 
 
 @dataclass
@@ -136,7 +137,7 @@ class Session:
         self.namespace["math"] = self.modules["math"]
         self.fallback.clear()
         torch = self.modules["torch"]
-        for name in BARE_TORCH:
+        for name in (*BARE_TORCH, *getattr(self.api, "BARE_OPS", ())):
             value = torch.entries.get(name)
             if value is not None and callable(value) and name not in BUILTIN_NAMES:
                 self.fallback[name] = value
@@ -155,13 +156,19 @@ class Session:
         self.transcript.clear()
 
     def write(self, text: str):
+        self._count(len(text))
+        escaped = escape_control(text)
+        if len(escaped) != len(text):   # an escaped control character prints as 4 characters
+            self._count(len(escaped) - len(text))
+        self.write_out(escaped)
+
+    def _count(self, n):
         b = self.budget
-        b.output += len(text)
+        b.output += n
         if b.output > b.max_output:
             raise BudgetExceeded(
                 "output", f"output limit exceeded: more than {b.max_output} characters printed "
                 f"by one statement (raise it with --max-output)", "--max-output")
-        self.write_out(escape_control(text))
 
     def _on_warning(self, category, message):
         if self.warn is not None:
@@ -426,6 +433,10 @@ def _error_from(exc, filename, lines, node, kind="error"):
             message = str(exc)
         except BudgetExceeded:
             message = "(the message is too long to show)"
+        except Exception:   # noqa: BLE001 - a huge int, deep nesting: Python prints the same
+            message = "<exception str() failed>"
+        if len(message) > _MESSAGE_SHOWN:
+            message = message[:_MESSAGE_SHOWN] + "... (the message is too long to show in full)"
         if isinstance(exc, RecursionError):
             type_name, kind = "BudgetExceeded", "budget"
             message = ("nesting too deep: calls or nested data went past Python's recursion "
@@ -547,6 +558,7 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
         session.budget.start()
         session._ctx.handling.clear()
         error = None
+        refusals = REFUSALS[0]
         if channel is not None:
             channel.begin(index, filename, first, src, limits.time_limit)
         try:
@@ -582,15 +594,16 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
                               f"script, where bare {name} is not defined (the shorthand is for the "
                               "prompt and for files that never import torch)")
         session.budget.active = False
+        clean = error is None and REFUSALS[0] == refusals   # nothing refused, even if caught
         if channel is not None:
-            channel.end(session, error is None, src, filename, trusted)
+            channel.end(session, clean, src, filename, trusted)
         if error is not None:
             if error.kind in ("budget", "interrupt") and hasattr(session.api, "reset_state"):
                 session.api.reset_state()   # grad mode may have been left off mid-statement
             stmt.error = error
             if replaying is None:
                 fail(error)
-        else:
+        elif clean:
             exact = _exact_segment(lines, node)
             session.succeeded.append(exact)
             session.transcript.append(Ran(exact, echoed))

@@ -12,7 +12,9 @@ from gradrepl.engine import autograd as A
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine import tensor as T
-from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.ops.nn import div_scalar  # noqa: F401 (ATen's C++ tensor / scalar)
+from gradrepl.engine.tensor import PARAMETERS, Tensor
+from gradrepl.engine.util import warn as engine_warn
 
 TORCH = api.TORCH
 
@@ -73,7 +75,7 @@ def grad_enabled():
 
 
 def warn(category, message):
-    T.warn(category, message)
+    engine_warn(category, message)
 
 
 RemovableHandle = A.RemovableHandle
@@ -97,3 +99,42 @@ def copy_no_grad(dst, src):
     with TORCH["no_grad"]():
         dst.copy_(src)
     return dst
+
+
+def fma32(a, b, c):
+    """fma(a, b, c) rounded once, as PyTorch's vectorised CPU kernels compute it."""
+    from gradrepl.engine.rng import _fma32
+    return _fma32(a, b, c)
+
+
+def zeros_like(t):
+    return TORCH["zeros_like"](t)
+
+
+def scalar_tensor(value):
+    return TORCH["tensor"](value)
+
+
+def bump_version(t):
+    t._ver[0] += 1
+
+
+def seed_draw(gen=None):
+    """torch.empty((), dtype=torch.int64).random_(generator=gen).item(): random64() % 2**63."""
+    return int(generator(gen)._random64(1)[0]) % (1 << 63)
+
+
+def new_generator(seed):
+    g = rng.Generator()
+    g.manual_seed(seed)
+    return g
+
+
+def fill_row_(t, row, value):
+    t._a[row] = value
+    t._ver[0] += 1
+
+
+def increment_(t):
+    t._a += 1
+    t._ver[0] += 1

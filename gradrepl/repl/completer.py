@@ -23,10 +23,11 @@ _CALLEE = re.compile(r"([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*$")
 _TENSOR_VALUED = frozenset(("grad", "data", "T", "mT"))
 _KEYWORDS = sorted(set(keyword.kwlist) - {"async", "await", "global", "nonlocal", "yield"})
 _AFTER_CALL = re.compile(r"[)\]]\s*\.\s*(\w*)$")
-# calls whose result is not a tensor (everything else in torch.* and Tensor.* returns one)
+# calls whose result is not a tensor (everything else in torch.* and Tensor.* returns one);
+# the engine's op table adds its own (api.NOT_TENSOR_RESULTS: equal, allclose, ...)
 _NOT_TENSOR = frozenset("""
 item tolist size dim ndimension numel nelement element_size is_floating_point is_contiguous
-equal allclose register_hook backward numpy retain_grad requires_grad_ is_tensor manual_seed
+register_hook backward numpy retain_grad requires_grad_ is_tensor manual_seed
 seed initial_seed set_rng_state no_grad enable_grad set_grad_enabled inference_mode
 is_grad_enabled set_printoptions broadcast_shapes Generator Size
 """.split())
@@ -206,7 +207,7 @@ def call_result(text, names):
                         names.api is not None and names.api.is_tensor(target)
                     return _Typed("tensor") if is_tensor else None
                 name = dotted.rsplit(".", 1)[-1].strip()
-                if name in _NOT_TENSOR or target is None:
+                if name in _NOT_TENSOR or name in getattr(names.api, "NOT_TENSOR_RESULTS", ()) or target is None:
                     return None
                 if isinstance(target, _Typed):
                     is_method = isinstance(target.kind, tuple)

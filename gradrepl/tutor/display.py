@@ -56,7 +56,9 @@ def lesson_table(lessons: list[Lesson], store: ProgressStore, lang: str, console
     table.add_column(label("progress", lang), no_wrap=True)
     for lesson in lessons:
         en, zh = store.get(lesson.id).describe()
-        table.add_row(str(lesson.number), lesson.id, lesson.title.get(lang), zh if lang == "zh" else en)
+        # lesson text is text, never rich markup ('[/x]', '[link=...]')
+        table.add_row(str(lesson.number), RichText(lesson.id), RichText(lesson.title.get(lang)),
+                      RichText(zh if lang == "zh" else en))
     console.print(table)
 
 
@@ -98,7 +100,7 @@ def join_cjk_lines(text: str) -> str:
 def show_markdown(console: Console, text: str, lang: str) -> None:
     if lang == "zh":
         text = join_cjk_lines(text)
-    markdown = Markdown(text)
+    markdown = Markdown(text, hyperlinks=False)   # a lesson's links stay text: no OSC 8
     if console.is_terminal:
         console.print(markdown)
         return
@@ -111,7 +113,7 @@ def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous:
     """Section rule (when the section changes), then the step's prose, code or task."""
     step = lesson.steps[index]
     if previous is None or previous.section != step.section:
-        console.print(Rule(step.section.get(lang), align="left"))
+        console.print(Rule(RichText(step.section.get(lang)), align="left"))
     if isinstance(step, Prose):
         show_markdown(console, step.text.get(lang), lang)
     elif isinstance(step, Code):

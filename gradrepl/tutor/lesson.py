@@ -37,7 +37,8 @@ LANGS = ("en", "zh")
 
 _LANG_MARKER = re.compile(r"^\s*<!--\s*(en|zh)\s*-->\s*$")
 _FRONT_MATTER = "+++"
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_MAX_NUMBER = 10 ** 15
 
 
 class LessonError(Exception):
@@ -157,7 +158,28 @@ def _parse_front_matter(text: str, path: str) -> tuple[dict, int]:
         meta = tomllib.loads("\n".join(lines[1:end]))
     except tomllib.TOMLDecodeError as e:
         raise LessonError(path, 2, f"front matter: {e}") from None
+    _check_values(meta, path, 2)
     return meta, end + 1
+
+
+def _check_values(value, path: str, line: int) -> None:
+    """TOML escapes (\\u001b) make control characters the file itself may not hold; and
+    numbers stay small enough to print."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str):
+            control = _CONTROL.search(v)
+            if control:
+                raise LessonError(path, line, f"control character U+{ord(control.group()):04X} "
+                                              f"is not allowed in a lesson")
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > _MAX_NUMBER:
+            raise LessonError(path, line, f"number too large (more than {_MAX_NUMBER})")
 
 
 class _Builder:
@@ -326,9 +348,11 @@ class _Builder:
 
     def _toml(self, body: str, line: int) -> dict:
         try:
-            return tomllib.loads(body)
+            values = tomllib.loads(body)
         except tomllib.TOMLDecodeError as e:
             raise self.error(line, f"TOML: {e}") from None
+        _check_values(values, self.path, line)
+        return values
 
     def finish_exercise(self, body: str, line: int) -> None:
         ex = self.exercise

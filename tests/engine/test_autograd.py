@@ -8,7 +8,7 @@ import pytest
 from gradrepl.engine import api
 from gradrepl.engine.autograd import run_backward
 from gradrepl.engine.functions import no_grad, ones, tensor, zeros
-from gradrepl.engine.tensor import backward, grad
+from gradrepl.engine.backward import backward, grad
 
 
 def test_backward_through_100k_nodes_needs_no_recursion():

@@ -1,0 +1,355 @@
+"""torch.* creation functions and the random number state (no ops, no autograd)."""
+import numpy as np
+
+from gradrepl.engine import dtypes as D
+from gradrepl.engine import rng
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import prod, pytype, shape_args, shape_list
+from gradrepl.limits import check_numel
+
+def _dtype_arg(dtype, default=None):
+    if dtype is None:
+        return default
+    if isinstance(dtype, D.DType):
+        return dtype
+    raise TypeError(f"dtype must be torch.dtype, not {pytype(dtype)}")
+
+
+def _finish(arr, requires_grad):
+    t = _new(arr)
+    if requires_grad:
+        if arr.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t._rg = True
+    return t
+
+
+def _check_bytes(shape, dtype):
+    n = prod(shape)
+    check_numel(n, shape)
+    return n
+
+
+def _size_args(size, fn_name):
+    shape = shape_args(size)
+    for s in shape:
+        if s < 0:
+            if fn_name == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {shape_list(shape)}")
+    return shape
+
+
+def _infer_data(data):
+    """Shape and flat scalars of nested lists, with PyTorch's messages for ragged data."""
+    def shape_of(x, depth):
+        if type(x) is Tensor:
+            return tuple(x._a.shape)
+        if isinstance(x, (list, tuple)):
+            if not x:
+                return (0,)
+            first = shape_of(x[0], depth + 1)
+            for y in x[1:]:
+                s = shape_of(y, depth + 1)
+                if s != first:
+                    if isinstance(y, (list, tuple)) or type(y) is Tensor:
+                        got = len(y) if isinstance(y, (list, tuple)) else (y._a.shape[0] if y._a.ndim else 0)
+                        if first and got != first[0]:
+                            raise ValueError(f"expected sequence of length {first[0]} at dim {depth + 1} (got {got})")
+                    raise TypeError("not a sequence" if first else f"expected sequence of length 0 at dim {depth + 1}")
+            return (len(x),) + first
+        return ()
+    shape = shape_of(data, 0)
+    check_numel(prod(shape), shape)
+    return shape
+
+
+def _flat_values(data):
+    kinds = set()
+    out = []
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(reversed(x))
+        elif type(x) is Tensor:
+            out.extend(x._a.reshape(-1).tolist())
+            kinds.add(x._a.dtype.kind)
+        elif isinstance(x, bool):
+            out.append(x)
+            kinds.add("b")
+        elif isinstance(x, int):
+            out.append(x)
+            kinds.add("i")
+        elif isinstance(x, float):
+            out.append(x)
+            kinds.add("f")
+        else:
+            if x is None:
+                raise RuntimeError("Could not infer dtype of NoneType")
+            raise TypeError(f"new(): invalid data type '{pytype(x)}'")
+    return out, kinds
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    dtype = _dtype_arg(dtype)
+    if type(data) is Tensor:
+        arr = data._a.copy()
+        if dtype is not None:
+            arr = arr.astype(dtype.np)
+        return _finish(arr, requires_grad)
+    if isinstance(data, (bool, int, float)):
+        kind = D.scalar_kind(data)
+        dt = dtype or (D.bool_, D.int64, D.DEFAULT_FLOAT[0])[kind]
+        if kind == 1 and dtype is None and not -2 ** 63 <= data < 2 ** 63:
+            raise RuntimeError("Overflow when unpacking long")
+        return _finish(np.asarray(data, dt.np), requires_grad)
+    if data is None:
+        raise RuntimeError("Could not infer dtype of NoneType")
+    if not isinstance(data, (list, tuple)):
+        raise TypeError(f"new(): invalid data type '{pytype(data)}'")
+    shape = _infer_data(data)
+    flat, kinds = _flat_values(data)
+    if dtype is None:
+        if "f" in kinds:
+            dtype = D.DEFAULT_FLOAT[0]
+        elif "i" in kinds or "u" in kinds:
+            dtype = D.int64
+        elif "b" in kinds:
+            dtype = D.bool_
+        else:
+            dtype = D.DEFAULT_FLOAT[0]
+    if dtype.is_floating_point:
+        arr = np.array(flat, dtype=np.float64).astype(dtype.np)
+    else:
+        try:
+            arr = np.array(flat, dtype=dtype.np if dtype is not D.int64 else np.int64)
+        except OverflowError:
+            raise RuntimeError("Overflow when unpacking long") from None
+    return _finish(arr.reshape(shape), requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    if type(data) is Tensor and (dtype is None or dtype is data.dtype):
+        return data
+    return tensor(data, dtype=dtype)
+
+
+def legacy_tensor(*args, **kwargs):
+    """torch.Tensor(...): float32 data from a sequence, or an uninitialised (here: zero) tensor of a shape."""
+    if kwargs.get("requires_grad"):
+        raise TypeError("new() received an invalid combination of arguments - got (requires_grad=bool)")
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and (not args[0] or not isinstance(args[0][0], int) or
+                                                                  isinstance(args[0], list)):
+        return tensor(args[0], dtype=D.float32)
+    if len(args) == 1 and type(args[0]) is Tensor:
+        return args[0].to(D.float32)
+    if len(args) == 1 and isinstance(args[0], float):
+        raise TypeError("new(): data must be a sequence (got float)")
+    shape = _size_args(args, "Tensor")
+    _check_bytes(shape, D.float32)
+    return _new(np.zeros(shape, np.float32))
+
+
+def _creator(fill):
+    def create(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+               memory_format=None):
+        shape = _size_args(size, fill.__name__)
+        dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
+        _check_bytes(shape, dt)
+        return _finish(fill(shape, dt.np), requires_grad)
+    return create
+
+
+ones = _creator(np.ones)
+zeros = _creator(np.zeros)
+empty = _creator(np.zeros)
+ones.__name__, zeros.__name__, empty.__name__ = "ones", "zeros", "empty"
+
+
+def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    shape = _size_args((size,) if isinstance(size, int) else size, "full")
+    if type(fill_value) is Tensor:
+        fill_value = fill_value.item()
+    if not isinstance(fill_value, (bool, int, float)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {pytype(fill_value)}")
+    if dtype is None:
+        dtype = (D.bool_, D.int64, D.DEFAULT_FLOAT[0])[D.scalar_kind(fill_value)]
+    _check_bytes(shape, dtype)
+    return _finish(np.full(shape, fill_value, dtype.np), requires_grad)
+
+
+def _like(fn):
+    def like(input, dtype=None, requires_grad=False, device=None, memory_format=None, **kw):
+        dt = _dtype_arg(dtype, input.dtype)
+        return _finish(fn(input._a.shape, dt.np), requires_grad)
+    return like
+
+
+ones_like = _like(np.ones)
+zeros_like = _like(np.zeros)
+empty_like = _like(np.zeros)
+
+
+def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
+    dt = _dtype_arg(dtype, input.dtype)
+    return _finish(np.full(input._a.shape, fill_value, dt.np), requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    vals = [v.item() if type(v) is Tensor else v for v in (start, end, step)]
+    start, end, step = vals
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0 and end != start:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    n = max(0, int(np.ceil((end - start) / step)))
+    check_numel(n, (n,))
+    if dtype is None:
+        dtype = D.DEFAULT_FLOAT[0] if any(isinstance(v, float) for v in (start, end, step)) else D.int64
+    if dtype.is_floating_point:
+        arr = (start + np.arange(n, dtype=np.float64) * step).astype(dtype.np)
+    else:
+        arr = np.arange(start, start + n * step, step, dtype=dtype.np)[:n]
+    return _finish(arr, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    if not isinstance(steps, int) or steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    check_numel(steps, (steps,))
+    dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
+    if steps == 1:
+        arr = np.asarray([start], dt.np)
+    else:
+        # PyTorch's CPU kernel: step from the start for the first half, from the end for the second
+        step = (end - start) / (steps - 1)
+        idx = np.arange(steps, dtype=np.float64)
+        half = steps // 2
+        arr = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
+        if dt is D.float32:
+            stepf = np.float32(step)
+            i32 = idx.astype(np.float32)
+            arr = np.where(idx < half, np.float32(start) + stepf * i32,
+                           np.float32(end) - stepf * (np.float32(steps - 1) - i32))
+        arr = arr.astype(dt.np)
+    return _finish(arr, requires_grad)
+
+
+def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    m = n if m is None else m
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    check_numel(n * m, (n, m))
+    dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
+    return _finish(np.eye(n, m, dtype=dt.np), requires_grad)
+
+
+# ================================================================ random
+def _gen(generator):
+    return generator if generator is not None else rng.default_generator
+
+
+def _float_dtype(dtype):
+    dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
+    return dt
+
+
+def rand(*size, generator=None, dtype=None, requires_grad=False, device=None):
+    shape = _size_args(size, "rand")
+    dt = _float_dtype(dtype)
+    _check_bytes(shape, dt)
+    return _finish(np.asarray(_gen(generator).rand(shape, dt.np), dt.np).reshape(shape), requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, requires_grad=False, device=None):
+    shape = _size_args(size, "randn")
+    dt = _float_dtype(dtype)
+    _check_bytes(shape, dt)
+    return _finish(np.asarray(_gen(generator).randn(shape, dt.np), dt.np).reshape(shape), requires_grad)
+
+
+def randint(low, high=None, size=None, generator=None, dtype=None, requires_grad=False, device=None):
+    if size is None and isinstance(high, (tuple, list)):
+        low, high, size = 0, low, high
+    if high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing 1 required positional arguments: \"size\"")
+    shape = _size_args(size, "randint")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    dt = _dtype_arg(dtype, D.int64)
+    _check_bytes(shape, dt)
+    return _finish(np.asarray(_gen(generator).randint(low, high, shape, dt.np), dt.np).reshape(shape), requires_grad)
+
+
+def randperm(n, generator=None, dtype=None, requires_grad=False, device=None):
+    check_numel(n, (n,))
+    dt = _dtype_arg(dtype, D.int64)
+    return _finish(np.asarray(_gen(generator).randperm(n, dt.np), dt.np), requires_grad)
+
+
+def rand_like(input, dtype=None, requires_grad=False, generator=None):
+    return rand(*input._a.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, generator=generator)
+
+
+def randn_like(input, dtype=None, requires_grad=False, generator=None):
+    return randn(*input._a.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, generator=generator)
+
+
+def randint_like(input, low, high=None, dtype=None, requires_grad=False):
+    return randint(low, high, tuple(input._a.shape), dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def normal(mean=0.0, std=1.0, size=None, generator=None, dtype=None, requires_grad=False):
+    g = _gen(generator)
+    if type(mean) is Tensor or type(std) is Tensor:
+        m = mean._a if type(mean) is Tensor else mean
+        s = std._a if type(std) is Tensor else std
+        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        like = mean if type(mean) is Tensor else std
+        return _new(np.asarray(g.normal(shape, m, s, like._a.dtype), like._a.dtype))
+    shape = _size_args(size if size is not None else (), "normal")
+    dt = _float_dtype(dtype)
+    return _finish(np.asarray(g.normal(shape, mean, std, dt.np), dt.np).reshape(shape), requires_grad)
+
+
+def bernoulli(input, p=None, generator=None):
+    g = _gen(generator)
+    probs = input._a if p is None else p
+    return _new(np.asarray(g.bernoulli(probs, input._a.shape, input._a.dtype), input._a.dtype))
+
+
+def multinomial(input, num_samples, replacement=False, generator=None):
+    return _new(np.asarray(_gen(generator).multinomial(input._a, num_samples, replacement), np.int64))
+
+
+def manual_seed(seed):
+    return rng.default_generator.manual_seed(int(seed))
+
+
+def seed():
+    return rng.default_generator.seed()
+
+
+def initial_seed():
+    return rng.default_generator.initial_seed()
+
+
+def get_rng_state():
+    return _new(np.asarray(rng.default_generator.get_state(), np.uint8))
+
+
+def set_rng_state(state):
+    rng.default_generator.set_state(state._a)
+
+
+def Generator(device="cpu"):
+    return rng.Generator()
+
+

@@ -1,0 +1,54 @@
+"""Every op gradrepl offers, declared once (registry.py), grouped by kind.
+
+Importing this package installs each op's variants onto Tensor (methods, attributes,
+Python operators, in-place methods) and builds the tables user code is given: the
+`torch.*` functions, torch.nn.functional, the bare names of expression files. Nothing
+else lists ops by hand.
+"""
+from gradrepl.engine.ops import (convert, elementwise, indexing, inplace, linalg, loss, meta, nn,  # noqa: F401
+                                 reduce, sampling, shape)
+from gradrepl.engine.ops.common import as_tensor
+from gradrepl.engine.ops.registry import REGISTRY, SPECS
+from gradrepl.engine.tensor import Tensor
+
+
+def _torch_function(op, name):
+    """torch.NAME(input, ...): the method's forward with its first argument made a tensor."""
+    if op.torch_forward is not None:
+        return op.torch_forward
+    forward = op.forward
+    if not op.methods:   # a function only (torch.cat, torch.where): the forward is the function
+        return forward
+
+    def fn(input, *args, **kwargs):
+        return forward(input if type(input) is Tensor else as_tensor(input), *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__wrapped__ = forward   # its parameters, for completion (inspect.signature follows it)
+    return fn
+
+
+def _install():
+    torch_functions, functional = {}, {}
+    for op in REGISTRY.values():
+        for name in op.methods:
+            setattr(Tensor, name, property(op.forward) if op.attribute else op.forward)
+        if op.inplace is not None:
+            setattr(Tensor, op.name + "_", op.inplace)
+        for dunder, fn in op.dunders.items():
+            setattr(Tensor, dunder, fn)
+        for name in op.functions:
+            torch_functions[name] = _torch_function(op, name)
+        if op.functional is not None:
+            functional[op.name] = op.functional
+    return torch_functions, functional
+
+
+TORCH_FUNCTIONS, FUNCTIONAL = _install()
+METHODS = frozenset(n for op in REGISTRY.values() for n in op.methods) | frozenset(
+    op.name + "_" for op in REGISTRY.values() if op.inplace is not None)
+BARE = tuple(sorted(op.name for op in REGISTRY.values() if op.bare))
+NOT_TENSOR_RESULTS = frozenset(n for op in REGISTRY.values() if not op.returns_tensor
+                               for n in (*op.methods, *op.functions))
+
+__all__ = ["REGISTRY", "SPECS", "TORCH_FUNCTIONS", "FUNCTIONAL", "METHODS", "BARE",
+           "NOT_TENSOR_RESULTS"]

@@ -1,0 +1,161 @@
+"""What every op's forward uses: wrapping results and recording nodes, views, operand
+casting with PyTorch's type promotion, and the in-place checks."""
+import numpy as np
+
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.creation import tensor as _tensor_from_data
+from gradrepl.engine.ops.registry import RESULT
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import broadcast_shape, pytype
+
+
+def result(out, spec, inputs, saved=(), ctx=None):
+    """Wrap an op's output array and record spec's node when an input requires grad."""
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    t = _new(out)
+    if GRAD[0]:
+        for i in inputs:
+            if i is not None and (i._fn is not None or i._rg):
+                spec.node(t, inputs, saved, ctx)
+                break
+    return t
+
+
+def view(base, arr, spec, ctx):
+    t = result(arr, spec, (base,), (), ctx)
+    t._ver = base._ver
+    t._base = base
+    no_grad_view(t, base)
+    return t
+
+
+def no_grad_view(view, base):
+    """A view made under no_grad of a tensor that requires grad is a leaf that requires grad
+    (PyTorch: tensor([1., 0.], requires_grad=True), grad_fn None)."""
+    while base._base is not None:  # PyTorch's views all hang off the root base
+        base = base._base
+    if not GRAD[0] and base.requires_grad:
+        view._rg = True
+
+
+def multi(self, parts, spec, ctx):
+    """Several view outputs of one node (split, unbind)."""
+    outs = [_new(np.asarray(p)) for p in parts]
+    if GRAD[0] and self.requires_grad:
+        shape, dim, sizes = ctx
+        if sizes is not None:
+            sizes = [p.shape[dim] if p.ndim > dim else 1 for p in parts]
+        node = Node(spec, (edge_of(self),), (), (shape, dim, sizes))
+        node.n_out = len(parts)
+        for i, o in enumerate(outs):
+            o._fn, o._onr = node, i
+            o._ver = self._ver
+            o._base = self
+    for o in outs:
+        no_grad_view(o, self)
+    return tuple(outs)
+
+
+def scalar_tensor(value, like):
+    dt = D.result_type((value,))
+    return _new(np.asarray(value, dt.np))
+
+
+def as_tensor(x):
+    if type(x) is Tensor:
+        return x
+    if isinstance(x, (bool, int, float)):
+        return _new(np.asarray(x, D.result_type((x,)).np))
+    return _tensor_from_data(x)
+
+
+class Unsupported(TypeError):
+    """An operand type PyTorch's operators reject: the dunder returns NotImplemented so
+    Python words the error (`unsupported operand type(s) for +: 'Tensor' and 'str'`)."""
+
+
+def operands(a, b, floating=False):
+    """NumPy operands of a binary op, cast to PyTorch's result dtype."""
+    xa = a._a
+    if type(b) is Tensor:
+        xb = b._a
+        if xa.dtype is not xb.dtype and xa.dtype != xb.dtype:
+            rd = D.result_type((a, b))
+            if floating and not rd.is_floating_point:
+                rd = D.DEFAULT_FLOAT[0]
+            xa = xa.astype(rd.np, copy=False)
+            xb = xb.astype(rd.np, copy=False)
+        elif floating and xa.dtype.kind not in "f":
+            xa = xa.astype(D.DEFAULT_FLOAT[0].np)
+            xb = xb.astype(D.DEFAULT_FLOAT[0].np)
+        if xa.shape != xb.shape:
+            broadcast_shape(xa.shape, xb.shape)
+        return xa, xb
+    tb = type(b)
+    if tb is float:
+        if xa.dtype.kind == "f":
+            return xa, b
+        return xa.astype(D.DEFAULT_FLOAT[0].np), b
+    if tb is int:
+        if xa.dtype.kind in "iu":
+            if xa.dtype.kind == "u" or xa.dtype.itemsize < 8:
+                info = np.iinfo(xa.dtype)
+                if not info.min <= b <= info.max:
+                    return xa, np.asarray(b).astype(xa.dtype)
+            return xa, b
+        if xa.dtype.kind == "f":
+            return xa, float(b) if abs(b) < 2 ** 53 else b
+        if xa.dtype.kind == "b":
+            return xa.astype(np.int64), b
+    if tb is bool:
+        if xa.dtype.kind == "b":
+            return xa, np.bool_(b)
+        return xa, int(b)
+    if isinstance(b, (int, float)):
+        return operands(a, float(b) if isinstance(b, float) else int(b), floating)
+    raise Unsupported(f"unsupported operand type(s): 'Tensor' and '{pytype(b)}'")
+
+
+def needs(a, b):
+    return GRAD[0] and (a._fn is not None or a._rg or (type(b) is Tensor and (b._fn is not None or b._rg)))
+
+
+def shapes(a, b):
+    """The shapes of the operands that need a gradient (None for the others): what a
+    broadcasting rule sums its gradients back to."""
+    sa = a._a.shape if (a._fn is not None or a._rg) else None
+    sb = b._a.shape if (type(b) is Tensor and (b._fn is not None or b._rg)) else None
+    return sa, sb
+
+
+def grad_shapes(a, b):
+    """shapes(a, b), or None when neither operand needs a gradient (one call on the hot path)."""
+    ra = a._fn is not None or a._rg
+    if type(b) is Tensor and (b._fn is not None or b._rg):
+        return (a._a.shape if ra else None, b._a.shape)
+    return (a._a.shape, None) if ra else None
+
+
+# ----------------------------------------------------------------- in-place checks
+def check_writable(t):
+    """An expanded tensor shares one element among many positions: PyTorch refuses to write it."""
+    if not t._a.flags.writeable and any(st == 0 and n > 1 for st, n in zip(t._a.strides, t._a.shape)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+
+
+def check_leaf_inplace(t, through_view=False):
+    if not GRAD[0]:
+        check_writable(t)
+        return
+    if t._fn is None and t._rg:
+        if through_view or t._base is not None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    base = t._base
+    if base is not None and base._fn is None and base._rg:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    check_writable(t)
+

@@ -1,0 +1,838 @@
+"""Elementwise ops: arithmetic and its operators, math functions, comparisons, clamp, where.
+
+Each op is declared once (gradrepl/engine/ops/registry.py); its backward rules sit just
+above it, with the saved values and context named as the rule's parameters.
+"""
+import numpy as np
+
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
+from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, grad_shapes, needs, operands, result,
+                                        scalar_tensor, shapes)
+from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
+from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import broadcast_shape, pytype
+
+
+def _dunder(fn):
+    """A Python operator: an operand PyTorch rejects gives NotImplemented (Python words the error)."""
+    def op(self, other):
+        try:
+            return fn(self, other)
+        except Unsupported:
+            return NotImplemented
+    op.__name__ = fn.__name__
+    return op
+
+
+# ================================================================ add, sub
+@rule("AddBackward0", ("self", "other"), ("grad", "maybe_multiply(grad, alpha)"),
+      ctx=("self_shape", "other_shape", "alpha"))
+def AddBackward0(grad, xp, self_shape, other_shape, alpha):
+    gb = grad if alpha == 1 else grad * alpha
+    return (None if self_shape is None else xp.sum_to(grad, self_shape),
+            None if other_shape is None else xp.sum_to(gb, other_shape))
+
+
+def add(a, b, alpha=1):
+    if type(a) is not Tensor:
+        a = as_tensor(a)
+    xa, xb = operands(a, b)
+    if alpha != 1:
+        xb = xb * alpha
+    out = xa + xb
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            t._fn = Node(AddBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
+            return t
+    return _new(out)
+
+
+def _torch_add(input, other, alpha=1, out=None):
+    return add(input, other, alpha=alpha)
+
+
+declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add), torch_forward=_torch_add,
+        dunders={"__add__": _dunder(add), "__radd__": _dunder(add), "__iadd__": lambda self, other: self.add_(other)})
+
+
+@rule("SubBackward0", ("self", "other"), ("grad", "-grad * alpha"), ctx=("self_shape", "other_shape", "alpha"))
+def SubBackward0(grad, xp, self_shape, other_shape, alpha):
+    return (None if self_shape is None else xp.sum_to(grad, self_shape),
+            None if other_shape is None else xp.sum_to(-grad * alpha if alpha != 1 else -grad, other_shape))
+
+
+@rule("RsubBackward1", ("self",), ("-grad * alpha",))
+def RsubBackward1(grad, xp):
+    return (-grad,)
+
+
+def _check_bool_sub(a, b):
+    if a.dtype is D.bool_ and type(b) is Tensor and b.dtype is D.bool_:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if a.dtype is D.bool_ or (type(b) is Tensor and b.dtype is D.bool_) or type(b) is bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def sub(a, b, alpha=1):
+    if type(a) is not Tensor:
+        a = as_tensor(a)
+    _check_bool_sub(a, b)
+    xa, xb = operands(a, b)
+    if alpha != 1:
+        xb = xb * alpha
+    out = xa - xb
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            t._fn = Node(SubBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
+            return t
+    return _new(out)
+
+
+def rsub(a, b):
+    """b - a for a Python number b."""
+    if a.dtype is D.bool_ or type(b) is bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    xa, xb = operands(a, b)
+    out = np.asarray(xb - xa)
+    if out.dtype != xa.dtype and xa.dtype.kind == "f":
+        out = out.astype(xa.dtype)
+    if GRAD[0] and a.requires_grad:
+        t = _new(out)
+        t._fn = Node(RsubBackward1, (edge_of(a),), (), None)
+        return t
+    return _new(out)
+
+
+def _torch_sub(input, other, alpha=1, out=None):
+    return sub(input, other, alpha=alpha)
+
+
+declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, RsubBackward1], torch_forward=_torch_sub,
+        inplace=binary_inplace(sub, check=_check_bool_sub),
+        dunders={"__sub__": _dunder(sub), "__rsub__": _dunder(rsub), "__isub__": lambda self, other: self.sub_(other)})
+
+
+# ================================================================ mul, div
+@rule("MulBackward0", ("self", "other"), ("grad * other", "grad * self"), saved=("self", "other"),
+      ctx=("self_shape", "other_shape"))
+def MulBackward0(grad, xp, self, other, self_shape, other_shape):
+    return (None if self_shape is None else xp.sum_to(grad * other, self_shape),
+            None if other_shape is None else xp.sum_to(grad * self, other_shape))
+
+
+@rule("MulBackward0", ("self", "other"), ("grad * other", "grad * self"), saved=("self",), ctx=("self_shape", "other"),
+      key="MulBackward0 by a number")
+def MulBackward0_number(grad, xp, self, self_shape, other):
+    # tensor * Python number: the number is context, not a saved tensor
+    return (xp.sum_to(grad * other, self_shape), None)
+
+
+def mul(a, b):
+    if type(a) is not Tensor:
+        a = as_tensor(a)
+    xa, xb = operands(a, b)
+    out = xa * xb
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            if type(b) is Tensor:
+                t._fn = Node(MulBackward0, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(MulBackward0_number, (edge_of(a), None), (a,), (s[0], b))
+            return t
+    return _new(out)
+
+
+def _torch_mul(input, other, out=None):
+    return mul(input, other)
+
+
+declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number], torch_forward=_torch_mul,
+        inplace=binary_inplace(mul),
+        dunders={"__mul__": _dunder(mul), "__rmul__": _dunder(mul), "__imul__": lambda self, other: self.mul_(other)})
+
+
+@rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self", "other"),
+      ctx=("self_shape", "other_shape"))
+def DivBackward0(grad, xp, self, other, self_shape, other_shape):
+    return (None if self_shape is None else xp.sum_to(grad / other, self_shape),
+            None if other_shape is None else xp.sum_to(-grad * self / (other * other), other_shape))
+
+
+@rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self",),
+      ctx=("self_shape", "other"), key="DivBackward0 by a number")
+def DivBackward0_number(grad, xp, self, self_shape, other):
+    return (xp.sum_to(grad / other, self_shape), None)
+
+
+def div(a, b, rounding_mode=None):
+    if type(a) is not Tensor:
+        a = as_tensor(a)
+    if rounding_mode is not None:
+        xa, xb = operands(a, b)
+        out = np.floor_divide(xa, xb) if rounding_mode == "floor" else np.trunc(np.true_divide(xa, xb)).astype(xa.dtype)
+        return _new(np.asarray(out))
+    xa, xb = operands(a, b, floating=True)
+    if xa.dtype.kind != "f":
+        xa = xa.astype(D.DEFAULT_FLOAT[0].np)
+    out = xa / xb
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if out.dtype != xa.dtype:
+        out = out.astype(xa.dtype)
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            if type(b) is Tensor:
+                t._fn = Node(DivBackward0, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(DivBackward0_number, (edge_of(a), None), (a,), (s[0], b))
+            return t
+    return _new(out)
+
+
+def _torch_div(input, other, rounding_mode=None, out=None):
+    return div(input, other, rounding_mode=rounding_mode)
+
+
+def _rtruediv(self, other):
+    try:
+        return mul(self.reciprocal(), other)
+    except Unsupported:
+        return NotImplemented
+
+
+declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number], torch_forward=_torch_div,
+        inplace=binary_inplace(div, floating=True),
+        dunders={"__truediv__": _dunder(div), "__rtruediv__": _rtruediv,
+                 "__itruediv__": lambda self, other: self.div_(other)})
+
+
+# ================================================================ remainder, floor_divide
+@rule("RemainderBackward0", ("self",), ("grad",))
+def RemainderBackward0(grad, xp):
+    return (grad,)
+
+
+@rule("RemainderBackward1", ("self", "other"), ("grad", "-grad * self.div(other, rounding_mode='floor')"),
+      saved=("self", "other"), ctx=("self_shape", "other_shape"))
+def RemainderBackward1(grad, xp, self, other, self_shape, other_shape):
+    q = xp.floor(self / other)
+    return (None if self_shape is None else xp.sum_to(grad, self_shape),
+            None if other_shape is None else xp.sum_to(-grad * q, other_shape))
+
+
+def remainder(a, b):
+    xa, xb = operands(a, b)
+    if xa.dtype.kind in "biu" and not np.all(xb):
+        raise RuntimeError("ZeroDivisionError")
+    # PyTorch's remainder is fmod moved into the divisor's sign: -2. % 2. is -0.
+    with np.errstate(all="ignore"):
+        out = np.fmod(xa, xb)
+        out = np.asarray(np.where((out != 0) & ((out < 0) != (xb < 0)), out + xb, out), dtype=out.dtype)
+    if type(b) is Tensor:
+        sa, sb = (a._a.shape if a.requires_grad else None), (b._a.shape if b.requires_grad else None)
+        return result(out, RemainderBackward1, (a, b), (a, b), (sa, sb))
+    return result(out, RemainderBackward0, (a,), (), None)
+
+
+declare("remainder", remainder, method=False, function=False, rules=[RemainderBackward0, RemainderBackward1],
+        dunders={"__mod__": _dunder(remainder)})
+
+
+@rule("NotImplemented", ("self", "other"), ("not implemented", "not implemented"), ctx=("op",))
+def NotImplemented_(grad, xp, op):
+    raise RuntimeError(f"derivative for {op} is not implemented")
+
+
+def floor_divide(a, b):
+    xa, xb = operands(a, b)
+    if xa.dtype.kind in "biu" and not np.all(xb):
+        raise RuntimeError("ZeroDivisionError")
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.floor_divide(xa, xb))
+    # PyTorch defines no derivative: the result still requires grad, backward through it fails
+    return result(out, NotImplemented_, (a, b if type(b) is Tensor else None), (), "aten::floor_divide")
+
+
+declare("floor_divide", floor_divide, method=False, function=False, rules=[NotImplemented_],
+        dunders={"__floordiv__": floor_divide,
+                 "__rfloordiv__": lambda self, other: floor_divide(scalar_tensor(other, self), self)})
+
+
+# ================================================================ pow
+@rule("PowBackward0", ("self",), ("grad * exponent * self.pow(exponent - 1)",), saved=("self",), ctx=("exponent",))
+def PowBackward0(grad, xp, self, exponent):
+    if exponent == 0:
+        return (grad * 0,)
+    return (grad * (exponent * self ** (exponent - 1)),)
+
+
+@rule("PowBackward1", ("self", "exponent"),
+      ("grad * exponent * self.pow(exponent - 1)", "grad * result * self.log()  (0 where self == 0 and exponent >= 0)"),
+      saved=("self", "exponent", "result"), ctx=("self_shape", "exponent_shape"))
+def PowBackward1(grad, xp, self, exponent, result, self_shape, exponent_shape):
+    ga = gb = None
+    if self_shape is not None:  # 0 where the exponent is 0 (self ** -1 may be inf there)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ga = xp.sum_to(xp.where(xp.raw(exponent) == 0, grad * 0, grad * (exponent * self ** (exponent - 1))),
+                           self_shape)
+    if exponent_shape is not None:
+        zero = (xp.raw(self) == 0) & (xp.raw(exponent) >= 0)
+        gb = xp.sum_to(xp.where(zero, result * 0, grad * result * xp.log(self)), exponent_shape)
+    return (ga, gb)
+
+
+@rule("PowBackward2", ("exponent",), ("grad * result * log(self)",), saved=("result",), ctx=("base",))
+def PowBackward2(grad, xp, result, base):
+    if base == 0:
+        return (grad * 0,)
+    return (grad * result * float(np.log(base)),)
+
+
+def pow(a, b):
+    if type(a) is not Tensor:
+        return rpow(as_tensor(b), a) if type(b) is Tensor else _new(np.asarray(a ** b))
+    if type(b) is Tensor:
+        xa, xb = operands(a, b)
+        if xa.dtype.kind in "iu" and (xb < 0).any():
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        with np.errstate(all="ignore"):
+            out = np.asarray(np.power(xa, xb))
+        if needs(a, b):
+            t = _new(out)
+            PowBackward1.node(t, (a, b), (a, b, RESULT), shapes(a, b))
+            return t
+        return _new(out)
+    if not isinstance(b, (int, float)):
+        raise TypeError(f"unsupported operand type(s) for ** or pow(): 'Tensor' and '{pytype(b)}'")
+    xa = a._a
+    if xa.dtype.kind in "iub":
+        if isinstance(b, float):
+            xa = xa.astype(D.DEFAULT_FLOAT[0].np)
+        elif b < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        elif xa.dtype.kind == "b":
+            xa = xa.astype(np.int64)
+    with np.errstate(all="ignore"):
+        if b == 2:
+            out = xa * xa
+        elif b == 0.5:
+            out = np.sqrt(xa)
+        else:
+            out = np.power(xa, b)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if out.dtype != xa.dtype:
+        out = out.astype(xa.dtype)
+    if GRAD[0] and (a._fn is not None or a._rg):
+        t = _new(out)
+        t._fn = Node(PowBackward0, (edge_of(a),), (a,), b)
+        return t
+    return _new(out)
+
+
+def rpow(a, base):
+    """base ** a for a Python number base."""
+    if not isinstance(base, (int, float)):
+        raise Unsupported(f"unsupported operand type(s): '{pytype(base)}' and 'Tensor'")
+    xa = a._a
+    if xa.dtype.kind != "f" and isinstance(base, float):
+        xa = xa.astype(D.DEFAULT_FLOAT[0].np)
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind == "f" else base, xa))
+    if xa.dtype.kind == "f" and out.dtype != xa.dtype:
+        out = out.astype(xa.dtype)
+    if GRAD[0] and a.requires_grad:
+        t = _new(out)
+        node = t._fn = Node(PowBackward2, (edge_of(a),), (t,), base)
+        node.saved = (SavedOutput(t, node),)
+        node.saved_outputs = (0,)
+        return t
+    return _new(out)
+
+
+def _torch_pow(input, exponent, out=None):
+    if type(input) is not Tensor:
+        return rpow(as_tensor(exponent), input)
+    return pow(input, exponent)
+
+
+declare("pow", pow, rules=[PowBackward0, PowBackward1, PowBackward2], torch_forward=_torch_pow,
+        inplace=binary_inplace(pow), dunders={"__pow__": _dunder(pow), "__rpow__": _dunder(rpow)})
+
+
+# ================================================================ maximum, minimum, where
+@rule("MaximumBackward0", ("self", "other"),
+      ("grad where self > other (half on ties)", "grad where other > self (half on ties)"),
+      saved=("self", "other"), ctx=("self_shape", "other_shape"))
+def MaximumBackward0(grad, xp, self, other, self_shape, other_shape):
+    ra, rb = xp.raw(self), xp.raw(other)
+    tie = xp.mask(ra == rb, grad) * 0.5
+    return (xp.sum_to(grad * (xp.mask(ra > rb, grad) + tie), self_shape) if self_shape is not None else None,
+            xp.sum_to(grad * (xp.mask(rb > ra, grad) + tie), other_shape) if other_shape is not None else None)
+
+
+@rule("MinimumBackward0", ("self", "other"),
+      ("grad where self < other (half on ties)", "grad where other < self (half on ties)"),
+      saved=("self", "other"), ctx=("self_shape", "other_shape"))
+def MinimumBackward0(grad, xp, self, other, self_shape, other_shape):
+    ra, rb = xp.raw(self), xp.raw(other)
+    tie = xp.mask(ra == rb, grad) * 0.5
+    return (xp.sum_to(grad * (xp.mask(ra < rb, grad) + tie), self_shape) if self_shape is not None else None,
+            xp.sum_to(grad * (xp.mask(rb < ra, grad) + tie), other_shape) if other_shape is not None else None)
+
+
+def maximum(a, b):
+    xa, xb = operands(a, b)
+    out = np.asarray(np.maximum(xa, xb))
+    return result(out, MaximumBackward0, (a, b), (a, b), shapes(a, b))
+
+
+def minimum(a, b):
+    xa, xb = operands(a, b)
+    out = np.asarray(np.minimum(xa, xb))
+    return result(out, MinimumBackward0, (a, b), (a, b), shapes(a, b))
+
+
+declare("maximum", maximum, method=False, rules=[MaximumBackward0], bare=True)
+declare("minimum", minimum, method=False, rules=[MinimumBackward0], bare=True)
+
+
+@rule("WhereBackward0", ("condition", "self", "other"),
+      ("non-differentiable", "where(condition, grad, 0)", "where(condition, 0, grad)"),
+      saved=("condition",), ctx=("self_shape", "other_shape"))
+def WhereBackward0(grad, xp, condition, self_shape, other_shape):
+    c = xp.raw(condition)
+    z = grad * 0
+    return (None,
+            None if self_shape is None else xp.sum_to(xp.where(c, grad, z), self_shape),
+            None if other_shape is None else xp.sum_to(xp.where(c, z, grad), other_shape))
+
+
+def where(condition, input=None, other=None):
+    if input is None and other is None:
+        return tuple(_new(np.asarray(i, np.int64)) for i in np.nonzero(condition._a))
+    if input is None or other is None:
+        got = ", ".join(pytype(a) for a in (condition, input, other) if a is not None)
+        raise TypeError(f"where() received an invalid combination of arguments - got ({got}), but expected one of:")
+    c = condition._a.astype(bool)
+    ti = as_tensor(input) if type(input) is Tensor or type(other) is not Tensor else scalar_tensor(input, other)
+    to = other if type(other) is Tensor else scalar_tensor(other, ti)
+    rd = D.result_type((input if type(input) is Tensor else ti, other if type(other) is Tensor else to))
+    xi, xo = ti._a.astype(rd.np, copy=False), to._a.astype(rd.np, copy=False)
+    broadcast_shape(broadcast_shape(c.shape, xi.shape), xo.shape)   # PyTorch's message on mismatch
+    out = np.where(c, xi, xo).astype(rd.np, copy=False)
+    sa = ti._a.shape if ti.requires_grad else None
+    sb = to._a.shape if to.requires_grad else None
+    return result(out, WhereBackward0, (None, ti, to), (_new(c),), (sa, sb))
+
+
+declare("where", where, method=False, rules=[WhereBackward0], bare=True)
+
+
+# ================================================================ comparisons and logic (no gradient)
+def _compare(a, b, fn):
+    if type(b) is Tensor or isinstance(b, (int, float, bool)):
+        xa, xb = operands(a, b)
+        return _new(np.asarray(fn(xa, xb)))
+    if b is None:
+        return fn is np.not_equal
+    try:
+        bt = as_tensor(b)
+    except Exception:
+        return False if fn is np.equal else (True if fn is np.not_equal else NotImplemented)
+    return _compare(a, bt, fn)
+
+
+def _comparison(name, fn, dunder):
+    def forward(self, other):
+        return _compare(self, other, fn)
+    forward.__name__ = name
+    declare(name, forward, dunders={dunder: forward})
+
+
+for _name, _fn, _dunder_name in (("eq", np.equal, "__eq__"), ("ne", np.not_equal, "__ne__"),
+                                 ("lt", np.less, "__lt__"), ("le", np.less_equal, "__le__"),
+                                 ("gt", np.greater, "__gt__"), ("ge", np.greater_equal, "__ge__")):
+    _comparison(_name, _fn, _dunder_name)
+
+
+@declare("equal", returns_tensor=False)
+def equal(self, other):
+    return self._a.shape == other._a.shape and bool((self._a == other._a).all())
+
+
+@declare("allclose", returns_tensor=False)
+def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.allclose(self._a, as_tensor(other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@declare("isclose")
+def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _new(np.isclose(self._a, as_tensor(other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def _nograd_binary(a, b, fn):
+    xa, xb = operands(a, b)
+    with np.errstate(all="ignore"):
+        return _new(np.asarray(fn(xa, xb)))
+
+
+def _invert(self):
+    if self.dtype is D.bool_:
+        return _new(~self._a)
+    return _new(np.invert(self._a))
+
+
+def _shift(fn):
+    """<< and >> on integer arrays (PyTorch has no float kernel)."""
+    def shift(xa, xb):
+        if xa.dtype.kind == "f" or np.asarray(xb).dtype.kind == "f":
+            raise RuntimeError(f'"{fn.__name__[:-len("_shift")]}shift_cpu" not implemented for \'Float\'')
+        return fn(xa, np.asarray(xb).astype(xa.dtype, copy=False))
+    shift.__name__ = fn.__name__
+    return shift
+
+
+def _reflected(fn):
+    def r(self, other):
+        if type(other) is Tensor:
+            return fn(other, self)
+        return fn(as_tensor(other), self)
+    return r
+
+
+for _name, _fn, _dunders in (("bitwise_and", np.bitwise_and, ("__and__", "__rand__")),
+                             ("bitwise_or", np.bitwise_or, ("__or__", "__ror__")),
+                             ("bitwise_xor", np.bitwise_xor, ("__xor__", "__rxor__")),
+                             ("bitwise_left_shift", _shift(np.left_shift), ("__lshift__",)),
+                             ("bitwise_right_shift", _shift(np.right_shift), ("__rshift__",))):
+    def _bitwise(self, other, _fn=_fn):
+        if type(self) is not Tensor:
+            self = as_tensor(self)
+        return _nograd_binary(self, other, _fn)
+    _bitwise.__name__ = _name
+    _ops = {d: _dunder(_bitwise) for d in _dunders}
+    if _name.endswith("shift"):
+        _ops["__r" + _dunders[0][2:]] = _dunder(_reflected(_bitwise))
+    _ops["__i" + _dunders[0][2:]] = (lambda _n: lambda self, other: getattr(self, _n + "_")(other))(_name)
+    declare(_name, _bitwise, dunders=_ops, inplace=binary_inplace(_bitwise))
+declare("bitwise_not", _invert, dunders={"__invert__": _invert}, inplace=unary_inplace(_invert))
+
+for _name, _fn in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite),
+                   ("logical_not", np.logical_not)):
+    def _test(self, _fn=_fn):
+        return _new(_fn(self._a))
+    _test.__name__ = _name
+    declare(_name, _test)
+
+
+# ================================================================ unary math
+def _f64(fn):
+    """A float32 transcendental function evaluated in float64 and rounded once: this matches
+    PyTorch's results to the last bit far more often than NumPy's float32 SIMD kernels."""
+    def f(a):
+        if a.dtype == np.float32:
+            return fn(a.astype(np.float64)).astype(np.float32)
+        return fn(a)
+    f.__name__ = fn.__name__
+    return f
+
+
+_exp = _f64(np.exp)
+
+
+def _sigmoid(a):
+    with np.errstate(over="ignore"):
+        one = a.dtype.type(1)
+        return (one / (one + _exp(-a))).astype(a.dtype, copy=False)
+
+
+def _rounding(fn, name):
+    """floor/ceil/round: integer tensors come back unchanged, in their own dtype; bool has no kernel."""
+    def f(a):
+        if a.dtype.kind == "b":
+            raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
+        return fn(a) if a.dtype.kind == "f" else a.copy()
+    return f
+
+
+def unary(a, fn, spec, float_only=True):
+    """fn on a's array (integers computed in the default float unless float_only is False),
+    recording spec with what it saves: its `self` input or its `result`."""
+    xa = a._a
+    if float_only and xa.dtype.kind != "f":
+        xa = xa.astype(D.DEFAULT_FLOAT[0].np)
+    out = fn(xa)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out, dtype=xa.dtype)
+    if GRAD[0] and (a._fn is not None or a._rg):
+        t = _new(out)
+        saved = spec.saved_names
+        if not saved:
+            t._fn = Node(spec, (edge_of(a),), (), None)
+        elif saved[0] == "result":
+            node = t._fn = Node(spec, (edge_of(a),), (t,), None)
+            node.saved = (SavedOutput(t, node),)
+            node.saved_outputs = (0,)
+        else:
+            t._fn = Node(spec, (edge_of(a),), (a,), None)
+        return t
+    return _new(out)
+
+
+def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=False, inplace=False,
+          function=True, aliases=(), functional=None):
+    """Declare a one-input math op and its rule in one line: `derivative(grad, xp, saved)`."""
+    spec = rule(node, ("self",), (formula,), saved=(saved,) if saved else ())(derivative)
+
+    def forward(self):
+        return unary(self, kernel, spec, float_only)
+    forward.__name__ = name
+    declare(name, forward, rules=[spec], bare=bare, function=function, aliases=aliases,
+            inplace=unary_inplace(forward) if inplace else None, functional=functional)
+    return spec
+
+
+# name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
+_math("exp", _exp, "ExpBackward0", "result", "grad * result", lambda grad, xp, result: (grad * result,),
+      bare=True, inplace=True)
+_math("expm1", _f64(np.expm1), "Expm1Backward0", "result", "grad * (result + 1)",
+      lambda grad, xp, result: (grad * (result + 1),), bare=True)
+_math("log", _f64(np.log), "LogBackward0", "self", "grad / self", lambda grad, xp, self: (grad / self,), bare=True)
+_math("log2", _f64(np.log2), "Log2Backward0", "self", "grad / (self * ln 2)",
+      lambda grad, xp, self: (grad / (self * 0.6931471805599453),), bare=True)
+_math("log10", _f64(np.log10), "Log10Backward0", "self", "grad / (self * ln 10)",
+      lambda grad, xp, self: (grad / (self * 2.302585092994046),), bare=True)
+_math("log1p", _f64(np.log1p), "Log1PBackward0", "self", "grad / (self + 1)",
+      lambda grad, xp, self: (grad / (self + 1),), bare=True)
+_math("sqrt", np.sqrt, "SqrtBackward0", "result", "grad / (2 * result)",
+      lambda grad, xp, result: (grad / (2 * result),), bare=True)
+_math("rsqrt", lambda a: 1 / np.sqrt(a), "RsqrtBackward0", "result", "-0.5 * grad * result ** 3",
+      lambda grad, xp, result: (-0.5 * grad * result ** 3,), bare=True)
+_math("reciprocal", np.reciprocal, "ReciprocalBackward0", "result", "-grad * result * result",
+      lambda grad, xp, result: (-grad * (result * result),), bare=True)
+_math("sin", _f64(np.sin), "SinBackward0", "self", "grad * self.cos()",
+      lambda grad, xp, self: (grad * xp.cos(self),), bare=True)
+_math("cos", _f64(np.cos), "CosBackward0", "self", "grad * -self.sin()",
+      lambda grad, xp, self: (grad * -xp.sin(self),), bare=True)
+_math("tan", _f64(np.tan), "TanBackward0", "result", "grad * (1 + result ** 2)",
+      lambda grad, xp, result: (grad * (1 + result * result),), bare=True)
+_math("sinh", _f64(np.sinh), "SinhBackward0", "self", "grad * self.cosh()",
+      lambda grad, xp, self: (grad * xp.cosh(self),), bare=True)
+_math("cosh", _f64(np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
+      lambda grad, xp, self: (grad * xp.sinh(self),), bare=True)
+_math("asin", _f64(np.arcsin), "AsinBackward0", "self", "grad / sqrt(1 - self ** 2)",
+      lambda grad, xp, self: (grad / xp.sqrt(1 - self * self),), bare=True)
+_math("acos", _f64(np.arccos), "AcosBackward0", "self", "-grad / sqrt(1 - self ** 2)",
+      lambda grad, xp, self: (-grad / xp.sqrt(1 - self * self),), bare=True)
+_math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
+      lambda grad, xp, self: (grad / (1 + self * self),), bare=True)
+_math("tanh", _f64(np.tanh), "TanhBackward0", "result", "grad * (1 - result * result)",
+      lambda grad, xp, result: (grad * (1 - result * result),), bare=True, functional=True)
+_math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "grad * (1 - result) * result",
+      lambda grad, xp, result: (grad * (1 - result) * result,), bare=True, functional=True)
+_math("floor", _rounding(np.floor, "floor"), "FloorBackward0", None, "zeros_like(grad)",
+      lambda grad, xp: (grad * 0,), float_only=False, bare=True)
+_math("ceil", _rounding(np.ceil, "ceil"), "CeilBackward0", None, "zeros_like(grad)",
+      lambda grad, xp: (grad * 0,), float_only=False, bare=True)
+
+
+@rule("NegBackward0", ("self",), ("-grad",))
+def NegBackward0(grad, xp):
+    return (-grad,)
+
+
+def neg(a):
+    if a.dtype is D.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    out = np.negative(a._a)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if GRAD[0] and (a._fn is not None or a._rg):
+        t = _new(out)
+        t._fn = Node(NegBackward0, (edge_of(a),), (), None)
+        return t
+    return _new(out)
+
+
+declare("neg", neg, aliases=("negative",), rules=[NegBackward0], bare=True, inplace=unary_inplace(neg),
+        dunders={"__neg__": neg, "__pos__": lambda self: self})
+
+
+@rule("AbsBackward0", ("self",), ("grad * self.sgn()",), saved=("self",))
+def AbsBackward0(grad, xp, self):
+    return (grad * xp.sign(self),)
+
+
+@declare("abs", rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()})
+def abs(self):
+    if self._a.dtype.kind == "b":
+        raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
+    return unary(self, np.abs, AbsBackward0, float_only=False)
+
+
+@rule("ReluBackward0", ("self",), ("grad where result > 0, else 0",), saved=("result",))
+def ReluBackward0(grad, xp, result):
+    return (xp.zero_where(xp.raw(result) <= 0, grad),)
+
+
+def relu(self):
+    if self._a.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return unary(self, lambda a: np.maximum(a, a.dtype.type(0)), ReluBackward0, float_only=False)
+
+
+declare("relu", relu, rules=[ReluBackward0], bare=True, inplace=unary_inplace(relu),
+        functional=lambda input, inplace=False: relu(input))
+
+
+@rule("SignBackward0", ("self",), ("zeros_like(grad)",))
+def SignBackward0(grad, xp):
+    return (grad * 0,)
+
+
+@declare("sign", rules=[SignBackward0], bare=True)
+def sign(self):
+    return unary(self, lambda a: a.copy() if a.dtype.kind == "b" else np.sign(a), SignBackward0, float_only=False)
+
+
+@declare("square", rules=[], bare=True)
+def square(self):
+    return pow(self, 2)
+
+
+@rule("RoundBackward0", ("self",), ("zeros_like(grad)",))
+def RoundBackward0(grad, xp):
+    return (grad * 0,)
+
+
+@rule("RoundBackward1", ("self",), ("zeros_like(grad)",))
+def RoundBackward1(grad, xp):
+    return (grad * 0,)
+
+
+@declare("round", rules=[RoundBackward0, RoundBackward1])
+def round(self, decimals=0):
+    if decimals:
+        return unary(self, lambda a: np.round(a, decimals), RoundBackward1)
+    return unary(self, _rounding(np.round, "round"), RoundBackward0, float_only=False)
+
+
+# ================================================================ clamp, masked_fill, leaky_relu
+def _in_range(x, lo, hi):
+    m = np.ones(x.shape, bool)
+    if lo is not None:
+        m &= x >= lo
+    if hi is not None:
+        m &= x <= hi
+    return m
+
+
+@rule("ClampBackward1", ("self",), ("grad where min <= self <= max, else 0",), saved=("self",), ctx=("min", "max"))
+def ClampBackward1(grad, xp, self, min, max):
+    return (grad * xp.mask(_in_range(xp.raw(self), min, max), grad),)
+
+
+@rule("ClampBackward0", ("self", "min", "max"),
+      ("grad where min <= self <= max, else 0", "grad where self < min (and min < max), else 0",
+       "grad where self > max (or max < min), else 0"), saved=("self",), ctx=("min", "max", "shapes"))
+def ClampBackward0(grad, xp, self, min, max, shapes):
+    x, lo, hi = xp.raw(self), min, max
+    keep = np.ones(np.broadcast_shapes(x.shape, *(b.shape for b in (lo, hi) if b is not None)), bool)
+    if lo is not None:
+        keep = keep & (x >= lo)
+    if hi is not None:
+        keep = keep & (x <= hi)
+    gx = xp.sum_to(grad * xp.mask(keep, grad), shapes[0]) if shapes[0] is not None else None
+    gmin = gmax = None
+    if shapes[1] is not None:
+        cond = (x < lo) & (lo < hi) if hi is not None else x < lo
+        gmin = xp.sum_to(grad * xp.mask(cond, grad), shapes[1])
+    if shapes[2] is not None:
+        cond = (x > hi) | (hi < lo) if lo is not None else x > hi
+        gmax = xp.sum_to(grad * xp.mask(cond, grad), shapes[2])
+    return (gx, gmin, gmax)
+
+
+def _clamp_tensor(self, min, max):
+    """clamp with tensor bounds (broadcast): min(max(self, min), max), gradients to the bounds too."""
+    lo = min if min is None or type(min) is Tensor else scalar_tensor(min, self)
+    hi = max if max is None or type(max) is Tensor else scalar_tensor(max, self)
+    dt = D.result_type(tuple(t for t in (self, lo, hi) if t is not None))
+    out = self._a.astype(dt.np, copy=False)
+    if lo is not None:
+        out = np.maximum(out, lo._a.astype(dt.np, copy=False))
+    if hi is not None:
+        out = np.minimum(out, hi._a.astype(dt.np, copy=False))
+    grads = tuple(None if t is None or not (t._fn is not None or t._rg) else t._a.shape for t in (self, lo, hi))
+    return result(np.asarray(out), ClampBackward0, (self, lo, hi), (self,),
+                  (None if lo is None else lo._a, None if hi is None else hi._a, grads))
+
+
+def clamp(self, min=None, max=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if type(min) is Tensor or type(max) is Tensor:
+        return _clamp_tensor(self, min, max)
+    lo = min.item() if type(min) is Tensor else min
+    hi = max.item() if type(max) is Tensor else max
+    out = self._a
+    if lo is not None:
+        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind == "f" or isinstance(lo, int) else np.float32))
+    if hi is not None:
+        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind == "f" or isinstance(hi, int) else np.float32))
+    return result(np.asarray(out), ClampBackward1, (self,), (self,), (lo, hi))
+
+
+declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True, inplace=unary_inplace(clamp))
+declare("clamp_min", lambda self, min: clamp(self, min, None), function=False, rules=[ClampBackward1])
+declare("clamp_max", lambda self, max: clamp(self, None, max), function=False, rules=[ClampBackward1])
+
+
+@rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))
+def MaskedFillBackward0(grad, xp, mask):
+    return (grad * xp.mask(~mask, grad),)
+
+
+@declare("masked_fill", rules=[MaskedFillBackward0])
+def masked_fill(self, mask, value):
+    m = as_tensor(mask)._a.astype(bool)
+    v = value.item() if type(value) is Tensor else value
+    out = np.where(m, np.asarray(v, self._a.dtype), self._a)
+    return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))
+
+
+@rule("LeakyReluBackward0", ("self",), ("grad where self > 0, else grad * negative_slope",), saved=("self",),
+      ctx=("negative_slope",))
+def LeakyReluBackward0(grad, xp, self, negative_slope):
+    s = xp.raw(self)
+    return (grad * (xp.mask(s > 0, grad) + xp.mask(s <= 0, grad) * negative_slope),)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    x = input._a
+    out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
+    return result(out, LeakyReluBackward0, (input,), (input,), negative_slope)
+
+
+declare("leaky_relu", leaky_relu, method=False, function=False, functional=True, rules=[LeakyReluBackward0])

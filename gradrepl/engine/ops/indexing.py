@@ -1,0 +1,338 @@
+"""Indexing: x[i], x[i] = v (CopySlices), index_select, narrow, select, gather; and the
+writes that replace a tensor's values (copy_, fill_, zero_)."""
+import numpy as np
+
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, no_grad_view, result
+from gradrepl.engine.ops.inplace import CopySlices, rebase_view
+from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.util import broadcast_shape, pytype, shape_list, wrap_dim
+
+
+def _index_backward(grad, xp, shape, index):
+    return (xp.scatter(shape, index, grad),)
+
+
+_INDEX = dict(ctx=("shape", "index"))
+SelectBackward0 = rule("SelectBackward0", ("self",), ("grad placed at [index] in zeros(self.sizes())",),
+                       **_INDEX)(_index_backward)
+SliceBackward0 = rule("SliceBackward0", ("self",), ("grad placed at [slice] in zeros(self.sizes())",),
+                      **_INDEX)(_index_backward)
+IndexBackward0 = rule("IndexBackward0", ("self",), ("grad accumulated at [indices] in zeros(self.sizes())",),
+                      **_INDEX)(_index_backward)
+AliasBackward0 = rule("AliasBackward0", ("self",), ("grad",), **_INDEX)(_index_backward)
+# x[:, None]: PyTorch's node is an unsqueeze; its rule here undoes the whole index
+UnsqueezeBackward0 = rule("UnsqueezeBackward0", ("self",), ("grad.squeeze(dim)",), key="UnsqueezeBackward0 of indexing",
+                          **_INDEX)(_index_backward)
+IndexSelectBackward0 = rule("IndexSelectBackward0", ("self",),
+                            ("zeros(self.sizes()).index_add(dim, index, grad)",), **_INDEX)(_index_backward)
+
+
+@rule("IndexPutBackward0", ("grad",), ("grad[index]",), ctx=("shape", "index"))
+def IndexPutBackward0(grad, xp, shape, index):
+    return (xp.index(grad, index),)
+
+
+# The rule of CopySlices under the names PyTorch reports for other index assignments:
+# x[mask] = v (index_put_), x[:] = 2.0 (fill_), x[...] = t (copy_).
+IndexPutBackward0_inplace, FillBackward3, CopyBackwards_inplace = (
+    rule(name, ("self", "src"), CopySlices.formulas, ctx=CopySlices.ctx_names, saves=True,
+         key=f"CopySlices as {name}")(CopySlices.fn)
+    for name in ("IndexPutBackward0", "FillBackward3", "CopyBackwards"))
+
+
+def _norm_index(t, index):
+    """A NumPy index from a PyTorch one (Tensors become arrays), bounds-checked with PyTorch's messages."""
+    items = index if type(index) is tuple else (index,)
+    out = []
+    nd = t._a.ndim
+    dim = 0
+    advanced = False
+    n_real = sum(1 for i in items if i is not None and i is not Ellipsis and not (type(i) is Tensor and i.dtype is D.bool_))
+    n_real += sum(i._a.ndim - 1 for i in items if type(i) is Tensor and i.dtype is D.bool_ and i._a.ndim > 1)
+    if n_real > nd:
+        first = next(i for i in items if i is not None and i is not Ellipsis)
+        if nd == 0 and type(first) is slice:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if nd == 0 and isinstance(first, int) and not isinstance(first, bool) and first != 0:
+            raise IndexError(f"index {first} is out of bounds for dimension 0 with size 0")
+        if nd == 0 and any(isinstance(i, int) for i in items):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    for i in items:
+        if i is Ellipsis:
+            before = dim
+            dim = nd - (n_real - before) + 0
+            dim = nd - sum(1 for j in items[items.index(Ellipsis) + 1:] if j is not None and j is not Ellipsis)
+            out.append(Ellipsis)
+            continue
+        if i is None:
+            out.append(None)
+            continue
+        if type(i) is Tensor:
+            if i.dtype is D.bool_:
+                m = i._a
+                if m.shape != t._a.shape[dim:dim + m.ndim]:
+                    raise IndexError(f"The shape of the mask {shape_list(m.shape)} at index {0} does not match the "
+                                     f"shape of the indexed tensor {shape_list(t._a.shape)} at index {dim}")
+                out.append(m)
+                dim += m.ndim
+                advanced = True
+                continue
+            if i.dtype.is_floating_point:
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            i = i._a
+            size = t._a.shape[dim]
+            if i.size and (i.max() >= size or i.min() < -size):
+                bad = int(i.max()) if i.max() >= size else int(i.min())
+                raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+            out.append(i)
+            dim += 1
+            advanced = True
+            continue
+        if isinstance(i, bool):
+            out.append(i)
+            advanced = True
+            continue
+        if isinstance(i, int):
+            size = t._a.shape[dim]
+            if i >= size or i < -size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+            out.append(i)
+            dim += 1
+            continue
+        if isinstance(i, slice):
+            if i.step is not None and i.step <= 0:
+                raise ValueError("step must be greater than zero")
+            out.append(i)
+            dim += 1
+            continue
+        if isinstance(i, (list, tuple, range)):  # PyTorch indexes with a range as with its list
+            arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
+            if arr.dtype.kind == "f":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            size = t._a.shape[dim]
+            if arr.dtype.kind in "iu" and arr.size and (arr.max() >= size or arr.min() < -size):
+                bad = int(arr.max()) if arr.max() >= size else int(arr.min())
+                raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+            out.append(arr)
+            dim += 1
+            advanced = True
+            continue
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+                         "indices (got " + pytype(i) + ")")
+    return tuple(out), advanced
+
+
+def _basic_rule(idx):
+    spec = AliasBackward0
+    for i in idx:
+        if isinstance(i, int):
+            spec = SelectBackward0
+        elif isinstance(i, slice) and i != slice(None):
+            spec = SliceBackward0
+        elif i is None:
+            spec = UnsqueezeBackward0
+    return spec
+
+
+_INT64 = np.dtype(np.int64)
+
+
+def getitem(t, index):
+    if type(index) is Tensor and index._a.dtype == _INT64 and t._a.ndim:
+        # x[long tensor] (a batch of rows, an embedding lookup): _norm_index's answer
+        # for this one index, without its general walk
+        i = index._a
+        size = t._a.shape[0]
+        if i.size:
+            hi, lo = i.max(), i.min()
+            if hi >= size or lo < -size:
+                bad = int(hi) if hi >= size else int(lo)
+                raise IndexError(f"index {bad} is out of bounds for dimension 0 with size {size}")
+        arr = t._a[i]
+        return result(arr, IndexBackward0, (t,), (), (t._a.shape, (i,)))
+    idx, advanced = _norm_index(t, index)
+    return getitem_raw(t, idx, advanced)
+
+
+def getitem_raw(t, idx, advanced=None):
+    if advanced is None:
+        advanced = not all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in (idx if type(idx) is tuple else (idx,)))
+    arr = t._a[idx]
+    if advanced:
+        if type(arr) is not np.ndarray:
+            arr = np.asarray(arr)
+        return result(arr, IndexBackward0, (t,), (), (t._a.shape, idx))
+    if type(arr) is not np.ndarray:
+        arr = t._a[idx + (Ellipsis,)] if type(idx) is tuple else t._a[(idx, Ellipsis)]
+    r = result(arr, _basic_rule(idx if type(idx) is tuple else (idx,)), (t,), (), (t._a.shape, idx))
+    r._ver = t._ver
+    r._base = t
+    r._vidx = idx
+    no_grad_view(r, t)
+    return r
+
+
+def index_backward(g, shape, index):
+    """zeros(shape) with g put at index, differentiable (create_graph of indexing)."""
+    z = np.zeros(shape, g._a.dtype)
+    if all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in (index if type(index) is tuple else (index,))):
+        z[index] = g._a
+    else:
+        np.add.at(z, index, g._a)
+    return result(z, IndexPutBackward0, (g,), (), (shape, index))
+
+
+def _whole(t, idx):
+    """An index that selects all of t (x[:], x[...], x[0:5] on 3 rows): PyTorch indexes
+    nothing then and writes into t itself (fill_ or copy_, no CopySlices)."""
+    items = idx if type(idx) is tuple else (idx,)
+    dim = 0
+    for i in items:
+        if i is Ellipsis:
+            dim = t._a.ndim - (len(items) - 1 - dim)
+            continue
+        if type(i) is not slice or i.step not in (None, 1) or i.indices(t._a.shape[dim])[:2] != (0, t._a.shape[dim]):
+            return False
+        dim += 1
+    return True
+
+
+def setitem(t, index, value):
+    idx, advanced = _norm_index(t, index)
+    whole = not advanced and _whole(t, idx)
+    check_leaf_inplace(t, through_view=not (advanced or whole))
+    if type(value) is Tensor:
+        v = value._a
+        if v.dtype != t._a.dtype:
+            v = v.astype(t._a.dtype)
+    elif isinstance(value, (int, float, bool)):
+        v = value
+    else:
+        value = as_tensor(value)
+        v = value._a.astype(t._a.dtype)
+    target_shape = t._a[idx].shape
+    if type(v) is np.ndarray and v.shape != target_shape:
+        try:
+            np.broadcast_shapes(v.shape, target_shape)
+            if len(v.shape) > len(target_shape) and any(s != 1 for s in v.shape[:len(v.shape) - len(target_shape)]):
+                raise ValueError
+        except ValueError:
+            raise RuntimeError(f"shape mismatch: value tensor of shape {shape_list(v.shape)} cannot be broadcast to "
+                               f"indexing result of shape {shape_list(target_shape)}") from None
+        if len(v.shape) > len(target_shape):
+            v = v.reshape(v.shape[len(v.shape) - len(target_shape):])
+    t._a[idx] = v
+    t._ver[0] += 1
+    src_rg = type(value) is Tensor and value.requires_grad
+    if GRAD[0] and (t.requires_grad or src_rg) and t._a.dtype.kind == "f":  # integer tensors have no history
+        spec = CopySlices
+        if advanced and t._base is None:  # index_put_ on a tensor that is not a view
+            spec = IndexPutBackward0_inplace
+        elif whole:
+            scalar = type(value) is not Tensor or value._a.ndim == 0
+            spec = FillBackward3 if scalar else CopyBackwards_inplace
+        node = Node(spec, (edge_of(t) if t.requires_grad else None,
+                                          edge_of(value) if src_rg else None), (),
+                    (idx, value._a.shape if src_rg else None, t.requires_grad))
+        t._fn, t._onr = node, 0
+        rebase_view(t, t)
+
+
+declare("__getitem__", getitem, method=False, function=False,
+        rules=[SelectBackward0, SliceBackward0, IndexBackward0, AliasBackward0, UnsqueezeBackward0],
+        dunders={"__getitem__": getitem})
+declare("__setitem__", setitem, method=False, function=False,
+        rules=[CopySlices, IndexPutBackward0_inplace, FillBackward3, CopyBackwards_inplace],
+        dunders={"__setitem__": setitem})
+
+
+@declare("index_select", rules=[IndexSelectBackward0])
+def index_select(self, dim, index):
+    d = wrap_dim(dim, self._a.ndim)
+    idx = (slice(None),) * d + (index._a,)
+    return result(self._a[idx], IndexSelectBackward0, (self,), (), (self._a.shape, idx))
+
+
+@declare("narrow", rules=[SliceBackward0])
+def narrow(self, dim, start, length):
+    d = wrap_dim(dim, self._a.ndim)
+    return getitem_raw(self, (slice(None),) * d + (slice(start, start + length),))
+
+
+@declare("select", rules=[SelectBackward0])
+def select(self, dim, index):
+    d = wrap_dim(dim, self._a.ndim)
+    return getitem(self, (slice(None),) * d + (index,))
+
+
+@rule("GatherBackward0", ("self",), ("zeros(self.sizes()).scatter_add(dim, index, grad)",), saved=("index",),
+      ctx=("shape", "dim"))
+def GatherBackward0(grad, xp, index, shape, dim):
+    return (xp.scatter_add_along(shape, dim, xp.raw(index), grad),)
+
+
+@declare("gather", rules=[GatherBackward0])
+def gather(self, dim, index):
+    d = wrap_dim(dim, self._a.ndim)
+    out = np.take_along_axis(self._a, index._a, axis=d)
+    return result(out, GatherBackward0, (self,), (index,), (self._a.shape, d))
+
+
+# ================================================================ whole-tensor writes
+@rule("CopyBackwards", ("self", "src"), ("zeros_like(grad)", "grad"), ctx=("src_shape",))
+def CopyBackwards(grad, xp, src_shape):
+    return (grad * 0, xp.sum_to(grad, src_shape))
+
+
+@declare("copy_", method="copy_", function=False, rules=[CopyBackwards])
+def copy_(self, src):
+    src = as_tensor(src)
+    check_leaf_inplace(self)
+    broadcast_shape(src._a.shape, self._a.shape, out=self._a.shape)
+    self._a[...] = src._a
+    self._ver[0] += 1
+    if GRAD[0] and (self.requires_grad or src.requires_grad):
+        self._fn = Node(CopyBackwards, (edge_of(self), edge_of(src)), (), src._a.shape)
+        self._onr = 0
+    return self
+
+
+@rule("ZeroBackward0", ("self",), ("zeros_like(grad)",))
+def ZeroBackward0(grad, xp):
+    return (grad * 0,)
+
+
+@rule("FillBackward2", ("self",), ("zeros_like(grad)",))
+def FillBackward2(grad, xp):
+    return (grad * 0,)
+
+
+def _fill_inplace(t, value, spec):
+    check_leaf_inplace(t)
+    t._a[...] = value
+    t._ver[0] += 1
+    if GRAD[0] and t._fn is not None:
+        t._fn = Node(spec, (edge_of(t),), (), None)
+        t._onr = 0
+    return t
+
+
+@declare("zero_", function=False, rules=[ZeroBackward0])
+def zero_(self):
+    return _fill_inplace(self, 0, ZeroBackward0)
+
+
+@declare("fill_", function=False, rules=[FillBackward2, FillBackward3])
+def fill_(self, value):
+    if type(value) is Tensor:  # fill_(Tensor): FillBackward3, the value gets grad.sum()
+        if value._a.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value._a.ndim} dimensions.")
+        setitem(self, Ellipsis, value)
+        return self
+    return _fill_inplace(self, value, FillBackward2)

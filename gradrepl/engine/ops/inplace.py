@@ -1,0 +1,89 @@
+"""The in-place variants (`x.add_(y)`, `x.exp_()`): the out-of-place kernel on a snapshot,
+written back, with PyTorch's leaf, view, shape and dtype checks and its CopySlices
+history when the written tensor is a view."""
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.ops.common import check_leaf_inplace
+from gradrepl.engine.ops.registry import rule
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import broadcast_shape, legacy_scalar, shape_list
+
+
+@rule("CopySlices", ("self", "src"), ("grad with [index] zeroed", "grad[index]"), ctx=("index", "src_shape", "has_base"),
+      saves=True)  # freed by backward, as in PyTorch
+def CopySlices(grad, xp, index, src_shape, has_base):
+    gb = xp.zero_at(grad, index) if has_base else None
+    gs = xp.index(grad, index)
+    if src_shape is not None:
+        gs = xp.sum_to(gs, src_shape)
+    return (gb, gs)
+
+
+@rule("AsStridedBackward0", ("self",), ("grad placed at the view's elements in zeros(base.sizes())",),
+      ctx=("shape", "index"))
+def AsStridedBackward0(grad, xp, shape, index):
+    return (xp.scatter(shape, index, grad),)
+
+
+def inplace(t, other, op, floating=False, check=None, **kw):
+    """t.op_(other): op(t, other, **kw) written into t. `floating`: the op's result is
+    floating even for integer inputs (div); `check(t, other)` raises PyTorch's op-specific
+    refusals first."""
+    check_leaf_inplace(t)
+    if type(other) is Tensor:  # PyTorch checks the output shape before the output dtype
+        broadcast_shape(t._a.shape, other._a.shape, out=t._a.shape)
+    if check is not None:
+        check(t, other)
+    if t._a.dtype.kind != "f":
+        rd = D.result_type((t, other)) if other is not None else t.dtype
+        if floating:
+            rd = D.DEFAULT_FLOAT[0] if not rd.is_floating_point else rd
+        if rd is not t.dtype and D.promote_types(rd, t.dtype) is not t.dtype:
+            raise RuntimeError(f"result type {legacy_scalar(rd)} can't be cast to the desired output type "
+                               f"{legacy_scalar(t.dtype)}")
+    needs = GRAD[0] and (t.requires_grad or (type(other) is Tensor and other.requires_grad))
+    if needs:
+        # the op's node must see the old value: compute on a snapshot carrying t's history
+        snap = _new(t._a.copy())
+        snap._fn, snap._onr, snap._rg = t._fn, t._onr, t._rg
+        r = op(snap, other, **kw)
+    else:
+        r = op(t.detach() if t._fn is not None else _new(t._a), other, **kw)
+    if r._a.shape != t._a.shape:
+        raise RuntimeError(f"output with shape {shape_list(t._a.shape)} doesn't match the broadcast shape "
+                           f"{shape_list(r._a.shape)}")
+    t._a[...] = r._a
+    t._ver[0] += 1
+    if needs:
+        t._fn, t._onr = r._fn, r._onr
+        rebase_view(t, r)
+    return t
+
+
+def binary_inplace(forward, floating=False, check=None):
+    """The in-place method of a binary op: `x.add_(y, alpha=2)`."""
+    def method(self, other, **kw):
+        return inplace(self, other, forward, floating, check, **kw)
+    return method
+
+
+def unary_inplace(forward):
+    """The in-place method of an op without a tensor operand: `x.exp_()`, `x.clamp_(0, 1)`."""
+    def method(self, *args, **kw):
+        return inplace(self, None, lambda s, _other: forward(s, *args, **kw))
+    return method
+
+
+def rebase_view(view, r):
+    """An in-place op on a view changes its base: the base's history gains a CopySlices that
+    writes the view's new value, and the view becomes a slice of that (AsStridedBackward0),
+    as in PyTorch. Only views made by basic indexing of a tensor that is not itself a view."""
+    base = view._base
+    if base is None or view._vidx is None or base._base is not None:
+        return
+    node = Node(CopySlices, (edge_of(base) if base.requires_grad else None, edge_of(r)), (),
+                (view._vidx, r._a.shape, base.requires_grad))
+    base._fn, base._onr = node, 0
+    view._fn = Node(AsStridedBackward0, (edge_of(base),), (), (base._a.shape, view._vidx))
+    view._onr = 0
+

@@ -1,0 +1,178 @@
+"""Losses and the other torch.nn.functional ops that have their own kernels."""
+import numpy as np
+
+from gradrepl.engine import rng
+from gradrepl.engine.ops.common import operands, result
+from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.tensor import Size, _new
+from gradrepl.engine.util import broadcast_shape
+
+
+@rule("MseLossBackward0", ("self", "target"), ("2 * (self - target) * grad / N  (reduction='mean')", "-(the same)"),
+      saved=("self", "target"), ctx=("reduction",))
+def MseLossBackward0(grad, xp, self, target, reduction):
+    d = (self - target) * 2
+    if reduction == "mean":
+        d = d * grad / xp.numel(self)
+    else:
+        d = d * grad
+    return (d, -d)
+
+
+@rule("NllLossBackward0", ("self", "target"), ("-grad / N at [i, target_i]  (reduction='mean')", "non-differentiable"),
+      saved=("target",), ctx=("shape", "reduction", "weight", "ignore_index", "total"))
+def NllLossBackward0(grad, xp, target, shape, reduction, weight, ignore_index, total):
+    t = xp.raw(target)
+    gg = xp.raw(grad)
+    z = np.zeros(shape, gg.dtype)
+    if (weight is None and reduction in ("mean", "sum") and len(shape) == 2 and t.dtype == np.int64
+            and (ignore_index < 0 or ignore_index >= shape[1]) and (not t.size or t.min() >= 0)):
+        # every row counts with weight 1: -w * scale is -scale (the general path's values)
+        z[np.arange(t.shape[0]), t] = -(gg / total if reduction == "mean" else gg)
+        return (xp.constant(z), None)
+    w = np.ones(t.shape, gg.dtype) if weight is None else weight[t].astype(gg.dtype)
+    w = np.where(t == ignore_index, 0, w).astype(gg.dtype)
+    scale = gg / total if reduction == "mean" else gg
+    vals = -w * gg if reduction == "none" else -w * scale
+    if len(shape) == 2:
+        z[np.arange(t.shape[0]), np.where(t == ignore_index, 0, t)] = vals
+    else:
+        z[0 if t == ignore_index else int(t)] = vals
+    return (xp.constant(z), None)
+
+
+@rule("BinaryCrossEntropyBackward0", ("self", "target"),
+      ("grad * (self - target) / max((1 - self) * self, eps) / N", "non-differentiable"),
+      saved=("self", "target"), ctx=("reduction",))
+def BinaryCrossEntropyBackward0(grad, xp, self, target, reduction):
+    raw = xp.raw(self)
+    eps = 1e-12
+    den = (1 - self) * self
+    den = xp.at_least(den, (1 - raw) * raw < eps, eps)
+    d = grad * (self - target) / den
+    if reduction == "mean":
+        d = d / raw.size
+    return (d, None)
+
+
+def _reduce(t, reduction):
+    if reduction == "mean":
+        return t.mean()
+    if reduction == "sum":
+        return t.sum()
+    if reduction == "none":
+        return t
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+@declare("mse_loss", method=False, function=False, functional=True, rules=[MseLossBackward0])
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if input._a.shape != target._a.shape:
+        broadcast_shape(input._a.shape, target._a.shape)
+    a, b = operands(input, target)
+    d = a - b
+    if reduction == "none":
+        out = d * d
+    elif reduction == "sum":
+        out = np.asarray(np.sum(d * d), a.dtype)
+    else:
+        out = np.asarray(np.mean(d * d), a.dtype)
+    return result(np.asarray(out), MseLossBackward0, (input, target), (input, target), reduction)
+
+
+@declare("l1_loss", method=False, function=False, functional=True, rules=[])
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _reduce((input - target).abs(), reduction)
+
+
+@declare("nll_loss", method=False, function=False, functional=True, rules=[NllLossBackward0])
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    x = input._a
+    t = target._a
+    if (x.ndim == 2 and weight is None and reduction in ("mean", "sum") and t.dtype == np.int64 and t.ndim == 1
+            and t.shape[0] == x.shape[0] and t.size and (ignore_index < 0 or ignore_index >= x.shape[1])):
+        # The common case (class indices, no weights, nothing ignored): the same numbers as
+        # the general path below with its all-ones weights left out (-picked * 1 is -picked,
+        # their sum is the row count).
+        lo, hi = t.min(), t.max()
+        if lo >= 0 and hi < x.shape[1]:
+            losses = -x[np.arange(t.shape[0]), t]
+            total = x.dtype.type(t.shape[0])
+            out = losses.sum() / total if reduction == "mean" else losses.sum()
+            return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (target,),
+                          (x.shape, reduction, None, ignore_index, total))
+    t = t.astype(np.int64)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"Expected 1 or 2 dimensions (got {x.ndim})")
+    w = None if weight is None else weight._a
+    if x.ndim == 2:
+        if t.shape[0] != x.shape[0]:
+            raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({t.shape[0]}).")
+        valid = t != ignore_index
+        tt = np.where(valid, t, 0)
+        if (tt >= x.shape[1]).any() or (tt < 0).any():
+            raise IndexError(f"Target {int(tt.max())} is out of bounds.")
+        picked = x[np.arange(x.shape[0]), tt]
+        ww = np.ones_like(picked) if w is None else w[tt].astype(x.dtype)
+        ww = np.where(valid, ww, 0).astype(x.dtype)
+        losses = -picked * ww
+        total = ww.sum()
+    else:
+        valid = int(t) != ignore_index
+        picked = x[int(t)] if valid else x.dtype.type(0)
+        ww = x.dtype.type(1 if w is None else w[int(t)]) if valid else x.dtype.type(0)
+        losses = np.asarray(-picked * ww)
+        total = ww
+    if reduction == "none":
+        out = losses
+    elif reduction == "sum":
+        out = np.asarray(losses.sum(), x.dtype)
+    else:
+        out = np.asarray(losses.sum() / total, x.dtype)
+    return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (target,),
+                   (x.shape, reduction, w, ignore_index, total))
+
+
+@declare("cross_entropy", method=False, function=False, functional=True, rules=[])
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    if target.dtype.is_floating_point:
+        return _reduce(-(target * input.log_softmax(1 if input.ndim > 1 else 0)).sum(1 if input.ndim > 1 else 0),
+                       reduction)
+    return nll_loss(input.log_softmax(1 if input.ndim > 1 else 0), target, weight, ignore_index=ignore_index,
+                    reduction=reduction)
+
+
+@declare("binary_cross_entropy", method=False, function=False, functional=True,
+         rules=[BinaryCrossEntropyBackward0])
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    x, y = input._a, target._a
+    if x.shape != y.shape:
+        raise ValueError(f"Using a target size ({Size(y.shape)!r}) that is different to the input size "
+                         f"({Size(x.shape)!r}) is deprecated. Please ensure they have the same size.")
+    if (x < 0).any() or (x > 1).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    with np.errstate(divide="ignore"):
+        lx = np.maximum(np.log(x), -100)
+        l1x = np.maximum(np.log(1 - x), -100)
+    losses = -(y * lx + (1 - y) * l1x)
+    if weight is not None:
+        losses = losses * weight._a
+    if reduction == "none":
+        out = losses
+    elif reduction == "sum":
+        out = np.asarray(losses.sum(), x.dtype)
+    else:
+        out = np.asarray(losses.mean(), x.dtype)
+    return result(np.asarray(out, x.dtype), BinaryCrossEntropyBackward0, (input,), (input, target), reduction)
+
+
+@declare("dropout", method=False, function=False, functional=True, rules=[])
+def dropout(input, p=0.5, training=True, inplace=False):
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input * 0
+    # the mask is already scaled by 1 / (1 - p), as PyTorch's
+    mask = rng.default_generator.dropout_mask(input._a.shape, p, input._a.dtype)
+    return input * _new(np.asarray(mask, input._a.dtype))

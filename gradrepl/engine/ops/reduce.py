@@ -1,0 +1,509 @@
+"""Reductions and normalisations: sum, mean, prod, max/min, norm, var/std, softmax, cumsum."""
+import builtins
+
+import numpy as np
+
+from gradrepl.engine.autograd import GRAD
+from gradrepl.engine.ops.common import RESULT, result
+from gradrepl.engine.ops.elementwise import maximum, minimum
+from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.printing import return_types_repr
+from gradrepl.engine.summation import full_sum
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, wrap_dim
+
+
+def _keepdim(name, dim, keepdim):
+    """keepdim of a full reduction: PyTorch has no overload taking keepdim without dim."""
+    if keepdim is None:
+        return False
+    if type(keepdim) is not bool:
+        raise TypeError(f"{name}(): argument 'keepdim' must be bool, not {pytype(keepdim)}")
+    if dim is None:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (keepdim=bool, ), "
+                        "but expected one of:")
+    return keepdim
+
+
+def _unreduce(grad, xp, shape, dims, keepdim):
+    """A reduced gradient put back to the input's shape (unsqueezed, then expanded)."""
+    if not keepdim:
+        grad = xp.unsqueeze_dims(grad, dims)
+    return xp.expand(grad, shape)
+
+
+# ================================================================ sum, mean
+@rule("SumBackward0", ("self",), ("grad.expand(self.sizes())",), ctx=("shape",))
+def SumBackward0(grad, xp, shape):
+    return (xp.expand(grad, shape),)
+
+
+@rule("SumBackward1", ("self",), ("grad.unsqueeze(dim).expand(self.sizes())",), ctx=("shape", "dims", "keepdim"))
+def SumBackward1(grad, xp, shape, dims, keepdim):
+    return (_unreduce(grad, xp, shape, dims, keepdim),)
+
+
+def reduce_sum(a, dim=None, keepdim=False, dtype=None):
+    xa = a._a
+    acc = dtype.np if dtype is not None else (np.int64 if xa.dtype.kind in "biu" else xa.dtype)
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        exact = full_sum(xa) if xa.dtype == acc else None
+        out = np.asarray(np.sum(xa, dtype=acc) if exact is None else exact)
+        if keepdim:
+            out = out.reshape((1,) * xa.ndim)
+        if dim is None and not keepdim:
+            return result(out, SumBackward0, (a,), (), xa.shape)
+        return result(out, SumBackward1, (a,), (), (xa.shape, tuple(range(xa.ndim)), keepdim))
+    dims = dims_tuple(dim, xa.ndim)
+    out = np.asarray(np.sum(xa, axis=dims, dtype=acc, keepdims=keepdim))
+    return result(out, SumBackward1, (a,), (), (xa.shape, dims, keepdim))
+
+
+@declare("sum", rules=[SumBackward0, SumBackward1])
+def sum(self, dim=None, keepdim=None, dtype=None):
+    return reduce_sum(self, dim, _keepdim("sum", dim, keepdim), dtype)
+
+
+@rule("MeanBackward0", ("self",), ("grad.expand(self.sizes()) / self.numel()",), ctx=("shape",))
+def MeanBackward0(grad, xp, shape):
+    return (xp.expand(grad / int(np.prod(shape)), shape),)
+
+
+@rule("MeanBackward1", ("self",), ("grad.unsqueeze(dim).expand(self.sizes()) / (number of elements reduced)",),
+      ctx=("shape", "dims", "keepdim"))
+def MeanBackward1(grad, xp, shape, dims, keepdim):
+    n = int(np.prod([shape[d] for d in dims])) if dims else 1
+    return (_unreduce(grad / n, xp, shape, dims, keepdim),)
+
+
+def reduce_mean(a, dim=None, keepdim=False, dtype=None):
+    xa = a._a
+    if dtype is not None:
+        xa = xa.astype(dtype.np)
+    elif xa.dtype.kind != "f":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+            f"Got: {legacy_scalar(a.dtype)}")
+    if dim is None:
+        exact = full_sum(xa)
+        if exact is not None:   # PyTorch: the sum in its order, then one division
+            out = np.asarray(exact / xa.dtype.type(xa.size) if xa.size else np.nan, dtype=xa.dtype)
+        else:
+            out = np.asarray(np.mean(xa), dtype=xa.dtype)
+        return result(out, MeanBackward0, (a,), (), xa.shape)
+    dims = dims_tuple(dim, xa.ndim)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.asarray(np.mean(xa, axis=dims, keepdims=keepdim), dtype=xa.dtype)
+    return result(out, MeanBackward1, (a,), (), (xa.shape, dims, keepdim))
+
+
+@declare("mean", rules=[MeanBackward0, MeanBackward1], bare=True)
+def mean(self, dim=None, keepdim=None, dtype=None):
+    return reduce_mean(self, dim, _keepdim("mean", dim, keepdim), dtype)
+
+
+# ================================================================ prod
+def _prod_others(self, result, dim, xp):
+    """The product of every other element (along dim, or of all): result / self without zeros."""
+    raw = xp.raw(self)
+    if not (raw == 0).any():
+        return result / self
+    flat = raw if dim is not None else raw.reshape(-1)
+    axis = dim if dim is not None else 0
+    moved = np.moveaxis(flat, axis, -1)
+    out = np.empty_like(moved)
+    for i in range(moved.shape[-1]):
+        out[..., i] = np.prod(np.delete(moved, i, axis=-1), axis=-1)
+    return xp.constant(np.moveaxis(out, -1, axis).reshape(raw.shape))
+
+
+@rule("ProdBackward0", ("self",), ("grad * (product of all other elements)",), saved=("self", "result"))
+def ProdBackward0(grad, xp, self, result):
+    return (grad * _prod_others(self, result, None, xp),)
+
+
+@rule("ProdBackward1", ("self",), ("grad * (product of the other elements along dim)",), saved=("self", "result"),
+      ctx=("dim", "keepdim"))
+def ProdBackward1(grad, xp, self, result, dim, keepdim):
+    if not keepdim:
+        grad = xp.unsqueeze_dims(grad, (dim,))
+        result = xp.unsqueeze_dims(result, (dim,))
+    return (grad * _prod_others(self, result, dim, xp),)
+
+
+@declare("prod", rules=[ProdBackward0, ProdBackward1], bare=True)
+def prod(self, dim=None, keepdim=None, dtype=None):
+    keepdim = _keepdim("prod", dim, keepdim)
+    xa = self._a
+    acc = np.int64 if xa.dtype.kind in "biu" else xa.dtype
+    if dim is None:
+        return result(np.asarray(np.prod(xa, dtype=acc)), ProdBackward0, (self,), (self, RESULT), None)
+    d = wrap_dim(dim, xa.ndim)
+    out = np.asarray(np.prod(xa, axis=d, dtype=acc, keepdims=keepdim))
+    return result(out, ProdBackward1, (self,), (self, RESULT), (d, keepdim))
+
+
+# ================================================================ max, min, amax, argmax
+class ReturnTypes(tuple):
+    """torch.return_types.max(values=..., indices=...)."""
+
+    __slots__ = ()
+    _name = "max"
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+    def __repr__(self):
+        return return_types_repr(self._name, [("values", repr(self[0])), ("indices", repr(self[1]))])
+
+
+class MaxReturn(ReturnTypes):
+    __slots__ = ()
+    _name = "max"
+
+
+class MinReturn(ReturnTypes):
+    __slots__ = ()
+    _name = "min"
+
+
+def _spread_over_extremes(grad, xp, self, result):
+    m = xp.mask(xp.raw(self) == xp.raw(result), grad)
+    return (m * (grad / m.sum()),)
+
+
+MaxBackward1 = rule("MaxBackward1", ("self",), ("grad spread evenly over the elements equal to the max",),
+                    saved=("self", "result"))(_spread_over_extremes)
+MinBackward1 = rule("MinBackward1", ("self",), ("grad spread evenly over the elements equal to the min",),
+                    saved=("self", "result"))(_spread_over_extremes)
+
+
+def _place_at_indices(grad, xp, indices, shape, dim, keepdim):
+    if not shape:  # max over dim 0 of a 0-d tensor: the value itself
+        return (xp.reshape(grad, ()),)
+    idx = xp.raw(indices)
+    if not keepdim:
+        grad = xp.unsqueeze_dims(grad, (dim,))
+        idx = np.expand_dims(idx, dim)
+    return (xp.put_along(shape, dim, idx, grad),)
+
+
+MaxBackward0 = rule("MaxBackward0", ("self",), ("grad placed at indices (value_selecting_reduction_backward)",),
+                    saved=("indices",), ctx=("shape", "dim", "keepdim"))(_place_at_indices)
+MinBackward0 = rule("MinBackward0", ("self",), ("grad placed at indices (value_selecting_reduction_backward)",),
+                    saved=("indices",), ctx=("shape", "dim", "keepdim"))(_place_at_indices)
+
+
+def reduce_max(a, dim, keepdim, which):
+    xa = a._a
+    fn = np.max if which == "max" else np.min
+    if dim is None:
+        if xa.size == 0:
+            raise RuntimeError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        out = np.asarray(fn(xa))
+        return result(out, MaxBackward1 if which == "max" else MinBackward1, (a,), (a, RESULT), None)
+    d = wrap_dim(dim, xa.ndim)
+    arg = np.argmax if which == "max" else np.argmin
+    idx = np.asarray(arg(xa, axis=d, keepdims=keepdim) if xa.ndim else np.zeros((), np.int64)).astype(np.int64)
+    vals = np.asarray(fn(xa, axis=d, keepdims=keepdim) if xa.ndim else xa.copy())
+    idx_t = _new(idx)
+    v = result(vals, MaxBackward0 if which == "max" else MinBackward0, (a,), (idx_t,), (xa.shape, d, keepdim))
+    return (MaxReturn if which == "max" else MinReturn)((v, idx_t))
+
+
+@declare("max", rules=[MaxBackward0, MaxBackward1])
+def max(self, dim=None, keepdim=None):
+    if isinstance(dim, Tensor):
+        return maximum(self, dim)
+    return reduce_max(self, dim, _keepdim("max", dim, keepdim), "max")
+
+
+@declare("min", rules=[MinBackward0, MinBackward1])
+def min(self, dim=None, keepdim=None):
+    if isinstance(dim, Tensor):
+        return minimum(self, dim)
+    return reduce_max(self, dim, _keepdim("min", dim, keepdim), "min")
+
+
+@rule("AmaxBackward0", ("self",), ("grad spread evenly over the elements equal to the max along dim",),
+      saved=("self", "result"), ctx=("dims", "keepdim"))
+def AmaxBackward0(grad, xp, self, result, dims, keepdim):
+    raw_r = xp.raw(result)
+    if not keepdim:
+        grad = xp.unsqueeze_dims(grad, dims)
+        raw_r = np.expand_dims(raw_r, dims)
+    hit = xp.raw(self) == raw_r
+    count = np.sum(hit, axis=dims, keepdims=True).astype(raw_r.dtype)
+    return (grad / xp.mask(count, grad) * xp.mask(hit, grad),)
+
+
+@declare("amax", rules=[AmaxBackward0])
+def amax(self, dim=(), keepdim=False):
+    if type(keepdim) is not bool:
+        raise TypeError(f"amax(): argument 'keepdim' must be bool, not {pytype(keepdim)}")
+    xa = self._a
+    dims = tuple(range(xa.ndim)) if dim in ((), None) or dim == [] else dims_tuple(dim, xa.ndim)
+    if xa.size == 0:
+        return reduce_max(self, None, keepdim, "max")  # PyTorch's message for an empty reduction
+    out = np.asarray(np.max(xa, axis=dims, keepdims=keepdim))
+    return result(out, AmaxBackward0, (self,), (self, RESULT), (dims, keepdim))
+
+
+def _arg(a, dim, keepdim, fn):
+    xa = a._a
+    if xa.dtype.kind == "b":
+        raise RuntimeError(f"{'argmax' if fn is np.argmax else 'argmin'}(): does not support bool input")
+    if dim is None:
+        return _new(np.asarray(fn(xa), dtype=np.int64))
+    d = wrap_dim(dim, xa.ndim)
+    return _new(np.asarray(fn(xa, axis=d, keepdims=keepdim), dtype=np.int64))
+
+
+@declare("argmax")
+def argmax(self, dim=None, keepdim=False):
+    return _arg(self, dim, keepdim, np.argmax)
+
+
+@declare("argmin")
+def argmin(self, dim=None, keepdim=False):
+    return _arg(self, dim, keepdim, np.argmin)
+
+
+@declare("all")
+def all(self, dim=None, keepdim=False):
+    return _new(np.asarray(np.all(self._a, axis=dims_opt(dim, self._a.ndim), keepdims=keepdim)))
+
+
+@declare("any")
+def any(self, dim=None, keepdim=False):
+    return _new(np.asarray(np.any(self._a, axis=dims_opt(dim, self._a.ndim), keepdims=keepdim)))
+
+
+# ================================================================ norm
+@rule("LinalgVectorNormBackward0", ("self",),
+      ("grad * self / result  (ord 2; see linalg_vector_norm_backward for others)",),
+      saved=("self", "result"), ctx=("dims", "keepdim", "p"))
+def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
+    if p == 0:
+        return (None,)
+    raw_a, raw_r = xp.raw(self), xp.raw(result)
+    if dims is not None and not keepdim:
+        grad = xp.unsqueeze_dims(grad, dims)
+        result = xp.unsqueeze_dims(result, dims)
+        raw_r = np.expand_dims(raw_r, tuple(sorted(dims)))
+    if p == 1:
+        return (xp.sign(self) * grad,)
+    if p in (float("inf"), -float("inf")):
+        hit = np.abs(raw_a) == raw_r
+        count = np.sum(hit, axis=dims, keepdims=True).astype(raw_a.dtype)
+        return (xp.sign(self) * ((grad / xp.mask(count, grad)) * xp.mask(hit, grad)),)
+    nonzero = xp.mask(raw_r != 0, grad)
+    safe = result + xp.mask(raw_r == 0, result)  # 1 where the norm is 0: those grads are masked to 0 anyway
+    if p == 2:
+        return (grad * self / safe * nonzero,)
+    absa = self * xp.sign(self)
+    if p < 2:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scaled = xp.sign(self) * absa ** (p - 1)
+        if p < 1:  # |x| ** (p - 1) is inf at 0: those elements get no gradient
+            scaled = xp.where(raw_a != 0, scaled, self * 0)
+        return (scaled * grad * safe ** (1 - p) * nonzero,)
+    return (self * absa ** (p - 2) * grad / safe ** (p - 1) * nonzero,)
+
+
+@declare("norm", rules=[LinalgVectorNormBackward0])
+def norm(self, p="fro", dim=None, keepdim=False):
+    xa = self._a
+    if xa.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {legacy_scalar(self.dtype)}")
+    dims = None if dim is None else dims_tuple(dim, xa.ndim)
+    p = 2.0 if p == "fro" else float(p)
+    with np.errstate(all="ignore"):
+        absa = np.abs(xa)
+        if p == 2:
+            out = np.sqrt(np.sum(xa * xa, axis=dims, keepdims=keepdim))
+        elif p == 0:
+            out = np.sum(xa != 0, axis=dims, keepdims=keepdim)
+        elif p == 1:
+            out = np.sum(absa, axis=dims, keepdims=keepdim)
+        elif p == float("inf"):
+            out = np.max(absa, axis=dims, keepdims=keepdim)
+        elif p == -float("inf"):
+            out = np.min(absa, axis=dims, keepdims=keepdim)
+        else:
+            out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
+    out = np.asarray(out, dtype=xa.dtype)
+    return result(out, LinalgVectorNormBackward0, (self,), (self, RESULT), (dims, keepdim, p))
+
+
+# ================================================================ var, std
+def _var_grad(grad, xp, self, dims, correction, keepdim):
+    shape = self.shape
+    axes = tuple(range(len(shape))) if dims is None else dims
+    n = int(np.prod([shape[d] for d in axes]))
+    mean = xp.sum(self, axes, True) / n
+    if dims is not None and not keepdim:
+        grad = xp.unsqueeze_dims(grad, axes)
+    return grad * 2 * (self - mean) / (n - correction)
+
+
+@rule("VarBackward0", ("self",), ("grad * 2 * (self - self.mean(dim)) / (N - correction)",), saved=("self",),
+      ctx=("dims", "correction", "keepdim"))
+def VarBackward0(grad, xp, self, dims, correction, keepdim):
+    return (_var_grad(grad, xp, self, dims, correction, keepdim),)
+
+
+@rule("StdBackward0", ("self",), ("grad * (self - self.mean(dim)) / ((N - correction) * result)",),
+      saved=("self", "result"), ctx=("dims", "correction", "keepdim"))
+def StdBackward0(grad, xp, self, result, dims, correction, keepdim):
+    raw_r = xp.raw(result)
+    if dims is not None and not keepdim:
+        result = xp.unsqueeze_dims(result, dims)
+        grad = xp.unsqueeze_dims(grad, dims)
+        raw_r = np.expand_dims(raw_r, dims)
+    # where the std is 0 the gradient is 0 (PyTorch masks it), not inf * 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaled = xp.where(raw_r == 0, grad * 0, grad / (2 * result))
+    return (_var_grad(scaled, xp, self, dims, correction, True),)
+
+
+def _var(a, dim, unbiased, keepdim, correction, std):
+    xa = a._a
+    if xa.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    dims = None if dim is None else dims_tuple(dim, xa.ndim)
+    with np.errstate(all="ignore"):
+        # PyTorch accumulates var/std of float32 in double (Welford) and rounds once at the end
+        out = np.var(xa.astype(np.float64), axis=dims, ddof=correction, keepdims=keepdim)
+        if std:
+            out = np.sqrt(out)
+        out = np.asarray(out, dtype=xa.dtype)
+    if std:
+        return result(out, StdBackward0, (a,), (a, RESULT), (dims, correction, keepdim))
+    return result(out, VarBackward0, (a,), (a,), (dims, correction, keepdim))
+
+
+@declare("std", rules=[StdBackward0])
+def std(self, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var(self, dim, unbiased, keepdim, correction, std=True)
+
+
+@declare("var", rules=[VarBackward0])
+def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var(self, dim, unbiased, keepdim, correction, std=False)
+
+
+# ================================================================ softmax, log_softmax, logsumexp, cumsum
+@rule("SoftmaxBackward0", ("self",), ("result * (grad - (grad * result).sum(dim, keepdim=True))",),
+      saved=("result",), ctx=("dim",))
+def SoftmaxBackward0(grad, xp, result, dim):
+    return (result * (grad - xp.sum(grad * result, (dim,), True)),)
+
+
+@rule("LogSoftmaxBackward0", ("self",), ("grad - result.exp() * grad.sum(dim, keepdim=True)",),
+      saved=("result",), ctx=("dim",))
+def LogSoftmaxBackward0(grad, xp, result, dim):
+    return (grad - xp.exp(result) * xp.sum(grad, (dim,), True),)
+
+
+def _softmax_dtype_check(a, d, name):
+    if a._a.dtype.kind != "f":
+        kernel = f"{name}_lastdim_kernel_impl" if d == builtins.max(a._a.ndim - 1, 0) else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy_scalar(a.dtype)}\'')
+
+
+def softmax_kernel(a, dim, dtype=None):
+    xa = a._a if a._a.dtype.kind == "f" else a._a.astype(np.float32)
+    d = wrap_dim(dim, xa.ndim)
+    if dtype is None:
+        _softmax_dtype_check(a, d, "softmax")
+    m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
+    e = np.exp(xa - m)
+    out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype)
+    return result(out, SoftmaxBackward0, (a,), (RESULT,), d)
+
+
+def log_softmax_kernel(a, dim, dtype=None):
+    xa = a._a if a._a.dtype.kind == "f" else a._a.astype(np.float32)
+    d = wrap_dim(dim, xa.ndim)
+    if dtype is None:
+        _softmax_dtype_check(a, d, "log_softmax")
+    # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
+    m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
+    s = xa - m
+    out = np.asarray(s - np.log(np.add.reduce(np.exp(s), axis=d, keepdims=True)), dtype=xa.dtype)
+    return result(out, LogSoftmaxBackward0, (a,), (RESULT,), d)
+
+
+def _implicit_dim(input):
+    return 0 if input.ndim in (0, 1, 3) else 1
+
+
+def functional_softmax(input, dim=None, dtype=None):
+    return softmax_kernel(input, _implicit_dim(input) if dim is None else dim)
+
+
+def functional_log_softmax(input, dim=None, dtype=None):
+    return log_softmax_kernel(input, _implicit_dim(input) if dim is None else dim)
+
+
+@declare("softmax", rules=[SoftmaxBackward0], bare=True, functional=functional_softmax)
+def softmax(self, dim=None, dtype=None):
+    if dim is None:
+        raise TypeError('softmax() missing 1 required positional arguments: "dim"')
+    return softmax_kernel(self, dim)
+
+
+@declare("log_softmax", rules=[LogSoftmaxBackward0], bare=True, functional=functional_log_softmax)
+def log_softmax(self, dim=None, dtype=None):
+    if dim is None:
+        raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
+    return log_softmax_kernel(self, dim)
+
+
+@rule("CumsumBackward0", ("self",), ("grad.flip(dim).cumsum(dim).flip(dim)",), ctx=("dim",))
+def CumsumBackward0(grad, xp, dim):
+    return (xp.reverse_cumsum(grad, dim),)
+
+
+@declare("cumsum", rules=[CumsumBackward0])
+def cumsum(self, dim):
+    d = wrap_dim(dim, self._a.ndim)
+    out = np.cumsum(self._a, axis=d, dtype=self._a.dtype if self.dtype.is_floating_point else np.int64)
+    out += 0  # PyTorch's running sum starts at +0: a leading -0. becomes 0.
+    out = out.reshape(self._a.shape)  # a 0-d tensor stays 0-d
+    return result(out, CumsumBackward0, (self,), (), d)
+
+
+@rule("LogsumexpBackward0", ("self",), ("grad * (self - result).exp()",), saved=("self", "result"),
+      ctx=("dims", "keepdim"))
+def LogsumexpBackward0(grad, xp, self, result, dims, keepdim):
+    if not keepdim:
+        grad = xp.unsqueeze_dims(grad, dims)
+        result = xp.unsqueeze_dims(result, dims)
+    return (grad * xp.exp(self - result),)
+
+
+@declare("logsumexp", rules=[LogsumexpBackward0])
+def logsumexp(self, dim, keepdim=False):
+    if self._a.dtype.kind != "f":  # integer and bool inputs give a float result
+        return logsumexp(self.float(), dim, keepdim)
+    prev = GRAD[0]
+    GRAD[0] = False
+    try:
+        m = amax(self, dim, keepdim=True)
+        r = (self - m).exp().sum(dim, keepdim=True).log() + m
+        out = r if keepdim else r.squeeze(dim)
+    finally:
+        GRAD[0] = prev
+    return result(out._a, LogsumexpBackward0, (self,), (self, RESULT), (dims_tuple(dim, self._a.ndim), keepdim))
+

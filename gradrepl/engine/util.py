@@ -1,0 +1,139 @@
+"""Small shape, dim and message helpers shared by the Tensor class and the ops.
+
+Nothing here knows the Tensor class: a tensor argument is recognised by its `_a` array.
+"""
+from gradrepl.limits import check_numel
+
+_WARN = [None]  # warning sink: callable(category, message), set by api.set_warning_sink
+
+
+def warn(category, message):
+    sink = _WARN[0]
+    if sink is not None:
+        sink(category, message)
+
+
+def pytype(v):
+    """The type name PyTorch's messages use (`Tensor`, `str`, ...)."""
+    return type(v).__name__
+
+
+def shape_list(shape):
+    return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+_CNAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+           "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def cname(dtype):
+    """The C++ name of a dtype (`float`, `long int`) as PyTorch's messages print it."""
+    return _CNAMES[dtype.name]
+
+
+def legacy_scalar(dtype):
+    return dtype.legacy[:-len("Tensor")]
+
+
+def prod(xs):
+    p = 1
+    for x in xs:
+        p *= int(x)
+    return p
+
+
+def wrap_dim(d, ndim):
+    """A dim wrapped into [0, ndim), with PyTorch's messages."""
+    if hasattr(d, "_a"):
+        d = d.item()
+    if not isinstance(d, int) or isinstance(d, bool):
+        raise TypeError(f"dim must be an int, not {pytype(d)}")
+    n = max(ndim, 1)
+    if d < -n or d >= n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d + n if d < 0 else d
+
+
+def dims_opt(dim, ndim):
+    if dim is None:
+        return None
+    if isinstance(dim, (tuple, list)):
+        return tuple(wrap_dim(d, ndim) for d in dim)
+    return wrap_dim(dim, ndim)
+
+
+def dims_tuple(dim, ndim):
+    if isinstance(dim, (tuple, list)):
+        wrapped = [wrap_dim(d, ndim) for d in dim]
+        for i, d in enumerate(wrapped):
+            if d in wrapped[:i]:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        dims = tuple(sorted(wrapped))
+    else:
+        dims = (wrap_dim(dim, ndim),)
+    return dims if ndim else ()  # a 0-d tensor reduces over dim 0 or -1 as over nothing
+
+
+def shape_args(args):
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    out = []
+    for a in args:
+        if hasattr(a, "_a"):
+            a = a.item()
+        if not isinstance(a, int) or isinstance(a, bool):
+            raise TypeError(f"expected a sequence of integers, but got an element of type {pytype(a)}")
+        out.append(a)
+    return tuple(out)
+
+
+def infer_shape(shape, numel):
+    shape = list(shape)
+    neg = [i for i, s in enumerate(shape) if s == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = prod(s for s in shape if s != -1)
+    if neg:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{shape_list(shape)}' is invalid for input of size {numel}")
+        shape[neg[0]] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{shape_list(shape)}' is invalid for input of size {numel}")
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    return tuple(shape)
+
+
+def needs_copy(arr, new_shape):
+    try:
+        v = arr.view()
+        v.shape = new_shape
+        return False
+    except AttributeError:
+        return True
+
+
+def broadcast_shape(sa, sb, out=None):
+    """Broadcast two shapes, with PyTorch's message on mismatch; checks the element budget."""
+    if sa == sb:
+        return sa
+    na, nb = len(sa), len(sb)
+    n = max(na, nb)
+    res = []
+    for i in range(n - 1, -1, -1):
+        a = sa[i - n + na] if i - n + na >= 0 else 1
+        b = sb[i - n + nb] if i - n + nb >= 0 else 1
+        if a == b or b == 1:
+            res.append(a)
+        elif a == 1:
+            res.append(b)
+        else:
+            raise RuntimeError(
+                f"The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {i}")
+    res = tuple(reversed(res))
+    if out is not None and res != tuple(out):
+        raise RuntimeError(
+            f"output with shape {shape_list(out)} doesn't match the broadcast shape {shape_list(res)}")
+    check_numel(prod(res), res)
+    return res

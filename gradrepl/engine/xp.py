@@ -1,0 +1,341 @@
+"""The two array namespaces every derivative rule computes with.
+
+A rule is written once against `xp`: ARRAYS for an ordinary backward (NumPy arrays, the
+fast path) and TENSORS when create_graph=True (Tensors, so that the backward pass is
+itself recorded and second derivatives come from the same rules). The backward engine
+(autograd.py) receives both from here and never imports the Tensor class.
+"""
+import operator
+
+import numpy as np
+
+from gradrepl.engine import autograd
+from gradrepl.engine.creation import zeros as _zeros
+from gradrepl.engine.ops.convert import convert
+from gradrepl.engine.ops.elementwise import where as _where
+from gradrepl.engine.ops.indexing import getitem_raw, index_backward
+from gradrepl.engine.ops.shape import cat as _cat
+from gradrepl.engine.tensor import Tensor, _new, wrap
+
+
+_add_reduce = np.add.reduce
+
+
+def _sum_to(g, shape):
+    if g.shape == shape:
+        return g
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    if lead:
+        g = g.reshape(g.shape[lead:])
+    return g.reshape(shape)
+
+
+def _along(idx, dim):
+    """The full advanced index that puts values at idx along dim (np.put_along_axis's)."""
+    grids = list(np.indices(idx.shape, sparse=True))
+    grids[dim] = idx
+    return tuple(grids)
+
+
+def _is_basic(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in items)
+
+
+class ARRAYS:
+    """Backward arithmetic on raw NumPy arrays."""
+
+    tensors = False
+    val = staticmethod(operator.attrgetter("_a"))   # a saved Tensor (or SavedOutput) as its array
+    wrap = staticmethod(wrap)
+
+    @staticmethod
+    def is_tensor(x):
+        return type(x) is Tensor
+
+    @staticmethod
+    def raw(x):
+        return x
+
+    constant = raw
+    sum_to = staticmethod(_sum_to)
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sin = staticmethod(np.sin)
+    cos = staticmethod(np.cos)
+    sign = staticmethod(np.sign)
+    floor = staticmethod(np.floor)
+    sqrt = staticmethod(np.sqrt)
+    cosh = staticmethod(np.cosh)
+    sinh = staticmethod(np.sinh)
+    matmul = staticmethod(np.matmul)
+    outer = staticmethod(np.outer)
+
+    @staticmethod
+    def numel(x):
+        return x.size
+
+    @staticmethod
+    def where(c, a, b):
+        out = np.where(c, a, b)
+        dt = a.dtype if hasattr(a, "dtype") else b.dtype
+        return out.astype(dt, copy=False)
+
+    @staticmethod
+    def zero_where(c, g):
+        return np.where(c, 0, g).astype(g.dtype, copy=False)
+
+    @staticmethod
+    def at_least(x, below, floor):
+        return np.maximum(x, floor).astype(x.dtype)
+
+    @staticmethod
+    def mask(c, like):
+        return c.astype(like.dtype)
+
+    @staticmethod
+    def expand(g, shape):
+        return np.broadcast_to(g, shape)
+
+    @staticmethod
+    def reshape(g, shape):
+        return np.reshape(g, shape)
+
+    @staticmethod
+    def sum(g, dims, keepdim):
+        if type(g) is np.ndarray:   # np.sum's own call, without its Python wrapper
+            return _add_reduce(g, axis=dims, keepdims=keepdim)
+        return np.sum(g, axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def unsqueeze_dims(g, dims):
+        return np.expand_dims(g, tuple(sorted(dims)))
+
+    @staticmethod
+    def permute(g, perm):
+        return np.transpose(g, perm)
+
+    @staticmethod
+    def swap(g, d0, d1):
+        return np.swapaxes(g, d0, d1)
+
+    @staticmethod
+    def mT(a):
+        return a.swapaxes(-1, -2)
+
+    @staticmethod
+    def flip(g, dims):
+        return np.flip(g, dims)
+
+    @staticmethod
+    def reverse_cumsum(g, dim):
+        return np.flip(np.cumsum(np.flip(g, dim), axis=dim), dim)
+
+    @staticmethod
+    def zeros(shape, like):
+        return np.zeros(shape, like.dtype)
+
+    @staticmethod
+    def scatter(shape, index, g):
+        """zeros(shape) with g added at index (the backward of indexing)."""
+        z = np.zeros(shape, g.dtype)
+        if _is_basic(index):
+            z[index] = g
+        else:
+            np.add.at(z, index, g)
+        return z
+
+    @staticmethod
+    def put_along(shape, dim, idx, g):
+        z = np.zeros(shape, g.dtype)
+        np.put_along_axis(z, idx, g, axis=dim)
+        return z
+
+    @staticmethod
+    def scatter_add_along(shape, dim, idx, g):
+        z = np.zeros(shape, g.dtype)
+        np.add.at(z, _along(idx, dim), g)
+        return z
+
+    @staticmethod
+    def index(g, index):
+        return g[index]
+
+    @staticmethod
+    def zero_at(g, index):
+        out = np.array(g, copy=True)
+        out[index] = 0
+        return out
+
+    @staticmethod
+    def split(g, dim, sizes):
+        return np.split(g, np.cumsum(sizes)[:-1], axis=dim)
+
+    @staticmethod
+    def cat(gs, dim):
+        return np.concatenate(gs, axis=dim)
+
+    @staticmethod
+    def cast(g, dtype):
+        return g.astype(dtype.np, copy=False)
+
+
+def _as_tensor(c):
+    return c if type(c) is Tensor else wrap(np.asarray(c))
+
+
+class TENSORS:
+    """Backward arithmetic on Tensors: the backward pass is itself recorded (create_graph)."""
+
+    tensors = True
+    wrap = staticmethod(wrap)
+    is_tensor = ARRAYS.is_tensor
+
+    @staticmethod
+    def val(t):
+        """A saved value as a Tensor; the op's own saved output gets its node back as grad_fn."""
+        if type(t) is autograd.SavedOutput:
+            out = _new(t._a)
+            out._ver = t._ver
+            out._fn = t._node()
+            out._onr = t._onr
+            return out
+        return t
+
+    @staticmethod
+    def raw(x):
+        return x._a if type(x) is Tensor else x
+
+    constant = wrap
+
+    @staticmethod
+    def numel(x):
+        return x.numel()
+
+    @staticmethod
+    def sum_to(g, shape):
+        if tuple(g.shape) == tuple(shape):
+            return g
+        lead = g.ndim - len(shape)
+        dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
+        if dims:
+            g = g.sum(dims, keepdim=True)
+        return g.reshape(shape)
+
+    exp = staticmethod(lambda t: t.exp())
+    log = staticmethod(lambda t: t.log())
+    sin = staticmethod(lambda t: t.sin())
+    cos = staticmethod(lambda t: t.cos())
+    sign = staticmethod(lambda t: t.sign())
+    floor = staticmethod(lambda t: t.floor())
+    sqrt = staticmethod(lambda t: t.sqrt())
+    cosh = staticmethod(lambda t: t.cosh())
+    sinh = staticmethod(lambda t: t.sinh())
+
+    @staticmethod
+    def where(c, a, b):
+        return _where(_as_tensor(c), a, b)
+
+    @staticmethod
+    def zero_where(c, g):
+        return _where(_as_tensor(c), g * 0, g)
+
+    @staticmethod
+    def at_least(x, below, floor):
+        return x + TENSORS.mask(below, x) * floor
+
+    @staticmethod
+    def mask(c, like):
+        return convert(_as_tensor(c), like.dtype)
+
+    @staticmethod
+    def expand(g, shape):
+        return g.expand(*shape)
+
+    @staticmethod
+    def reshape(g, shape):
+        return g.reshape(shape)
+
+    @staticmethod
+    def sum(g, dims, keepdim):
+        if dims is None:
+            return g.sum()
+        return g.sum(dims, keepdim=keepdim)
+
+    @staticmethod
+    def unsqueeze_dims(g, dims):
+        for d in sorted(dims):
+            g = g.unsqueeze(d)
+        return g
+
+    @staticmethod
+    def permute(g, perm):
+        return g.permute(*perm)
+
+    @staticmethod
+    def swap(g, d0, d1):
+        return g.transpose(d0, d1)
+
+    @staticmethod
+    def mT(a):
+        return a.transpose(-1, -2)
+
+    @staticmethod
+    def matmul(a, b):
+        return a.matmul(b)
+
+    @staticmethod
+    def outer(a, b):
+        return a.reshape(-1, 1) * b.reshape(1, -1)
+
+    @staticmethod
+    def flip(g, dims):
+        return g.flip(dims)
+
+    @staticmethod
+    def reverse_cumsum(g, dim):
+        return g.flip(dim).cumsum(dim).flip(dim)
+
+    @staticmethod
+    def zeros(shape, like):
+        return _zeros(*shape, dtype=like.dtype)
+
+    @staticmethod
+    def scatter(shape, index, g):
+        return index_backward(g, shape, index)
+
+    @staticmethod
+    def put_along(shape, dim, idx, g):
+        return index_backward(g, shape, _along(idx, dim))
+
+    @staticmethod
+    def scatter_add_along(shape, dim, idx, g):
+        return index_backward(g, shape, _along(idx, dim))
+
+    @staticmethod
+    def index(g, index):
+        return getitem_raw(g, index)
+
+    @staticmethod
+    def zero_at(g, index):
+        m = np.ones(g.shape, bool)
+        m[index] = False
+        return g * wrap(m.astype(g._a.dtype))
+
+    @staticmethod
+    def split(g, dim, sizes):
+        return list(g.split(list(sizes), dim))
+
+    @staticmethod
+    def cat(gs, dim):
+        return _cat(gs, dim)
+
+    @staticmethod
+    def cast(g, dtype):
+        return g.to(dtype)
+
+
+autograd.use_spaces(ARRAYS, TENSORS)
