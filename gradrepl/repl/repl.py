@@ -204,6 +204,8 @@ class Repl:
             return
         if is_meta(stripped):
             self.meta.run(stripped)
+            if self.lesson is not None:
+                self.lesson.after_command(stripped)
             return
         if stripped in ("exit", "quit"):
             self.running = False

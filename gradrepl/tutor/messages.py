@@ -42,6 +42,8 @@ MESSAGES = {
     "predict_answer": ("The answer is {n}.", "答案是 {n}。"),
     "tool": ("The tutor runs {cmd} for you (at the gradrepl prompt you can type it yourself):",
              "导师替你运行 {cmd}（在 gradrepl 提示符下你也可以自己输入）："),
+    "tool_try": ("Your turn: type {cmd} at the prompt (Enter shows it for you).",
+                 "轮到你了：在提示符下输入 {cmd}（直接回车则由导师替你显示）。"),
     "hint": ("hint: {text}", "提示：{text}"),
     "warning": ("warning: {text}", "警告：{text}"),
 }
