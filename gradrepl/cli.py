@@ -15,7 +15,8 @@ import sys
 from gradrepl import __version__
 from gradrepl.limits import Limits
 
-EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 70, 130
+from gradrepl.usage import EXIT_INTERNAL, EXIT_INTERRUPT, EXIT_OK, EXIT_USAGE, EXIT_USER, \
+    Parser as _Parser, UsageError as _UsageError
 
 _DEFAULTS = Limits()
 _BUDGETS = (
@@ -55,17 +56,6 @@ subcommands:
 With no subcommand gradrepl starts the REPL on a terminal and runs standard
 input as a script otherwise.  Exit status: 0 ok, 1 error in the code,
 2 usage, 70 internal error, 130 Ctrl-C."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise _UsageError()
-
-
-class _UsageError(Exception):
-    pass
 
 
 def _positive(kind):
@@ -191,7 +181,7 @@ def entry() -> None:
     once. Tearing down a session's autograd graph object by object at interpreter exit
     costs up to a third of a short script's run time, and nothing is left to clean up."""
     from gradrepl.worker.front import supervise
-    rc = supervise(main, sys.argv[1:])
+    rc = supervise(main, sys.argv[1:], resume=run_script)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -214,7 +214,8 @@ def _first_imports(parsed, module):
 def main(args) -> int:
     import argparse
 
-    from gradrepl.cli import EXIT_OK, EXIT_USAGE, EXIT_USER, _Parser, _UsageError
+    from gradrepl.usage import EXIT_OK, EXIT_USAGE, EXIT_USER, Parser as _Parser, \
+        UsageError as _UsageError
     from gradrepl.limits import FLAGS, Limits
 
     parser = _Parser(prog="gradrepl export",

@@ -391,6 +391,7 @@ def start(args, lesson: str | None = None, lang: str | None = None) -> int:
     plain = plain_wanted(getattr(args, "no_color", False))
     repl = Repl(limits=Limits.open_ended(**flags), lesson_limits=Limits.for_lessons(**flags),
                 plain=plain, lang=lang, simple=os.environ.get("TERM") == "dumb")
+    from gradrepl.lang import run_source
     from gradrepl.worker import monitor
-    restored = monitor.attach_repl(repl)   # in a worker: logged for replay, restored on restart
+    restored = monitor.attach_repl(repl, run_source)   # in a worker: replayed after a restart
     return repl.run(lesson, banner=not restored)
