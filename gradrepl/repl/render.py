@@ -156,15 +156,15 @@ class Printer:
     def other_assigned(self, name: str, text: str) -> None:
         self._print(Text(f"{name} = {escape_control(text)}", style="dim cyan"), soft_wrap=True)
 
-    def grad_table(self, rows, title=".grad changed", header="new grad") -> None:
+    def grad_table(self, rows, title=".grad changed", header="new grad", columns=("name", "shape")) -> None:
         """rows: (name, tensor, grad); each grad is shown as PyTorch prints it."""
         from rich import box
         from rich.table import Table
 
         table = Table(title=title, title_justify="left", title_style="bold",
                       box=box.SIMPLE_HEAD if self.console.no_color else box.ROUNDED)
-        table.add_column("name", style="bold", no_wrap=True)
-        table.add_column("shape", no_wrap=True)
+        table.add_column(columns[0], style="bold", no_wrap=True)
+        table.add_column(columns[1], no_wrap=True)
         table.add_column(header, no_wrap=True, overflow="ignore")
         for name, tensor, grad in rows:
             if grad.numel() > GRAD_PREVIEW:

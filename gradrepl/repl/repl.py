@@ -146,8 +146,12 @@ class Repl:
     def run(self, lesson: str | None = None, banner: bool = True) -> int:
         """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
         if banner:
-            self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
-                              f":help, :lesson, Ctrl-D exits.", style="")
+            if self.lang == "zh":
+                from gradrepl.repl.zh import text
+                self.printer.note(text("banner", version=__version__), style="")
+            else:
+                self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
+                                  f":help, :lesson, Ctrl-D exits.", style="")
         self._history_warning()
         if lesson is not None:
             self.handle_safely(f":lesson {lesson}")
@@ -202,6 +206,8 @@ class Repl:
             return
         if is_meta(stripped):
             self.meta.run(stripped)
+            if self.lesson is not None:
+                self.lesson.after_command(stripped)
             return
         if stripped in ("exit", "quit"):
             self.running = False
@@ -292,8 +298,13 @@ class Repl:
                 self._shorthand_tip(statement.source)
             if changed:
                 tensors = dict(named_tensors(self.session.namespace, self.session.api))
-                self.printer.grad_table([(n, tensors[n], leaf_grad(tensors[n]))
-                                            for n in changed if n in tensors])
+                rows = [(n, tensors[n], leaf_grad(tensors[n])) for n in changed if n in tensors]
+                if self.lang == "zh":
+                    from gradrepl.repl.zh import text
+                    self.printer.grad_table(rows, title=text("grad_changed"), header=text("new_grad"),
+                                            columns=(text("name"), text("shape")))
+                else:
+                    self.printer.grad_table(rows)
         except Exception as e:  # noqa: BLE001 - a display problem must not stop the statement loop
             self.printer.problem(f"gradrepl: internal error in the tutor display "
                                  f"({type(e).__name__}: {str(e)[:200]})")
