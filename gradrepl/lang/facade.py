@@ -140,6 +140,7 @@ class Access:
         self.unavailable = (getattr(api, "Unavailable", Later), Later)
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
         self.plain = set()  # learner's classes with no host base but object (fast reads)
+        self.set_cache = {}  # engine type -> frozenset of assignable names (Tensor: grad, data, ...)
 
     def type_label(self, obj):
         if isinstance(obj, type):
@@ -323,6 +324,8 @@ class Access:
                                  f"in gradrepl")
         if self.api.public_attrs(obj) is not None:
             settable = self.api.settable_attrs(obj)
+            if settable is not None:
+                self.set_cache[t] = settable
             if settable is None or name in settable:
                 return
         label = self.type_label(obj)
@@ -330,6 +333,10 @@ class Access:
                              f"read-only in gradrepl")
 
     def set(self, obj, name, value):
+        allowed = self.set_cache.get(type(obj))
+        if allowed is not None and name in allowed:   # `p.grad = None` in a training loop
+            setattr(obj, name, value)
+            return
         self.check_set(obj, name)
         if is_user_class(obj):
             value = as_class_value(value)

@@ -57,7 +57,7 @@ def _torch_add(input, other, alpha=1, out=None):
     return add(input, other, alpha=alpha)
 
 
-declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add), torch_forward=_torch_add,
+declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
         dunders={"__add__": _dunder(add), "__radd__": _dunder(add), "__iadd__": lambda self, other: self.add_(other)})
 
 
@@ -121,7 +121,7 @@ def _torch_sub(input, other, alpha=1, out=None):
 
 
 declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, RsubBackward1], torch_forward=_torch_sub,
-        inplace=binary_inplace(sub, check=_check_bool_sub),
+        inplace=binary_inplace(sub, check=_check_bool_sub, ufunc=np.subtract),
         dunders={"__sub__": _dunder(sub), "__rsub__": _dunder(rsub), "__isub__": lambda self, other: self.sub_(other)})
 
 
@@ -164,7 +164,7 @@ def _torch_mul(input, other, out=None):
 
 
 declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number], torch_forward=_torch_mul,
-        inplace=binary_inplace(mul),
+        inplace=binary_inplace(mul, ufunc=np.multiply),
         dunders={"__mul__": _dunder(mul), "__rmul__": _dunder(mul), "__imul__": lambda self, other: self.mul_(other)})
 
 
