@@ -12,6 +12,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import functions as F
 from gradrepl.engine import ops, rng
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
+from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine import spellings as S
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
@@ -316,6 +317,8 @@ def public_attrs(obj):
         return CUSTOM_FN_ATTRS
     if t is rng.Generator:
         return GENERATOR_ATTRS
+    if isinstance(obj, NamedReturn):
+        return frozenset(obj._fields) | {"count", "index"}
     if t is S.finfo:
         return S.FINFO_ATTRS
     if t is S.iinfo:
@@ -357,6 +360,8 @@ def type_name(obj):
         return f"torch.autograd.grad_mode.{obj._kind}"
     if t is rng.Generator:
         return "torch._C.Generator"
+    if isinstance(obj, NamedReturn):
+        return "torch.return_types." + obj._name
     return None
 
 

@@ -17,6 +17,8 @@ from gradrepl.engine import devices
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.printing import set_default_float
+from gradrepl.engine.ops import arrange, linalg_ext, shape, special
+from gradrepl.engine.ops.meta import LAYOUT
 from gradrepl.engine.ops.registry import REGISTRY
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import legacy_scalar, pytype
@@ -306,5 +308,11 @@ def namespace():
         "iinfo": iinfo,
         "is_nonzero": is_nonzero,
         "logspace": factory(logspace, "logspace"),
+        "strided": LAYOUT,
+        "special": dict(special.SPECIAL),
+        "linalg": {**linalg_ext.LINALG, **arrange.LINALG},
+        "concatenate": shape.cat,
     })
+    ns.update(special.EXTRA_TORCH)
+    ns.update(linalg_ext.EXTRA_TORCH)
     return ns

@@ -239,7 +239,7 @@ def remainder(a, b):
     return result(out, RemainderBackward0, (a,), (), None)
 
 
-declare("remainder", remainder, method=False, function=False, rules=[RemainderBackward0, RemainderBackward1],
+declare("remainder", remainder, rules=[RemainderBackward0, RemainderBackward1], inplace=binary_inplace(remainder),
         dunders={"__mod__": _dunder(remainder)})
 
 
@@ -258,7 +258,7 @@ def floor_divide(a, b):
     return result(out, NotImplemented_, (a, b if type(b) is Tensor else None), (), "aten::floor_divide")
 
 
-declare("floor_divide", floor_divide, method=False, function=False, rules=[NotImplemented_],
+declare("floor_divide", floor_divide, rules=[NotImplemented_], inplace=binary_inplace(floor_divide),
         dunders={"__floordiv__": floor_divide,
                  "__rfloordiv__": lambda self, other: floor_divide(scalar_tensor(other, self), self)})
 
@@ -791,8 +791,8 @@ def clamp(self, min=None, max=None):
 
 
 declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True, inplace=unary_inplace(clamp))
-declare("clamp_min", lambda self, min: clamp(self, min, None), function=False, rules=[ClampBackward1])
-declare("clamp_max", lambda self, max: clamp(self, None, max), function=False, rules=[ClampBackward1])
+declare("clamp_min", lambda self, min: clamp(self, min, None), rules=[ClampBackward1])
+declare("clamp_max", lambda self, max: clamp(self, None, max), rules=[ClampBackward1])
 
 
 @rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))
