@@ -42,7 +42,7 @@ def complete(completer, text):
     ("y.grad_fn.na", ["name"]),
     ("y.grad.ze", ["zero_"]),              # typed by what .grad is, not by reading it
     ("x.shape.nu", ["numel"]),
-    ("torch.autograd.functional.", ["hessian", "jacobian"]),
+    ("torch.autograd.functional.", ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]),
     ("torch.no_", ["no_grad"]),
     ("F.mse", ["mse_loss"]),
     ("sca", ["scale"]),

@@ -5,7 +5,7 @@ Python operators, in-place methods) and builds the tables user code is given: th
 `torch.*` functions, torch.nn.functional, the bare names of expression files. Nothing
 else lists ops by hand.
 """
-from gradrepl.engine.ops import (convert, elementwise, indexing, arrange, inplace, linalg, linalg_ext, loss, meta, reduce, sampling, sorting, special,  # noqa: F401
+from gradrepl.engine.ops import (convert, elementwise, indexing, arrange, inplace, linalg, linalg_ext, loss, meta, reduce, sampling, scatter, sorting, special,  # noqa: F401
                                  shape)
 from gradrepl.engine.ops.common import as_tensor
 from gradrepl.engine.ops.registry import REGISTRY, SPECS
