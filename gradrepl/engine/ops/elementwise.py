@@ -276,7 +276,7 @@ def remainder(a, b):
     return result(out, RemainderBackward0, (a,), (), None)
 
 
-declare("remainder", remainder, method=False, function=False, rules=[RemainderBackward0, RemainderBackward1],
+declare("remainder", remainder, rules=[RemainderBackward0, RemainderBackward1], inplace=binary_inplace(remainder),
         dunders={"__mod__": _dunder(remainder)})
 
 
@@ -295,7 +295,7 @@ def floor_divide(a, b):
     return result(out, NotImplemented_, (a, b if type(b) is Tensor else None), (), "aten::floor_divide")
 
 
-declare("floor_divide", floor_divide, method=False, function=False, rules=[NotImplemented_],
+declare("floor_divide", floor_divide, rules=[NotImplemented_], inplace=binary_inplace(floor_divide),
         dunders={"__floordiv__": floor_divide,
                  "__rfloordiv__": lambda self, other: floor_divide(scalar_tensor(other, self), self)})
 
@@ -884,12 +884,12 @@ def _clamp_one(self, bound, spec, ufunc):
     return result(out, spec, (self,), (self,), b)
 
 
-@declare("clamp_min", function=False, rules=[ClampMinBackward0])
+@declare("clamp_min", rules=[ClampMinBackward0])
 def clamp_min(self, min):
     return _clamp_one(self, min, ClampMinBackward0, np.maximum)
 
 
-@declare("clamp_max", function=False, rules=[ClampMaxBackward0])
+@declare("clamp_max", rules=[ClampMaxBackward0])
 def clamp_max(self, max):
     return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
 

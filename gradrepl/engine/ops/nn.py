@@ -11,6 +11,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import result
+from gradrepl.engine.ops.elementwise import DivBackward1
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
@@ -897,11 +898,6 @@ declare("pad", pad, method=False, function=False, functional=True, rules=[Consta
 
 
 # ------------------------------------------------------------------ ATen's C++ `tensor / scalar`
-@rule("DivBackward1", ("self",), ("grad / other",), ctx=("other",))
-def DivBackward1(grad, xp, other):
-    return (grad / other,)
-
-
 def div_scalar(self, other):
     """div(Tensor, Scalar), as ATen's composite ops (cross_entropy with probabilities) call it;
     Python's `t / 2` wraps the number in a tensor and records DivBackward0 instead."""
