@@ -2,6 +2,7 @@
 import numpy as np
 
 from gradrepl.engine import rng
+from gradrepl.engine.summation import torch_mean, torch_sum
 from gradrepl.engine.ops.common import operands, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Size, _new
@@ -74,9 +75,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if reduction == "none":
         out = d * d
     elif reduction == "sum":
-        out = np.asarray(np.sum(d * d), a.dtype)
+        out = torch_sum(d * d)
     else:
-        out = np.asarray(np.mean(d * d), a.dtype)
+        out = torch_mean(d * d)
     return result(np.asarray(out), MseLossBackward0, (input, target), (input, target), reduction)
 
 
