@@ -330,6 +330,30 @@ def PowBackward2(grad, xp, result, base):
     return (grad * result * float(np.log(base)),)
 
 
+def _pow_scalar(xa, b):
+    """x ** b as PyTorch's CPU kernel computes it: the exponents it special-cases are
+    products and quotients in the dtype itself; any other exponent is pow, here rounded
+    once from float64 (PyTorch's vectorised pow can differ from that in the last bit)."""
+    with np.errstate(all="ignore"):
+        if b == 2:
+            return xa * xa
+        if xa.dtype.kind != "f":
+            return np.power(xa, b)
+        if b == 3:
+            return xa * xa * xa
+        if b == 0.5:
+            return np.sqrt(xa)
+        if b == -0.5:
+            return 1 / np.sqrt(xa)
+        if b == -1:
+            return 1 / xa
+        if b == -2:
+            return 1 / (xa * xa)
+        if xa.dtype == np.float32:
+            return np.power(xa.astype(np.float64), b).astype(np.float32)
+        return np.power(xa, b)
+
+
 def pow(a, b):
     if type(a) is not Tensor:
         return rpow(as_tensor(b), a) if type(b) is Tensor else _new(np.asarray(a ** b))
@@ -338,7 +362,10 @@ def pow(a, b):
         if xa.dtype.kind in "iu" and (xb < 0).any():
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(all="ignore"):
-            out = np.asarray(np.power(xa, xb))
+            if xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
+                out = np.power(xa.astype(np.float64), xb).astype(np.float32)
+            else:
+                out = np.asarray(np.power(xa, xb))
         if needs(a, b):
             t = _new(out)
             PowBackward1.node(t, (a, b), (a, b, RESULT), shapes(a, b))
@@ -354,13 +381,7 @@ def pow(a, b):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         elif xa.dtype.kind == "b":
             xa = xa.astype(np.int64)
-    with np.errstate(all="ignore"):
-        if b == 2:
-            out = xa * xa
-        elif b == 0.5:
-            out = np.sqrt(xa)
-        else:
-            out = np.power(xa, b)
+    out = _pow_scalar(xa, b)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype != xa.dtype:
