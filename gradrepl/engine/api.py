@@ -9,9 +9,11 @@ import numpy as np
 from gradrepl.engine import autograd as A
 from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
 from gradrepl.engine import ops, rng
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
+from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine import spellings as S
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
@@ -259,6 +261,7 @@ def _build_torch():
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
     ns.update(S.namespace())
+    S.extend_autograd(ns["autograd"])
     return ns
 
 
@@ -319,11 +322,14 @@ def public_attrs(obj):
         return CUSTOM_FN_ATTRS
     if t is rng.Generator:
         return GENERATOR_ATTRS
+    if isinstance(obj, NamedReturn):
+        return frozenset(obj._fields) | {"count", "index"}
     if t is S.finfo:
         return S.FINFO_ATTRS
     if t is S.iinfo:
         return S.IINFO_ATTRS
-    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType):
+    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
+             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform):
         return frozenset()
     return None
 
@@ -360,6 +366,12 @@ def type_name(obj):
         return f"torch.autograd.grad_mode.{obj._kind}"
     if t is rng.Generator:
         return "torch._C.Generator"
+    if isinstance(obj, NamedReturn):
+        return "torch.return_types." + obj._name
+    if t is FN.detect_anomaly or t is FN.set_detect_anomaly:
+        return "torch.autograd.anomaly_mode." + t.__name__
+    if t is FN.FuncTransform:
+        return "function"
     return None
 
 

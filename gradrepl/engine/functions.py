@@ -11,7 +11,7 @@ from gradrepl.engine.creation import (Generator, arange, as_tensor, bernoulli, e
                                       randint_like, randn, randn_like, randperm, seed, set_rng_state, tensor, zeros,
                                       zeros_like)
 from gradrepl.engine.ops.shape import stack
-from gradrepl.engine.tensor import Size, Tensor, _new
+from gradrepl.engine.tensor import INFERENCE_MODE, Size, Tensor, _new
 from gradrepl.engine.util import broadcast_shape, pytype
 
 
@@ -39,6 +39,10 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
                              ("linewidth", linewidth, 100_000)):
         if value is not None and not (isinstance(value, int) and 0 <= value <= cap):
             raise ValueError(f"set_printoptions: {name} must be an integer from 0 to {cap} in gradrepl")
+    if threshold is not None and (type(threshold) not in (int, float, bool) or threshold != threshold):
+        # checked here: a bad threshold would break every later print (PyTorch fails there)
+        raise TypeError(f"set_printoptions: threshold must be a number, not "
+                        f"{type(threshold).__name__}")
     printing.set_printoptions(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
                               profile=profile, sci_mode=sci_mode)
 
@@ -123,8 +127,46 @@ class set_grad_enabled(_GradMode):
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self._mode})"
 
 
-def inference_mode(mode=True):
-    return _GradMode(not mode, "inference_mode")
+class inference_mode(_GradMode):
+    """torch.inference_mode(mode=True): no_grad, and tensors made inside are inference tensors
+    (tensor.INFERENCE) that autograd later refuses to record or to change in place."""
+
+    __slots__ = ("_inf_prev",)
+
+    def __init__(self, mode=True):
+        super().__init__(not mode, "inference_mode")
+        self._inf_prev = []
+
+    def __enter__(self):
+        self._inf_prev.append(INFERENCE_MODE[0])
+        INFERENCE_MODE[0] = not self._mode
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        INFERENCE_MODE[0] = self._inf_prev.pop() if self._inf_prev else False
+        return super().__exit__(*exc)
+
+    def __call__(self, fn):
+        return InferenceModeFunction(fn, self._mode, self._kind)
+
+    def clone(self):
+        return inference_mode(not self._mode)
+
+
+class InferenceModeFunction(GradModeFunction):
+    __slots__ = ()
+
+    def __call__(self, *args, **kwargs):
+        prev = INFERENCE_MODE[0]
+        INFERENCE_MODE[0] = not self._mode
+        try:
+            return GradModeFunction.__call__(self, *args, **kwargs)
+        finally:
+            INFERENCE_MODE[0] = prev
+
+
+def is_inference_mode_enabled():
+    return INFERENCE_MODE[0]
 
 
 def is_grad_enabled():

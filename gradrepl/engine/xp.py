@@ -16,6 +16,7 @@ from gradrepl.engine.ops.elementwise import where as _where
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
 from gradrepl.engine.ops.registry import ABSENT
 from gradrepl.engine.ops.shape import cat as _cat
+from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new, wrap
 
 
@@ -25,10 +26,15 @@ _add_reduce = np.add.reduce
 def _sum_to(g, shape):
     if g.shape == shape:
         return g
+    if g.dtype.kind == "f" and all(n == 1 for n in shape):
+        exact = full_sum(g)     # to one element: PyTorch's full-sum order
+        if exact is not None:
+            return np.asarray(exact, g.dtype).reshape(shape)
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
     if axes:
-        g = g.sum(axis=axes, keepdims=True)
+        exact = dim_sum(g, axes) if g.dtype.kind == "f" else None   # PyTorch's order
+        g = g.sum(axis=axes, keepdims=True) if exact is None else np.expand_dims(exact, axes)
     if lead:
         g = g.reshape(g.shape[lead:])
     return g.reshape(shape)

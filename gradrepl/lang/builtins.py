@@ -7,8 +7,8 @@ from gradrepl.lang.errors import ExitRequested
 from gradrepl.lang.facade import Access, isinstance_of, pytype, type_of
 from gradrepl.lang.policy import BUILTIN_NAMES, EXCEPTIONS, TRUSTED_BUILTIN_NAMES, is_private
 from gradrepl.lang.runtime import _SIZED, MISSING, add, bits_exceeded, \
-    builtin_function_or_method, format_value, function, items_exceeded, length, materialize, power, \
-    safe_repr, safe_str
+    builtin_function_or_method, format_value, function, items_exceeded, length, materialize, \
+    power, safe_repr, safe_str
 from gradrepl.limits import LIMITS
 
 

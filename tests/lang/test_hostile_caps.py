@@ -173,3 +173,87 @@ def test_statements_that_met_a_refusal_are_not_kept_even_when_caught():
     assert result.ok
     assert session.succeeded == ["a = 1", "try:\n    undefined_name\nexcept Exception:\n    pass",
                                  "b = 2"]
+
+
+# --- engine classes and callbacks (recorded from PyTorch 2.13 where PyTorch answers) -------
+
+@pytest.mark.parametrize("src,shown", [
+    ("import torch\ntorch.Size\n", "<class 'torch.Size'>\n"),
+    ("import torch\ntorch.set_grad_enabled\n",
+     "<class 'torch.autograd.grad_mode.set_grad_enabled'>\n"),
+    ("import torch\ntorch.finfo\ntorch.iinfo\n", "<class 'torch.finfo'>\n<class 'torch.iinfo'>\n"),
+    ("import torch\ntype(torch.ones(1).shape) is torch.Size\nisinstance(torch.ones(2).shape, "
+     "torch.Size)\n", "True\nTrue\n"),
+    ("import torch\ntorch.Size(range(3))\ntorch.Size([torch.tensor(2), 3])\n",
+     "torch.Size([0, 1, 2])\ntorch.Size([2, 3])\n"),
+    ("import torch\nwith torch.set_grad_enabled(False):\n    y = torch.ones(1, requires_grad=True)"
+     " * 2\ny.requires_grad\n", "False\n"),
+])
+def test_engine_classes_show_pytorchs_names(src, shown):
+    out, result = run(src)
+    assert (out, headline(result)) == (shown, None)
+    assert "gradrepl" not in out
+
+
+@pytest.mark.parametrize("src,error", [
+    ("import torch\ntorch.Size([1.5])\n",
+     "TypeError: torch.Size() takes an iterable of 'int' (item 0 is 'float')"),
+    ("import torch\ntorch.ones(2).shape + range(3)\n",
+     "TypeError: can only concatenate tuple (not range) to torch.Size"),
+    ("import torch\n[1, 2] in torch.ones(2)\n", "RuntimeError: Tensor.\u2026 only supports Tensor "
+     "or scalar, but you passed in a <class 'list'>."),
+])
+def test_engine_class_errors_are_pytorchs(src, error):
+    assert headline(run(src)[1]) == error
+
+
+@pytest.mark.parametrize("src", [
+    "import torch\ntorch.Size(range(10**8))\n",
+    "import torch\nx = torch.ones(2)\nx.shape + tuple(range(10**8))\n",
+    "import torch\nx = torch.ones(10**4)\nx[[[0] * 10**4] * 10**4]\n",
+    "import torch\nx = torch.ones(1, 10**4)\nx[torch.zeros(10**4, dtype=torch.long)]\n",
+    "import torch\nx = torch.ones(3, 10**4)\nx[:, torch.zeros(10**4, dtype=torch.long)]\n"
+    "x[[0, 1, 2] * 2000, :]\n",
+    "import torch\ntorch.ones(1, 10**4).index_select(0, torch.zeros(10**4, dtype=torch.long))\n",
+    "import torch\ntorch.ones(10**4, 1).masked_fill(torch.ones(1, 10**4, dtype=torch.bool), 2.0)\n",
+    "import torch\nx = torch.ones(1, 10**4)\nx[torch.zeros(10**4, dtype=torch.long)] = 1.0\n",
+    "import torch\ntorch.ones(10**4, 1) in torch.ones(1, 10**4)\n",
+])
+def test_index_and_broadcast_results_are_sized_first(src):
+    # under --max-elements 10**7 these would all be 10**8 elements
+    refused(src, max_elements=10 ** 7)
+
+
+def test_small_indexing_still_works():
+    out, result = run("import torch\nx = torch.arange(6).reshape(2, 3)\nx[[0, 1], [1, 2]]\n"
+                      "x[:, [0, 2]]\nx[x > 2]\nx[torch.tensor([1, 0])]\n3 in x\n7 in x\n"
+                      "torch.ones(2, 1).masked_fill(torch.tensor([True, False]), 5.0)\n")
+    assert headline(result) is None
+    assert out == ("tensor([1, 5])\ntensor([[0, 2],\n        [3, 5]])\ntensor([3, 4, 5])\n"
+                   "tensor([[3, 4, 5],\n        [0, 1, 2]])\nTrue\nFalse\n"
+                   "tensor([[5., 1.],\n        [5., 1.]])\n")
+
+
+def test_a_user_object_is_never_the_generator_the_engine_calls():
+    src = ("import torch\nclass G(torch.autograd.Function):\n    @staticmethod\n"
+           "    def forward(ctx, x):\n        ctx.random = lambda *a: print(a)\n"
+           "        return torch.rand(2, generator=ctx) + x\n    @staticmethod\n"
+           "    def backward(ctx, g):\n        return g\n"
+           "G.apply(torch.ones(2, requires_grad=True))\n")
+    out, result = run(src)
+    assert out == ""
+    assert headline(result) == "TypeError: generator must be a torch.Generator, not FunctionCtx"
+    assert headline(run("import torch\ntorch.ones(3).uniform_(generator=5)\n")[1]) == \
+        "TypeError: generator must be a torch.Generator, not int"
+
+
+def test_bad_printoptions_are_refused_and_reset_restores_the_defaults():
+    from gradrepl.lang import Session, run_source
+    out = []
+    session = Session(write=out.append)
+    result = run_source("import torch\ntorch.set_printoptions(threshold='x')\n", session)
+    assert headline(result) == "TypeError: set_printoptions: threshold must be a number, not str"
+    run_source("torch.set_printoptions(precision=1)\n", session)
+    session.reset()
+    run_source("import torch\nprint(torch.tensor([1.23456]))\n", session)
+    assert out[-1] == "tensor([1.2346])\n"

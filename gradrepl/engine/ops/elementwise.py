@@ -57,7 +57,7 @@ def _torch_add(input, other, alpha=1, out=None):
     return add(input, other, alpha=alpha)
 
 
-declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add), torch_forward=_torch_add,
+declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
         dunders={"__add__": _dunder(add), "__radd__": _dunder(add), "__iadd__": lambda self, other: self.add_(other)})
 
 
@@ -121,7 +121,7 @@ def _torch_sub(input, other, alpha=1, out=None):
 
 
 declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, RsubBackward1], torch_forward=_torch_sub,
-        inplace=binary_inplace(sub, check=_check_bool_sub),
+        inplace=binary_inplace(sub, check=_check_bool_sub, ufunc=np.subtract),
         dunders={"__sub__": _dunder(sub), "__rsub__": _dunder(rsub), "__isub__": lambda self, other: self.sub_(other)})
 
 
@@ -164,7 +164,7 @@ def _torch_mul(input, other, out=None):
 
 
 declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number], torch_forward=_torch_mul,
-        inplace=binary_inplace(mul),
+        inplace=binary_inplace(mul, ufunc=np.multiply),
         dunders={"__mul__": _dunder(mul), "__rmul__": _dunder(mul), "__imul__": lambda self, other: self.mul_(other)})
 
 
@@ -217,6 +217,19 @@ def div(a, b, rounding_mode=None):
     return _new(out)
 
 
+@rule("DivBackward1", ("self",), ("grad / other",), ctx=("other",))
+def DivBackward1(grad, xp, other):
+    return (grad / other,)
+
+
+def div_scalar(a, number):
+    """at::div(Tensor, Scalar), as PyTorch's own C++ code calls it (DivBackward1; from
+    Python `x / 2` wraps the number into a tensor: DivBackward0)."""
+    xa, xb = operands(a, number, floating=True)
+    out = np.asarray(xa / xb).astype(xa.dtype, copy=False)
+    return result(out, DivBackward1, (a,), (), number)
+
+
 def _torch_div(input, other, rounding_mode=None, out=None):
     return div(input, other, rounding_mode=rounding_mode)
 
@@ -228,7 +241,7 @@ def _rtruediv(self, other):
         return NotImplemented
 
 
-declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number, DivBackward2],
+declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
         torch_forward=_torch_div,
         inplace=binary_inplace(div, floating=True),
         dunders={"__truediv__": _dunder(div), "__rtruediv__": _rtruediv,
@@ -263,7 +276,7 @@ def remainder(a, b):
     return result(out, RemainderBackward0, (a,), (), None)
 
 
-declare("remainder", remainder, method=False, function=False, rules=[RemainderBackward0, RemainderBackward1],
+declare("remainder", remainder, rules=[RemainderBackward0, RemainderBackward1], inplace=binary_inplace(remainder),
         dunders={"__mod__": _dunder(remainder)})
 
 
@@ -282,7 +295,7 @@ def floor_divide(a, b):
     return result(out, NotImplemented_, (a, b if type(b) is Tensor else None), (), "aten::floor_divide")
 
 
-declare("floor_divide", floor_divide, method=False, function=False, rules=[NotImplemented_],
+declare("floor_divide", floor_divide, rules=[NotImplemented_], inplace=binary_inplace(floor_divide),
         dunders={"__floordiv__": floor_divide,
                  "__rfloordiv__": lambda self, other: floor_divide(scalar_tensor(other, self), self)})
 
@@ -317,6 +330,30 @@ def PowBackward2(grad, xp, result, base):
     return (grad * result * float(np.log(base)),)
 
 
+def _pow_scalar(xa, b):
+    """x ** b as PyTorch's CPU kernel computes it: the exponents it special-cases are
+    products and quotients in the dtype itself; any other exponent is pow, here rounded
+    once from float64 (PyTorch's vectorised pow can differ from that in the last bit)."""
+    with np.errstate(all="ignore"):
+        if b == 2:
+            return xa * xa
+        if xa.dtype.kind != "f":
+            return np.power(xa, b)
+        if b == 3:
+            return xa * xa * xa
+        if b == 0.5:
+            return np.sqrt(xa)
+        if b == -0.5:
+            return 1 / np.sqrt(xa)
+        if b == -1:
+            return 1 / xa
+        if b == -2:
+            return 1 / (xa * xa)
+        if xa.dtype == np.float32:
+            return np.power(xa.astype(np.float64), b).astype(np.float32)
+        return np.power(xa, b)
+
+
 def pow(a, b):
     if type(a) is not Tensor:
         return rpow(as_tensor(b), a) if type(b) is Tensor else _new(np.asarray(a ** b))
@@ -325,7 +362,10 @@ def pow(a, b):
         if xa.dtype.kind in "iu" and (xb < 0).any():
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(all="ignore"):
-            out = np.asarray(np.power(xa, xb))
+            if xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
+                out = np.power(xa.astype(np.float64), xb).astype(np.float32)
+            else:
+                out = np.asarray(np.power(xa, xb))
         if needs(a, b):
             t = _new(out)
             PowBackward1.node(t, (a, b), (a, b, RESULT), shapes(a, b))
@@ -341,13 +381,7 @@ def pow(a, b):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         elif xa.dtype.kind == "b":
             xa = xa.astype(np.int64)
-    with np.errstate(all="ignore"):
-        if b == 2:
-            out = xa * xa
-        elif b == 0.5:
-            out = np.sqrt(xa)
-        else:
-            out = np.power(xa, b)
+    out = _pow_scalar(xa, b)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype != xa.dtype:
@@ -865,23 +899,19 @@ def ClampMaxBackward0(grad, xp, self, max):
 
 
 def _clamp_one(self, bound, spec, ufunc):
-    b = bound
+    b = bound.item() if type(bound) is Tensor else bound
     xa = self._a
     out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind == "f" or isinstance(b, int) else np.float32)))
     return result(out, spec, (self,), (self,), b)
 
 
-@declare("clamp_min", function=False, rules=[ClampMinBackward0, ClampBackward0])
+@declare("clamp_min", rules=[ClampMinBackward0])
 def clamp_min(self, min):
-    if type(min) is Tensor:
-        return clamp(self, min, None)
     return _clamp_one(self, min, ClampMinBackward0, np.maximum)
 
 
-@declare("clamp_max", function=False, rules=[ClampMaxBackward0, ClampBackward0])
+@declare("clamp_max", rules=[ClampMaxBackward0])
 def clamp_max(self, max):
-    if type(max) is Tensor:
-        return clamp(self, None, max)
     return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
 
 
@@ -893,6 +923,7 @@ def MaskedFillBackward0(grad, xp, mask):
 @declare("masked_fill", rules=[MaskedFillBackward0])
 def masked_fill(self, mask, value):
     m = as_tensor(mask)._a.astype(bool)
+    broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
     v = value.item() if type(value) is Tensor else value
     out = np.where(m, np.asarray(v, self._a.dtype), self._a)
     return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))

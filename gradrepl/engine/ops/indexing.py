@@ -8,7 +8,8 @@ from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, no_grad_vi
 from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor
-from gradrepl.engine.util import broadcast_shape, pytype, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, prod, pytype, shape_list, wrap_dim
+from gradrepl.limits import check_numel
 
 
 def _index_backward(grad, xp, shape, index):
@@ -120,6 +121,7 @@ def _norm_index(t, index):
             dim += 1
             continue
         if isinstance(i, (list, tuple, range)):  # PyTorch indexes with a range as with its list
+            check_numel(_nested_numel(i))      # [[0] * 10**4] * 10**4: sized before converting
             arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
             if arr.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
@@ -167,6 +169,7 @@ def getitem(t, index):
         # for this one index, without its general walk
         i = index._a
         size = t._a.shape[0]
+        check_numel(i.size * prod(t._a.shape[1:]))     # rows gathered: sized before the copy
         if i.size:
             hi, lo = i.max(), i.min()
             if hi >= size or lo < -size:
@@ -178,9 +181,55 @@ def getitem(t, index):
     return getitem_raw(t, idx, advanced, single=type(index) is slice)
 
 
+def _nested_numel(seq):
+    """Elements of a nested list index, from its first items (ragged ones fail later)."""
+    n = 1
+    while isinstance(seq, (list, tuple, range)):
+        n *= len(seq)
+        if not len(seq):
+            break
+        seq = seq[0]
+    return n
+
+
+def _advanced_numel(shape, idx):
+    """An upper bound of the elements advanced indexing gives, known before it runs."""
+    items = idx if type(idx) is tuple else (idx,)
+    consumed = sum((a.ndim if a.dtype == bool else 1) if type(a) is np.ndarray else
+                   0 if a is None or a is Ellipsis else 1 for a in items)
+    dim, total, arrays = 0, 1, []
+    for a in items:
+        if a is Ellipsis:
+            k = max(len(shape) - consumed, 0)
+            total *= prod(shape[dim:dim + k])
+            dim += k
+        elif type(a) is np.ndarray:
+            if a.dtype == bool:
+                arrays.append((a.size,))
+                dim += a.ndim
+            else:
+                arrays.append(a.shape)
+                dim += 1
+        elif type(a) is slice:
+            if dim < len(shape):
+                total *= len(range(*a.indices(shape[dim])))
+            dim += 1
+        elif a is not None:
+            dim += 1
+    total *= prod(shape[dim:])
+    if arrays:
+        try:
+            total *= prod(np.broadcast_shapes(*arrays))
+        except ValueError:       # NumPy says what is wrong, at no cost
+            pass
+    return total
+
+
 def getitem_raw(t, idx, advanced=None, single=False):
     if advanced is None:
         advanced = not all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in (idx if type(idx) is tuple else (idx,)))
+    if advanced:
+        check_numel(_advanced_numel(t._a.shape, idx))
     arr = t._a[idx]
     if advanced:
         if type(arr) is not np.ndarray:
@@ -234,6 +283,8 @@ def setitem(t, index, value):
     else:
         value = as_tensor(value)
         v = value._a.astype(t._a.dtype)
+    if advanced:
+        check_numel(_advanced_numel(t._a.shape, idx))
     target_shape = t._a[idx].shape
     if type(v) is np.ndarray and v.shape != target_shape:
         try:
@@ -274,6 +325,7 @@ declare("__setitem__", setitem, method=False, function=False,
 def index_select(self, dim, index):
     d = wrap_dim(dim, self._a.ndim)
     idx = (slice(None),) * d + (index._a,)
+    check_numel(prod(self._a.shape[:d]) * index._a.size * prod(self._a.shape[d + 1:]))
     return result(self._a[idx], IndexSelectBackward0, (self,), (), (self._a.shape, idx))
 
 

@@ -9,7 +9,7 @@ from gradrepl.engine.ops.elementwise import maximum, minimum
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
-from gradrepl.engine.summation import full_sum
+from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, wrap_dim
 
@@ -56,7 +56,11 @@ def reduce_sum(a, dim=None, keepdim=False, dtype=None):
             return result(out, SumBackward0, (a,), (), xa.shape)
         return result(out, SumBackward1, (a,), (), (xa.shape, tuple(range(xa.ndim)), keepdim))
     dims = dims_tuple(dim, xa.ndim)
-    out = np.asarray(np.sum(xa, axis=dims, dtype=acc, keepdims=keepdim))
+    exact = dim_sum(xa, dims) if xa.dtype == acc else None
+    if exact is None:
+        out = np.asarray(np.sum(xa, axis=dims, dtype=acc, keepdims=keepdim))
+    else:
+        out = np.expand_dims(exact, dims) if keepdim else exact
     return result(out, SumBackward1, (a,), (), (xa.shape, dims, keepdim))
 
 
@@ -93,8 +97,15 @@ def reduce_mean(a, dim=None, keepdim=False, dtype=None):
             out = np.asarray(np.mean(xa), dtype=xa.dtype)
         return result(out, MeanBackward0, (a,), (), xa.shape)
     dims = dims_tuple(dim, xa.ndim)
+    exact = dim_sum(xa, dims)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.asarray(np.mean(xa, axis=dims, keepdims=keepdim), dtype=xa.dtype)
+        if exact is None:
+            out = np.asarray(np.mean(xa, axis=dims, keepdims=keepdim), dtype=xa.dtype)
+        else:   # PyTorch: the sum over the dims in its order, then one division
+            count = int(np.prod([xa.shape[d] for d in dims], dtype=np.int64))
+            out = np.asarray(exact / xa.dtype.type(count), dtype=xa.dtype)
+            if keepdim:
+                out = np.expand_dims(out, dims)
     return result(out, MeanBackward1, (a,), (), (xa.shape, dims, keepdim))
 
 
