@@ -358,7 +358,9 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                A.RemovableHandle: "torch.utils.hooks.RemovableHandle", MaxReturn: "torch.return_types.max",
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
-               S.iinfo: "torch.iinfo", NumpyArray: "numpy.ndarray"}
+               S.iinfo: "torch.iinfo",
+               # a stand-in, and says so: no NumPy class is ever named to user code
+               NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype"}
 
 
 def type_name(obj):
@@ -379,9 +381,6 @@ def type_name(obj):
         return "torch.autograd.anomaly_mode." + t.__name__
     if t is FN.FuncTransform:
         return "function"
-    if t is NumpyDType:      # numpy.dtypes.Float32DType, Int64DType, UInt8DType, BoolDType
-        stem = obj.name.capitalize().replace("Uint", "UInt")
-        return f"numpy.dtypes.{stem}DType"
     return None
 
 

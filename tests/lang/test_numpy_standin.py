@@ -1,5 +1,6 @@
 """Tensor.numpy() gives a stand-in that prints as NumPy's ndarray and shares the tensor's
-values, and hands no NumPy object to user code (DECISIONS: never a raw ndarray)."""
+values, and hands no NumPy object to user code (DECISIONS: never a raw ndarray). Its type
+says it is gradrepl's (`<class 'gradrepl.ndarray'>`): no NumPy class is named to user code."""
 import pytest
 
 from gradrepl.lang import Session, run_source
@@ -30,4 +31,4 @@ def test_values_are_shared_with_the_tensor_as_numpy_shares_them():
                       "print(type(row), a[1, 1], type(a[1, 1]))\n")
     assert result.ok
     # rows and slices are views, as in NumPy
-    assert out == "[[1. 1.]\n [1. 1.]]\n[1. 1.] [[1.]\n [1.]]\n<class 'numpy.ndarray'> 1.0 <class 'float'>\n"
+    assert out == "[[1. 1.]\n [1. 1.]]\n[1. 1.] [[1.]\n [1.]]\n<class 'gradrepl.ndarray'> 1.0 <class 'float'>\n"

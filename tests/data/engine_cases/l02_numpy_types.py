@@ -1,5 +1,0 @@
-t = torch.ones(4)
-arr = t.numpy()
-type(arr)
-type(arr.dtype)
-type(torch.arange(3).numpy().dtype)
