@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 from gradrepl.lang.policy import CONTROL_CHARS, HOST_WORDS
 
-_CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "]")
+_CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "\ud800-\udfff]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 # Reports never repeat words that name host internals, even when hostile input typed them.
 _HOST_WORDS = re.compile(HOST_WORDS)
 
@@ -14,10 +15,12 @@ def redact(text: str) -> str:
 
 
 def escape_control(text: str) -> str:
-    """Escape control characters (all but \\n and \\t) the way DECISIONS.md says."""
+    """Escape control characters (all but \\n and \\t) the way DECISIONS.md says, and lone
+    surrogates."""
     if _CONTROL_RE.search(text) is None:
         return text
-    return text.translate(CONTROL_CHARS)
+    # a lone surrogate cannot be written to a UTF-8 terminal: shown as Python spells it
+    return _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text.translate(CONTROL_CHARS))
 
 
 class NotSupported(BaseException):

@@ -137,3 +137,45 @@ def test_a_worker_that_keeps_dying_silently_is_given_up(capfd):
                                         ("x\ty", "x\ty")])
 def test_front_escapes_what_it_prints(text, shown):
     assert front._escape(text) == shown
+
+
+def test_repl_worker_internal_error_restarts_it(capfd, tmp_path):
+    runs = tmp_path / "runs"
+
+    def main(argv):
+        n = len(runs.read_text()) if runs.exists() else 0
+        runs.write_text("x" * (n + 1))
+        monitor.ACTIVE.send({"repl": 1})
+        if n == 0:
+            _begin(1, "a = 1")
+            monitor.ACTIVE.end(None, True, "a = 1", "<stdin>", True)
+            return 70
+        return 0
+    rc, out = _supervise(main, capfd)
+    assert rc == 0 and runs.read_text() == "xx"
+    assert "the REPL stopped on an internal error; starting it again" in out.err
+
+
+def test_consecutive_deaths_inside_statements_are_never_given_up(capfd, tmp_path):
+    """--keep-going over ten statements that each crash: each is reported, the last one's
+    worker ends normally."""
+    def main(argv):
+        channel = monitor.ACTIVE
+        start = channel.plan["start"] if channel.plan else 0
+        if start == 0:
+            channel.send({"spec": {"text": "", "filename": "p", "limits": {}}})
+        if start < 10:
+            channel.begin(start, "prog.py", start + 1, f"crash{start}", 0)
+            channel.plan = None
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return 0
+    front_obj = front.Front(main, [])
+    original = front._resume_script
+    front._resume_script = lambda spec, plan: main([])
+    try:
+        rc = front_obj.run()
+    finally:
+        front._resume_script = original
+    err = capfd.readouterr().err
+    assert rc == 1, err
+    assert err.count("WorkerCrashed") == 10 and "giving up" not in err
