@@ -141,7 +141,8 @@ class Front:
                 os.read(self.wake_r, 512)
             if self.interrupts != seen:
                 seen = self.interrupts
-                if stack and sigint_at is None:
+                # outside the REPL every moment is busy (a lesson check, :explain's hooks)
+                if (stack or not self.repl) and sigint_at is None:
                     sigint_at = time.monotonic()
             if rfd in ready:
                 data = os.read(rfd, 1 << 16)
@@ -171,10 +172,11 @@ class Front:
                     elif "repl" in m:
                         self.repl = True
             now = time.monotonic()
-            if killed is None and stack:
-                if kill_at is not None and now >= kill_at:
+            if killed is None:
+                if stack and kill_at is not None and now >= kill_at:
                     killed = "time"
-                elif sigint_at is not None and now >= sigint_at + INTERRUPT_GRACE:
+                elif sigint_at is not None and now >= sigint_at + INTERRUPT_GRACE and \
+                        (stack or not self.repl):
                     killed = "interrupt"
                 if killed is not None:
                     kill_at = sigint_at = None
@@ -191,6 +193,9 @@ class Front:
         signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
         if not stack:
+            if killed == "interrupt":
+                self._say("KeyboardInterrupt: interrupted by Ctrl-C")
+                return ("exit", 130)
             if signum is None and not (self.repl and code == 70):
                 return ("exit", code)
             if signum is None:      # the REPL's own internal error: the session goes on

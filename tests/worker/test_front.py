@@ -89,18 +89,6 @@ def test_ctrl_c_stops_a_stuck_statement_within_a_second(capfd):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_ctrl_c_between_statements_is_left_to_the_worker(capfd):
-    def main(argv):
-        signal.signal(signal.SIGINT, lambda *a: None)
-        time.sleep(1.5)
-        return 0
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    rc, out = _supervise(main, capfd)
-    timer.join()
-    assert (rc, out.err) == (0, "")
-
-
 def test_repl_worker_restarts_with_its_statements(capfd, tmp_path):
     seen = tmp_path / "seen"
 
@@ -179,3 +167,28 @@ def test_consecutive_deaths_inside_statements_are_never_given_up(capfd, tmp_path
     err = capfd.readouterr().err
     assert rc == 1, err
     assert err.count("WorkerCrashed") == 10 and "giving up" not in err
+
+
+def test_ctrl_c_outside_the_repl_stops_a_stuck_command_anywhere(capfd):
+    """`gradrepl explain` running a hook stuck in C: no statement is running, still Ctrl-C
+    ends the command within a second."""
+    def main(argv):
+        _stuck()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    rc, out = _supervise(main, capfd)
+    timer.join()
+    assert rc == 130 and out.err == "KeyboardInterrupt: interrupted by Ctrl-C\n"
+
+
+def test_ctrl_c_at_a_repl_worker_between_statements_does_not_kill_it(capfd, tmp_path):
+    def main(argv):
+        monitor.ACTIVE.send({"repl": 1})
+        signal.signal(signal.SIGINT, lambda *a: None)
+        time.sleep(2)
+        return 0
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    rc, out = _supervise(main, capfd)
+    timer.join()
+    assert (rc, out.err) == (0, "")
