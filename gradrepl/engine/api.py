@@ -9,9 +9,11 @@ import numpy as np
 from gradrepl.engine import autograd as A
 from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
 from gradrepl.engine import ops, rng
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
+from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine import spellings as S
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
@@ -116,7 +118,7 @@ class _CustomSpec:
         self.backward = self._run
 
     def _run(self, grads, node, xp):
-        ctx, n_inputs = node.ctx
+        ctx, n_inputs, positions = node.ctx
         wrapped = [None if g is None else (g if xp is not ARRAYS else wrap(g)) for g in grads]
         if ctx._materialize:
             wrapped = [wrap(np.zeros(())) if g is None else g for g in wrapped]
@@ -130,7 +132,8 @@ class _CustomSpec:
                 raise RuntimeError(f"function {self.name} returned an incorrect number of gradients "
                                    f"(expected {n_inputs}, got {len(res)})")
         out = []
-        for i, (r, e) in enumerate(zip(res, node.edges)):
+        for i, e in zip(positions, node.edges):   # one edge per tensor argument
+            r = res[i]
             if r is None or e is None:
                 out.append(None)
                 continue
@@ -165,8 +168,10 @@ class CustomFunction:
         outs = out if type(out) is tuple else (out,)
         tensor_inputs = [a if type(a) is Tensor else None for a in args]
         if prev and any(ctx._needs):
-            node = A.Node(self._spec, tuple(None if a is None or not a.requires_grad else A.edge_of(a)
-                                            for a in tensor_inputs), (), (ctx, len(args)))
+            # edges for the tensor arguments only, as PyTorch's next_functions
+            positions = tuple(i for i, a in enumerate(tensor_inputs) if a is not None)
+            node = A.Node(self._spec, tuple(A.edge_of(tensor_inputs[i]) for i in positions), (),
+                          (ctx, len(args), positions))
             node.n_out = len(outs)
             fresh = []
             for i, o in enumerate(outs):
@@ -256,6 +261,7 @@ def _build_torch():
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
     ns.update(S.namespace())
+    S.extend_autograd(ns["autograd"])
     return ns
 
 
@@ -316,11 +322,14 @@ def public_attrs(obj):
         return CUSTOM_FN_ATTRS
     if t is rng.Generator:
         return GENERATOR_ATTRS
+    if isinstance(obj, NamedReturn):
+        return frozenset(obj._fields) | {"count", "index"}
     if t is S.finfo:
         return S.FINFO_ATTRS
     if t is S.iinfo:
         return S.IINFO_ATTRS
-    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType):
+    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
+             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform):
         return frozenset()
     return None
 
@@ -357,6 +366,12 @@ def type_name(obj):
         return f"torch.autograd.grad_mode.{obj._kind}"
     if t is rng.Generator:
         return "torch._C.Generator"
+    if isinstance(obj, NamedReturn):
+        return "torch.return_types." + obj._name
+    if t is FN.detect_anomaly or t is FN.set_detect_anomaly:
+        return "torch.autograd.anomaly_mode." + t.__name__
+    if t is FN.FuncTransform:
+        return "function"
     return None
 
 

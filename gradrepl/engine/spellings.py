@@ -13,10 +13,13 @@ import inspect
 import numpy as np
 
 from gradrepl.engine import creation as C
-from gradrepl.engine import devices
+from gradrepl.engine import devices, functional
+from gradrepl.engine import functions as F
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.printing import set_default_float
+from gradrepl.engine.ops import arrange, linalg_ext, shape, special
+from gradrepl.engine.ops.meta import LAYOUT
 from gradrepl.engine.ops.registry import REGISTRY
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import legacy_scalar, pytype
@@ -287,6 +290,13 @@ def is_nonzero(input):
     return bool(input._a.reshape(()))
 
 
+def extend_autograd(ns):
+    """torch.autograd's functional API, anomaly detection; torch.func."""
+    ns["functional"] = {**ns.get("functional", {}), **functional.AUTOGRAD_FUNCTIONAL}
+    ns["detect_anomaly"] = functional.detect_anomaly
+    ns["set_detect_anomaly"] = functional.set_detect_anomaly
+
+
 def namespace():
     """What spellings add to the torch namespace."""
     ns = dict(LEGACY_TYPES)
@@ -306,5 +316,16 @@ def namespace():
         "iinfo": iinfo,
         "is_nonzero": is_nonzero,
         "logspace": factory(logspace, "logspace"),
+        "strided": LAYOUT,
+        "special": dict(special.SPECIAL),
+        "linalg": {**linalg_ext.LINALG, **arrange.LINALG},
+        "concatenate": shape.cat,
+        "func": dict(functional.FUNC),
+        "vmap": functional.vmap,
+        "is_anomaly_enabled": functional.is_anomaly_enabled,
+        "is_inference_mode_enabled": F.is_inference_mode_enabled,
+        "is_inference": lambda input: input.is_inference(),
     })
+    ns.update(special.EXTRA_TORCH)
+    ns.update(linalg_ext.EXTRA_TORCH)
     return ns

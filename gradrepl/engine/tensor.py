@@ -14,7 +14,7 @@ import numpy as np
 
 from gradrepl.engine.devices import CPU, Device  # noqa: F401 (Device: api's type tables)
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import RemovableHandle
+from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle
 from gradrepl.engine.printing import tensor_repr
 from gradrepl.engine.util import cname, prod, legacy_scalar, pytype, shape_list, warn, wrap_dim
 from gradrepl.errors import BudgetExceeded
@@ -53,6 +53,8 @@ class Tensor:
             return
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and _INFERENCE and not INFERENCE_MODE[0] and is_inference(self):
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._rg = value
 
     def requires_grad_(self, requires_grad=True):
@@ -67,6 +69,8 @@ class Tensor:
                             f"{pytype(requires_grad)}")
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and _INFERENCE and not INFERENCE_MODE[0] and is_inference(self):
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._rg = bool(requires_grad)
         return self
 
@@ -320,6 +324,32 @@ class Size(tuple):
 
 
 # ================================================================ construction helpers
+# ================================================================ inference tensors
+INFERENCE_MODE = [False]   # inside torch.inference_mode()
+_INFERENCE = {}            # id(tensor) -> weakref: the tensors made in inference mode
+INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                   "mode in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+                   "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
+def _mark_inference(t):
+    key = id(t)
+    _INFERENCE[key] = weakref.ref(t, lambda _r, k=key: _INFERENCE.pop(k, None))
+    SAVE_CHECK[0] = _check_saved_inference
+
+
+def is_inference(t):
+    ref = _INFERENCE.get(id(t))
+    return ref is not None and ref() is t
+
+
+def _check_saved_inference(saved):
+    if not INFERENCE_MODE[0]:
+        for v in saved:
+            if type(v) is Tensor and is_inference(v):
+                raise RuntimeError(INFERENCE_SAVED)
+
+
 def _new(arr):
     if arr.nbytes > _BIG:
         check_memory(arr.nbytes)
@@ -335,6 +365,8 @@ def _new(arr):
     t._retains = False
     t._base = None
     t._vidx = None
+    if INFERENCE_MODE[0]:
+        _mark_inference(t)
     return t
 
 

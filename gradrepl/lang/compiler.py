@@ -649,9 +649,9 @@ class Compiler(GeneratorCompiler):
             kind = "method"
             decorators = []
             for dec in item.decorator_list:
-                if isinstance(dec, ast.Name) and dec.id in ("staticmethod", "classmethod") \
-                        and kind == "method":
-                    kind = "static" if dec.id == "staticmethod" else "class"
+                if isinstance(dec, ast.Name) and dec.id in ("staticmethod", "classmethod",
+                                                            "property") and kind == "method":
+                    kind = {"staticmethod": "static", "classmethod": "class"}.get(dec.id, dec.id)
                 else:
                     decorators.append(self.expr(dec, cls_scope))
             args = item.args

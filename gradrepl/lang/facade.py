@@ -139,6 +139,8 @@ class Access:
         self.api = api
         self.unavailable = (getattr(api, "Unavailable", Later), Later)
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
+        self.plain = set()  # learner's classes with no host base but object (fast reads)
+        self.set_cache = {}  # engine type -> frozenset of assignable names (Tensor: grad, data, ...)
 
     def type_label(self, obj):
         if isinstance(obj, type):
@@ -155,7 +157,8 @@ class Access:
                        best and f"did you mean .{best}?")
 
     def get(self, obj, name):
-        allowed = self.cache.get(type(obj))
+        t = type(obj)
+        allowed = self.cache.get(t)
         if allowed is not None:
             if name in allowed:
                 value = getattr(obj, name)
@@ -163,6 +166,12 @@ class Access:
                     return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
                 return value
             raise self.no_attr(obj, name, allowed)
+        if t in self.plain:
+            # a learner's class over `object`: every public name on it is the learner's
+            try:
+                return getattr(obj, name)
+            except AttributeError:
+                raise self.no_attr(obj, name, self.instance_names(obj)) from None
         return self.get_slow(obj, name)
 
     def get_slow(self, obj, name):
@@ -219,6 +228,8 @@ class Access:
         learner set or defined, what the host sets up dynamically (a module's parameters),
         and the public names of the host part; never another host attribute."""
         cls = type(obj)
+        if cls not in self.plain and all(USER in k.__dict__ for k in cls.__mro__[:-1]):
+            self.plain.add(cls)
         owner = owner_of(cls, name)
         if owner is not None and USER not in owner.__dict__ and name not in host_public(cls):
             inst = getattr(obj, "__dict__", None)
@@ -247,12 +258,17 @@ class Access:
 
     def get_super(self, proxy, name):
         obj = proxy.obj
-        cls = type(obj)
+        on_class = isinstance(obj, type)        # super() inside a classmethod
+        cls = obj if on_class else type(obj)
         owner = owner_of(cls, name, cls.__mro__.index(proxy.cls) + 1)
         if owner is not None and USER in owner.__dict__:
             raw = owner.__dict__[name]
             getter = getattr(type(raw), "__get__", None)
-            return getter(raw, obj, cls) if getter is not None else raw
+            if getter is None:
+                return raw
+            return getter(raw, None, cls) if on_class else getter(raw, obj, cls)
+        if on_class:
+            raise AttributeError(f"'super' object has no attribute '{name}'")
         if owner is None or owner is object and name != "__init__" or \
                 (name != "__init__" and name not in host_public(cls)):
             raise AttributeError(f"'super' object has no attribute '{name}'")
@@ -308,6 +324,8 @@ class Access:
                                  f"in gradrepl")
         if self.api.public_attrs(obj) is not None:
             settable = self.api.settable_attrs(obj)
+            if settable is not None:
+                self.set_cache[t] = settable
             if settable is None or name in settable:
                 return
         label = self.type_label(obj)
@@ -315,6 +333,10 @@ class Access:
                              f"read-only in gradrepl")
 
     def set(self, obj, name, value):
+        allowed = self.set_cache.get(type(obj))
+        if allowed is not None and name in allowed:   # `p.grad = None` in a training loop
+            setattr(obj, name, value)
+            return
         self.check_set(obj, name)
         if is_user_class(obj):
             value = as_class_value(value)
@@ -624,6 +646,10 @@ def torch_facade(api):
             elif type(value) in HOST_CALLABLES:
                 entries[key] = builtin_function_or_method(value, f"{name}.{key}")
             else:
+                if type(value) is types.FunctionType and "<locals>" in value.__qualname__:
+                    # made by a factory (ones, zeros_like): printed with its public name,
+                    # never as `_creator.<locals>.create`
+                    value.__name__ = value.__qualname__ = key
                 entries[key] = value
         return module(name, entries)
 

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field, fields
 from gradrepl import limits as limits_module
 from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.lang.builtins import make_builtins
+from gradrepl.lang.carets import carets, find_statement
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
+from gradrepl.lang.docs import doc_builtins
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
 from gradrepl.lang.facade import Access, host_class_standins, math_facade, random_facade, \
     torch_facade
@@ -43,6 +45,7 @@ class StatementResult:
     assigned: tuple = ()
     error: UserError | None = None
     grads_changed: tuple = ()
+    changed_in_place: tuple = ()    # names whose value the statement may have changed in place
 
 
 @dataclass
@@ -110,6 +113,7 @@ class Session:
         self.display = None
         self.report = None
         self.warn = None
+        self.where = None       # (filename, line, source) of the running top-level statement
         self.after_statement = None
         self.hard_stop = False
         self.track_grads = False
@@ -147,6 +151,7 @@ class Session:
             trusted=True, access=self.access)
         self.fallback.update(builtins)
         self.pytypes.update(host_class_standins(self.modules["torch"]))
+        self.fallback.update(doc_builtins(self))
         self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
 
     def reset(self):
@@ -344,6 +349,33 @@ def _assigned_names(node):
     return tuple(dict.fromkeys(names))
 
 
+def _changed_in_place(node):
+    """Names a statement changes without rebinding them: `y[0, 0] = 5`, `y.data = ...`,
+    `c = y.detach_()`, `torch.nn.init.zeros_(w)` (for the REPL's tutor lines). Bodies of
+    functions defined here do not run here, so they do not count."""
+    names = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) and n is not node:
+            continue
+        if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store):
+            base = n.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                names.append(base.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr.endswith("_") and not n.func.attr.startswith("_"):
+            receiver = n.func.value
+            if isinstance(receiver, ast.Name) and receiver.id not in ("torch", "math"):
+                names.append(receiver.id)
+            elif n.args and isinstance(n.args[0], ast.Name):      # torch.nn.init.zeros_(w)
+                names.append(n.args[0].id)
+        stack.extend(reversed(list(ast.iter_child_nodes(n))))
+    return tuple(dict.fromkeys(names))
+
+
 # --- running ----------------------------------------------------------------------------
 
 class _Watchdog:
@@ -419,7 +451,7 @@ def _grad_snapshot(session):
     return snap
 
 
-def _error_from(exc, filename, lines, node, kind="error"):
+def _error_from(exc, filename, lines, node, kind="error", tree=None):
     loc = getattr(exc, "__dict__", {}).get(LOC)
     line, col = loc if loc else (node.lineno, node.col_offset)
     source = lines[line - 1] if 0 < line <= len(lines) else None
@@ -448,7 +480,14 @@ def _error_from(exc, filename, lines, node, kind="error"):
                        "limit (--max-depth)")
     hint = exc.__dict__.get("gradrepl_hint") if hasattr(exc, "__dict__") else None
     hint = hint or hint_for(type_name, message, source)
-    return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno)
+    marks = None
+    if kind == "error" and source is not None:
+        try:
+            stmt = find_statement(node, line, col) or (find_statement(tree, line, col) if tree else None)
+            marks = carets(stmt, type_name, message, source)
+        except Exception:  # noqa: BLE001 - carets are a nicety; the error itself must get out
+            marks = None
+    return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno, marks)
 
 
 def _bare_name(exc):
@@ -506,8 +545,10 @@ def _run(text, session, filename, trusted, keep_going, echo, result, bare_names)
     if bare_names is None:
         bare_names = trusted or not imports_torch(tree)
     if not bare_names:
-        hidden = {name: session.fallback.pop(name) for name in BARE_TORCH if name in session.fallback
-                  and session.fallback[name] is session.modules["torch"].entries.get(name)}
+        torch = session.modules["torch"].entries
+        hidden = {name: session.fallback.pop(name)
+                  for name in (*BARE_TORCH, *getattr(session.api, "BARE_OPS", ()))
+                  if name in session.fallback and session.fallback[name] is torch.get(name)}
     try:
         _run_statements(tree, lines, session, filename, trusted, keep_going, echo, result, fail,
                         set(hidden))
@@ -558,7 +599,9 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
             continue
         echoed = None
         src, first = _segment(lines, node)
-        stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
+        session.where = (filename, first, lines[first - 1] if 0 < first <= len(lines) else "")
+        stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node),
+                               changed_in_place=_changed_in_place(node))
         before = _grad_snapshot(session) if session.track_grads else None
         session.budget.start()
         session._ctx.handling.clear()
@@ -580,7 +623,7 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
                         value = code(session.namespace)
                         if value is not None:
                             display(value)
-                            echoed = "repr" if isinstance(value, str) else "print"
+                            echoed = "repr" if isinstance(value, (str, BaseException)) else "print"
                     else:
                         code(session.namespace)
         except ExitRequested:
@@ -589,10 +632,10 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
             result.statements.append(stmt)
             break
         except (KeyboardInterrupt, Interrupted) as exc:
-            error = _error_from(exc, filename, lines, node)
+            error = _error_from(exc, filename, lines, node, tree=tree)
             result.interrupted = True
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
-            error = _error_from(exc, filename, lines, node)
+            error = _error_from(exc, filename, lines, node, tree=tree)
             if hidden and isinstance(exc, NameError) and _bare_name(exc) in hidden:
                 name = _bare_name(exc)
                 error.hint = (f"write torch.{name}: this file imports torch, so it runs as a PyTorch "

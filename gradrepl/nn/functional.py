@@ -193,8 +193,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    n1 = x1.norm(2, dim, keepdim=True)
-    n2 = x2.norm(2, dim, keepdim=True)
+    n1 = x1.norm(2, dim, keepdim=True).clone()     # cloned: clamped in place below
+    n2 = x2.norm(2, dim, keepdim=True).clone()
     with B.TORCH["no_grad"]():      # ATen clamps in place under NoGradGuard
         n1.clamp_(min=eps)
         n2.clamp_(min=eps)

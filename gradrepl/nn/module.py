@@ -90,8 +90,11 @@ def _addindent(s_, num_spaces):
     return first + "\n" + "\n".join(s)
 
 
-class IncompatibleKeys(tuple):
+class IncompatibleKeys(tuple, metaclass=LibraryMeta):
     """What load_state_dict returns: prints <All keys matched successfully> when they did."""
+
+    torch_path = "torch.nn.modules.module._IncompatibleKeys"
+    gradrepl_public = frozenset(("missing_keys", "unexpected_keys", "count", "index"))
 
     def __new__(cls, missing_keys, unexpected_keys):
         return super().__new__(cls, (missing_keys, unexpected_keys))
@@ -455,7 +458,9 @@ class Module(metaclass=LibraryMeta):
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")
-        for a in args:
+        for a in (*args, kwargs.get("device")):
+            if B.is_cuda_device(a):
+                raise AssertionError("Torch not compiled with CUDA enabled")
             if B.is_dtype(a):
                 dtype = a
             elif B.is_tensor(a):

@@ -146,7 +146,8 @@ class RNNBase(Module):
                 outs = [None] * steps
                 for t in order:
                     outs[t], state = self.cell(layer_input[t], state, *w)
-                outputs.append(stack(outs, 0))
+                layer_out = stack(outs, 0)
+                outputs.append(B.rnn_layer_output(layer_out) if lstm else layer_out)
                 if lstm:
                     finals_h.append(state[0])
                     finals_c.append(state[1])

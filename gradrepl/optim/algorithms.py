@@ -13,11 +13,11 @@ def _f(value, like):
     return like.dtype.type(value)
 
 
-def add_alpha(a, b, alpha):
-    """a + alpha * b (Tensor.add(b, alpha=...))."""
-    if alpha == 1:
-        return a + b
-    return B.fma32(b, _f(alpha, a), a) if a.dtype == np.float32 else a + b * alpha
+def add_alpha(a, b, alpha, out=None):
+    """a + alpha * b (Tensor.add(b, alpha=...)), into `out` when given."""
+    if a.dtype != np.float32 or alpha == 1:
+        return np.add(a, b if alpha == 1 else b * alpha, out=out)
+    return B.fma32(b, _f(alpha, a), a, out=out)
 
 
 def lerp(start, end, weight):
@@ -93,7 +93,8 @@ class SGD(Optimizer):
                 write(buf, add_alpha(b * _f(momentum, b), g, 1 - group["dampening"]))
             bv = B.array(buf)
             g = add_alpha(g, bv, momentum) if group["nesterov"] else bv
-        _param_update(param, add_alpha(p, g, -_lr(group)))
+        add_alpha(p, g, -_lr(group), out=p)
+        B.bump_version(param)
 
 
 class Adam(Optimizer):

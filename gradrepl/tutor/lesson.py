@@ -122,6 +122,7 @@ class Lesson:
     source: str
     path: str
     steps: tuple[Step, ...] = field(repr=False)
+    needs: tuple[str, ...] = ()   # torch names the lesson uses that a gradrepl build may lack
 
     @property
     def exercises(self) -> list[Exercise]:
@@ -295,8 +296,6 @@ class _Builder:
                 raise self.error(line, "```toml predict must come right after a ```python step (or its output)")
             index = self.predict_target
             code = self.steps[index]
-            if code.predict is not None:
-                raise self.error(line, "a code step has one ```toml predict")
             self.steps[index] = Code(code.section, code.source, code.expected, code.line,
                                      self._predict(self._toml(body, line), line))
             self.predict_target = None
@@ -385,6 +384,10 @@ def parse_lesson(text: str, path: str = "<lesson>") -> Lesson:
         raise LessonError(path, 1, "id must be lowercase letters, digits and '-'")
     if not isinstance(meta["number"], int):
         raise LessonError(path, 1, "number must be an integer")
+    needs = meta.get("needs", [])
+    if not isinstance(needs, list) or not all(
+            isinstance(n, str) and re.fullmatch(r"torch(\.[A-Za-z][A-Za-z0-9_]*)+", n) for n in needs):
+        raise LessonError(path, 1, "needs must be a list of torch names, e.g. [\"torch.optim.SGD\"]")
 
     lines = text.split("\n")
     body = "\n".join(lines[offset:])
@@ -411,7 +414,7 @@ def parse_lesson(text: str, path: str = "<lesson>") -> Lesson:
         id=meta["id"], number=meta["number"],
         title=_text_table(meta["title"], path, 1, "title"),
         summary=_text_table(meta["summary"], path, 1, "summary"),
-        source=str(meta["source"]), path=path, steps=tuple(builder.steps),
+        source=str(meta["source"]), path=path, steps=tuple(builder.steps), needs=tuple(needs),
     )
 
 

@@ -93,6 +93,13 @@ CASES = {
                  "        def m(self):\n            def deep():\n                pass\n"
                  "            return deep\n    return inner, K, K().m(), lambda: 0\n"
                  "i, K, d, l = outer()\ni\nK\nd\nl\nK()\nK.m\ni()\n",
+    "class_property": "class R:\n    def __init__(self, w):\n        self.w = w\n    @property\n"
+                      "    def area(self):\n        return self.w ** 2\nr = R(3)\nr.area\nr.w = 4\n"
+                      "r.area, hasattr(r, 'area')\nr.area = 1\n",
+    "super_in_classmethod": "class A:\n    @classmethod\n    def make(cls):\n        return [cls]\n"
+                            "    def f(self):\n        return 1\nclass B(A):\n    @classmethod\n"
+                            "    def make(cls):\n        return super().make() + ['B']\n"
+                            "B.make()\nsuper(B, B).make()\nsuper(B, B).f\n",
     "id_fn": "a = [1]\nid(a) == id(a), id(a) == id([1])\n",
 }
 
@@ -121,8 +128,7 @@ def test_same_as_cpython(name):
      "in gradrepl"),
     ("class A:\n    x.y = 1\n",
      "SyntaxError: a class attribute that is not a plain name is not supported in gradrepl"),
-    ("class A:\n    @property\n    def v(self):\n        return 1\n",
-     "NameError: name 'property' is not defined"),
+    ("property\n", "NameError: name 'property' is not defined"),
     ("class A(5):\n    pass\n",
      "SyntaxError: a class with base 5 is not supported in gradrepl (a base is one of your own "
      "classes, nn.Module, a Dataset or torch.autograd.Function)"),

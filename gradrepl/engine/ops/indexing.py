@@ -36,12 +36,21 @@ def IndexPutBackward0(grad, xp, shape, index):
     return (xp.index(grad, index),)
 
 
-# The rule of CopySlices under the names PyTorch reports for other index assignments:
-# x[mask] = v (index_put_), x[:] = 2.0 (fill_), x[...] = t (copy_).
-IndexPutBackward0_inplace, FillBackward3, CopyBackwards_inplace = (
-    rule(name, ("self", "src"), CopySlices.formulas, ctx=CopySlices.ctx_names, saves=True,
-         key=f"CopySlices as {name}")(CopySlices.fn)
-    for name in ("IndexPutBackward0", "FillBackward3", "CopyBackwards"))
+# x[mask] = v (index_put_ on a tensor that is not a view): CopySlices' rule under PyTorch's name.
+IndexPutBackward0_inplace = rule("IndexPutBackward0", ("self", "src"), CopySlices.formulas, ctx=CopySlices.ctx_names,
+                                 saves=True, key="CopySlices as IndexPutBackward0")(CopySlices.fn)
+
+
+def _overwrite_all(grad, xp, index, src_shape, has_base):
+    gs = xp.index(grad, index)
+    return (xp.zeros_like(grad) if has_base else None, gs if src_shape is None else xp.sum_to(gs, src_shape))
+
+
+# x[:] = 2.0 (fill_) and x[...] = t (copy_): every element replaced, the old values get zeros_like(grad).
+FillBackward3, CopyBackwards_inplace = (
+    rule(name, ("self", "src"), ("zeros_like(grad)", "grad.sum_to_size(src.sizes())"), ctx=CopySlices.ctx_names,
+         saves=True, key=f"CopySlices as {name}")(_overwrite_all)
+    for name in ("FillBackward3", "CopyBackwards"))
 
 
 def _norm_index(t, index):
@@ -129,15 +138,25 @@ def _norm_index(t, index):
     return tuple(out), advanced
 
 
-def _basic_rule(idx):
+def _basic_rule(idx, shape, single):
+    """PyTorch's node for basic indexing: the last view op it applies. Inside a tuple a
+    slice that keeps a whole dim is skipped (x[:, 0:4] is an alias); a lone slice always
+    slices (x[:] is SliceBackward0)."""
     spec = AliasBackward0
+    n_real = sum(1 for i in idx if i is not None and i is not Ellipsis)
+    dim = 0
     for i in idx:
-        if isinstance(i, int):
-            spec = SelectBackward0
-        elif isinstance(i, slice) and i != slice(None):
-            spec = SliceBackward0
+        if i is Ellipsis:
+            dim += len(shape) - n_real
         elif i is None:
             spec = UnsqueezeBackward0
+        elif isinstance(i, int):
+            spec = SelectBackward0
+            dim += 1
+        elif isinstance(i, slice):
+            if single or i.indices(shape[dim]) != (0, shape[dim], 1):
+                spec = SliceBackward0
+            dim += 1
     return spec
 
 
@@ -159,7 +178,7 @@ def getitem(t, index):
         arr = t._a[i]
         return result(arr, IndexBackward0, (t,), (), (t._a.shape, (i,)))
     idx, advanced = _norm_index(t, index)
-    return getitem_raw(t, idx, advanced)
+    return getitem_raw(t, idx, advanced, single=type(index) is slice)
 
 
 def _nested_numel(seq):
@@ -206,7 +225,7 @@ def _advanced_numel(shape, idx):
     return total
 
 
-def getitem_raw(t, idx, advanced=None):
+def getitem_raw(t, idx, advanced=None, single=False):
     if advanced is None:
         advanced = not all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in (idx if type(idx) is tuple else (idx,)))
     if advanced:
@@ -218,7 +237,7 @@ def getitem_raw(t, idx, advanced=None):
         return result(arr, IndexBackward0, (t,), (), (t._a.shape, idx))
     if type(arr) is not np.ndarray:
         arr = t._a[idx + (Ellipsis,)] if type(idx) is tuple else t._a[(idx, Ellipsis)]
-    r = result(arr, _basic_rule(idx if type(idx) is tuple else (idx,)), (t,), (), (t._a.shape, idx))
+    r = result(arr, _basic_rule(idx if type(idx) is tuple else (idx,), t._a.shape, single), (t,), (), (t._a.shape, idx))
     r._ver = t._ver
     r._base = t
     r._vidx = idx
@@ -313,7 +332,7 @@ def index_select(self, dim, index):
 @declare("narrow", rules=[SliceBackward0])
 def narrow(self, dim, start, length):
     d = wrap_dim(dim, self._a.ndim)
-    return getitem_raw(self, (slice(None),) * d + (slice(start, start + length),))
+    return getitem_raw(self, (slice(None),) * d + (slice(start, start + length),), single=True)  # always a slice
 
 
 @declare("select", rules=[SelectBackward0])
@@ -338,7 +357,7 @@ def gather(self, dim, index):
 # ================================================================ whole-tensor writes
 @rule("CopyBackwards", ("self", "src"), ("zeros_like(grad)", "grad"), ctx=("src_shape",))
 def CopyBackwards(grad, xp, src_shape):
-    return (grad * 0, xp.sum_to(grad, src_shape))
+    return (xp.zeros_like(grad), xp.sum_to(grad, src_shape))
 
 
 @declare("copy_", method="copy_", function=False, rules=[CopyBackwards])
@@ -356,12 +375,12 @@ def copy_(self, src):
 
 @rule("ZeroBackward0", ("self",), ("zeros_like(grad)",))
 def ZeroBackward0(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 @rule("FillBackward2", ("self",), ("zeros_like(grad)",))
 def FillBackward2(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 def _fill_inplace(t, value, spec):

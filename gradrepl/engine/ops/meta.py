@@ -1,6 +1,8 @@
 """What a tensor tells about its storage and kind (no computation, no autograd): strides
 and storage offset in elements, as PyTorch reports them, and the kind queries."""
+from gradrepl.engine import autograd as A
 from gradrepl.engine.ops.registry import declare
+from gradrepl.engine.tensor import is_inference
 from gradrepl.engine.util import wrap_dim
 
 
@@ -88,3 +90,18 @@ class Layout:
 
 
 LAYOUT = Layout()
+
+
+# ================================================================ post-accumulate-grad hooks
+@declare("register_post_accumulate_grad_hook", function=False, rules=[], returns_tensor=False)
+def register_post_accumulate_grad_hook(self, hook):
+    if self._fn is not None or not self._rg:
+        if self._fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    return A.RemovableHandle(A.post_accumulate_hooks(self), hook)
+
+
+@declare("is_inference", function=False, rules=[], returns_tensor=False)
+def is_inference_(self):
+    return is_inference(self)

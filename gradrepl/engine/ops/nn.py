@@ -11,6 +11,8 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import result
+from gradrepl.engine.ops.elementwise import DivBackward1
+from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
 from gradrepl.engine.util import cname, legacy_scalar, pytype, warn
@@ -28,6 +30,14 @@ def _f64(a):
 
 def _out(values, like):
     return np.asarray(values).astype(like.dtype, copy=False)
+
+
+def first_order(xp, name, *values):
+    """Rules computed on arrays give first derivatives only: under create_graph=True, when a
+    second derivative would flow through them, say so instead of returning a wrong one."""
+    if xp.tensors and any(v is not None and xp.is_tensor(v) and v.requires_grad for v in values):
+        raise NotImplementedError(f"double backward through {name} is not available in gradrepl "
+                                  "(create_graph=True)")
 
 
 def _float_input(t, name):
@@ -128,6 +138,7 @@ def _gelu_grad(x, approximate):
 @rule("GeluBackward0", ("self",), ("grad * (Phi(self) + self * phi(self))",), saved=("self",),
       ctx=("approximate",))
 def GeluBackward0(grad, xp, self, approximate):
+    first_order(xp, "GeluBackward0", self, grad)
     return (grad * xp.constant(_out(_gelu_grad(xp.raw(self), approximate), xp.raw(self))),)
 
 
@@ -150,6 +161,9 @@ declare("gelu", gelu, method=False, function=False, functional=True, rules=[Gelu
       saved=("self",), ctx=("alpha", "scale", "input_scale"))
 def EluBackward0(grad, xp, self, alpha, scale, input_scale):
     x = xp.raw(self)
+    if xp.tensors:
+        pos = xp.constant(_out(_f64(x) > 0, x))
+        return (grad * (pos * scale + (1 - pos) * (self * input_scale).exp() * (alpha * scale * input_scale)),)
     neg = _f64(x) <= 0
     d = np.where(neg, alpha * scale * input_scale * np.exp(_f64(x) * input_scale), scale)
     return (grad * xp.constant(_out(d, x)),)
@@ -199,6 +213,9 @@ def _sig64(x):
 
 @rule("SiluBackward0", ("self",), ("grad * sigmoid(self) * (1 + self * (1 - sigmoid(self)))",), saved=("self",))
 def SiluBackward0(grad, xp, self):
+    if xp.tensors:
+        sig = self.sigmoid()
+        return (grad * sig * (1 + self * (1 - sig)),)
     x = xp.raw(self)
     s = _sig64(x)
     return (grad * xp.constant(_out(s * (1 + _f64(x) * (1 - s)), x)),)
@@ -214,6 +231,7 @@ declare("silu", silu, method=False, function=False, functional=True, rules=[Silu
 @rule("MishBackward0", ("self",), ("grad * (tanh(softplus(self)) + self * sigmoid(self) * (1 - tanh(softplus(self))^2))",),
       saved=("self",))
 def MishBackward0(grad, xp, self):
+    first_order(xp, "MishBackward0", self, grad)
     x = xp.raw(self)
     x64 = _f64(x)
     t = np.tanh(np.logaddexp(0, x64))
@@ -232,6 +250,9 @@ declare("mish", mish, method=False, function=False, functional=True, rules=[Mish
       saved=("self",), ctx=("beta", "threshold"))
 def SoftplusBackward0(grad, xp, self, beta, threshold):
     x = xp.raw(self)
+    if xp.tensors:
+        linear = xp.constant(_out(_f64(x) * beta > threshold, x))
+        return (grad * (linear + (1 - linear) * (self * beta).sigmoid()),)
     z = np.exp(_f64(x) * beta)
     d = np.where(_f64(x) * beta > threshold, 1.0, z / (z + 1))
     return (grad * xp.constant(_out(d, x)),)
@@ -288,6 +309,7 @@ declare("hardsigmoid", hardsigmoid, method=False, function=False, functional=Tru
 @rule("HardswishBackward0", ("self",), ("grad * (self < -3 ? 0 : self <= 3 ? self / 3 + 0.5 : 1)",),
       saved=("self",))
 def HardswishBackward0(grad, xp, self):
+    first_order(xp, "HardswishBackward0", self)
     x = xp.raw(self)
     d = np.where(x < -3, 0.0, np.where(x <= 3, _f64(x) / 3 + 0.5, 1.0))
     return (grad * xp.constant(_out(d, x)),)
@@ -303,6 +325,8 @@ declare("hardswish", hardswish, method=False, function=False, functional=True, r
 
 @rule("LogSigmoidBackward0", ("self",), ("grad * sigmoid(-self)",), saved=("self",))
 def LogSigmoidBackward0(grad, xp, self):
+    if xp.tensors:
+        return (grad * (-self).sigmoid(),)
     x = xp.raw(self)
     return (grad * xp.constant(_out(_sig64(-_f64(x)), x)),)
 
@@ -327,13 +351,6 @@ def _reduction(reduction):
     return reduction
 
 
-def _reduce(losses, reduction, like):
-    if reduction == "none":
-        return _out(losses, like)
-    total = np.sum(_f64(losses)) if reduction == "sum" else np.mean(_f64(losses))
-    return _out(total, like)
-
-
 def _check_target_size(input, target):
     if input._a.shape != target._a.shape:
         warn("UserWarning", f"Using a target size ({Size(target._a.shape)!r}) that is different to the input size "
@@ -349,6 +366,7 @@ def _pairwise(input, target):
 @rule("SmoothL1LossBackward0", ("self", "target"), ("grad * clamp((self - target) / beta, -1, 1) / N", "-(the same)"),
       saved=("self", "target"), ctx=("reduction", "beta"))
 def SmoothL1LossBackward0(grad, xp, self, target, reduction, beta):
+    first_order(xp, "SmoothL1LossBackward0", self, target)
     x, y = np.broadcast_arrays(xp.raw(self), xp.raw(target))
     d = _f64(x) - _f64(y)
     g = np.where(d < -beta, -1.0, np.where(d > beta, 1.0, d / beta if beta else 0.0))
@@ -371,7 +389,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     x, y = _pairwise(input, target)
     z = np.abs(_f64(x) - _f64(y))
     losses = np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
-    return result(_reduce(losses, reduction, x), SmoothL1LossBackward0, (input, target), (input, target),
+    return result(reduce_loss(losses, reduction, x), SmoothL1LossBackward0, (input, target), (input, target),
                   (reduction, beta))
 
 
@@ -382,6 +400,7 @@ declare("smooth_l1_loss", smooth_l1_loss, method=False, function=False, function
 @rule("HuberLossBackward0", ("self", "target"), ("grad * clamp(self - target, -delta, delta) / N", "-(the same)"),
       saved=("self", "target"), ctx=("reduction", "delta"))
 def HuberLossBackward0(grad, xp, self, target, reduction, delta):
+    first_order(xp, "HuberLossBackward0", self, target)
     x, y = np.broadcast_arrays(xp.raw(self), xp.raw(target))
     d = _f64(x) - _f64(y)
     return _loss_grads(grad, xp, np.clip(d, -delta, delta), x, reduction, self, target)
@@ -393,7 +412,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     x, y = _pairwise(input, target)
     z = np.abs(_f64(x) - _f64(y))
     losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-    return result(_reduce(losses, reduction, x), HuberLossBackward0, (input, target), (input, target),
+    return result(reduce_loss(losses, reduction, x), HuberLossBackward0, (input, target), (input, target),
                   (reduction, delta))
 
 
@@ -405,6 +424,7 @@ declare("huber_loss", huber_loss, method=False, function=False, functional=True,
        "grad * (log(1 - sigmoid(self)) - pos_weight * log(sigmoid(self))) * weight / N"),
       saved=("self", "target"), ctx=("weight", "pos_weight", "reduction"))
 def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, pos_weight, reduction):
+    first_order(xp, "BinaryCrossEntropyWithLogitsBackward0", self, target)
     x, y = xp.raw(self), xp.raw(target)
     s = _sig64(x)
     y64 = _f64(y)
@@ -436,7 +456,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     w = None if weight is None else _f64(weight._a)
     if w is not None:
         losses = losses * w
-    return result(_reduce(losses, reduction, input._a), BinaryCrossEntropyWithLogitsBackward0, (input, target),
+    return result(reduce_loss(losses, reduction, input._a), BinaryCrossEntropyWithLogitsBackward0, (input, target),
                   (input, target), (w, pw, reduction))
 
 
@@ -473,6 +493,7 @@ def _windows(xp_, kernel, stride, dilation):
       ("conv_transpose(grad, weight)", "conv(input, grad)", "grad.sum(batch and spatial dims)"),
       saved=("input", "weight"), ctx=("stride", "padding", "dilation", "groups", "has_bias"))
 def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilation, groups, has_bias):
+    first_order(xp, "ConvolutionBackward0", grad, input, weight)
     x, w, g = xp.raw(input), xp.raw(weight), xp.raw(grad)
     n = w.ndim - 2
     pad = [(0, 0), (0, 0)] + [(p, p) for p in padding]
@@ -605,6 +626,7 @@ def _pool_windows(x, kernel, stride, padding, dilation, out, fill):
 @rule("MaxPool2DWithIndicesBackward0", ("self",), ("grad scattered to the max of each window",),
       saved=("self", "indices"), ctx=())
 def MaxPool2DWithIndicesBackward0(grad, xp, self, indices):
+    first_order(xp, "MaxPool2DWithIndicesBackward0", grad)
     x, idx, g = xp.raw(self), xp.raw(indices), xp.raw(grad)
     H, W = x.shape[-2:]
     lead = int(np.prod(x.shape[:-2]))
@@ -639,6 +661,7 @@ declare("max_pool2d", max_pool2d, method=False, functional=True, rules=[MaxPool2
 @rule("AvgPool2DBackward0", ("self",), ("grad / divisor spread over each window",), saved=("self",),
       ctx=("kernel", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"))
 def AvgPool2DBackward0(grad, xp, self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    first_order(xp, "AvgPool2DBackward0", grad)
     x, g = xp.raw(self), xp.raw(grad)
     H, W = x.shape[-2:]
     out = g.shape[-2:]
@@ -690,6 +713,7 @@ declare("avg_pool2d", avg_pool2d, method=False, function=False, functional=True,
 @rule("EmbeddingBackward0", ("weight",), ("grad rows added at the indices",), saved=("indices",),
       ctx=("num_weights", "padding_idx"))
 def EmbeddingBackward0(grad, xp, indices, num_weights, padding_idx):
+    first_order(xp, "EmbeddingBackward0", grad)
     idx, g = xp.raw(indices), xp.raw(grad)
     gw = np.zeros((num_weights, g.shape[-1]), g.dtype)
     np.add.at(gw, idx.reshape(-1), g.reshape(-1, g.shape[-1]))
@@ -740,6 +764,7 @@ declare("one_hot", one_hot, method=False, function=False, functional=True, rules
        "sum(grad * xhat)", "sum(grad)"),
       saved=("input", "weight"), ctx=("axes", "mean", "rstd"))
 def NativeLayerNormBackward0(grad, xp, node, input, weight, axes, mean, rstd):
+    first_order(xp, "NativeLayerNormBackward0", grad, input, weight)
     x, g = _f64(xp.raw(input)), _f64(xp.raw(grad))
     xhat = (x - mean) * rstd
     lead = tuple(range(x.ndim - len(axes)))
@@ -784,6 +809,7 @@ declare("layer_norm", layer_norm, method=False, functional=True, rules=[NativeLa
        "sum(grad * xhat)", "sum(grad)"),
       saved=("input", "weight"), ctx=("axes", "mean", "invstd", "training"))
 def NativeBatchNormBackward0(grad, xp, node, input, weight, axes, mean, invstd, training):
+    first_order(xp, "NativeBatchNormBackward0", grad, input, weight)
     x, g = _f64(xp.raw(input)), _f64(xp.raw(grad))
     xhat = (x - mean) * invstd
     gw = gb = gx = None
@@ -839,10 +865,17 @@ declare("batch_norm", batch_norm, method=False, function=False, functional=True,
 
 
 # ------------------------------------------------------------------ pad
-@rule("ConstantPadNdBackward0", ("self",), ("grad cropped back to self's shape",), ctx=("crop",))
-def ConstantPadNdBackward0(grad, xp, crop):
-    g = xp.raw(grad)
-    return (xp.constant(np.ascontiguousarray(g[crop])),)
+def _pad_array(x, widths, value):
+    """x padded by (before, after) per dim; negative widths cut elements off."""
+    out = np.pad(x, [(max(a, 0), max(b, 0)) for a, b in widths], constant_values=value)
+    cut = tuple(slice(-a if a < 0 else 0, out.shape[d] + b if b < 0 else None) for d, (a, b) in enumerate(widths))
+    return np.ascontiguousarray(out[cut])
+
+
+@rule("ConstantPadNdBackward0", ("self",), ("constant_pad_nd(grad, -pad, 0)",), ctx=("widths",))
+def ConstantPadNdBackward0(grad, xp, widths):
+    first_order(xp, "ConstantPadNdBackward0", grad)
+    return (xp.constant(_pad_array(xp.raw(grad), [(-a, -b) for a, b in widths], 0)),)
 
 
 def pad(input, pad, mode="constant", value=None):
@@ -857,25 +890,28 @@ def pad(input, pad, mode="constant", value=None):
     widths = [(0, 0)] * x.ndim
     for i in range(len(pad) // 2):
         widths[x.ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
-    grow = [(max(a, 0), max(b, 0)) for a, b in widths]
-    out = np.pad(x, grow, constant_values=0 if value is None else value)
-    cut = tuple(slice(-a if a < 0 else 0, out.shape[d] + b if b < 0 else None) for d, (a, b) in enumerate(widths))
-    out = np.ascontiguousarray(out[cut])
-    crop = tuple(slice(max(a, 0), max(a, 0) + s + min(a, 0) + min(b, 0)) for (a, b), s in zip(widths, x.shape))
-    return result(out, ConstantPadNdBackward0, (input,), (), crop)
+    out = _pad_array(x, widths, 0 if value is None else value)
+    return result(out, ConstantPadNdBackward0, (input,), (), widths)
 
 
 declare("pad", pad, method=False, function=False, functional=True, rules=[ConstantPadNdBackward0])
 
 
 # ------------------------------------------------------------------ ATen's C++ `tensor / scalar`
-@rule("DivBackward1", ("self",), ("grad / other",), ctx=("other",))
-def DivBackward1(grad, xp, other):
-    return (grad / other,)
-
-
 def div_scalar(self, other):
     """div(Tensor, Scalar), as ATen's composite ops (cross_entropy with probabilities) call it;
     Python's `t / 2` wraps the number in a tensor and records DivBackward0 instead."""
     x = self._a
     return result(_out(x / x.dtype.type(other), x), DivBackward1, (self,), (), other)
+
+
+# ------------------------------------------------------------------ the LSTM layer's node
+@rule("MkldnnRnnLayerBackward0", ("input",), ("grad (the layer's recurrence is recorded below it)",))
+def MkldnnRnnLayerBackward0(grad, xp):
+    return (grad,)
+
+
+def rnn_layer_output(t):
+    """An LSTM layer's output under the node PyTorch's CPU kernel records (the recurrence
+    itself is recorded step by step below it)."""
+    return result(t._a, MkldnnRnnLayerBackward0, (t,))
