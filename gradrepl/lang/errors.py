@@ -23,6 +23,21 @@ def escape_control(text: str) -> str:
     return _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text.translate(CONTROL_CHARS))
 
 
+_INTERNAL_ATTR = re.compile(r"^'([^']*)' object has no attribute '_[^']*'$")
+
+
+def without_internals(exc):
+    """An engine error that names an internal attribute (a list passed where the engine
+    reads a tensor's `_a`) becomes the TypeError it is, without the internal name."""
+    if type(exc) is AttributeError and len(exc.args) == 1 and type(exc.args[0]) is str:
+        m = _INTERNAL_ATTR.match(exc.args[0])
+        if m:
+            clean = TypeError(f"expected a Tensor, got {m.group(1)}")
+            clean.__dict__.update(exc.__dict__)       # the place it was raised
+            return clean
+    return exc
+
+
 class NotSupported(BaseException):
     """A construct gradrepl refuses (`yield`, `global`, ...): never catchable by user code."""
 
