@@ -13,7 +13,8 @@ from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.carets import carets, find_statement
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.docs import doc_builtins
-from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
+from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for, \
+    without_internals
 from gradrepl.lang.facade import Access, host_class_standins, math_facade, random_facade, \
     torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
@@ -452,6 +453,7 @@ def _grad_snapshot(session):
 
 
 def _error_from(exc, filename, lines, node, kind="error", tree=None):
+    exc = without_internals(exc)
     loc = getattr(exc, "__dict__", {}).get(LOC)
     line, col = loc if loc else (node.lineno, node.col_offset)
     source = lines[line - 1] if 0 < line <= len(lines) else None

@@ -28,7 +28,7 @@ def regex_matches(expected, actual):
 PIECES = st.sampled_from(["a", "b", "ab", "...", "0x1f", "0x", "x", "\n", " ", ".", "(", "f"])
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=3000, deadline=None)
 @given(st.lists(PIECES, max_size=8).map("".join), st.lists(PIECES, max_size=10).map("".join))
 def test_agrees_with_the_regex_reading(expected, actual):
     assert matches(expected, actual) == regex_matches(expected, actual)
