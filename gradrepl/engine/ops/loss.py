@@ -113,7 +113,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             losses = -x[np.arange(t.shape[0]), t]
             total = x.dtype.type(t.shape[0])
             out = losses.sum() / total if reduction == "mean" else losses.sum()
-            return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (target,),
+            return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (input, target),
                           (x.shape, reduction, None, ignore_index, total))
     t = t.astype(np.int64)
     if x.ndim not in (1, 2):
