@@ -62,7 +62,8 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     out = io.StringIO()
     with create_pipe_input() as pipe:
-        pipe.send_text(":help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r")
+        pipe.send_text(":vars\r:grad\r:help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r"
+                       ":vars\r")
         pipe.close()
         repl = Repl(plain=True, lang="zh", console=repl_console(True, file=out, width=100),
                     history=AtomicFileHistory(tmp_path / "history"), input=pipe, output=DummyOutput())
@@ -71,3 +72,4 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert "看得见的 autograd" in text and "输入 PyTorch 代码" in text
     assert "课程中：本练习的下一条提示" in text and "help on a topic" not in text
     assert ".grad 有变化" in text and ".grad changed" not in text
+    assert "还没有变量" in text and "还没有张量有 .grad" in text and "张量" in text
