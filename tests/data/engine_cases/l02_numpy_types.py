@@ -1,0 +1,5 @@
+t = torch.ones(4)
+arr = t.numpy()
+type(arr)
+type(arr.dtype)
+type(torch.arange(3).numpy().dtype)
