@@ -515,7 +515,7 @@ class Generator:
         n = _numel(shape)
         words = self._random64(n) if span >= 1 << 28 else self._random(n)
         values = (words % np.uint64(span)).astype(np.int64) + np.int64(low)
-        return values.astype(dtype).reshape(shape)
+        return values.astype(dtype, copy=False).reshape(shape)
 
     def randperm(self, n: int, dtype) -> np.ndarray:
         """randperm_cpu: Fisher-Yates from the front, z = random() % (n - i).
