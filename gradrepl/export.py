@@ -182,14 +182,19 @@ def to_pytorch(transcript) -> str:
         if echo is not None and node is not None and isinstance(node, ast.Expr) \
                 and isinstance(node.value, ast.Tuple) and not text.startswith("("):
             text = f"({text})"                     # `w, b` echoes one tuple: print((w, b))
-        out.append((text, echo))
+        spaced = node is not None and isinstance(node, (ast.FunctionDef, ast.ClassDef))
+        out.append((text, echo, spaced))
         bound |= _stored(tree)
     lines = []
     if not _first_imports(parsed, "torch"):
         lines.append("import torch")
     if needs["math"] and "math" not in bound:
         lines.append("import math")
-    for text, echo in out:
+    after_def = False
+    for text, echo, spaced in out:
+        if (spaced or after_def) and lines and lines[-1] != "":
+            lines.append("")                 # a def or class stands apart, as PEP 8 writes it
+        after_def = spaced
         if echo is None:
             lines.append(text)
             continue
@@ -212,9 +217,11 @@ def _first_imports(parsed, module):
 # --- gradrepl export FILE ------------------------------------------------------------------
 
 def main(args) -> int:
+    """`gradrepl export FILE [-o OUT]` (gradrepl/cli.py hands over the arguments after `export`)."""
     import argparse
 
-    from gradrepl.cli import EXIT_OK, EXIT_USAGE, EXIT_USER, _Parser, _UsageError
+    from gradrepl.usage import EXIT_OK, EXIT_USAGE, EXIT_USER, Parser as _Parser, \
+        UsageError as _UsageError
     from gradrepl.limits import FLAGS, Limits
 
     parser = _Parser(prog="gradrepl export",

@@ -41,12 +41,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent / "bench"
-WORKS = ("empty", "mlp", "chain", "scalar_ops", "makemore")
+WORKS = ("empty", "mlp", "mlp_nn", "chain", "scalar_ops", "makemore")
 IMPLS = ("gradrepl", "numpy", "autograd", "torch")
-# (work, peer, goal for gradrepl/peer) from issues 8 and 18.
+# (work, peer, goal for gradrepl/peer) from issues 8, 13 and 18; a peer "gradrepl:WORK" is
+# gradrepl running another workload (issue 13: nn.Linear + optim.SGD against hand-written tensors).
 TIME_GOALS = (
     ("empty", "numpy", 1.3),
     ("mlp", "numpy", 1.3),
+    ("mlp_nn", "gradrepl:mlp", 1.3),
     ("chain", "autograd", 1.0),
     ("scalar_ops", "autograd", 1.0),
     ("makemore", "torch", 0.8),
@@ -280,7 +282,8 @@ def goal_rows(series: dict[tuple[str, str], Series], repl: dict | None) -> list[
         for work, peer, goal in goals:
             if (work, "gradrepl") not in series:
                 continue
-            ours, theirs = series[work, "gradrepl"], series.get((work, peer))
+            other = (peer.split(":", 1)[1], "gradrepl") if peer.startswith("gradrepl:") else (work, peer)
+            ours, theirs = series[work, "gradrepl"], series.get(other)
             row = {"work": work, "kind": kind, "peer": peer, "goal": goal, "ratio": None}
             if ours.failure:
                 row["why"] = "gradrepl failed"

@@ -9,9 +9,12 @@ import numpy as np
 from gradrepl.engine import autograd as A
 from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
 from gradrepl.engine import ops, rng
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
+from gradrepl.engine.ops.sorting import NamedReturn
+from gradrepl.engine import spellings as S
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
 from gradrepl.engine.util import pytype
@@ -115,7 +118,7 @@ class _CustomSpec:
         self.backward = self._run
 
     def _run(self, grads, node, xp):
-        ctx, n_inputs = node.ctx
+        ctx, n_inputs, positions = node.ctx
         wrapped = [None if g is None else (g if xp is not ARRAYS else wrap(g)) for g in grads]
         if ctx._materialize:
             wrapped = [wrap(np.zeros(())) if g is None else g for g in wrapped]
@@ -129,7 +132,8 @@ class _CustomSpec:
                 raise RuntimeError(f"function {self.name} returned an incorrect number of gradients "
                                    f"(expected {n_inputs}, got {len(res)})")
         out = []
-        for i, (r, e) in enumerate(zip(res, node.edges)):
+        for i, e in zip(positions, node.edges):   # one edge per tensor argument
+            r = res[i]
             if r is None or e is None:
                 out.append(None)
                 continue
@@ -164,8 +168,10 @@ class CustomFunction:
         outs = out if type(out) is tuple else (out,)
         tensor_inputs = [a if type(a) is Tensor else None for a in args]
         if prev and any(ctx._needs):
-            node = A.Node(self._spec, tuple(None if a is None or not a.requires_grad else A.edge_of(a)
-                                            for a in tensor_inputs), (), (ctx, len(args)))
+            # edges for the tensor arguments only, as PyTorch's next_functions
+            positions = tuple(i for i, a in enumerate(tensor_inputs) if a is not None)
+            node = A.Node(self._spec, tuple(A.edge_of(tensor_inputs[i]) for i in positions), (),
+                          (ctx, len(args), positions))
             node.n_out = len(outs)
             fresh = []
             for i, o in enumerate(outs):
@@ -218,7 +224,10 @@ def _build_torch():
                 "set_printoptions no_grad enable_grad set_grad_enabled inference_mode is_grad_enabled").split()
     for name in creation:
         ns[name] = getattr(F, name)
-    ns.update(ops.TORCH_FUNCTIONS)   # every declared op with a torch.* variant
+    for name in FACTORIES:
+        ns[name] = S.factory(ns[name], name)
+    for name, fn in ops.TORCH_FUNCTIONS.items():   # every declared op with a torch.* variant
+        ns[name] = S._torch_spellings(fn, name, S._takes_dim(fn))
     ns["numel"] = F.numel
     ns["Tensor"] = TENSOR_TYPE
     ns["Size"] = Size
@@ -248,10 +257,17 @@ def _build_torch():
                               "hand inside `with torch.no_grad():`")
     refused = ("save load from_numpy from_file jit compile utils ops classes fx multiprocessing cuda backends "
                "hub onnx distributed library export package profiler testing serialization storage UntypedStorage "
-               "as_strided set_default_dtype").split()
+               "as_strided").split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
+    ns.update(S.namespace())
+    S.extend_autograd(ns["autograd"])
     return ns
+
+
+FACTORIES = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
+             "rand randn randint randperm rand_like randn_like randint_like normal").split()
+S.install_method_aliases()
 
 
 TORCH = _build_torch()
@@ -306,7 +322,14 @@ def public_attrs(obj):
         return CUSTOM_FN_ATTRS
     if t is rng.Generator:
         return GENERATOR_ATTRS
-    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase):
+    if isinstance(obj, NamedReturn):
+        return frozenset(obj._fields) | {"count", "index"}
+    if t is S.finfo:
+        return S.FINFO_ATTRS
+    if t is S.iinfo:
+        return S.IINFO_ATTRS
+    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
+             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform):
         return frozenset()
     return None
 
@@ -327,7 +350,8 @@ def settable_attrs(obj):
 _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype",
                A.RemovableHandle: "torch.utils.hooks.RemovableHandle", MaxReturn: "torch.return_types.max",
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
-               Device: "torch.device", A.AccumulateGrad: "AccumulateGrad"}
+               Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
+               S.iinfo: "torch.iinfo"}
 
 
 def type_name(obj):
@@ -342,11 +366,21 @@ def type_name(obj):
         return f"torch.autograd.grad_mode.{obj._kind}"
     if t is rng.Generator:
         return "torch._C.Generator"
+    if isinstance(obj, NamedReturn):
+        return "torch.return_types." + obj._name
+    if t is FN.detect_anomaly or t is FN.set_detect_anomaly:
+        return "torch.autograd.anomaly_mode." + t.__name__
+    if t is FN.FuncTransform:
+        return "function"
     return None
 
 
 def is_tensor(obj):
     return type(obj) is Tensor
+
+
+def is_legacy_tensor_type(obj):
+    return type(obj) is S.LegacyTensorType
 
 
 def is_tensor_type(obj):

@@ -43,6 +43,9 @@ def grad_enabled() -> bool:
     return GRAD[0]
 
 
+SAVE_CHECK = [None]   # set once inference tensors exist: refuses to save one for backward
+
+
 class Node:
     """A backward function: `<MulBackward0 object at 0x...>` for user code."""
 
@@ -54,6 +57,8 @@ class Node:
         self.edges = edges
         self.saved = saved
         self.versions = tuple([t._ver[0] for t in saved]) if saved else ()  # saved holds Tensors only
+        if saved and SAVE_CHECK[0] is not None:
+            SAVE_CHECK[0](saved)
         self.ctx = ctx
         self.seq = next(_seq)
         self.released = False
@@ -299,6 +304,8 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                 if is_acc:
                     if accumulate and buf[0] is not None:
                         accumulate_grad(node.variable, buf[0], create_graph, wrap)
+                        if POST_ACCUMULATE:
+                            _post_accumulate(node.variable)
                 else:
                     if node.released or node.versions:
                         check_saved(node, replay)
@@ -307,6 +314,8 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                         out = spec.backward(buf, node, xp)
                     elif buf[0] is not None:
                         out = spec.backward(buf[0], node, xp)
+                    if ANOMALY[0] and out is not None:
+                        _check_nan(node, out, arrays.raw if not create_graph else xp.raw)
                     if node.post_hooks:
                         _run_post_hooks(node, buf, out, create_graph, wrap)
                     if not retain_graph:
@@ -409,6 +418,34 @@ def _run_pre_hooks(node, buf, create_graph, is_tensor, wrap):
             if r is not None:
                 buf = [None if g is None else (g if create_graph else g._a) for g in r]
     return buf
+
+
+ANOMALY = [False]                            # torch.autograd.detect_anomaly / set_detect_anomaly
+POST_ACCUMULATE = {}   # id(leaf) -> (weakref to it, hooks run after its .grad is accumulated)
+
+
+def post_accumulate_hooks(t):
+    """The hook list of leaf t (made on first use; dropped with t)."""
+    key = id(t)
+    entry = POST_ACCUMULATE.get(key)
+    if entry is None or entry[0]() is not t:
+        entry = POST_ACCUMULATE[key] = (weakref.ref(t, lambda _r, k=key: POST_ACCUMULATE.pop(k, None)), [])
+    return entry[1]
+
+
+def _post_accumulate(t):
+    entry = POST_ACCUMULATE.get(id(t))
+    if entry is not None and entry[0]() is t:
+        for h in list(entry[1]):
+            h(t)
+
+
+def _check_nan(node, out, raw):
+    for k, g in enumerate(out):
+        if g is not None:
+            a = raw(g)
+            if a.dtype.kind == "f" and np.isnan(a).any():
+                raise RuntimeError(f"Function '{node.spec.name}' returned nan values in its {k}th output.")
 
 
 def _run_post_hooks(node, buf, grads, create_graph, wrap):

@@ -15,6 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from gradrepl.errors import BudgetExceeded
+from gradrepl.limits import LIMITS
+
 
 @dataclasses.dataclass
 class _PrinterOptions:
@@ -78,7 +81,12 @@ _DTYPE_NAMES = {
 }
 
 # Dtypes PyTorch leaves out of the repr of a non-empty tensor.
-_IMPLIED_DTYPES = (np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_))
+_IMPLIED_DTYPES = [np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_)]  # [0]: the default float
+
+
+def set_default_float(np_dtype):
+    """torch.set_default_dtype: tensors of the new default print without their dtype."""
+    _IMPLIED_DTYPES[0] = np.dtype(np_dtype)
 
 
 def dtype_repr(np_dtype) -> str:
@@ -243,14 +251,12 @@ def _add_suffixes(tensor_str: str, suffixes: list[str], indent: int) -> str:
 def _check_printable(arr):
     """Refuse, before building it, a text that would pass the output budget (a huge tensor
     printed in full after set_printoptions(threshold=...) or with huge edgeitems)."""
-    from gradrepl.limits import LIMITS
     shown = arr.size
     if arr.size > PRINT_OPTS.threshold:
         shown = 1
         for n in arr.shape:
             shown *= min(n, 2 * PRINT_OPTS.edgeitems)
     if shown * (PRINT_OPTS.precision + 4) > LIMITS.max_output:
-        from gradrepl.errors import BudgetExceeded
         raise BudgetExceeded("output", f"output limit exceeded: printing this tensor would write more than "
                              f"{LIMITS.max_output} characters (raise it with --max-output)", "--max-output")
 
@@ -266,7 +272,7 @@ def tensor_repr(
         # Like NumPy, the shape is shown unless it is (0,); the dtype cannot be inferred.
         if arr.ndim != 1:
             suffixes.append(f"size={tuple(arr.shape)}")
-        if arr.dtype != np.float32:
+        if arr.dtype != _IMPLIED_DTYPES[0]:
             suffixes.append("dtype=" + dtype_repr(arr.dtype))
         tensor_str = "[]"
     else:

@@ -12,17 +12,22 @@ import weakref
 
 import numpy as np
 
+from gradrepl.engine.devices import CPU, Device  # noqa: F401 (Device: api's type tables)
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import RemovableHandle
+from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle
 from gradrepl.engine.printing import tensor_repr
 from gradrepl.engine.util import cname, prod, legacy_scalar, pytype, shape_list, warn, wrap_dim
 from gradrepl.errors import BudgetExceeded
-from gradrepl.limits import LIMITS, check_memory
+from gradrepl.limits import LIMITS, check_memory, check_numel
 
 _BIG = 1 << 24  # arrays larger than this count against the live-memory budget
 
 # PyTorch computes nan/inf silently; NumPy would warn on stderr.
 np.seterr(all="ignore")
+
+# Tensors that are torch.nn.Parameters (gradrepl.nn marks them; a Parameter stays a plain
+# Tensor so every op's `type(x) is Tensor` fast path holds): id -> tensor.
+PARAMETERS = weakref.WeakValueDictionary()
 
 
 class Tensor:
@@ -48,6 +53,8 @@ class Tensor:
             return
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and _INFERENCE and not INFERENCE_MODE[0] and is_inference(self):
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._rg = value
 
     def requires_grad_(self, requires_grad=True):
@@ -62,6 +69,8 @@ class Tensor:
                             f"{pytype(requires_grad)}")
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and _INFERENCE and not INFERENCE_MODE[0] and is_inference(self):
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._rg = bool(requires_grad)
         return self
 
@@ -193,7 +202,7 @@ class Tensor:
 
     @property
     def device(self):
-        return Device()
+        return CPU
 
     @property
     def is_cuda(self):
@@ -226,8 +235,11 @@ class Tensor:
 
     def __repr__(self):
         fn = self._fn
-        return tensor_repr(self._a, requires_grad=self._rg and fn is None,
+        text = tensor_repr(self._a, requires_grad=self._rg and fn is None,
                            grad_fn_name=None if fn is None else fn.spec.name)
+        if PARAMETERS and PARAMETERS.get(id(self)) is self:
+            return "Parameter containing:\n" + text
+        return text
 
     __str__ = __repr__
 
@@ -269,8 +281,23 @@ class Tensor:
     __hash__ = object.__hash__
 
     def __contains__(self, item):
-        v = item._a if type(item) is Tensor else item
+        if type(item) is Tensor:
+            broadcast_numel(self._a.shape, item._a.shape)    # before comparing
+            v = item._a
+        elif type(item) in (int, float, bool, complex):
+            v = item
+        else:
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
+                               f"passed in a <class '{type(item).__name__}'>.")
         return bool((self._a == v).any())
+
+
+def broadcast_numel(sa, sb):
+    """Refuse a comparison whose broadcast result would be over the element budget."""
+    n = 1
+    for i in range(1, max(len(sa), len(sb)) + 1):
+        n *= max(sa[-i] if i <= len(sa) else 1, sb[-i] if i <= len(sb) else 1)
+    check_numel(n)
 
 
 class Size(tuple):
@@ -291,27 +318,38 @@ class Size(tuple):
         return Size(r) if isinstance(i, slice) else r
 
     def __add__(self, other):
-        return Size(tuple(self) + tuple(other))
-
-
-class Device:
-    __slots__ = ()
-    type = "cpu"
-    index = None
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __str__(self):
-        return "cpu"
-
-    def __eq__(self, other):
-        return isinstance(other, Device) or other == "cpu"
-
-    __hash__ = object.__hash__
+        if not isinstance(other, tuple):     # PyTorch's message; a range is never expanded
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
+        return Size(tuple.__add__(self, other))
 
 
 # ================================================================ construction helpers
+# ================================================================ inference tensors
+INFERENCE_MODE = [False]   # inside torch.inference_mode()
+_INFERENCE = {}            # id(tensor) -> weakref: the tensors made in inference mode
+INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                   "mode in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+                   "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
+def _mark_inference(t):
+    key = id(t)
+    _INFERENCE[key] = weakref.ref(t, lambda _r, k=key: _INFERENCE.pop(k, None))
+    SAVE_CHECK[0] = _check_saved_inference
+
+
+def is_inference(t):
+    ref = _INFERENCE.get(id(t))
+    return ref is not None and ref() is t
+
+
+def _check_saved_inference(saved):
+    if not INFERENCE_MODE[0]:
+        for v in saved:
+            if type(v) is Tensor and is_inference(v):
+                raise RuntimeError(INFERENCE_SAVED)
+
+
 def _new(arr):
     if arr.nbytes > _BIG:
         check_memory(arr.nbytes)
@@ -327,6 +365,8 @@ def _new(arr):
     t._retains = False
     t._base = None
     t._vidx = None
+    if INFERENCE_MODE[0]:
+        _mark_inference(t)
     return t
 
 

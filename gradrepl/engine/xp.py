@@ -15,6 +15,7 @@ from gradrepl.engine.ops.convert import convert
 from gradrepl.engine.ops.elementwise import where as _where
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
 from gradrepl.engine.ops.shape import cat as _cat
+from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new, wrap
 
 
@@ -24,10 +25,15 @@ _add_reduce = np.add.reduce
 def _sum_to(g, shape):
     if g.shape == shape:
         return g
+    if g.dtype.kind == "f" and all(n == 1 for n in shape):
+        exact = full_sum(g)     # to one element: PyTorch's full-sum order
+        if exact is not None:
+            return np.asarray(exact, g.dtype).reshape(shape)
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
     if axes:
-        g = g.sum(axis=axes, keepdims=True)
+        exact = dim_sum(g, axes) if g.dtype.kind == "f" else None   # PyTorch's order
+        g = g.sum(axis=axes, keepdims=True) if exact is None else np.expand_dims(exact, axes)
     if lead:
         g = g.reshape(g.shape[lead:])
     return g.reshape(shape)
@@ -77,6 +83,14 @@ class ARRAYS:
     @staticmethod
     def numel(x):
         return x.size
+
+    @staticmethod
+    def zeros_like(g):
+        return np.zeros_like(g)
+
+    @staticmethod
+    def depends(g, *sources):
+        return g
 
     @staticmethod
     def where(c, a, b):
@@ -214,6 +228,23 @@ class TENSORS:
     @staticmethod
     def numel(x):
         return x.numel()
+
+    @staticmethod
+    def zeros_like(g):
+        """zeros_like(grad): untracked, as PyTorch's formulas that say so."""
+        return _zeros(*g.shape, dtype=g.dtype)
+
+    @staticmethod
+    def depends(g, *sources):
+        """g, made to depend (with derivative 0) on saved tensors that require grad, as
+        PyTorch's backward kernels (threshold_backward, nll_loss_backward) take them as
+        inputs: under create_graph their result requires grad whenever one of them does."""
+        if g.requires_grad:
+            return g
+        for s in sources:
+            if s is not None and s.requires_grad:
+                return g + s.sum() * 0
+        return g
 
     @staticmethod
     def sum_to(g, shape):

@@ -42,7 +42,7 @@ def complete(completer, text):
     ("y.grad_fn.na", ["name"]),
     ("y.grad.ze", ["zero_"]),              # typed by what .grad is, not by reading it
     ("x.shape.nu", ["numel"]),
-    ("torch.autograd.functional.", ["hessian", "jacobian"]),
+    ("torch.autograd.functional.", ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]),
     ("torch.no_", ["no_grad"]),
     ("F.mse", ["mse_loss"]),
     ("sca", ["scale"]),
@@ -56,7 +56,7 @@ def complete(completer, text):
     (":graph ", ["x", "y"]),
     # results of calls and subscripts known to be tensors
     ("x.sum().requ", ["requires_grad", "requires_grad_"]),
-    ("torch.ones(3).ba", ["backward"]),
+    ("torch.ones(3).bac", ["backward"]),
     ("exp(x).grad_", ["grad_fn"]),
     ("F.relu(x).deta", ["detach", "detach_"]),
     ("x[0].is_l", ["is_leaf"]),
@@ -73,7 +73,7 @@ def test_completions(completer, text, expected):
     ("scale(x, ", ["t=", "factor=", "bias="]),
     ("scale(x, fa", ["factor="]),
     ("x.sum().backward(retain", ["retain_graph="]),
-    ("print(x.sum(di", ["dim=", "dict", "divmod"]),
+    ("print(x.sum(di", ["dim=", "dict", "dir", "divmod"]),
 ])
 def test_keyword_arguments(completer, text, expected):
     assert complete(completer, text) == expected

@@ -6,7 +6,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.creation import tensor as _tensor_from_data
 from gradrepl.engine.ops.registry import RESULT
-from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.tensor import _INFERENCE, INFERENCE_MODE, Tensor, _new, is_inference
 from gradrepl.engine.util import broadcast_shape, pytype
 
 
@@ -130,10 +130,12 @@ def shapes(a, b):
     return sa, sb
 
 
-def binary_node(out, spec, a, b, saved, ctx):
-    t = _new(out)
-    t._fn = Node(spec, (edge_of(a), edge_of(b) if type(b) is Tensor else None), saved, ctx)
-    return t
+def grad_shapes(a, b):
+    """shapes(a, b), or None when neither operand needs a gradient (one call on the hot path)."""
+    ra = a._fn is not None or a._rg
+    if type(b) is Tensor and (b._fn is not None or b._rg):
+        return (a._a.shape if ra else None, b._a.shape)
+    return (a._a.shape, None) if ra else None
 
 
 # ----------------------------------------------------------------- in-place checks
@@ -145,6 +147,10 @@ def check_writable(t):
 
 
 def check_leaf_inplace(t, through_view=False):
+    if _INFERENCE and not INFERENCE_MODE[0] and is_inference(t):
+        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+                           "clone to get a normal tensor before doing inplace update.See "
+                           "https://github.com/pytorch/rfcs/pull/17 for more details.")
     if not GRAD[0]:
         check_writable(t)
         return

@@ -1,8 +1,11 @@
 """Conversions: dtype changes (to, float, long, ...), device no-ops, detach as torch.detach."""
+from gradrepl.engine import devices
 from gradrepl.engine import dtypes as D
+from gradrepl.engine.devices import Device
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.util import pytype
 
 
 @rule("ToCopyBackward0", ("self",), ("grad.to(self.dtype)",), ctx=("dtype",))
@@ -18,16 +21,32 @@ def convert(t, dtype):
 
 
 @declare("to", function=False, rules=[ToCopyBackward0])
-def to(self, *args, **kwargs):
-    dtype = kwargs.get("dtype")
+def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
+    """x.to(dtype), x.to(device[, dtype]), x.to(other): only the CPU exists (devices.check)."""
     for a in args:
         if isinstance(a, D.DType):
             dtype = a
         elif type(a) is Tensor:
             dtype = a.dtype
+        elif isinstance(a, (str, Device)) or (isinstance(a, int) and not isinstance(a, bool)):
+            devices.check(a if not isinstance(a, int) else devices.device(a))
+        elif a is not None:
+            raise TypeError(f"to() received an invalid combination of arguments - got ({pytype(a)}), but expected one "
+                            "of:")
+    devices.check(device)
     if dtype is None or dtype is self.dtype:
-        return self
+        return self.clone() if copy else self
     return convert(self, dtype)
+
+
+@declare("cuda", function=False, rules=[])
+def cuda(self, device=None, non_blocking=False, memory_format=None):
+    raise AssertionError(devices.NO_CUDA)
+
+
+@declare("get_device", function=False, rules=[], returns_tensor=False)
+def get_device(self):
+    return -1
 
 
 def _to_dtype(name, dtype):
@@ -43,9 +62,15 @@ for _name, _dtype in (("float", D.float32), ("double", D.float64), ("half", D.fl
 
 
 @declare("type", function=False, rules=[ToCopyBackward0], returns_tensor=False)
-def type_(self, dtype=None):
+def type_(self, dtype=None, non_blocking=False):
     if dtype is None:
         return "torch." + self.dtype.legacy
+    if type(dtype) is str:
+        names = {"torch." + d.legacy: d for d in D.TORCH_NAMES.values() if isinstance(d, D.DType) and d.legacy}
+        if dtype not in names:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = names[dtype]
+    dtype = getattr(dtype, "tensor_dtype", dtype)   # torch.LongTensor & co. (spellings.LegacyTensorType)
     return self.to(dtype)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
-from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_node, needs, operands, result,
+from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
@@ -44,9 +44,12 @@ def add(a, b, alpha=1):
     out = xa + xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        return binary_node(out, AddBackward0, a, b, (), (sa, sb, alpha))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            t._fn = Node(AddBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
+            return t
     return _new(out)
 
 
@@ -88,9 +91,12 @@ def sub(a, b, alpha=1):
     out = xa - xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        return binary_node(out, SubBackward0, a, b, (), (sa, sb, alpha))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            t._fn = Node(SubBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
+            return t
     return _new(out)
 
 
@@ -141,11 +147,15 @@ def mul(a, b):
     out = xa * xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        if type(b) is Tensor:
-            return binary_node(out, MulBackward0, a, b, (a, b), (sa, sb))
-        return binary_node(out, MulBackward0_number, a, b, (a,), (sa, b))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            if type(b) is Tensor:
+                t._fn = Node(MulBackward0, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(MulBackward0_number, (edge_of(a), None), (a,), (s[0], b))
+            return t
     return _new(out)
 
 
@@ -171,13 +181,22 @@ def DivBackward0_number(grad, xp, self, self_shape, other):
     return (xp.sum_to(grad / other, self_shape), None)
 
 
+@rule("DivBackward2", ("self", "other"), ("zeros_like(grad)", "zeros_like(grad)"), ctx=("self_shape", "other_shape"))
+def DivBackward2(grad, xp, self_shape, other_shape):
+    return (None if self_shape is None else xp.zeros_like(xp.sum_to(grad, self_shape)),
+            None if other_shape is None else xp.zeros_like(xp.sum_to(grad, other_shape)))
+
+
 def div(a, b, rounding_mode=None):
     if type(a) is not Tensor:
         a = as_tensor(a)
-    if rounding_mode is not None:
+    if rounding_mode is not None:   # floor or trunc: a step function, its gradient is 0
         xa, xb = operands(a, b)
         out = np.floor_divide(xa, xb) if rounding_mode == "floor" else np.trunc(np.true_divide(xa, xb)).astype(xa.dtype)
-        return _new(np.asarray(out))
+        out = np.asarray(out)
+        if GRAD[0] and out.dtype.kind == "f":
+            return result(out, DivBackward2, (a, b if type(b) is Tensor else None), (), shapes(a, b))
+        return _new(out)
     xa, xb = operands(a, b, floating=True)
     if xa.dtype.kind != "f":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
@@ -186,12 +205,29 @@ def div(a, b, rounding_mode=None):
         out = np.asarray(out)
     if out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        if type(b) is Tensor:
-            return binary_node(out, DivBackward0, a, b, (a, b), (sa, sb))
-        return binary_node(out, DivBackward0_number, a, b, (a,), (sa, b))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            if type(b) is Tensor:
+                t._fn = Node(DivBackward0, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(DivBackward0_number, (edge_of(a), None), (a,), (s[0], b))
+            return t
     return _new(out)
+
+
+@rule("DivBackward1", ("self",), ("grad / other",), ctx=("other",))
+def DivBackward1(grad, xp, other):
+    return (grad / other,)
+
+
+def div_scalar(a, number):
+    """at::div(Tensor, Scalar), as PyTorch's own C++ code calls it (DivBackward1; from
+    Python `x / 2` wraps the number into a tensor: DivBackward0)."""
+    xa, xb = operands(a, number, floating=True)
+    out = np.asarray(xa / xb).astype(xa.dtype, copy=False)
+    return result(out, DivBackward1, (a,), (), number)
 
 
 def _torch_div(input, other, rounding_mode=None, out=None):
@@ -205,7 +241,8 @@ def _rtruediv(self, other):
         return NotImplemented
 
 
-declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number], torch_forward=_torch_div,
+declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
+        torch_forward=_torch_div,
         inplace=binary_inplace(div, floating=True),
         dunders={"__truediv__": _dunder(div), "__rtruediv__": _rtruediv,
                  "__itruediv__": lambda self, other: self.div_(other)})
@@ -239,7 +276,7 @@ def remainder(a, b):
     return result(out, RemainderBackward0, (a,), (), None)
 
 
-declare("remainder", remainder, method=False, function=False, rules=[RemainderBackward0, RemainderBackward1],
+declare("remainder", remainder, rules=[RemainderBackward0, RemainderBackward1], inplace=binary_inplace(remainder),
         dunders={"__mod__": _dunder(remainder)})
 
 
@@ -258,7 +295,7 @@ def floor_divide(a, b):
     return result(out, NotImplemented_, (a, b if type(b) is Tensor else None), (), "aten::floor_divide")
 
 
-declare("floor_divide", floor_divide, method=False, function=False, rules=[NotImplemented_],
+declare("floor_divide", floor_divide, rules=[NotImplemented_], inplace=binary_inplace(floor_divide),
         dunders={"__floordiv__": floor_divide,
                  "__rfloordiv__": lambda self, other: floor_divide(scalar_tensor(other, self), self)})
 
@@ -293,6 +330,30 @@ def PowBackward2(grad, xp, result, base):
     return (grad * result * float(np.log(base)),)
 
 
+def _pow_scalar(xa, b):
+    """x ** b as PyTorch's CPU kernel computes it: the exponents it special-cases are
+    products and quotients in the dtype itself; any other exponent is pow, here rounded
+    once from float64 (PyTorch's vectorised pow can differ from that in the last bit)."""
+    with np.errstate(all="ignore"):
+        if b == 2:
+            return xa * xa
+        if xa.dtype.kind != "f":
+            return np.power(xa, b)
+        if b == 3:
+            return xa * xa * xa
+        if b == 0.5:
+            return np.sqrt(xa)
+        if b == -0.5:
+            return 1 / np.sqrt(xa)
+        if b == -1:
+            return 1 / xa
+        if b == -2:
+            return 1 / (xa * xa)
+        if xa.dtype == np.float32:
+            return np.power(xa.astype(np.float64), b).astype(np.float32)
+        return np.power(xa, b)
+
+
 def pow(a, b):
     if type(a) is not Tensor:
         return rpow(as_tensor(b), a) if type(b) is Tensor else _new(np.asarray(a ** b))
@@ -301,7 +362,10 @@ def pow(a, b):
         if xa.dtype.kind in "iu" and (xb < 0).any():
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(all="ignore"):
-            out = np.asarray(np.power(xa, xb))
+            if xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
+                out = np.power(xa.astype(np.float64), xb).astype(np.float32)
+            else:
+                out = np.asarray(np.power(xa, xb))
         if needs(a, b):
             t = _new(out)
             PowBackward1.node(t, (a, b), (a, b, RESULT), shapes(a, b))
@@ -317,13 +381,7 @@ def pow(a, b):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         elif xa.dtype.kind == "b":
             xa = xa.astype(np.int64)
-    with np.errstate(all="ignore"):
-        if b == 2:
-            out = xa * xa
-        elif b == 0.5:
-            out = np.sqrt(xa)
-        else:
-            out = np.power(xa, b)
+    out = _pow_scalar(xa, b)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype != xa.dtype:
@@ -363,6 +421,34 @@ def _torch_pow(input, exponent, out=None):
 
 declare("pow", pow, rules=[PowBackward0, PowBackward1, PowBackward2], torch_forward=_torch_pow,
         inplace=binary_inplace(pow), dunders={"__pow__": _dunder(pow), "__rpow__": _dunder(rpow)})
+
+
+# ================================================================ atan2 (the worked example of CONTRIBUTING.md)
+@rule("Atan2Backward0", ("self", "other"),
+      ("grad * other / (self ** 2 + other ** 2)", "grad * -self / (self ** 2 + other ** 2)"),
+      saved=("self", "other"), ctx=("self_shape", "other_shape"))
+def Atan2Backward0(grad, xp, self, other, self_shape, other_shape):
+    recip = 1 / (self * self + other * other)   # PyTorch's atan2_backward
+    return (None if self_shape is None else xp.sum_to(grad * other * recip, self_shape),
+            None if other_shape is None else xp.sum_to(grad * -self * recip, other_shape))
+
+
+def atan2(self, other, position=1):
+    if type(other) is not Tensor:
+        raise TypeError(f"atan2(): argument 'other' (position {position}) must be Tensor, not {pytype(other)}")
+    xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
+    if xa.dtype.kind != "f":
+        xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
+    out = _f64_binary(np.arctan2)(xa, xb)
+    return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
+
+
+def _torch_atan2(input, other, out=None):
+    return atan2(as_tensor(input), other, position=2)
+
+
+declare("atan2", atan2, aliases=("arctan2",), rules=[Atan2Backward0], torch_forward=_torch_atan2,
+        inplace=binary_inplace(atan2, floating=True), bare=True)
 
 
 # ================================================================ maximum, minimum, where
@@ -488,13 +574,40 @@ def _invert(self):
     return _new(np.invert(self._a))
 
 
+def _shift(fn):
+    """<< and >> on integer arrays (PyTorch has no float kernel)."""
+    def shift(xa, xb):
+        if xa.dtype.kind == "f" or np.asarray(xb).dtype.kind == "f":
+            raise RuntimeError(f'"{fn.__name__[:-len("_shift")]}shift_cpu" not implemented for \'Float\'')
+        return fn(xa, np.asarray(xb).astype(xa.dtype, copy=False))
+    shift.__name__ = fn.__name__
+    return shift
+
+
+def _reflected(fn):
+    def r(self, other):
+        if type(other) is Tensor:
+            return fn(other, self)
+        return fn(as_tensor(other), self)
+    return r
+
+
 for _name, _fn, _dunders in (("bitwise_and", np.bitwise_and, ("__and__", "__rand__")),
                              ("bitwise_or", np.bitwise_or, ("__or__", "__ror__")),
-                             ("bitwise_xor", np.bitwise_xor, ("__xor__",))):
+                             ("bitwise_xor", np.bitwise_xor, ("__xor__", "__rxor__")),
+                             ("bitwise_left_shift", _shift(np.left_shift), ("__lshift__",)),
+                             ("bitwise_right_shift", _shift(np.right_shift), ("__rshift__",))):
     def _bitwise(self, other, _fn=_fn):
+        if type(self) is not Tensor:
+            self = as_tensor(self)
         return _nograd_binary(self, other, _fn)
-    declare(_name, _bitwise, method=False, function=False, dunders={d: _bitwise for d in _dunders})
-declare("bitwise_not", _invert, method=False, function=False, dunders={"__invert__": _invert})
+    _bitwise.__name__ = _name
+    _ops = {d: _dunder(_bitwise) for d in _dunders}
+    if _name.endswith("shift"):
+        _ops["__r" + _dunders[0][2:]] = _dunder(_reflected(_bitwise))
+    _ops["__i" + _dunders[0][2:]] = (lambda _n: lambda self, other: getattr(self, _n + "_")(other))(_name)
+    declare(_name, _bitwise, dunders=_ops, inplace=binary_inplace(_bitwise))
+declare("bitwise_not", _invert, dunders={"__invert__": _invert}, inplace=unary_inplace(_invert))
 
 for _name, _fn in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite),
                    ("logical_not", np.logical_not)):
@@ -513,6 +626,15 @@ def _f64(fn):
             return fn(a.astype(np.float64)).astype(np.float32)
         return fn(a)
     f.__name__ = fn.__name__
+    return f
+
+
+def _f64_binary(fn):
+    """_f64 for a function of two arrays of the same float dtype."""
+    def f(a, b):
+        if a.dtype == np.float32:
+            return fn(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+        return fn(a, b)
     return f
 
 
@@ -610,9 +732,9 @@ _math("tanh", _f64(np.tanh), "TanhBackward0", "result", "grad * (1 - result * re
 _math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "grad * (1 - result) * result",
       lambda grad, xp, result: (grad * (1 - result) * result,), bare=True, functional=True)
 _math("floor", _rounding(np.floor, "floor"), "FloorBackward0", None, "zeros_like(grad)",
-      lambda grad, xp: (grad * 0,), float_only=False, bare=True)
+      lambda grad, xp: (xp.zeros_like(grad),), float_only=False, bare=True)
 _math("ceil", _rounding(np.ceil, "ceil"), "CeilBackward0", None, "zeros_like(grad)",
-      lambda grad, xp: (grad * 0,), float_only=False, bare=True)
+      lambda grad, xp: (xp.zeros_like(grad),), float_only=False, bare=True)
 
 
 @rule("NegBackward0", ("self",), ("-grad",))
@@ -652,7 +774,7 @@ def abs(self):
 
 @rule("ReluBackward0", ("self",), ("grad where result > 0, else 0",), saved=("result",))
 def ReluBackward0(grad, xp, result):
-    return (xp.zero_where(xp.raw(result) <= 0, grad),)
+    return (xp.depends(xp.zero_where(xp.raw(result) <= 0, grad), result),)
 
 
 def relu(self):
@@ -667,7 +789,7 @@ declare("relu", relu, rules=[ReluBackward0], bare=True, inplace=unary_inplace(re
 
 @rule("SignBackward0", ("self",), ("zeros_like(grad)",))
 def SignBackward0(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 @declare("sign", rules=[SignBackward0], bare=True)
@@ -682,12 +804,12 @@ def square(self):
 
 @rule("RoundBackward0", ("self",), ("zeros_like(grad)",))
 def RoundBackward0(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 @rule("RoundBackward1", ("self",), ("zeros_like(grad)",))
 def RoundBackward1(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 @declare("round", rules=[RoundBackward0, RoundBackward1])
@@ -712,9 +834,47 @@ def ClampBackward1(grad, xp, self, min, max):
     return (grad * xp.mask(_in_range(xp.raw(self), min, max), grad),)
 
 
+@rule("ClampBackward0", ("self", "min", "max"),
+      ("grad where min <= self <= max, else 0", "grad where self < min (and min < max), else 0",
+       "grad where self > max (or max < min), else 0"), saved=("self",), ctx=("min", "max", "shapes"))
+def ClampBackward0(grad, xp, self, min, max, shapes):
+    x, lo, hi = xp.raw(self), min, max
+    keep = np.ones(np.broadcast_shapes(x.shape, *(b.shape for b in (lo, hi) if b is not None)), bool)
+    if lo is not None:
+        keep = keep & (x >= lo)
+    if hi is not None:
+        keep = keep & (x <= hi)
+    gx = xp.sum_to(grad * xp.mask(keep, grad), shapes[0]) if shapes[0] is not None else None
+    gmin = gmax = None
+    if shapes[1] is not None:
+        cond = (x < lo) & (lo < hi) if hi is not None else x < lo
+        gmin = xp.sum_to(grad * xp.mask(cond, grad), shapes[1])
+    if shapes[2] is not None:
+        cond = (x > hi) | (hi < lo) if lo is not None else x > hi
+        gmax = xp.sum_to(grad * xp.mask(cond, grad), shapes[2])
+    return (gx, gmin, gmax)
+
+
+def _clamp_tensor(self, min, max):
+    """clamp with tensor bounds (broadcast): min(max(self, min), max), gradients to the bounds too."""
+    lo = min if min is None or type(min) is Tensor else scalar_tensor(min, self)
+    hi = max if max is None or type(max) is Tensor else scalar_tensor(max, self)
+    dt = D.result_type(tuple(t for t in (self, lo, hi) if t is not None))
+    out = self._a.astype(dt.np, copy=False)
+    if lo is not None:
+        out = np.maximum(out, lo._a.astype(dt.np, copy=False))
+    if hi is not None:
+        out = np.minimum(out, hi._a.astype(dt.np, copy=False))
+    grads = tuple(None if t is None or not (t._fn is not None or t._rg) else t._a.shape for t in (self, lo, hi))
+    return result(np.asarray(out), ClampBackward0, (self, lo, hi), (self,),
+                  (None if lo is None else lo._a, None if hi is None else hi._a, grads))
+
+
 def clamp(self, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if type(min) is Tensor or type(max) is Tensor:
+        return _clamp_tensor(self, min, max)
     lo = min.item() if type(min) is Tensor else min
     hi = max.item() if type(max) is Tensor else max
     out = self._a
@@ -725,9 +885,34 @@ def clamp(self, min=None, max=None):
     return result(np.asarray(out), ClampBackward1, (self,), (self,), (lo, hi))
 
 
-declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1], bare=True, inplace=unary_inplace(clamp))
-declare("clamp_min", lambda self, min: clamp(self, min, None), function=False, rules=[ClampBackward1])
-declare("clamp_max", lambda self, max: clamp(self, None, max), function=False, rules=[ClampBackward1])
+declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True, inplace=unary_inplace(clamp))
+
+
+@rule("ClampMinBackward0", ("self",), ("grad where self >= min, else 0",), saved=("self",), ctx=("min",))
+def ClampMinBackward0(grad, xp, self, min):
+    return (grad * xp.mask(_in_range(xp.raw(self), min, None), grad),)
+
+
+@rule("ClampMaxBackward0", ("self",), ("grad where self <= max, else 0",), saved=("self",), ctx=("max",))
+def ClampMaxBackward0(grad, xp, self, max):
+    return (grad * xp.mask(_in_range(xp.raw(self), None, max), grad),)
+
+
+def _clamp_one(self, bound, spec, ufunc):
+    b = bound.item() if type(bound) is Tensor else bound
+    xa = self._a
+    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind == "f" or isinstance(b, int) else np.float32)))
+    return result(out, spec, (self,), (self,), b)
+
+
+@declare("clamp_min", rules=[ClampMinBackward0])
+def clamp_min(self, min):
+    return _clamp_one(self, min, ClampMinBackward0, np.maximum)
+
+
+@declare("clamp_max", rules=[ClampMaxBackward0])
+def clamp_max(self, max):
+    return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
 
 
 @rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))
@@ -738,6 +923,7 @@ def MaskedFillBackward0(grad, xp, mask):
 @declare("masked_fill", rules=[MaskedFillBackward0])
 def masked_fill(self, mask, value):
     m = as_tensor(mask)._a.astype(bool)
+    broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
     v = value.item() if type(value) is Tensor else value
     out = np.where(m, np.asarray(v, self._a.dtype), self._a)
     return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))
@@ -747,7 +933,7 @@ def masked_fill(self, mask, value):
       ctx=("negative_slope",))
 def LeakyReluBackward0(grad, xp, self, negative_slope):
     s = xp.raw(self)
-    return (grad * (xp.mask(s > 0, grad) + xp.mask(s <= 0, grad) * negative_slope),)
+    return (xp.depends(grad * (xp.mask(s > 0, grad) + xp.mask(s <= 0, grad) * negative_slope), self),)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):

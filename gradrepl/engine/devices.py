@@ -1,0 +1,151 @@
+"""Devices as a CPU-only PyTorch 2.13 sees them: `torch.device`, `torch.cuda`,
+`torch.accelerator`, `torch.backends.*.is_available()`, the default device, and the
+checks behind every `device=` argument and `.to(device)`.
+
+Only the CPU exists: a CUDA device can be named (`torch.device("cuda:1")` prints) but any
+tensor placed on it raises PyTorch's `Torch not compiled with CUDA enabled`.
+"""
+from gradrepl.engine.util import pytype
+
+DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, "
+                "meta, hpu, mtia, privateuseone")
+_KNOWN = frozenset(DEVICE_TYPES.split(", "))
+NO_CUDA = "Torch not compiled with CUDA enabled"
+NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+
+
+class Device:
+    """torch.device: a type ('cpu', 'cuda', ...) and an optional index."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type="cpu", index=None):
+        self.type = type
+        self.index = index
+
+    def __repr__(self):
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        if type(other) is Device:   # a device never equals a string (PyTorch: device('cpu') == 'cpu' is False)
+            return self.type == other.type and self.index == other.index
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+CPU = Device("cpu")
+
+
+def _parse(text):
+    kind, sep, index = text.partition(":")
+    if kind not in _KNOWN:
+        if not kind or not kind.isalpha():
+            raise RuntimeError(f"Invalid device string: '{text}'")
+        raise RuntimeError(f"Expected one of {DEVICE_TYPES} device type at start of device string: {text}")
+    if sep:
+        if not index.isdigit() or (len(index) > 1 and index[0] == "0"):
+            raise RuntimeError(f"Invalid device string: '{text}'")
+        return Device(kind, int(index))
+    return Device(kind)
+
+
+def device(type_or_device, index=None):
+    """torch.device(...): from 'cpu', 'cuda:1', ('cuda', 1) or another device."""
+    if isinstance(type_or_device, Device):
+        return type_or_device
+    if isinstance(type_or_device, bool) or not isinstance(type_or_device, (str, int)):
+        raise TypeError(f"device() received an invalid combination of arguments - got ({pytype(type_or_device)}), "
+                        "but expected one of:")
+    if isinstance(type_or_device, int):
+        raise RuntimeError(NO_ACCELERATOR)
+    d = _parse(type_or_device)
+    if index is not None:
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"device(): argument 'index' (position 2) must be int, not {pytype(index)}")
+        if d.index is not None:
+            raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: "
+                               f"{type_or_device}")
+        d = Device(d.type, index)
+    return d
+
+
+def check(dev):
+    """A `device=` argument or `.to(dev)` target: None and the CPU pass; anything else
+    raises what a CPU-only PyTorch raises for it."""
+    if dev is None or dev is CPU:
+        return
+    d = dev if type(dev) is Device else device(dev)
+    if d.type == "cpu" or d.type == "meta":
+        return
+    if d.type == "cuda":
+        raise AssertionError(NO_CUDA)
+    raise RuntimeError(f"PyTorch is not linked with support for {d.type} devices")
+
+
+def is_device_like(x):
+    """Could `x` be a device argument of `.to(...)` (a device or a device string)?"""
+    if type(x) is Device:
+        return True
+    if type(x) is str:
+        return True
+    return False
+
+
+# ---------------------------------------------------------------- the default device
+_DEFAULT = [None]
+
+
+def set_default_device(dev):
+    if dev is not None:
+        check(dev)
+        dev = device(dev)
+    _DEFAULT[0] = dev
+
+
+def get_default_device():
+    return CPU
+
+
+# ---------------------------------------------------------------- torch.cuda / torch.accelerator
+def _no_cuda(*args, **kwargs):
+    raise AssertionError(NO_CUDA)
+
+
+def _nothing(*args, **kwargs):
+    return None
+
+
+CUDA = {
+    "is_available": lambda: False,
+    "device_count": lambda: 0,
+    "is_initialized": lambda: False,
+    "manual_seed": _nothing,
+    "manual_seed_all": _nothing,
+    "synchronize": _no_cuda,
+    "current_device": _no_cuda,
+    "get_device_name": _no_cuda,
+    "get_device_properties": _no_cuda,
+    "set_device": _no_cuda,
+    "empty_cache": _nothing,
+    "memory_allocated": _no_cuda,
+    "max_memory_allocated": _no_cuda,
+}
+
+ACCELERATOR = {
+    "is_available": lambda: False,
+    "current_accelerator": lambda check_available=False: None,
+    "device_count": lambda: 0,
+}
+
+BACKENDS = {
+    "mps": {"is_available": lambda: False, "is_built": lambda: False},
+    "cudnn": {"is_available": lambda: False, "enabled": True},
+    "cuda": {"is_built": lambda: False},
+}

@@ -1,0 +1,264 @@
+"""torch.autograd.functional (vjp, jvp, hvp, vhp), torch.func (grad, grad_and_value, vmap,
+jacrev), anomaly detection and post-accumulate-grad hooks: built on the engine's backward
+(backward.grad), as PyTorch builds them on autograd.grad."""
+import numpy as np
+
+from gradrepl.engine import autograd as A
+from gradrepl.engine.backward import grad as autograd_grad
+from gradrepl.engine.functions import enable_grad, hessian, jacobian
+from gradrepl.engine.ops.shape import stack
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import pytype
+
+
+def _as_tuple(x):
+    return (x,) if type(x) is Tensor else tuple(x)
+
+
+def _prepare(inputs):
+    return tuple(x.detach().requires_grad_(True) for x in _as_tuple(inputs))
+
+
+def _zeros_for(gs, xs):
+    return tuple(_new(np.zeros_like(x._a)) if g is None else g for g, x in zip(gs, xs))
+
+
+def _out(single, values):
+    return values[0] if single else tuple(values)
+
+
+# ================================================================ torch.autograd.functional
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    single = type(inputs) is Tensor
+    xs = _prepare(inputs)
+    with enable_grad():
+        out = func(*xs)
+    outs = _as_tuple(out)
+    if v is None:
+        if any(o._a.size != 1 for o in outs):
+            raise RuntimeError("The vector v can only be None if the user-provided function returns a single "
+                               "Tensor with a single element.")
+        vs = None
+    else:
+        vs = list(_as_tuple(v))
+    live = [(o, None if vs is None else vs[i]) for i, o in enumerate(outs) if o.requires_grad]
+    if live:
+        gs = autograd_grad([o for o, _ in live], xs, None if vs is None else [g for _, g in live],
+                           create_graph=create_graph, allow_unused=True)
+    else:
+        gs = (None,) * len(xs)
+    res = _zeros_for(gs, xs)
+    detached = tuple(o.detach() for o in outs)
+    return (detached[0] if type(out) is Tensor else detached), _out(single, res)
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    single = type(inputs) is Tensor
+    xs = tuple(x.detach() for x in _as_tuple(inputs))
+    vs = list(_as_tuple(v)) if v is not None else None
+    if vs is None:
+        if any(x._a.size != 1 for x in xs):
+            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                               "single Tensor with a single element.")
+        vs = [_new(np.ones_like(x._a)) for x in xs]
+    jac = jacobian(func, xs[0] if single else xs)
+    out = func(*xs)
+    outs = _as_tuple(out)
+    rows = [jac] if type(out) is Tensor else list(jac)
+    res = []
+    for o, row in zip(outs, rows):
+        per_in = [row] if single else list(row)
+        acc = np.zeros(o._a.shape, o._a.dtype)
+        for k, (j, x) in enumerate(zip(per_in, xs)):
+            n = x._a.size
+            acc = acc + (j._a.reshape(o._a.size, n) @ vs[k]._a.reshape(n)).reshape(o._a.shape)
+        res.append(_new(acc.astype(o._a.dtype)))
+    detached = tuple(o.detach() for o in outs)
+    return (detached[0] if type(out) is Tensor else detached), _out(type(out) is Tensor, res)
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    single = type(inputs) is Tensor
+    xs = tuple(x.detach() for x in _as_tuple(inputs))
+    out = func(*xs)
+    if type(out) is not Tensor or out._a.size != 1:
+        raise RuntimeError("The function given to hvp should return a single element Tensor")
+    vs = list(_as_tuple(v))
+    H = hessian(func, xs[0] if single else xs)
+    res = []
+    for i, x in enumerate(xs):
+        acc = np.zeros(x._a.shape, x._a.dtype)
+        for j, y in enumerate(xs):
+            block = H if single else H[i][j]
+            acc = acc + (block._a.reshape(x._a.size, y._a.size) @ vs[j]._a.reshape(-1)).reshape(x._a.shape)
+        res.append(_new(acc.astype(x._a.dtype)))
+    return out.detach(), _out(single, res)
+
+
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
+    return hvp(func, inputs, v, create_graph, strict)   # the Hessian of a C2 function is symmetric
+
+
+# ================================================================ torch.func
+def _tracked(args):
+    return any(type(a) is Tensor and a.requires_grad for a in args)
+
+
+def _grad_call(func, argnums, has_aux, args, kwargs):
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    outer = _tracked(args)
+    args = list(args)
+    for n in nums:
+        a = args[n]
+        if type(a) is not Tensor:
+            raise RuntimeError(f"grad(f)(*args): Expected args[{n}] to be a Tensor, got {pytype(a)}")
+        if not a.requires_grad:
+            args[n] = a.detach().requires_grad_(True)
+        elif a._fn is None:
+            args[n] = a.view_as(a)
+    with enable_grad():
+        out = func(*args, **kwargs)
+    aux = None
+    if has_aux:
+        out, aux = out
+    if type(out) is not Tensor or out._a.size != 1:
+        raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
+                           f"with {out.dim() if type(out) is Tensor else 0} dims. Maybe you wanted to use the vjp "
+                           "or jacrev APIs instead?")
+    targets = [args[n] for n in nums]
+    if out.requires_grad:
+        gs = autograd_grad(out, targets, create_graph=outer, allow_unused=True)
+    else:
+        gs = (None,) * len(targets)
+    gs = _zeros_for(gs, targets)
+    if not outer:
+        gs = tuple(g.detach() for g in gs)
+        out = out.detach()
+    g = gs[0] if isinstance(argnums, int) else tuple(gs)
+    return g, out, aux
+
+
+class FuncTransform:
+    """The function torch.func.grad(f) / vmap(f) returns: callable, prints as PyTorch's."""
+
+    __slots__ = ("call", "label")
+
+    def __init__(self, call, label):
+        self.call = call
+        self.label = label
+
+    def __call__(self, *args, **kwargs):
+        return self.call(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<function {self.label} at {id(self):#x}>"
+
+
+def func_grad(func, argnums=0, has_aux=False):
+    def call(*args, **kwargs):
+        g, _, aux = _grad_call(func, argnums, has_aux, args, kwargs)
+        return (g, aux) if has_aux else g
+    return FuncTransform(call, "grad.<locals>.wrapper")
+
+
+def grad_and_value(func, argnums=0, has_aux=False):
+    def call(*args, **kwargs):
+        g, value, aux = _grad_call(func, argnums, has_aux, args, kwargs)
+        return (g, (value, aux)) if has_aux else (g, value)
+    return FuncTransform(call, "grad_and_value.<locals>.wrapper")
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    def call(*args):
+        dims = in_dims if type(in_dims) in (tuple, list) else (in_dims,) * len(args)
+        sizes = {a._a.shape[d] for a, d in zip(args, dims) if d is not None and type(a) is Tensor}
+        if len(sizes) != 1:
+            raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+                             f"{sorted(sizes)} for the mapped dimension")
+        n = sizes.pop()
+        results = []
+        for i in range(n):
+            sliced = [a.select(d, i) if d is not None and type(a) is Tensor else a for a, d in zip(args, dims)]
+            results.append(func(*sliced))
+        first = results[0]
+        if type(first) is tuple:
+            od = out_dims if type(out_dims) in (tuple, list) else (out_dims,) * len(first)
+            return tuple(stack([_t(r[k]) for r in results], od[k]) for k in range(len(first)))
+        return stack([_t(r) for r in results], out_dims)
+    return FuncTransform(call, "vmap.<locals>.wrapped")
+
+
+def _t(x):
+    return x if type(x) is Tensor else _new(np.asarray(x))
+
+
+def jacrev(func, argnums=0, *, has_aux=False):
+    def call(*args):
+        if isinstance(argnums, int):
+            return jacobian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums])
+        return jacobian(func, tuple(args))
+    return FuncTransform(call, "jacrev.<locals>.wrapper_fn")
+
+
+def func_hessian(func, argnums=0):
+    def call(*args):
+        return hessian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums])
+    return FuncTransform(call, "hessian.<locals>.wrapper_fn")
+
+
+# ================================================================ anomaly detection
+class detect_anomaly:
+    """with torch.autograd.detect_anomaly(): backward checks every node's gradients for NaN."""
+
+    __slots__ = ("prev", "check_nan")
+
+    def __init__(self, check_nan=True):
+        self.check_nan = check_nan
+        self.prev = False
+
+    def __enter__(self):
+        self.prev = A.ANOMALY[0]
+        A.ANOMALY[0] = bool(self.check_nan)
+        return None
+
+    def __exit__(self, *exc):
+        A.ANOMALY[0] = self.prev
+        return False
+
+    def __call__(self, fn):
+        def wrapped(*args, **kwargs):
+            with detect_anomaly(self.check_nan):
+                return fn(*args, **kwargs)
+        return wrapped
+
+    def __repr__(self):
+        return f"<torch.autograd.anomaly_mode.detect_anomaly object at {id(self):#x}>"
+
+
+class set_detect_anomaly:
+    """torch.autograd.set_detect_anomaly(mode): sets the mode at once (and works as a context)."""
+
+    __slots__ = ("prev",)
+
+    def __init__(self, mode, check_nan=True):
+        self.prev = A.ANOMALY[0]
+        A.ANOMALY[0] = bool(mode) and bool(check_nan)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        A.ANOMALY[0] = self.prev
+        return False
+
+    def __repr__(self):
+        return f"<torch.autograd.anomaly_mode.set_detect_anomaly object at {id(self):#x}>"
+
+
+def is_anomaly_enabled():
+    return A.ANOMALY[0]
+
+
+AUTOGRAD_FUNCTIONAL = {"vjp": vjp, "jvp": jvp, "hvp": hvp, "vhp": vhp}
+FUNC = {"grad": func_grad, "grad_and_value": grad_and_value, "vmap": vmap, "jacrev": jacrev,
+        "jacfwd": jacrev, "hessian": func_hessian}

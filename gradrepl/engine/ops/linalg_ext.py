@@ -1,0 +1,259 @@
+"""torch.linalg (and its torch.* aliases): norms, inverse, determinant, solve, and the
+decompositions learners print (qr, svd, eigh, cholesky), with PyTorch's node names.
+
+Factorisations call NumPy's LAPACK; like matrix products, their last bits may differ
+from PyTorch's MKL (README: Matrix products)."""
+import numpy as np
+
+from gradrepl.engine.ops.common import RESULT, result
+from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.sorting import returns
+from gradrepl.engine.tensor import _new
+
+
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError (PyTorch's own class is a RuntimeError)."""
+
+
+def _square(a, name):
+    if a.ndim < 2:
+        raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are {a.shape[-2]} by "
+                           f"{a.shape[-1]} matrices")
+
+
+def _float(t, name):
+    if t._a.dtype.kind != "f":
+        raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{t.dtype.legacy[:-len('Tensor')]}")
+
+
+def _mT(xp, a):
+    return xp.mT(a)
+
+
+# ================================================================ det, slogdet
+@rule("LinalgDetBackward0", ("A",), ("grad * det * A.inverse().mH",), saved=("A", "result"))
+def LinalgDetBackward0(grad, xp, A, result):
+    inv = xp.constant(np.linalg.inv(xp.raw(A)).astype(xp.raw(A).dtype))
+    g = _expand2(xp, grad * result)
+    return (g * _mT(xp, inv),)
+
+
+def _expand2(xp, v):
+    return xp.unsqueeze_dims(v, (len(v.shape), len(v.shape) + 1))
+
+
+@declare("det", rules=[LinalgDetBackward0])
+def det(self):
+    _float(self, "det")
+    _square(self._a, "det")
+    out = np.asarray(np.linalg.det(self._a)).astype(self._a.dtype)
+    return result(out, LinalgDetBackward0, (self,), (self, RESULT))
+
+
+def slogdet(self):
+    _square(self._a, "slogdet")
+    sign, logabs = np.linalg.slogdet(self._a)
+    dt = self._a.dtype
+    return returns("linalg_slogdet", ("sign", "logabsdet"))((_new(np.asarray(sign, dt)), _new(np.asarray(logabs, dt))))
+
+
+def logdet(self):
+    return det(self).log()
+
+
+# ================================================================ inv, solve
+@rule("LinalgInvExBackward0", ("A",), ("-inverse.mH @ grad @ inverse.mH",), saved=("result",))
+def LinalgInvExBackward0(grad, xp, result):
+    it = _mT(xp, result)
+    return (-xp.matmul(xp.matmul(it, grad), it),)
+
+
+def _check_invertible(a, name):
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        # PyTorch names the first zero pivot of the LU factorisation (1-based)
+        raise LinAlgError(f"linalg.{name}: The diagonal element {_zero_pivot(a)} is zero, the inversion could not be "
+                          "completed because the input matrix is singular.") from None
+
+
+def _zero_pivot(a):
+    m = np.array(a, np.float64).reshape(a.shape[-2:]) if a.ndim == 2 else np.array(a[(0,) * (a.ndim - 2)], np.float64)
+    n = m.shape[0]
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(m[k:, k])))
+        if m[p, k] == 0:
+            return k + 1
+        m[[k, p]] = m[[p, k]]
+        m[k + 1:] -= np.outer(m[k + 1:, k] / m[k, k], m[k])
+    return n
+
+
+@declare("inverse", rules=[LinalgInvExBackward0])
+def inverse(self):
+    _float(self, "inv")
+    _square(self._a, "inv")
+    out = np.asarray(_check_invertible(self._a, "inv")).astype(self._a.dtype)
+    return result(out, LinalgInvExBackward0, (self,), (RESULT,))
+
+
+@rule("LinalgSolveExBackward0", ("A", "B"), ("-gB @ X.mH (A side)", "A^-H @ grad"), saved=("A", "result"),
+      ctx=("vector",))
+def LinalgSolveExBackward0(grad, xp, A, result, vector):
+    a = xp.raw(A)
+    ainvT = xp.constant(np.linalg.inv(a).swapaxes(-1, -2).astype(a.dtype))
+    g = grad
+    x = result
+    if vector:
+        g = xp.unsqueeze_dims(g, (len(g.shape),))
+        x = xp.unsqueeze_dims(x, (len(x.shape),))
+    gb = xp.matmul(ainvT, g)
+    ga = -xp.matmul(gb, _mT(xp, x))
+    if vector:
+        gb = xp.reshape(gb, tuple(gb.shape[:-1]))
+    return (ga, gb)
+
+
+def solve(A, B, *, left=True, out=None):
+    _float(A, "solve")
+    _square(A._a, "solve")
+    a, b = A._a, B._a
+    vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+    _check_invertible(a, "solve")
+    bb = b[..., None] if vector else b
+    x = np.linalg.solve(a, bb)
+    if vector:
+        x = x[..., 0]
+    return result(np.asarray(x).astype(np.result_type(a, b)), LinalgSolveExBackward0, (A, B), (A, RESULT), vector)
+
+
+declare("linalg_solve", solve, method=False, function=False, rules=[LinalgSolveExBackward0])
+
+
+# ================================================================ norms
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    return x.norm(ord, dim, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    if ord == "fro":
+        return A.norm(2, dim, keepdim)
+    if ord == "nuc":
+        return _svdvals(A).sum(-1)
+    if ord in (1, -1):
+        s = A.abs().sum(dim[0], keepdim=True)
+        r = s.amax(dim[1], keepdim=True) if ord == 1 else s.amin(dim[1], keepdim=True)
+    elif ord in (float("inf"), -float("inf")):
+        s = A.abs().sum(dim[1], keepdim=True)
+        r = s.amax(dim[0], keepdim=True) if ord > 0 else s.amin(dim[0], keepdim=True)
+    elif ord in (2, -2):
+        sv = _svdvals(A)
+        return sv.amax(-1) if ord == 2 else sv.amin(-1)
+    else:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    return r if keepdim else r.squeeze(max(dim) % A.dim()).squeeze(min(dim) % A.dim())
+
+
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    if ord is None:
+        if dim is None:
+            return A.reshape(-1).norm(2, None, False) if not keepdim else A.norm(2, None, True)
+        return A.norm(2, dim, keepdim)
+    if (dim is None and A.dim() == 2) or (dim is not None and not isinstance(dim, int) and len(dim) == 2):
+        return matrix_norm(A, ord, dim if dim is not None else (-2, -1), keepdim)
+    return A.norm(ord, dim, keepdim)
+
+
+# ================================================================ decompositions, ranks, powers
+def _svdvals(A):
+    s = np.linalg.svd(A._a, compute_uv=False)
+    return _new(np.asarray(s).astype(A._a.dtype))
+
+
+def svd_(A, full_matrices=True):
+    u, s, vh = np.linalg.svd(A._a, full_matrices=full_matrices)
+    dt = A._a.dtype
+    return returns("linalg_svd", ("U", "S", "Vh"))((_new(u.astype(dt)), _new(s.astype(dt)), _new(vh.astype(dt))))
+
+
+@declare("svd", rules=[])
+def svd(self, some=True, compute_uv=True):
+    u, s, vh = np.linalg.svd(self._a, full_matrices=not some)
+    dt = self._a.dtype
+    v = np.swapaxes(vh, -1, -2)
+    return returns("svd", ("U", "S", "V"))((_new(u.astype(dt)), _new(s.astype(dt)), _new(np.ascontiguousarray(v).astype(dt))))
+
+
+def qr(A, mode="reduced"):
+    q, r = np.linalg.qr(A._a, mode="complete" if mode == "complete" else "reduced")
+    dt = A._a.dtype
+    return returns("linalg_qr", ("Q", "R"))((_new(q.astype(dt)), _new(r.astype(dt))))
+
+
+def eigh(A, UPLO="L"):
+    w, v = np.linalg.eigh(A._a, UPLO=UPLO)
+    dt = A._a.dtype
+    return returns("linalg_eigh", ("eigenvalues", "eigenvectors"))((_new(w.astype(dt)), _new(v.astype(dt))))
+
+
+def eigvalsh(A, UPLO="L"):
+    return _new(np.linalg.eigvalsh(A._a, UPLO=UPLO).astype(A._a.dtype))
+
+
+def cholesky(A, *, upper=False):
+    try:
+        c = np.linalg.cholesky(A._a)
+    except np.linalg.LinAlgError:
+        raise LinAlgError("linalg.cholesky: The factorization could not be completed because the input is not "
+                          "positive-definite (the leading minor of order 1 is not positive-definite).") from None
+    c = c.astype(A._a.dtype)
+    return _new(np.swapaxes(c, -1, -2).copy() if upper else c)
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    return _new(np.asarray(np.linalg.matrix_rank(A._a), np.int64))
+
+
+@declare("matrix_power", rules=[])
+def matrix_power(self, n):
+    _square(self._a, "matrix_power")
+    if n == 0:
+        eye = np.broadcast_to(np.eye(self._a.shape[-1], dtype=self._a.dtype), self._a.shape)
+        return _new(eye.copy())
+    base = self if n > 0 else inverse(self)
+    acc = base
+    for _ in range(abs(n) - 1):
+        acc = acc.matmul(base)
+    return acc
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
+    return _new(np.linalg.pinv(A._a).astype(A._a.dtype))
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    sol, res, rank, sv = np.linalg.lstsq(A._a, B._a, rcond=rcond)
+    dt = A._a.dtype
+    empty = _new(np.zeros((0,), dt))
+    return returns("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))(
+        (_new(sol.astype(dt)), empty, _new(np.asarray(rank, np.int64)), empty))
+
+
+def eigvals_general(A):
+    raise RuntimeError("linalg.eigvals: complex results are not available in gradrepl")
+
+
+LINALG = {
+    "norm": linalg_norm, "vector_norm": vector_norm, "matrix_norm": matrix_norm,
+    "inv": inverse, "det": det, "slogdet": slogdet, "solve": solve,
+    "matrix_rank": matrix_rank, "matrix_power": matrix_power, "eigvalsh": eigvalsh, "eigh": eigh,
+    "cholesky": cholesky, "qr": qr, "svd": svd_, "svdvals": _svdvals, "pinv": pinv, "lstsq": lstsq,
+    "diagonal": lambda A, *, offset=0, dim1=-2, dim2=-1: A.diagonal(offset, dim1, dim2),
+    "matmul": lambda input, other: input.matmul(other),
+    "eigvals": eigvals_general, "eig": eigvals_general, "LinAlgError": LinAlgError,
+}
+EXTRA_TORCH = {"logdet": logdet, "slogdet": slogdet, "pinverse": pinv, "cholesky": cholesky,
+               "qr": lambda A, some=True: returns("qr", ("Q", "R"))(tuple(qr(A, "reduced" if some else "complete")))}

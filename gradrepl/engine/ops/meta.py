@@ -1,0 +1,107 @@
+"""What a tensor tells about its storage and kind (no computation, no autograd): strides
+and storage offset in elements, as PyTorch reports them, and the kind queries."""
+from gradrepl.engine import autograd as A
+from gradrepl.engine.ops.registry import declare
+from gradrepl.engine.tensor import is_inference
+from gradrepl.engine.util import wrap_dim
+
+
+def _root(t):
+    while t._base is not None:
+        t = t._base
+    return t
+
+
+def strides(t):
+    """PyTorch's strides, in elements: NumPy's, except that a size-1 dimension gets the
+    stride a contiguous tensor would give it (PyTorch's unsqueeze/view convention)."""
+    a = t._a
+    item = a.itemsize
+    st = [s // item for s in a.strides]
+    for d in range(a.ndim - 1, -1, -1):
+        if a.shape[d] == 1:
+            st[d] = st[d + 1] * max(a.shape[d + 1], 1) if d + 1 < a.ndim else 1
+    return tuple(st)
+
+
+@declare("stride", function=False, rules=[], returns_tensor=False)
+def stride(self, dim=None):
+    st = strides(self)
+    if dim is None:
+        return st
+    return st[wrap_dim(dim, self._a.ndim)]
+
+
+@declare("storage_offset", function=False, rules=[], returns_tensor=False)
+def storage_offset(self):
+    root = _root(self)
+    if root is self:
+        return 0
+    start = self._a.__array_interface__["data"][0]
+    base = root._a.__array_interface__["data"][0]
+    return (start - base) // self._a.itemsize
+
+
+@declare("data_ptr", function=False, rules=[], returns_tensor=False)
+def data_ptr(self):
+    return self._a.__array_interface__["data"][0]
+
+
+@declare("is_signed", function=False, rules=[], returns_tensor=False)
+def is_signed(self):
+    return self.dtype.is_signed
+
+
+@declare("is_complex", rules=[], returns_tensor=False)
+def is_complex(self):
+    return False
+
+
+@declare("nbytes", function=False, rules=[], returns_tensor=False, attribute=True)
+def nbytes(self):
+    return int(self._a.nbytes)
+
+
+@declare("itemsize", function=False, rules=[], returns_tensor=False, attribute=True)
+def itemsize(self):
+    return int(self._a.itemsize)
+
+
+@declare("layout", function=False, rules=[], returns_tensor=False, attribute=True)
+def layout(self):
+    return LAYOUT
+
+
+@declare("is_sparse", function=False, rules=[], returns_tensor=False, attribute=True)
+def is_sparse(self):
+    return False
+
+
+@declare("is_quantized", function=False, rules=[], returns_tensor=False, attribute=True)
+def is_quantized(self):
+    return False
+
+
+class Layout:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "torch.strided"
+
+
+LAYOUT = Layout()
+
+
+# ================================================================ post-accumulate-grad hooks
+@declare("register_post_accumulate_grad_hook", function=False, rules=[], returns_tensor=False)
+def register_post_accumulate_grad_hook(self, hook):
+    if self._fn is not None or not self._rg:
+        if self._fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    return A.RemovableHandle(A.post_accumulate_hooks(self), hook)
+
+
+@declare("is_inference", function=False, rules=[], returns_tensor=False)
+def is_inference_(self):
+    return is_inference(self)

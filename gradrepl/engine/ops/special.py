@@ -1,0 +1,450 @@
+"""More elementwise math: inverse hyperbolics, erf & co., gamma functions, rounding parts,
+two-input functions (atan2, hypot, fmod, remainder, lerp, xlogy, logaddexp, copysign, ...),
+addcmul/addcdiv, float_power, nan_to_num.
+
+float32 results are computed in float64 and rounded once (as elementwise.py's _f64 does);
+the gamma-family kernels use Python's math module element by element (no SciPy here).
+"""
+import math
+
+import numpy as np
+
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD
+from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
+from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid
+from gradrepl.engine.ops.inplace import binary_inplace
+from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.tensor import Tensor, _new
+
+_SQRT_PI = math.sqrt(math.pi)
+_LN2 = math.log(2.0)
+
+
+def _each(fn):
+    ufunc = np.frompyfunc(fn, 1, 1)
+
+    def f(a):
+        return np.asarray(ufunc(np.asarray(a, np.float64)), np.float64)
+    f.__name__ = fn.__name__
+    return f
+
+
+def _digamma64(x):
+    x = np.asarray(x, np.float64)
+    out = np.empty_like(x)
+    flat, res = x.ravel(), out.ravel()
+    for i, v in enumerate(flat.tolist()):
+        if v == 0:
+            res[i] = -math.inf if math.copysign(1, v) > 0 else math.inf
+            continue
+        if v < 0 and v == math.floor(v):
+            res[i] = math.nan
+            continue
+        acc = 0.0
+        if v < 0:  # reflection
+            acc = -math.pi / math.tan(math.pi * v)
+            v = 1 - v
+        while v < 10:
+            acc -= 1 / v
+            v += 1
+        inv = 1 / (v * v)
+        acc += math.log(v) - 0.5 / v - inv * (1 / 12 - inv * (1 / 120 - inv * (1 / 252 - inv * (1 / 240 - inv / 132))))
+        res[i] = acc
+    return out
+
+
+def _trigamma_one(v):
+    if v <= 0 and v == math.floor(v):
+        return math.inf
+    if v < 0:   # reflection: psi1(x) + psi1(1 - x) = pi^2 / sin^2(pi x)
+        return (math.pi / math.sin(math.pi * v)) ** 2 - _trigamma_one(1 - v)
+    acc = 0.0
+    while v < 10:
+        acc += 1 / (v * v)
+        v += 1
+    inv = 1 / (v * v)
+    return acc + 1 / v + inv / 2 + inv / v * (1 / 6 - inv * (1 / 30 - inv * (1 / 42 - inv / 30)))
+
+
+def _trigamma64(x):
+    x = np.asarray(x, np.float64)
+    return np.asarray([_trigamma_one(v) for v in x.ravel().tolist()], np.float64).reshape(x.shape)
+
+
+def _erfinv64(y):
+    y = np.asarray(y, np.float64)
+    out = np.full(y.shape, np.nan)
+    ok = np.abs(y) < 1
+    out[y == 1] = np.inf
+    out[y == -1] = -np.inf
+    v = y[ok]
+    # Giles' single-precision approximation as the start, then Newton steps on erf
+    w = -np.log((1.0 - v) * (1.0 + v))
+    small = w < 5.0
+    ws = w - 2.5
+    p = np.where(small, 2.81022636e-08, -0.000200214257)
+    for c_s, c_b in ((3.43273939e-07, 0.000100950558), (-3.5233877e-06, 0.00134934322),
+                     (-4.39150654e-06, -0.00367342844), (0.00021858087, 0.00573950773),
+                     (-0.00125372503, -0.0076224613), (-0.00417768164, 0.00943887047),
+                     (0.246640727, 1.00167406), (1.50140941, 2.83297682)):
+        wb = np.sqrt(np.maximum(w, 0)) - 3.0
+        p = np.where(small, c_s + p * ws, c_b + p * wb)
+    x = p * v
+    erf = np.frompyfunc(math.erf, 1, 1)
+    for _ in range(3):
+        err = np.asarray(erf(x), np.float64) - v
+        x = x - err / (2 / _SQRT_PI * np.exp(-x * x))
+    out[ok] = x
+    return out
+
+
+def _as64(fn):
+    """A kernel computed in float64 and returned in the input's dtype."""
+    def f(a):
+        return np.asarray(fn(a.astype(np.float64)), np.float64).astype(a.dtype, copy=False)
+    f.__name__ = getattr(fn, "__name__", "kernel")
+    return f
+
+
+_erf64 = _each(math.erf)
+_erfc64 = _each(math.erfc)
+_lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v))
+
+
+# name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
+_math("asinh", _f64(np.arcsinh), "AsinhBackward0", "self", "grad * (self.pow(2) + 1).rsqrt()",
+      lambda grad, xp, self: (grad / xp.sqrt(self * self + 1),))
+_math("acosh", _f64(np.arccosh), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
+      lambda grad, xp, self: (grad / xp.sqrt(self * self - 1),))
+_math("atanh", _f64(np.arctanh), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
+      lambda grad, xp, self: (grad / (1 - self * self),))
+_math("erf", _as64(_erf64), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
+      lambda grad, xp, self: (grad * (2.0 / _SQRT_PI) * xp.exp(-(self * self)),))
+_math("erfc", _as64(_erfc64), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
+      lambda grad, xp, self: (grad * (-2.0 / _SQRT_PI) * xp.exp(-(self * self)),))
+_math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "self", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
+      lambda grad, xp, self: (grad * (0.5 * _SQRT_PI) * xp.exp(_erfinv_of(xp, self) ** 2),))
+_math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
+      lambda grad, xp, self: (grad * _apply(xp, self, _digamma64),))
+_math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
+      lambda grad, xp, self: (grad * _apply(xp, self, _trigamma64),))
+_math("trunc", lambda a: np.trunc(a) if a.dtype.kind == "f" else a.copy(), "TruncBackward0", None,
+      "zeros_like(grad)", lambda grad, xp: (grad * 0,), float_only=False, aliases=("fix",))
+_math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
+_math("exp2", _f64(np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
+      lambda grad, xp, result: (grad * result * _LN2,))
+_math("deg2rad", lambda a: (a * a.dtype.type(math.pi / 180)).astype(a.dtype), "Deg2RadBackward0", None,
+      "grad * M_PI / 180", lambda grad, xp: (grad * (math.pi / 180),))
+_math("rad2deg", lambda a: (a * a.dtype.type(180 / math.pi)).astype(a.dtype), "Rad2DegBackward0", None,
+      "grad * 180 / M_PI", lambda grad, xp: (grad * (180 / math.pi),))
+_math("sinc", _as64(lambda a: np.sinc(a)), "SincBackward0", "self",
+      "((M_PI * self * (M_PI * self).cos() - (M_PI * self).sin()) / (M_PI * self * self)) * grad",
+      lambda grad, xp, self: (grad * _apply(xp, self, _dsinc),))
+_math("i0", _as64(np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
+      lambda grad, xp, self: (grad * _apply(xp, self, _i1),))
+
+
+def _dsinc(x):
+    px = np.pi * x
+    with np.errstate(all="ignore"):
+        d = (px * np.cos(px) - np.sin(px)) / (px * x)
+    return np.where(x == 0, 0.0, d)
+
+
+def _i1(x):
+    total = np.zeros_like(x, dtype=np.float64)
+    term = x / 2
+    k = 0
+    while k < 60:
+        total = total + term
+        k += 1
+        term = term * (x * x / 4) / (k * (k + 1))
+    return total
+
+
+def _apply(xp, t, fn):
+    """fn (a float64 array function) at a saved value, as a constant of the backward graph."""
+    raw = xp.raw(t)
+    return xp.constant(np.asarray(fn(raw), np.float64).astype(raw.dtype))
+
+
+def _erfinv_of(xp, t):
+    return _apply(xp, t, _erfinv64)
+
+
+@rule("LogitBackward0", ("self",), ("grad / (self * (1 - self))",), saved=("self",), ctx=("eps",))
+def LogitBackward0(grad, xp, self, eps):
+    x = xp.raw(self)
+    inside = np.ones(x.shape, bool) if eps is None else (x >= eps) & (x <= 1 - eps)
+    return (grad / (self * (1 - self)) * xp.mask(inside, grad),)
+
+
+@declare("logit", rules=[LogitBackward0])
+def logit(self, eps=None):
+    a = self._a if self._a.dtype.kind == "f" else self._a.astype(D.DEFAULT_FLOAT[0].np)
+    x = a if eps is None else np.clip(a, eps, 1 - eps)
+    with np.errstate(all="ignore"):
+        out = _f64(lambda v: np.log(v / (1 - v)))(x)
+    return result(out, LogitBackward0, (self,), (self,), eps)
+
+
+# ================================================================ two-input functions
+def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, inplace=True, aliases=(),
+            self_only_grad=False):
+    """Declare a two-input elementwise op: `deriv(grad, xp, self, other)` gives both
+    gradients at full shape; broadcasting is undone here."""
+    def fn(grad, xp, self, other, self_shape, other_shape):
+        ga, gb = deriv(grad, xp, self, other)
+        return (None if self_shape is None or ga is None else xp.sum_to(ga, self_shape),
+                None if other_shape is None or gb is None else xp.sum_to(gb, other_shape))
+    spec = rule(node, ("self", "other"), formulas, saved=("self", "other"), ctx=("self_shape", "other_shape"))(fn)
+
+    def forward(self, other):
+        if type(self) is not Tensor:
+            self = as_tensor(self)
+        xa, xb = operands(self, other, floating=floating)
+        with np.errstate(all="ignore"):
+            out = np.asarray(kernel(xa, xb))
+        if type(other) is not Tensor and out.dtype != xa.dtype:
+            out = out.astype(xa.dtype)
+        if needs(self, other):
+            o = other if type(other) is Tensor else scalar_tensor(other, self)
+            sa, sb = shapes(self, other)
+            return result(out, spec, (self, other if type(other) is Tensor else None), (self, o), (sa, sb))
+        return _new(out)
+    forward.__name__ = name
+    declare(name, forward, method=method, rules=[spec], aliases=aliases,
+            inplace=binary_inplace(forward) if inplace else None)
+    return forward
+
+
+def _k64(fn):
+    def f(a, b):
+        a = np.asarray(a)
+        dt = a.dtype if a.dtype.kind == "f" else np.result_type(a, b)
+        return np.asarray(fn(np.asarray(a, np.float64), np.asarray(b, np.float64))).astype(dt)
+    return f
+
+
+hypot = _binary("hypot", _k64(np.hypot), "HypotBackward0",
+                ("grad * self / result", "grad * other / result"),
+                lambda grad, xp, a, b: (grad * a / xp.sqrt(a * a + b * b), grad * b / xp.sqrt(a * a + b * b)))
+fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward0",
+               ("grad", "-grad * self.div(other, rounding_mode='trunc')"),
+               lambda grad, xp, a, b: (grad, -grad * _apply(xp, a / b, np.trunc)), floating=False)
+xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b))), "XlogyBackward0",
+                ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
+                lambda grad, xp, a, b: (grad * xp.log(b) * xp.mask(xp.raw(a) != 0, grad), grad * a / b))
+logaddexp = _binary("logaddexp", _k64(np.logaddexp), "LogaddexpBackward0",
+                    ("grad / (1 + exp(other - self))", "grad / (1 + exp(self - other))"),
+                    lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))))
+logaddexp2 = _binary("logaddexp2", _k64(np.logaddexp2), "Logaddexp2Backward0",
+                     ("grad / (1 + pow(2, other - self))", "grad / (1 + pow(2, self - other))"),
+                     lambda grad, xp, a, b: (grad / (1 + xp.exp((b - a) * _LN2)), grad / (1 + xp.exp((a - b) * _LN2))))
+copysign = _binary("copysign", lambda a, b: np.copysign(a, b), "CopysignBackward0",
+                   ("copysign_tensor_self_backward(grad, self, result)", "zeros_like(other)"),
+                   lambda grad, xp, a, b: (grad * xp.mask(np.where(xp.raw(a) == 0, 0.0, np.sign(xp.raw(a)) *
+                                                                   np.sign(np.copysign(1.0, xp.raw(b)))), grad),
+                                           grad * 0))
+fmax = _binary("fmax", lambda a, b: np.fmax(a, b), "FmaxBackward0",
+               ("grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)",
+                "grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)"),
+               lambda grad, xp, a, b: (grad * xp.mask((xp.raw(a) >= xp.raw(b)) | np.isnan(xp.raw(b)), grad),
+                                       grad * xp.mask(~((xp.raw(a) >= xp.raw(b)) | np.isnan(xp.raw(b))), grad)),
+               floating=False, inplace=False)
+fmin = _binary("fmin", lambda a, b: np.fmin(a, b), "FminBackward0",
+               ("grad.masked_fill((self <= other).logical_or_(other.isnan()).logical_not_(), 0)",
+                "grad.masked_fill((self <= other).logical_or_(other.isnan()), 0)"),
+               lambda grad, xp, a, b: (grad * xp.mask((xp.raw(a) <= xp.raw(b)) | np.isnan(xp.raw(b)), grad),
+                                       grad * xp.mask(~((xp.raw(a) <= xp.raw(b)) | np.isnan(xp.raw(b))), grad)),
+               floating=False, inplace=False)
+_binary("heaviside", lambda a, b: np.heaviside(a, b).astype(np.result_type(a, b)), "HeavisideBackward0",
+        ("not differentiable", "not differentiable"), lambda grad, xp, a, b: (grad * 0, grad * 0), floating=False)
+
+
+def _int_binary(name, fn):
+    def f(self, other):
+        if type(self) is not Tensor:
+            self = as_tensor(self)
+        xa, xb = operands(self, other)
+        return _new(np.asarray(fn(xa, xb)))
+    f.__name__ = name
+    declare(name, f, rules=[], inplace=binary_inplace(f))
+
+
+_int_binary("gcd", np.gcd)
+_int_binary("lcm", np.lcm)
+
+
+@rule("LerpBackward0", ("self", "end"), ("grad * (1 - weight)", "grad * weight"),
+      ctx=("weight", "self_shape", "end_shape"))
+def LerpBackward0(grad, xp, weight, self_shape, end_shape):
+    return (None if self_shape is None else xp.sum_to(grad * (1 - weight), self_shape),
+            None if end_shape is None else xp.sum_to(grad * weight, end_shape))
+
+
+@rule("LerpBackward1", ("self", "end", "weight"),
+      ("grad * (1 - weight)", "grad * weight", "grad * (end - self)"), saved=("self", "end", "weight"),
+      ctx=("shapes",))
+def LerpBackward1(grad, xp, self, end, weight, shapes):
+    gs = (grad * (1 - weight), grad * weight, grad * (end - self))
+    return tuple(None if s is None else xp.sum_to(g, s) for g, s in zip(gs, shapes))
+
+
+@declare("lerp", rules=[LerpBackward0, LerpBackward1])
+def lerp(self, end, weight):
+    a, b = self._a, end._a
+    if type(weight) is Tensor:
+        w = weight._a
+        out = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)).astype(a.dtype)
+        shp = tuple(t._a.shape if t.requires_grad else None for t in (self, end, weight))
+        return result(out, LerpBackward1, (self, end, weight), (self, end, weight), shp)
+    w = a.dtype.type(weight)
+    out = np.where(abs(weight) < 0.5, a + w * (b - a), b - (b - a) * (a.dtype.type(1) - w)).astype(a.dtype)
+    shp = (a.shape if self.requires_grad else None, b.shape if end.requires_grad else None)
+    return result(np.asarray(out), LerpBackward0, (self, end), (), (weight, *shp))
+
+
+def _three(name, node, formulas, kernel, deriv):
+    def fn(grad, xp, self, tensor1, tensor2, value, shapes):
+        gs = deriv(grad, xp, self, tensor1, tensor2, value)
+        return tuple(None if s is None else xp.sum_to(g, s) for g, s in zip(gs, shapes))
+    spec = rule(node, ("self", "tensor1", "tensor2"), formulas, saved=("self", "tensor1", "tensor2"),
+                ctx=("value", "shapes"))(fn)
+
+    def forward(self, tensor1, tensor2, *, value=1):
+        dt = D.result_type((self, tensor1, tensor2))
+        a, b, c = (t._a.astype(dt.np, copy=False) for t in (self, tensor1, tensor2))
+        out = np.asarray(kernel(a, b, c, dt.np.type(value))).astype(dt.np, copy=False)
+        shp = tuple(t._a.shape if t.requires_grad else None for t in (self, tensor1, tensor2))
+        return result(out, spec, (self, tensor1, tensor2), (self, tensor1, tensor2), (value, shp))
+    forward.__name__ = name
+    declare(name, forward, rules=[spec], inplace=lambda self, t1, t2, *, value=1: _inplace3(self, forward, t1, t2,
+                                                                                             value))
+
+
+def _inplace3(self, forward, t1, t2, value):
+    return binary_inplace(lambda s, o: forward(s, o[0], o[1], value=value))(self, (t1, t2))
+
+
+_three("addcmul", "AddcmulBackward0", ("grad", "grad * tensor2 * value", "grad * tensor1 * value"),
+       lambda a, b, c, v: a + v * b * c,
+       lambda grad, xp, s, t1, t2, v: (grad, grad * t2 * v, grad * t1 * v))
+_three("addcdiv", "AddcdivBackward0", ("grad", "grad * value / tensor2", "-grad * value * tensor1 / (tensor2 * tensor2)"),
+       lambda a, b, c, v: a + v * (b / c),
+       lambda grad, xp, s, t1, t2, v: (grad, grad * v / t2, -grad * v * t1 / (t2 * t2)))
+
+
+@rule("PowBackward0", ("self",), ("pow_backward(grad, self, exponent)",), saved=("self",), ctx=("exponent",),
+      key="PowBackward0 float_power")
+def FloatPowerBackward(grad, xp, self, exponent):
+    return (grad * exponent * self ** (exponent - 1),)
+
+
+@declare("float_power", rules=[FloatPowerBackward])
+def float_power(self, exponent):
+    x = self._a.astype(np.float64)
+    if type(exponent) is Tensor:
+        out = np.power(x, exponent._a.astype(np.float64))
+        return _new(out)
+    with np.errstate(all="ignore"):
+        out = np.power(x, float(exponent))
+    if GRAD[0] and self.requires_grad:
+        src = self.double()
+        return result(out, FloatPowerBackward, (src,), (src,), float(exponent))
+    return _new(out)
+
+
+@declare("nan_to_num", rules=[])
+def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    a = self._a
+    if a.dtype.kind != "f":
+        return _new(a.copy())
+    info = np.finfo(a.dtype)
+    out = np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
+                        neginf=info.min if neginf is None else neginf)
+    return result(out.astype(a.dtype), _NAN_TO_NUM, (self,), (self,))
+
+
+@rule("NanToNumBackward0", ("self",), ("grad * at::isfinite(self)",), saved=("self",))
+def _NAN_TO_NUM(grad, xp, self):
+    return (grad * xp.mask(np.isfinite(xp.raw(self)), grad),)
+
+
+@declare("signbit", rules=[])
+def signbit(self):
+    return _new(np.signbit(self._a))
+
+
+@declare("positive", rules=[])
+def positive(self):
+    return self
+
+
+@declare("sgn", rules=[])
+def sgn(self):
+    return self.sign()
+
+
+@declare("expit", method=False, function=False, rules=[])
+def expit(self):
+    return self.sigmoid()
+
+
+@declare("isposinf", rules=[])
+def isposinf(self):
+    return _new(np.isposinf(self._a))
+
+
+@declare("isneginf", rules=[])
+def isneginf(self):
+    return _new(np.isneginf(self._a))
+
+
+@declare("isreal", rules=[])
+def isreal(self):
+    return _new(np.ones(self._a.shape, bool))
+
+
+def _logical(name, fn):
+    def f(self, other):
+        if type(self) is not Tensor:
+            self = as_tensor(self)
+        b = other._a if type(other) is Tensor else other
+        return _new(np.asarray(fn(self._a, b)))
+    f.__name__ = name
+    declare(name, f, rules=[])
+
+
+_logical("logical_and", np.logical_and)
+_logical("logical_or", np.logical_or)
+_logical("logical_xor", np.logical_xor)
+
+
+def _polygamma(n, input):
+    if n == 0:
+        return input.digamma()
+    if n == 1:
+        return _new(_trigamma64(input._a).astype(input._a.dtype if input._a.dtype.kind == "f" else np.float32))
+    raise NotImplementedError("polygamma of order above 1 is not available in gradrepl")
+
+
+def _mvlgamma(input, p):
+    x = input._a.astype(np.float64)
+    out = p * (p - 1) / 4 * math.log(math.pi) + sum(_lgamma64(x - j / 2) for j in range(p))
+    return _new(out.astype(input._a.dtype))
+
+
+SPECIAL = {"expit": lambda input: input.sigmoid(), "erf": lambda input: input.erf(),
+           "erfc": lambda input: input.erfc(), "erfinv": lambda input: input.erfinv(),
+           "logit": lambda input, eps=None: input.logit(eps), "digamma": lambda input: input.digamma(),
+           "psi": lambda input: input.digamma(), "gammaln": lambda input: input.lgamma(),
+           "sinc": lambda input: input.sinc(), "exp2": lambda input: input.exp2(),
+           "expm1": lambda input: input.expm1(), "log1p": lambda input: input.log1p(),
+           "xlogy": lambda input, other: xlogy(input, other), "i0": lambda input: input.i0(),
+           "logsumexp": lambda input, dim, keepdim=False: input.logsumexp(dim, keepdim),
+           "softmax": lambda input, dim, dtype=None: input.softmax(dim),
+           "log_softmax": lambda input, dim, dtype=None: input.log_softmax(dim),
+           "polygamma": _polygamma, "multigammaln": _mvlgamma, "ndtr": lambda input: (1 + (input / math.sqrt(2)).erf()) / 2}
+EXTRA_TORCH = {"polygamma": _polygamma, "mvlgamma": _mvlgamma, "true_divide": lambda input, other: input / other}

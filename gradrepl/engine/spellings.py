@@ -1,0 +1,331 @@
+"""The other spellings PyTorch accepts, applied once to the declared ops and the factories:
+
+- NumPy's keyword names `axis=` and `keepdims=` for `dim=` and `keepdim=` (PyTorch's argument
+  parser takes them for every op);
+- `out=` on every `torch.*` function: the result written into the given tensor (resized
+  when its shape differs), which is returned;
+- `size=` and `device=` on the factories (only the CPU exists: devices.check);
+- the legacy tensor types (`torch.FloatTensor([...])`, `x.type(torch.LongTensor)`);
+- `torch.logspace`, the default dtype, `torch.finfo` / `torch.iinfo`, result_type & co.
+"""
+import inspect
+
+import numpy as np
+
+from gradrepl.engine import creation as C
+from gradrepl.engine import devices, functional
+from gradrepl.engine import functions as F
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD
+from gradrepl.engine.printing import set_default_float
+from gradrepl.engine.ops import arrange, linalg_ext, shape, special
+from gradrepl.engine.ops.meta import LAYOUT
+from gradrepl.engine.ops.registry import REGISTRY
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import legacy_scalar, pytype
+
+_ALIASES = (("axis", "dim"), ("keepdims", "keepdim"))
+
+
+def _rename(kwargs, name):
+    for numpy_name, torch_name in _ALIASES:
+        if numpy_name in kwargs:
+            if torch_name in kwargs:
+                raise TypeError(f"{name}() received an invalid combination of arguments - got both {torch_name} and "
+                                f"{numpy_name}")
+            kwargs[torch_name] = kwargs.pop(numpy_name)
+
+
+def _takes_dim(fn):
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return "dim" in params or "keepdim" in params or "dims" in params
+
+
+def _aliased_method(forward, name):
+    def method(self, *args, **kwargs):
+        if kwargs:
+            _rename(kwargs, name)
+        return forward(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__wrapped__ = forward
+    return method
+
+
+def write_out(result, out, name):
+    """Copy an op's result into `out=` (PyTorch resizes an out of another shape)."""
+    if type(result) is tuple:
+        if type(out) not in (tuple, list) or len(out) != len(result):
+            raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not {pytype(out)}")
+        for r, o in zip(result, out):
+            write_out(r, o, name)
+        return type(result)(out) if type(result) is tuple else result
+    if type(out) is not Tensor:
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {pytype(out)}")
+    if type(result) is not Tensor:
+        result = _new(np.asarray(result))
+    if GRAD[0] and (out.requires_grad or result.requires_grad):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    rd, od = result.dtype, out.dtype
+    if rd is not od and D.promote_types(rd, od) is not od and not (rd.is_floating_point is False and
+                                                                   od.is_floating_point):
+        raise RuntimeError(f"result type {legacy_scalar(rd)} can't be cast to the desired output type "
+                           f"{legacy_scalar(od)}")
+    values = result._a.astype(out._a.dtype, copy=False)
+    if out._a.shape != values.shape:
+        out._a = np.array(values, copy=True)
+    else:
+        out._a[...] = values
+    out._ver[0] += 1
+    return out
+
+
+def _torch_spellings(fn, name, takes_dim):
+    def torch_fn(*args, **kwargs):
+        if kwargs:
+            if takes_dim:
+                _rename(kwargs, name)
+            if "out" in kwargs:
+                out = kwargs.pop("out")
+                if out is not None:
+                    return write_out(fn(*args, **kwargs), out, name)
+        return fn(*args, **kwargs)
+    torch_fn.__name__ = torch_fn.__qualname__ = name
+    torch_fn.__wrapped__ = getattr(fn, "__wrapped__", fn)
+    return torch_fn
+
+
+def install_method_aliases():
+    """axis=/keepdims= on every Tensor method whose op takes dim/keepdim."""
+    for op in REGISTRY.values():
+        if op.attribute or not _takes_dim(op.forward):
+            continue
+        for name in op.methods:
+            setattr(Tensor, name, _aliased_method(op.forward, name))
+
+
+# ---------------------------------------------------------------- factories
+_SIZE_FIRST = frozenset(("zeros", "ones", "empty", "rand", "randn"))
+
+
+def factory(fn, name):
+    """A torch.* factory with device=, size= and out=."""
+    size_first = name in _SIZE_FIRST
+
+    def make(*args, **kwargs):
+        if kwargs:
+            if "device" in kwargs:
+                devices.check(kwargs.pop("device"))
+            if size_first and "size" in kwargs:
+                args = (kwargs.pop("size"),) + args
+            if "out" in kwargs:
+                out = kwargs.pop("out")
+                if out is not None:
+                    if name in ("rand", "randn") and "dtype" not in kwargs:
+                        kwargs["dtype"] = out.dtype
+                    return write_out(fn(*args, **kwargs), out, name)
+            for k in ("layout", "pin_memory", "memory_format", "non_blocking"):
+                kwargs.pop(k, None)
+        return fn(*args, **kwargs)
+    make.__name__ = make.__qualname__ = name
+    make.__wrapped__ = fn
+    return make
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, out=None):
+    devices.check(device)
+    dt = C._dtype_arg(dtype, D.DEFAULT_FLOAT[0])
+    exps = C.linspace(start, end, steps, dtype=D.float64)._a
+    vals = np.power(np.float64(base), exps)
+    return C._finish(vals.astype(dt.np), requires_grad)
+
+
+# ---------------------------------------------------------------- legacy tensor types
+class LegacyTensorType:
+    """torch.FloatTensor & co.: calling builds a tensor of that dtype from data or sizes."""
+
+    __slots__ = ("name", "tensor_dtype")
+
+    def __init__(self, name, dtype):
+        self.name = name
+        self.tensor_dtype = dtype
+
+    def __call__(self, *args, **kwargs):
+        devices.check(kwargs.pop("device", None))
+        if kwargs:
+            raise TypeError(f"new() received an invalid combination of arguments - got "
+                            f"({', '.join(k + '=' + pytype(v) for k, v in kwargs.items())})")
+        if len(args) == 1 and type(args[0]) is Tensor:
+            return args[0].to(self.tensor_dtype)
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and (
+                not args[0] or isinstance(args[0], list) or not isinstance(args[0][0], int)):
+            return C.tensor(args[0], dtype=self.tensor_dtype)
+        if len(args) == 1 and isinstance(args[0], float):
+            raise TypeError("new(): data must be a sequence (got float)")
+        shape = C._size_args(args, self.name)
+        C._check_bytes(shape, self.tensor_dtype)
+        return _new(np.zeros(shape, self.tensor_dtype.np))
+
+    def __repr__(self):
+        return f"<class 'torch.{self.name}'>"
+
+    def matches(self, obj):
+        return type(obj) is Tensor and obj.dtype is self.tensor_dtype
+
+
+LEGACY_TYPES = {name: LegacyTensorType(name, dt) for name, dt in (
+    ("FloatTensor", D.float32), ("DoubleTensor", D.float64), ("HalfTensor", D.float16),
+    ("LongTensor", D.int64), ("IntTensor", D.int32), ("ShortTensor", D.int16), ("CharTensor", D.int8),
+    ("ByteTensor", D.uint8), ("BoolTensor", D.bool_)) if dt is not None}
+
+
+def legacy_type_by_name(text):
+    name = text[len("torch."):] if text.startswith("torch.") else None
+    t = LEGACY_TYPES.get(name)
+    if t is None:
+        raise ValueError(f"invalid type: '{text}'")
+    return t.tensor_dtype
+
+
+# ---------------------------------------------------------------- default dtype, type queries
+def get_default_dtype():
+    return D.DEFAULT_FLOAT[0]
+
+
+def set_default_dtype(d):
+    if not isinstance(d, D.DType):
+        raise TypeError(f"invalid dtype object: only floating-point types are supported as the default type")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    D.DEFAULT_FLOAT[0] = d
+    set_default_float(d.np)
+
+
+def _dtype_of(x):
+    if type(x) is Tensor:
+        return x.dtype
+    if isinstance(x, D.DType):
+        return x
+    return None
+
+
+def result_type(tensor1, tensor2):
+    return D.result_type((tensor1, tensor2))
+
+
+def promote_types(type1, type2):
+    return D.promote_types(type1, type2)
+
+
+def can_cast(from_, to):
+    if from_.is_floating_point and not to.is_floating_point:
+        return False
+    if from_ is not D.bool_ and to is D.bool_:
+        return False
+    if from_.np.kind in "iu" and to.np.kind == "u" and from_.np.kind == "i":
+        return False
+    return True
+
+
+def _g(x):
+    """A float as PyTorch's finfo repr prints it (C's %g)."""
+    return f"{x:g}"
+
+
+class finfo:
+    """torch.finfo(dtype): the machine limits of a floating dtype."""
+
+    __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, type=None):
+        dt = D.DEFAULT_FLOAT[0] if type is None else type
+        if not isinstance(dt, D.DType) or not dt.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        info = np.finfo(dt.np)
+        self.bits = int(info.bits)
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = self.smallest_normal = float(info.tiny)
+        self.resolution = 10.0 ** -int(info.precision)
+        self.dtype = dt.name.split(".")[-1]
+
+    def __repr__(self):
+        return (f"finfo(resolution={_g(self.resolution)}, min={_g(self.min)}, max={_g(self.max)}, eps={_g(self.eps)}, "
+                f"smallest_normal={_g(self.smallest_normal)}, tiny={_g(self.tiny)}, dtype={self.dtype})")
+
+
+class iinfo:
+    """torch.iinfo(dtype): the limits of an integer dtype."""
+
+    __slots__ = ("bits", "max", "min", "dtype")
+
+    def __init__(self, type):
+        if not isinstance(type, D.DType) or type.is_floating_point or type is D.bool_:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle "
+                            "'torch.iinfo'")
+        info = np.iinfo(type.np)
+        self.bits = int(info.bits)
+        self.max = int(info.max)
+        self.min = int(info.min)
+        self.dtype = type.name.split(".")[-1]
+
+    def __repr__(self):
+        return f"iinfo(min={_g(float(self.min))}, max={_g(float(self.max))}, dtype={self.dtype})"
+
+
+FINFO_ATTRS = frozenset(finfo.__slots__)
+IINFO_ATTRS = frozenset(iinfo.__slots__)
+
+
+def is_nonzero(input):
+    if input._a.size != 1:
+        if input._a.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(input._a.reshape(()))
+
+
+def extend_autograd(ns):
+    """torch.autograd's functional API, anomaly detection; torch.func."""
+    ns["functional"] = {**ns.get("functional", {}), **functional.AUTOGRAD_FUNCTIONAL}
+    ns["detect_anomaly"] = functional.detect_anomaly
+    ns["set_detect_anomaly"] = functional.set_detect_anomaly
+
+
+def namespace():
+    """What spellings add to the torch namespace."""
+    ns = dict(LEGACY_TYPES)
+    ns.update({
+        "device": devices.device,
+        "set_default_device": devices.set_default_device,
+        "get_default_device": devices.get_default_device,
+        "cuda": devices.CUDA,
+        "accelerator": devices.ACCELERATOR,
+        "backends": devices.BACKENDS,
+        "get_default_dtype": get_default_dtype,
+        "set_default_dtype": set_default_dtype,
+        "result_type": result_type,
+        "promote_types": promote_types,
+        "can_cast": can_cast,
+        "finfo": finfo,
+        "iinfo": iinfo,
+        "is_nonzero": is_nonzero,
+        "logspace": factory(logspace, "logspace"),
+        "strided": LAYOUT,
+        "special": dict(special.SPECIAL),
+        "linalg": {**linalg_ext.LINALG, **arrange.LINALG},
+        "concatenate": shape.cat,
+        "func": dict(functional.FUNC),
+        "vmap": functional.vmap,
+        "is_anomaly_enabled": functional.is_anomaly_enabled,
+        "is_inference_mode_enabled": F.is_inference_mode_enabled,
+        "is_inference": lambda input: input.is_inference(),
+    })
+    ns.update(special.EXTRA_TORCH)
+    ns.update(linalg_ext.EXTRA_TORCH)
+    return ns

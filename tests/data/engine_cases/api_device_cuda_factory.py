@@ -1,0 +1,1 @@
+torch.zeros(2, device="cuda")

@@ -1,0 +1,1 @@
+torch.set_default_dtype(torch.int64)

@@ -1,0 +1,5 @@
+torch.logspace(0, 3, 4)
+torch.logspace(-2, 2, steps=5)
+torch.logspace(0, 1, 3, base=2)
+torch.logspace(0, 10, 11, dtype=torch.float64)
+torch.logspace(1, 0, 2)

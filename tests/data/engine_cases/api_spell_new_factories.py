@@ -1,0 +1,12 @@
+x = torch.tensor([[1.5, 2.5]], dtype=torch.float64)
+x.new_zeros(2, 3)
+x.new_ones((2,))
+x.new_full((2, 2), 7)
+x.new_tensor([1, 2, 3])
+x.new_empty(3).shape
+x.new_zeros(2, dtype=torch.int64)
+x.new_ones(1, requires_grad=True)
+y = torch.tensor([1, 2])
+y.new_full((3,), 2.5)
+y.new_tensor([0.5])
+x.new_zeros(size=(1, 2))

@@ -1,0 +1,11 @@
+torch.manual_seed(5)
+torch.randn(size=(2, 3))
+torch.rand(size=(2,))
+torch.zeros(size=(1, 2))
+torch.ones(size=[2])
+torch.empty(size=(0,)).shape
+torch.full(size=(2,), fill_value=3.0)
+torch.randint(0, 5, size=(4,))
+torch.randint(low=1, high=3, size=(3,))
+torch.normal(0.0, 1.0, size=(3,))
+torch.normal(mean=2.0, std=0.5, size=(2, 2))
