@@ -12,6 +12,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
 from gradrepl.engine import ops, rng
+from gradrepl.engine.ndarray import ATTRS as NDARRAY_ATTRS, NdarrayView
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine import spellings as S
@@ -321,6 +322,8 @@ def public_attrs(obj):
         return GENERATOR_ATTRS
     if isinstance(obj, NamedReturn):
         return frozenset(obj._fields) | {"count", "index"}
+    if t is NdarrayView:
+        return NDARRAY_ATTRS
     if t is S.finfo:
         return S.FINFO_ATTRS
     if t is S.iinfo:
@@ -348,7 +351,7 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                A.RemovableHandle: "torch.utils.hooks.RemovableHandle", MaxReturn: "torch.return_types.max",
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
-               S.iinfo: "torch.iinfo"}
+               S.iinfo: "torch.iinfo", NdarrayView: "numpy.ndarray"}
 
 
 def type_name(obj):

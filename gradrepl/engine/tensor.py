@@ -12,6 +12,7 @@ import weakref
 
 import numpy as np
 
+from gradrepl.engine.ndarray import NdarrayView
 from gradrepl.engine.devices import CPU, Device  # noqa: F401 (Device: api's type tables)
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle
@@ -227,7 +228,7 @@ class Tensor:
     def numpy(self, force=False):
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        raise RuntimeError("Tensor.numpy() is not available in gradrepl: use .tolist() for the values")
+        return NdarrayView(self._a)
 
     def __repr__(self):
         fn = self._fn

@@ -153,9 +153,15 @@ def test_callbacks_only_receive_sandbox_callables():
 
 
 def test_numpy_never_returns_a_host_array():
-    _, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\n")
-    assert headline(r) == ("RuntimeError: Tensor.numpy() is not available in gradrepl: use .tolist() "
-                           "for the values")
+    out, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\nprint(a, repr(a), type(a), type(a[0]), a.shape)\n"
+                 "x.add_(1)\nprint(a.tolist(), [v for v in a])\n")
+    assert r.ok
+    assert out == ("[1. 2.] array([1., 2.], dtype=float32) <class 'numpy.ndarray'> <class 'float'> (2,)\n"
+                   "tensor([2., 3.])\n[2.0, 3.0] [2.0, 3.0]\n")
+    _, r = run("a = torch.ones(2).numpy()\na.T\n")
+    assert headline(r).startswith("AttributeError:")
+    _, r = run("a = torch.ones(2).numpy()\na[0] = 5\n")
+    assert not r.ok
 
 
 def test_with_only_accepts_grad_mode_objects():
