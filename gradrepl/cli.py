@@ -15,7 +15,8 @@ import sys
 from gradrepl import __version__
 from gradrepl.limits import Limits
 
-EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 70, 130
+from gradrepl.usage import EXIT_INTERNAL, EXIT_INTERRUPT, EXIT_OK, EXIT_USAGE, EXIT_USER, \
+    Parser as _Parser, UsageError as _UsageError
 
 _DEFAULTS = Limits()
 _BUDGETS = (
@@ -55,17 +56,6 @@ subcommands:
 With no subcommand gradrepl starts the REPL on a terminal and runs standard
 input as a script otherwise.  Exit status: 0 ok, 1 error in the code,
 2 usage, 70 internal error, 130 Ctrl-C."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise _UsageError()
-
-
-class _UsageError(Exception):
-    pass
 
 
 def _positive(kind):
@@ -191,7 +181,7 @@ def entry() -> None:
     once. Tearing down a session's autograd graph object by object at interpreter exit
     costs up to a third of a short script's run time, and nothing is left to clean up."""
     from gradrepl.worker.front import supervise
-    rc = supervise(main, sys.argv[1:])
+    rc = supervise(main, sys.argv[1:], resume=run_script)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -208,6 +198,9 @@ def _internal(exc):
 def _main(argv):
     flags, argv = _split_budget_flags(argv)
     budgets = budget_flags(_budget_parser().parse_args(flags))
+    from gradrepl import limits as limits_module
+    limits_module.FLAGS.clear()       # for subcommands that make their own sessions
+    limits_module.FLAGS.update(budgets)
     if argv and argv[0] in _DELEGATED:
         module_name, with_name = _DELEGATED[argv[0]]
         import importlib
@@ -216,9 +209,6 @@ def _main(argv):
         except ImportError:
             print(f"gradrepl {argv[0]}: not available in this build", file=sys.stderr)
             return EXIT_USAGE
-        from gradrepl import limits as limits_module
-        limits_module.FLAGS.clear()
-        limits_module.FLAGS.update(budgets)
         return module.main(argv if with_name else argv[1:])
     if argv and argv[0] == "export":
         from gradrepl.export import main as export_main
@@ -295,9 +285,21 @@ def run_script(text, filename, limits, keep_going):
         stdout.flush()
         print(error.format(), file=sys.stderr, flush=True)
 
+    shown = set()
+
     def warn(category, message):
+        """As Python shows a warning: `file:line: Category: message` and the source line,
+        once per place and text (the default filter), at the running statement's line."""
+        where, line, source = session.where or (filename, 0, "")
+        key = (category, message, where, line)
+        if key in shown:
+            return
+        shown.add(key)
         stdout.flush()
-        print(f"{category}: {message}", file=sys.stderr, flush=True)
+        text = f"{where}:{line}: {category}: {message}"
+        if source.strip():
+            text += "\n  " + source.strip()
+        print(text, file=sys.stderr, flush=True)
 
     session = Session(limits=limits, write=stdout.write)
     session.hard_stop = monitor.ACTIVE is None   # a worker is stopped by its front instead

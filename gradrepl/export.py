@@ -22,7 +22,17 @@ import sys
 
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES
 
-SHORTHAND = frozenset(name for name in BARE_TORCH if name not in BUILTIN_NAMES)
+_SHORTHAND = []
+
+
+def shorthand():
+    """The bare names that mean torch.NAME: policy's creation names and every op the
+    engine declares bare (read once, when a transcript is exported)."""
+    if not _SHORTHAND:
+        from gradrepl.engine.api import BARE_OPS
+        _SHORTHAND.append(frozenset(name for name in (*BARE_TORCH, *BARE_OPS)
+                                    if name not in BUILTIN_NAMES))
+    return _SHORTHAND[0]
 _LEFT_OUT = ("help", "dir")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
            ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -131,7 +141,7 @@ def shorthand_uses(source, bound=()):
         return []
     finder = _Loads(set(bound))
     finder.visit(tree)
-    return list(dict.fromkeys(n.id for n in finder.free if n.id in SHORTHAND))
+    return list(dict.fromkeys(n.id for n in finder.free if n.id in shorthand()))
 
 
 def _is_call_to(node, names):
@@ -161,7 +171,7 @@ def to_pytorch(transcript) -> str:
         finder.visit(tree)
         edits = []
         for name in finder.free:
-            if name.id in SHORTHAND:
+            if name.id in shorthand():
                 edits.append((name.lineno, name.col_offset, "torch."))
                 needs["torch"] = True
             elif name.id in needs:
@@ -172,14 +182,19 @@ def to_pytorch(transcript) -> str:
         if echo is not None and node is not None and isinstance(node, ast.Expr) \
                 and isinstance(node.value, ast.Tuple) and not text.startswith("("):
             text = f"({text})"                     # `w, b` echoes one tuple: print((w, b))
-        out.append((text, echo))
+        spaced = node is not None and isinstance(node, (ast.FunctionDef, ast.ClassDef))
+        out.append((text, echo, spaced))
         bound |= _stored(tree)
     lines = []
     if not _first_imports(parsed, "torch"):
         lines.append("import torch")
     if needs["math"] and "math" not in bound:
         lines.append("import math")
-    for text, echo in out:
+    after_def = False
+    for text, echo, spaced in out:
+        if (spaced or after_def) and lines and lines[-1] != "":
+            lines.append("")                 # a def or class stands apart, as PEP 8 writes it
+        after_def = spaced
         if echo is None:
             lines.append(text)
             continue
@@ -202,9 +217,11 @@ def _first_imports(parsed, module):
 # --- gradrepl export FILE ------------------------------------------------------------------
 
 def main(args) -> int:
+    """`gradrepl export FILE [-o OUT]` (gradrepl/cli.py hands over the arguments after `export`)."""
     import argparse
 
-    from gradrepl.cli import EXIT_OK, EXIT_USAGE, EXIT_USER, _Parser, _UsageError
+    from gradrepl.usage import EXIT_OK, EXIT_USAGE, EXIT_USER, Parser as _Parser, \
+        UsageError as _UsageError
     from gradrepl.limits import FLAGS, Limits
 
     parser = _Parser(prog="gradrepl export",

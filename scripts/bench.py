@@ -41,12 +41,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent / "bench"
-WORKS = ("empty", "mlp", "chain", "scalar_ops", "makemore")
+WORKS = ("empty", "mlp", "mlp_nn", "chain", "scalar_ops", "makemore")
 IMPLS = ("gradrepl", "numpy", "autograd", "torch")
-# (work, peer, goal for gradrepl/peer) from issues 8 and 18.
+# (work, peer, goal for gradrepl/peer) from issues 8, 13 and 18; a peer "gradrepl:WORK" is
+# gradrepl running another workload (issue 13: nn.Linear + optim.SGD against hand-written tensors).
 TIME_GOALS = (
     ("empty", "numpy", 1.3),
     ("mlp", "numpy", 1.3),
+    ("mlp_nn", "gradrepl:mlp", 1.3),
     ("chain", "autograd", 1.0),
     ("scalar_ops", "autograd", 1.0),
     ("makemore", "torch", 0.8),
@@ -280,7 +282,8 @@ def goal_rows(series: dict[tuple[str, str], Series], repl: dict | None) -> list[
         for work, peer, goal in goals:
             if (work, "gradrepl") not in series:
                 continue
-            ours, theirs = series[work, "gradrepl"], series.get((work, peer))
+            other = (peer.split(":", 1)[1], "gradrepl") if peer.startswith("gradrepl:") else (work, peer)
+            ours, theirs = series[work, "gradrepl"], series.get(other)
             row = {"work": work, "kind": kind, "peer": peer, "goal": goal, "ratio": None}
             if ours.failure:
                 row["why"] = "gradrepl failed"
@@ -449,6 +452,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="instead of benchmarking, run 'PYTHON -m gradrepl run WORK.py' "
                              "under cProfile and print the top functions by own and by "
                              "cumulative time")
+    parser.add_argument("--scaling", action="store_true",
+                        help="instead of benchmarking, time forward + backward of chains of "
+                             "10^3..10^6 ops and a graph of depth 10^5 (time, peak memory, "
+                             "cost per node; a Markdown table for the README)")
     parser.add_argument("--profile-lines", type=int, default=25, metavar="N",
                         help="functions listed per ordering with --profile (default 25)")
     args = parser.parse_args(argv)
@@ -462,6 +469,92 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.works = [work for work in WORKS if work in only]
     args.repl = "repl" in only
     return args
+
+
+SCALING_CHAIN = """import torch
+x = torch.ones(16, requires_grad=True)
+y = x
+for i in range({n}):
+    y = y * 1.000001
+y.sum().backward()
+y = 0
+print(round(x.grad[0].item(), 4))
+"""
+SCALING_DEEP = """import torch
+x = torch.ones(16, requires_grad=True)
+y = x
+for i in range({n}):
+    y = y + 0.00001 * torch.sin(y)
+y.sum().backward()
+y = 0
+print(round(x.grad[0].item(), 4))
+"""
+# (label, program, n, autograd nodes): chains of one multiplication per step, and a graph
+# that branches and merges at each of its levels (sin, mul, add: depth 3n).
+SCALING = tuple(("chain", SCALING_CHAIN, n, n) for n in (10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6)) \
+    + (("depth", SCALING_DEEP, 10 ** 5, 3 * 10 ** 5),)
+
+
+def scaling(args: argparse.Namespace) -> int:
+    """How cost grows with the graph: forward + backward of long chains and a deep graph."""
+    env = environment(args.tuned)
+    torch_info = probe(args.torch_python, env)
+    impls = {"gradrepl": None}
+    if "torch" in torch_info:
+        impls["torch"] = [args.torch_python, str(BENCH_DIR / "torch_oracle.py")]
+    # No step or time budget: the program is meant to run long.
+    budget = ["--max-steps", str(10 ** 12), "--time-limit", str(10 ** 6)]
+    rows = []
+    def baseline(argv: list[str]) -> Sample:
+        """The empty program after a warm-up run: least time and memory of two."""
+        samples = [run_process(argv, env, args.timeout) for _ in range(3)][1:]
+        return Sample(min(x.wall_s for x in samples), min(x.cpu_s for x in samples),
+                      min(x.maxrss_kib for x in samples), 0, "", "")
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = {impl: baseline((argv or [*args.gradrepl, "run"]) + [str(BENCH_DIR / "empty.py")])
+                 for impl, argv in impls.items()}
+        for label, program, n, nodes in SCALING:
+            path = Path(tmp) / f"{label}_{n}.py"
+            path.write_text(program.format(n=n), encoding="utf-8")
+            row = {"label": label, "n": n, "nodes": nodes}
+            for impl, argv in impls.items():
+                print(f"bench: scaling {label} {n} {impl}", file=sys.stderr, flush=True)
+                cmd = ([*args.gradrepl, "run", *budget] if argv is None else argv) + [str(path)]
+                sample = run_process(cmd, env, args.timeout)
+                row[impl] = {"wall_s": sample.wall_s, "cpu_s": sample.cpu_s,
+                             "maxrss_mib": sample.maxrss_kib / 1024,
+                             "out": sample.stdout.strip(),
+                             "failure": None if sample.returncode == 0 else
+                             f"exit {sample.returncode}: {last_line(sample.stderr)}",
+                             "cpu_us_per_node": (sample.cpu_s - empty[impl].cpu_s) / nodes * 1e6,
+                             "bytes_per_node": (sample.maxrss_kib - empty[impl].maxrss_kib)
+                             * 1024 / nodes}
+            rows.append(row)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print("| graph | autograd nodes |" + "".join(
+        f" {impl}: wall, CPU | peak memory | CPU, memory per node |" for impl in impls))
+    print("|---|---|" + "---|---|---|" * len(impls))
+    for row in rows:
+        what = (f"chain of {row['n']:,} multiplications" if row["label"] == "chain"
+                else f"depth {row['n']:,} (sin, mul, add per level)")
+        line = f"| {what} | {row['nodes']:,} |"
+        for impl in impls:
+            one = row[impl]
+            if one["failure"]:
+                line += f" {one['failure']} | | |"
+                continue
+            line += (f" {one['wall_s']:.2f} s, {one['cpu_s']:.2f} s | {one['maxrss_mib']:.0f} MiB |"
+                     f" {one['cpu_us_per_node']:.1f} us, {one['bytes_per_node']:.0f} B |")
+        print(line)
+    outs = {(row["label"], row["n"]): {impl: row[impl]["out"] for impl in impls} for row in rows}
+    differ = [key for key, o in outs.items() if len(set(o.values())) > 1]
+    print(f"\nprinted gradients {'differ for ' + str(differ) if differ else 'equal'} "
+          f"({', '.join(impls)}); per node: CPU time and peak memory over the empty program's")
+    return 0
 
 
 def environment(tuned: bool) -> dict[str, str]:
@@ -560,6 +653,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.profile:
         return profile(args, environment(args.tuned))
+    if args.scaling:
+        return scaling(args)
     modes = ["as-is", "tuned"] if args.both else ["tuned" if args.tuned else "as-is"]
     reports = []
     for mode in modes:

@@ -119,7 +119,7 @@ class _CustomSpec:
         self.backward = self._run
 
     def _run(self, grads, node, xp):
-        ctx, n_inputs = node.ctx
+        ctx, n_inputs, positions = node.ctx
         wrapped = [None if g is None else (g if xp is not ARRAYS else wrap(g)) for g in grads]
         if ctx._materialize:
             wrapped = [wrap(np.zeros(())) if g is None else g for g in wrapped]
@@ -133,7 +133,8 @@ class _CustomSpec:
                 raise RuntimeError(f"function {self.name} returned an incorrect number of gradients "
                                    f"(expected {n_inputs}, got {len(res)})")
         out = []
-        for i, (r, e) in enumerate(zip(res, node.edges)):
+        for i, e in zip(positions, node.edges):   # one edge per tensor argument
+            r = res[i]
             if r is None or e is None:
                 out.append(None)
                 continue
@@ -168,8 +169,10 @@ class CustomFunction:
         outs = out if type(out) is tuple else (out,)
         tensor_inputs = [a if type(a) is Tensor else None for a in args]
         if prev and any(ctx._needs):
-            node = A.Node(self._spec, tuple(None if a is None or not a.requires_grad else A.edge_of(a)
-                                            for a in tensor_inputs), (), (ctx, len(args)))
+            # edges for the tensor arguments only, as PyTorch's next_functions
+            positions = tuple(i for i, a in enumerate(tensor_inputs) if a is not None)
+            node = A.Node(self._spec, tuple(A.edge_of(tensor_inputs[i]) for i in positions), (),
+                          (ctx, len(args), positions))
             node.n_out = len(outs)
             fresh = []
             for i, o in enumerate(outs):

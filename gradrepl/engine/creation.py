@@ -3,6 +3,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
+from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import prod, pytype, shape_args, shape_list
 from gradrepl.limits import check_numel
@@ -224,16 +225,19 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     if steps == 1:
         arr = np.asarray([start], dt.np)
     else:
-        # PyTorch's CPU kernel: step from the start for the first half, from the end for the second
-        step = (end - start) / (steps - 1)
-        idx = np.arange(steps, dtype=np.float64)
+        # PyTorch's CPU kernel: step from the start for the first half, from the end for the
+        # second, in the dtype itself (float32: one fused multiply-add per element)
         half = steps // 2
-        arr = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
         if dt is D.float32:
-            stepf = np.float32(step)
-            i32 = idx.astype(np.float32)
-            arr = np.where(idx < half, np.float32(start) + stepf * i32,
-                           np.float32(end) - stepf * (np.float32(steps - 1) - i32))
+            start32, end32 = np.float32(start), np.float32(end)
+            step = np.float32(end32 - start32) / np.float32(steps - 1)
+            idx = np.arange(steps, dtype=np.float32)
+            arr = np.concatenate([fma32(step, idx[:half], start32),
+                                  fma32(-step, np.float32(steps - 1) - idx[half:], end32)])
+        else:
+            step = (end - start) / (steps - 1)
+            idx = np.arange(steps, dtype=np.float64)
+            arr = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
         arr = arr.astype(dt.np)
     return _finish(arr, requires_grad)
 
@@ -251,7 +255,11 @@ def eye(n, m=None, dtype=None, requires_grad=False, device=None):
 
 # ================================================================ random
 def _gen(generator):
-    return generator if generator is not None else rng.default_generator
+    if generator is None:
+        return rng.default_generator
+    if type(generator) is not rng.Generator:   # never a user object the engine calls into
+        raise TypeError(f"generator must be a torch.Generator, not {type(generator).__name__}")
+    return generator
 
 
 def _float_dtype(dtype):

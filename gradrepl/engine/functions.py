@@ -10,6 +10,7 @@ from gradrepl.engine.creation import (Generator, arange, as_tensor, bernoulli, e
                                       manual_seed, multinomial, normal, ones, ones_like, rand, rand_like, randint,
                                       randint_like, randn, randn_like, randperm, seed, set_rng_state, tensor, zeros,
                                       zeros_like)
+from gradrepl.engine.ops.shape import stack
 from gradrepl.engine.tensor import INFERENCE_MODE, Size, Tensor, _new
 from gradrepl.engine.util import broadcast_shape, pytype
 
@@ -38,6 +39,10 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
                              ("linewidth", linewidth, 100_000)):
         if value is not None and not (isinstance(value, int) and 0 <= value <= cap):
             raise ValueError(f"set_printoptions: {name} must be an integer from 0 to {cap} in gradrepl")
+    if threshold is not None and (type(threshold) not in (int, float, bool) or threshold != threshold):
+        # checked here: a bad threshold would break every later print (PyTorch fails there)
+        raise TypeError(f"set_printoptions: threshold must be a number, not "
+                        f"{type(threshold).__name__}")
     printing.set_printoptions(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
                               profile=profile, sci_mode=sci_mode)
 
@@ -185,46 +190,46 @@ def _is_float(t):
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+    """torch.autograd.functional.jacobian, reverse mode, row by row as PyTorch's loop: with
+    create_graph the rows stay differentiable (stack(...).view(...): ViewBackward0)."""
     single = type(inputs) is Tensor
     ins = [inputs] if single else list(inputs)
-    xs = [x.detach().requires_grad_(True) for x in ins]
     with enable_grad():
+        # PyTorch's _grad_preprocess: a view keeps the graph to the caller's tensor
+        xs = [x.view_as(x) if create_graph and x.requires_grad else x.detach().requires_grad_(True) for x in ins]
         out = func(*xs)
-    single_out = type(out) is Tensor
-    outs = [out] if single_out else list(out)
-    rows = []
-    for o in outs:
-        per_in = []
-        flat = o.reshape(-1)
-        jac = [np.zeros((o._a.size,) + x._a.shape, x._a.dtype) for x in xs]
-        for k in range(flat._a.size):
-            if not o.requires_grad:
-                break
-            gs = autograd_grad(flat[k], xs, retain_graph=True, allow_unused=True)
-            for j, g in enumerate(gs):
-                if g is not None:
-                    jac[j][k] = g._a
-        for j, x in enumerate(xs):
-            per_in.append(_new(jac[j].reshape(o._a.shape + x._a.shape)))
-        rows.append(per_in[0] if single else tuple(per_in))
+        single_out = type(out) is Tensor
+        outs = [out] if single_out else list(out)
+        rows = []
+        for o in outs:
+            cols = [[] for _ in xs]
+            flat = o.reshape(-1)
+            for k in range(o.numel()):
+                gs = autograd_grad(flat[k], xs, retain_graph=True, create_graph=create_graph, allow_unused=True) \
+                    if o.requires_grad else [None] * len(xs)
+                for col, g, x in zip(cols, gs, xs):
+                    col.append(zeros_like(x) if g is None else g)
+            per_in = []
+            for col, x in zip(cols, xs):
+                shape = tuple(o.shape) + tuple(x.shape)
+                block = stack(col, 0).view(shape) if col else zeros(*shape, dtype=x.dtype)
+                per_in.append(block if create_graph else block.detach())
+            rows.append(per_in[0] if single else tuple(per_in))
     return rows[0] if single_out else tuple(rows)
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
-    single = type(inputs) is Tensor
-    ins = [inputs] if single else list(inputs)
+    """torch.autograd.functional.hessian: the jacobian of the jacobian (the inner one with create_graph)."""
+    def single_output(*xs):
+        out = func(*xs)
+        if type(out) is not Tensor or out.numel() != 1:
+            raise RuntimeError("The function given to hessian should return a single element Tensor")
+        return out.squeeze()
 
-    def grad_fn(*xs):
-        with enable_grad():
-            out = func(*xs)
-            if out._a.size != 1:
-                raise RuntimeError("The function given to hessian should return a single element Tensor")
-            gs = autograd_grad(out, xs, create_graph=True, allow_unused=True)
-        return gs[0] if single else gs
+    def jac_func(*xs):
+        return jacobian(single_output, xs[0] if type(inputs) is Tensor else xs, create_graph=True)
 
-    if single:
-        return jacobian(grad_fn, ins[0])
-    return jacobian(grad_fn, tuple(ins))
+    return jacobian(jac_func, inputs, create_graph=create_graph)
 
 
 def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **kw):

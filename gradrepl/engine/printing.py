@@ -15,6 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from gradrepl.errors import BudgetExceeded
+from gradrepl.limits import LIMITS
+
 
 @dataclasses.dataclass
 class _PrinterOptions:
@@ -248,14 +251,12 @@ def _add_suffixes(tensor_str: str, suffixes: list[str], indent: int) -> str:
 def _check_printable(arr):
     """Refuse, before building it, a text that would pass the output budget (a huge tensor
     printed in full after set_printoptions(threshold=...) or with huge edgeitems)."""
-    from gradrepl.limits import LIMITS
     shown = arr.size
     if arr.size > PRINT_OPTS.threshold:
         shown = 1
         for n in arr.shape:
             shown *= min(n, 2 * PRINT_OPTS.edgeitems)
     if shown * (PRINT_OPTS.precision + 4) > LIMITS.max_output:
-        from gradrepl.errors import BudgetExceeded
         raise BudgetExceeded("output", f"output limit exceeded: printing this tensor would write more than "
                              f"{LIMITS.max_output} characters (raise it with --max-output)", "--max-output")
 

@@ -607,4 +607,10 @@ class Generator:
 
 
 # PyTorch seeds its default CPU generator from /dev/urandom at start-up.
-default_generator = Generator(_non_deterministic_seed())
+def __getattr__(name):
+    """`default_generator` is made on first use: making it loads numpy.random (~20 ms), which
+    a program that draws no random numbers never needs."""
+    if name == "default_generator":
+        generator = globals()["default_generator"] = Generator(_non_deterministic_seed())
+        return generator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -75,3 +75,63 @@ def full_sum(arr):
             acc = acc + vec[k]
         return zero + acc
     return zero + _row_sum(flat)
+
+
+def _inner_sums(rows):
+    """Each row of a C-contiguous (n, size) array summed as PyTorch's vectorized inner sum
+    does (the full_sum order, row by row, all rows at once)."""
+    n, size = rows.shape
+    lanes = _LANES[rows.dtype]
+    if size < lanes:        # PyTorch's scalar inner sum: four interleaved partial sums
+        return _row_sum(rows.T) if size else np.zeros(n, rows.dtype)
+    nvec = size // lanes
+    acc = np.zeros(n, rows.dtype)
+    if nvec:
+        vectors = rows[:, :nvec * lanes].reshape(n, nvec, lanes).transpose(1, 0, 2)
+        vec = _row_sum(vectors)                      # (n, lanes)
+    for k in range(nvec * lanes, size):
+        acc = acc + rows[:, k]
+    for k in range(lanes):
+        acc = acc + vec[:, k]
+    return acc
+
+
+def _outer_sums(block):
+    """Each column of a C-contiguous (size, m) array summed down its rows as PyTorch's
+    outer sum does: columns in groups of four (vectors when m fills one, scalars otherwise)
+    share one cascade over the rows; the rest are summed as rows with four interleaved
+    partial sums."""
+    size, m = block.shape
+    lanes = _LANES[block.dtype]
+    width = 4 * lanes if m >= lanes else 4
+    grouped = m // width * width
+    parts = []
+    if grouped:
+        parts.append(_multi_row_sum(block[:, :grouped]) if size else np.zeros(grouped, block.dtype))
+    if grouped < m:
+        parts.append(_row_sum(block[:, grouped:]))
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
+def dim_sum(arr, axes):
+    """The sum over `axes` (sorted, adjacent) of a float array in PyTorch's CPU order, with
+    the reduced dims removed; None where that order is not reproduced (the reduced axes are
+    not adjacent, the array is not C-contiguous, or PyTorch would split it across threads)."""
+    lanes = _LANES.get(arr.dtype)
+    if (lanes is None or not axes or arr.size >= GRAIN or not arr.flags.c_contiguous
+            or axes[-1] - axes[0] != len(axes) - 1):
+        return None
+    shape = arr.shape
+    outer = int(np.prod(shape[:axes[0]], dtype=np.int64))
+    reduced = int(np.prod(shape[axes[0]:axes[-1] + 1], dtype=np.int64))
+    inner = int(np.prod(shape[axes[-1] + 1:], dtype=np.int64))
+    kept = shape[:axes[0]] + shape[axes[-1] + 1:]
+    if arr.size == 0:
+        return np.zeros(kept, arr.dtype)
+    if inner == 1:
+        out = _inner_sums(arr.reshape(outer, reduced))
+    else:
+        blocks = arr.reshape(outer, reduced, inner)
+        out = np.stack([_outer_sums(blocks[o]) for o in range(outer)]) if outer > 1 \
+            else _outer_sums(blocks[0])[None]
+    return out.reshape(kept)

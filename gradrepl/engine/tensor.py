@@ -19,12 +19,16 @@ from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle
 from gradrepl.engine.printing import tensor_repr
 from gradrepl.engine.util import cname, prod, legacy_scalar, pytype, shape_list, warn, wrap_dim
 from gradrepl.errors import BudgetExceeded
-from gradrepl.limits import LIMITS, check_memory
+from gradrepl.limits import LIMITS, check_memory, check_numel
 
 _BIG = 1 << 24  # arrays larger than this count against the live-memory budget
 
 # PyTorch computes nan/inf silently; NumPy would warn on stderr.
 np.seterr(all="ignore")
+
+# Tensors that are torch.nn.Parameters (gradrepl.nn marks them; a Parameter stays a plain
+# Tensor so every op's `type(x) is Tensor` fast path holds): id -> tensor.
+PARAMETERS = weakref.WeakValueDictionary()
 
 
 class Tensor:
@@ -232,8 +236,11 @@ class Tensor:
 
     def __repr__(self):
         fn = self._fn
-        return tensor_repr(self._a, requires_grad=self._rg and fn is None,
+        text = tensor_repr(self._a, requires_grad=self._rg and fn is None,
                            grad_fn_name=None if fn is None else fn.spec.name)
+        if PARAMETERS and PARAMETERS.get(id(self)) is self:
+            return "Parameter containing:\n" + text
+        return text
 
     __str__ = __repr__
 
@@ -275,8 +282,23 @@ class Tensor:
     __hash__ = object.__hash__
 
     def __contains__(self, item):
-        v = item._a if type(item) is Tensor else item
+        if type(item) is Tensor:
+            broadcast_numel(self._a.shape, item._a.shape)    # before comparing
+            v = item._a
+        elif type(item) in (int, float, bool, complex):
+            v = item
+        else:
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
+                               f"passed in a <class '{type(item).__name__}'>.")
         return bool((self._a == v).any())
+
+
+def broadcast_numel(sa, sb):
+    """Refuse a comparison whose broadcast result would be over the element budget."""
+    n = 1
+    for i in range(1, max(len(sa), len(sb)) + 1):
+        n *= max(sa[-i] if i <= len(sa) else 1, sb[-i] if i <= len(sb) else 1)
+    check_numel(n)
 
 
 class Size(tuple):
@@ -297,7 +319,9 @@ class Size(tuple):
         return Size(r) if isinstance(i, slice) else r
 
     def __add__(self, other):
-        return Size(tuple(self) + tuple(other))
+        if not isinstance(other, tuple):     # PyTorch's message; a range is never expanded
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
+        return Size(tuple.__add__(self, other))
 
 
 # ================================================================ construction helpers

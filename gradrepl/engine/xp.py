@@ -15,16 +15,25 @@ from gradrepl.engine.ops.convert import convert
 from gradrepl.engine.ops.elementwise import where as _where
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
 from gradrepl.engine.ops.shape import cat as _cat
+from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new, wrap
+
+
+_add_reduce = np.add.reduce
 
 
 def _sum_to(g, shape):
     if g.shape == shape:
         return g
+    if g.dtype.kind == "f" and all(n == 1 for n in shape):
+        exact = full_sum(g)     # to one element: PyTorch's full-sum order
+        if exact is not None:
+            return np.asarray(exact, g.dtype).reshape(shape)
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
     if axes:
-        g = g.sum(axis=axes, keepdims=True)
+        exact = dim_sum(g, axes) if g.dtype.kind == "f" else None   # PyTorch's order
+        g = g.sum(axis=axes, keepdims=True) if exact is None else np.expand_dims(exact, axes)
     if lead:
         g = g.reshape(g.shape[lead:])
     return g.reshape(shape)
@@ -76,6 +85,14 @@ class ARRAYS:
         return x.size
 
     @staticmethod
+    def zeros_like(g):
+        return np.zeros_like(g)
+
+    @staticmethod
+    def depends(g, *sources):
+        return g
+
+    @staticmethod
     def where(c, a, b):
         out = np.where(c, a, b)
         dt = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -103,6 +120,8 @@ class ARRAYS:
 
     @staticmethod
     def sum(g, dims, keepdim):
+        if type(g) is np.ndarray:   # np.sum's own call, without its Python wrapper
+            return _add_reduce(g, axis=dims, keepdims=keepdim)
         return np.sum(g, axis=dims, keepdims=keepdim)
 
     @staticmethod
@@ -119,7 +138,7 @@ class ARRAYS:
 
     @staticmethod
     def mT(a):
-        return np.swapaxes(a, -1, -2)
+        return a.swapaxes(-1, -2)
 
     @staticmethod
     def flip(g, dims):
@@ -209,6 +228,23 @@ class TENSORS:
     @staticmethod
     def numel(x):
         return x.numel()
+
+    @staticmethod
+    def zeros_like(g):
+        """zeros_like(grad): untracked, as PyTorch's formulas that say so."""
+        return _zeros(*g.shape, dtype=g.dtype)
+
+    @staticmethod
+    def depends(g, *sources):
+        """g, made to depend (with derivative 0) on saved tensors that require grad, as
+        PyTorch's backward kernels (threshold_backward, nll_loss_backward) take them as
+        inputs: under create_graph their result requires grad whenever one of them does."""
+        if g.requires_grad:
+            return g
+        for s in sources:
+            if s is not None and s.requires_grad:
+                return g + s.sum() * 0
+        return g
 
     @staticmethod
     def sum_to(g, shape):

@@ -1,10 +1,15 @@
 """The builtins user code sees: sandbox wrappers with size caps (names in policy.BUILTIN_NAMES)."""
+import math
+
+from gradrepl.errors import BudgetExceeded
 from gradrepl.lang.classes import make_super, method
 from gradrepl.lang.errors import ExitRequested
 from gradrepl.lang.facade import Access, isinstance_of, pytype, type_of
 from gradrepl.lang.policy import BUILTIN_NAMES, EXCEPTIONS, TRUSTED_BUILTIN_NAMES, is_private
-from gradrepl.lang.runtime import MISSING, add, builtin_function_or_method, format_value, \
-    function, materialize, power, safe_repr, safe_str
+from gradrepl.lang.runtime import _SIZED, MISSING, add, bits_exceeded, \
+    builtin_function_or_method, format_value, function, items_exceeded, length, materialize, \
+    power, safe_repr, safe_str
+from gradrepl.limits import LIMITS
 
 
 def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
@@ -18,7 +23,13 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
                 raise TypeError(f"{what} must be None or a string, not {type(value).__name__}")
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
-        write(sep.join([safe_str(a) for a in args]) + end)
+        parts = [safe_str(a) for a in args]
+        size = sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0) + len(end)
+        if budget.output + size > budget.max_output:    # refused before the text is built
+            raise BudgetExceeded(
+                "output", f"output limit exceeded: more than {budget.max_output} characters "
+                f"printed by one statement (raise it with --max-output)", "--max-output")
+        write(sep.join(parts) + end)
 
     def _items(iterable):
         return materialize(iterable, budget)
@@ -36,8 +47,17 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
                     raise TypeError(f"Cannot specify a default for {name}() with multiple "
                                     f"positional arguments")
                 kwargs["default"] = default
+            _charge_comparisons(items, key, 1)
             return pick(items, **kwargs)
         return run
+
+    def _charge_comparisons(items, key, rounds):
+        """Steps for the work done in C: a key call per item, or comparing lists item by
+        item (max of [[0] * 10**7] * 10**7 compares 10**14 items), before it starts."""
+        if key is not None:
+            budget.charge(len(items))
+        elif items and type(items[0]) in (list, tuple):
+            budget.charge(rounds * sum(len(i) for i in items if type(i) in (list, tuple)))
 
     def _sum(iterable, start=0):
         items = _items(iterable)
@@ -49,7 +69,27 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
         return sum(items, start)
 
     def _sorted(iterable, *, key=None, reverse=False):
-        return sorted(_items(iterable), key=key, reverse=reverse)
+        items = _items(iterable)
+        _charge_comparisons(items, key, max(1, len(items).bit_length()))
+        return sorted(items, key=key, reverse=reverse)
+
+    def _zip(*iterables, **kwargs):
+        if len(iterables) > 64:     # zip(*rows): each item is a tuple of len(rows) values
+            lengths = [length(i) for i in iterables if type(i) in _SIZED]
+            if len(lengths) == len(iterables) and \
+                    len(iterables) * min(lengths) > LIMITS.max_items:
+                raise items_exceeded(len(iterables) * min(lengths))
+        return zip(*iterables, **kwargs)
+
+    def _int(*args, **kwargs):
+        text = args[0] if args else kwargs.get("x")
+        if type(text) in (str, bytes, bytearray):
+            base = args[1] if len(args) > 1 else kwargs.get("base", 10)
+            per_digit = math.log2(base) if type(base) is int and 2 <= base <= 36 else 4
+            bits = int(len(text) * per_digit)
+            if bits > LIMITS.max_int_bits:     # refused before the conversion
+                raise bits_exceeded(bits)
+        return int(*args, **kwargs)
 
     def _any(iterable):
         return any(_items(iterable))
@@ -148,10 +188,10 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
         return iter(obj, sentinel[0])
 
     for fn, name in ((_str, "str"), (_list, "list"), (_tuple, "tuple"), (_set, "set"),
-                     (_dict, "dict")):
+                     (_dict, "dict"), (_int, "int")):
         fn.__name__ = fn.__qualname__ = name
     pytypes = {
-        int: pytype(int, int, "int"),
+        int: pytype(int, _int, "int"),
         float: pytype(float, float, "float"),
         bool: pytype(bool, bool, "bool"),
         str: pytype(str, _str, "str"),
@@ -161,7 +201,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
         set: pytype(set, _set, "set"),
     }
     functions = {
-        "print": _print, "len": len, "range": range, "enumerate": enumerate, "zip": zip,
+        "print": _print, "len": len, "range": range, "enumerate": enumerate, "zip": _zip,
         "abs": abs, "min": _minmax(min, "min"), "max": _minmax(max, "max"), "sum": _sum,
         "round": round, "isinstance": _isinstance, "sorted": _sorted, "reversed": reversed,
         "any": _any, "all": _all, "type": _type, "repr": safe_repr, "format": _format,

@@ -56,6 +56,36 @@ class user_method:
         return method(self.fn, obj)
 
 
+class user_property:
+    """`@property` on a method: a read-only computed attribute."""
+
+    __slots__ = ("fn", "name")
+
+    def __init__(self, fn, name):
+        self.fn = fn
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        fn = self.fn
+        return fn.invoke((obj,), {}) if type(fn) is function else fn(obj)
+
+    def __set__(self, obj, value):
+        raise AttributeError(f"property '{self.name}' of '{type(obj).__name__}' object has no "
+                             f"setter")
+
+    def __delete__(self, obj):
+        raise AttributeError(f"property '{self.name}' of '{type(obj).__name__}' object has no "
+                             f"deleter")
+
+    def __repr__(self):
+        return f"<property object at {id(self):#x}>"
+
+
+user_property.__name__ = "property"
+
+
 class user_classmethod:
     __slots__ = ("fn",)
 
@@ -103,8 +133,8 @@ def is_user_instance(obj):
 
 def is_subclassable(obj):
     """A host class the learner may subclass (nn.Module, Dataset)."""
-    return isinstance(obj, type) and obj.__dict__.get("gradrepl_subclassable") is True \
-        and USER not in obj.__dict__
+    return isinstance(obj, type) and getattr(obj, "gradrepl_subclassable", False) is True \
+        and USER not in obj.__dict__     # (nn.Linear too: subclasses of a marked class)
 
 
 def host_public(cls):
@@ -117,10 +147,10 @@ def host_public(cls):
     return frozenset()
 
 
-def make_class(name, base, entries, doc):
+def make_class(name, qualname, base, entries, doc):
     """The host class for `class name(base)`; entries: (attr, kind, value) in source order,
-    kind one of 'method', 'static', 'class', 'value'."""
-    ns = {"__module__": "__main__", "__qualname__": name, "__doc__": doc, USER: True}
+    kind one of 'method', 'static', 'class', 'property', 'value'."""
+    ns = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc, USER: True}
     for attr, kind, value in entries:
         if kind == "method":
             value = user_method(value)
@@ -128,6 +158,10 @@ def make_class(name, base, entries, doc):
             value = user_staticmethod(value)
         elif kind == "class":
             value = user_classmethod(value)
+        elif kind == "property":
+            value = user_property(value, attr)
+        else:
+            value = as_class_value(value)     # f = lambda self: ... is a method too
         ns[attr] = value
     bases = (base,) if base is not None else (object,)
     return _meta_for(type(bases[0]))(name, bases, ns)
@@ -179,6 +213,6 @@ super_proxy.__name__ = "super"
 def make_super(cls, obj):
     if not isinstance(cls, type) or not (is_user_class(cls) or is_subclassable(cls)):
         raise TypeError("super() argument 1 must be a class")
-    if not isinstance(obj, cls):
+    if not isinstance(obj, cls) and not (isinstance(obj, type) and issubclass(obj, cls)):
         raise TypeError("super(type, obj): obj must be an instance or subtype of type")
     return super_proxy(cls, obj)

@@ -9,17 +9,21 @@ compiled; everything else raises CompileError.  No user text is ever passed
 to eval/exec/compile.
 """
 import ast
+import builtins
 import operator
 
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
 from gradrepl.lang.errors import NotSupported, suggest
+from gradrepl.lang.generators import GeneratorCompiler, has_yield
 from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
-    STATEMENTS, UNSUPPORTED, is_private
+    STATEMENTS, UNSUPPORTED, USER_DUNDERS, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
-    Params, check_text, function, format_value, items_exceeded, materialize, safe_ascii, \
-    safe_repr, safe_str
+    Params, check_text, contains, count_refusal, function, format_value, items_exceeded, materialize, \
+    safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
+
+_HOST_BUILTINS = frozenset(dir(builtins))
 
 LOC = "gradrepl_loc"
 EMPTY = {}
@@ -57,12 +61,29 @@ def mark(exc, node):
 
 
 class Scope:
-    __slots__ = ("kind", "locals", "parent")
+    __slots__ = ("kind", "locals", "parent", "outer")
 
-    def __init__(self, kind, names, parent):
+    def __init__(self, kind, names, parent, outer=frozenset()):
         self.kind = kind
         self.locals = names
         self.parent = parent
+        self.outer = outer      # names declared `nonlocal` here
+
+
+def nonlocal_names(nodes):
+    """Names a function body declares nonlocal (not those of nested functions)."""
+    out = {}
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Nonlocal):
+            for name in n.names:
+                out.setdefault(name, n)
+            continue
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return out
 
 
 def bound_names(nodes):
@@ -86,6 +107,7 @@ def bound_names(nodes):
             continue
         if isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             stack.append(n.generators[0].iter)
+            out.update(w.target.id for w in ast.walk(n) if isinstance(w, ast.NamedExpr))
             continue
         if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
             out.add(n.id)
@@ -107,7 +129,7 @@ def comp_targets(generators):
     return out
 
 
-class Compiler:
+class Compiler(GeneratorCompiler):
     """Compiles statements for one session: globals `G`, fallbacks (builtins, bare torch)."""
 
     def __init__(self, ctx):
@@ -118,6 +140,7 @@ class Compiler:
         self.access = ctx.access
         self.module_scope = Scope("module", set(), None)
         self.classes = []       # (class cell, name of self) for each method being compiled
+        self.qualpath = []      # "outer.<locals>" prefixes: Python's __qualname__ of a def
 
     # --- entry points -----------------------------------------------------------------
 
@@ -169,7 +192,8 @@ class Compiler:
 
     def s_Assign(self, node, scope, loops):
         value = self.expr(node.value, scope)
-        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and not self.store_depth(node.targets[0].id, scope):
             name = self.store_name(node.targets[0])
 
             def run(env):
@@ -198,11 +222,11 @@ class Compiler:
         value = self.expr(node.value, scope)
         t = node.target
         if isinstance(t, ast.Name):
-            name = self.store_name(t)
+            put = self.putter(self.store_name(t), scope)
             load = self.load_name(t, scope)
 
             def run(env):
-                env[name] = op(load(env), value(env))
+                put(env, op(load(env), value(env)))
             return run
         if isinstance(t, ast.Attribute):
             self.check_attr(t)
@@ -240,7 +264,7 @@ class Compiler:
         body = self.block(node.body, scope, loops + 1)
         orelse = self.block(node.orelse, scope, loops) if node.orelse else None
         b = self.budget
-        if isinstance(node.target, ast.Name):
+        if isinstance(node.target, ast.Name) and not self.store_depth(node.target.id, scope):
             name = self.store_name(node.target)
 
             def run(env):
@@ -396,20 +420,7 @@ class Compiler:
             handlers.append((type_ev, h.name, self.block(h.body, scope, loops)))
         orelse = self.block(node.orelse, scope, loops) if node.orelse else None
         final = self.block(node.finalbody, scope, loops) if node.finalbody else None
-
-        def find(env, exc):
-            for type_ev, name, hbody in handlers:
-                if type_ev is None:
-                    return name, hbody
-                spec = type_ev(env)
-                specs = spec if type(spec) is tuple else (spec,)
-                for s in specs:
-                    if not (type(s) is type and s in EXCEPTION_SET):
-                        raise TypeError("catching classes that do not inherit from "
-                                        "BaseException is not allowed")
-                if isinstance(exc, specs):
-                    return name, hbody
-            return None
+        find = self.handler_finder(handlers)
 
         def inner(env):
             try:
@@ -452,6 +463,23 @@ class Compiler:
             return fr if fr is not None else r
         return run
 
+    @staticmethod
+    def handler_finder(handlers):
+        def find(env, exc):
+            for type_ev, name, hbody in handlers:
+                if type_ev is None:
+                    return name, hbody
+                spec = type_ev(env)
+                specs = spec if type(spec) is tuple else (spec,)
+                for s in specs:
+                    if not (type(s) is type and s in EXCEPTION_SET):
+                        raise TypeError("catching classes that do not inherit from "
+                                        "BaseException is not allowed")
+                if isinstance(exc, specs):
+                    return name, hbody
+            return None
+        return find
+
     def s_With(self, node, scope, loops):
         body = self.block(node.body, scope, loops)
         for item in reversed(node.items):
@@ -486,9 +514,16 @@ class Compiler:
             return r
         return run
 
+    def s_Nonlocal(self, node, scope, loops):
+        if scope.kind == "module":
+            raise CompileError(SyntaxError("nonlocal declaration not allowed at module level"),
+                               node)
+        return lambda env: None
+
     def s_FunctionDef(self, node, scope, loops):
-        name = self.store_name(node)
-        make = self.function_maker(node, node.name, scope, node.body, is_expr=False)
+        put = self.putter(self.store_name(node), scope)
+        make = self.function_maker(node, self.qualname(node.name), scope, node.body,
+                                   is_expr=False)
         decorators = [self.expr(d, scope) for d in node.decorator_list]
         call = self.ctx.call
         api = self.ctx.api
@@ -503,10 +538,20 @@ class Compiler:
                                     f"decorator in gradrepl (use a function you defined or "
                                     f"torch.no_grad())")
                 fn = call(dec, (fn,), EMPTY)
-            env[name] = fn
+            put(env, fn)
         return run
 
+    def qualname(self, name):
+        return f"{self.qualpath[-1]}.{name}" if self.qualpath else name
+
     def function_maker(self, node, name, scope, body, is_expr, default_scope=None):
+        self.qualpath.append(f"{name}.<locals>")
+        try:
+            return self.make_function_maker(node, name, scope, body, is_expr, default_scope)
+        finally:
+            self.qualpath.pop()
+
+    def make_function_maker(self, node, name, scope, body, is_expr, default_scope):
         args = node.args
         for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
                   *[x for x in (args.vararg, args.kwarg) if x is not None]]:
@@ -520,11 +565,29 @@ class Compiler:
         local_names = set(names) | set(params.kwonly)
         local_names |= {x for x in (params.vararg, params.kwarg) if x}
         if is_expr:
-            inner = Scope("function", local_names, scope)
+            inner = Scope("function", local_names | bound_names([body]), scope)
             code = self.expr(body, inner)
         else:
-            inner = Scope("function", local_names | bound_names(body), scope)
-            code = self.block(body, inner, loops=0)
+            declared = nonlocal_names(body)
+            for nl, where in declared.items():
+                if nl in local_names:
+                    raise CompileError(SyntaxError(f"name '{nl}' is parameter and nonlocal"),
+                                       where)
+                if is_private(nl):
+                    raise private_name(nl, where)
+                s = scope
+                while s.kind != "module" and not (s.kind == "function" and nl in s.locals):
+                    s = s.parent
+                if s.kind == "module":
+                    raise CompileError(SyntaxError(f"no binding for nonlocal '{nl}' found"),
+                                       where)
+            inner = Scope("function", (local_names | bound_names(body)) - set(declared), scope,
+                          frozenset(declared))
+            if has_yield(body):
+                code = self.generator_body(body, inner, name)
+                is_expr = True      # the body's value (the generator) is the call's result
+            else:
+                code = self.block(body, inner, loops=0)
         dscope = default_scope or scope
         default_evs = [self.expr(d, dscope) for d in args.defaults]
         kw_default_evs = [(a.arg, self.expr(d, dscope))
@@ -549,7 +612,7 @@ class Compiler:
             raise not_supported("a class with more than one base class", node)
         if any(isinstance(b, ast.Starred) for b in node.bases):
             raise not_supported("a starred base class", node)
-        name = self.store_name(node)
+        put = self.putter(self.store_name(node), scope)
         assigned = set()
         for item in node.body:
             if isinstance(item, (ast.Assign, ast.AnnAssign)):
@@ -558,6 +621,7 @@ class Compiler:
                         if isinstance(n, ast.Name):
                             assigned.add(n.id)
         cls_scope = Scope("class", assigned, scope)
+        qual = self.qualname(node.name)
         cell = [None]           # the class, once made: what super() inside its methods means
         doc = None
         steps = []              # (attr, kind, make) in source order; kind None: a statement
@@ -585,21 +649,22 @@ class Compiler:
             kind = "method"
             decorators = []
             for dec in item.decorator_list:
-                if isinstance(dec, ast.Name) and dec.id in ("staticmethod", "classmethod") \
-                        and kind == "method":
-                    kind = "static" if dec.id == "staticmethod" else "class"
+                if isinstance(dec, ast.Name) and dec.id in ("staticmethod", "classmethod",
+                                                            "property") and kind == "method":
+                    kind = {"staticmethod": "static", "classmethod": "class"}.get(dec.id, dec.id)
                 else:
                     decorators.append(self.expr(dec, cls_scope))
             args = item.args
             first = [a.arg for a in [*args.posonlyargs, *args.args]][:1]
             self.classes.append((cell, first[0] if first and kind != "static" else None))
             try:
-                make = self.function_maker(item, f"{node.name}.{item.name}", scope, item.body,
+                make = self.function_maker(item, f"{qual}.{item.name}", scope, item.body,
                                            is_expr=False, default_scope=cls_scope)
             finally:
                 self.classes.pop()
             steps.append((item.name, kind, (make, decorators)))
-        base_ev = self.expr(node.bases[0], scope) if node.bases else None
+        bases = [b for b in node.bases if not (isinstance(b, ast.Name) and b.id == "object")]
+        base_ev = self.expr(bases[0], scope) if bases else None     # class A(object): plain
         ctx = self.ctx
         call = ctx.call
         api = ctx.api
@@ -627,12 +692,12 @@ class Compiler:
                 cenv[attr] = fn
             entries = [(k, kinds.get(k, "value"), v) for k, v in cenv.items() if k is not PARENT]
             if base is not None and base is ctx.autograd_function_base():
-                env[name] = self.autograd_class(node.name, entries)
+                put(env, self.autograd_class(node.name, entries))
                 return
             if base is None or is_user_class(base) or is_subclassable(base):
-                cls = make_class(node.name, base, entries, doc)
+                cls = make_class(node.name, qual, base, entries, doc)
                 cell[0] = cls
-                env[name] = cls
+                put(env, cls)
                 return
             raise NotSupported(f"a class with base {safe_repr(base)} is not "
                                f"supported in gradrepl (a base is one of your own classes, "
@@ -640,7 +705,7 @@ class Compiler:
         return run
 
     def check_class_attr(self, attr, node):
-        if attr == "__init__":
+        if attr in USER_DUNDERS:
             return
         if attr.startswith("__") and attr.endswith("__"):
             raise not_supported(f"defining the special method '{attr[2:-2]}' in a class "
@@ -730,14 +795,15 @@ class Compiler:
             return not_offered
 
         def refused():
-            raise ImportError(f"import of '{top}' is not allowed in gradrepl (only torch, math and random)")
+            raise count_refusal(ImportError(f"import of '{top}' is not allowed in gradrepl "
+                                            f"(only torch, math and random)"))
         return refused
 
     def s_ImportFrom(self, node, scope, loops):
         path = node.module or ""
         if node.level:
             def refused(env):
-                raise ImportError("relative imports are not allowed in gradrepl")
+                raise count_refusal(ImportError("relative imports are not allowed in gradrepl"))
             return refused
         getter = self.module_getter(path, node)
         names = []
@@ -768,6 +834,47 @@ class Compiler:
 
     # --- targets ---------------------------------------------------------------------------
 
+    def store_depth(self, name, scope, walrus=False):
+        """How many scopes up a store of `name` goes: 0 for a local; `nonlocal` names and
+        `:=` inside comprehensions bind further out."""
+        depth = 0
+        s = scope
+        if walrus:
+            while s.kind == "comprehension":
+                s = s.parent
+                depth += 1
+        if name in s.outer:
+            s = s.parent
+            depth += 1
+            while s.kind != "module" and not (s.kind == "function" and name in s.locals):
+                s = s.parent
+                depth += 1
+        return depth
+
+    def putter(self, name, scope, walrus=False):
+        depth = self.store_depth(name, scope, walrus)
+        if depth == 0:
+            def put(env, v):
+                env[name] = v
+            return put
+
+        def put_outer(env, v):
+            e = env
+            for _ in range(depth):
+                e = e[PARENT]
+            e[name] = v
+        return put_outer
+
+    def e_NamedExpr(self, node, scope):
+        value = self.expr(node.value, scope)
+        put = self.putter(self.store_name(node.target), scope, walrus=True)
+
+        def ev(env):
+            v = value(env)
+            put(env, v)
+            return v
+        return ev
+
     def check_store_name(self, name, node):
         if is_private(name):
             raise private_name(name, node)
@@ -786,11 +893,7 @@ class Compiler:
     def target(self, t, scope):
         """store(env, value) for an assignment target."""
         if isinstance(t, ast.Name):
-            name = self.store_name(t)
-
-            def store_name(env, v):
-                env[name] = v
-            return store_name
+            return self.putter(self.store_name(t), scope)
         if isinstance(t, ast.Attribute):
             self.check_attr(t)
             obj_ev = self.expr(t.value, scope)
@@ -987,8 +1090,8 @@ class Compiler:
     _COMPARE = {
         ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
         ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
-        ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
-        ast.NotIn: lambda a, b: a not in b,
+        ast.IsNot: operator.is_not, ast.In: contains,
+        ast.NotIn: lambda a, b: not contains(a, b),
     }
 
     def e_Compare(self, node, scope):
@@ -1028,6 +1131,9 @@ class Compiler:
             get_init = self.access.get_init
             fn_ev = lambda env: get_init(obj_ev(env))    # noqa: E731
         else:
+            starred = any(isinstance(a, ast.Starred) for a in node.args)
+            if not starred and not node.keywords and isinstance(func, ast.Attribute):
+                return self.method_call(node, scope)
             fn_ev = self.expr(func, scope)
         starred = any(isinstance(a, ast.Starred) for a in node.args)
         for kw in node.keywords:
@@ -1075,6 +1181,54 @@ class Compiler:
                     kwargs[k] = v
             return call(fn, args, kwargs)
         return ev
+
+    def method_call(self, node, scope):
+        """`obj.name(args)`: the hot path of learners' loops (tensor methods, torch.f(...),
+        list.append). Same lookup rules and order as e_Attribute then a call (the attribute
+        is fetched before the arguments run), without wrapping a host method that is called
+        at once; a facade module's attribute is remembered per call site (modules are
+        read-only)."""
+        self.check_attr(node.func)
+        obj_ev = self.expr(node.func.value, scope)
+        attr = node.func.attr
+        args = [self.expr(a, scope) for a in node.args]
+        get, cache = self.access.get, self.access.cache
+        call = self.ctx.call
+        site = [None, None]     # the module last seen here, its attribute
+
+        def resolve(obj):
+            t = type(obj)
+            allowed = cache.get(t)
+            if allowed is not None and attr in allowed:
+                return getattr(obj, attr)
+            if t is module:
+                if obj is site[0]:
+                    return site[1]
+                fn = get(obj, attr)
+                site[0], site[1] = obj, fn
+                return fn
+            return get(obj, attr)
+
+        if len(args) == 1:
+            a0 = args[0]
+            if attr == "append":
+                def ev_append(env):
+                    obj = obj_ev(env)
+                    if type(obj) is list:
+                        item = a0(env)
+                        if len(obj) >= LIMITS.max_items:
+                            raise items_exceeded(len(obj) + 1)
+                        obj.append(item)
+                        return None
+                    return call(resolve(obj), (a0(env),), EMPTY)
+                return ev_append
+            return lambda env: call(resolve(obj_ev(env)), (a0(env),), EMPTY)
+        if len(args) == 0:
+            return lambda env: call(resolve(obj_ev(env)), (), EMPTY)
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda env: call(resolve(obj_ev(env)), (a0(env), a1(env)), EMPTY)
+        return lambda env: call(resolve(obj_ev(env)), tuple([a(env) for a in args]), EMPTY)
 
     def zero_arg_super(self, node, scope):
         """`super()` in a method: super(<the class>, <its first argument>)."""
@@ -1142,7 +1296,8 @@ class Compiler:
         return ev
 
     def e_Lambda(self, node, scope):
-        return self.function_maker(node, "<lambda>", scope, node.body, is_expr=True)
+        return self.function_maker(node, self.qualname("<lambda>"), scope, node.body,
+                                   is_expr=True)
 
     def comprehension(self, node, scope, emit):
         """ev(env) for a comprehension; emit(elt_evs) -> (new_container, add(c, env))."""
@@ -1194,7 +1349,6 @@ class Compiler:
             return list, lambda out, c: out.append(elt(c))
         return self.comprehension(node, scope, emit)
 
-    e_GeneratorExp = e_ListComp   # evaluated eagerly, as a list (DECISIONS)
 
     def e_SetComp(self, node, scope):
         def emit(inner):
@@ -1246,6 +1400,8 @@ class Compiler:
 
 def name_error(name, G, fallback, modules, unavailable):
     exc = NameError(f"name '{name}' is not defined")
+    if name in _HOST_BUILTINS:      # open, eval, exit, ...: offered by Python, not by gradrepl
+        count_refusal(exc)
     home = _module_home(name, modules, unavailable)
     if home is not None:
         exc.gradrepl_hint = f"it lives in {home}: from {home} import {name}"

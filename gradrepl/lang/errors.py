@@ -47,6 +47,7 @@ class UserError:
     hint: str | None = None
     kind: str = "error"
     statement_line: int | None = None   # first line of the top-level statement that was running
+    carets: str | None = None   # under the failing sub-expression of source_line (its stripped text)
 
     @property
     def headline(self) -> str:
@@ -69,6 +70,8 @@ class UserError:
                 if self.kind == "syntax" and self.col is not None:
                     indent = len(src) - len(stripped)
                     out.append("    " + " " * max(0, self.col - indent) + "^")
+                elif self.carets:
+                    out.append("    " + self.carets)
         msg = redact(self.message)
         out.append(f"{self.type_name}: {msg}" if msg else self.type_name)
         if self.hint:
@@ -123,10 +126,11 @@ def hint_for(type_name: str, message: str, source_line: str | None) -> str | Non
         return (f"pass a gradient of the same shape, such as {y}.backward(torch.ones_like({y})), "
                 f"or reduce first: {y}.sum().backward()")
     if "does not require grad and does not have a grad_fn" in message:
-        return ("no input of this result requires grad: create the leaf with requires_grad=True, "
-                "e.g. x = torch.ones(2, requires_grad=True)")
+        return ("nothing this result was computed from requires grad: create the leaf with "
+                "requires_grad=True (x = torch.ones(2, requires_grad=True)); if it was computed from a "
+                "gradient (torch.autograd.grad, .grad), compute that gradient with create_graph=True")
     if message.startswith("Trying to backward through the graph a second time"):
         return "pass retain_graph=True to the first backward() if you need to run backward again"
     if "leaf Variable that requires grad is being used in an in-place operation" in message:
-        return "update leaves inside `with torch.no_grad():` (or through x.data)"
+        return "update leaves inside `with torch.no_grad():` (x -= lr * x.grad there)"
     return None

@@ -12,7 +12,8 @@ from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
-    materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str
+    materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str, \
+    range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
 from gradrepl.nn import sandbox as library
 
@@ -68,7 +69,8 @@ class Later:
 
 
 def refusal(unavailable):
-    """The exception an api.Unavailable (or Later) entry carries."""
+    """The exception an api.Unavailable (or Later) entry carries (counted as a refusal)."""
+    REFUSALS[0] += 1
     if type(unavailable) is Later:
         return NotImplementedError(unavailable.message)
     err = getattr(unavailable, "error", None)
@@ -137,8 +139,12 @@ class Access:
         self.api = api
         self.unavailable = (getattr(api, "Unavailable", Later), Later)
         self.cache = {}     # engine type -> frozenset of readable names (types with fixed lists)
+        self.plain = set()  # learner's classes with no host base but object (fast reads)
+        self.set_cache = {}  # engine type -> frozenset of assignable names (Tensor: grad, data, ...)
 
     def type_label(self, obj):
+        if isinstance(obj, type):
+            return "type"       # never the name of a host metaclass
         name = self.api.type_name(obj)
         if name:
             return name.rsplit(".", 1)[-1]
@@ -151,7 +157,8 @@ class Access:
                        best and f"did you mean .{best}?")
 
     def get(self, obj, name):
-        allowed = self.cache.get(type(obj))
+        t = type(obj)
+        allowed = self.cache.get(t)
         if allowed is not None:
             if name in allowed:
                 value = getattr(obj, name)
@@ -159,6 +166,12 @@ class Access:
                     return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
                 return value
             raise self.no_attr(obj, name, allowed)
+        if t in self.plain:
+            # a learner's class over `object`: every public name on it is the learner's
+            try:
+                return getattr(obj, name)
+            except AttributeError:
+                raise self.no_attr(obj, name, self.instance_names(obj)) from None
         return self.get_slow(obj, name)
 
     def get_slow(self, obj, name):
@@ -188,15 +201,12 @@ class Access:
             return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
         if is_user_class(obj):
             return self.get_class(obj, name)
+        if isinstance(obj, type):
+            raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
             raise self.no_attr(obj, name, EXCEPTION_ATTRS)
-        if library.is_library(obj):
-            readable = library.public_attrs(obj)
-            if name in readable:
-                return getattr(obj, name)
-            raise self.no_attr(obj, name, readable)
         readable = self.api.public_attrs(obj)
         if readable is None:
             raise self.no_attr(obj, name)
@@ -218,6 +228,8 @@ class Access:
         learner set or defined, what the host sets up dynamically (a module's parameters),
         and the public names of the host part; never another host attribute."""
         cls = type(obj)
+        if cls not in self.plain and all(USER in k.__dict__ for k in cls.__mro__[:-1]):
+            self.plain.add(cls)
         owner = owner_of(cls, name)
         if owner is not None and USER not in owner.__dict__ and name not in host_public(cls):
             inst = getattr(obj, "__dict__", None)
@@ -246,12 +258,17 @@ class Access:
 
     def get_super(self, proxy, name):
         obj = proxy.obj
-        cls = type(obj)
+        on_class = isinstance(obj, type)        # super() inside a classmethod
+        cls = obj if on_class else type(obj)
         owner = owner_of(cls, name, cls.__mro__.index(proxy.cls) + 1)
         if owner is not None and USER in owner.__dict__:
             raw = owner.__dict__[name]
             getter = getattr(type(raw), "__get__", None)
-            return getter(raw, obj, cls) if getter is not None else raw
+            if getter is None:
+                return raw
+            return getter(raw, None, cls) if on_class else getter(raw, obj, cls)
+        if on_class:
+            raise AttributeError(f"'super' object has no attribute '{name}'")
         if owner is None or owner is object and name != "__init__" or \
                 (name != "__init__" and name not in host_public(cls)):
             raise AttributeError(f"'super' object has no attribute '{name}'")
@@ -265,7 +282,14 @@ class Access:
             owner = owner_of(obj, "__init__")
             if USER in owner.__dict__:
                 return owner.__dict__["__init__"].fn
-            return self.outward(owner.__dict__["__init__"], f"{owner.__name__}.__init__")
+            host_init = owner.__dict__["__init__"]
+
+            def init(self, *args, **kwargs):
+                if not isinstance(self, obj):
+                    raise TypeError(f"descriptor '__init__' requires a '{obj.__name__}' object "
+                                    f"but received a '{type(self).__name__}'")
+                return host_init(self, *args, **kwargs)
+            return builtin_function_or_method(init, f"{owner.__name__}.__init__")
         if is_user_instance(obj):
             return self.outward(obj.__init__, f"{type(obj).__name__}.__init__")
         raise AttributeError("attribute '__init__' is not available in gradrepl (names "
@@ -298,12 +322,10 @@ class Access:
         if t is module:
             raise AttributeError(f"cannot assign to '{obj.name}.{name}': modules are read-only "
                                  f"in gradrepl")
-        if library.is_library(obj):
-            settable = library.settable_attrs(obj)
-            if settable is None or name in settable:
-                return
         if self.api.public_attrs(obj) is not None:
             settable = self.api.settable_attrs(obj)
+            if settable is not None:
+                self.set_cache[t] = settable
             if settable is None or name in settable:
                 return
         label = self.type_label(obj)
@@ -311,6 +333,10 @@ class Access:
                              f"read-only in gradrepl")
 
     def set(self, obj, name, value):
+        allowed = self.set_cache.get(type(obj))
+        if allowed is not None and name in allowed:   # `p.grad = None` in a training loop
+            setattr(obj, name, value)
+            return
         self.check_set(obj, name)
         if is_user_class(obj):
             value = as_class_value(value)
@@ -327,7 +353,10 @@ def capped_method(obj, name, method):
         if n > LIMITS.max_items:
             raise items_exceeded(n)
 
-    if name in ("center", "ljust", "rjust"):
+    if type(obj) is range:          # count / index of a non-int: no element-by-element loop
+        def run(value):
+            return (range_count if name == "count" else range_index)(obj, value)
+    elif name in ("center", "ljust", "rjust"):
         def run(width, *rest):
             check(width if isinstance(width, int) else 0)
             return method(width, *rest)
@@ -462,9 +491,6 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin(name)
     if is_user_instance(obj):
         return t
-    name = getattr(t, "gradrepl_type_name", None)     # a library class: PyTorch's class path
-    if type(name) is str:
-        return standin(name)
     if t in EXCEPTIONS:
         return t
     if isinstance(obj, BaseException):
@@ -497,8 +523,7 @@ def isinstance_of(obj, spec, api, tensor_type):
         return type_of(obj, api, {}, tensor_type) is spec
     if spec in EXCEPTIONS or library.is_library_class(spec):
         return isinstance(obj, spec)
-    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)
-                                   or getattr(spec, PUBLIC, None) is not None):
+    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)):
         return isinstance(obj, spec)
     raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
@@ -621,12 +646,64 @@ def torch_facade(api):
             elif type(value) in HOST_CALLABLES:
                 entries[key] = builtin_function_or_method(value, f"{name}.{key}")
             else:
+                if type(value) is types.FunctionType and "<locals>" in value.__qualname__:
+                    # made by a factory (ones, zeros_like): printed with its public name,
+                    # never as `_creator.<locals>.create`
+                    value.__name__ = value.__qualname__ = key
                 entries[key] = value
         return module(name, entries)
 
     torch = wrap("torch", api.TORCH)
+    _hide_host_classes(torch, api)
     from gradrepl import data, nn, optim
     torch.entries["nn"] = wrap("torch.nn", nn.namespace())
     torch.entries["optim"] = wrap("torch.optim", optim.namespace())
     torch.entries["utils"] = wrap("torch.utils", {"data": data.namespace()})
     return torch
+
+
+# Engine classes offered under torch.*: user code sees PyTorch's class names, never the
+# engine's module path, and torch.Size(...) is sized before it is built.
+_HOST_CLASSES = {"Size": "torch.Size", "set_grad_enabled": "torch.autograd.grad_mode.set_grad_enabled",
+                 "finfo": "torch.finfo", "iinfo": "torch.iinfo"}
+
+
+def _hide_host_classes(torch, api):
+    standins = {}
+    for key, name in _HOST_CLASSES.items():
+        host = api.TORCH.get(key)
+        if isinstance(host, type):
+            fn = _size_maker(api, host) if key == "Size" else host
+            standins[id(host)] = pytype(host, fn, name)
+    stack, seen = [torch], set()
+    while stack:
+        mod = stack.pop()
+        for key, value in mod.entries.items():
+            if type(value) is module:
+                if id(value) not in seen:
+                    seen.add(id(value))
+                    stack.append(value)
+            elif id(value) in standins:
+                mod.entries[key] = standins[id(value)]
+
+
+def host_class_standins(torch):
+    """host class -> its stand-in, for type(x) (the session's pytypes)."""
+    return {v.host: v for v in torch.entries.values() if type(v) is pytype}
+
+
+def _size_maker(api, size_class):
+    def size(sizes=()):
+        items = materialize(sizes, None)        # the item cap before anything is built
+        dims = []
+        for k, v in enumerate(items):
+            if type(v) in (int, bool):
+                dims.append(int(v))
+            elif api.is_tensor(v) and v.numel() == 1 and not v.is_floating_point():
+                dims.append(int(v.item()))
+            else:
+                what = "Tensor" if api.is_tensor(v) else type(v).__name__
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {k} is '{what}')")
+        return size_class(dims)
+    size.__name__ = size.__qualname__ = "Size"
+    return size

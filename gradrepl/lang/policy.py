@@ -25,6 +25,7 @@ The rules (see also shared/sandbox/README.md):
    repeat HOST_WORDS, nor a source line that contains them.
 """
 import ast
+from collections import OrderedDict
 
 # --- node types ---------------------------------------------------------------
 
@@ -32,7 +33,7 @@ STATEMENTS = frozenset({
     ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Pass, ast.If,
     ast.For, ast.While, ast.Break, ast.Continue, ast.FunctionDef, ast.Return,
     ast.With, ast.Try, ast.Raise, ast.Assert, ast.Delete, ast.Import,
-    ast.ImportFrom, ast.ClassDef,
+    ast.ImportFrom, ast.ClassDef, ast.Nonlocal,
 })
 
 EXPRESSIONS = frozenset({
@@ -40,21 +41,20 @@ EXPRESSIONS = frozenset({
     ast.Starred, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
     ast.Call, ast.Lambda, ast.List, ast.Tuple, ast.Dict, ast.Set,
     ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr,
-    ast.FormattedValue,
+    ast.FormattedValue, ast.NamedExpr,
 })
 
 # Constructs refused with "<construct> is not supported in gradrepl".
 UNSUPPORTED = {
-    ast.Yield: "'yield'",
-    ast.YieldFrom: "'yield from'",
+    ast.Yield: "'yield' outside a statement of a function (gradrepl runs `yield value`, "
+               "`x = yield value` and `yield from iterable` in a def)",
+    ast.YieldFrom: "'yield from' outside a statement of a function",
     ast.Await: "'await'",
     ast.AsyncFunctionDef: "'async def'",
     ast.AsyncFor: "'async for'",
     ast.AsyncWith: "'async with'",
     ast.Global: "'global'",
-    ast.Nonlocal: "'nonlocal'",
     ast.Match: "'match'",
-    ast.NamedExpr: "the walrus operator ':='",
     ast.TryStar: "'except*'",
 }
 
@@ -110,6 +110,11 @@ BARE_TORCH = (
     "manual_seed", "no_grad", "enable_grad", "set_grad_enabled",
 )
 
+# Special methods a learner's class may define (DECISIONS: `__init__` only).  A name added
+# here is compiled like any method and put in the class namespace, so Python calls it
+# (e.g. "__len__", "__getitem__" for Dataset subclasses, if a ruling allows them).
+USER_DUNDERS = frozenset({"__init__"})
+
 # Only in trusted mode (what the learner types at the REPL prompt).
 TRUSTED_BUILTIN_NAMES = ("exit", "quit")
 
@@ -117,7 +122,7 @@ TRUSTED_BUILTIN_NAMES = ("exit", "quit")
 EXCEPTIONS = (
     Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
     KeyError, LookupError, NameError, NotImplementedError, OverflowError,
-    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError,
+    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError, StopIteration,
 )
 
 # --- methods and attributes of Python values ---------------------------------------
@@ -155,13 +160,17 @@ METHODS = {
     complex: frozenset({"conjugate", "real", "imag"}),
     range: frozenset({"start", "stop", "step", "count", "index"}),
 }
+# Module.state_dict() returns an OrderedDict, as PyTorch's does.
+METHODS[OrderedDict] = METHODS[dict] | {"move_to_end"}
+
 
 # Methods whose result can be much larger than their inputs: checked before running.
 CAPPED = frozenset({
     (str, "center"), (str, "ljust"), (str, "rjust"), (str, "zfill"),
     (str, "expandtabs"), (str, "replace"), (str, "join"), (str, "format"),
     (list, "extend"), (list, "insert"), (list, "append"), (list, "sort"),
-    (set, "update"), (set, "union"), (dict, "update"),
+    (set, "update"), (set, "union"), (dict, "update"), (OrderedDict, "update"),
+    (range, "count"), (range, "index"),
 })
 
 # Attributes of caught exceptions.

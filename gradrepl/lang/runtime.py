@@ -14,6 +14,15 @@ from gradrepl.lang.policy import MAX_FORMAT_WIDTH
 from gradrepl.limits import LIMITS
 
 MISSING = object()
+# How many times the sandbox refused something (an import, a host builtin, an unavailable
+# torch name): a statement that met a refusal, even one its `except` caught, is not kept
+# for :save (issue 15: it would run under real Python).
+REFUSALS = [0]
+
+
+def count_refusal(exc):
+    REFUSALS[0] += 1
+    return exc
 PARENT = object()   # key in a function's local dict: the scope it was defined in
 RETVAL = object()   # key in a function's local dict: the value of `return`
 
@@ -103,6 +112,7 @@ _INTS = (int, bool)
 _SEQS = (str, bytes, list, tuple)
 _WATCH_MUL = frozenset({int, bool, str, bytes, list, tuple})
 _SEQ_TYPES = frozenset(_SEQS)
+_UNIONS = frozenset({set, frozenset, dict, type({}.keys()), type({}.items())})
 
 
 def _check_len(n):
@@ -146,14 +156,84 @@ def lshift(a, b):
 
 
 def add(a, b):
-    r = a + b
-    if type(r) in _SEQ_TYPES and len(r) > LIMITS.max_items:
-        raise items_exceeded(len(r))
-    return r
+    if isinstance(a, _SEQS) and isinstance(b, _SEQS):
+        _check_len(len(a) + len(b))       # before the result is built
+    return a + b
+
+
+def or_(a, b):
+    """`a | b`: a set or dict union is refused before it is built."""
+    if type(a) in _UNIONS and type(b) in _UNIONS:
+        _check_len(len(a) + len(b))
+    return a | b
+
+
+def xor(a, b):
+    if type(a) in _UNIONS and type(b) in _UNIONS:
+        _check_len(len(a) + len(b))
+    return a ^ b
+
+
+def ior(a, b):
+    if type(a) in _UNIONS and type(b) in _UNIONS:
+        _check_len(len(a) + len(b))
+    return operator.ior(a, b)
+
+
+def ixor(a, b):
+    if type(a) in _UNIONS and type(b) in _UNIONS:
+        _check_len(len(a) + len(b))
+    return operator.ixor(a, b)
+
+
+def contains(item, container):
+    """`item in container`; a range answers without CPython's element-by-element loop."""
+    if type(container) is range:
+        return range_contains(container, item)
+    return item in container
+
+
+def _range_int(x):
+    """The int a range element equal to x would be; None when none is; MISSING when the
+    answer needs a comparison with every element."""
+    t = type(x)
+    if t is int or t is bool:      # CPython's own constant-time path
+        return x
+    if t is float:
+        return int(x) if x.is_integer() else None
+    return MISSING
+
+
+def range_contains(r, x):
+    y = _range_int(x)
+    if y is MISSING:
+        _check_len(length(r))
+        return x in r
+    return y is not None and y in r
+
+
+def range_count(r, x):
+    y = _range_int(x)
+    if y is MISSING:
+        _check_len(length(r))
+        return r.count(x)
+    return 0 if y is None else r.count(y)
+
+
+def range_index(r, x):
+    if type(x) is int or type(x) is bool:
+        return r.index(x)
+    y = _range_int(x)
+    if y is MISSING:
+        _check_len(length(r))
+        return r.index(x)
+    if y is None or y not in r:
+        raise ValueError("sequence.index(x): x not in sequence")
+    return (y - r.start) // r.step
 
 
 def mod(a, b):
-    if type(a) is str:
+    if type(a) in (str, bytes):
         return percent_format(a, b)
     return a % b
 
@@ -187,7 +267,7 @@ def ilshift(a, b):
 
 
 def imod(a, b):
-    if type(a) is str:
+    if type(a) in (str, bytes):
         return percent_format(a, b)
     return operator.imod(a, b)
 
@@ -195,14 +275,14 @@ def imod(a, b):
 BINOPS = {
     "Add": add, "Sub": operator.sub, "Mult": mul, "Div": operator.truediv,
     "FloorDiv": operator.floordiv, "Mod": mod, "Pow": power, "LShift": lshift,
-    "RShift": operator.rshift, "BitOr": operator.or_, "BitXor": operator.xor,
+    "RShift": operator.rshift, "BitOr": or_, "BitXor": xor,
     "BitAnd": operator.and_, "MatMult": operator.matmul,
 }
 
 INPLACE = {
     "Add": iadd, "Sub": operator.isub, "Mult": imul, "Div": operator.itruediv,
     "FloorDiv": operator.ifloordiv, "Mod": imod, "Pow": ipow, "LShift": ilshift,
-    "RShift": operator.irshift, "BitOr": operator.ior, "BitXor": operator.ixor,
+    "RShift": operator.irshift, "BitOr": ior, "BitXor": ixor,
     "BitAnd": operator.iand, "MatMult": operator.imatmul,
 }
 
@@ -214,18 +294,16 @@ _CONTAINERS = frozenset({list, tuple, set, frozenset, dict})
 TEXT_SIZES = {}
 
 
-def check_text(obj):
-    """Refuse to build the text of a container that would be longer than the output cap.
+def text_size(obj, limit=None):
+    """About how many characters str()/repr() of obj would have (stops counting past limit).
 
     Shared and nested references make a repr grow far beyond the items' count
     ([a] * 10**7 of a long list), so count what the text would hold before building it.
     """
-    what = type(obj).__name__
+    if limit is None:
+        limit = LIMITS.max_output
     if isinstance(obj, BaseException):
         obj = obj.args          # an exception prints its arguments
-    if type(obj) not in _CONTAINERS:
-        return
-    limit = LIMITS.max_output
     n = 0
     stack = [obj]
     while stack:
@@ -240,14 +318,26 @@ def check_text(obj):
                 stack.extend(o.values())
             else:
                 stack.extend(o)
-        elif t is str:
+        elif t is str or t is bytes:
             n += len(o) + 2
+        elif t is int:
+            n += o.bit_length() * 31 // 100 + 2
         else:
             sizer = TEXT_SIZES.get(t)
             n += sizer(o) if sizer is not None else 1
         if n > limit:
             break
-    if n > limit:
+    return n
+
+
+def check_text(obj):
+    """Refuse to build the text of a container that would be longer than the output cap."""
+    what = type(obj).__name__
+    inner = obj.args if isinstance(obj, BaseException) else obj
+    if type(inner) not in _CONTAINERS:
+        return
+    limit = LIMITS.max_output
+    if text_size(inner, limit) > limit:
         raise BudgetExceeded(
             "output", f"output limit exceeded: the text of this {what} would be "
             f"longer than {limit} characters (raise it with --max-output)", "--max-output")
@@ -290,30 +380,75 @@ def format_value(value, spec: str = ""):
     return format(value, spec)
 
 
-_PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
-                      r"(?:\.(?P<prec>\*|\d*))?[hlL]?(?P<type>.)?", re.S)
+def _directives(template: str):
+    """(key, width, precision, type) of each `%` directive, read as CPython reads them
+    (a mapping key may hold balanced parentheses: `%(a(b)c)5s`)."""
+    n = len(template)
+    i = template.find("%")
+    while i != -1:
+        j = i + 1
+        key = None
+        if j < n and template[j] == "(":
+            depth, k = 1, j + 1
+            while k < n and depth:
+                depth += {"(": 1, ")": -1}.get(template[k], 0)
+                k += 1
+            key, j = template[j + 1:k - 1], k
+        while j < n and template[j] in "-+ #0":
+            j += 1
+        parts = []
+        for leading in ("", "."):
+            if leading:
+                if j < n and template[j] == ".":
+                    j += 1
+                else:
+                    parts.append(None)
+                    continue
+            start = j
+            if j < n and template[j] == "*":
+                j += 1
+            else:
+                while j < n and template[j].isdigit():
+                    j += 1
+            parts.append(template[start:j] or None)
+        while j < n and template[j] in "hlL":
+            j += 1
+        yield key, parts[0], parts[1], template[j] if j < n else None
+        i = template.find("%", j + 1)
 
 
-def percent_format(template: str, args):
-    """`template % args` with widths, precisions and `*` arguments capped."""
+def percent_format(template, args):
+    """`template % args` (str or bytes) with widths, precisions and `*` arguments capped and
+    the length of the result checked before it is built."""
     positional = args if type(args) is tuple else (args,)
+    mapping = args if type(args) is dict else None
     for arg in positional:
         check_text(arg)
+    text = template.decode("latin-1") if type(template) is bytes else template
+    total = len(text)
     i = 0
-    for m in _PERCENT.finditer(template):
-        if m.group("type") == "%":
+    for key, width, prec, kind in _directives(text):
+        if kind == "%":
             continue
-        for part in ("width", "prec"):
-            text = m.group(part)
-            if text == "*":
-                if i < len(positional) and isinstance(positional[i], int) \
-                        and abs(positional[i]) > MAX_FORMAT_WIDTH:
-                    raise ValueError(f"format width or precision {positional[i]} is over "
+        for part in (width, prec):
+            if part == "*":
+                value = positional[i] if i < len(positional) else None
+                if isinstance(value, int) and abs(value) > MAX_FORMAT_WIDTH:
+                    raise ValueError(f"format width or precision {value} is over "
                                      f"gradrepl's limit of {MAX_FORMAT_WIDTH}")
+                total += abs(value) if isinstance(value, int) else 0
                 i += 1
-            elif text:
-                _check_spec_numbers(text)
-        i += 1
+            elif part:
+                _check_spec_numbers(part)
+                total += int(part)
+        if key is not None and mapping is not None:
+            arg = mapping.get(key)
+        else:
+            arg = positional[i] if i < len(positional) else None
+            i += 1
+        total += text_size(arg, LIMITS.max_items)
+        if total > LIMITS.max_items:
+            raise items_exceeded(total)
     return template % args
 
 

@@ -10,12 +10,15 @@ from dataclasses import dataclass, field, fields
 from gradrepl import limits as limits_module
 from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.lang.builtins import make_builtins
+from gradrepl.lang.carets import carets, find_statement
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
+from gradrepl.lang.docs import doc_builtins
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
-from gradrepl.lang.facade import Access, math_facade, random_facade, torch_facade
+from gradrepl.lang.facade import Access, host_class_standins, math_facade, random_facade, \
+    torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
-from gradrepl.lang.runtime import TEXT_SIZES, Budget, check_text, function, safe_repr, \
-    time_exceeded
+from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
+    safe_repr, time_exceeded
 from gradrepl.limits import Limits
 from gradrepl.worker import monitor
 
@@ -29,6 +32,7 @@ def _devnull():
         _DEVNULL.append(open(os.devnull, "w"))  # noqa: SIM115 - kept open for the process
     return _DEVNULL[0]
 _DEPTH_CEILING = 1_000
+_MESSAGE_SHOWN = 10_000        # characters of an error message shown
 
 
 @dataclass
@@ -41,6 +45,7 @@ class StatementResult:
     assigned: tuple = ()
     error: UserError | None = None
     grads_changed: tuple = ()
+    changed_in_place: tuple = ()    # names whose value the statement may have changed in place
 
 
 @dataclass
@@ -108,6 +113,7 @@ class Session:
         self.display = None
         self.report = None
         self.warn = None
+        self.where = None       # (filename, line, source) of the running top-level statement
         self.after_statement = None
         self.hard_stop = False
         self.track_grads = False
@@ -144,24 +150,35 @@ class Session:
             budget=self.budget, write=self.write, api=self.api, tensor_type=self.tensor_type,
             trusted=True, access=self.access)
         self.fallback.update(builtins)
+        self.pytypes.update(host_class_standins(self.modules["torch"]))
+        self.fallback.update(doc_builtins(self))
         self._exits = {name: self.fallback.pop(name) for name in TRUSTED_BUILTIN_NAMES}
 
     def reset(self):
         """Forget every variable (the namespace dict keeps its identity)."""
         self._populate()
         self.succeeded.clear()
+        printoptions = self.api.TORCH.get("set_printoptions")
+        if callable(printoptions):          # process-wide: back to PyTorch's defaults too
+            printoptions(profile="default")
         if monitor.ACTIVE is not None:
             monitor.ACTIVE.reset(self)
         self.transcript.clear()
 
     def write(self, text: str):
+        self._count(len(text))
+        escaped = escape_control(text)
+        if len(escaped) != len(text):   # an escaped control character prints as 4 characters
+            self._count(len(escaped) - len(text))
+        self.write_out(escaped)
+
+    def _count(self, n):
         b = self.budget
-        b.output += len(text)
+        b.output += n
         if b.output > b.max_output:
             raise BudgetExceeded(
                 "output", f"output limit exceeded: more than {b.max_output} characters printed "
                 f"by one statement (raise it with --max-output)", "--max-output")
-        self.write_out(escape_control(text))
 
     def _on_warning(self, category, message):
         if self.warn is not None:
@@ -332,6 +349,33 @@ def _assigned_names(node):
     return tuple(dict.fromkeys(names))
 
 
+def _changed_in_place(node):
+    """Names a statement changes without rebinding them: `y[0, 0] = 5`, `y.data = ...`,
+    `c = y.detach_()`, `torch.nn.init.zeros_(w)` (for the REPL's tutor lines). Bodies of
+    functions defined here do not run here, so they do not count."""
+    names = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) and n is not node:
+            continue
+        if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store):
+            base = n.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                names.append(base.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr.endswith("_") and not n.func.attr.startswith("_"):
+            receiver = n.func.value
+            if isinstance(receiver, ast.Name) and receiver.id not in ("torch", "math"):
+                names.append(receiver.id)
+            elif n.args and isinstance(n.args[0], ast.Name):      # torch.nn.init.zeros_(w)
+                names.append(n.args[0].id)
+        stack.extend(reversed(list(ast.iter_child_nodes(n))))
+    return tuple(dict.fromkeys(names))
+
+
 # --- running ----------------------------------------------------------------------------
 
 class _Watchdog:
@@ -407,7 +451,7 @@ def _grad_snapshot(session):
     return snap
 
 
-def _error_from(exc, filename, lines, node, kind="error"):
+def _error_from(exc, filename, lines, node, kind="error", tree=None):
     loc = getattr(exc, "__dict__", {}).get(LOC)
     line, col = loc if loc else (node.lineno, node.col_offset)
     source = lines[line - 1] if 0 < line <= len(lines) else None
@@ -426,13 +470,24 @@ def _error_from(exc, filename, lines, node, kind="error"):
             message = str(exc)
         except BudgetExceeded:
             message = "(the message is too long to show)"
+        except Exception:   # noqa: BLE001 - a huge int, deep nesting: Python prints the same
+            message = "<exception str() failed>"
+        if len(message) > _MESSAGE_SHOWN:
+            message = message[:_MESSAGE_SHOWN] + "... (the message is too long to show in full)"
         if isinstance(exc, RecursionError):
             type_name, kind = "BudgetExceeded", "budget"
             message = ("nesting too deep: calls or nested data went past Python's recursion "
                        "limit (--max-depth)")
     hint = exc.__dict__.get("gradrepl_hint") if hasattr(exc, "__dict__") else None
     hint = hint or hint_for(type_name, message, source)
-    return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno)
+    marks = None
+    if kind == "error" and source is not None:
+        try:
+            stmt = find_statement(node, line, col) or (find_statement(tree, line, col) if tree else None)
+            marks = carets(stmt, type_name, message, source)
+        except Exception:  # noqa: BLE001 - carets are a nicety; the error itself must get out
+            marks = None
+    return UserError(type_name, message, filename, line, col, source, hint, kind, node.lineno, marks)
 
 
 def _bare_name(exc):
@@ -490,8 +545,10 @@ def _run(text, session, filename, trusted, keep_going, echo, result, bare_names)
     if bare_names is None:
         bare_names = trusted or not imports_torch(tree)
     if not bare_names:
-        hidden = {name: session.fallback.pop(name) for name in BARE_TORCH if name in session.fallback
-                  and session.fallback[name] is session.modules["torch"].entries.get(name)}
+        torch = session.modules["torch"].entries
+        hidden = {name: session.fallback.pop(name)
+                  for name in (*BARE_TORCH, *getattr(session.api, "BARE_OPS", ()))
+                  if name in session.fallback and session.fallback[name] is torch.get(name)}
     try:
         _run_statements(tree, lines, session, filename, trusted, keep_going, echo, result, fail,
                         set(hidden))
@@ -542,11 +599,14 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
             continue
         echoed = None
         src, first = _segment(lines, node)
-        stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node))
+        session.where = (filename, first, lines[first - 1] if 0 < first <= len(lines) else "")
+        stmt = StatementResult(first, node.end_lineno, src, _assigned_names(node),
+                               changed_in_place=_changed_in_place(node))
         before = _grad_snapshot(session) if session.track_grads else None
         session.budget.start()
         session._ctx.handling.clear()
         error = None
+        refusals = REFUSALS[0]
         if channel is not None:
             channel.begin(index, filename, first, src, limits.time_limit)
         try:
@@ -563,7 +623,7 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
                         value = code(session.namespace)
                         if value is not None:
                             display(value)
-                            echoed = "repr" if isinstance(value, str) else "print"
+                            echoed = "repr" if isinstance(value, (str, BaseException)) else "print"
                     else:
                         code(session.namespace)
         except ExitRequested:
@@ -572,25 +632,26 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
             result.statements.append(stmt)
             break
         except (KeyboardInterrupt, Interrupted) as exc:
-            error = _error_from(exc, filename, lines, node)
+            error = _error_from(exc, filename, lines, node, tree=tree)
             result.interrupted = True
         except BaseException as exc:  # noqa: BLE001 - every failure of user code is a value
-            error = _error_from(exc, filename, lines, node)
+            error = _error_from(exc, filename, lines, node, tree=tree)
             if hidden and isinstance(exc, NameError) and _bare_name(exc) in hidden:
                 name = _bare_name(exc)
                 error.hint = (f"write torch.{name}: this file imports torch, so it runs as a PyTorch "
                               f"script, where bare {name} is not defined (the shorthand is for the "
                               "prompt and for files that never import torch)")
         session.budget.active = False
+        clean = error is None and REFUSALS[0] == refusals   # nothing refused, even if caught
         if channel is not None:
-            channel.end(session, error is None, src, filename, trusted)
+            channel.end(session, clean, src, filename, trusted)
         if error is not None:
             if error.kind in ("budget", "interrupt") and hasattr(session.api, "reset_state"):
                 session.api.reset_state()   # grad mode may have been left off mid-statement
             stmt.error = error
             if replaying is None:
                 fail(error)
-        else:
+        elif clean:
             exact = _exact_segment(lines, node)
             session.succeeded.append(exact)
             session.transcript.append(Ran(exact, echoed))

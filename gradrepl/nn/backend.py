@@ -12,7 +12,9 @@ from gradrepl.engine import autograd as A
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine import tensor as T
-from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.ops.nn import div_scalar, rnn_layer_output  # noqa: F401 (ATen's C++ composites)
+from gradrepl.engine.tensor import PARAMETERS, Tensor
+from gradrepl.engine.util import warn as engine_warn
 
 TORCH = api.TORCH
 
@@ -73,7 +75,7 @@ def grad_enabled():
 
 
 def warn(category, message):
-    T.warn(category, message)
+    engine_warn(category, message)
 
 
 RemovableHandle = A.RemovableHandle
@@ -81,6 +83,13 @@ RemovableHandle = A.RemovableHandle
 
 def is_dtype(x):
     return type(x) is D.DType
+
+
+def is_cuda_device(x):
+    """'cuda', 'cuda:0' or a torch.device of type cuda (this is a CPU-only PyTorch)."""
+    if isinstance(x, str):
+        return x.split(":")[0] == "cuda"
+    return getattr(type(x), "__name__", "") == "Device" and getattr(x, "type", "cpu") == "cuda"
 
 
 def class_repr(obj):
@@ -97,3 +106,69 @@ def copy_no_grad(dst, src):
     with TORCH["no_grad"]():
         dst.copy_(src)
     return dst
+
+
+_SCRATCH = {}    # shape -> float64 buffer: no fresh pages for every optimizer step
+
+
+def fma32(a, b, c, out=None):
+    """float32 fma(a, b, c) rounded once, as PyTorch's vectorised CPU kernels compute it
+    (into `out` when given; it may be `c` itself).
+
+    a*b is exact in float64 and the float64 sum rounds to the right float32 unless it
+    lands exactly on a float32 half-way point (low 29 bits 1000...0); only those elements
+    take the exact (round-to-odd) emulation."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    s = _SCRATCH.get(shape)
+    if s is None:
+        if len(_SCRATCH) > 64:
+            _SCRATCH.clear()
+        s = _SCRATCH[shape] = np.empty(shape, np.float64)
+    np.multiply(a, b, out=s, dtype=np.float64)
+    s += c
+    low = s.view(np.int64)
+    halfway = np.bitwise_and(low, 0x1FFFFFFF) == 0x10000000
+    fix = None
+    if halfway.any():
+        a64, b64, c64 = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
+        fix = rng._fma32(a64[halfway], b64[halfway], c64[halfway])
+    if out is None:
+        out = s.astype(np.float32)
+    else:
+        np.copyto(out, s, casting="same_kind")
+    if fix is not None:
+        out[halfway] = fix
+    return out
+
+
+def zeros_like(t):
+    return TORCH["zeros_like"](t)
+
+
+def scalar_tensor(value):
+    return TORCH["tensor"](value)
+
+
+def bump_version(t):
+    t._ver[0] += 1
+
+
+def seed_draw(gen=None):
+    """torch.empty((), dtype=torch.int64).random_(generator=gen).item(): random64() % 2**63."""
+    return int(generator(gen)._random64(1)[0]) % (1 << 63)
+
+
+def new_generator(seed):
+    g = rng.Generator()
+    g.manual_seed(seed)
+    return g
+
+
+def fill_row_(t, row, value):
+    t._a[row] = value
+    t._ver[0] += 1
+
+
+def increment_(t):
+    t._a += 1
+    t._ver[0] += 1

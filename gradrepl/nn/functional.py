@@ -1,12 +1,35 @@
-"""torch.nn.functional: the engine's kernels plus what PyTorch composes in Python."""
+"""torch.nn.functional: the engine's kernels (declared in gradrepl/engine/ops with
+functional=True) plus what torch/nn/functional.py and ATen compose from other ops, with
+PyTorch's argument checks and warnings."""
 from gradrepl.nn import backend as B
 
-_ENGINE = B.TORCH["nn"]["functional"]
+ENGINE = B.TORCH["nn"]["functional"]
+_engine_mse, _engine_l1 = ENGINE["mse_loss"], ENGINE["l1_loss"]
+_engine_nll, _engine_dropout = ENGINE["nll_loss"], ENGINE["dropout"]
 
 
-def linear(input, weight, bias=None):
-    out = input.matmul(weight.t())
-    return out if bias is None else out + bias
+def _softmax_dim(name, ndim):
+    B.warn("UserWarning", f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+                          "include dim=X as an argument.")
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim())
+    return input.softmax(dim) if dtype is None else input.to(dtype).softmax(dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim())
+    return input.log_softmax(dim) if dtype is None else input.to(dtype).log_softmax(dim)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim())
+    return (-input).softmax(dim) if dtype is None else (-input).to(dtype).softmax(dim)
 
 
 def relu(input, inplace=False):
@@ -21,52 +44,186 @@ def tanh(input):
     return input.tanh()
 
 
-def flatten(input, start_dim=0, end_dim=-1):
-    return input.flatten(start_dim, end_dim)
+def softsign(input):
+    return input / (input.abs() + 1)
 
 
-def _softmax_dim(name, ndim):
-    B.warn("UserWarning", f"Implicit dimension choice for {name} has been deprecated. Change the call to "
-                          "include dim=X as an argument.")
-    return 0 if ndim in (0, 1, 3) else 1
-
-
-def softmax(input, dim=None, _stacklevel=3, dtype=None):
-    if dim is None:
-        dim = _softmax_dim("softmax", input.dim())
-    return input.softmax(dim, dtype=dtype) if dtype is not None else input.softmax(dim)
-
-
-def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
-    if dim is None:
-        dim = _softmax_dim("log_softmax", input.dim())
-    return input.log_softmax(dim, dtype=dtype) if dtype is not None else input.log_softmax(dim)
-
-
-def softmin(input, dim=None, _stacklevel=3, dtype=None):
-    if dim is None:
-        dim = _softmax_dim("softmin", input.dim())
-    return (-input).softmax(dim, dtype=dtype) if dtype is not None else (-input).softmax(dim)
-
-
-mse_loss = _ENGINE["mse_loss"]
-l1_loss = _ENGINE["l1_loss"]
-cross_entropy = _ENGINE["cross_entropy"]
-nll_loss = _ENGINE["nll_loss"]
-binary_cross_entropy = _ENGINE["binary_cross_entropy"]
-leaky_relu = _ENGINE["leaky_relu"]
+def tanhshrink(input):
+    return input - input.tanh()
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    return _ENGINE["dropout"](input, p, training, inplace)
+    return _engine_dropout(input, p, training, inplace)
 
 
-PUBLIC = ("linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "softmin", "mse_loss",
-          "l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy", "leaky_relu", "dropout")
+def _size_warning(input, target):
+    if target.size() != input.size():
+        B.warn("UserWarning", f"Using a target size ({target.size()!r}) that is different to the input size "
+                              f"({input.size()!r}). This will likely lead to incorrect results due to "
+                              "broadcasting. Please ensure they have the same size.")
+
+
+def _legacy(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        return "mean"
+    return "sum" if reduce else "none"
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _size_warning(input, target)
+    reduction = _legacy(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted((input - target) ** 2, weight, input, reduction)
+    return _engine_mse(input, target, reduction=reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _size_warning(input, target)
+    reduction = _legacy(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted((input - target).abs(), weight, input, reduction)
+    return _engine_l1(input, target, reduction=reduction)
+
+
+def _weighted(errors, weight, input, reduction):
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    weighted = errors * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    reduction = _legacy(size_average, reduce, reduction)
+    if input.dim() > 2:     # (N, C, d1, ...): classes moved last, as nll_loss2d / nll_loss_nd
+        c = input.size(1)
+        if target.shape != input.shape[:1] + input.shape[2:]:
+            raise RuntimeError(f"Expected target size {list(input.shape[:1] + input.shape[2:])}, got "
+                               f"{list(target.shape)}")
+        flat = input.movedim(1, -1).reshape(-1, c) if hasattr(input, "movedim") else \
+            input.transpose(1, -1).reshape(-1, c)
+        out = _engine_nll(flat, target.reshape(-1), weight, ignore_index=ignore_index, reduction=reduction)
+        return out.view(target.shape) if reduction == "none" else out
+    return _engine_nll(input, target, weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    """ATen's cross_entropy_loss: class indices (with label smoothing) or class probabilities."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    n_classes = input.size(class_dim)
+    if target.is_floating_point():
+        if target.shape != input.shape:
+            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        logp = input.log_softmax(class_dim)
+        prod = logp * target if weight is None else logp * target * _class_view(weight, input, class_dim)
+        if reduction == "mean":
+            return B.div_scalar(-prod.sum(), input.numel() // n_classes)
+        if reduction == "sum":
+            return -prod.sum()
+        return -prod.sum(class_dim)
+    logp = input.log_softmax(class_dim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0:
+        return nll
+    ignore_mask = target == ignore_index
+    if weight is None:
+        smooth = -logp.sum(class_dim)
+    else:
+        smooth = -(logp * _class_view(weight, input, class_dim)).sum(class_dim)
+    smooth = smooth.masked_fill(ignore_mask, 0.0)
+    if reduction == "mean":
+        if weight is None:
+            smooth = smooth.sum() / (~ignore_mask).sum()
+        else:
+            picked = weight.gather(0, target.masked_fill(ignore_mask, 0).flatten()).view(target.shape)
+            smooth = smooth.sum() / picked.masked_fill(ignore_mask, 0.0).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
+
+
+def _class_view(weight, input, class_dim):
+    shape = [1] * input.dim()
+    shape[class_dim] = weight.numel()
+    return weight.view(*shape)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    return ENGINE["binary_cross_entropy"](input, target, weight, reduction=_legacy(size_average, reduce, reduction))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy(size_average, reduce, reduction)
+    elif reduction == "mean":
+        B.warn("UserWarning", "reduction: 'mean' divides the total loss by both the batch size and the support "
+                              "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+                              "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+                              "major release.")
+    if log_target:
+        pointwise = target.exp() * (target - input)
+    else:
+        zero = target == 0
+        pointwise = target * (target.masked_fill(zero, 1.0).log() - input)
+    if reduction == "batchmean":
+        summed = pointwise.sum()
+        return summed / input.size(0) if input.dim() != 0 else summed
+    if reduction == "mean":
+        return pointwise.mean()
+    if reduction == "sum":
+        return pointwise.sum()
+    return pointwise
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    n1 = x1.norm(2, dim, keepdim=True).clone()     # cloned: clamped in place below
+    n2 = x2.norm(2, dim, keepdim=True).clone()
+    with B.TORCH["no_grad"]():      # ATen clamps in place under NoGradGuard
+        n1.clamp_(min=eps)
+        n2.clamp_(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+COMPOSED = ("softmax", "log_softmax", "softmin", "relu", "sigmoid", "tanh", "softsign", "tanhshrink", "dropout",
+            "mse_loss", "l1_loss", "nll_loss", "cross_entropy", "binary_cross_entropy", "kl_div",
+            "cosine_similarity", "normalize")
 
 
 def namespace():
+    ns = dict(ENGINE)
     g = globals()
-    return {name: g[name] for name in PUBLIC}
+    ns.update((name, g[name]) for name in COMPOSED)
+    return ns
+
+
+_NAMESPACE = None
+
+
+def namespace_fn(name):
+    """nn.functional.`name` (a module's forward calls through here)."""
+    global _NAMESPACE
+    if _NAMESPACE is None:
+        _NAMESPACE = namespace()
+    return _NAMESPACE[name]

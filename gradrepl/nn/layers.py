@@ -44,7 +44,7 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return F.linear(input, self.weight, self.bias)
+        return F.namespace_fn("linear")(input, self.weight, self.bias)
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
@@ -144,7 +144,7 @@ class LeakyReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.leaky_relu(input, self.negative_slope, self.inplace)
+        return F.namespace_fn("leaky_relu")(input, self.negative_slope, self.inplace)
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}{', inplace=True' if self.inplace else ''}"
@@ -176,3 +176,325 @@ class Softmin(Softmax):
 
     def forward(self, input):
         return F.softmin(input, self.dim, _stacklevel=5)
+
+
+def _activation(name, function, params=(), extra=None, base=Module):
+    """An activation module class whose __init__ stores `params` (name, default) and whose
+    forward calls nn.functional.`function` with them, printed as `extra(self)`."""
+    names = [p for p, _ in params]
+
+    def __init__(self, *args, **kwargs):
+        Module.__init__(self)
+        values = dict(params)
+        for key, value in zip(names, args):
+            values[key] = value
+        for key, value in kwargs.items():
+            if key not in values:
+                raise TypeError(f"{name}.__init__() got an unexpected keyword argument '{key}'")
+            values[key] = value
+        for key in names:
+            setattr(self, key, values[key])
+
+    def forward(self, input):
+        return F.namespace_fn(function)(input, *[getattr(self, k) for k in names if k != "inplace"])
+
+    ns = {"torch_path": _path(name, "activation"), "__init__": __init__, "forward": forward,
+          "__module__": __name__, "__qualname__": name}
+    if extra is not None:
+        ns["extra_repr"] = extra
+    return type(Module)(name, (base,), ns)
+
+
+def _inplace_str(self, lead=", "):
+    return f"{lead}inplace=True" if self.inplace else ""
+
+
+GELU = _activation("GELU", "gelu", (("approximate", "none"),), lambda self: f"approximate={self.approximate!r}")
+ELU = _activation("ELU", "elu", (("alpha", 1.0), ("inplace", False)),
+                  lambda self: f"alpha={self.alpha}{_inplace_str(self)}")
+CELU = _activation("CELU", "celu", (("alpha", 1.0), ("inplace", False)),
+                   lambda self: f"alpha={self.alpha}{_inplace_str(self)}")
+SELU = _activation("SELU", "selu", (("inplace", False),), lambda self: _inplace_str(self, ""))
+SiLU = _activation("SiLU", "silu", (("inplace", False),), lambda self: _inplace_str(self, ""))
+Mish = _activation("Mish", "mish", (("inplace", False),), lambda self: _inplace_str(self, ""))
+Softplus = _activation("Softplus", "softplus", (("beta", 1.0), ("threshold", 20.0)),
+                       lambda self: f"beta={self.beta}, threshold={self.threshold}")
+Hardtanh = _activation("Hardtanh", "hardtanh", (("min_val", -1.0), ("max_val", 1.0), ("inplace", False)),
+                       lambda self: f"min_val={self.min_val}, max_val={self.max_val}{_inplace_str(self)}")
+ReLU6 = _activation("ReLU6", "relu6", (("inplace", False),), lambda self: _inplace_str(self, ""))
+Hardsigmoid = _activation("Hardsigmoid", "hardsigmoid", (("inplace", False),))
+Hardswish = _activation("Hardswish", "hardswish", (("inplace", False),))
+LogSigmoid = _activation("LogSigmoid", "logsigmoid")
+Softsign = _activation("Softsign", "softsign")
+Tanhshrink = _activation("Tanhshrink", "tanhshrink")
+
+
+# ------------------------------------------------------------------ convolution and pooling
+def _ntuple(v, n):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+
+class ConvNd(Module):
+    dims = 2
+    gradrepl_public = Module.gradrepl_public | {"reset_parameters"}
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        n = self.dims
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        kernel_size, stride, dilation = _ntuple(kernel_size, n), _ntuple(stride, n), _ntuple(dilation, n)
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        else:
+            padding = _ntuple(padding, n)
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"padding_mode='{padding_mode}' is not available in gradrepl (only 'zeros')")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = False
+        self.output_padding = (0,) * n
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(B.TORCH["empty"]((out_channels, in_channels // groups, *kernel_size), dtype=dtype))
+        if bias:
+            self.bias = Parameter(B.TORCH["empty"](out_channels, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def extra_repr(self):
+        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += ", padding={padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += ", dilation={dilation}"
+        if self.groups != 1:
+            s += ", groups={groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s.format(**self.__dict__)
+
+    def forward(self, input):
+        fn = F.namespace_fn("conv2d" if self.dims == 2 else "conv1d")
+        return fn(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class Conv1d(ConvNd):
+    torch_path = _path("Conv1d", "conv")
+    dims = 1
+
+
+class Conv2d(ConvNd):
+    torch_path = _path("Conv2d", "conv")
+    dims = 2
+
+
+class MaxPool2d(Module):
+    torch_path = _path("MaxPool2d", "pooling")
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return F.namespace_fn("max_pool2d")(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class AvgPool2d(Module):
+    torch_path = _path("AvgPool2d", "pooling")
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        return F.namespace_fn("avg_pool2d")(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                            self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+# ------------------------------------------------------------------ embedding and normalisation
+class Embedding(Module):
+    torch_path = _path("Embedding", "sparse")
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        if padding_idx is not None:
+            if padding_idx > 0:
+                if padding_idx >= self.num_embeddings:
+                    raise AssertionError("Padding_idx must be within num_embeddings")
+            elif padding_idx < 0:
+                if padding_idx < -self.num_embeddings:
+                    raise AssertionError("Padding_idx must be within num_embeddings")
+                padding_idx = self.num_embeddings + padding_idx
+        if max_norm is not None:
+            raise NotImplementedError("nn.Embedding(max_norm=...) is not available in gradrepl")
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        if _weight is None:
+            self.weight = Parameter(B.TORCH["empty"]((num_embeddings, embedding_dim), dtype=dtype),
+                                    requires_grad=not _freeze)
+            init.normal_(self.weight)
+            if self.padding_idx is not None:
+                B.fill_row_(self.weight, self.padding_idx, 0)
+        else:
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+        self.sparse = sparse
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
+                        scale_grad_by_freq=False, sparse=False):
+        if embeddings.dim() != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        return cls(num_embeddings=rows, embedding_dim=cols, _weight=embeddings, _freeze=freeze,
+                   padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
+                   scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+
+    def forward(self, input):
+        return F.namespace_fn("embedding")(input, self.weight, self.padding_idx)
+
+    def extra_repr(self):
+        s = "{num_embeddings}, {embedding_dim}"
+        if self.padding_idx is not None:
+            s += ", padding_idx={padding_idx}"
+        if self.norm_type != 2:
+            s += ", norm_type={norm_type}"
+        if self.scale_grad_by_freq is not False:
+            s += ", scale_grad_by_freq={scale_grad_by_freq}"
+        if self.sparse is not False:
+            s += ", sparse=True"
+        return s.format(**self.__dict__)
+
+
+class LayerNorm(Module):
+    torch_path = _path("LayerNorm", "normalization")
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(B.TORCH["ones"](self.normalized_shape, dtype=dtype))
+            if bias:
+                self.bias = Parameter(B.TORCH["zeros"](self.normalized_shape, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return F.namespace_fn("layer_norm")(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
+
+
+class BatchNorm1d(Module):
+    torch_path = _path("BatchNorm1d", "batchnorm")
+    gradrepl_public = Module.gradrepl_public | {"reset_running_stats", "reset_parameters"}
+    input_dims = (2, 3)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(B.TORCH["ones"](num_features, dtype=dtype))
+            if bias:
+                self.bias = Parameter(B.TORCH["zeros"](num_features, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", B.TORCH["zeros"](num_features, dtype=dtype))
+            self.register_buffer("running_var", B.TORCH["ones"](num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", B.TORCH["tensor"](0))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+    def forward(self, input):
+        if input.dim() not in self.input_dims:
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            B.increment_(self.num_batches_tracked)
+            factor = 1.0 / float(self.num_batches_tracked) if self.momentum is None else self.momentum
+        bn_training = True if self.training else self.running_mean is None and self.running_var is None
+        keep = not self.training or self.track_running_stats
+        return F.namespace_fn("batch_norm")(input, self.running_mean if keep else None,
+                                            self.running_var if keep else None, self.weight, self.bias,
+                                            bn_training, factor, self.eps)

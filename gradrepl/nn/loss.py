@@ -77,3 +77,50 @@ class BCELoss(WeightedLoss):
 
     def forward(self, input, target):
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class SmoothL1Loss(Loss):
+    torch_path = _path("SmoothL1Loss")
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        return F.namespace_fn("smooth_l1_loss")(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(Loss):
+    torch_path = _path("HuberLoss")
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        return F.namespace_fn("huber_loss")(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class BCEWithLogitsLoss(Loss):
+    torch_path = _path("BCEWithLogitsLoss")
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input, target):
+        return F.namespace_fn("binary_cross_entropy_with_logits")(input, target, self.weight,
+                                                                  pos_weight=self.pos_weight,
+                                                                  reduction=self.reduction)
+
+
+class KLDivLoss(Loss):
+    torch_path = _path("KLDivLoss")
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

@@ -10,7 +10,6 @@ builds one and `isinstance(t, Parameter)` reads the mark, as PyTorch's
 User code subclasses Module (`class Net(nn.Module)`): the language makes the user's class a
 real subclass of this host class (`gradrepl_subclassable`), so everything here runs on it.
 """
-import weakref
 from collections import OrderedDict
 
 from gradrepl.nn import backend as B
@@ -26,15 +25,12 @@ class LibraryMeta(type):
 
 
 # ------------------------------------------------------------------ Parameter
-_PARAMETERS = weakref.WeakValueDictionary()   # id(tensor) -> tensor marked as a Parameter
-
-
 def is_parameter(obj):
-    return B.is_tensor(obj) and _PARAMETERS.get(id(obj)) is obj
+    return B.is_tensor(obj) and B.PARAMETERS.get(id(obj)) is obj
 
 
 def mark_parameter(t):
-    _PARAMETERS[id(t)] = t
+    B.PARAMETERS[id(t)] = t
     return t
 
 
@@ -94,8 +90,11 @@ def _addindent(s_, num_spaces):
     return first + "\n" + "\n".join(s)
 
 
-class IncompatibleKeys(tuple):
+class IncompatibleKeys(tuple, metaclass=LibraryMeta):
     """What load_state_dict returns: prints <All keys matched successfully> when they did."""
+
+    torch_path = "torch.nn.modules.module._IncompatibleKeys"
+    gradrepl_public = frozenset(("missing_keys", "unexpected_keys", "count", "index"))
 
     def __new__(cls, missing_keys, unexpected_keys):
         return super().__new__(cls, (missing_keys, unexpected_keys))
@@ -345,14 +344,6 @@ class Module(metaclass=LibraryMeta):
         else:
             object.__delattr__(self, name)
 
-    def gradrepl_attrs(self):
-        """Names user code may read: the public API, registered members, own attributes."""
-        d = self.__dict__
-        names = set(type(self).gradrepl_public)
-        names.update(d.get("_parameters", ()), d.get("_buffers", ()), d.get("_modules", ()))
-        names.update(k for k in d if not k.startswith("_"))
-        return names
-
     # ------------------------------------------------------------ iteration
     def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
         memo = set()
@@ -467,7 +458,9 @@ class Module(metaclass=LibraryMeta):
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")
-        for a in args:
+        for a in (*args, kwargs.get("device")):
+            if B.is_cuda_device(a):
+                raise AssertionError("Torch not compiled with CUDA enabled")
             if B.is_dtype(a):
                 dtype = a
             elif B.is_tensor(a):
@@ -592,5 +585,3 @@ class Module(metaclass=LibraryMeta):
                 main_str += "\n  " + "\n  ".join(lines) + "\n"
         return main_str + ")"
 
-    def __dir__(self):
-        return sorted(self.gradrepl_attrs())

@@ -1,5 +1,11 @@
-"""torch.optim for gradrepl."""
+"""torch.optim for gradrepl: `namespace()` is what the `torch.optim` facade shows."""
+from gradrepl.optim import lr_scheduler
+from gradrepl.optim.algorithms import SGD, Adagrad, Adam, AdamW, RMSprop
+from gradrepl.optim.optimizer import Optimizer
 
 
 def namespace():
-    return {}
+    return {"Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "AdamW": AdamW, "RMSprop": RMSprop,
+            "Adagrad": Adagrad,
+            "lr_scheduler": {"LRScheduler": lr_scheduler.LRScheduler, "StepLR": lr_scheduler.StepLR,
+                             "LambdaLR": lr_scheduler.LambdaLR}}

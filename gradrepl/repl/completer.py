@@ -21,7 +21,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*$")
 _CALLEE = re.compile(r"([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*$")
 # what an attribute of a tensor is, so that `x.grad.` completes without reading x.grad
 _TENSOR_VALUED = frozenset(("grad", "data", "T", "mT"))
-_KEYWORDS = sorted(set(keyword.kwlist) - {"async", "await", "global", "nonlocal", "yield"})
+_KEYWORDS = sorted(set(keyword.kwlist) - {"async", "await", "global"})
 _AFTER_CALL = re.compile(r"[)\]]\s*\.\s*(\w*)$")
 # calls whose result is not a tensor (everything else in torch.* and Tensor.* returns one);
 # the engine's op table adds its own (api.NOT_TENSOR_RESULTS: equal, allclose, ...)

@@ -15,11 +15,11 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from gradrepl.tutor.display import show_check, show_code, show_renderable, show_step
+from gradrepl.tutor.display import show_check, show_code, show_step, show_tool
 from gradrepl.tutor.interactive import ask_predict
 from gradrepl.tutor.lesson import Code, Exercise, Tool
 from gradrepl.tutor.messages import msg, yes
-from gradrepl.tutor.player import Attempt, Player, rebuild, tool_output
+from gradrepl.tutor.player import Attempt, Player, missing_needs, rebuild, tool_output
 from gradrepl.tutor.progress import ProgressStore
 
 
@@ -70,7 +70,11 @@ class LessonMode:
         self.repl.printer.note(msg(key, self.lang, **kwargs))
 
     def status(self) -> str:
-        return f"lesson {self.lesson.id} {self.player.position + 1}/{self.player.total}"
+        step, total = self.player.position + 1, self.player.total
+        if self.lang == "zh":
+            from gradrepl.repl.zh import text
+            return text("lesson_status", id=self.lesson.id, step=step, total=total)
+        return f"lesson {self.lesson.id} {step}/{total}"
 
     def _ask(self, question: str) -> str:
         try:
@@ -82,6 +86,12 @@ class LessonMode:
     def start(self) -> None:
         """A lesson runs in a fresh session: nothing from before (or from an earlier run of
         this lesson) can answer its exercises."""
+        missing = missing_needs(self.lesson)
+        if missing:
+            self.repl.printer.problem(f"lesson {self.lesson.id} needs {', '.join(missing)}, which this "
+                                      f"gradrepl does not have yet")
+            self.repl.end_lesson()
+            return
         saved = self.store.get(self.lesson.id)
         total = self.player.total
         self.repl.reset_session()
@@ -120,9 +130,9 @@ class LessonMode:
                     ask_predict(step.predict, self.lang, self._ask, self.console)
                 self.ran.add(index)
                 self.repl.run_code(step.source, filename="<lesson>", trusted=False)
-        elif isinstance(step, Tool):
-            shown, error = tool_output(self.runner, step, self.console.width)
-            show_renderable(self.console, shown if error is None else error)
+        elif isinstance(step, Tool) and index not in self.ran:
+            self.note("tool_try", cmd=str(step.call))   # the learner types it: Enter shows it instead
+            return
         if self._pending_exercise():
             with self.repl.without_warnings():
                 self.attempt = Attempt(self.lesson, index, self.runner)
@@ -140,11 +150,29 @@ class LessonMode:
 
     # input ---------------------------------------------------------------------------------
     def enter(self) -> None:
-        """An empty line: at an exercise, check the answer typed so far; else the next step."""
+        """An empty line: at an exercise, check the answer typed so far; at a tool step the
+        learner has not run, show it for them; else the next step."""
         if self._pending_exercise():
             self.check()
             return
+        step = self.player.step
+        if isinstance(step, Tool) and self.player.position not in self.ran:
+            shown, error = tool_output(self.runner, step, self.console.width)
+            show_tool(self.console, step, shown if error is None else error, self.lang)
+            self._tool_done()
+            return
         self.advance()
+
+    def after_command(self, text: str) -> None:
+        """A meta command ran: at a tool step, the learner's own `:explain out` completes it."""
+        step = self.player.step
+        if isinstance(step, Tool) and self.player.position not in self.ran and \
+                text.split() == [step.call.command, *step.call.args]:
+            self._tool_done()
+
+    def _tool_done(self) -> None:
+        self.ran.add(self.player.position)
+        self.note("enter")
 
     def after_input(self) -> None:
         """The learner's code ran: at an exercise it is part of the answer being written."""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from gradrepl.repl.render import escape_control, leaf_grad, shape_text, short_repr
+from gradrepl.repl.render import escape_control, leaf_grad, named_tensors, shape_text, short_repr
 
 COMMANDS = {
     # name: (arguments, summary)
@@ -102,40 +102,46 @@ class MetaCommands:
 
     # help -------------------------------------------------------------------------------
     def cmd_help(self, argument):
+        zh = self.repl.lang == "zh"
+        if zh:
+            from gradrepl.repl import zh as ZH
         topic = TOPIC_ALIASES.get(argument.lower(), argument.lower())
         if topic in HELP:
-            self.printer.print(Text(HELP[topic]))
+            self.printer.print(Text(ZH.HELP.get(topic, HELP[topic]) if zh else HELP[topic]))
             return
         name = topic if topic.startswith(":") else ":" + topic
         if topic and name in {**COMMANDS, **LESSON_COMMANDS}:
             arguments, summary = {**COMMANDS, **LESSON_COMMANDS}[name]
             self.printer.print(Text(f"{name} {arguments}".rstrip(), style="bold"))
-            self.printer.print(Text("  " + summary))
+            self.printer.print(Text("  " + (ZH.COMMANDS.get(name, summary) if zh else summary)))
             return
         if topic and topic != "commands":
-            self.printer.problem(f"no help on {argument!r}; topics: {', '.join(self.help_topics())}")
+            topics = ", ".join(self.help_topics())
+            self.printer.problem(ZH.text("no_help", topic=argument, topics=topics) if zh else
+                                 f"no help on {argument!r}; topics: {topics}")
             return
         from rich.table import Table
 
         table = Table(show_header=False, box=None, pad_edge=False)
         table.add_column(no_wrap=True, style="bold")
-        table.add_column()
+        table.add_column(overflow="fold")
         for name, (arguments, summary) in COMMANDS.items():
-            table.add_row(f"{name} {arguments}".rstrip(), summary)
+            table.add_row(f"{name} {arguments}".rstrip(), ZH.COMMANDS.get(name, summary) if zh else summary)
         table.add_row("", "")
         for name, (arguments, summary) in LESSON_COMMANDS.items():
-            table.add_row(name, f"in a lesson: {summary}")
-        self.printer.print(Text("Type PyTorch code (torch is imported; exp, ones, tensor ... work "
+            table.add_row(name, ZH.text("in_lesson") + ZH.COMMANDS.get(name, summary) if zh
+                          else f"in a lesson: {summary}")
+        self.printer.print(Text(ZH.text("intro") if zh else
+                                "Type PyTorch code (torch is imported; exp, ones, tensor ... work "
                                 "without the prefix). Commands:"))
         self.printer.print(table)
-        self.printer.print(Text(":help autograd explains the ideas, :help keys the keys.",
-                                style="dim"))
+        self.printer.print(Text(ZH.text("more") if zh else
+                                ":help autograd explains the ideas, :help keys the keys.", style="dim"))
 
     # the session ------------------------------------------------------------------------
     def _tensors(self):
         session = self.repl.session
-        return [(name, value) for name, value in session.namespace.items()
-                if isinstance(name, str) and session.api.is_tensor(value)]
+        return named_tensors(session.namespace, session.api)
 
     def cmd_vars(self, argument):
         from rich.table import Table
@@ -171,7 +177,17 @@ class MetaCommands:
     def cmd_grad(self, argument):
         session = self.repl.session
         if argument:
-            value = session.namespace.get(argument)
+            tensors = dict(self._tensors())
+            value = tensors.get(argument, session.namespace.get(argument))
+            params = [(n, t, leaf_grad(t)) for n, t in tensors.items() if n.startswith(argument + ".")]
+            if not session.api.is_tensor(value) and params:     # a model: its parameters' grads
+                rows = [r for r in params if r[2] is not None]
+                if rows:
+                    self.printer.grad_table(rows, title=f"{argument}: .grad", header="grad")
+                else:
+                    self.printer.note(f"no parameter of {argument} has a .grad yet (call backward() on a "
+                                      "loss computed with it)")
+                return
             if not session.api.is_tensor(value):
                 self.printer.problem(f":grad: {argument!r} is not a tensor in this session")
                 return

@@ -16,6 +16,7 @@ _BLOCKS = (ast.If, ast.For, ast.While, ast.With, ast.FunctionDef, ast.ClassDef, 
 # after these the next line goes one level out, as in IPython and ptpython
 _DEDENT_AFTER = re.compile(r"(return|pass|break|continue|raise)\b")
 _COMMENT = re.compile(r"\s*#[^'\"]*$")
+_HEADER = re.compile(r"\s*(@|(if|elif|else|for|while|with|def|class|try|except|finally|async)\b.*:$)")
 
 
 def is_meta(text: str) -> bool:
@@ -35,10 +36,17 @@ def needs_more(text: str) -> bool:
         try:
             tree = ast.parse(text)
         except SyntaxError:
-            return _unfinished(text)
+            # Inside a block, Enter opens a new line as in ptpython and IPython: the
+            # half-typed block is checked when a blank line (or Esc Enter) submits it.
+            return _unfinished(text) or _in_block(lines)
         except (ValueError, RecursionError, MemoryError):
             return False                   # run it: the interpreter reports the problem
     return bool(tree.body) and isinstance(tree.body[-1], _BLOCKS)
+
+
+def _in_block(lines) -> bool:
+    """A compound statement (def, for, if, ..., or a decorator) has been opened."""
+    return any(_HEADER.match(_COMMENT.sub("", line).rstrip()) for line in lines)
 
 
 def _unfinished(text: str) -> bool:

@@ -83,6 +83,25 @@ def _small(value, limit: int) -> bool:
     return True
 
 
+def named_tensors(namespace, api):
+    """(name, tensor) for the session's tensors and, under `model.fc1.weight`, the
+    parameters of the modules it holds (what :vars, :grad and the .grad table list)."""
+    from gradrepl.nn.module import Module
+    rows, seen = [], set()
+    for name, value in list(namespace.items()):
+        if not isinstance(name, str):
+            continue
+        if api.is_tensor(value):
+            rows.append((name, value))
+            seen.add(id(value))
+        elif isinstance(value, Module):
+            for pname, param in value.named_parameters():
+                if id(param) not in seen:
+                    rows.append((f"{name}.{pname}", param))
+                    seen.add(id(param))
+    return rows
+
+
 def leaf_grad(tensor):
     """.grad where PyTorch keeps one (leaves, retain_grad), read without the non-leaf warning."""
     if tensor.is_leaf or tensor.retains_grad:
@@ -122,8 +141,11 @@ class Printer:
         self._print(rich_text, soft_wrap=True)
 
     # tutor displays -------------------------------------------------------------------------
-    def tensor_assigned(self, name: str, tensor, with_value: bool = True) -> None:
-        """The new value (when nothing else shows it) and its autograd flags."""
+    def tensor_assigned(self, name: str, tensor, with_value: bool = True, in_place: bool = False) -> None:
+        """The new value (when nothing else shows it) and its autograd flags; in_place: the
+        statement changed the tensor without rebinding the name (y[0, 0] = 5, y.detach_())."""
+        if in_place:
+            name += " (changed in place)"
         if with_value:
             self.value(repr(tensor))
             line = f"{name}: {describe(tensor)}"
@@ -134,15 +156,15 @@ class Printer:
     def other_assigned(self, name: str, text: str) -> None:
         self._print(Text(f"{name} = {escape_control(text)}", style="dim cyan"), soft_wrap=True)
 
-    def grad_table(self, rows, title=".grad changed", header="new grad") -> None:
+    def grad_table(self, rows, title=".grad changed", header="new grad", columns=("name", "shape")) -> None:
         """rows: (name, tensor, grad); each grad is shown as PyTorch prints it."""
         from rich import box
         from rich.table import Table
 
         table = Table(title=title, title_justify="left", title_style="bold",
                       box=box.SIMPLE_HEAD if self.console.no_color else box.ROUNDED)
-        table.add_column("name", style="bold", no_wrap=True)
-        table.add_column("shape", no_wrap=True)
+        table.add_column(columns[0], style="bold", no_wrap=True)
+        table.add_column(columns[1], no_wrap=True)
         table.add_column(header, no_wrap=True, overflow="ignore")
         for name, tensor, grad in rows:
             if grad.numel() > GRAD_PREVIEW:
@@ -168,9 +190,11 @@ class Printer:
             source = escape_control(redact(error.source_line.rstrip("\n")))
             stripped = source.lstrip()
             self._print(Text("    " + stripped), soft_wrap=True)
-            if error.col is not None and error.kind in ("syntax", "error"):
+            if error.col is not None and error.kind == "syntax":
                 caret = max(0, error.col - (len(source) - len(stripped)))
                 self._print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
+            elif error.carets and error.kind == "error":    # under the failing part, as Python 3.11
+                self._print(Text("    " + error.carets, style="bold red"), soft_wrap=True)
         message = escape_control(redact(error.message))
         line = Text()
         line.append(error.type_name, style="bold red")

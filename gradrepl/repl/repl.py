@@ -13,7 +13,7 @@ from gradrepl import __version__
 from gradrepl.errors import BudgetExceeded, Interrupted
 from gradrepl.repl.meta import MetaCommands
 from gradrepl.repl.multiline import is_meta, needs_more
-from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, plain_wanted,
+from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, named_tensors, plain_wanted,
                                    short_repr)
 
 PROMPT, CONTINUATION = ">>> ", "... "
@@ -55,6 +55,8 @@ class Repl:
         self._multiline = False
         self._single = True        # one statement typed: its assigned value is shown in full
         self._grads = {}
+        self._prompt_run = False    # the code running was typed at the prompt (`_` is set)
+        self._shorthand_told = set()
         self._io = (input, output)
         self.rng_state = None
         self.prompt = None if simple else self._make_prompt()
@@ -144,8 +146,12 @@ class Repl:
     def run(self, lesson: str | None = None, banner: bool = True) -> int:
         """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
         if banner:
-            self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
-                              f":help, :lesson, Ctrl-D exits.", style="")
+            if self.lang == "zh":
+                from gradrepl.repl.zh import text
+                self.printer.note(text("banner", version=__version__), style="")
+            else:
+                self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
+                                  f":help, :lesson, Ctrl-D exits.", style="")
         self._history_warning()
         if lesson is not None:
             self.handle_safely(f":lesson {lesson}")
@@ -200,6 +206,8 @@ class Repl:
             return
         if is_meta(stripped):
             self.meta.run(stripped)
+            if self.lesson is not None:
+                self.lesson.after_command(stripped)
             return
         if stripped in ("exit", "quit"):
             self.running = False
@@ -217,8 +225,9 @@ class Repl:
     def run_code(self, text, *, filename="<stdin>", trusted=True, annotate=True, quiet=False):
         self._multiline = "\n" in text.strip()
         self._single = _statement_count(text) == 1
-        saved = self._annotate, self._quiet
+        saved = self._annotate, self._quiet, self._prompt_run
         self._annotate, self._quiet = annotate, quiet or self._quiet
+        self._prompt_run = trusted
         self._grads = self._grad_snapshot()
         from gradrepl.lang import run_source
 
@@ -236,7 +245,7 @@ class Repl:
         finally:
             session.limits = prompt_limits
             api.keep_saved_for_explain(False)
-            self._annotate, self._quiet = saved
+            self._annotate, self._quiet, self._prompt_run = saved
 
     def _write(self, text):
         if self._quiet:
@@ -254,6 +263,8 @@ class Repl:
             self.session.write(safe_repr(value) + "\n")   # capped before building, then counted
         finally:
             self._echoing = False
+        if self._prompt_run:       # as Python's REPL: `_` is the last result shown at the prompt
+            self.session.fallback["_"] = value
 
     def _report(self, error):
         if not self._quiet:
@@ -281,22 +292,44 @@ class Repl:
             if statement.error is not None or not self.tutor or not self._annotate or self._quiet:
                 return
             self._show_assigned(statement.assigned)
+            self._show_assigned([n for n in statement.changed_in_place if n not in statement.assigned],
+                                in_place=True)
+            if self._prompt_run:
+                self._shorthand_tip(statement.source)
             if changed:
-                namespace = self.session.namespace
-                self.printer.grad_table([(n, namespace[n], leaf_grad(namespace[n]))
-                                            for n in changed])
+                tensors = dict(named_tensors(self.session.namespace, self.session.api))
+                rows = [(n, tensors[n], leaf_grad(tensors[n])) for n in changed if n in tensors]
+                if self.lang == "zh":
+                    from gradrepl.repl.zh import text
+                    self.printer.grad_table(rows, title=text("grad_changed"), header=text("new_grad"),
+                                            columns=(text("name"), text("shape")))
+                else:
+                    self.printer.grad_table(rows)
         except Exception as e:  # noqa: BLE001 - a display problem must not stop the statement loop
             self.printer.problem(f"gradrepl: internal error in the tutor display "
                                  f"({type(e).__name__}: {str(e)[:200]})")
 
-    def _show_assigned(self, names):
+    def _shorthand_tip(self, source):
+        """Once per name: bare `exp` is gradrepl's shorthand; a PyTorch script says torch.exp."""
+        from gradrepl.export import shorthand_uses
+
+        new = [n for n in shorthand_uses(source, self.session.namespace) if n not in self._shorthand_told]
+        if new:
+            self._shorthand_told.update(new)
+            spelled = ", ".join(f"torch.{n}" for n in new)
+            self.printer.note(f"tip: {', '.join(new)} without torch. is gradrepl shorthand; a PyTorch "
+                              f"script writes {spelled} (:save does it for you)")
+
+    def _show_assigned(self, names, in_place=False):
         namespace, api = self.session.namespace, self.session.api
         for name in names:
             if name not in namespace:
                 continue
             value = namespace[name]
+            if in_place and not api.is_tensor(value):
+                continue
             if api.is_tensor(value):
-                self.printer.tensor_assigned(name, value, with_value=self._single)
+                self.printer.tensor_assigned(name, value, with_value=self._single, in_place=in_place)
             elif self._single:
                 text = short_repr(value, _SHOWN_LENGTH)
                 if text is not None:
@@ -304,16 +337,14 @@ class Repl:
 
     def _grad_snapshot(self):
         """name -> (id of .grad, its values) for session tensors that keep a .grad."""
-        api = self.session.api
         snapshot = {}
-        for name, value in list(self.session.namespace.items()):
-            if isinstance(name, str) and api.is_tensor(value):
-                grad = leaf_grad(value)
-                if grad is None:
-                    snapshot[name] = (None, None)
-                else:
-                    values = grad.tolist() if grad.numel() <= GRAD_PREVIEW else None
-                    snapshot[name] = (id(grad), values)
+        for name, value in named_tensors(self.session.namespace, self.session.api):
+            grad = leaf_grad(value)
+            if grad is None:
+                snapshot[name] = (None, None)
+            else:
+                values = grad.tolist() if grad.numel() <= GRAD_PREVIEW else None
+                snapshot[name] = (id(grad), values)
         return snapshot
 
     def reset_session(self):
@@ -380,6 +411,7 @@ def start(args, lesson: str | None = None, lang: str | None = None) -> int:
     plain = plain_wanted(getattr(args, "no_color", False))
     repl = Repl(limits=Limits.open_ended(**flags), lesson_limits=Limits.for_lessons(**flags),
                 plain=plain, lang=lang, simple=os.environ.get("TERM") == "dumb")
+    from gradrepl.lang import run_source
     from gradrepl.worker import monitor
-    restored = monitor.attach_repl(repl)   # in a worker: logged for replay, restored on restart
+    restored = monitor.attach_repl(repl, run_source)   # in a worker: replayed after a restart
     return repl.run(lesson, banner=not restored)

@@ -21,6 +21,10 @@ class SyntaxValidator(Validator):
                 column = max(1, e.offset or 1)
                 row = min(line - 1, document.line_count - 1)
                 col = min(column - 1, len(document.lines[row]))
+                if document.line_count > 1:
+                    # the end of the failing line: Enter there opens a line instead of
+                    # splitting one of the block's lines in two
+                    col = len(document.lines[row])
                 raise ValidationError(
                     cursor_position=document.translate_row_col_to_index(row, col),
                     message=f"SyntaxError: {e.msg} (line {line}, column {column})") from None

@@ -217,9 +217,10 @@ def _runs_failure(name: str, runs: int | None, expected: int) -> Failure | None:
                        f"'{name}' 必须仍是课程建好的那个张量（它被重新赋值了）")
     if runs == expected:
         return None
-    times = {0: "never", 1: "once", 2: "twice"}.get(runs, f"{runs} times")
-    want = {0: "never", 1: "once", 2: "twice"}.get(expected, f"{expected} times")
-    return Failure(f"backward reached {name} {times}; the task needs it reached {want}",
+    times = {1: "once", 2: "twice"}.get(runs, f"{runs} times")
+    want = {0: "not at all", 1: "once", 2: "twice"}.get(expected, f"{expected} times")
+    reached = f"backward never reached {name}" if runs == 0 else f"backward reached {name} {times}"
+    return Failure(f"{reached}; the task needs it reached {want}",
                    f"反向传播到达 {name} {runs} 次；题目要求 {expected} 次")
 
 

@@ -52,11 +52,13 @@ def lesson_table(lessons: list[Lesson], store: ProgressStore, lang: str, console
     table = Table(title=label("lessons", lang), title_justify="left")
     table.add_column(label("number", lang), justify="right")
     table.add_column(label("id", lang), no_wrap=True)
-    table.add_column(label("title", lang))
+    table.add_column(label("title", lang), overflow="fold")   # CJK has no spaces to wrap at: fold, never cut
     table.add_column(label("progress", lang), no_wrap=True)
     for lesson in lessons:
         en, zh = store.get(lesson.id).describe()
-        table.add_row(str(lesson.number), lesson.id, lesson.title.get(lang), zh if lang == "zh" else en)
+        # lesson text is text, never rich markup ('[/x]', '[link=...]')
+        table.add_row(str(lesson.number), RichText(lesson.id), RichText(lesson.title.get(lang)),
+                      RichText(zh if lang == "zh" else en))
     console.print(table)
 
 
@@ -98,7 +100,7 @@ def join_cjk_lines(text: str) -> str:
 def show_markdown(console: Console, text: str, lang: str) -> None:
     if lang == "zh":
         text = join_cjk_lines(text)
-    markdown = Markdown(text)
+    markdown = Markdown(text, hyperlinks=False)   # a lesson's links stay text: no OSC 8
     if console.is_terminal:
         console.print(markdown)
         return
@@ -111,7 +113,7 @@ def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous:
     """Section rule (when the section changes), then the step's prose, code or task."""
     step = lesson.steps[index]
     if previous is None or previous.section != step.section:
-        console.print(Rule(step.section.get(lang), align="left"))
+        console.print(Rule(RichText(step.section.get(lang)), align="left"))
     if isinstance(step, Prose):
         show_markdown(console, step.text.get(lang), lang)
     elif isinstance(step, Code):
@@ -119,9 +121,6 @@ def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous:
     elif isinstance(step, Exercise):
         console.print(RichText(labelled("exercise", lang, step.title.get(lang)), style="bold"))
         show_markdown(console, step.task.get(lang), lang)
-    elif isinstance(step, Tool):
-        console.print(RichText(msg("tool", lang, cmd=str(step.call)), style="dim"))
-        console.print(RichText(f"» {step.call}", style="bold cyan"))
 
 
 def show_predict(console: Console, predict: Predict, lang: str) -> None:
@@ -150,6 +149,13 @@ def show_renderable(console: Console, shown) -> None:
     console.print(RichText(shown) if isinstance(shown, str) else shown, soft_wrap=isinstance(shown, str))
 
 
+def show_tool(console: Console, tool: Tool, shown, lang: str) -> None:
+    """A tool step run by the tutor: what it runs, then what gradrepl prints for it."""
+    console.print(RichText(msg("tool", lang, cmd=str(tool.call)), style="dim"))
+    console.print(RichText(f"» {tool.call}", style="bold cyan"))
+    show_renderable(console, shown)
+
+
 def show_check(console: Console, result: CheckResult, lang: str) -> None:
     if result.passed:
         console.print(RichText(label("passed", lang), style="green"))
@@ -174,7 +180,7 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
             show_predict(console, step.predict, lang)
             show_predict_feedback(console, step.predict, lang, None)
         if isinstance(step, Tool) and outcome is not None:
-            show_renderable(console, outcome)
+            show_tool(console, step, outcome, lang)
         if isinstance(outcome, CodeResult):
             show_output(console, outcome.output)
             if not outcome.matched:

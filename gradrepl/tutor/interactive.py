@@ -17,7 +17,7 @@ from rich.progress_bar import ProgressBar
 from rich.text import Text as RichText
 
 from gradrepl.tutor.display import (make_console, show_check, show_code, show_output, show_predict,
-                                    show_predict_feedback, show_renderable, show_step)
+                                    show_predict_feedback, show_step, show_tool)
 from gradrepl.tutor.lesson import Code, Exercise, Lesson, Tool
 from gradrepl.tutor.messages import COMMANDS, msg, yes
 from gradrepl.tutor.player import Attempt, Player, Runner, rebuild, replay, tool_output
@@ -39,7 +39,7 @@ def ask_predict(predict, lang: str, read: Callable[[str], str], console: Console
     n = len(predict.choices)
     while True:
         answer = read(msg("predict_prompt", lang, n=n)).strip()
-        if not answer:
+        if not answer or answer.startswith(":"):   # Enter (or a command): just run it
             chosen = None
             break
         if answer.isdigit() and 1 <= int(answer) <= n:
@@ -138,7 +138,7 @@ class LinePlayer:
                 self.ran.add(index)
         elif isinstance(step, Tool):
             shown, error = tool_output(self.runner, step, self.console.width)
-            show_renderable(self.console, shown if error is None else error)
+            show_tool(self.console, step, shown if error is None else error, self.lang)
         if isinstance(step, Exercise) and index not in self.ran:
             self.exercise(index)
             return

@@ -37,7 +37,8 @@ LANGS = ("en", "zh")
 
 _LANG_MARKER = re.compile(r"^\s*<!--\s*(en|zh)\s*-->\s*$")
 _FRONT_MATTER = "+++"
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_MAX_NUMBER = 10 ** 15
 
 
 class LessonError(Exception):
@@ -121,6 +122,7 @@ class Lesson:
     source: str
     path: str
     steps: tuple[Step, ...] = field(repr=False)
+    needs: tuple[str, ...] = ()   # torch names the lesson uses that a gradrepl build may lack
 
     @property
     def exercises(self) -> list[Exercise]:
@@ -156,7 +158,28 @@ def _parse_front_matter(text: str, path: str) -> tuple[dict, int]:
         meta = tomllib.loads("\n".join(lines[1:end]))
     except tomllib.TOMLDecodeError as e:
         raise LessonError(path, 2, f"front matter: {e}") from None
+    _check_values(meta, path, 2)
     return meta, end + 1
+
+
+def _check_values(value, path: str, line: int) -> None:
+    """TOML escapes (\\u001b) make control characters the file itself may not hold; and
+    numbers stay small enough to print."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str):
+            control = _CONTROL.search(v)
+            if control:
+                raise LessonError(path, line, f"control character U+{ord(control.group()):04X} "
+                                              f"is not allowed in a lesson")
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > _MAX_NUMBER:
+            raise LessonError(path, line, f"number too large (more than {_MAX_NUMBER})")
 
 
 class _Builder:
@@ -273,8 +296,6 @@ class _Builder:
                 raise self.error(line, "```toml predict must come right after a ```python step (or its output)")
             index = self.predict_target
             code = self.steps[index]
-            if code.predict is not None:
-                raise self.error(line, "a code step has one ```toml predict")
             self.steps[index] = Code(code.section, code.source, code.expected, code.line,
                                      self._predict(self._toml(body, line), line))
             self.predict_target = None
@@ -327,9 +348,11 @@ class _Builder:
 
     def _toml(self, body: str, line: int) -> dict:
         try:
-            return tomllib.loads(body)
+            values = tomllib.loads(body)
         except tomllib.TOMLDecodeError as e:
             raise self.error(line, f"TOML: {e}") from None
+        _check_values(values, self.path, line)
+        return values
 
     def finish_exercise(self, body: str, line: int) -> None:
         ex = self.exercise
@@ -361,6 +384,10 @@ def parse_lesson(text: str, path: str = "<lesson>") -> Lesson:
         raise LessonError(path, 1, "id must be lowercase letters, digits and '-'")
     if not isinstance(meta["number"], int):
         raise LessonError(path, 1, "number must be an integer")
+    needs = meta.get("needs", [])
+    if not isinstance(needs, list) or not all(
+            isinstance(n, str) and re.fullmatch(r"torch(\.[A-Za-z][A-Za-z0-9_]*)+", n) for n in needs):
+        raise LessonError(path, 1, "needs must be a list of torch names, e.g. [\"torch.optim.SGD\"]")
 
     lines = text.split("\n")
     body = "\n".join(lines[offset:])
@@ -387,7 +414,7 @@ def parse_lesson(text: str, path: str = "<lesson>") -> Lesson:
         id=meta["id"], number=meta["number"],
         title=_text_table(meta["title"], path, 1, "title"),
         summary=_text_table(meta["summary"], path, 1, "summary"),
-        source=str(meta["source"]), path=path, steps=tuple(builder.steps),
+        source=str(meta["source"]), path=path, steps=tuple(builder.steps), needs=tuple(needs),
     )
 
 

@@ -6,9 +6,10 @@ COMMANDS = (":hint", ":solution", ":check", ":skip", ":back", ":restart", ":rese
 MESSAGES = {
     "enter": ("Enter: continue  (:back :restart :quit)", "回车：继续（:back :restart :quit）"),
     "exercise": ("Type your answer (one or more lines, each runs as you type it), then press Enter on "
-                 "an empty line to check it.  :hint :solution :skip :back :restart :quit",
+                 "an empty line to check it. It starts from the lesson's variables as its steps made "
+                 "them.  :hint :solution :skip :back :restart :quit",
                  "输入你的答案（可以多行，每行输入后立即运行），然后在空行上按回车检查。"
-                 ":hint :solution :skip :back :restart :quit"),
+                 "答案从本课各步骤建立的变量开始。:hint :solution :skip :back :restart :quit"),
     "nothing_typed": ("Type your answer first; Enter on an empty line then checks it.",
                       "请先输入答案；之后在空行上按回车进行检查。"),
     "again": ("Your next try starts from the lesson's state again (the variables of this try are gone).",
@@ -41,6 +42,8 @@ MESSAGES = {
     "predict_answer": ("The answer is {n}.", "答案是 {n}。"),
     "tool": ("The tutor runs {cmd} for you (at the gradrepl prompt you can type it yourself):",
              "导师替你运行 {cmd}（在 gradrepl 提示符下你也可以自己输入）："),
+    "tool_try": ("Your turn: type {cmd} at the prompt (Enter shows it for you).",
+                 "轮到你了：在提示符下输入 {cmd}（直接回车则由导师替你显示）。"),
     "hint": ("hint: {text}", "提示：{text}"),
     "warning": ("warning: {text}", "警告：{text}"),
 }

@@ -152,6 +152,16 @@ def replay(lesson: Lesson, runner: Runner, upto: int) -> None:
             runner.run(step.solution)
 
 
+def missing_needs(lesson: Lesson) -> list[str]:
+    """The names in the lesson's `needs` that this gradrepl does not have (yet)."""
+    if not lesson.needs:
+        return []
+    from gradrepl.tutor.runner import SandboxRunner
+
+    runner = SandboxRunner()
+    return [name for name in lesson.needs if runner.run(f"_ = {name}\n").strip()]
+
+
 def rebuild(lesson: Lesson, runner: Runner, upto: int) -> None:
     """A clean session as the lesson has it before step `upto`: nothing the learner typed survives."""
     runner.reset()

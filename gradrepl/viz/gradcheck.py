@@ -309,8 +309,10 @@ def gradcheck_renderable(res):
             parts.append(Text(f"{leaf.name}: autograd {values_text(leaf.analytic)}", style="red"))
             parts.append(Text(f"{' ' * len(leaf.name)}  numeric  {values_text(leaf.numeric)}", style="red"))
     if not res.ok:
-        parts.append(Text("autograd differs from how the value really changes: a wrong derivative rule, or the "
-                          "graph cut on purpose (detach(), no_grad(), .data), as 001's detach_() example does",
+        parts.append(Text("autograd differs from how the value really changes: a wrong derivative rule; an "
+                          "input sitting on a kink (relu, abs, clamp or max at exactly the corner: the finite "
+                          "difference straddles it and averages the two slopes, autograd takes one side); or "
+                          "the graph cut on purpose (detach(), no_grad()), as 001's detach_() example does",
                           style="dim"))
     verdict = Text()
     verdict.append("passed" if res.ok else "FAILED", style="bold green" if res.ok else "bold red")

@@ -87,10 +87,24 @@ class Names:
 
     def __init__(self, namespace=None):
         from gradrepl.engine.tensor import Tensor
+        from gradrepl.nn.module import Module
         self._by_id = {}
+        modules = []
         for name, value in (namespace or {}).items():
             if isinstance(name, str) and type(value) is Tensor:
-                self._by_id.setdefault(id(value), (value, []))[1].append(name)
+                self._add(value, name)
+            elif isinstance(name, str) and isinstance(value, Module):
+                modules.append(value)
+        # a model's parameters under their names in it (`fc1.weight`), as torchviz labels
+        # them with make_dot(y, params=dict(model.named_parameters()))
+        for model in modules:
+            for pname, param in model.named_parameters():
+                self._add(param, pname)
+
+    def _add(self, t, name):
+        names = self._by_id.setdefault(id(t), (t, []))[1]
+        if name not in names:
+            names.append(name)
 
     def of(self, t):
         entry = self._by_id.get(id(t))

@@ -16,12 +16,13 @@ _GIVE_UP = 3              # workers in a row that die before saying anything: st
 _CRASH_SIGNALS = {"SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGSYS"}
 
 
-def supervise(main, argv) -> int:
+def supervise(main, argv, resume=None) -> int:
     """Run main(argv) in a worker process under OS limits; its exit status, or 1 / 130
-    after a death inside a statement (see gradrepl.worker)."""
+    after a death inside a statement (see gradrepl.worker). resume(text, filename, limits,
+    keep_going) runs a --keep-going script again in a new worker."""
     if os.environ.get("GRADREPL_IN_PROCESS") == "1" or not hasattr(os, "fork"):
         return main(argv)
-    return Front(main, argv).run()
+    return Front(main, argv, resume).run()
 
 
 def _kill_after(limit):
@@ -45,8 +46,9 @@ def _escape(text):
 
 
 class Front:
-    def __init__(self, main, argv):
+    def __init__(self, main, argv, resume=None):
         self.main = main
+        self.resume = resume
         self.argv = argv
         self.spec = None          # a --keep-going script: text, filename, limits
         self.succeeded = set()    # its statements (indices) that succeeded
@@ -217,7 +219,7 @@ class Front:
             from gradrepl.worker import monitor
             monitor.ACTIVE = monitor.Channel(wfd, plan, replay)
             if plan is not None:
-                rc = _resume_script(self.spec, plan)
+                rc = _resume_script(self.spec, self.resume)
             else:
                 rc = self.main(self.argv)
         except KeyboardInterrupt:
@@ -314,12 +316,11 @@ def _die_with(parent):
         os._exit(1)
 
 
-def _resume_script(spec, plan):
+def _resume_script(spec, run_script):
     """A --keep-going script after a death: the statements that succeeded run again
     without output, then the ones after the statement that died."""
     import gc
 
-    from gradrepl.cli import run_script
     from gradrepl.limits import Limits
     gc.set_threshold(20_000, 20, 20)
     return run_script(spec["text"], spec["filename"], Limits(**spec["limits"]), True)

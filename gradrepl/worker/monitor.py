@@ -92,21 +92,20 @@ def script_spec(text, filename, limits, keep_going):
         ACTIVE.send({"spec": {"text": text, "filename": filename, "limits": asdict(limits)}})
 
 
-def attach_repl(repl):
-    """The REPL's session is logged for replay; after a restart, its variables come back."""
+def attach_repl(repl, run_source):
+    """The REPL's session is logged for replay; after a restart, its variables come back
+    (run again with `run_source`, gradrepl.lang's: the worker does not import the language)."""
     if ACTIVE is None:
         return False
     ACTIVE.repl = repl
     ACTIVE.send({"repl": 1})
     entries, ACTIVE.replay = ACTIVE.replay, []
     if entries:
-        replay_into(repl, entries)
+        replay_into(repl, entries, run_source)
     return ACTIVE.restarted
 
 
-def replay_into(repl, entries):
-    from gradrepl.lang import run_source
-
+def replay_into(repl, entries, run_source):
     repl.printer.note(f"restoring your variables: replaying the {len(entries)} "
                       f"statement{'s' if len(entries) != 1 else ''} that succeeded", style="")
     session = repl.session

@@ -240,3 +240,12 @@ def test_a_file_name_instead_of_a_command_gets_a_hint(script):
     assert "gradrepl: error: 'foo.py' is not a command; to run the file: gradrepl run foo.py" in p.stderr
     p = gradrepl("bogus")
     assert p.returncode == 2 and "unknown command 'bogus'" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_budget_flags_reach_graph_explain_gradcheck_and_export(script):
+    path = script("x = torch.ones(2, requires_grad=True)\nn = 0\nfor i in range(100):\n    n += 1\ny = (x * n).sum()\n")
+    assert gradrepl("explain", path, "y").returncode == 0
+    for argv in (["--max-steps", "20", "explain", path, "y"], ["explain", path, "y", "--max-steps=20"],
+                 ["export", path, "--max-steps", "20"]):
+        p = gradrepl(*argv)
+        assert "more than 20 interpreter steps" in p.stderr, argv

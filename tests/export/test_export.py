@@ -82,8 +82,8 @@ def test_import_torch_once_and_math_when_used():
 
 
 def test_only_free_shorthand_names_are_expanded():
-    assert _export("def f(exp):\n    return exp(1) + tanh(2)") == \
-        "import torch\ndef f(exp):\n    return exp(1) + torch.tanh(2)\n"
+    assert _export("def f(exp):\n    return exp(1) + tanh(2)", "y = 1") == \
+        "import torch\n\ndef f(exp):\n    return exp(1) + torch.tanh(2)\n\ny = 1\n"
     assert _export("tensor = 3", "y = tensor + 1") == "import torch\ntensor = 3\ny = tensor + 1\n"
     assert _export("y = [ones(n) for ones in [1]]") == "import torch\ny = [ones(n) for ones in [1]]\n"
     assert _export("y = exp(1); z = 'exp(1)'  # exp(2)") == "import torch\ny = torch.exp(1); z = 'exp(1)'  # exp(2)\n"

@@ -29,7 +29,7 @@ def test_runtime_error_location_is_innermost_statement():
     assert err.source_line == "    return w / 0"
     text = err.format()
     assert text.splitlines() == ["case.py:3 (in the statement at line 8)", "    return w / 0",
-                                 "ZeroDivisionError: division by zero"]
+                                 "           ~~^~~", "ZeroDivisionError: division by zero"]
 
 
 def test_first_error_stops_unless_keep_going():

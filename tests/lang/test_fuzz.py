@@ -17,13 +17,26 @@ CORPUS = sorted(p.read_text() for p in (DATA / "conformance").glob("*.py")) + [
     "class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
     "        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\n",
     "with torch.no_grad():\n    y = torch.ones(2) ** 2 @ torch.ones(2)\nwhile y < 10:\n    y += 1\n",
+    "class P:\n    k = 1\n    def __init__(self, x):\n        self.x = x\n    @property\n"
+    "    def d(self):\n        return self.x * 2\n    @staticmethod\n    def s(v):\n"
+    "        return v\nclass Q(P):\n    def __init__(self):\n        super().__init__(3)\n"
+    "q = Q()\nprint(q.d, q.s(1), isinstance(q, P), getattr(q, 'x'))\n",
+    "def g(n):\n    for i in range(n):\n        x = yield i\n    yield from [n]\n"
+    "print(list(g(3)), sum(v for v in g(2)), next(g(1)))\n",
+    "def o():\n    c = 0\n    def i():\n        nonlocal c\n        c += 1\n    i()\n    return c\n"
+    "if (w := o()) > 0:\n    print('{} {w}'.format(w, w=w))\n",
+    "import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n"
+    "        super().__init__()\n        self.fc = nn.Linear(2, 1)\n    def forward(self, x):\n"
+    "        return self.fc(x)\nprint(Net()(torch.ones(2)).shape)\n",
 ]
 TOKENS = ["x", "y", "torch", ".", "ones", "(", ")", "[", "]", "{", "}", ",", ":", "=", "+", "*",
           "**", "@", "-", "/", "1", "2.", "'s'", "f'{x}'", "\n", "    ", "for", "in", "range",
           "if", "else", "while", "def", "return", "lambda", "try", "except", "raise", "with",
           "no_grad", "backward", "grad", "requires_grad", "True", "None", "print", "import",
           "class", "yield", "_", "__class__", "not", "and", "*args", "**kw", "del", "%", "<<",
-          "10", "is", "sum", "len", "'a'", "...", ";", "#", "\\", "async", "global"]
+          "10", "is", "sum", "len", "'a'", "...", ";", "#", "\\", "async", "global",
+          "super", "nonlocal", ":=", "self", "@staticmethod", "@property", "__init__",
+          "yield from", "nn.Module", "'{}'.format"]
 
 # run_source raises the recursion limit once; do it before hypothesis records the limit.
 run_source("", Session(write=lambda text: None))

@@ -73,7 +73,7 @@ def test_completions(completer, text, expected):
     ("scale(x, ", ["t=", "factor=", "bias="]),
     ("scale(x, fa", ["factor="]),
     ("x.sum().backward(retain", ["retain_graph="]),
-    ("print(x.sum(di", ["dim=", "dict", "divmod"]),
+    ("print(x.sum(di", ["dim=", "dict", "dir", "divmod"]),
 ])
 def test_keyword_arguments(completer, text, expected):
     assert complete(completer, text) == expected

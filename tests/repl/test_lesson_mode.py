@@ -14,8 +14,8 @@ def test_play_a_lesson_with_hints_and_checks(drive):
                 "s = (x ** 2).sum()\rs.backward()\r\r")
     assert "1. A tiny lesson" in out and "Some prose." in out
     # code steps run in the learner's session with the tutor displays
-    assert "tensor([1., 1.], requires_grad=True)" in out
-    assert "x: shape (2,)  requires_grad=True  is_leaf=True  grad_fn=None" in out
+    assert out.count("tensor([1., 1.], requires_grad=True)") == 1   # rebuilding an attempt is quiet
+    assert out.count("x: shape (2,)  requires_grad=True  is_leaf=True  grad_fn=None") == 1
     assert "<SumBackward0 object at 0x" in out
     assert "Exercise: Square it" in out
     assert out.count("Type your answer (one or more lines") == 1
@@ -90,3 +90,25 @@ def test_a_finished_lesson_keeps_its_progress_unless_started_over(drive):
     assert progress()["finished"] is True and progress()["solved"] == []
     drive(":lesson tiny\ry\r:quit\r")
     assert progress()["finished"] is False
+
+
+def test_predict_tool_and_a_counted_exercise_in_the_repl(drive):
+    steps = Path(__file__).parents[1] / "data" / "tutor" / "steps"
+    out = drive(":lesson steps\r2\r\r:graph y\r\ry.backward(torch.ones(2))\r(x * x).backward(torch.ones(2))\r\r"
+                "y.backward(torch.ones(2), retain_graph=True)\ry.backward(torch.ones(2))\r\r",
+                lessons_dir=steps)
+    assert "Predict before it runs: What is y's grad_fn?" in out and "Right." in out
+    assert out.index("y = x * x is a multiplication.") < out.index("tensor([1., 4.], grad_fn=<MulBackward0>)")
+    # the tool step: the learner types :graph y at the prompt, then Enter goes on
+    assert "Your turn: type :graph y at the prompt (Enter shows it for you)." in out
+    assert "» :graph y" not in out and "AccumulateGrad" in out
+    assert "backward reached y once; the task needs it reached twice" in out
+    assert "✓ check passed" in out and "Lesson finished. Well done!" in out
+
+
+def test_enter_at_a_tool_step_shows_it_for_the_learner(drive):
+    steps = Path(__file__).parents[1] / "data" / "tutor" / "steps"
+    out = drive(":lesson steps\r1\r\r\r\r", lessons_dir=steps)
+    assert "Your turn: type :graph y" in out
+    assert "» :graph y" in out and "AccumulateGrad" in out
+    assert "Exercise: Twice" in out

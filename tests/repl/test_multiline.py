@@ -15,6 +15,9 @@ from gradrepl.repl.validator import SyntaxValidator
     "y = x + \\",
     's = """two\nlines',
     "if a:\n    pass\nelse:",
+    "def f(x):\n    return x +",                          # inside a block: a new line, as in ptpython
+    "for i in range(3):\n    y = 2 +* 3",
+    "@torch.no_grad()\ndef f(x):\n    return x *",
 ])
 def test_unfinished_input_continues(text):
     assert needs_more(text)
@@ -28,6 +31,8 @@ def test_unfinished_input_continues(text):
     "while True:\n    pass\n    ",
     "def f():\n    return 1\n\nprint(f())",                 # a pasted block ending in a statement
     "x = )",                                                # runs into the validator, not a new line
+    "x = lambda:",
+    "def f(x):\n    return x +\n",                         # the blank line submits: the validator says why
     ":vars",
     "# just a comment",
 ])
@@ -59,6 +64,9 @@ def test_validator_points_at_the_syntax_error():
     with pytest.raises(ValidationError) as info:
         SyntaxValidator().validate(doc)
     assert info.value.message.startswith("SyntaxError: unmatched ')' (line 2, column 5)")
-    assert info.value.cursor_position == doc.translate_row_col_to_index(1, 4)
+    assert info.value.cursor_position == doc.translate_row_col_to_index(1, 5)    # end of the line
+    with pytest.raises(ValidationError) as info:
+        SyntaxValidator().validate(Document("y = )"))
+    assert info.value.cursor_position == 4                                      # one line: at the error
     SyntaxValidator().validate(Document(":graph out"))
     SyntaxValidator().validate(Document("y = x + 1\nz = (y *\n 2)"))

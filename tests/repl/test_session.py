@@ -111,8 +111,9 @@ def test_syntax_error_is_held_back_before_running(drive):
 
 
 def test_errors_show_source_caret_message_and_hint(drive):
-    out = drive("x = torch.ones(2, requires_grad=True)\ry = x * 2\ry.backward()\r")
-    assert "    y.backward()\n    ^\n" in out
+    out = drive("x = torch.ones(2, requires_grad=True)\ry = x * 2\ry.backward()\rz = x + torch.ones(3)\r")
+    assert "    y.backward()\nRuntimeError" in out          # the whole line failed: no carets (Python 3.11)
+    assert "    z = x + torch.ones(3)\n        ~~^~~~~~~~~~~~~~~\n" in out     # under the failing part
     assert "RuntimeError: grad can be implicitly created only for scalar outputs" in out
     assert "hint: pass a gradient of the same shape, such as y.backward(torch.ones_like(y))" in out
     assert "Traceback" not in out
@@ -285,7 +286,7 @@ def test_start_takes_budgets_colour_and_lesson_from_the_cli(monkeypatch):
         def __init__(self, **options):
             made.update(options)
 
-        def run(self, lesson):
+        def run(self, lesson, banner=True):
             made["lesson"] = lesson
             return 0
 
@@ -309,3 +310,60 @@ def test_save_writes_a_script_for_real_pytorch(drive, tmp_path):
     assert "NameError: name 'oops' is not defined" in out
     assert saved.read_text() == (data / "expected" / "05_math.py").read_text()
     assert "as a PyTorch script" in " ".join(out.split())
+
+
+def test_last_result_help_and_dir_at_the_prompt(drive):
+    out = drive("torch.ones(2) * 3\r_ + 1\rhelp(torch.ones)\r'backward' in dir(_)\r_ = 5\r_\r")
+    assert "tensor([4., 4.])" in out
+    assert "Help on torch.ones:" in out and "ones(*size, *, out=None" in out
+    assert "True\n" in out
+    assert out.rstrip().endswith("5")                  # the learner's own `_` wins, as in Python
+
+
+def test_the_tutor_points_shorthand_to_its_torch_spelling_once(drive):
+    out = drive("x = tensor([1., 2.])\ry = exp(x)\rz = exp(x) + sigmoid(x)\rw = torch.exp(x)\r")
+    flat = " ".join(out.split())
+    assert "tip: tensor without torch. is gradrepl shorthand; a PyTorch script writes torch.tensor" in flat
+    assert flat.count("tip: exp without torch.") == 1
+    assert "tip: sigmoid without torch." in flat
+    assert flat.count("tip:") == 3
+
+
+def test_enter_inside_a_block_opens_a_new_line_as_ptpython_does(drive):
+    """Issue 17: Enter on a half-typed line of a block does not check it (no cursor jump)."""
+    keys = "if True:\ry = 1 +\r" + "\x7f\x7f" + " 2\r\ry * 10\r"
+    out = drive(keys)
+    assert "30" in out.split("y = 3")[-1]
+    assert "SyntaxError" not in out
+
+
+def test_tutor_lines_for_tensors_changed_in_place(drive):
+    out = drive("x = torch.ones(2, 2, requires_grad=True)\ry = x * 2\ry[0, 0] = 5\rc = y.detach_()\r"
+                "def f(t):\r    t.zero_()\r\rw = torch.zeros(2)\rfor i in range(2):\r    w.add_(1)\r\r")
+    lines = out.splitlines()
+    assert "y (changed in place): requires_grad=True  is_leaf=False  " \
+           "grad_fn=<torch::autograd::CopySlices>" in lines
+    assert "y (changed in place): requires_grad=False  is_leaf=True  grad_fn=None" in lines
+    assert "c: requires_grad=False  is_leaf=True  grad_fn=None" in lines
+    assert "tensor([[5., 2.],\n        [2., 2.]], grad_fn=<CopySlices>)" in out
+    assert "t (changed in place)" not in out                          # a def's body did not run
+    assert "tensor([2., 2.])\nw (changed in place): requires_grad=False  is_leaf=True  grad_fn=None" in out
+
+
+def test_lessons_keep_their_budgets_while_the_prompt_has_none(tmp_path):
+    import io
+
+    from gradrepl.limits import Limits
+    from gradrepl.repl.render import make_console
+    from gradrepl.repl.repl import Repl
+
+    out = io.StringIO()
+    repl = Repl(plain=True, lang="en", console=make_console(True, file=out, width=100),
+                history=AtomicFileHistory(tmp_path / "history"), simple=True,
+                lesson_limits=Limits.for_lessons(max_steps=1000))
+    loop = "n = 0\nfor i in range(5000):\n    n += 1\n"
+    assert repl.run_code(loop).ok                       # the prompt: no step limit
+    repl.lesson = object()                              # while a lesson runs
+    result = repl.run_code(loop, filename="<lesson>", trusted=False)
+    assert not result.ok and result.errors[0].type_name == "BudgetExceeded"
+    assert repl.session.limits.max_steps is None        # the prompt's limits are back

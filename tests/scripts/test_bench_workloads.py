@@ -36,7 +36,7 @@ def test_makemore_300_steps_prints_pytorchs_losses(tmp_path):
 
 def test_small_workloads_print_pytorchs_output():
     expected = json.loads((BENCH / "expected_output.json").read_text(encoding="utf-8"))
-    for work in ("empty", "chain", "scalar_ops"):
+    for work in ("empty", "chain", "scalar_ops", "mlp_nn"):
         done = run_gradrepl(BENCH / f"{work}.py", BENCH)
         assert done.returncode == 0, done.stderr
         assert done.stdout == expected[work], work

@@ -174,3 +174,30 @@ def test_a_closed_watch_leaves_no_hook_behind():
     assert x._hooks
     watch.close()
     assert not x._hooks
+
+
+def test_hints_never_recommend_what_the_lessons_call_unsafe():
+    from gradrepl.lang.errors import hint_for
+
+    leaf = hint_for("RuntimeError", "a leaf Variable that requires grad is being used in an in-place "
+                    "operation.", "w -= 0.05 * w.grad")
+    assert "no_grad" in leaf and ".data" not in leaf
+    # after torch.autograd.grad without create_graph the gradient has no history: say so
+    graphless = hint_for("RuntimeError", "element 0 of tensors does not require grad and does not have "
+                         "a grad_fn", "torch.autograd.grad(g, x)")
+    assert "create_graph=True" in graphless
+
+
+def test_a_gradcheck_failure_at_a_kink_names_the_kink():
+    from gradrepl.lang import Session, run_source
+    from gradrepl.tutor.display import make_console
+    from gradrepl.viz import repl_gradcheck
+
+    session = Session(write=lambda text: None)
+    run_source("x = torch.tensor([0., 1.], dtype=torch.float64, requires_grad=True)\ny = x.relu().sum()\n",
+               session, trusted=False)
+    console = make_console()
+    with console.capture() as cap:
+        console.print(repl_gradcheck(session, "y"))
+    out = " ".join(cap.get().split())
+    assert "FAIL" in out and "kink" in out and "relu" in out

@@ -45,7 +45,8 @@ def test_check_names_lesson_step_and_difference(capsys):
 def test_list_names_and_table_with_progress(capsys, private_data_home):
     assert main(["list", "--names"]) == 0
     assert capsys.readouterr().out.split() == [
-        "autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand", "inside-backward"]
+        "autograd-tutorial", "variable-to-tensor", "graphs-jacobians-detach", "train-by-hand", "inside-backward",
+        "modules-and-optimizers"]
     ProgressStore().update("variable-to-tensor", ProgressStore().get("x").__class__(step=4, total=21))
     assert main(["list", "--lang", "zh"]) == 0
     table = capsys.readouterr().out
@@ -214,3 +215,75 @@ def test_playing_in_a_real_terminal(private_data_home):
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+STEPS = DATA / "steps" / "01-steps.md"
+
+
+def test_line_player_asks_the_question_shows_the_tool_and_counts_passes(tmp_path):
+    lesson = load_lesson(STEPS)
+    console = make_console()
+    with console.capture() as cap:
+        status = play(lesson, "zh", answers(
+            "7", "1", "",                    # not a choice, then a wrong one; Enter
+            "",                              # the tool step
+            "y.backward(torch.ones(2))", "(x * x).backward(torch.ones(2))", "",   # y reached once
+            "y.backward(torch.ones(2), retain_graph=True)", "y.backward(torch.ones(2))", "",
+        ), console=console, store=ProgressStore(tmp_path / "p.json"))
+    out = cap.get()
+    assert status == 0
+    assert "运行之前先预测：y 的 grad_fn 是什么？\n  1) PowBackward0\n  2) MulBackward0" in out
+    assert "请回答 1 到 2 之间的数字。" in out and "不对：答案是 2。" in out
+    assert out.index("y = x * x 是一次乘法。") < out.index("tensor([1., 4.], grad_fn=<MulBackward0>)")
+    assert "» :graph y" in out and "MulBackward0" in out.split("» :graph y")[1]
+    assert "反向传播到达 y 1 次；题目要求 2 次" in out
+    assert "练习：两次" in out and "✓ 检查通过" in out and "课程完成" in out
+
+
+def test_opening_a_finished_lesson_keeps_its_progress(tmp_path):
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    store = ProgressStore(tmp_path / "p.json")
+    console = make_console()
+    with console.capture():
+        play(lesson, "en", answers("", "", "", "s = (x ** 2).sum()", "s.backward()", ""),
+             console=console, store=store)
+    assert store.get("tiny").finished and store.get("tiny").solved == [3]
+    for opened in (answers(), answers(""), answers("n", "", ":quit")):   # piped, Enter (no), look and quit
+        with console.capture() as cap:
+            play(lesson, "en", opened, console=console, store=ProgressStore(tmp_path / "p.json"))
+        again = ProgressStore(tmp_path / "p.json").get("tiny")
+        assert again.finished and again.solved == [3], cap.get()
+    with console.capture():
+        play(lesson, "en", answers("y", ":quit"), console=console, store=ProgressStore(tmp_path / "p.json"))
+    fresh = ProgressStore(tmp_path / "p.json").get("tiny")
+    assert not fresh.finished and fresh.solved == []
+
+
+def test_reset_in_the_line_player_offers_a_restart(tmp_path):
+    lesson = load_lesson(DATA / "good" / "01-tiny.md")
+    console = make_console()
+    with console.capture() as cap:
+        play(lesson, "en", answers("", "", ":reset", "",     # step 3: no restart, the step's state rebuilt
+                                   "", ":reset", "y",        # at the exercise: yes, from step 1
+                                   ":quit"),
+             console=console, store=ProgressStore(tmp_path / "p.json"))
+    out = cap.get()
+    assert "The session was rebuilt as the lesson has it at this step." in out
+    assert out.count("<SumBackward0 object at 0x") == 2 and "NameError" not in out
+    assert out.count("Some prose.") == 2
+    assert out.rstrip().endswith("Progress saved; `gradrepl lesson tiny` resumes here.")
+
+
+def test_a_lesson_written_ahead_of_a_feature_is_skipped_not_failed(tmp_path, capsys):
+    from gradrepl.tutor.player import missing_needs
+
+    text = (DATA / "good" / "01-tiny.md").read_text(encoding="utf-8")
+    (tmp_path / "01-tiny.md").write_text(
+        text.replace('number = 1', 'number = 1\nneeds = ["torch.ones", "torch.optim.NoSuchOptimizer"]'),
+        encoding="utf-8")
+    lesson = load_lesson(tmp_path / "01-tiny.md")
+    assert missing_needs(lesson) == ["torch.optim.NoSuchOptimizer"]
+    assert main(["--check", "--dir", str(tmp_path)]) == 0
+    assert "skip tiny: needs torch.optim.NoSuchOptimizer" in capsys.readouterr().out
+    assert main(["tiny", "--dir", str(tmp_path)]) == 1
+    assert "needs torch.optim.NoSuchOptimizer, which this gradrepl does not have yet" in capsys.readouterr().err

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gradrepl.tutor.lesson import Exercise, find_lesson, load_all
-from gradrepl.tutor.player import judge
+from gradrepl.tutor.player import judge, missing_needs
 from gradrepl.tutor.runner import SandboxRunner
 
 LESSONS = load_all()
@@ -47,12 +47,16 @@ def test_every_exercise_has_answers_both_ways():
                          ids=[f"{c[0]}:{c[1]}:{c[3]}{i}" for i, c in enumerate(CASES)])
 def test_an_answer_is_judged_on_the_state_it_leaves(lesson_id, title, answer, verdict):
     lesson, index = exercise_index(lesson_id, title)
+    if missing_needs(lesson):
+        pytest.skip(f"{lesson_id} needs {missing_needs(lesson)}")
     result = judge(lesson, index, answer, SandboxRunner())
     assert result.passed is (verdict == "pass"), [f.en for f in result.failures]
 
 
 def test_the_reference_solution_passes_judged_alone():
     for lesson in LESSONS:
+        if missing_needs(lesson):
+            continue
         for index, step in enumerate(lesson.steps):
             if isinstance(step, Exercise):
                 assert judge(lesson, index, step.solution, SandboxRunner()).passed, (lesson.id, step.title.en)

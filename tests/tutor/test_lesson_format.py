@@ -29,7 +29,7 @@ def test_tiny_lesson_has_one_step_of_each_kind():
 
 def test_shipped_lessons_cover_the_three_documents_and_have_three_exercises_each():
     lessons = load_all()
-    assert [lesson.number for lesson in lessons] == [1, 2, 3, 4, 5]
+    assert [lesson.number for lesson in lessons] == [1, 2, 3, 4, 5, 6]
     sources = " ".join(lesson.source for lesson in lessons)
     for doc in ("000_3abfb6c8087c9236", "001_0d064b08bc26f0bc", "004_e6f5b49b4677a76c"):
         assert doc in sources
@@ -98,6 +98,18 @@ value = 1
 """
 
 
+PREDICT = """```toml predict
+en = "Q?"
+zh = "问？"
+choices = ["1", "2"]
+answer = 2
+[why]
+en = "Because."
+zh = "因为。"
+```
+"""
+
+
 @pytest.mark.parametrize("body, line, message", [
     ("<!-- en -->\nText.\n\n<!-- zh -->\n文字。\n", 8, "section heading"),
     ("## A | 甲\n\n<!-- en -->\nOnly English.\n", 10, "no <!-- zh -->"),
@@ -113,6 +125,18 @@ value = 1
     ("## A | 甲\n" + GOOD_EXERCISE.replace('zh = "h"', ""), 18, "en = ... and zh = ..."),
     ("## A | 甲\n\n#### Deep | 深\n", 10, "'##' for sections"),
     ("## A | 甲\n\n<!-- en -->\n<!-- zh -->\n中文\n", 10, "<!-- en --> is followed by no prose"),
+    ("## A | 甲\n\n" + PREDICT, 10, "right after a ```python step"),
+    ("## A | 甲\n\n```python\nx = 1\n```\n\n" + PREDICT.replace("answer = 2", "answer = 3"), 14,
+     "the number of the right choice"),
+    ("## A | 甲\n\n```python\nx = 1\n```\n\n" + PREDICT.replace('["1", "2"]', '["1"]'), 14, "2 to 6"),
+    ("## A | 甲\n\n```python\nx = 1\n```\n\n" + PREDICT.replace("[why]", "colour = 1\n[why]"), 14,
+     "unknown keys"),
+    ("## A | 甲\n\n```python\nx = 1\n```\n\n" + PREDICT + "\n" + PREDICT, 24, "right after a ```python step"),
+    ("## A | 甲\n\n```tool\n:explain out\n:graph out\n```\n", 10, "one line"),
+    ("## A | 甲\n\n```tool\n:load evil.py\n```\n", 10, "unknown tool ':load'"),
+    ("## A | 甲\n\n```tool\n:graph out /tmp/x.svg\n```\n", 10, "writes no files"),
+    ("## A | 甲\n\n```tool\n:explain __class__\n```\n", 10, "not a variable name"),
+    ("## A | 甲\n\n```tool\n:jacobian y\n```\n", 10, "takes 2 to 2 arguments"),
 ])
 def test_format_errors_name_the_line(body, line, message):
     with pytest.raises(LessonError) as info:
@@ -121,11 +145,26 @@ def test_format_errors_name_the_line(body, line, message):
     assert message in info.value.message
 
 
+def test_predict_questions_and_tool_steps():
+    from gradrepl.tutor.lesson import Tool
+    from gradrepl.tutor.tools import ToolCall
+
+    body = ("## A | 甲\n\n```python\nx = 1\nx + 1\n```\n\n```output\n2\n```\n\n" + PREDICT
+            + "\n```tool\n:graph x mermaid\n```\n")
+    code, tool = parse_lesson(HEAD + body).steps
+    assert code.expected == "2\n" and code.predict.choices == ("1", "2") and code.predict.answer == 1
+    assert code.predict.question.zh == "问？" and code.predict.why.en == "Because." and code.predict.in_output
+    assert isinstance(tool, Tool) and tool.call == ToolCall(":graph", ("x", "mermaid"))
+    assert str(tool.call) == ":graph x mermaid"
+
+
 def test_front_matter_is_required_and_validated():
     with pytest.raises(LessonError, match="front matter"):
         parse_lesson("## A | 甲\n", "x.md")
     with pytest.raises(LessonError, match="needs 'summary'"):
         parse_lesson(HEAD.replace('summary = { en = "S", zh = "S" }\n', ""), "x.md")
+    with pytest.raises(LessonError, match="needs must be a list of torch names"):
+        parse_lesson(HEAD.replace('id = "t"', 'id = "t"\nneeds = ["os.system"]') + "## A | 甲\n")
     with pytest.raises(LessonError, match="id must be"):
         parse_lesson(HEAD.replace('id = "t"', 'id = "Bad Id"') + "## A | 甲\n<!-- en -->\na\n<!-- zh -->\nb\n")
 
@@ -153,7 +192,8 @@ def test_duplicate_ids_are_refused(tmp_path):
 PIECES = ["## A | 甲\n", "### E | 练\n", "<!-- en -->\n", "<!-- zh -->\n", "text\n", "\n", "```python\nx = 1\n```\n",
           "```output\n1\n```\n", '```toml hint\nen = "a"\nzh = "b"\n```\n', "```python solution\nx = 2\n```\n",
           "```toml check\n[x]\nvalue = 2\n```\n", "```toml check\n[x\n```\n", "```\n", "- item\n", "| a |\n",
-          "<!-- en", "+++\n", "    indented\n", "#### deep\n", "> quote\n"]
+          "<!-- en", "+++\n", "    indented\n", "#### deep\n", "> quote\n", "```tool\n:explain x\n```\n",
+          "```tool\n:rm x\n```\n", PREDICT, '```toml predict\nen = "q"\n```\n']
 
 
 @settings(max_examples=400, deadline=None)

@@ -72,8 +72,19 @@ def test_the_tutor_never_imports_the_repl():
     assert "tutor" in edges["repl"]            # the direction: the REPL front drives the tutor
 
 
-def test_no_import_cycle_between_subpackages():
+def test_no_import_cycle_between_subpackages_or_top_level_modules():
     assert find_cycle(package_edges()) is None
+
+
+# The front-end layers in the direction issue 12 asks for: repl -> tutor -> viz -> engine.
+LAYERS = ("repl", "tutor", "viz", "engine")
+
+
+def test_the_front_end_layers_point_one_way():
+    edges = package_edges()
+    layered = {p: edges.get(p, set()) & set(LAYERS) for p in LAYERS}
+    assert find_cycle(layered) is None
+    assert "tutor" in layered["repl"] and "viz" in layered["tutor"]
 
 
 def test_the_cycle_finder_finds_a_cycle(tmp_path):

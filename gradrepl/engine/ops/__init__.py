@@ -5,8 +5,8 @@ Python operators, in-place methods) and builds the tables user code is given: th
 `torch.*` functions, torch.nn.functional, the bare names of expression files. Nothing
 else lists ops by hand.
 """
-from gradrepl.engine.ops import (convert, elementwise, indexing, arrange, inplace, linalg, linalg_ext, loss, meta, reduce, sampling, scatter, sorting, special,  # noqa: F401
-                                 shape)
+from gradrepl.engine.ops import (arrange, convert, elementwise, indexing, inplace, linalg, linalg_ext,  # noqa: F401
+                                 loss, meta, nn, reduce, sampling, scatter, shape, sorting, special)
 from gradrepl.engine.ops.common import as_tensor
 from gradrepl.engine.ops.registry import REGISTRY, SPECS
 from gradrepl.engine.tensor import Tensor

@@ -130,10 +130,12 @@ def shapes(a, b):
     return sa, sb
 
 
-def binary_node(out, spec, a, b, saved, ctx):
-    t = _new(out)
-    t._fn = Node(spec, (edge_of(a), edge_of(b) if type(b) is Tensor else None), saved, ctx)
-    return t
+def grad_shapes(a, b):
+    """shapes(a, b), or None when neither operand needs a gradient (one call on the hot path)."""
+    ra = a._fn is not None or a._rg
+    if type(b) is Tensor and (b._fn is not None or b._rg):
+        return (a._a.shape if ra else None, b._a.shape)
+    return (a._a.shape, None) if ra else None
 
 
 # ----------------------------------------------------------------- in-place checks

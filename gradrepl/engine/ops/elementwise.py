@@ -7,7 +7,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
-from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_node, needs, operands, result,
+from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
@@ -44,9 +44,12 @@ def add(a, b, alpha=1):
     out = xa + xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        return binary_node(out, AddBackward0, a, b, (), (sa, sb, alpha))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            t._fn = Node(AddBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
+            return t
     return _new(out)
 
 
@@ -54,7 +57,7 @@ def _torch_add(input, other, alpha=1, out=None):
     return add(input, other, alpha=alpha)
 
 
-declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add), torch_forward=_torch_add,
+declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
         dunders={"__add__": _dunder(add), "__radd__": _dunder(add), "__iadd__": lambda self, other: self.add_(other)})
 
 
@@ -88,9 +91,12 @@ def sub(a, b, alpha=1):
     out = xa - xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        return binary_node(out, SubBackward0, a, b, (), (sa, sb, alpha))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            t._fn = Node(SubBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
+            return t
     return _new(out)
 
 
@@ -115,7 +121,7 @@ def _torch_sub(input, other, alpha=1, out=None):
 
 
 declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, RsubBackward1], torch_forward=_torch_sub,
-        inplace=binary_inplace(sub, check=_check_bool_sub),
+        inplace=binary_inplace(sub, check=_check_bool_sub, ufunc=np.subtract),
         dunders={"__sub__": _dunder(sub), "__rsub__": _dunder(rsub), "__isub__": lambda self, other: self.sub_(other)})
 
 
@@ -141,11 +147,15 @@ def mul(a, b):
     out = xa * xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        if type(b) is Tensor:
-            return binary_node(out, MulBackward0, a, b, (a, b), (sa, sb))
-        return binary_node(out, MulBackward0_number, a, b, (a,), (sa, b))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            if type(b) is Tensor:
+                t._fn = Node(MulBackward0, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(MulBackward0_number, (edge_of(a), None), (a,), (s[0], b))
+            return t
     return _new(out)
 
 
@@ -154,7 +164,7 @@ def _torch_mul(input, other, out=None):
 
 
 declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number], torch_forward=_torch_mul,
-        inplace=binary_inplace(mul),
+        inplace=binary_inplace(mul, ufunc=np.multiply),
         dunders={"__mul__": _dunder(mul), "__rmul__": _dunder(mul), "__imul__": lambda self, other: self.mul_(other)})
 
 
@@ -171,13 +181,22 @@ def DivBackward0_number(grad, xp, self, self_shape, other):
     return (xp.sum_to(grad / other, self_shape), None)
 
 
+@rule("DivBackward2", ("self", "other"), ("zeros_like(grad)", "zeros_like(grad)"), ctx=("self_shape", "other_shape"))
+def DivBackward2(grad, xp, self_shape, other_shape):
+    return (None if self_shape is None else xp.zeros_like(xp.sum_to(grad, self_shape)),
+            None if other_shape is None else xp.zeros_like(xp.sum_to(grad, other_shape)))
+
+
 def div(a, b, rounding_mode=None):
     if type(a) is not Tensor:
         a = as_tensor(a)
-    if rounding_mode is not None:
+    if rounding_mode is not None:   # floor or trunc: a step function, its gradient is 0
         xa, xb = operands(a, b)
         out = np.floor_divide(xa, xb) if rounding_mode == "floor" else np.trunc(np.true_divide(xa, xb)).astype(xa.dtype)
-        return _new(np.asarray(out))
+        out = np.asarray(out)
+        if GRAD[0] and out.dtype.kind == "f":
+            return result(out, DivBackward2, (a, b if type(b) is Tensor else None), (), shapes(a, b))
+        return _new(out)
     xa, xb = operands(a, b, floating=True)
     if xa.dtype.kind != "f":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
@@ -186,12 +205,29 @@ def div(a, b, rounding_mode=None):
         out = np.asarray(out)
     if out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
-    if needs(a, b):
-        sa, sb = shapes(a, b)
-        if type(b) is Tensor:
-            return binary_node(out, DivBackward0, a, b, (a, b), (sa, sb))
-        return binary_node(out, DivBackward0_number, a, b, (a,), (sa, b))
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            t = _new(out)
+            if type(b) is Tensor:
+                t._fn = Node(DivBackward0, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(DivBackward0_number, (edge_of(a), None), (a,), (s[0], b))
+            return t
     return _new(out)
+
+
+@rule("DivBackward1", ("self",), ("grad / other",), ctx=("other",))
+def DivBackward1(grad, xp, other):
+    return (grad / other,)
+
+
+def div_scalar(a, number):
+    """at::div(Tensor, Scalar), as PyTorch's own C++ code calls it (DivBackward1; from
+    Python `x / 2` wraps the number into a tensor: DivBackward0)."""
+    xa, xb = operands(a, number, floating=True)
+    out = np.asarray(xa / xb).astype(xa.dtype, copy=False)
+    return result(out, DivBackward1, (a,), (), number)
 
 
 def _torch_div(input, other, rounding_mode=None, out=None):
@@ -205,7 +241,8 @@ def _rtruediv(self, other):
         return NotImplemented
 
 
-declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number], torch_forward=_torch_div,
+declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
+        torch_forward=_torch_div,
         inplace=binary_inplace(div, floating=True),
         dunders={"__truediv__": _dunder(div), "__rtruediv__": _rtruediv,
                  "__itruediv__": lambda self, other: self.div_(other)})
@@ -293,6 +330,30 @@ def PowBackward2(grad, xp, result, base):
     return (grad * result * float(np.log(base)),)
 
 
+def _pow_scalar(xa, b):
+    """x ** b as PyTorch's CPU kernel computes it: the exponents it special-cases are
+    products and quotients in the dtype itself; any other exponent is pow, here rounded
+    once from float64 (PyTorch's vectorised pow can differ from that in the last bit)."""
+    with np.errstate(all="ignore"):
+        if b == 2:
+            return xa * xa
+        if xa.dtype.kind != "f":
+            return np.power(xa, b)
+        if b == 3:
+            return xa * xa * xa
+        if b == 0.5:
+            return np.sqrt(xa)
+        if b == -0.5:
+            return 1 / np.sqrt(xa)
+        if b == -1:
+            return 1 / xa
+        if b == -2:
+            return 1 / (xa * xa)
+        if xa.dtype == np.float32:
+            return np.power(xa.astype(np.float64), b).astype(np.float32)
+        return np.power(xa, b)
+
+
 def pow(a, b):
     if type(a) is not Tensor:
         return rpow(as_tensor(b), a) if type(b) is Tensor else _new(np.asarray(a ** b))
@@ -301,7 +362,10 @@ def pow(a, b):
         if xa.dtype.kind in "iu" and (xb < 0).any():
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(all="ignore"):
-            out = np.asarray(np.power(xa, xb))
+            if xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
+                out = np.power(xa.astype(np.float64), xb).astype(np.float32)
+            else:
+                out = np.asarray(np.power(xa, xb))
         if needs(a, b):
             t = _new(out)
             PowBackward1.node(t, (a, b), (a, b, RESULT), shapes(a, b))
@@ -317,13 +381,7 @@ def pow(a, b):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         elif xa.dtype.kind == "b":
             xa = xa.astype(np.int64)
-    with np.errstate(all="ignore"):
-        if b == 2:
-            out = xa * xa
-        elif b == 0.5:
-            out = np.sqrt(xa)
-        else:
-            out = np.power(xa, b)
+    out = _pow_scalar(xa, b)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype != xa.dtype:
@@ -363,6 +421,34 @@ def _torch_pow(input, exponent, out=None):
 
 declare("pow", pow, rules=[PowBackward0, PowBackward1, PowBackward2], torch_forward=_torch_pow,
         inplace=binary_inplace(pow), dunders={"__pow__": _dunder(pow), "__rpow__": _dunder(rpow)})
+
+
+# ================================================================ atan2 (the worked example of CONTRIBUTING.md)
+@rule("Atan2Backward0", ("self", "other"),
+      ("grad * other / (self ** 2 + other ** 2)", "grad * -self / (self ** 2 + other ** 2)"),
+      saved=("self", "other"), ctx=("self_shape", "other_shape"))
+def Atan2Backward0(grad, xp, self, other, self_shape, other_shape):
+    recip = 1 / (self * self + other * other)   # PyTorch's atan2_backward
+    return (None if self_shape is None else xp.sum_to(grad * other * recip, self_shape),
+            None if other_shape is None else xp.sum_to(grad * -self * recip, other_shape))
+
+
+def atan2(self, other, position=1):
+    if type(other) is not Tensor:
+        raise TypeError(f"atan2(): argument 'other' (position {position}) must be Tensor, not {pytype(other)}")
+    xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
+    if xa.dtype.kind != "f":
+        xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
+    out = _f64_binary(np.arctan2)(xa, xb)
+    return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
+
+
+def _torch_atan2(input, other, out=None):
+    return atan2(as_tensor(input), other, position=2)
+
+
+declare("atan2", atan2, aliases=("arctan2",), rules=[Atan2Backward0], torch_forward=_torch_atan2,
+        inplace=binary_inplace(atan2, floating=True), bare=True)
 
 
 # ================================================================ maximum, minimum, where
@@ -543,6 +629,15 @@ def _f64(fn):
     return f
 
 
+def _f64_binary(fn):
+    """_f64 for a function of two arrays of the same float dtype."""
+    def f(a, b):
+        if a.dtype == np.float32:
+            return fn(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+        return fn(a, b)
+    return f
+
+
 _exp = _f64(np.exp)
 
 
@@ -637,9 +732,9 @@ _math("tanh", _f64(np.tanh), "TanhBackward0", "result", "grad * (1 - result * re
 _math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "grad * (1 - result) * result",
       lambda grad, xp, result: (grad * (1 - result) * result,), bare=True, functional=True)
 _math("floor", _rounding(np.floor, "floor"), "FloorBackward0", None, "zeros_like(grad)",
-      lambda grad, xp: (grad * 0,), float_only=False, bare=True)
+      lambda grad, xp: (xp.zeros_like(grad),), float_only=False, bare=True)
 _math("ceil", _rounding(np.ceil, "ceil"), "CeilBackward0", None, "zeros_like(grad)",
-      lambda grad, xp: (grad * 0,), float_only=False, bare=True)
+      lambda grad, xp: (xp.zeros_like(grad),), float_only=False, bare=True)
 
 
 @rule("NegBackward0", ("self",), ("-grad",))
@@ -679,7 +774,7 @@ def abs(self):
 
 @rule("ReluBackward0", ("self",), ("grad where result > 0, else 0",), saved=("result",))
 def ReluBackward0(grad, xp, result):
-    return (xp.zero_where(xp.raw(result) <= 0, grad),)
+    return (xp.depends(xp.zero_where(xp.raw(result) <= 0, grad), result),)
 
 
 def relu(self):
@@ -694,7 +789,7 @@ declare("relu", relu, rules=[ReluBackward0], bare=True, inplace=unary_inplace(re
 
 @rule("SignBackward0", ("self",), ("zeros_like(grad)",))
 def SignBackward0(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 @declare("sign", rules=[SignBackward0], bare=True)
@@ -709,12 +804,12 @@ def square(self):
 
 @rule("RoundBackward0", ("self",), ("zeros_like(grad)",))
 def RoundBackward0(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 @rule("RoundBackward1", ("self",), ("zeros_like(grad)",))
 def RoundBackward1(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 @declare("round", rules=[RoundBackward0, RoundBackward1])
@@ -791,8 +886,33 @@ def clamp(self, min=None, max=None):
 
 
 declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True, inplace=unary_inplace(clamp))
-declare("clamp_min", lambda self, min: clamp(self, min, None), rules=[ClampBackward1])
-declare("clamp_max", lambda self, max: clamp(self, None, max), rules=[ClampBackward1])
+
+
+@rule("ClampMinBackward0", ("self",), ("grad where self >= min, else 0",), saved=("self",), ctx=("min",))
+def ClampMinBackward0(grad, xp, self, min):
+    return (grad * xp.mask(_in_range(xp.raw(self), min, None), grad),)
+
+
+@rule("ClampMaxBackward0", ("self",), ("grad where self <= max, else 0",), saved=("self",), ctx=("max",))
+def ClampMaxBackward0(grad, xp, self, max):
+    return (grad * xp.mask(_in_range(xp.raw(self), None, max), grad),)
+
+
+def _clamp_one(self, bound, spec, ufunc):
+    b = bound.item() if type(bound) is Tensor else bound
+    xa = self._a
+    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind == "f" or isinstance(b, int) else np.float32)))
+    return result(out, spec, (self,), (self,), b)
+
+
+@declare("clamp_min", rules=[ClampMinBackward0])
+def clamp_min(self, min):
+    return _clamp_one(self, min, ClampMinBackward0, np.maximum)
+
+
+@declare("clamp_max", rules=[ClampMaxBackward0])
+def clamp_max(self, max):
+    return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
 
 
 @rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))
@@ -803,6 +923,7 @@ def MaskedFillBackward0(grad, xp, mask):
 @declare("masked_fill", rules=[MaskedFillBackward0])
 def masked_fill(self, mask, value):
     m = as_tensor(mask)._a.astype(bool)
+    broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
     v = value.item() if type(value) is Tensor else value
     out = np.where(m, np.asarray(v, self._a.dtype), self._a)
     return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))
@@ -812,7 +933,7 @@ def masked_fill(self, mask, value):
       ctx=("negative_slope",))
 def LeakyReluBackward0(grad, xp, self, negative_slope):
     s = xp.raw(self)
-    return (grad * (xp.mask(s > 0, grad) + xp.mask(s <= 0, grad) * negative_slope),)
+    return (xp.depends(grad * (xp.mask(s > 0, grad) + xp.mask(s <= 0, grad) * negative_slope), self),)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):

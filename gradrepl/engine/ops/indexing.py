@@ -8,7 +8,8 @@ from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, no_grad_vi
 from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor
-from gradrepl.engine.util import broadcast_shape, pytype, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, prod, pytype, shape_list, wrap_dim
+from gradrepl.limits import check_numel
 
 
 def _index_backward(grad, xp, shape, index):
@@ -35,12 +36,21 @@ def IndexPutBackward0(grad, xp, shape, index):
     return (xp.index(grad, index),)
 
 
-# The rule of CopySlices under the names PyTorch reports for other index assignments:
-# x[mask] = v (index_put_), x[:] = 2.0 (fill_), x[...] = t (copy_).
-IndexPutBackward0_inplace, FillBackward3, CopyBackwards_inplace = (
-    rule(name, ("self", "src"), CopySlices.formulas, ctx=CopySlices.ctx_names, saves=True,
-         key=f"CopySlices as {name}")(CopySlices.fn)
-    for name in ("IndexPutBackward0", "FillBackward3", "CopyBackwards"))
+# x[mask] = v (index_put_ on a tensor that is not a view): CopySlices' rule under PyTorch's name.
+IndexPutBackward0_inplace = rule("IndexPutBackward0", ("self", "src"), CopySlices.formulas, ctx=CopySlices.ctx_names,
+                                 saves=True, key="CopySlices as IndexPutBackward0")(CopySlices.fn)
+
+
+def _overwrite_all(grad, xp, index, src_shape, has_base):
+    gs = xp.index(grad, index)
+    return (xp.zeros_like(grad) if has_base else None, gs if src_shape is None else xp.sum_to(gs, src_shape))
+
+
+# x[:] = 2.0 (fill_) and x[...] = t (copy_): every element replaced, the old values get zeros_like(grad).
+FillBackward3, CopyBackwards_inplace = (
+    rule(name, ("self", "src"), ("zeros_like(grad)", "grad.sum_to_size(src.sizes())"), ctx=CopySlices.ctx_names,
+         saves=True, key=f"CopySlices as {name}")(_overwrite_all)
+    for name in ("FillBackward3", "CopyBackwards"))
 
 
 def _norm_index(t, index):
@@ -111,6 +121,7 @@ def _norm_index(t, index):
             dim += 1
             continue
         if isinstance(i, (list, tuple, range)):  # PyTorch indexes with a range as with its list
+            check_numel(_nested_numel(i))      # [[0] * 10**4] * 10**4: sized before converting
             arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
             if arr.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
@@ -127,26 +138,98 @@ def _norm_index(t, index):
     return tuple(out), advanced
 
 
-def _basic_rule(idx):
+def _basic_rule(idx, shape, single):
+    """PyTorch's node for basic indexing: the last view op it applies. Inside a tuple a
+    slice that keeps a whole dim is skipped (x[:, 0:4] is an alias); a lone slice always
+    slices (x[:] is SliceBackward0)."""
     spec = AliasBackward0
+    n_real = sum(1 for i in idx if i is not None and i is not Ellipsis)
+    dim = 0
     for i in idx:
-        if isinstance(i, int):
-            spec = SelectBackward0
-        elif isinstance(i, slice) and i != slice(None):
-            spec = SliceBackward0
+        if i is Ellipsis:
+            dim += len(shape) - n_real
         elif i is None:
             spec = UnsqueezeBackward0
+        elif isinstance(i, int):
+            spec = SelectBackward0
+            dim += 1
+        elif isinstance(i, slice):
+            if single or i.indices(shape[dim]) != (0, shape[dim], 1):
+                spec = SliceBackward0
+            dim += 1
     return spec
 
 
+_INT64 = np.dtype(np.int64)
+
+
 def getitem(t, index):
+    if type(index) is Tensor and index._a.dtype == _INT64 and t._a.ndim:
+        # x[long tensor] (a batch of rows, an embedding lookup): _norm_index's answer
+        # for this one index, without its general walk
+        i = index._a
+        size = t._a.shape[0]
+        check_numel(i.size * prod(t._a.shape[1:]))     # rows gathered: sized before the copy
+        if i.size:
+            hi, lo = i.max(), i.min()
+            if hi >= size or lo < -size:
+                bad = int(hi) if hi >= size else int(lo)
+                raise IndexError(f"index {bad} is out of bounds for dimension 0 with size {size}")
+        arr = t._a[i]
+        return result(arr, IndexBackward0, (t,), (), (t._a.shape, (i,)))
     idx, advanced = _norm_index(t, index)
-    return getitem_raw(t, idx, advanced)
+    return getitem_raw(t, idx, advanced, single=type(index) is slice)
 
 
-def getitem_raw(t, idx, advanced=None):
+def _nested_numel(seq):
+    """Elements of a nested list index, from its first items (ragged ones fail later)."""
+    n = 1
+    while isinstance(seq, (list, tuple, range)):
+        n *= len(seq)
+        if not len(seq):
+            break
+        seq = seq[0]
+    return n
+
+
+def _advanced_numel(shape, idx):
+    """An upper bound of the elements advanced indexing gives, known before it runs."""
+    items = idx if type(idx) is tuple else (idx,)
+    consumed = sum((a.ndim if a.dtype == bool else 1) if type(a) is np.ndarray else
+                   0 if a is None or a is Ellipsis else 1 for a in items)
+    dim, total, arrays = 0, 1, []
+    for a in items:
+        if a is Ellipsis:
+            k = max(len(shape) - consumed, 0)
+            total *= prod(shape[dim:dim + k])
+            dim += k
+        elif type(a) is np.ndarray:
+            if a.dtype == bool:
+                arrays.append((a.size,))
+                dim += a.ndim
+            else:
+                arrays.append(a.shape)
+                dim += 1
+        elif type(a) is slice:
+            if dim < len(shape):
+                total *= len(range(*a.indices(shape[dim])))
+            dim += 1
+        elif a is not None:
+            dim += 1
+    total *= prod(shape[dim:])
+    if arrays:
+        try:
+            total *= prod(np.broadcast_shapes(*arrays))
+        except ValueError:       # NumPy says what is wrong, at no cost
+            pass
+    return total
+
+
+def getitem_raw(t, idx, advanced=None, single=False):
     if advanced is None:
         advanced = not all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in (idx if type(idx) is tuple else (idx,)))
+    if advanced:
+        check_numel(_advanced_numel(t._a.shape, idx))
     arr = t._a[idx]
     if advanced:
         if type(arr) is not np.ndarray:
@@ -154,7 +237,7 @@ def getitem_raw(t, idx, advanced=None):
         return result(arr, IndexBackward0, (t,), (), (t._a.shape, idx))
     if type(arr) is not np.ndarray:
         arr = t._a[idx + (Ellipsis,)] if type(idx) is tuple else t._a[(idx, Ellipsis)]
-    r = result(arr, _basic_rule(idx if type(idx) is tuple else (idx,)), (t,), (), (t._a.shape, idx))
+    r = result(arr, _basic_rule(idx if type(idx) is tuple else (idx,), t._a.shape, single), (t,), (), (t._a.shape, idx))
     r._ver = t._ver
     r._base = t
     r._vidx = idx
@@ -200,6 +283,8 @@ def setitem(t, index, value):
     else:
         value = as_tensor(value)
         v = value._a.astype(t._a.dtype)
+    if advanced:
+        check_numel(_advanced_numel(t._a.shape, idx))
     target_shape = t._a[idx].shape
     if type(v) is np.ndarray and v.shape != target_shape:
         try:
@@ -240,13 +325,14 @@ declare("__setitem__", setitem, method=False, function=False,
 def index_select(self, dim, index):
     d = wrap_dim(dim, self._a.ndim)
     idx = (slice(None),) * d + (index._a,)
+    check_numel(prod(self._a.shape[:d]) * index._a.size * prod(self._a.shape[d + 1:]))
     return result(self._a[idx], IndexSelectBackward0, (self,), (), (self._a.shape, idx))
 
 
 @declare("narrow", rules=[SliceBackward0])
 def narrow(self, dim, start, length):
     d = wrap_dim(dim, self._a.ndim)
-    return getitem_raw(self, (slice(None),) * d + (slice(start, start + length),))
+    return getitem_raw(self, (slice(None),) * d + (slice(start, start + length),), single=True)  # always a slice
 
 
 @declare("select", rules=[SelectBackward0])
@@ -271,7 +357,7 @@ def gather(self, dim, index):
 # ================================================================ whole-tensor writes
 @rule("CopyBackwards", ("self", "src"), ("zeros_like(grad)", "grad"), ctx=("src_shape",))
 def CopyBackwards(grad, xp, src_shape):
-    return (grad * 0, xp.sum_to(grad, src_shape))
+    return (xp.zeros_like(grad), xp.sum_to(grad, src_shape))
 
 
 @declare("copy_", method="copy_", function=False, rules=[CopyBackwards])
@@ -289,12 +375,12 @@ def copy_(self, src):
 
 @rule("ZeroBackward0", ("self",), ("zeros_like(grad)",))
 def ZeroBackward0(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 @rule("FillBackward2", ("self",), ("zeros_like(grad)",))
 def FillBackward2(grad, xp):
-    return (grad * 0,)
+    return (xp.zeros_like(grad),)
 
 
 def _fill_inplace(t, value, spec):

@@ -60,11 +60,27 @@ def inplace(t, other, op, floating=False, check=None, **kw):
     return t
 
 
-def binary_inplace(forward, floating=False, check=None):
-    """The in-place method of a binary op: `x.add_(y, alpha=2)`."""
-    def method(self, other, **kw):
+def binary_inplace(forward, floating=False, check=None, ufunc=None):
+    """The in-place method of a binary op: `x.add_(y, alpha=2)`. `ufunc`: the NumPy ufunc
+    the forward applies to two operands of one float dtype, for the fast path."""
+    if ufunc is None:
+        def method(self, other, **kw):
+            return inplace(self, other, forward, floating, check, **kw)
+        return method
+
+    def fast_method(self, other, **kw):
+        # `p.data -= lr * p.grad`: float operands of one dtype, self's shape, no history to
+        # record: the ufunc writes into self (the same values as computing then copying)
+        a = self._a
+        if (not kw and type(other) is Tensor and other._a.dtype is a.dtype and other._a.shape == a.shape
+                and a.dtype.kind == "f" and a.flags.writeable
+                and not (GRAD[0] and (self._fn is not None or self._rg or self._base is not None
+                                      or other._fn is not None or other._rg))):
+            ufunc(a, other._a, out=a)
+            self._ver[0] += 1
+            return self
         return inplace(self, other, forward, floating, check, **kw)
-    return method
+    return fast_method
 
 
 def unary_inplace(forward, floating=False):

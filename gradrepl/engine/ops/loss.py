@@ -3,7 +3,9 @@ import numpy as np
 
 from gradrepl.engine import rng
 from gradrepl.engine.ops.common import operands, result
+from gradrepl.engine.ops.elementwise import DivBackward1, div_scalar
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.summation import full_sum
 from gradrepl.engine.tensor import Size, _new
 from gradrepl.engine.util import broadcast_shape
 
@@ -20,20 +22,29 @@ def MseLossBackward0(grad, xp, self, target, reduction):
 
 
 @rule("NllLossBackward0", ("self", "target"), ("-grad / N at [i, target_i]  (reduction='mean')", "non-differentiable"),
-      saved=("target",), ctx=("shape", "reduction", "weight", "ignore_index", "total"))
-def NllLossBackward0(grad, xp, target, shape, reduction, weight, ignore_index, total):
+      saved=("self", "target"), ctx=("shape", "reduction", "weight", "ignore_index", "total"))
+def NllLossBackward0(grad, xp, self, target, shape, reduction, weight, ignore_index, total):
     t = xp.raw(target)
-    gg = xp.raw(grad)
-    z = np.zeros(shape, gg.dtype)
-    w = np.ones(t.shape, gg.dtype) if weight is None else weight[t].astype(gg.dtype)
-    w = np.where(t == ignore_index, 0, w).astype(gg.dtype)
-    scale = gg / total if reduction == "mean" else gg
-    vals = -w * gg if reduction == "none" else -w * scale
-    if len(shape) == 2:
-        z[np.arange(t.shape[0]), np.where(t == ignore_index, 0, t)] = vals
-    else:
-        z[0 if t == ignore_index else int(t)] = vals
-    return (xp.constant(z), None)
+    dtype = xp.raw(grad).dtype
+    if (not xp.tensors and weight is None and reduction in ("mean", "sum") and len(shape) == 2
+            and t.dtype == np.int64 and (ignore_index < 0 or ignore_index >= shape[1])
+            and (not t.size or t.min() >= 0)):
+        # every row counts with weight 1: -w * scale is -scale (the general path's values)
+        z = np.zeros(shape, dtype)
+        z[np.arange(t.shape[0]), t] = -(grad / total if reduction == "mean" else grad)
+        return (z, None)
+    w = np.ones(t.shape, dtype) if weight is None else weight[t].astype(dtype)
+    w = np.where(t == ignore_index, 0, w).astype(dtype)
+    z = np.zeros(shape, dtype)
+    at = (np.arange(t.shape[0]), np.where(t == ignore_index, 0, t)) if len(shape) == 2 else \
+        (0 if t == ignore_index else int(t))
+    if xp.tensors:   # linear in grad, so that the result stays differentiable
+        z[at] = -w / total if reduction == "mean" else -w
+        g = xp.unsqueeze_dims(grad, (1,)) if reduction == "none" and len(shape) == 2 else grad
+        return (xp.depends(xp.constant(z) * g, self), None)
+    # PyTorch's kernel: -(grad / total_weight) * weight[target]
+    z[at] = -w * (grad if reduction == "none" else (grad / total if reduction == "mean" else grad))
+    return (z, None)
 
 
 @rule("BinaryCrossEntropyBackward0", ("self", "target"),
@@ -48,6 +59,19 @@ def BinaryCrossEntropyBackward0(grad, xp, self, target, reduction):
     if reduction == "mean":
         d = d / raw.size
     return (d, None)
+
+
+def reduce_loss(losses, reduction, like):
+    """apply_loss_reduction: the elementwise losses rounded to the dtype, then summed in
+    PyTorch's order (and divided once for the mean)."""
+    losses = np.asarray(losses).astype(like.dtype, copy=False)
+    if reduction == "none":
+        return losses
+    exact = full_sum(losses)
+    total = np.sum(losses) if exact is None else exact
+    if reduction == "sum":
+        return np.asarray(total, losses.dtype)
+    return np.asarray(total / losses.dtype.type(losses.size) if losses.size else np.nan, losses.dtype)
 
 
 def _reduce(t, reduction):
@@ -66,12 +90,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
         broadcast_shape(input._a.shape, target._a.shape)
     a, b = operands(input, target)
     d = a - b
-    if reduction == "none":
-        out = d * d
-    elif reduction == "sum":
-        out = np.asarray(np.sum(d * d), a.dtype)
-    else:
-        out = np.asarray(np.mean(d * d), a.dtype)
+    out = reduce_loss(d * d, reduction, d)
     return result(np.asarray(out), MseLossBackward0, (input, target), (input, target), reduction)
 
 
@@ -83,7 +102,20 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 @declare("nll_loss", method=False, function=False, functional=True, rules=[NllLossBackward0])
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     x = input._a
-    t = target._a.astype(np.int64)
+    t = target._a
+    if (x.ndim == 2 and weight is None and reduction in ("mean", "sum") and t.dtype == np.int64 and t.ndim == 1
+            and t.shape[0] == x.shape[0] and t.size and (ignore_index < 0 or ignore_index >= x.shape[1])):
+        # The common case (class indices, no weights, nothing ignored): the same numbers as
+        # the general path below with its all-ones weights left out (-picked * 1 is -picked,
+        # their sum is the row count).
+        lo, hi = t.min(), t.max()
+        if lo >= 0 and hi < x.shape[1]:
+            losses = -x[np.arange(t.shape[0]), t]
+            total = x.dtype.type(t.shape[0])
+            out = losses.sum() / total if reduction == "mean" else losses.sum()
+            return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (input, target),
+                          (x.shape, reduction, None, ignore_index, total))
+    t = t.astype(np.int64)
     if x.ndim not in (1, 2):
         raise ValueError(f"Expected 1 or 2 dimensions (got {x.ndim})")
     w = None if weight is None else weight._a
@@ -111,16 +143,23 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         out = np.asarray(losses.sum(), x.dtype)
     else:
         out = np.asarray(losses.sum() / total, x.dtype)
-    return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (target,),
+    return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (input, target),
                    (x.shape, reduction, w, ignore_index, total))
 
 
-@declare("cross_entropy", method=False, function=False, functional=True, rules=[])
+@declare("cross_entropy", method=False, function=False, functional=True, rules=[DivBackward1])
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
-    if target.dtype.is_floating_point:
-        return _reduce(-(target * input.log_softmax(1 if input.ndim > 1 else 0)).sum(1 if input.ndim > 1 else 0),
-                       reduction)
+    if target.dtype.is_floating_point:   # class probabilities: PyTorch's cross_entropy_loss_prob_target
+        class_dim = 1 if input.ndim > 1 else 0
+        terms = input.log_softmax(class_dim) * target
+        if reduction == "none":
+            return -terms.sum(class_dim)
+        if reduction == "sum":
+            return -terms.sum()
+        if reduction != "mean":
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        return div_scalar(-terms.sum(), input.numel() // input.shape[class_dim])
     return nll_loss(input.log_softmax(1 if input.ndim > 1 else 0), target, weight, ignore_index=ignore_index,
                     reduction=reduction)
 
@@ -140,12 +179,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     losses = -(y * lx + (1 - y) * l1x)
     if weight is not None:
         losses = losses * weight._a
-    if reduction == "none":
-        out = losses
-    elif reduction == "sum":
-        out = np.asarray(losses.sum(), x.dtype)
-    else:
-        out = np.asarray(losses.mean(), x.dtype)
+    out = reduce_loss(losses, reduction, x)
     return result(np.asarray(out, x.dtype), BinaryCrossEntropyBackward0, (input,), (input, target), reduction)
 
 

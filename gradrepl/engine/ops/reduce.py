@@ -7,8 +7,9 @@ from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.elementwise import maximum, minimum
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
-from gradrepl.engine.summation import full_sum
+from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, wrap_dim
 
@@ -55,7 +56,11 @@ def reduce_sum(a, dim=None, keepdim=False, dtype=None):
             return result(out, SumBackward0, (a,), (), xa.shape)
         return result(out, SumBackward1, (a,), (), (xa.shape, tuple(range(xa.ndim)), keepdim))
     dims = dims_tuple(dim, xa.ndim)
-    out = np.asarray(np.sum(xa, axis=dims, dtype=acc, keepdims=keepdim))
+    exact = dim_sum(xa, dims) if xa.dtype == acc else None
+    if exact is None:
+        out = np.asarray(np.sum(xa, axis=dims, dtype=acc, keepdims=keepdim))
+    else:
+        out = np.expand_dims(exact, dims) if keepdim else exact
     return result(out, SumBackward1, (a,), (), (xa.shape, dims, keepdim))
 
 
@@ -92,8 +97,15 @@ def reduce_mean(a, dim=None, keepdim=False, dtype=None):
             out = np.asarray(np.mean(xa), dtype=xa.dtype)
         return result(out, MeanBackward0, (a,), (), xa.shape)
     dims = dims_tuple(dim, xa.ndim)
+    exact = dim_sum(xa, dims)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.asarray(np.mean(xa, axis=dims, keepdims=keepdim), dtype=xa.dtype)
+        if exact is None:
+            out = np.asarray(np.mean(xa, axis=dims, keepdims=keepdim), dtype=xa.dtype)
+        else:   # PyTorch: the sum over the dims in its order, then one division
+            count = int(np.prod([xa.shape[d] for d in dims], dtype=np.int64))
+            out = np.asarray(exact / xa.dtype.type(count), dtype=xa.dtype)
+            if keepdim:
+                out = np.expand_dims(out, dims)
     return result(out, MeanBackward1, (a,), (), (xa.shape, dims, keepdim))
 
 
@@ -108,13 +120,22 @@ def _prod_others(self, result, dim, xp):
     raw = xp.raw(self)
     if not (raw == 0).any():
         return result / self
+    if xp.tensors:   # differentiable (second derivatives): one masked product per position
+        flat = self.reshape(-1) if dim is None else self
+        axis = 0 if dim is None else dim
+        parts = []
+        for i in range(flat.shape[axis]):
+            hit = np.zeros(flat.shape, bool)
+            hit[(slice(None),) * axis + (i,)] = True
+            parts.append(xp.where(hit, 1.0, flat).prod(axis, keepdim=True))
+        return cat(parts, axis).reshape(tuple(raw.shape))
     flat = raw if dim is not None else raw.reshape(-1)
     axis = dim if dim is not None else 0
     moved = np.moveaxis(flat, axis, -1)
     out = np.empty_like(moved)
     for i in range(moved.shape[-1]):
         out[..., i] = np.prod(np.delete(moved, i, axis=-1), axis=-1)
-    return xp.constant(np.moveaxis(out, -1, axis).reshape(raw.shape))
+    return np.moveaxis(out, -1, axis).reshape(raw.shape)
 
 
 @rule("ProdBackward0", ("self",), ("grad * (product of all other elements)",), saved=("self", "result"))
@@ -426,9 +447,9 @@ def softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "softmax")
-    m = np.max(xa, axis=d, keepdims=True) if xa.size else 0
+    m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
-    out = np.asarray(e / np.sum(e, axis=d, keepdims=True), dtype=xa.dtype)
+    out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype)
     return result(out, SoftmaxBackward0, (a,), (RESULT,), d)
 
 
@@ -437,9 +458,10 @@ def log_softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "log_softmax")
-    m = np.max(xa, axis=d, keepdims=True) if xa.size else 0
+    # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
+    m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m
-    out = np.asarray(s - np.log(np.sum(np.exp(s), axis=d, keepdims=True)), dtype=xa.dtype)
+    out = np.asarray(s - np.log(np.add.reduce(np.exp(s), axis=d, keepdims=True)), dtype=xa.dtype)
     return result(out, LogSoftmaxBackward0, (a,), (RESULT,), d)
 
 

@@ -55,11 +55,15 @@ class Rule:
 
     def node(self, out, inputs, saved=(), ctx=None):
         """Record this rule as out's grad_fn (inputs: tensors or None)."""
-        node = out._fn = Node(self, tuple(None if x is None else edge_of(x) for x in inputs),
-                              tuple(out if s is RESULT else s for s in saved), ctx)
-        if RESULT in saved:
-            node.saved = tuple(SavedOutput(out, node) if s is RESULT else s for s in saved)
-            node.saved_outputs = tuple(k for k, s in enumerate(saved) if s is RESULT)
+        edges = tuple([None if x is None else edge_of(x) for x in inputs])
+        # by identity: `RESULT in saved` would compare RESULT with each saved Tensor (==)
+        outs = tuple([k for k, s in enumerate(saved) if s is RESULT]) if saved else ()
+        if not outs:
+            node = out._fn = Node(self, edges, saved if type(saved) is tuple else tuple(saved), ctx)
+            return node
+        node = out._fn = Node(self, edges, tuple([out if s is RESULT else s for s in saved]), ctx)
+        node.saved = tuple([SavedOutput(out, node) if s is RESULT else s for s in saved])
+        node.saved_outputs = outs
         return node
 
 
@@ -75,24 +79,31 @@ def _takes_node(fn):
 
 def _caller(fn, n_saved, n_ctx, takes_node):
     """backward(grad, node, xp) for the engine: unpacks the node's saved values (through
-    xp.val) and its context into the rule's named parameters."""
+    xp.val) and its context into the rule's named parameters. One closure per shape of
+    the call, so that the hot path does no loop of its own."""
     if takes_node:
-        if n_ctx == 0:
-            return lambda g, node, xp: fn(g, xp, node, *[xp.val(s) for s in node.saved])
-        if n_ctx == 1:
-            return lambda g, node, xp: fn(g, xp, node, *[xp.val(s) for s in node.saved], node.ctx)
-        return lambda g, node, xp: fn(g, xp, node, *[xp.val(s) for s in node.saved], *node.ctx)
-    if n_saved == 0:
-        if n_ctx == 0:
-            return lambda g, node, xp: fn(g, xp)
-        if n_ctx == 1:
-            return lambda g, node, xp: fn(g, xp, node.ctx)
-        return lambda g, node, xp: fn(g, xp, *node.ctx)
-    if n_ctx == 0:
-        return lambda g, node, xp: fn(g, xp, *[xp.val(s) for s in node.saved])
-    if n_ctx == 1:
-        return lambda g, node, xp: fn(g, xp, *[xp.val(s) for s in node.saved], node.ctx)
-    return lambda g, node, xp: fn(g, xp, *[xp.val(s) for s in node.saved], *node.ctx)
+        def call(g, node, xp):
+            saved = [xp.val(s) for s in node.saved]
+            ctx = () if n_ctx == 0 else ((node.ctx,) if n_ctx == 1 else node.ctx)
+            return fn(g, xp, node, *saved, *ctx)
+        return call
+    if n_saved > 2:
+        def call(g, node, xp):
+            ctx = () if n_ctx == 0 else ((node.ctx,) if n_ctx == 1 else node.ctx)
+            return fn(g, xp, *[xp.val(s) for s in node.saved], *ctx)
+        return call
+    table = {
+        (0, 0): lambda g, node, xp: fn(g, xp),
+        (0, 1): lambda g, node, xp: fn(g, xp, node.ctx),
+        (0, 2): lambda g, node, xp: fn(g, xp, *node.ctx),
+        (1, 0): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0])),
+        (1, 1): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), node.ctx),
+        (1, 2): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), *node.ctx),
+        (2, 0): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1])),
+        (2, 1): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1]), node.ctx),
+        (2, 2): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1]), *node.ctx),
+    }
+    return table[n_saved, min(n_ctx, 2)]
 
 
 def rule(name, inputs=("self",), formulas=None, *, saved=(), ctx=(), saves=None, multi=False, key=None):

@@ -12,7 +12,11 @@ from gradrepl.engine.util import shape_args
 
 
 def _gen(generator):
-    return rng.default_generator if generator is None else generator
+    if generator is None:
+        return rng.default_generator
+    if type(generator) is not rng.Generator:   # never a user object the engine calls into
+        raise TypeError(f"generator must be a torch.Generator, not {type(generator).__name__}")
+    return generator
 
 
 def _write(t, values):

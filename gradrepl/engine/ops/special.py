@@ -227,10 +227,6 @@ def _k64(fn):
     return f
 
 
-atan2 = _binary("atan2", _k64(np.arctan2), "Atan2Backward0",
-                ("grad * other / (self * self + other * other)", "grad * -self / (self * self + other * other)"),
-                lambda grad, xp, a, b: (grad * b / (a * a + b * b), grad * -a / (a * a + b * b)),
-                aliases=("arctan2",))
 hypot = _binary("hypot", _k64(np.hypot), "HypotBackward0",
                 ("grad * self / result", "grad * other / result"),
                 lambda grad, xp, a, b: (grad * a / xp.sqrt(a * a + b * b), grad * b / xp.sqrt(a * a + b * b)))
@@ -451,5 +447,4 @@ SPECIAL = {"expit": lambda input: input.sigmoid(), "erf": lambda input: input.er
            "softmax": lambda input, dim, dtype=None: input.softmax(dim),
            "log_softmax": lambda input, dim, dtype=None: input.log_softmax(dim),
            "polygamma": _polygamma, "multigammaln": _mvlgamma, "ndtr": lambda input: (1 + (input / math.sqrt(2)).erf()) / 2}
-EXTRA_TORCH = {"polygamma": _polygamma, "mvlgamma": _mvlgamma, "true_divide": lambda input, other: input / other,
-               "arctan2": atan2}
+EXTRA_TORCH = {"polygamma": _polygamma, "mvlgamma": _mvlgamma, "true_divide": lambda input, other: input / other}

@@ -1,0 +1,203 @@
+"""Record gradrepl's short documentation (help(obj)) from PyTorch 2.13's own docstrings.
+
+Lists every function of gradrepl's torch facade and every public tensor attribute, asks a
+Python with torch for each one's docstring, and keeps what PyTorch's docstrings start
+with: the signature line and the first sentence of the description (Sphinx roles such
+as :attr:`size` reduced to their text). Writes gradrepl/lang/docs.json, keyed by name
+("torch.ones", "Tensor.backward"); entries already there that PyTorch does not document
+(hand-written ones) are kept. New ops: rerun this script, or add an entry by hand.
+
+    /work/venv/bin/python scripts/record_docs.py [--torch PYTHON]
+"""
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+TABLE = ROOT / "gradrepl" / "lang" / "docs.json"
+
+_TORCH_SIDE = r'''
+import inspect, json, re, sys, torch
+MATH = {r"\geq": "≥", r"\leq": "≤", r"\neq": "≠", r"\times": "×", r"\cdot": "·", r"\ge": "≥",
+        r"\le": "≤", r"\ne": "≠"}
+def clean(text):
+    text = re.sub(r":\w+:`~?([^`<]*?)\s*(<[^`]*>)?`", r"\1", text)
+    text = re.sub(r"\\(?:text|mathrm|operatorname)\{([^}]*)\}", r"\1", text)
+    for tex, sign in MATH.items():
+        text = text.replace(tex, sign)
+    text = text.replace("torch._C.", "torch.")
+    text = re.sub(r"``([^`]*)``", r"\1", text)
+    text = re.sub(r"`([^`]*)`", r"\1", text)
+    return " ".join(text.split())
+def first_sentence(paragraph):
+    m = re.match(r"(.+?\.)(\s|$)", paragraph)
+    return m.group(1) if m else paragraph
+def resolve(name):
+    head, *rest = name.split(".")
+    obj = torch.Tensor if head == "Tensor" else torch if head == "torch" else __import__(head)
+    for part in rest:
+        obj = getattr(obj, part)
+    return obj
+out = {}
+for name in json.load(sys.stdin):
+    try:
+        obj = resolve(name)
+    except AttributeError:
+        continue
+    doc = inspect.getdoc(obj) or ""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", doc) if p.strip()]
+    short = name.rsplit(".", 1)[-1]
+    signature = None
+    if not callable(obj):                 # an attribute (grad, shape, requires_grad)
+        signature = short
+    elif paragraphs and re.match(re.escape(short) + r"\(.*\)", paragraphs[0].split("\n")[0]):
+        signature = " ".join(paragraphs.pop(0).split())
+    if signature is None:
+        try:
+            sig = inspect.signature(obj)
+            sig = sig.replace(parameters=[q.replace(annotation=inspect.Parameter.empty)
+                                          for q in sig.parameters.values()],
+                              return_annotation=inspect.Signature.empty)
+            signature = short + str(sig)
+        except (TypeError, ValueError):
+            signature = None
+    summary = ""
+    for p in paragraphs:
+        text = clean(p)
+        if text.startswith(("See ", ".. ", "Alias for", "Args:", "Example")) and not text.startswith("See also"):
+            m = re.match(r"See (torch\.\w+(?:\.\w+)*)", text)
+            if m:
+                try:
+                    ref = inspect.getdoc(resolve(m.group(1))) or ""
+                    parts = [q.strip() for q in re.split(r"\n\s*\n", ref) if q.strip()]
+                    if parts and parts[0].startswith(m.group(1).rsplit(".", 1)[-1] + "("):
+                        parts.pop(0)
+                    if parts:
+                        summary = first_sentence(clean(parts[0]))
+                        break
+                except AttributeError:
+                    pass
+            if text.startswith("Alias for"):
+                summary = first_sentence(text)
+                break
+            continue
+        summary = first_sentence(text)
+        break
+    if signature or summary:
+        signature = (signature or short + "(...)").replace("torch._C.", "torch.")
+        out[name] = {"signature": signature, "summary": summary}
+json.dump(out, sys.stdout, indent=0)
+'''
+
+
+# Written by hand: what PyTorch documents elsewhere or in words gradrepl cannot show as is.
+HAND = {
+    "Tensor": ("Tensor", "A multi-dimensional array of one dtype; with requires_grad=True, autograd records "
+               "the operations on it so that backward() can compute gradients."),
+    "torch.Tensor": ("Tensor", "A multi-dimensional array of one dtype; with requires_grad=True, autograd "
+                     "records the operations on it so that backward() can compute gradients."),
+    "torch.tensor": ("tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor",
+                     "Constructs a tensor with no autograd history (a leaf tensor) by copying data."),
+    "Tensor.shape": ("shape", "The size of the tensor, a torch.Size (a tuple of ints); same as size()."),
+    "Tensor.data": ("data", "The tensor's values without autograd history (shares storage with it); "
+                    "prefer detach() or torch.no_grad()."),
+    "Tensor.dtype": ("dtype", "The data type of the tensor's elements, such as torch.float32."),
+    "Tensor.grad_fn": ("grad_fn", "The autograd node that created this tensor (None for a leaf); "
+                       "backward() starts from it."),
+    "torch.relu": ("relu(input) -> Tensor", "Applies the rectified linear unit function element-wise."),
+    "Tensor.relu": ("relu() -> Tensor", "Applies the rectified linear unit function element-wise."),
+    "Tensor.relu_": ("relu_() -> Tensor", "In-place version of relu()."),
+    "torch.log_softmax": ("log_softmax(input, dim, *, dtype=None) -> Tensor",
+                          "Applies a softmax followed by a logarithm along dim."),
+    "Tensor.log_softmax": ("log_softmax(dim, *, dtype=None) -> Tensor",
+                           "Applies a softmax followed by a logarithm along dim."),
+    "Tensor.clamp_max": ("clamp_max(max) -> Tensor", "Clamps all elements to be at most max."),
+    "Tensor.clamp_min": ("clamp_min(min) -> Tensor", "Clamps all elements to be at least min."),
+    "torch.detach": ("detach(input) -> Tensor", "Returns a new tensor, detached from the current graph."),
+    "torch.selu": ("selu(input) -> Tensor", "Applies element-wise the scaled exponential linear unit."),
+    "torch.celu": ("celu(input, alpha=1.0) -> Tensor", "Applies element-wise the continuously differentiable "
+                   "exponential linear unit."),
+    "torch.max_pool2d": ("max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)"
+                         " -> Tensor", "Applies a 2D max pooling over an input made of several input planes."),
+    "torch.layer_norm": ("layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05) -> Tensor",
+                         "Applies layer normalization over the last dimensions of the input."),
+    "torch.masked_fill": ("masked_fill(input, mask, value) -> Tensor",
+                          "Fills elements of input with value where mask is True."),
+    "torch.Generator": ("Generator(device='cpu')", "Creates and returns a generator object that manages the "
+                        "state of the algorithm which produces pseudo random numbers."),
+    "torch.device": ("device(type, index=None)", "An object representing the device on which a tensor is or "
+                     "will be allocated (gradrepl, like a CPU-only PyTorch, has the cpu only)."),
+    "torch.finfo": ("finfo(type=None)", "The numerical properties of a floating point dtype: bits, eps, max, "
+                    "min, tiny, resolution."),
+    "torch.iinfo": ("iinfo(type)", "The numerical properties of an integer dtype: bits, max, min."),
+    "torch.autograd.Variable": ("Variable(data, requires_grad=False)", "Deprecated: Variable(t) returns a "
+                                "tensor; use tensors directly (requires_grad=True where needed)."),
+    "torch.FloatTensor": ("FloatTensor(data)", "The legacy constructor of a torch.float32 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.float32)."),
+    "torch.DoubleTensor": ("DoubleTensor(data)", "The legacy constructor of a torch.float64 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.float64)."),
+    "torch.HalfTensor": ("HalfTensor(data)", "The legacy constructor of a torch.float16 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.float16)."),
+    "torch.LongTensor": ("LongTensor(data)", "The legacy constructor of a torch.int64 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.int64)."),
+    "torch.IntTensor": ("IntTensor(data)", "The legacy constructor of a torch.int32 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.int32)."),
+    "torch.ShortTensor": ("ShortTensor(data)", "The legacy constructor of a torch.int16 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.int16)."),
+    "torch.CharTensor": ("CharTensor(data)", "The legacy constructor of a torch.int8 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.int8)."),
+    "torch.ByteTensor": ("ByteTensor(data)", "The legacy constructor of a torch.uint8 tensor; prefer "
+                          "torch.tensor(data, dtype=torch.uint8)."),
+    "torch.BoolTensor": ("BoolTensor(data)", "The legacy constructor of a torch.bool tensor; prefer "
+                          "torch.tensor(data, dtype=torch.bool)."),
+    "help": ("help(obj)", "gradrepl's short documentation of obj: its signature and one line, as PyTorch's "
+             "docstrings start."),
+    "dir": ("dir([obj])", "The names of obj's attributes (or of your variables), sorted."),
+}
+
+
+def names():
+    from gradrepl.lang import Session
+    from gradrepl.lang.facade import module
+
+    session = Session()
+    found = []
+    stack = [(name, mod) for name, mod in session.modules.items()]
+    while stack:
+        prefix, mod = stack.pop(0)
+        for key, value in mod.entries.items():
+            if key.startswith("_"):
+                continue
+            if type(value) is module:
+                stack.append((f"{prefix}.{key}", value))
+            elif callable(value) and type(value) not in session.access.unavailable:
+                found.append(f"{prefix}.{key}")
+    tensor = session.api.TORCH["ones"](1)
+    found += [f"Tensor.{attr}" for attr in sorted(session.api.public_attrs(tensor)) if not attr.startswith("_")]
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--torch", default="/work/torchvenv/bin/python", help="a Python with torch installed")
+    args = parser.parse_args()
+    wanted = names()
+    done = subprocess.run([args.torch, "-c", _TORCH_SIDE], input=json.dumps(wanted), capture_output=True,
+                          text=True, check=True)
+    recorded = json.loads(done.stdout)
+    table = json.loads(TABLE.read_text(encoding="utf-8")) if TABLE.exists() else {}
+    table.update(recorded)
+    table.update({name: {"signature": sig, "summary": summary} for name, (sig, summary) in HAND.items()})
+    TABLE.write_text(json.dumps(dict(sorted(table.items())), indent=1, ensure_ascii=False) + "\n",
+                     encoding="utf-8")
+    missing = [n for n in wanted if n not in table]
+    print(f"{len(recorded)} entries recorded from PyTorch; {len(table)} in {TABLE.relative_to(ROOT)}; "
+          f"without an entry: {', '.join(missing) or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+import torch
+x = torch.tensor([[1.0, 5.0, 2.0], [4.0, 0.5, 3.0]], requires_grad=True)
+v = torch.tensor([1.0, 2.0], requires_grad=True)
+g, = torch.autograd.grad((x.max(1).values * v).sum(), x, create_graph=True)
+g.detach()
+g.requires_grad
+torch.autograd.grad((g * x).sum(), v)
+g, = torch.autograd.grad((x.min(1)[0] * v).sum(), x, create_graph=True)
+g.detach()
+torch.autograd.grad((g * x).sum(), v)
+i = torch.tensor([[0, 2], [1, 1]])
+w = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+g, = torch.autograd.grad((x.gather(1, i) * w).sum(), x, create_graph=True)
+g.detach()
+g.requires_grad
+torch.autograd.grad((g * x).sum(), w)
+y = torch.arange(6.0).reshape(1, 2, 3).requires_grad_()
+u = torch.arange(6.0).reshape(3, 1, 2).requires_grad_()
+g, = torch.autograd.grad((y.permute(2, 0, 1) * u).sum(), y, create_graph=True)
+g.detach()
+torch.autograd.grad((g * y).sum(), u)

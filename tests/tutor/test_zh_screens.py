@@ -1,0 +1,73 @@
+"""Chinese is a first-class language: every screen of a lesson and of the REPL's help."""
+import re
+
+from gradrepl.repl import meta
+from gradrepl.repl import zh as ZH
+from gradrepl.tutor.display import join_cjk_lines, lesson_table, make_console
+from gradrepl.tutor.lesson import load_all
+from gradrepl.tutor.messages import MESSAGES
+from gradrepl.tutor.progress import ProgressStore
+
+
+def test_every_repl_command_and_help_topic_has_chinese():
+    assert set(ZH.COMMANDS) == set(meta.COMMANDS) | set(meta.LESSON_COMMANDS)
+    assert set(ZH.HELP) == set(meta.HELP)
+
+
+def test_chinese_messages_use_full_width_punctuation():
+    for key, (en, zh) in MESSAGES.items():
+        prose = re.sub(r"`[^`]*`|:[a-z]+|\{[a-z]+\}|\[[YyNn]/[YyNn]\]|\d+-\{n\}", "", zh)
+        assert not re.search(r"[\u4e00-\u9fff][,:;!?]|[,:;!?][\u4e00-\u9fff]", prose), (key, zh)
+        assert re.search(r"[\u4e00-\u9fff]", zh), key
+    for text in [*ZH.COMMANDS.values(), *ZH.TEXT.values()]:
+        assert not re.search(r"[\u4e00-\u9fff][,;!?]|[\u4e00-\u9fff]: ", text), text
+
+
+def test_soft_line_breaks_join_in_chinese():
+    assert join_cjk_lines("第一行\n第二行") == "第一行第二行"
+    # after CJK punctuation nothing is inserted, whatever follows (issue 16: a space appeared)
+    assert join_cjk_lines("所以第二次调用，\n`out.backward()` 会失败。") == "所以第二次调用，`out.backward()` 会失败。"
+    assert join_cjk_lines("它返回 `a`；\nPyTorch 也一样") == "它返回 `a`；PyTorch 也一样"
+    # an English word after a CJK character keeps its space (a Markdown soft break)
+    assert join_cjk_lines("调用\nbackward") == "调用\nbackward"
+    # block structure is kept: list items, indented formulas
+    assert join_cjk_lines("要点：\n- 第一\n- 第二") == "要点：\n- 第一\n- 第二"
+    formula = "    ∂o/∂xᵢ = ¼ · 6yᵢ\n    在 xᵢ = 1 处"
+    assert join_cjk_lines("推导：\n\n" + formula) == "推导：\n\n" + formula
+
+
+def test_lesson_list_folds_chinese_titles_instead_of_cutting_them(tmp_path):
+    lessons = load_all()
+    console = make_console()
+    console.width = 56
+    with console.capture() as cap:
+        lesson_table(lessons, ProgressStore(tmp_path / "p.json"), "zh", console)
+    out = cap.get()
+    assert "…" not in out and "标题" in out and "进度" in out
+    cells = "".join(line.split("│")[3] for line in out.splitlines() if line.count("│") == 5).replace(" ", "")
+    for lesson in lessons:
+        assert lesson.title.zh.replace(" ", "") in cells
+
+
+def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
+    import io
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gradrepl.repl.history import AtomicFileHistory
+    from gradrepl.repl.render import make_console as repl_console
+    from gradrepl.repl.repl import Repl
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    out = io.StringIO()
+    with create_pipe_input() as pipe:
+        pipe.send_text(":help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r")
+        pipe.close()
+        repl = Repl(plain=True, lang="zh", console=repl_console(True, file=out, width=100),
+                    history=AtomicFileHistory(tmp_path / "history"), input=pipe, output=DummyOutput())
+        repl.run()
+    text = out.getvalue()
+    assert "看得见的 autograd" in text and "输入 PyTorch 代码" in text
+    assert "课程中：本练习的下一条提示" in text and "help on a topic" not in text
+    assert ".grad 有变化" in text and ".grad changed" not in text
