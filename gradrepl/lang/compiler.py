@@ -428,6 +428,7 @@ class Compiler(GeneratorCompiler):
             except UNCATCHABLE:
                 raise
             except Exception as exc:
+                exc = without_internals(exc)     # matched as the error it is
                 found = find(env, exc)
                 if found is None:
                     raise

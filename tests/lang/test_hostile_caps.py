@@ -261,7 +261,6 @@ def test_bad_printoptions_are_refused_and_reset_restores_the_defaults():
 
 @pytest.mark.parametrize("src", [
     "import torch\ntorch.ones(2).index_select(0, [0])\n",
-    "import torch\ntorch.ones(2).masked_fill([True, False], 1.0)\n",
     "import torch\ntorch.ones(2).view_as(3)\n",
 ])
 def test_engine_errors_never_name_internal_attributes(src):
