@@ -179,7 +179,7 @@ def commands(args: argparse.Namespace, peers: dict, torch_info: dict | None
             cmds[work, "numpy"] = [py, "-c", "import numpy"]
         elif work in ("mlp", "chain"):
             cmds[work, "numpy"] = [py, peers_script, work, "numpy"]
-        if "autograd" in peers and work != "makemore":
+        if "autograd" in peers and work not in ("makemore", "mlp_nn"):
             cmds[work, "autograd"] = ([py, "-c", "import autograd"] if work == "empty"
                                       else [py, peers_script, work, "autograd"])
         if torch_info is not None:

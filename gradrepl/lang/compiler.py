@@ -13,7 +13,7 @@ import builtins
 import operator
 
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
-from gradrepl.lang.errors import NotSupported, suggest
+from gradrepl.lang.errors import NotSupported, suggest, without_internals
 from gradrepl.lang.generators import GeneratorCompiler, has_yield
 from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
@@ -1434,6 +1434,7 @@ def _module_home(name, modules, unavailable):
 def user_view(exc):
     """What a user `except ... as e` binds: an allowed class whose only readable attribute is
     `args` (user values, or the message); another class becomes its nearest allowed base."""
+    exc = without_internals(exc)
     kind = type(exc)
     if kind in EXCEPTION_SET:
         exc.__dict__.pop(LOC, None)
