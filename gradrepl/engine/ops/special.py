@@ -253,10 +253,12 @@ xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b)))
                 lambda grad, xp, a, b: (grad * xp.log(b) * xp.mask(xp.raw(a) != 0, grad), grad * a / b))
 logaddexp = _binary("logaddexp", _k64(np.logaddexp), "LogaddexpBackward0",
                     ("grad / (1 + exp(other - self))", "grad / (1 + exp(self - other))"),
-                    lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))))
+                    lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))),
+                    inplace=False)   # PyTorch has no logaddexp_
 logaddexp2 = _binary("logaddexp2", _k64(np.logaddexp2), "Logaddexp2Backward0",
                      ("grad / (1 + pow(2, other - self))", "grad / (1 + pow(2, self - other))"),
-                     lambda grad, xp, a, b: (grad / (1 + xp.exp((b - a) * _LN2)), grad / (1 + xp.exp((a - b) * _LN2))))
+                     lambda grad, xp, a, b: (grad / (1 + xp.exp((b - a) * _LN2)), grad / (1 + xp.exp((a - b) * _LN2))),
+                     inplace=False)   # PyTorch has no logaddexp2_
 copysign = _binary("copysign", lambda a, b: np.copysign(a, b), "CopysignBackward0",
                    ("copysign_tensor_self_backward(grad, self, result)", "zeros_like(other)"),
                    lambda grad, xp, a, b: (grad * xp.mask(np.where(xp.raw(a) == 0, 0.0, np.sign(xp.raw(a)) *
