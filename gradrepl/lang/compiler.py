@@ -13,7 +13,7 @@ import builtins
 import operator
 
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
-from gradrepl.lang.errors import NotSupported, suggest
+from gradrepl.lang.errors import NotSupported, suggest, without_internals
 from gradrepl.lang.generators import GeneratorCompiler, has_yield
 from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
@@ -1061,6 +1061,10 @@ class Compiler(GeneratorCompiler):
     def e_UnaryOp(self, node, scope):
         operand = self.expr(node.operand, scope)
         kind = type(node.op)
+        if kind in (ast.USub, ast.UAdd) and isinstance(node.operand, ast.Constant) \
+                and type(node.operand.value) in (int, float):
+            v = -node.operand.value if kind is ast.USub else node.operand.value
+            return lambda env: v      # `-1`: folded, as CPython folds it
         if kind is ast.Not:
             return lambda env: not operand(env)
         op = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}[kind]
@@ -1271,6 +1275,9 @@ class Compiler(GeneratorCompiler):
 
     def e_Tuple(self, node, scope):
         seq = self.sequence(node.elts, scope)
+        if all(isinstance(e, ast.Constant) for e in node.elts):
+            t = tuple(seq(None))      # `(32,)`: one tuple of constants, as CPython folds it
+            return lambda env: t
         return lambda env: tuple(seq(env))
 
     def e_Set(self, node, scope):
@@ -1427,6 +1434,7 @@ def _module_home(name, modules, unavailable):
 def user_view(exc):
     """What a user `except ... as e` binds: an allowed class whose only readable attribute is
     `args` (user values, or the message); another class becomes its nearest allowed base."""
+    exc = without_internals(exc)
     kind = type(exc)
     if kind in EXCEPTION_SET:
         exc.__dict__.pop(LOC, None)

@@ -157,6 +157,14 @@ def test_numpy_never_returns_a_host_array():
     out, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\nprint(type(a), a)\na.base\n")
     assert out == "<class 'gradrepl.ndarray'> [1. 2.]\n"   # a stand-in (tests/lang/test_numpy_standin.py)
     assert headline(r).endswith("ndarray' object has no attribute 'base'")
+    out, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\nprint(a, repr(a), type(a[0]), a.shape)\n"
+                 "_ = x.add_(1)\nprint(a.tolist(), [v for v in a])\n")
+    assert r.ok
+    assert out == "[1. 2.] array([1., 2.], dtype=float32) <class 'float'> (2,)\n[2.0, 3.0] [2.0, 3.0]\n"
+    _, r = run("a = torch.ones(2).numpy()\na.T\n")
+    assert headline(r).startswith("AttributeError:")
+    _, r = run("a = torch.ones(2).numpy()\na[0] = 5\n")
+    assert not r.ok
 
 
 def test_with_only_accepts_grad_mode_objects():
