@@ -200,7 +200,7 @@ def test_engine_classes_show_pytorchs_names(src, shown):
      "TypeError: torch.Size() takes an iterable of 'int' (item 0 is 'float')"),
     ("import torch\ntorch.ones(2).shape + range(3)\n",
      "TypeError: can only concatenate tuple (not range) to torch.Size"),
-    ("import torch\n[1, 2] in torch.ones(2)\n", "RuntimeError: Tensor.\u2026 only supports Tensor "
+    ("import torch\n[1, 2] in torch.ones(2)\n", "RuntimeError: Tensor.__contains__ only supports Tensor "
      "or scalar, but you passed in a <class 'list'>."),
 ])
 def test_engine_class_errors_are_pytorchs(src, error):
@@ -261,7 +261,6 @@ def test_bad_printoptions_are_refused_and_reset_restores_the_defaults():
 
 @pytest.mark.parametrize("src", [
     "import torch\ntorch.ones(2).index_select(0, [0])\n",
-    "import torch\ntorch.ones(2).masked_fill([True, False], 1.0)\n",
     "import torch\ntorch.ones(2).view_as(3)\n",
 ])
 def test_engine_errors_never_name_internal_attributes(src):
