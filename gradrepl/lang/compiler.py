@@ -428,9 +428,10 @@ class Compiler(GeneratorCompiler):
             except UNCATCHABLE:
                 raise
             except Exception as exc:
+                exc = without_internals(exc)     # matched as the error it is
                 found = find(env, exc)
                 if found is None:
-                    raise
+                    raise exc
                 name, hbody = found
                 caught = user_view(exc)
                 if name is not None:
