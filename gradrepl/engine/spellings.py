@@ -83,11 +83,30 @@ def write_out(result, out, name):
     return out
 
 
+def _second_param(fn):
+    """The name torch.NAME(input, other=...) must reach when fn calls its second parameter otherwise."""
+    try:
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return None
+    names = [p.name for p in params]
+    if "other" in names or len(names) < 2:
+        return None
+    return names[1]
+
+
 def _torch_spellings(fn, name, takes_dim):
+    other_name = _second_param(getattr(fn, "__wrapped__", fn))
+
     def torch_fn(*args, **kwargs):
         if kwargs:
             if takes_dim:
                 _rename(kwargs, name)
+            if "input" in kwargs and not args:
+                args = (kwargs.pop("input"),)
+            if other_name is not None and "other" in kwargs:
+                kwargs[other_name] = kwargs.pop("other")
             if "out" in kwargs:
                 out = kwargs.pop("out")
                 if out is not None:
@@ -96,6 +115,15 @@ def _torch_spellings(fn, name, takes_dim):
     torch_fn.__name__ = torch_fn.__qualname__ = name
     torch_fn.__wrapped__ = getattr(fn, "__wrapped__", fn)
     return torch_fn
+
+
+def inplace_functions():
+    """torch.sin_(x) & co.: PyTorch's torch-level in-place functions (unary math ops)."""
+    ns = {}
+    for op in REGISTRY.values():
+        if op.inplace is not None and op.functions and op.kind in ("elementwise", "special"):
+            ns[op.name + "_"] = op.inplace
+    return ns
 
 
 def install_method_aliases():
@@ -326,6 +354,7 @@ def namespace():
         "is_inference_mode_enabled": F.is_inference_mode_enabled,
         "is_inference": lambda input: input.is_inference(),
     })
+    ns.update(inplace_functions())
     ns.update(special.EXTRA_TORCH)
     ns.update(linalg_ext.EXTRA_TORCH)
     return ns

@@ -18,11 +18,12 @@ PUBLIC = "gradrepl_public"  # on a subclassable host base: the names user code m
 class method:
     """A user method bound to its instance (or class, for a classmethod)."""
 
-    __slots__ = ("fn", "obj")
+    __slots__ = ("fn", "obj", "name")
 
-    def __init__(self, fn, obj):
+    def __init__(self, fn, obj, name=None):
         self.fn = fn
         self.obj = obj
+        self.name = name        # the def's qualified name, when a decorator wrapped it
 
     def __call__(self, *args, **kwargs):
         fn = self.fn
@@ -38,22 +39,24 @@ class method:
 
     def __repr__(self):
         fn = self.fn
-        name = fn.name if type(fn) is function else getattr(fn, "__qualname__", "function")
+        name = self.name or (fn.name if type(fn) is function
+                             else getattr(fn, "__qualname__", "function"))
         return f"<bound method {name} of {safe_repr(self.obj)}>"
 
 
 class user_method:
     """A plain method in a class namespace: binds to the instance it is read from."""
 
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "name")
 
-    def __init__(self, fn):
+    def __init__(self, fn, name=None):
         self.fn = fn
+        self.name = name
 
     def __get__(self, obj, cls=None):
         if obj is None:
             return self.fn
-        return method(self.fn, obj)
+        return method(self.fn, obj, self.name)
 
 
 class user_property:
@@ -153,7 +156,7 @@ def make_class(name, qualname, base, entries, doc):
     ns = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc, USER: True}
     for attr, kind, value in entries:
         if kind == "method":
-            value = user_method(value)
+            value = user_method(value, f"{qualname}.{attr}")
         elif kind == "static":
             value = user_staticmethod(value)
         elif kind == "class":

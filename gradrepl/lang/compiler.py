@@ -1062,6 +1062,10 @@ class Compiler(GeneratorCompiler):
     def e_UnaryOp(self, node, scope):
         operand = self.expr(node.operand, scope)
         kind = type(node.op)
+        if kind in (ast.USub, ast.UAdd) and isinstance(node.operand, ast.Constant) \
+                and type(node.operand.value) in (int, float):
+            v = -node.operand.value if kind is ast.USub else node.operand.value
+            return lambda env: v      # `-1`: folded, as CPython folds it
         if kind is ast.Not:
             return lambda env: not operand(env)
         op = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}[kind]
@@ -1272,6 +1276,9 @@ class Compiler(GeneratorCompiler):
 
     def e_Tuple(self, node, scope):
         seq = self.sequence(node.elts, scope)
+        if all(isinstance(e, ast.Constant) for e in node.elts):
+            t = tuple(seq(None))      # `(32,)`: one tuple of constants, as CPython folds it
+            return lambda env: t
         return lambda env: tuple(seq(env))
 
     def e_Set(self, node, scope):

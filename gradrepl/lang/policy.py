@@ -80,6 +80,7 @@ IMPORTS = {
     "torch.nn": ("torch", "nn"),
     "torch.nn.functional": ("torch", "nn", "functional"),
     "torch.nn.init": ("torch", "nn", "init"),
+    "torch.nn.utils": ("torch", "nn", "utils"),
     "torch.optim": ("torch", "optim"),
     "torch.optim.lr_scheduler": ("torch", "optim", "lr_scheduler"),
     "torch.utils": ("torch", "utils"),

@@ -1,6 +1,8 @@
 """run_source and Session: the API the REPL, lessons and script mode share."""
 import textwrap
 
+import pytest
+
 from gradrepl.lang import Session, run_source
 from gradrepl.limits import Limits
 from lang_helpers import headline, run
@@ -238,3 +240,20 @@ def test_user_functions_called_later_by_gradrepl_get_a_fresh_budget():
     from gradrepl.errors import BudgetExceeded
     with pytest.raises(BudgetExceeded):
         (s.namespace["x"] * 3).sum().backward()
+
+
+@pytest.mark.parametrize("src, changed", [
+    ("y[0, 0] = 5", ("y",)),
+    ("c = y.detach_()", ("y",)),
+    ("y.data.fill_(1)", ("y",)),
+    ("for i in range(2):\n    w.add_(1)", ("w",)),
+    ("torch.nn.init.zeros_(w)", ("w",)),
+    ("x.grad.zero_()", ()),                       # the .grad table shows that one
+    ("def f(t):\n    t.zero_()", ()),             # defining does not run the body
+    ("torch.manual_seed(0)", ()),
+])
+def test_names_changed_in_place(src, changed):
+    import ast
+
+    from gradrepl.lang.session import _changed_in_place
+    assert _changed_in_place(ast.parse(src).body[0]) == changed

@@ -680,7 +680,7 @@ def unary(a, fn, spec, float_only=True):
     return _new(out)
 
 
-def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=False, inplace=False,
+def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=False, inplace=True,
           function=True, aliases=(), functional=None):
     """Declare a one-input math op and its rule in one line: `derivative(grad, xp, saved)`."""
     spec = rule(node, ("self",), (formula,), saved=(saved,) if saved else ())(derivative)
@@ -689,7 +689,7 @@ def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=
         return unary(self, kernel, spec, float_only)
     forward.__name__ = name
     declare(name, forward, rules=[spec], bare=bare, function=function, aliases=aliases,
-            inplace=unary_inplace(forward) if inplace else None, functional=functional)
+            inplace=unary_inplace(forward, float_only) if inplace else None, functional=functional)
     return spec
 
 

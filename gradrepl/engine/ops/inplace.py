@@ -83,10 +83,11 @@ def binary_inplace(forward, floating=False, check=None, ufunc=None):
     return fast_method
 
 
-def unary_inplace(forward):
-    """The in-place method of an op without a tensor operand: `x.exp_()`, `x.clamp_(0, 1)`."""
+def unary_inplace(forward, floating=False):
+    """The in-place method of an op without a tensor operand: `x.exp_()`, `x.clamp_(0, 1)`.
+    floating: the op's result is floating even for integer input (sin_ of a LongTensor fails)."""
     def method(self, *args, **kw):
-        return inplace(self, None, lambda s, _other: forward(s, *args, **kw))
+        return inplace(self, None, lambda s, _other: forward(s, *args, **kw), floating)
     return method
 
 
