@@ -1,5 +1,5 @@
 """What `t.numpy()` gives user code: a read-only stand-in for the NumPy array PyTorch
-returns. It shares the tensor's memory (an in-place change of the tensor shows through,
+returns (`type()` shows `gradrepl.ndarray`: the host class is never named). It shares the tensor's memory (an in-place change of the tensor shows through,
 as the tutorials demonstrate), prints exactly as NumPy prints, and hands out no host
 object: items come back as Python numbers, sub-arrays as stand-ins."""
 import numpy as np

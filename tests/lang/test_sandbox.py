@@ -157,7 +157,7 @@ def test_numpy_never_returns_a_host_array():
     out, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\nprint(a, repr(a), type(a), type(a[0]), a.shape)\n"
                  "x.add_(1)\nprint(a.tolist(), [v for v in a])\n")
     assert r.ok
-    assert out == ("[1. 2.] array([1., 2.], dtype=float32) <class 'numpy.ndarray'> <class 'float'> (2,)\n"
+    assert out == ("[1. 2.] array([1., 2.], dtype=float32) <class 'gradrepl.ndarray'> <class 'float'> (2,)\n"
                    "tensor([2., 3.])\n[2.0, 3.0] [2.0, 3.0]\n")
     _, r = run("a = torch.ones(2).numpy()\na.T\n")
     assert headline(r).startswith("AttributeError:")
