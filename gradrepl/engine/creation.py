@@ -5,7 +5,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import prod, pytype, shape_args, shape_list
+from gradrepl.engine.util import prod, pytype, shape_args, shape_list, warn
 from gradrepl.limits import check_numel
 
 def _dtype_arg(dtype, default=None):
@@ -95,6 +95,8 @@ def _flat_values(data):
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype_arg(dtype)
     if type(data) is Tensor:
+        warn("UserWarning", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+             "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
         arr = data._a.copy()
         if dtype is not None:
             arr = arr.astype(dtype.np)
