@@ -153,6 +153,13 @@ HAND = {
                           "torch.tensor(data, dtype=torch.uint8)."),
     "torch.BoolTensor": ("BoolTensor(data)", "The legacy constructor of a torch.bool tensor; prefer "
                           "torch.tensor(data, dtype=torch.bool)."),
+    "torch.clamp_min": ("clamp_min(input, min) -> Tensor", "Clamps all elements of input to be at least min."),
+    "torch.clamp_max": ("clamp_max(input, max) -> Tensor", "Clamps all elements of input to be at most max."),
+    "torch.index_fill": ("index_fill(input, dim, index, value) -> Tensor",
+                         "Out-of-place version of Tensor.index_fill_: fills the elements of input at index "
+                         "along dim with value."),
+    "torch.is_anomaly_enabled": ("is_anomaly_enabled() -> bool",
+                                 "Returns True if anomaly detection is currently enabled."),
     "help": ("help(obj)", "gradrepl's short documentation of obj: its signature and one line, as PyTorch's "
              "docstrings start."),
     "dir": ("dir([obj])", "The names of obj's attributes (or of your variables), sorted."),

@@ -12,9 +12,10 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
 from gradrepl.engine import ops, rng
-from gradrepl.engine.ndarray import ATTRS as NDARRAY_ATTRS, NdarrayView
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
+from gradrepl.engine.creation import from_numpy
+from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, NumpyArray, NumpyDType
 from gradrepl.engine import spellings as S
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
@@ -256,11 +257,12 @@ def _build_torch():
                                     "torch.nn modules come later; use tensors and torch.nn.functional")
     ns["optim"] = Unavailable("torch.optim", "torch.optim is not available in gradrepl yet: update parameters by "
                               "hand inside `with torch.no_grad():`")
-    refused = ("save load from_numpy from_file jit compile utils ops classes fx multiprocessing cuda backends "
+    refused = ("save load from_file jit compile utils ops classes fx multiprocessing cuda backends "
                "hub onnx distributed library export package profiler testing serialization storage UntypedStorage "
                "as_strided").split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
+    ns["from_numpy"] = from_numpy
     ns.update(S.namespace())
     S.extend_autograd(ns["autograd"])
     return ns
@@ -325,8 +327,10 @@ def public_attrs(obj):
         return GENERATOR_ATTRS
     if isinstance(obj, NamedReturn):
         return frozenset(obj._fields) | {"count", "index"}
-    if t is NdarrayView:
-        return NDARRAY_ATTRS
+    if t is NumpyArray:
+        return ARRAY_ATTRS
+    if t is NumpyDType:
+        return NP_DTYPE_ATTRS
     if t is S.finfo:
         return S.FINFO_ATTRS
     if t is S.iinfo:
@@ -354,7 +358,9 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                A.RemovableHandle: "torch.utils.hooks.RemovableHandle", MaxReturn: "torch.return_types.max",
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
-               S.iinfo: "torch.iinfo", NdarrayView: "gradrepl.ndarray"}
+               S.iinfo: "torch.iinfo",
+               # a stand-in, and says so: no NumPy class is ever named to user code
+               NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype"}
 
 
 def type_name(obj):

@@ -3,6 +3,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
+from gradrepl.engine.ndarray import NumpyArray
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import prod, pytype, shape_args, shape_list, warn
@@ -92,8 +93,17 @@ def _flat_values(data):
     return out, kinds
 
 
+def from_numpy(ndarray):
+    """torch.from_numpy of what Tensor.numpy() gave: a tensor over the same memory."""
+    if type(ndarray) is not NumpyArray:
+        raise TypeError(f"expected np.ndarray (got {pytype(ndarray)})")
+    return _new(ndarray._values())
+
+
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype_arg(dtype)
+    if type(data) is NumpyArray:
+        data = _new(data._values())
     if type(data) is Tensor:
         warn("UserWarning", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
              "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
@@ -135,6 +145,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
 def as_tensor(data, dtype=None, device=None):
     if type(data) is Tensor and (dtype is None or dtype is data.dtype):
         return data
+    if type(data) is NumpyArray and dtype is None:
+        return from_numpy(data)
     return tensor(data, dtype=dtype)
 
 

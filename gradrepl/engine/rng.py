@@ -345,7 +345,7 @@ class Generator:
     def __init__(self, seed: int | None = None):
         """``Generator()`` starts from PyTorch's fixed default seed, as
         ``torch.Generator()`` does; ``default_generator`` is seeded at random."""
-        self._bitgen = np.random.MT19937()
+        self._bitgen = None     # made at the first draw: importing numpy.random costs start-up time
         self.manual_seed(_DEFAULT_SEED if seed is None else seed)
 
     def __repr__(self):
@@ -353,12 +353,24 @@ class Generator:
 
     # ------------------------------------------------------------- seeding
 
+    def _engine(self):
+        """The mt19937 engine, seeded with the last manual_seed when first needed."""
+        engine = self._bitgen
+        if engine is None:
+            engine = self._bitgen = np.random.MT19937()
+            engine.state = {
+                "bit_generator": "MT19937",
+                "state": {"key": _seeded_key(self._initial_seed), "pos": _N},
+            }
+        return engine
+
     def manual_seed(self, seed: int) -> "Generator":
         seed = int(seed) & _U64  # negative seeds wrap as in PyTorch
-        self._bitgen.state = {
-            "bit_generator": "MT19937",
-            "state": {"key": _seeded_key(seed), "pos": _N},
-        }
+        if self._bitgen is not None:
+            self._bitgen.state = {
+                "bit_generator": "MT19937",
+                "state": {"key": _seeded_key(seed), "pos": _N},
+            }
         self._initial_seed = seed
         self._next_when_exhausted = 0  # a fresh engine reports next = 0, left = 1
         self._next_double_normal: float | None = None
@@ -379,7 +391,7 @@ class Generator:
 
     def get_state(self) -> np.ndarray:
         """The 5056 bytes ``torch.get_rng_state()`` returns."""
-        raw = self._bitgen.state["state"]
+        raw = self._engine().state["state"]
         pos = int(raw["pos"])
         record = np.zeros((), _STATE_DTYPE)
         record["the_initial_seed"] = self._initial_seed
@@ -411,7 +423,7 @@ class Generator:
         pos = _N + 1 - left
         if not (record["seeded"] and 0 < left <= _N and nxt <= _N) or (left > 1 and nxt != pos):
             raise RuntimeError("Invalid mt19937 state")
-        self._bitgen.state = {
+        self._engine().state = {
             "bit_generator": "MT19937",
             "state": {"key": record["state"].astype(np.uint32), "pos": pos},
         }
@@ -427,7 +439,7 @@ class Generator:
         """n outputs of ``CPUGeneratorImpl::random()`` as uint64 holding 32 bits."""
         if n:
             self._next_when_exhausted = _N
-        return self._bitgen.random_raw(n)
+        return self._engine().random_raw(n)
 
     def _random64(self, n: int) -> np.ndarray:
         """n outputs of ``random64()``: two words, the first one high."""
@@ -503,7 +515,7 @@ class Generator:
         n = _numel(shape)
         words = self._random64(n) if span >= 1 << 28 else self._random(n)
         values = (words % np.uint64(span)).astype(np.int64) + np.int64(low)
-        return values.astype(dtype).reshape(shape)
+        return values.astype(dtype, copy=False).reshape(shape)
 
     def randperm(self, n: int, dtype) -> np.ndarray:
         """randperm_cpu: Fisher-Yates from the front, z = random() % (n - i).

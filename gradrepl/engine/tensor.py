@@ -12,10 +12,10 @@ import weakref
 
 import numpy as np
 
-from gradrepl.engine.ndarray import NdarrayView
 from gradrepl.engine.devices import CPU, Device  # noqa: F401 (Device: api's type tables)
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle
+from gradrepl.engine.ndarray import NumpyArray
 from gradrepl.engine.printing import tensor_repr
 from gradrepl.engine.util import cname, prod, legacy_scalar, pytype, shape_list, warn, wrap_dim
 from gradrepl.errors import BudgetExceeded
@@ -232,7 +232,7 @@ class Tensor:
     def numpy(self, force=False):
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return NdarrayView(self._a)
+        return NumpyArray(self)
 
     def __repr__(self):
         fn = self._fn

@@ -14,6 +14,7 @@ from gradrepl.engine.creation import zeros as _zeros
 from gradrepl.engine.ops.convert import convert
 from gradrepl.engine.ops.elementwise import where as _where
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
+from gradrepl.engine.ops.registry import ABSENT
 from gradrepl.engine.ops.shape import cat as _cat
 from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new, wrap
@@ -211,6 +212,8 @@ class TENSORS:
     @staticmethod
     def val(t):
         """A saved value as a Tensor; the op's own saved output gets its node back as grad_fn."""
+        if t is ABSENT:
+            return None
         if type(t) is autograd.SavedOutput:
             out = _new(t._a)
             out._ver = t._ver

@@ -9,6 +9,7 @@ marker USER.  User code reaches these classes only through gradrepl.lang.facade.
 which reads names the learner defined and the public names a subclassable host base lists
 (`gradrepl_public`), never anything else of the host class.
 """
+from gradrepl.lang.policy import EXCEPTION_ATTRS
 from gradrepl.lang.runtime import function, safe_repr
 
 USER = "_gradrepl_user"     # in every user class's namespace; user code cannot name it
@@ -18,11 +19,12 @@ PUBLIC = "gradrepl_public"  # on a subclassable host base: the names user code m
 class method:
     """A user method bound to its instance (or class, for a classmethod)."""
 
-    __slots__ = ("fn", "obj")
+    __slots__ = ("fn", "obj", "name")
 
-    def __init__(self, fn, obj):
+    def __init__(self, fn, obj, name=None):
         self.fn = fn
         self.obj = obj
+        self.name = name        # the def's qualified name, when a decorator wrapped it
 
     def __call__(self, *args, **kwargs):
         fn = self.fn
@@ -38,22 +40,24 @@ class method:
 
     def __repr__(self):
         fn = self.fn
-        name = fn.name if type(fn) is function else getattr(fn, "__qualname__", "function")
+        name = self.name or (fn.name if type(fn) is function
+                             else getattr(fn, "__qualname__", "function"))
         return f"<bound method {name} of {safe_repr(self.obj)}>"
 
 
 class user_method:
     """A plain method in a class namespace: binds to the instance it is read from."""
 
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "name")
 
-    def __init__(self, fn):
+    def __init__(self, fn, name=None):
         self.fn = fn
+        self.name = name
 
     def __get__(self, obj, cls=None):
         if obj is None:
             return self.fn
-        return method(self.fn, obj)
+        return method(self.fn, obj, self.name)
 
 
 class user_property:
@@ -139,6 +143,8 @@ def is_subclassable(obj):
 
 def host_public(cls):
     """The names of a user class's host part (nn.Module's methods) user code may read."""
+    if issubclass(cls, BaseException):
+        return EXCEPTION_ATTRS
     for k in cls.__mro__:
         if USER not in k.__dict__:      # a learner's class attribute never widens the list
             names = k.__dict__.get(PUBLIC)
@@ -153,7 +159,7 @@ def make_class(name, qualname, base, entries, doc):
     ns = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc, USER: True}
     for attr, kind, value in entries:
         if kind == "method":
-            value = user_method(value)
+            value = user_method(value, f"{qualname}.{attr}")
         elif kind == "static":
             value = user_staticmethod(value)
         elif kind == "class":

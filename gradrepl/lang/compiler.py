@@ -13,7 +13,7 @@ import builtins
 import operator
 
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
-from gradrepl.lang.errors import NotSupported, suggest
+from gradrepl.lang.errors import NotSupported, suggest, without_internals
 from gradrepl.lang.generators import GeneratorCompiler, has_yield
 from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
@@ -398,7 +398,7 @@ class Compiler(GeneratorCompiler):
                     raise RuntimeError("No active exception to reraise")
                 raise ctx.handling[-1]
             exc = exc_ev(env)
-            if type(exc) is type and exc in EXCEPTION_SET:
+            if type(exc) is type and exc in EXCEPTION_SET or user_exception_class(exc):
                 exc = exc()
             elif not isinstance(exc, Exception):
                 raise TypeError("exceptions must derive from BaseException")
@@ -428,6 +428,7 @@ class Compiler(GeneratorCompiler):
             except UNCATCHABLE:
                 raise
             except Exception as exc:
+                exc = without_internals(exc)     # matched as the error it is
                 found = find(env, exc)
                 if found is None:
                     raise
@@ -472,7 +473,7 @@ class Compiler(GeneratorCompiler):
                 spec = type_ev(env)
                 specs = spec if type(spec) is tuple else (spec,)
                 for s in specs:
-                    if not (type(s) is type and s in EXCEPTION_SET):
+                    if not (type(s) is type and s in EXCEPTION_SET or user_exception_class(s)):
                         raise TypeError("catching classes that do not inherit from "
                                         "BaseException is not allowed")
                 if isinstance(exc, specs):
@@ -694,14 +695,16 @@ class Compiler(GeneratorCompiler):
             if base is not None and base is ctx.autograd_function_base():
                 put(env, self.autograd_class(node.name, entries))
                 return
-            if base is None or is_user_class(base) or is_subclassable(base):
+            if base is None or is_user_class(base) or is_subclassable(base) \
+                    or base in EXCEPTION_SET:
                 cls = make_class(node.name, qual, base, entries, doc)
                 cell[0] = cls
                 put(env, cls)
                 return
             raise NotSupported(f"a class with base {safe_repr(base)} is not "
                                f"supported in gradrepl (a base is one of your own classes, "
-                               f"nn.Module, a Dataset or torch.autograd.Function)")
+                               f"nn.Module, a Dataset, an exception class or "
+                               f"torch.autograd.Function)")
         return run
 
     def check_class_attr(self, attr, node):
@@ -1061,6 +1064,10 @@ class Compiler(GeneratorCompiler):
     def e_UnaryOp(self, node, scope):
         operand = self.expr(node.operand, scope)
         kind = type(node.op)
+        if kind in (ast.USub, ast.UAdd) and isinstance(node.operand, ast.Constant) \
+                and type(node.operand.value) in (int, float):
+            v = -node.operand.value if kind is ast.USub else node.operand.value
+            return lambda env: v      # `-1`: folded, as CPython folds it
         if kind is ast.Not:
             return lambda env: not operand(env)
         op = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}[kind]
@@ -1271,6 +1278,9 @@ class Compiler(GeneratorCompiler):
 
     def e_Tuple(self, node, scope):
         seq = self.sequence(node.elts, scope)
+        if all(isinstance(e, ast.Constant) for e in node.elts):
+            t = tuple(seq(None))      # `(32,)`: one tuple of constants, as CPython folds it
+            return lambda env: t
         return lambda env: tuple(seq(env))
 
     def e_Set(self, node, scope):
@@ -1424,11 +1434,17 @@ def _module_home(name, modules, unavailable):
     return None
 
 
+def user_exception_class(obj):
+    """class MyError(ValueError): a learner's exception class (raised and caught as is)."""
+    return is_user_class(obj) and issubclass(obj, Exception)
+
+
 def user_view(exc):
     """What a user `except ... as e` binds: an allowed class whose only readable attribute is
     `args` (user values, or the message); another class becomes its nearest allowed base."""
+    exc = without_internals(exc)
     kind = type(exc)
-    if kind in EXCEPTION_SET:
+    if kind in EXCEPTION_SET or user_exception_class(kind):
         exc.__dict__.pop(LOC, None)
         return exc
     check_text(exc)

@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 from gradrepl.lang.policy import CONTROL_CHARS, HOST_WORDS
 
-_CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "]")
+_CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "\ud800-\udfff]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 # Reports never repeat words that name host internals, even when hostile input typed them.
 _HOST_WORDS = re.compile(HOST_WORDS)
 
@@ -14,10 +15,27 @@ def redact(text: str) -> str:
 
 
 def escape_control(text: str) -> str:
-    """Escape control characters (all but \\n and \\t) the way DECISIONS.md says."""
+    """Escape control characters (all but \\n and \\t) the way DECISIONS.md says, and lone
+    surrogates."""
     if _CONTROL_RE.search(text) is None:
         return text
-    return text.translate(CONTROL_CHARS)
+    # a lone surrogate cannot be written to a UTF-8 terminal: shown as Python spells it
+    return _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text.translate(CONTROL_CHARS))
+
+
+_INTERNAL_ATTR = re.compile(r"^'([^']*)' object has no attribute '_[^']*'$")
+
+
+def without_internals(exc):
+    """An engine error that names an internal attribute (a list passed where the engine
+    reads a tensor's `_a`) becomes the TypeError it is, without the internal name."""
+    if type(exc) is AttributeError and len(exc.args) == 1 and type(exc.args[0]) is str:
+        m = _INTERNAL_ATTR.match(exc.args[0])
+        if m:
+            clean = TypeError(f"expected a Tensor, got {m.group(1)}")
+            clean.__dict__.update(exc.__dict__)       # the place it was raised
+            return clean
+    return exc
 
 
 class NotSupported(BaseException):

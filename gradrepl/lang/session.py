@@ -13,7 +13,8 @@ from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.carets import carets, find_statement
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.docs import doc_builtins
-from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for
+from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for, \
+    without_internals
 from gradrepl.lang.facade import Access, host_class_standins, math_facade, random_facade, \
     torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
@@ -357,7 +358,7 @@ def _changed_in_place(node):
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) and n is not node:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
         if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store):
             base = n.value
@@ -367,10 +368,15 @@ def _changed_in_place(node):
                 names.append(base.id)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
                 and n.func.attr.endswith("_") and not n.func.attr.startswith("_"):
-            receiver = n.func.value
-            if isinstance(receiver, ast.Name) and receiver.id not in ("torch", "math"):
-                names.append(receiver.id)
-            elif n.args and isinstance(n.args[0], ast.Name):      # torch.nn.init.zeros_(w)
+            root, through = n.func.value, []
+            while isinstance(root, ast.Attribute):
+                through.append(root.attr)
+                root = root.value
+            if not isinstance(root, ast.Name) or "grad" in through:
+                pass                                             # x.grad.zero_(): the .grad table
+            elif root.id not in ("torch", "nn", "init", "math"):
+                names.append(root.id)                            # y.detach_(), y.data.fill_(1)
+            elif n.args and isinstance(n.args[0], ast.Name):     # torch.nn.init.zeros_(w)
                 names.append(n.args[0].id)
         stack.extend(reversed(list(ast.iter_child_nodes(n))))
     return tuple(dict.fromkeys(names))
@@ -452,6 +458,7 @@ def _grad_snapshot(session):
 
 
 def _error_from(exc, filename, lines, node, kind="error", tree=None):
+    exc = without_internals(exc)
     loc = getattr(exc, "__dict__", {}).get(LOC)
     line, col = loc if loc else (node.lineno, node.col_offset)
     source = lines[line - 1] if 0 < line <= len(lines) else None

@@ -2,7 +2,7 @@
 
 `namespace()` is what the `torch.nn` facade shows user code.
 """
-from gradrepl.nn import containers, functional, init, layers, loss, rnn
+from gradrepl.nn import containers, functional, init, layers, loss, rnn, utils
 from gradrepl.nn.module import Module, Parameter
 
 
@@ -14,4 +14,5 @@ def namespace():
                 ns[name] = value
     ns["functional"] = functional.namespace()
     ns["init"] = init.namespace()
+    ns["utils"] = utils.namespace()
     return ns

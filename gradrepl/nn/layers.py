@@ -441,7 +441,6 @@ class LayerNorm(Module):
 class BatchNorm1d(Module):
     torch_path = _path("BatchNorm1d", "batchnorm")
     gradrepl_public = Module.gradrepl_public | {"reset_running_stats", "reset_parameters"}
-    input_dims = (2, 3)
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
                  dtype=None, *, bias=True):
@@ -487,8 +486,11 @@ class BatchNorm1d(Module):
                 f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
     def forward(self, input):
-        if input.dim() not in self.input_dims:
+        if input.dim() not in (2, 3):
             raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        return self.normalize(input)
+
+    def normalize(self, input):
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             B.increment_(self.num_batches_tracked)
@@ -498,3 +500,12 @@ class BatchNorm1d(Module):
         return F.namespace_fn("batch_norm")(input, self.running_mean if keep else None,
                                             self.running_var if keep else None, self.weight, self.bias,
                                             bn_training, factor, self.eps)
+
+
+class BatchNorm2d(BatchNorm1d):
+    torch_path = _path("BatchNorm2d", "batchnorm")
+
+    def forward(self, input):
+        if input.dim() != 4:
+            raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+        return self.normalize(input)

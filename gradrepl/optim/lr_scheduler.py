@@ -39,7 +39,7 @@ class LRScheduler(metaclass=LibraryMeta):
         return self._last_lr
 
     def step(self, epoch=None):
-        if self._step_count == 1 and not self.optimizer.step_called and not self._is_initial:
+        if self._step_count == 1 and not self.optimizer._opt_called and not self._is_initial:
             B.warn("UserWarning", BEFORE_OPTIMIZER)
         self._step_count += 1
         self._update_lr(epoch)

@@ -18,7 +18,7 @@ class Optimizer(metaclass=LibraryMeta):
                             "but got " + typename(params))
         self.state = {}      # keyed by the parameter tensor, as PyTorch's; state_dict() numbers them
         self.param_groups = []
-        self.step_called = False
+        self._opt_called = False
         param_groups = list(params)
         if len(param_groups) == 0:
             raise ValueError("optimizer got an empty parameter list")
@@ -76,7 +76,7 @@ class Optimizer(metaclass=LibraryMeta):
         if closure is not None:
             with B.TORCH["enable_grad"]():
                 loss = closure()
-        self.step_called = True
+        self._opt_called = True
         with B.TORCH["no_grad"]():
             for group in self.param_groups:
                 for p in group["params"]:

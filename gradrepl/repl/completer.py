@@ -269,7 +269,30 @@ def attributes(value, api):
         readable = api.public_attrs(value)
         if readable is not None:
             return sorted(readable)
+    names = _instance_attributes(value)
+    if names is not None:
+        return sorted(names)
     return sorted(METHODS.get(type(value), ()))
+
+
+def _instance_attributes(value):
+    """A model, optimizer, loader or learner's instance: the host part's public names, the
+    registered parameters/buffers/submodules, instance and class attributes (read from
+    dictionaries only: completion calls nothing)."""
+    from gradrepl.lang.classes import PUBLIC, USER, host_public
+
+    cls = type(value)
+    if getattr(cls, PUBLIC, None) is None and not getattr(cls, USER, False):
+        return None
+    names = set(host_public(cls))
+    own = getattr(value, "__dict__", None) or {}
+    names.update(k for k in own if isinstance(k, str))
+    for registry in ("_parameters", "_buffers", "_modules"):
+        names.update(k for k in own.get(registry, ()) if isinstance(k, str))
+    for klass in cls.__mro__:
+        if USER in klass.__dict__:
+            names.update(k for k in klass.__dict__ if isinstance(k, str))
+    return {n for n in names if not n.startswith("_")}
 
 
 def keyword_arguments(text, names):

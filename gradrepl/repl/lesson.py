@@ -10,6 +10,7 @@ rebuilt from the lesson's steps. `:hint :solution :check :skip :back :restart :q
 this REPL as the front end on a terminal. The dependency runs one way, repl -> tutor.
 """
 import argparse
+import contextlib
 
 from rich.progress_bar import ProgressBar
 from rich.table import Table
@@ -162,6 +163,13 @@ class LessonMode:
             self._tool_done()
             return
         self.advance()
+
+    def tools_running(self):
+        """While a meta command runs: an attempt's Watch does not count the backward passes
+        that :explain or :jacobian replay."""
+        if self.attempt is not None and self.attempt.watch is not None:
+            return self.attempt.watch.pause()
+        return contextlib.nullcontext()
 
     def after_command(self, text: str) -> None:
         """A meta command ran: at a tool step, the learner's own `:explain out` completes it."""

@@ -73,6 +73,13 @@ class MetaCommands:
     def printer(self):
         return self.repl.printer
 
+    def _say(self, key, english):
+        """`english`, or its Chinese in gradrepl.repl.zh under :lang zh."""
+        if self.repl.lang == "zh":
+            from gradrepl.repl.zh import TEXT
+            return TEXT.get(key, english)
+        return english
+
     def names(self):
         return [*COMMANDS, *(LESSON_COMMANDS if self.repl.lesson is not None else ())]
 
@@ -152,10 +159,10 @@ class MetaCommands:
                   if isinstance(n, str) and not session.api.is_tensor(v)
                   and type(v).__name__ != "module"]
         if not tensors and not others:
-            self.printer.note("no variables yet")
+            self.printer.note(self._say("no_vars", "no variables yet"))
             return
         if tensors:
-            table = Table(title="tensors", title_justify="left")
+            table = Table(title=self._say("tensors", "tensors"), title_justify="left")
             for column in ("name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "grad"):
                 table.add_column(column, no_wrap=column in ("name", "shape", "dtype"))
             for name, t in tensors:
@@ -172,7 +179,7 @@ class MetaCommands:
                 text = short_repr(value, 40)
                 parts.append(f"{name} = {text}" if text is not None
                              else f"{name} ({session.access.type_label(value)})")
-            self.printer.print(Text("others: " + escape_control(", ".join(parts))))
+            self.printer.print(Text(self._say("others", "others: ") + escape_control(", ".join(parts))))
 
     def cmd_grad(self, argument):
         session = self.repl.session
@@ -204,13 +211,13 @@ class MetaCommands:
         rows = [(n, t, leaf_grad(t)) for n, t in self._tensors()]
         rows = [r for r in rows if r[2] is not None]
         if not rows:
-            self.printer.note("no tensor has a .grad yet (call backward() on a result)")
+            self.printer.note(self._say("no_grads", "no tensor has a .grad yet (call backward() on a result)"))
             return
         self.printer.grad_table(rows, title=".grad", header="grad")
 
     def cmd_reset(self, argument):
         self.repl.reset_session()
-        self.printer.note("session reset: every variable is gone (torch is still imported)")
+        self.printer.note(self._say("reset", "session reset: every variable is gone (torch is still imported)"))
 
     def cmd_load(self, argument):
         if not argument:

@@ -205,7 +205,11 @@ class Repl:
                 self.lesson.enter()
             return
         if is_meta(stripped):
-            self.meta.run(stripped)
+            if self.lesson is None:
+                self.meta.run(stripped)
+                return
+            with self.lesson.tools_running():     # a tool's replayed backward is no attempt's
+                self.meta.run(stripped)
             if self.lesson is not None:
                 self.lesson.after_command(stripped)
             return

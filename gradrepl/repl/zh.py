@@ -40,6 +40,11 @@ TEXT = {
     "shape": "形状",
     "lesson_status": "课程 {id} {step}/{total}",
     "no_help": "没有关于 {topic!r} 的帮助；可用主题：{topics}",
+    "no_vars": "还没有变量",
+    "tensors": "张量",
+    "others": "其他：",
+    "no_grads": "还没有张量有 .grad（先对某个结果调用 backward()）",
+    "reset": "会话已重置：所有变量都已清除（torch 仍已导入）",
 }
 
 HELP = {

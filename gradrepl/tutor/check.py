@@ -22,6 +22,7 @@ shape, flag or node. `Failure.expected` keeps the expected value for lesson auth
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -280,6 +281,7 @@ class Watch:
 
         self.watched: dict[str, tuple[object, list[int]]] = {}
         self.handles = []
+        self.paused = False
         for var in check.variables:
             if "backward_runs" not in dict(var.expect):
                 continue
@@ -289,10 +291,20 @@ class Watch:
             count = [0]
 
             def hook(grad, count=count):
-                count[0] += 1
+                if not self.paused:
+                    count[0] += 1
 
             self.handles.append(value.register_hook(hook))
             self.watched[var.name] = (value, count)
+
+    @contextmanager
+    def pause(self):
+        """gradrepl's own tools (:explain, :jacobian) replay backward passes: they do not count."""
+        paused, self.paused = self.paused, True
+        try:
+            yield
+        finally:
+            self.paused = paused
 
     def runs(self, namespace: dict) -> dict[str, int | None]:
         return {name: count[0] if namespace.get(name) is value else None

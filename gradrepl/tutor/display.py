@@ -6,6 +6,7 @@ PyTorch's fixed 80-column layout survives; prose and tables fit the terminal.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager, nullcontext
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -97,15 +98,54 @@ def join_cjk_lines(text: str) -> str:
     return "".join(out)
 
 
+# rich wraps at spaces only, so a run of Chinese without spaces moves to the next line
+# whole. In Chinese a line may break between any two characters, except before closing
+# punctuation (，。）…), which stays with the character before it.
+_CJK_CHARS = "\u2e80-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
+_NO_BREAK_BEFORE = "\u3001\u3002\u300d\u300f\u3011\uff09\uff0c\uff1a\uff1b\uff01\uff1f\u2026\u201d"
+_CJK_WORD = re.compile(rf"\s*(?:[{_CJK_CHARS}]|[^\s{_CJK_CHARS}]+)[{_NO_BREAK_BEFORE}]*\s*")
+
+
+def _cjk_words(text: str):
+    """rich._wrap.words, with every Chinese character a word of its own."""
+    position = 0
+    match = _CJK_WORD.match(text, position)
+    while match is not None and match.end() > position:
+        yield match.start(), match.end(), match.group(0)
+        position = match.end()
+        match = _CJK_WORD.match(text, position)
+
+
+@contextmanager
+def cjk_wrapping():
+    """While rendering Chinese: rich breaks lines between Chinese characters too."""
+    try:
+        from rich import _wrap
+    except ImportError:  # another rich: its own wrapping
+        yield
+        return
+    original = getattr(_wrap, "words", None)
+    if original is None:
+        yield
+        return
+    _wrap.words = _cjk_words
+    try:
+        yield
+    finally:
+        _wrap.words = original
+
+
 def show_markdown(console: Console, text: str, lang: str) -> None:
     if lang == "zh":
         text = join_cjk_lines(text)
     markdown = Markdown(text, hyperlinks=False)   # a lesson's links stay text: no OSC 8
-    if console.is_terminal:
-        console.print(markdown)
-        return
-    # piped or captured: plain lines without rich's padding to the full width
-    for line in console.render_lines(markdown, pad=False):
+    with cjk_wrapping() if lang == "zh" else nullcontext():
+        if console.is_terminal:
+            console.print(markdown)
+            return
+        # piped or captured: plain lines without rich's padding to the full width
+        lines = list(console.render_lines(markdown, pad=False))
+    for line in lines:
         console.print(RichText("".join(segment.text for segment in line).rstrip()), soft_wrap=True)
 
 

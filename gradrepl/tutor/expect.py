@@ -20,7 +20,8 @@ def _segment(text: str) -> re.Pattern[str]:
     """A piece of expected text between wildcards: literal text and addresses."""
     parts = []
     for piece in _ADDRESS.split(text):
-        parts.append("0x[0-9a-fA-F]+" if _ADDRESS.fullmatch(piece) else re.escape(piece))
+        # lazy: a piece ends as early as it can, so that the next wildcard gets the rest
+        parts.append("0x[0-9a-fA-F]+?" if _ADDRESS.fullmatch(piece) else re.escape(piece))
     return re.compile("".join(parts))
 
 

@@ -12,7 +12,7 @@ import time
 
 INTERRUPT_GRACE = 0.8     # seconds a Ctrl-C'd statement has to stop before its worker is killed
 KILL_GRACE = 1.0          # after the in-process watchdog's own last alarm (see _kill_after)
-_GIVE_UP = 3              # workers in a row that die before saying anything: stop restarting
+_GIVE_UP = 3              # workers in a row that die before running a statement: stop restarting
 _CRASH_SIGNALS = {"SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGSYS"}
 
 
@@ -111,8 +111,12 @@ class Front:
                 plan, replay = None, list(self.log)
                 continue
             if self.spec is not None and statement is not None and rc != 130:
-                plan = {"start": statement["b"] + 1, "replay": sorted(
-                    i for i in self.succeeded if i < statement["b"])}
+                start = statement["b"] + 1
+                if plan is not None and start <= plan["start"]:
+                    # a statement that succeeded before died in the replay: left out from now
+                    self.succeeded.discard(statement["b"])
+                    start = plan["start"]
+                plan = {"start": start, "replay": sorted(i for i in self.succeeded if i < start)}
                 replay = None
                 continue
             return rc
@@ -139,13 +143,13 @@ class Front:
                 os.read(self.wake_r, 512)
             if self.interrupts != seen:
                 seen = self.interrupts
-                if stack and sigint_at is None:
+                # outside the REPL every moment is busy (a lesson check, :explain's hooks)
+                if (stack or not self.repl) and sigint_at is None:
                     sigint_at = time.monotonic()
             if rfd in ready:
                 data = os.read(rfd, 1 << 16)
                 if not data:
                     break
-                said = True
                 *lines, buf = (buf + data).split(b"\n")
                 for line in lines:
                     m = json.loads(line)
@@ -154,6 +158,8 @@ class Front:
                         kill_at = time.monotonic() + _kill_after(m["t"]) if m["t"] else None
                     elif "e" in m:
                         done = stack.pop() if stack else None
+                        if replaying is None:
+                            said = True     # a statement of its own ran: not a start-up death
                         if done is not None and m["e"] and len(stack) == 0 and replaying is None:
                             self.succeeded.add(done["b"])
                         kill_at = sigint_at = None
@@ -168,10 +174,11 @@ class Front:
                     elif "repl" in m:
                         self.repl = True
             now = time.monotonic()
-            if killed is None and stack:
-                if kill_at is not None and now >= kill_at:
+            if killed is None:
+                if stack and kill_at is not None and now >= kill_at:
                     killed = "time"
-                elif sigint_at is not None and now >= sigint_at + INTERRUPT_GRACE:
+                elif sigint_at is not None and now >= sigint_at + INTERRUPT_GRACE and \
+                        (stack or not self.repl):
                     killed = "interrupt"
                 if killed is not None:
                     kill_at = sigint_at = None
@@ -188,8 +195,14 @@ class Front:
         signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
         if not stack:
-            if signum is None:
+            if killed == "interrupt":
+                self._say("KeyboardInterrupt: interrupted by Ctrl-C")
+                return ("exit", 130)
+            if signum is None and not (self.repl and code == 70):
                 return ("exit", code)
+            if signum is None:      # the REPL's own internal error: the session goes on
+                self._say("gradrepl: the REPL stopped on an internal error; starting it again")
+                return ("died", 70, None, said)
             name = _signal_name(signum)
             self._say(f"gradrepl: the worker process died ({name}) outside a statement")
             return ("died", 1, None, said)
@@ -200,7 +213,8 @@ class Front:
             del self.log[replaying:]
             self._say(f"gradrepl: the {dropped} statement{'s' if dropped != 1 else ''} from "
                       f"there on could not be restored")
-        return ("died", 130 if killed == "interrupt" else 1, stack[0], said)
+        # a death inside a statement has its reason: never counted as a start-up failure
+        return ("died", 130 if killed == "interrupt" else 1, stack[0], True)
 
     def _child(self, wfd, plan, replay):
         rc = 70

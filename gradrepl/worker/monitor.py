@@ -99,6 +99,20 @@ def attach_repl(repl, run_source):
         return False
     ACTIVE.repl = repl
     ACTIVE.send({"repl": 1})
+    handle = repl.handle_safely
+
+    def handle_safely(text):
+        """A meta command (:explain, :gradcheck, :load ...) counts as a statement for the
+        front: Ctrl-C stuck in it, or a death in it, is reported and the REPL restarts."""
+        stripped = text.strip()
+        if not stripped.startswith(":"):
+            return handle(text)
+        ACTIVE.begin(-1, "<stdin>", 1, stripped, 0)
+        try:
+            return handle(text)
+        finally:
+            ACTIVE.send({"e": False})
+    repl.handle_safely = handle_safely
     entries, ACTIVE.replay = ACTIVE.replay, []
     if entries:
         replay_into(repl, entries, run_source)

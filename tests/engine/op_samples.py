@@ -21,6 +21,7 @@ class Arg:
         self.grad = grad and dtype.startswith("float")
         self.dtype = dtype
         self.values = values
+        self.position = 0   # set by Sample: inputs at different positions get different values
 
     def flat_values(self):
         if self.values is not None:
@@ -36,7 +37,7 @@ class Arg:
         n = 1
         for s in self.shape:
             n *= s
-        return [_value(i, self.kind) for i in range(n)]
+        return [_value(i + 5 * self.position, self.kind) for i in range(n)]
 
     def nested(self):
         flat = self.flat_values()
@@ -110,6 +111,8 @@ def _shape_of(values):
 class Sample:
     def __init__(self, *inputs, call=None, args=(), kwargs=None):
         self.inputs = inputs
+        for k, arg in enumerate(inputs):
+            arg.position = k
         self.call = call
         self.args = args
         self.kwargs = kwargs or {}
@@ -167,12 +170,44 @@ def _fill_tensor(torch, x, v):
     return y
 
 
+def _draw(method, *args):
+    """x.method_(*args) on a copy, after torch.manual_seed(0): PyTorch's own numbers."""
+    def call(torch, x):
+        torch.manual_seed(0)
+        y = x.detach().clone()
+        getattr(y, method)(*args)
+        return y
+    return call
+
+
+def _fn(name, *args, **kwargs):
+    """torch.nn.functional.NAME(tensors..., *args, **kwargs)."""
+    def call(torch, *tensors):
+        return getattr(torch.nn.functional, name)(*tensors, *args, **kwargs)
+    return call
+
+
+def _fill_diagonal(torch, x):
+    y = x * 1
+    y.fill_diagonal_(0.5)
+    return y
+
+
+def _post_accumulate_hook(torch, x):
+    seen = []
+    x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.sum().item()))
+    (x * 2).sum().backward()
+    return seen[0]
+
+
 def _dropout(torch, x):
     torch.manual_seed(0)
     return torch.nn.functional.dropout(x, 0.5)
 
 
 # ----------------------------------------------------------------- the table
+NN_KERNEL = "an nn kernel: tests/nn/test_gradients.py and tests/data/nn_cases (see ops/nn.py)"
+
 SAMPLES = {
     # convert
     "to": [S(R(2, 3), call=lambda torch, x: x.to(torch.float32)),
@@ -271,6 +306,181 @@ SAMPLES = {
     "matmul": [S(R(2, 3), R(3, 4)), S(R(3), R(3, 2)), S(R(2, 3), R(3)), S(R(3), R(3)), S(R(2, 2, 3), R(3, 2)),
                S(R(2, 2, 3), R(2, 3, 2)), S(R(2, 3), R(3, 4), call=lambda torch, x, y: x @ y)],
     "outer": [S(R(3), R(2), call=lambda torch, x, y: torch.outer(x, y))],
+    # tensor metadata and factories of the tensor API
+    "data_ptr": [S(R(2, 3), call=lambda torch, x: isinstance(x.data_ptr(), int))],
+    "is_complex": [S(R(2, 3))],
+    "is_signed": [S(R(2, 3)), S(B([True, False]))],
+    "is_quantized": [S(R(2, 3), call=lambda torch, x: x.is_quantized)],
+    "is_sparse": [S(R(2, 3), call=lambda torch, x: x.is_sparse)],
+    "itemsize": [S(R(2, 3), call=lambda torch, x: x.itemsize)],
+    "nbytes": [S(R(2, 3), call=lambda torch, x: x.nbytes)],
+    "layout": [S(R(2, 3), call=lambda torch, x: str(x.layout))],
+    "get_device": [S(R(2, 3))],
+    "cuda": [S(R(2, 3))],
+    "stride": [S(R(2, 3), call=lambda torch, x: list(x.stride())), S(R(2, 3), call=lambda torch, x: x.t().stride(0))],
+    "storage_offset": [S(R(3, 4), call=lambda torch, x: x[1:, 2:].storage_offset())],
+    "new_zeros": [S(R(2, 3), args=(2, 2))],
+    "new_ones": [S(R(2, 3), call=lambda torch, x: x.new_ones((3,), dtype=torch.int64))],
+    "new_full": [S(R(2, 3), args=((2,), 1.5))],
+    "new_empty": [S(R(2, 3), call=lambda torch, x: list(x.new_empty(2, 3).shape))],
+    "new_tensor": [S(R(2, 3), args=([1.0, 2.0],))],
+    "bitwise_left_shift": [S(I([1, 6, 3]), I([1, 2, 0]), call=lambda torch, x, y: x << y),
+                           S(I([1, 6, 3]), I([1, 2, 0]))],
+    "bitwise_right_shift": [S(I([1, 6, 3]), I([1, 2, 0]), call=lambda torch, x, y: x >> y)],
+    # random draws (PyTorch's numbers after manual_seed)
+    "normal_": [S(R(2, 3), call=_draw("normal_", 1.0, 2.0))],
+    "uniform_": [S(R(2, 3), call=_draw("uniform_", -1.0, 1.0))],
+    "bernoulli_": [S(R(2, 3), call=_draw("bernoulli_", 0.3))],
+    "cauchy_": [S(R(2, 3), call=_draw("cauchy_"))],
+    "exponential_": [S(R(2, 3), call=_draw("exponential_", 2.0))],
+    "log_normal_": [S(R(2, 3), call=_draw("log_normal_"))],
+    "random_": [S(R(2, 3), call=_draw("random_", 0, 10))],
+    # nn kernels
+    "addmm": [S(R(2, 4), R(2, 3), R(3, 4)), S(R(4), R(2, 3), R(3, 4), call=lambda torch, b, x, w: torch.addmm(b, x, w))],
+    "linear": [S(R(2, 3), R(4, 3), R(4), call=_fn("linear")), S(R(3), R(4, 3), call=_fn("linear"))],
+    "conv1d": [S(R(1, 2, 5), R(3, 2, 2), R(3), call=_fn("conv1d")),
+               S(R(1, 2, 5), R(2, 1, 3), call=_fn("conv1d", stride=2, padding=1, groups=2))],
+    "conv2d": [S(R(1, 1, 4, 4), R(2, 1, 2, 2), R(2), call=_fn("conv2d")),
+               S(R(1, 2, 3, 3), R(1, 2, 2, 2), call=_fn("conv2d", padding=1))],
+    "avg_pool2d": [S(R(1, 1, 4, 4), call=_fn("avg_pool2d", 2))],
+    "max_pool2d": [S(R(1, 1, 4, 4), call=_fn("max_pool2d", 2))],
+    "batch_norm": [S(R(4, 3), C(3), C(3, kind="positive"), R(3), R(3), call=_fn("batch_norm", training=True)),
+                   S(R(4, 3), C(3), C(3, kind="positive"), call=_fn("batch_norm"))],
+    "layer_norm": [S(R(2, 3), R(3), R(3), call=lambda torch, x, w, b: torch.nn.functional.layer_norm(x, (3,), w, b))],
+    "embedding": [S(I([[0, 2], [4, 2]]), R(5, 3), call=_fn("embedding"))],
+    "one_hot": [S(I([0, 2, 1]), call=_fn("one_hot", 3))],
+    "pad": [S(R(2, 3), call=_fn("pad", (1, 2))), S(R(2, 3), call=_fn("pad", (0, -1, 1, 0), value=0.5))],
+    "gelu": [S(R(2, 3), call=_fn("gelu")), S(R(2, 3), call=_fn("gelu", approximate="tanh"))],
+    "elu": [S(R(2, 3), call=_fn("elu"))],
+    "celu": [S(R(2, 3), call=_fn("celu", 0.5))],
+    "selu": [S(R(2, 3), call=_fn("selu"))],
+    "silu": [S(R(2, 3), call=_fn("silu"))],
+    "mish": [S(R(2, 3), call=_fn("mish"))],
+    "softplus": [S(R(2, 3), call=_fn("softplus")), S(R(2, 3), call=_fn("softplus", beta=2.0, threshold=1.0))],
+    "hardtanh": [S(R(2, 3), call=_fn("hardtanh"))],
+    "hardsigmoid": [S(R(2, 3), call=_fn("hardsigmoid"))],
+    "hardswish": [S(R(2, 3), call=_fn("hardswish"))],
+    "logsigmoid": [S(R(2, 3), call=_fn("logsigmoid"))],
+    "relu6": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.relu6(x * 4))],
+    "binary_cross_entropy_with_logits": [S(R(2, 3), Pr(2, 3, grad=False), call=_fn("binary_cross_entropy_with_logits"))],
+    "huber_loss": [S(R(2, 3), C(2, 3), call=_fn("huber_loss")), S(R(2, 3), C(2, 3), call=_fn("huber_loss", delta=0.5))],
+    "smooth_l1_loss": [S(R(2, 3), C(2, 3), call=_fn("smooth_l1_loss"))],
+    # tensor API breadth: math
+    "asinh": [S(R(2, 3))], "atanh": [S(U(2, 3))], "erf": [S(R(2, 3))], "erfc": [S(R(2, 3))], "erfinv": [S(U(2, 3))],
+    "acosh": [S(P(2, 3), call=lambda torch, x: (x + 1.0).acosh())],
+    "lgamma": [S(P(2, 3))], "digamma": [S(P(2, 3))], "trunc": [S(R(2, 3))], "frac": [S(R(2, 3))],
+    "exp2": [S(R(2, 3))], "deg2rad": [S(R(2, 3))], "rad2deg": [S(R(2, 3))], "sinc": [S(R(2, 3))], "i0": [S(R(2, 3))],
+    "logit": [S(Pr(2, 3))],
+    "expit": [S(R(2, 3), call=lambda torch, x: torch.special.expit(x))],
+    "hypot": [S(R(2, 3), R(2, 3))], "fmod": [S(R(2, 3), P(2, 3)), S(R(2, 3), args=(1.5,))],
+    "xlogy": [S(P(2, 3), P(2, 3))], "logaddexp": [S(R(2, 3), R(2, 3))], "logaddexp2": [S(R(2, 3), R(2, 3))],
+    "copysign": [S(R(2, 3), R(2, 3))], "fmax": [S(R(2, 3), R(2, 3))], "fmin": [S(R(2, 3), R(2, 3))],
+    "heaviside": [S(R(2, 3), C(2, 3))], "gcd": [S(I([4, 6, 9]), I([6, 4, 3]))], "lcm": [S(I([4, 6, 9]), I([6, 4, 3]))],
+    "lerp": [S(R(2, 3), R(2, 3), args=(0.3,)), S(R(2, 3), R(2, 3), Pr(2, 3))],
+    "addcmul": [S(R(2, 3), R(2, 3), R(2, 3), kwargs={"value": 0.5})],
+    "addcdiv": [S(R(2, 3), R(2, 3), P(2, 3), kwargs={"value": 0.5})],
+    "float_power": [S(R(2, 3), args=(2,))],
+    "nan_to_num": [S(Arg((4,), values=[float("nan"), float("inf"), float("-inf"), 1.5], grad=False))],
+    "signbit": [S(R(2, 3))], "positive": [S(R(2, 3))], "sgn": [S(R(2, 3))],
+    "isposinf": [S(Arg((3,), values=[1.0, float("inf"), float("-inf")], grad=False))],
+    "isneginf": [S(Arg((3,), values=[1.0, float("inf"), float("-inf")], grad=False))],
+    "isreal": [S(R(2, 3))],
+    "logical_and": [S(B([True, False, True]), B([True, True, False]))],
+    "logical_or": [S(B([True, False, False]), B([True, True, False]))],
+    "logical_xor": [S(B([True, False, True]), B([True, True, False]))],
+    # tensor API breadth: arranging
+    "diagonal": [S(R(3, 3)), S(R(2, 3, 3), args=(1, 1, 2))],
+    "diag_embed": [S(R(2, 3))],
+    "diag": [S(R(3)), S(R(3, 3), args=(1,))],
+    "tril": [S(R(3, 3))], "triu": [S(R(3, 3), args=(1,))], "trace": [S(R(3, 3))],
+    "tril_indices": [S(call=lambda torch: torch.tril_indices(3, 3))],
+    "triu_indices": [S(call=lambda torch: torch.triu_indices(3, 4, 1))],
+    "fill_diagonal_": [S(R(3, 3), call=_fill_diagonal)],
+    "hstack": [S(R(2, 3), R(2, 1), call=lambda torch, x, y: torch.hstack([x, y]))],
+    "vstack": [S(R(2, 3), R(3), call=lambda torch, x, y: torch.vstack([x, y]))],
+    "row_stack": [S(R(2, 3), R(3), call=lambda torch, x, y: torch.row_stack([x, y]))],
+    "dstack": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.dstack([x, y]))],
+    "column_stack": [S(R(3), R(3, 2), call=lambda torch, x, y: torch.column_stack([x, y]))],
+    "atleast_1d": [S(Arg((), grad=True), call=lambda torch, x: torch.atleast_1d(x))],
+    "atleast_2d": [S(R(3), call=lambda torch, x: torch.atleast_2d(x))],
+    "atleast_3d": [S(R(2, 3), call=lambda torch, x: torch.atleast_3d(x))],
+    "movedim": [S(R(2, 3, 4), args=(0, 2))],
+    "roll": [S(R(2, 3), args=(1, 1)), S(R(2, 3), args=(2,))],
+    "tile": [S(R(2, 3), args=(2, 1))],
+    "unflatten": [S(R(2, 6), args=(1, (2, 3)))],
+    "rot90": [S(R(2, 3))], "fliplr": [S(R(2, 3))], "flipud": [S(R(2, 3))],
+    "swapdims": [S(R(2, 3), args=(0, 1))],
+    "repeat_interleave": [S(R(3), args=(2,)), S(R(2, 3), I([1, 2]), call=lambda torch, x, r: x.repeat_interleave(r, 0))],
+    "tensor_split": [S(R(2, 5), call=lambda torch, x: x.tensor_split(3, 1)[1])],
+    "meshgrid": [S(R(2), R(3), call=lambda torch, x, y: torch.meshgrid(x, y, indexing="ij")[1])],
+    "broadcast_to": [S(R(3), args=((2, 3),))],
+    "unfold": [S(R(6), args=(0, 2, 1))],
+    "bmm": [S(R(2, 2, 3), R(2, 3, 2))],
+    "einsum": [S(R(2, 3), R(3, 2), call=lambda torch, x, y: torch.einsum("ij,jk->ik", x, y))],
+    "inner": [S(R(3), R(3))],
+    "cross": [S(R(2, 3), R(2, 3), kwargs={"dim": 1})],
+    "kron": [S(R(2, 2), R(2, 1))],
+    "diff": [S(R(2, 4))],
+    "tensordot": [S(R(2, 3), R(3, 2), call=lambda torch, x, y: torch.tensordot(x, y, dims=1))],
+    "vdot": [S(R(3), R(3))],
+    "baddbmm": [S(R(2, 2, 2), R(2, 2, 3), R(2, 3, 2))],
+    "addmv": [S(R(2), R(2, 3), R(3))],
+    "addr": [S(R(2, 3), R(2), R(3))],
+    "addbmm": [S(R(2, 2), R(2, 2, 3), R(2, 3, 2))],
+    "chain_matmul": [S(R(2, 3), R(3, 2), R(2, 2), call=lambda torch, a, b, c: torch.chain_matmul(a, b, c))],
+    "dist": [S(R(2, 3), R(2, 3))],
+    "cdist": [S(R(2, 3), R(4, 3), call=lambda torch, x, y: torch.cdist(x, y))],
+    "cartesian_prod": [S(R(2), R(3), call=lambda torch, x, y: torch.cartesian_prod(x, y))],
+    # tensor API breadth: sorting and reductions
+    "sort": [S(R(2, 3), call=lambda torch, x: x.sort(1)[0]), S(R(2, 3), call=lambda torch, x: x.sort(0, True)[1])],
+    "argsort": [S(R(2, 3))],
+    "msort": [S(R(3, 2))],
+    "topk": [S(R(2, 4), call=lambda torch, x: x.topk(2)[0])],
+    "median": [S(R(2, 3)), S(R(2, 3), call=lambda torch, x: x.median(1)[0])],
+    "nanmedian": [S(R(2, 3)), S(R(2, 3), call=lambda torch, x: x.nanmedian(1)[0])],
+    "kthvalue": [S(R(2, 4), call=lambda torch, x: x.kthvalue(2, 1)[0])],
+    "mode": [S(Arg((2, 3), values=[[1.5, 2.5, 2.5], [3.5, 3.5, 1.5]]), call=lambda torch, x: x.mode(1)[0])],
+    "amin": [S(R(2, 3), args=(1,))],
+    "aminmax": [S(R(2, 3), call=lambda torch, x: x.aminmax()[0]),
+                S(R(2, 3), call=lambda torch, x: x.aminmax(dim=1)[1])],
+    "cummax": [S(R(2, 3), call=lambda torch, x: x.cummax(1)[0])],
+    "cummin": [S(R(2, 3), call=lambda torch, x: x.cummin(1)[0])],
+    "cumprod": [S(R(2, 3), args=(1,))],
+    "logcumsumexp": [S(R(2, 3), args=(1,))],
+    "nansum": [S(R(2, 3)), S(R(2, 3), args=(1,))],
+    "nanmean": [S(R(2, 3), args=(0,))],
+    "count_nonzero": [S(I([[0, 2, 0], [1, 1, 0]])), S(I([[0, 2, 0], [1, 1, 0]]), args=(1,))],
+    "std_mean": [S(R(2, 3), call=lambda torch, x: torch.std_mean(x)[0]),
+                 S(R(2, 3), call=lambda torch, x: torch.std_mean(x, 1)[1])],
+    "var_mean": [S(R(2, 3), call=lambda torch, x: torch.var_mean(x, 0)[0])],
+    # tensor API breadth: linear algebra
+    "det": [S(R(3, 3))],
+    "inverse": [S(R(3, 3))],
+    "linalg_solve": [S(R(3, 3), R(3, 2), call=lambda torch, a, b: torch.linalg.solve(a, b))],
+    "svd": [S(R(3, 2), call=lambda torch, x: x.svd()[1])],
+    "matrix_power": [S(R(2, 2), args=(3,))],
+    # tensor API breadth: hooks, scatter and indexing
+    "register_post_accumulate_grad_hook": [S(R(2, 3), call=_post_accumulate_hook)],
+    "is_inference": [S(R(2, 3))],
+    "scatter": [S(R(2, 3), I([[0], [2]]), R(2, 1), call=lambda torch, x, i, v: x.scatter(1, i, v)),
+                S(R(2, 3), I([[0], [2]]), call=lambda torch, x, i: x.scatter(1, i, 0.5))],
+    "scatter_add": [S(R(2, 3), I([[0, 0], [2, 1]]), R(2, 2), call=lambda torch, x, i, v: x.scatter_add(1, i, v))],
+    "scatter_reduce": [S(R(2, 3), I([[0, 0], [2, 1]]), R(2, 2),
+                         call=lambda torch, x, i, v: x.scatter_reduce(1, i, v, "sum"))],
+    "index_add": [S(R(2, 3), I([0, 2]), R(2, 2), call=lambda torch, x, i, v: x.index_add(1, i, v))],
+    "index_fill": [S(R(2, 3), I([0, 2]), call=lambda torch, x, i: x.index_fill(1, i, 0.5))],
+    "index_copy": [S(R(2, 3), I([0, 2]), R(2, 2), call=lambda torch, x, i, v: x.index_copy(1, i, v))],
+    "take": [S(R(2, 3), I([0, 4, 4]))],
+    "take_along_dim": [S(R(2, 3), I([[0], [2]]), call=lambda torch, x, i: x.take_along_dim(i, 1))],
+    "masked_select": [S(R(2, 3), B([[True, False, True], [False, True, True]]))],
+    "nonzero": [S(I([[0, 2, 0], [1, 1, 0]]))],
+    "argwhere": [S(I([[0, 2, 0], [1, 1, 0]]))],
+    "unique": [S(I([3, 1, 3, 2, 1]))],
+    "unique_consecutive": [S(I([3, 3, 1, 1, 2, 3]))],
+    "bincount": [S(I([0, 1, 1, 3]))],
+    "bucketize": [S(R(2, 3), C(3), call=lambda torch, x, b: torch.bucketize(x, b.sort()[0]))],
+    "searchsorted": [S(C(4), R(3), call=lambda torch, s, x: torch.searchsorted(s.sort()[0], x))],
+    "histc": [S(R(6), args=(4, -2, 2))],
     # losses and nn.functional
     "mse_loss": [S(R(2, 3), C(2, 3), call=lambda torch, x, y: torch.nn.functional.mse_loss(x, y)),
                  S(R(2, 3), C(2, 3), call=lambda torch, x, y: torch.nn.functional.mse_loss(x, y, reduction="sum"))],
@@ -327,163 +537,88 @@ SAMPLES = {
     "unbind": [S(R(2, 3), call=lambda torch, x: x.unbind(1)[2])],
     "cat": [S(R(2, 3), R(1, 3), call=lambda torch, x, y: torch.cat([x, y]))],
     "stack": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.stack([x, y], 1))],
+    # torch.nn's kernels (gradrepl/engine/ops/nn.py): first derivatives are checked against finite
+    # differences in tests/nn/test_gradients.py and whole programs against PyTorch in tests/data/nn_cases;
+    # most of their rules compute on arrays (first order only: create_graph says so).
+    "addmm": NN_KERNEL,
+    "linear": NN_KERNEL,
+    "gelu": NN_KERNEL,
+    "elu": NN_KERNEL,
+    "selu": NN_KERNEL,
+    "celu": NN_KERNEL,
+    "silu": NN_KERNEL,
+    "mish": NN_KERNEL,
+    "softplus": NN_KERNEL,
+    "hardtanh": NN_KERNEL,
+    "relu6": NN_KERNEL,
+    "hardsigmoid": NN_KERNEL,
+    "hardswish": NN_KERNEL,
+    "logsigmoid": NN_KERNEL,
+    "smooth_l1_loss": NN_KERNEL,
+    "huber_loss": NN_KERNEL,
+    "binary_cross_entropy_with_logits": NN_KERNEL,
+    "conv1d": NN_KERNEL,
+    "conv2d": NN_KERNEL,
+    "max_pool2d": NN_KERNEL,
+    "avg_pool2d": NN_KERNEL,
+    "embedding": NN_KERNEL,
+    "one_hot": NN_KERNEL,
+    "layer_norm": NN_KERNEL,
+    "batch_norm": NN_KERNEL,
+    "pad": NN_KERNEL,
 }
 
-
-# ----------------------------------------------------------------- issue 14: the wider tensor API
-# Constant inputs (C) where gradrepl's node differs from PyTorch's (ops composed of others:
-# aminmax, std_mean/var_mean, rot90, repeat_interleave, tensor_split, kron, vdot, baddbmm & co.,
-# multi_dot, cdist, dist) or where create_graph/second order is not implemented (cumprod,
-# logcumsumexp, cross, det, linalg.solve, unfold): their first-order gradients are checked
-# by golden cases (tests/data/engine_cases/api_*_grad).
-def _inplace_copy(name, *args, **kwargs):
-    """x.NAME_(...) on a copy of x (in-place variants of random/fill ops are deterministic after a seed)."""
-    def call(torch, x):
-        torch.manual_seed(0)
-        y = x.detach().clone()
-        getattr(y, name)(*args, **kwargs)
-        return y
-    return call
-
-
-def _new(name, *args, **kwargs):
-    return lambda torch, x: getattr(x, name)(*args, **kwargs)
-
-
-_NO_GRAD_RANDOM = "draws random numbers in place; its values are checked against PyTorch by tests/data/engine_cases/api_spell_inplace_random"
-SAMPLES.update({
-    # elementwise math
-    "asinh": [S(R(2, 3))], "acosh": [S(Arg((2, 3), "positive"), call=lambda torch, x: (x + 1).acosh())],
-    "atanh": [S(U(2, 3))], "erf": [S(R(2, 3))], "erfc": [S(R(2, 3))], "erfinv": [S(U(2, 3))],
-    "lgamma": [S(P(2, 3))], "digamma": [S(C(2, 3, kind="positive"))],
-    "trunc": [S(C(2, 3))], "frac": [S(R(2, 3))],
-    "exp2": [S(R(2, 3))], "deg2rad": [S(R(2, 3))], "rad2deg": [S(R(2, 3))], "sinc": [S(R(2, 3))],
-    "i0": [S(C(2, 3))], "logit": [S(Pr(2, 3)), S(Pr(2, 3), args=(0.2,))],
-    "hypot": [S(R(2, 3), P(2, 3))], "fmod": [S(R(2, 3), args=(0.7,)), S(R(2, 3), C(2, 3, kind="positive"))],
-    "xlogy": [S(R(2, 3), P(2, 3))], "logaddexp": [S(R(2, 3), R(2, 3))], "logaddexp2": [S(R(2, 3), R(2, 3))],
-    "copysign": [S(R(2, 3), C(2, 3, kind="positive"))], "fmax": [S(R(2, 3), P(2, 3))], "fmin": [S(R(2, 3), P(2, 3))],
-    "heaviside": [S(C(2, 3), C(2, 3))], "gcd": [S(I([12, 18, 7]), I([8, 27, 3]))],
-    "lcm": [S(I([4, 6, 5]), I([6, 4, 3]))],
-    "lerp": [S(R(2, 3), R(2, 3), args=(0.3,)), S(R(2, 3), R(2, 3), Pr(2, 3))],
-    "addcmul": [S(R(2, 3), R(2, 3), R(2, 3), kwargs={"value": 0.5})],
-    "addcdiv": [S(R(2, 3), R(2, 3), P(2, 3), kwargs={"value": 2.0})],
-    "float_power": [S(P(2, 3), args=(1.5,))], "nan_to_num": [S(R(2, 3))],
-    "signbit": [S(R(2, 3))], "positive": [S(R(2, 3))], "sgn": [S(C(2, 3))],
-    "expit": "torch.special.expit only (sigmoid's samples cover it)",
-    "isposinf": [S(Arg((3,), values=[1.0, float("inf"), float("-inf")], grad=False))],
-    "isneginf": [S(Arg((3,), values=[1.0, float("inf"), float("-inf")], grad=False))],
-    "isreal": [S(R(2, 3))],
-    "logical_and": [S(B([True, False, True]), B([True, True, False]))],
-    "logical_or": [S(B([True, False, False]), B([True, True, False]))],
-    "logical_xor": [S(B([True, False, True]), B([True, True, False]))],
-    "bitwise_left_shift": [S(I([1, 2, -8]), I([1, 2, 3]))], "bitwise_right_shift": [S(I([16, 5, -8]), I([1, 2, 1]))],
-    # order statistics and scans
-    "sort": [S(R(2, 4), call=lambda torch, x: x.sort(1)[0]), S(R(2, 4), call=lambda torch, x: x.sort(0, True)[0])],
-    "argsort": [S(R(2, 4), args=(1,))], "msort": [S(R(3, 2))],
-    "topk": [S(R(2, 4), call=lambda torch, x: x.topk(2)[0]), S(R(3, 2), call=lambda torch, x: x.topk(1, 0, False)[0])],
-    "median": [S(R(2, 3)), S(R(2, 3), call=lambda torch, x: x.median(1)[0])],
-    "nanmedian": [S(R(2, 3)), S(R(2, 3), call=lambda torch, x: x.nanmedian(0)[0])],
-    "kthvalue": [S(R(2, 4), call=lambda torch, x: x.kthvalue(2, 1)[0])],
-    "mode": [S(I([[1, 2, 2], [3, 3, 1]]), call=lambda torch, x: x.mode(1)[0])],
-    "amin": [S(R(2, 3)), S(R(2, 3), args=(1,))], "aminmax": [S(C(2, 3), call=lambda torch, x: torch.aminmax(x)[1])],
-    "cummax": [S(R(2, 4), call=lambda torch, x: x.cummax(1)[0])],
-    "cummin": [S(R(2, 4), call=lambda torch, x: x.cummin(0)[0])],
-    "cumprod": [S(C(2, 4), args=(1,))], "logcumsumexp": [S(C(2, 4), args=(1,))],
-    "nansum": [S(R(2, 3)), S(R(2, 3), args=(1,))], "nanmean": [S(R(2, 3))],
-    "count_nonzero": [S(R(2, 3))],
-    "std_mean": [S(C(2, 3), call=lambda torch, x: torch.std_mean(x)[0])],
-    "var_mean": [S(C(2, 3), call=lambda torch, x: torch.var_mean(x, 1)[1])],
-    # arranging
-    "diagonal": [S(R(3, 3)), S(R(2, 3, 4), kwargs={"offset": 1, "dim1": 1, "dim2": 2})],
-    "diag": [S(R(3, 3)), S(R(3)), S(R(3, 3), args=(1,))], "diag_embed": [S(R(2, 3))],
-    "tril": [S(R(3, 3)), S(R(3, 4), args=(-1,))], "triu": [S(R(3, 3)), S(R(3, 4), args=(1,))],
-    "trace": [S(R(3, 3))],
-    "tril_indices": [S(call=lambda torch: torch.tril_indices(3, 3))],
-    "triu_indices": [S(call=lambda torch: torch.triu_indices(3, 4, 1))],
-    "fill_diagonal_": [S(C(3, 3), call=lambda torch, x: x.clone().fill_diagonal_(2.0))],
-    "hstack": [S(R(2, 3), R(2, 1), call=lambda torch, x, y: torch.hstack([x, y]))],
-    "vstack": [S(R(3), R(3), call=lambda torch, x, y: torch.vstack([x, y]))],
-    "row_stack": [S(R(3), R(2, 3), call=lambda torch, x, y: torch.row_stack([x, y]))],
-    "dstack": [S(R(3), R(3), call=lambda torch, x, y: torch.dstack([x, y]))],
-    "column_stack": [S(R(3), R(3, 2), call=lambda torch, x, y: torch.column_stack([x, y]))],
-    "atleast_1d": [S(R(), call=lambda torch, x: torch.atleast_1d(x))],
-    "atleast_2d": [S(R(3), call=lambda torch, x: torch.atleast_2d(x))],
-    "atleast_3d": [S(R(2, 3), call=lambda torch, x: torch.atleast_3d(x))],
-    "movedim": [S(R(2, 3, 4), args=(0, -1))], "roll": [S(R(2, 3), args=(1, 1)), S(R(2, 3), args=(2,))],
-    "tile": [S(R(2, 3), args=((2, 1),))], "unflatten": [S(R(2, 6), args=(1, (2, 3)))],
-    "rot90": [S(C(2, 3)), S(C(2, 3), args=(3,))], "fliplr": [S(R(2, 3))], "flipud": [S(R(2, 3))],
-    "swapdims": [S(R(2, 3), args=(0, 1))],
-    "repeat_interleave": [S(C(3), args=(2,)), S(C(2, 3), I([1, 0, 2]), call=lambda torch, x, r:
-                                                 x.repeat_interleave(r, 1))],
-    "tensor_split": [S(C(7), call=lambda torch, x: torch.tensor_split(x, 3)[2])],
-    "meshgrid": [S(R(2), R(3), call=lambda torch, x, y: torch.meshgrid(x, y, indexing="ij")[1])],
-    "broadcast_to": [S(R(3), args=((2, 3),))], "unfold": [S(C(2, 5), args=(1, 2, 2))],
-    # products
-    "bmm": [S(R(2, 2, 3), R(2, 3, 2))],
-    "einsum": [S(R(2, 3), R(3, 2), call=lambda torch, x, y: torch.einsum("ij,jk->ik", x, y)),
-               S(R(3, 3), call=lambda torch, x: torch.einsum("ii", x)),
-               S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.einsum("bi,bi->b", x, y))],
-    "inner": [S(R(2, 3), R(4, 3))], "cross": [S(C(2, 3), C(2, 3), kwargs={"dim": 1})],
-    "kron": [S(C(2, 2), C(2, 3))], "diff": [S(R(2, 4)), S(R(5), kwargs={"n": 2})],
-    "tensordot": [S(R(2, 3), R(3, 4), call=lambda torch, x, y: torch.tensordot(x, y, 1))],
-    "vdot": [S(C(3), C(3))], "baddbmm": [S(C(2, 2, 2), C(2, 2, 3), C(2, 3, 2))],
-    "addbmm": [S(C(2, 2), C(2, 2, 3), C(2, 3, 2))], "addmv": [S(C(2), C(2, 3), C(3))],
-    "addr": [S(C(2, 3), C(2), C(3))],
-    "chain_matmul": [S(C(2, 3), C(3, 2), call=lambda torch, x, y: torch.linalg.multi_dot([x, y]))],
-    "dist": [S(C(2, 3), C(2, 3)), S(C(2, 3), C(2, 3), args=(1,))],
-    "cdist": [S(C(2, 3), C(4, 3), call=lambda torch, x, y: torch.cdist(x, y))],
-    "cartesian_prod": [S(R(2), R(3), call=lambda torch, x, y: torch.cartesian_prod(x, y))],
-    # linear algebra
-    "det": [S(C(3, 3))], "inverse": [S(R(3, 3))],
-    "linalg_solve": [S(C(3, 3), C(3), call=lambda torch, a, b: torch.linalg.solve(a, b)),
-                     S(C(3, 3), C(3, 2), call=lambda torch, a, b: torch.linalg.solve(a, b))],
-    "matrix_power": [S(R(2, 2), args=(3,))],
-    "svd": [S(C(3, 2), call=lambda torch, x: torch.svd(x)[1])],
-    # indices
-    "scatter": [S(R(2, 3), R(2, 3), I([[0, 1, 2], [2, 0, 1]]),
-                  call=lambda torch, x, s, i: x.scatter(1, i, s)),
-                S(R(3, 3), I([[0, 1, 2]]), call=lambda torch, x, i: x.scatter(0, i, 0.5))],
-    "scatter_add": [S(R(2, 4), R(2, 3), I([[0, 0, 3], [1, 2, 1]]),
-                      call=lambda torch, x, s, i: x.scatter_add(1, i, s))],
-    "scatter_reduce": [S(C(3), I([0, 0, 2]), C(3), call=lambda torch, x, i, s: x.scatter_reduce(0, i, s, "amax"))],
-    "index_add": [S(R(3, 2), I([0, 2, 0]), R(3, 2), call=lambda torch, x, i, s: x.index_add(0, i, s, alpha=2))],
-    "index_fill": [S(C(4), I([1, 2]), call=lambda torch, x, i: x.index_fill(0, i, -1.0))],
-    "index_copy": [S(C(2, 2), I([1, 0]), C(2, 2), call=lambda torch, x, i, s: x.index_copy(0, i, s))],
-    "take": [S(R(2, 3), I([0, 5, 2, 5]))],
-    "take_along_dim": [S(R(2, 3), I([[0], [2]]), call=lambda torch, x, i: torch.take_along_dim(x, i, 1))],
-    "masked_select": [S(R(2, 3), B([[True, False, True], [False, True, True]]))],
-    "nonzero": [S(I([[0, 1], [2, 0]]))], "argwhere": [S(I([0, 3, 0, 4]))],
-    "unique": [S(I([3, 1, 3, 2]))], "unique_consecutive": [S(I([1, 1, 2, 2, 3, 1]))],
-    "bincount": [S(I([0, 1, 1, 3]))],
-    "bucketize": [S(C(3), C(3), call=lambda torch, x, b: torch.bucketize(x, b.sort()[0]))],
-    "searchsorted": [S(C(4), C(2), call=lambda torch, s, x: torch.searchsorted(s.sort()[0], x))],
-    "histc": [S(C(4), kwargs={"bins": 4, "min": -2, "max": 2})],
-    # sampling and factories
-    "normal_": [S(C(2, 3), call=_inplace_copy("normal_", 1.0, 2.0))],
-    "uniform_": [S(C(2, 3), call=_inplace_copy("uniform_", -1.0, 1.0))],
-    "random_": [S(C(2, 3), call=_inplace_copy("random_", 0, 10))],
-    "exponential_": [S(C(2, 3), call=_inplace_copy("exponential_"))],
-    "bernoulli_": [S(C(2, 3), call=_inplace_copy("bernoulli_", 0.5))],
-    "cauchy_": _NO_GRAD_RANDOM, "log_normal_": _NO_GRAD_RANDOM,
-    "new_zeros": [S(R(2, 3), call=_new("new_zeros", 2))], "new_ones": [S(R(2, 3), call=_new("new_ones", (1, 2)))],
-    "new_empty": [S(R(2, 3), call=lambda torch, x: x.new_empty(2).shape[0] * 1.0)],
-    "new_full": [S(R(2, 3), call=_new("new_full", (2,), 7.0))],
-    "new_tensor": [S(R(2, 3), call=_new("new_tensor", [1, 2]))],
-    # metadata, devices, hooks: no values to sweep
-    "stride": [S(R(2, 3), call=lambda torch, x: x.t().stride()[0])],
-    "storage_offset": [S(R(2, 3), call=lambda torch, x: x[1].storage_offset())],
-    "data_ptr": "an address; compared only with another data_ptr (tests/engine/test_api_extras.py)",
-    "is_signed": [S(R(2, 3), call=lambda torch, x: x.is_signed())],
-    "is_complex": [S(R(2, 3), call=lambda torch, x: x.is_complex())],
-    "nbytes": [S(R(2, 3), call=lambda torch, x: x.nbytes)], "itemsize": [S(R(2, 3), call=lambda torch, x: x.itemsize)],
-    "layout": "torch.strided, a constant (golden case api_tensor_meta)",
-    "is_sparse": [S(R(2, 3), call=lambda torch, x: x.is_sparse)],
-    "is_quantized": [S(R(2, 3), call=lambda torch, x: x.is_quantized)],
-    "is_inference": [S(R(2, 3), call=lambda torch, x: x.is_inference())],
-    "cuda": "raises 'Torch not compiled with CUDA enabled' (golden case api_device_cuda_method)",
-    "get_device": [S(R(2, 3), call=lambda torch, x: x.get_device())],
-    "register_post_accumulate_grad_hook": "a hook registration (golden case api_autograd_post_acc_hook)",
-})
+# Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
+# xfail(strict=True): once fixed, the test fails until the entry is removed here.
+_ARRAY_RULE = ("its rule in ops/nn.py computes on arrays (xp.raw / xp.constant) and refuses double backward "
+               "(first_order): no create_graph gradient, no second derivative")
+GAPS = {
+    "create_graph": {op: _ARRAY_RULE for op in (
+        "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+        "embedding", "gelu", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "layer_norm",
+        "max_pool2d", "mish", "pad", "relu6", "smooth_l1_loss")} | {
+        op: "found by the sweep: under create_graph the gradient's requires_grad differs from PyTorch's" for op in (
+            "digamma", "i0", "fmod:0", "copysign", "unfold", "cross", "aminmax",
+            "cumprod", "logcumsumexp", "linalg_solve", "svd", "scatter_reduce", "index_fill", "index_copy")},
+    "second_order": {**{op: _ARRAY_RULE for op in (
+        "batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "gelu", "hardswish",
+        "huber_loss", "layer_norm", "mish", "smooth_l1_loss")},
+        **{op: "found by the sweep: the rule's create_graph path gives a wrong or no second derivative" for op in (
+            "digamma", "i0", "cross", "aminmax", "cumprod", "logcumsumexp", "det",
+            "linalg_solve", "svd", "scatter_reduce", "index_fill", "index_copy")}},
+    # found by the sweep in the tensor-API ops (issue 14), not fixed yet
+    "forward": {
+        "heaviside": "records HeavisideBackward0; PyTorch NotImplemented (backward raises)",
+        "fill_diagonal_": "in-place fill_diagonal_ records no CopySlices (grad_fn stays MulBackward0)",
+        "rot90": "records TransposeBackward0; PyTorch Rot90Backward0",
+        "repeat_interleave:0": "records IndexSelectBackward0; PyTorch ViewBackward0",
+        "tensor_split": "records SplitWithSizesBackward0; PyTorch SliceBackward0",
+        "kron": "records ViewBackward0; PyTorch UnsafeViewBackward0",
+        "vdot": "records DotBackward0; PyTorch VdotBackward0",
+        "baddbmm": "composed: AddBackward0; PyTorch BaddbmmBackward0",
+        "addmv": "composed: AddBackward0; PyTorch AddmvBackward0",
+        "addr": "composed: AddBackward0; PyTorch AddrBackward0",
+        "addbmm": "composed: AddBackward0; PyTorch AddbmmBackward0",
+        "chain_matmul": "records MmBackward0; PyTorch ViewBackward0",
+        "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
+        "aminmax": "records no node (no gradient); PyTorch AminmaxBackward0",
+        "std_mean": "composed: StdBackward0 / MeanBackward1; PyTorch StdMeanBackward0",
+        "var_mean": "composed: VarBackward0; PyTorch VarMeanBackward0",
+        "svd": "records no node (no gradient); PyTorch LinalgSvdBackward0",
+        "scatter_reduce": "records no node (no gradient); PyTorch ScatterReduceBackward0",
+        "index_fill": "records no node (no gradient); PyTorch IndexFillBackward0",
+        "index_copy": "records no node (no gradient); PyTorch IndexCopyBackward0",
+    },
+    "gradients": {
+        "heaviside": "backward runs; PyTorch: derivative for aten::heaviside is not implemented",
+        "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
+        "fill_diagonal_": "the diagonal's old values still get gradient (no CopySlices)",
+        "mode": "gradient placed differently from PyTorch's on ties",
+        "aminmax": "no gradient", "svd": "no gradient", "scatter_reduce": "no gradient",
+        "index_fill": "no gradient", "index_copy": "no gradient",
+    },
+    "variants": {},
+}
 
 for _op, _samples in SAMPLES.items():
     if not isinstance(_samples, str):

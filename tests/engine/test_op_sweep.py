@@ -9,9 +9,12 @@ scripts/record_op_sweep.py. For each sample:
     gradgradcheck passes;
   - create_graph=True gives the same gradients, requiring grad where PyTorch's do;
   - the method, torch.* function and in-place variants agree.
+Known gaps are listed, with reasons, in op_samples.GAPS (strict xfails); SWEEP_NO_GAPS=1
+runs them as ordinary tests.
 """
 import importlib.util
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +75,12 @@ def test_an_op_declared_without_samples_is_reported():
     assert missing_samples(registry, dict(SAMPLES, atan3="needs a complex dtype")) == ([], [])
 
 
+def test_known_gaps_name_declared_ops():
+    for check, gaps in op_samples.GAPS.items():
+        assert {key.split(":")[0] for key in gaps} <= set(REGISTRY), check
+        assert all(reason for reason in gaps.values())
+
+
 def test_golden_data_covers_every_sample():
     assert sorted(GOLDEN) == sorted(sid for sid, _, _ in IDS), "run scripts/record_op_sweep.py"
 
@@ -107,7 +116,19 @@ def _grad_inputs(sample, inputs):
 PARAMS = [pytest.param(sid, sample, id=sid) for sid, _op, sample in IDS]
 
 
-@pytest.mark.parametrize("sid,sample", PARAMS)
+def _with_gaps(params, check):
+    """params, the known gaps of `check` (op_samples.GAPS) marked xfail with their reason."""
+    gaps = {} if os.environ.get("SWEEP_NO_GAPS") else op_samples.GAPS.get(check, {})
+    out = []
+    for p in params:
+        sid = p.values[0]
+        key = sid if sid in gaps else sid.split(":")[0]
+        marks = [pytest.mark.xfail(strict=True, reason=gaps[key])] if key in gaps else []
+        out.append(pytest.param(*p.values, id=p.id, marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("sid,sample", _with_gaps(PARAMS, "forward"))
 def test_forward_matches_pytorch(sid, sample):
     gold = GOLDEN[sid]
     if "error" in gold:
@@ -128,8 +149,8 @@ def test_forward_matches_pytorch(sid, sample):
     assert out.requires_grad == gold["requires_grad"]
 
 
-@pytest.mark.parametrize("sid,sample", [p for p in PARAMS if "grads" in GOLDEN[p.values[0]]
-                                        or "grad_error" in GOLDEN[p.values[0]]])
+@pytest.mark.parametrize("sid,sample", _with_gaps([p for p in PARAMS if "grads" in GOLDEN[p.values[0]]
+                                                   or "grad_error" in GOLDEN[p.values[0]]], "gradients"))
 def test_gradients_match_pytorch_and_finite_differences(sid, sample):
     gold = GOLDEN[sid]
     inputs = _inputs(sample)
@@ -186,7 +207,8 @@ def _second_order_scalar(sample, inputs, create_graph):
     return wrt, total
 
 
-@pytest.mark.parametrize("sid,sample", [p for p in PARAMS if GOLDEN[p.values[0]].get("gradgrad")])
+@pytest.mark.parametrize("sid,sample", _with_gaps([p for p in PARAMS if GOLDEN[p.values[0]].get("gradgrad")],
+                                                  "second_order"))
 def test_second_derivatives_match_finite_differences(sid, sample):
     inputs = _inputs(sample)
     wrt, total = _second_order_scalar(sample, inputs, create_graph=True)
@@ -207,7 +229,8 @@ def test_second_derivatives_match_finite_differences(sid, sample):
         np.testing.assert_allclose(got, num, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("sid,sample", [p for p in PARAMS if "cg_requires_grad" in GOLDEN[p.values[0]]])
+@pytest.mark.parametrize("sid,sample", _with_gaps([p for p in PARAMS if "cg_requires_grad" in GOLDEN[p.values[0]]],
+                                                  "create_graph"))
 def test_create_graph_gives_the_same_gradients_that_require_grad(sid, sample):
     gold = GOLDEN[sid]
     inputs = _inputs(sample)
@@ -233,7 +256,9 @@ def _variant_params():
     for sid, op, sample in IDS:
         if sample.call is None and "error" not in GOLDEN[sid]:
             out.append(pytest.param(sid, op, sample, id=sid))
-    return out
+    gaps = {} if os.environ.get("SWEEP_NO_GAPS") else op_samples.GAPS.get("variants", {})
+    return [pytest.param(*p.values, id=p.id, marks=[pytest.mark.xfail(strict=True, reason=gaps[p.values[1]])])
+            if p.values[1] in gaps else p for p in out]
 
 
 @pytest.mark.parametrize("sid,op,sample", _variant_params())

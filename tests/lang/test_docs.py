@@ -48,6 +48,11 @@ def test_dir_lists_public_names_sorted():
                                 "['capitalize', 'casefold']", "False"]
 
 
+# Tensor methods gradrepl offers that PyTorch 2.13 does not have (no docstring to record): a
+# defect reported to the engine's owners; remove a name here when the method goes.
+NOT_IN_PYTORCH = ()   # (logaddexp_ and logaddexp2_ are gone)
+
+
 def test_every_facade_function_and_tensor_attribute_is_documented():
     """New ops add an entry (scripts/record_docs.py records them from PyTorch)."""
     from gradrepl.lang import Session
@@ -56,12 +61,13 @@ def test_every_facade_function_and_tensor_attribute_is_documented():
     table = docs.table()
     tensor = session.api.TORCH["ones"](1)
     missing = [f"Tensor.{a}" for a in session.api.public_attrs(tensor) if f"Tensor.{a}" not in table]
-    assert missing == []
+    assert sorted(missing) == sorted(NOT_IN_PYTORCH), "run scripts/record_docs.py for new tensor methods"
     names = set(d._facade_names().values())
     undocumented = sorted(n for n in names if n not in table and n.count(".") >= 1
                           and callable(_lookup(session, n)) and type(_lookup(session, n)).__name__
                           not in ("Unavailable", "Later", "module", "TensorType", "type", "TypeStandIn"))
-    assert undocumented == []
+    assert undocumented == [], ("new ops need help() entries: run /work/venv/bin/python "
+                                "scripts/record_docs.py (or add one to its HAND table)")
 
 
 def _lookup(session, dotted):

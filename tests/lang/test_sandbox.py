@@ -93,7 +93,7 @@ def test_module_facades_hide_host_modules():
 
 @pytest.mark.parametrize("src", [
     "torch.save(torch.ones(1), 'f')\n", "torch.load('f')\n", "torch.jit\n", "torch.utils.checkpoint\n",
-    "torch.from_numpy\n", "torch.ones(4).as_strided((2,), (1,))\n",
+    "torch.ones(4).as_strided((2,), (1,))\n",
 ])
 def test_refused_torch_names_say_so(src):
     _, r = run(src)
@@ -154,11 +154,13 @@ def test_callbacks_only_receive_sandbox_callables():
 
 
 def test_numpy_never_returns_a_host_array():
-    out, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\nprint(a, repr(a), type(a), type(a[0]), a.shape)\n"
-                 "x.add_(1)\nprint(a.tolist(), [v for v in a])\n")
+    out, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\nprint(type(a), a)\na.base\n")
+    assert out == "<class 'gradrepl.ndarray'> [1. 2.]\n"   # a stand-in (tests/lang/test_numpy_standin.py)
+    assert headline(r).endswith("ndarray' object has no attribute 'base'")
+    out, r = run("x = torch.tensor([1.0, 2.0])\na = x.numpy()\nprint(a, repr(a), type(a[0]), a.shape)\n"
+                 "_ = x.add_(1)\nprint(a.tolist(), [v for v in a])\n")
     assert r.ok
-    assert out == ("[1. 2.] array([1., 2.], dtype=float32) <class 'gradrepl.ndarray'> <class 'float'> (2,)\n"
-                   "tensor([2., 3.])\n[2.0, 3.0] [2.0, 3.0]\n")
+    assert out == "[1. 2.] array([1., 2.], dtype=float32) <class 'float'> (2,)\n[2.0, 3.0] [2.0, 3.0]\n"
     _, r = run("a = torch.ones(2).numpy()\na.T\n")
     assert headline(r).startswith("AttributeError:")
     _, r = run("a = torch.ones(2).numpy()\na[0] = 5\n")

@@ -1,6 +1,8 @@
 """run_source and Session: the API the REPL, lessons and script mode share."""
 import textwrap
 
+import pytest
+
 from gradrepl.lang import Session, run_source
 from gradrepl.limits import Limits
 from lang_helpers import headline, run
@@ -126,7 +128,7 @@ def test_other_classes_refused_at_run_time():
                  "        pass\n    @staticmethod\n    def backward(c):\n        pass\n")
     assert headline(r) == ("SyntaxError: a class with base <class 'torch.Tensor'> is not "
                            "supported in gradrepl (a base is one of your own classes, nn.Module, "
-                           "a Dataset or torch.autograd.Function)")
+                           "a Dataset, an exception class or torch.autograd.Function)")
 
 
 def test_hooks_run_user_functions_and_count_steps():
@@ -238,3 +240,20 @@ def test_user_functions_called_later_by_gradrepl_get_a_fresh_budget():
     from gradrepl.errors import BudgetExceeded
     with pytest.raises(BudgetExceeded):
         (s.namespace["x"] * 3).sum().backward()
+
+
+@pytest.mark.parametrize("src, changed", [
+    ("y[0, 0] = 5", ("y",)),
+    ("c = y.detach_()", ("y",)),
+    ("y.data.fill_(1)", ("y",)),
+    ("for i in range(2):\n    w.add_(1)", ("w",)),
+    ("torch.nn.init.zeros_(w)", ("w",)),
+    ("x.grad.zero_()", ()),                       # the .grad table shows that one
+    ("def f(t):\n    t.zero_()", ()),             # defining does not run the body
+    ("torch.manual_seed(0)", ()),
+])
+def test_names_changed_in_place(src, changed):
+    import ast
+
+    from gradrepl.lang.session import _changed_in_place
+    assert _changed_in_place(ast.parse(src).body[0]) == changed

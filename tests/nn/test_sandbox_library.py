@@ -40,3 +40,18 @@ def test_public_api_works_through_the_sandbox():
     assert result.ok, result.errors
     assert out == ("2 2 3\n0.001 [0.001] 2\n<class 'torch.nn.modules.container.Sequential'> "
                    "<class 'torch.nn.parameter.Parameter'> True\n")
+
+
+def test_completion_lists_a_models_public_names_parameters_and_methods():
+    from gradrepl.engine import api
+    from gradrepl.repl.completer import attributes
+    session = Session(write=lambda text: None)
+    run_source("import torch\nfrom torch import nn\nclass Net(nn.Module):\n    def __init__(self):\n"
+               "        super().__init__()\n        self.fc1 = nn.Linear(2, 2)\n    def forward(self, x):\n"
+               "        return self.fc1(x)\nnet = Net()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\n", session)
+    names = attributes(session.namespace["net"], api)
+    assert {"fc1", "forward", "parameters", "training", "state_dict"} <= set(names)
+    assert not [n for n in names if n.startswith("_")]
+    assert attributes(session.namespace["opt"], api) == sorted(
+        ["add_param_group", "defaults", "load_state_dict", "param_groups", "state", "state_dict", "step",
+         "zero_grad"])

@@ -112,3 +112,11 @@ def test_enter_at_a_tool_step_shows_it_for_the_learner(drive):
     assert "Your turn: type :graph y" in out
     assert "» :graph y" in out and "AccumulateGrad" in out
     assert "Exercise: Twice" in out
+
+
+def test_tools_at_the_prompt_do_not_count_as_backward_passes(drive):
+    steps = Path(__file__).parents[1] / "data" / "tutor" / "steps"
+    out = drive(":lesson steps\r1\r\r\r\ry.backward(torch.ones(2), retain_graph=True)\r"
+                "y.backward(torch.ones(2))\r:explain y\r:jacobian y x\r\r", lessons_dir=steps)
+    assert "Chain rule for y" in out and "Jacobian d y / d x" in out
+    assert "✓ check passed" in out and "backward reached y" not in out

@@ -4,7 +4,7 @@ import re
 import subprocess
 import sys
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gradrepl.tutor.expect import matches, normalise
@@ -28,8 +28,9 @@ def regex_matches(expected, actual):
 PIECES = st.sampled_from(["a", "b", "ab", "...", "0x1f", "0x", "x", "\n", " ", ".", "(", "f"])
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=3000, deadline=None)
 @given(st.lists(PIECES, max_size=8).map("".join), st.lists(PIECES, max_size=10).map("".join))
+@example("0x1f...a", "0x1fa")        # an address before a wildcard ends as early as it can
 def test_agrees_with_the_regex_reading(expected, actual):
     assert matches(expected, actual) == regex_matches(expected, actual)
 

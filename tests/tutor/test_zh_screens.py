@@ -62,7 +62,8 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     out = io.StringIO()
     with create_pipe_input() as pipe:
-        pipe.send_text(":help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r")
+        pipe.send_text(":vars\r:grad\r:help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r"
+                       ":vars\r")
         pipe.close()
         repl = Repl(plain=True, lang="zh", console=repl_console(True, file=out, width=100),
                     history=AtomicFileHistory(tmp_path / "history"), input=pipe, output=DummyOutput())
@@ -71,3 +72,27 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert "看得见的 autograd" in text and "输入 PyTorch 代码" in text
     assert "课程中：本练习的下一条提示" in text and "help on a topic" not in text
     assert ".grad 有变化" in text and ".grad changed" not in text
+    assert "还没有变量" in text and "还没有张量有 .grad" in text and "张量" in text
+
+
+def test_chinese_prose_wraps_between_characters_not_only_at_spaces():
+    from gradrepl.tutor.display import show_markdown
+    from rich.cells import cell_len
+
+    # 40 cells, then a run of Chinese (32 cells) that does not fit the rest of a 60-cell line
+    text = "创建一个张量，并设置 `requires_grad=True` 来跟踪与它相关的全部计算和结果。再来一句话。"
+    console = make_console()
+    console.width = 60
+    with console.capture() as cap:
+        show_markdown(console, text, "zh")
+    lines = cap.get().rstrip("\n").split("\n")
+    assert "".join(lines).replace(" ", "") == text.replace("`", "").replace(" ", "")
+    assert all(cell_len(line) >= 56 for line in lines[:-1]), lines     # full lines, not ragged
+    assert not any(line.startswith(("，", "。", "、")) for line in lines)
+    with console.capture() as cap:   # nor after a Latin word: 'b，' stays together
+        show_markdown(console, "对 z = w·x + b，叶子是 x、w 和 b，y = w·x 与 z 不是叶子。博文用文字画图。", "zh")
+    assert not any(line.startswith(("，", "。", "、")) for line in cap.get().split("\n"))
+    # English keeps rich's own wrapping
+    with console.capture() as cap:
+        show_markdown(console, "word " * 20, "en")
+    assert all(not line.startswith(" ") for line in cap.get().split("\n"))

@@ -89,18 +89,6 @@ def test_ctrl_c_stops_a_stuck_statement_within_a_second(capfd):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_ctrl_c_between_statements_is_left_to_the_worker(capfd):
-    def main(argv):
-        signal.signal(signal.SIGINT, lambda *a: None)
-        time.sleep(1.5)
-        return 0
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    rc, out = _supervise(main, capfd)
-    timer.join()
-    assert (rc, out.err) == (0, "")
-
-
 def test_repl_worker_restarts_with_its_statements(capfd, tmp_path):
     seen = tmp_path / "seen"
 
@@ -137,3 +125,70 @@ def test_a_worker_that_keeps_dying_silently_is_given_up(capfd):
                                         ("x\ty", "x\ty")])
 def test_front_escapes_what_it_prints(text, shown):
     assert front._escape(text) == shown
+
+
+def test_repl_worker_internal_error_restarts_it(capfd, tmp_path):
+    runs = tmp_path / "runs"
+
+    def main(argv):
+        n = len(runs.read_text()) if runs.exists() else 0
+        runs.write_text("x" * (n + 1))
+        monitor.ACTIVE.send({"repl": 1})
+        if n == 0:
+            _begin(1, "a = 1")
+            monitor.ACTIVE.end(None, True, "a = 1", "<stdin>", True)
+            return 70
+        return 0
+    rc, out = _supervise(main, capfd)
+    assert rc == 0 and runs.read_text() == "xx"
+    assert "the REPL stopped on an internal error; starting it again" in out.err
+
+
+def test_consecutive_deaths_inside_statements_are_never_given_up(capfd, tmp_path):
+    """--keep-going over ten statements that each crash: each is reported, the last one's
+    worker ends normally."""
+    def main(argv):
+        channel = monitor.ACTIVE
+        start = channel.plan["start"] if channel.plan else 0
+        if start == 0:
+            channel.send({"spec": {"text": "", "filename": "p", "limits": {}}})
+        if start < 10:
+            channel.begin(start, "prog.py", start + 1, f"crash{start}", 0)
+            channel.plan = None
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return 0
+    front_obj = front.Front(main, [])
+    original = front._resume_script
+    front._resume_script = lambda spec, plan: main([])
+    try:
+        rc = front_obj.run()
+    finally:
+        front._resume_script = original
+    err = capfd.readouterr().err
+    assert rc == 1, err
+    assert err.count("WorkerCrashed") == 10 and "giving up" not in err
+
+
+def test_ctrl_c_outside_the_repl_stops_a_stuck_command_anywhere(capfd):
+    """`gradrepl explain` running a hook stuck in C: no statement is running, still Ctrl-C
+    ends the command within a second."""
+    def main(argv):
+        _stuck()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    rc, out = _supervise(main, capfd)
+    timer.join()
+    assert rc == 130 and out.err == "KeyboardInterrupt: interrupted by Ctrl-C\n"
+
+
+def test_ctrl_c_at_a_repl_worker_between_statements_does_not_kill_it(capfd, tmp_path):
+    def main(argv):
+        monitor.ACTIVE.send({"repl": 1})
+        signal.signal(signal.SIGINT, lambda *a: None)
+        time.sleep(2)
+        return 0
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    rc, out = _supervise(main, capfd)
+    timer.join()
+    assert (rc, out.err) == (0, "")

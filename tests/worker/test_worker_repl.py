@@ -38,7 +38,9 @@ class Terminal:
         self.child.send(text + "\r")
         self.expect(">>>")
         self.child.send(f"print('mark' + '{n[0]}')\r")
-        return self.expect(f"mark{n[0]}\n")
+        shown = self.expect(f"mark{n[0]}\n")
+        self.expect(">>>")          # the prompt is back (keys typed before it could be lost)
+        return shown
 
 
 def spawn(home):

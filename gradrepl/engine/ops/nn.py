@@ -295,7 +295,10 @@ declare("relu6", relu6, method=False, function=False, functional=True, rules=[])
 @rule("HardsigmoidBackward0", ("self",), ("grad / 6 where -3 < self < 3",), saved=("self",))
 def HardsigmoidBackward0(grad, xp, self):
     x = xp.raw(self)
-    return (xp.zero_where((x <= -3) | (x >= 3), grad / 6),)
+    return (xp.zero_where((x <= -3) | (x >= 3), grad * _ONE_SIXTH),)
+
+
+_ONE_SIXTH = float(np.float32(1.0) / np.float32(6.0))   # PyTorch's `1.0f / 6.0f`, in every dtype
 
 
 def hardsigmoid(input, inplace=False):
@@ -762,7 +765,7 @@ declare("one_hot", one_hot, method=False, function=False, functional=True, rules
 @rule("NativeLayerNormBackward0", ("input", "weight", "bias"),
       ("(weight * grad - mean(weight * grad) - xhat * mean(weight * grad * xhat)) * rstd",
        "sum(grad * xhat)", "sum(grad)"),
-      saved=("input", "weight"), ctx=("axes", "mean", "rstd"))
+      saved=("input", "weight"), ctx=("axes", "mean", "rstd"), optional=("weight",))
 def NativeLayerNormBackward0(grad, xp, node, input, weight, axes, mean, rstd):
     first_order(xp, "NativeLayerNormBackward0", grad, input, weight)
     x, g = _f64(xp.raw(input)), _f64(xp.raw(grad))
@@ -807,7 +810,7 @@ declare("layer_norm", layer_norm, method=False, functional=True, rules=[NativeLa
 @rule("NativeBatchNormBackward0", ("input", "weight", "bias"),
       ("training: (grad - mean(grad) - xhat * mean(grad * xhat)) * weight * invstd; eval: grad * weight * invstd",
        "sum(grad * xhat)", "sum(grad)"),
-      saved=("input", "weight"), ctx=("axes", "mean", "invstd", "training"))
+      saved=("input", "weight"), ctx=("axes", "mean", "invstd", "training"), optional=("weight",))
 def NativeBatchNormBackward0(grad, xp, node, input, weight, axes, mean, invstd, training):
     first_order(xp, "NativeBatchNormBackward0", grad, input, weight)
     x, g = _f64(xp.raw(input)), _f64(xp.raw(grad))

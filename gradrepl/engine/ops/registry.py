@@ -31,14 +31,28 @@ REGISTRY = {}   # op name -> Op
 RESULT = object()  # in a forward's saved tuple: the op's own output
 
 
+class Absent:
+    """A saved value declared optional (`rule(optional=...)`) that the forward passed as None
+    (batch_norm without weight): unpacks to None, never changes version."""
+
+    __slots__ = ()
+    _a = None
+    _ver = (0,)
+    _fn = None
+    _onr = 0
+
+
+ABSENT = Absent()
+
+
 class Rule:
     """One backward node kind: PyTorch's node name, the derivative per input as text (the
     tutor's :explain shows it), the named saved values and context, and the code."""
 
     __slots__ = ("name", "inputs", "formulas", "saved_names", "ctx_names", "backward", "fn", "saves", "multi",
-                 "key")
+                 "key", "optional")
 
-    def __init__(self, name, inputs, formulas, saved, ctx, fn, saves, multi, key):
+    def __init__(self, name, inputs, formulas, saved, ctx, fn, saves, multi, key, optional=()):
         self.name = name
         self.inputs = inputs
         self.formulas = formulas
@@ -48,6 +62,7 @@ class Rule:
         self.multi = multi      # several outputs: the rule gets the list of output grads
         self.key = key
         self.fn = fn
+        self.optional = optional   # saved values the forward may pass as None
         self.backward = _caller(fn, len(saved), len(ctx), _takes_node(fn))
 
     def __repr__(self):
@@ -56,6 +71,8 @@ class Rule:
     def node(self, out, inputs, saved=(), ctx=None):
         """Record this rule as out's grad_fn (inputs: tensors or None)."""
         edges = tuple([None if x is None else edge_of(x) for x in inputs])
+        if self.optional:
+            saved = tuple([ABSENT if s is None else s for s in saved])
         # by identity: `RESULT in saved` would compare RESULT with each saved Tensor (==)
         outs = tuple([k for k, s in enumerate(saved) if s is RESULT]) if saved else ()
         if not outs:
@@ -106,10 +123,12 @@ def _caller(fn, n_saved, n_ctx, takes_node):
     return table[n_saved, min(n_ctx, 2)]
 
 
-def rule(name, inputs=("self",), formulas=None, *, saved=(), ctx=(), saves=None, multi=False, key=None):
+def rule(name, inputs=("self",), formulas=None, *, saved=(), ctx=(), saves=None, multi=False, key=None,
+         optional=()):
     """Declare a backward node. `saved`: names of the tensors the forward keeps (checked
     for in-place changes; `result` is the op's own output); `ctx`: names of the small
-    non-tensor values (shapes, dims). Both become the rule function's parameters."""
+    non-tensor values (shapes, dims). Both become the rule function's parameters.
+    `optional`: saved names the forward may pass as None (the rule then gets None)."""
     if formulas is None:
         raise TypeError(f"rule {name}: formulas are required (one per input)")
     if len(formulas) != len(inputs):
@@ -123,7 +142,7 @@ def rule(name, inputs=("self",), formulas=None, *, saved=(), ctx=(), saves=None,
             raise TypeError(f"rule {name}: the function's parameters {params} must be (grad, xp, [node,] "
                             f"{', '.join(want)})")
         spec = Rule(name, tuple(inputs), tuple(formulas), tuple(saved), tuple(ctx), fn,
-                    bool(saved) if saves is None else saves, multi, key or name)
+                    bool(saved) if saves is None else saves, multi, key or name, tuple(optional))
         if spec.key in SPECS:
             raise ValueError(f"rule {spec.key} declared twice")
         SPECS[spec.key] = spec

@@ -126,11 +126,11 @@ _math("erfc", _as64(_erfc64), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(
 _math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
       lambda grad, xp, result: (grad * (0.5 * _SQRT_PI) * xp.exp(result * result),))
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
-      lambda grad, xp, self: (grad * (self.digamma() if xp.is_tensor(self) else _apply(xp, self, _digamma64)),))
+      lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
       lambda grad, xp, self: (grad * _apply(xp, self, _trigamma64),))
 _math("trunc", lambda a: np.trunc(a) if a.dtype.kind == "f" else a.copy(), "TruncBackward0", None,
-      "zeros_like(grad)", lambda grad, xp: (grad * 0,), float_only=False, aliases=("fix",))
+      "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
 _math("exp2", _f64(np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
       lambda grad, xp, result: (grad * result * _LN2,))
@@ -140,10 +140,16 @@ _math("rad2deg", lambda a: (a * a.dtype.type(180 / math.pi)).astype(a.dtype), "R
       "grad * 180 / M_PI", lambda grad, xp: (grad * (180 / math.pi),))
 _math("sinc", _as64(lambda a: np.sinc(a)), "SincBackward0", "self",
       "((M_PI * self * (M_PI * self).cos() - (M_PI * self).sin()) / (M_PI * self * self)) * grad",
-      lambda grad, xp, self: (grad * (xp.cos(self * math.pi) * (self * math.pi) - xp.sin(self * math.pi))
-                              / (self * self * math.pi),))
+      lambda grad, xp, self: (grad * _sinc_slope(xp, self),))
 _math("i0", _as64(np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
       lambda grad, xp, self: (grad * _apply(xp, self, _i1),))
+
+
+def _dsinc(x):
+    px = np.pi * x
+    with np.errstate(all="ignore"):
+        d = (px * np.cos(px) - np.sin(px)) / (px * x)
+    return np.where(x == 0, 0.0, d)
 
 
 def _i1(x):
@@ -161,6 +167,25 @@ def _apply(xp, t, fn):
     """fn (a float64 array function) at a saved value, as a constant of the backward graph."""
     raw = xp.raw(t)
     return xp.constant(np.asarray(fn(raw), np.float64).astype(raw.dtype))
+
+
+def _erfinv_of(xp, t):
+    # under create_graph the op itself, so that second derivatives flow through it
+    return t.erfinv() if xp.tensors else _apply(xp, t, _erfinv64)
+
+
+def _digamma_of(xp, t):
+    return t.digamma() if xp.tensors else _apply(xp, t, _digamma64)
+
+
+def _sinc_slope(xp, t):
+    """d sinc / dx = (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 at x = 0."""
+    if not xp.tensors:
+        return _apply(xp, t, _dsinc)
+    zero = xp.raw(t) == 0
+    safe = xp.where(zero, 1.0, t)   # no 0/0 in the graph where the slope is 0
+    px = safe * math.pi
+    return xp.where(zero, 0.0, (px * px.cos() - px.sin()) / (px * safe))
 
 
 @rule("LogitBackward0", ("self",), ("grad / (self * (1 - self))",), saved=("self",), ctx=("eps",))

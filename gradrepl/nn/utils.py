@@ -1,0 +1,60 @@
+"""torch.nn.utils: clip_grad_norm_, clip_grad_value_, parameters_to_vector
+(torch/nn/utils/clip_grad.py, convert_parameters.py)."""
+import math
+
+from gradrepl.nn import backend as B
+
+
+def _tensors(parameters):
+    return [parameters] if B.is_tensor(parameters) else list(parameters)
+
+
+def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    tensors = _tensors(tensors)
+    norm_type = float(norm_type)
+    if len(tensors) == 0:
+        return B.TORCH["tensor"](0.0)
+    with B.TORCH["no_grad"]():
+        norms = [t.norm(norm_type) for t in tensors]
+        total = B.TORCH["stack"](norms).norm(norm_type)
+    if error_if_nonfinite and not math.isfinite(total.item()):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, "
+                           "so it cannot be clipped. To disable this error and scale the gradients by the "
+                           "non-finite norm anyway, set `error_if_nonfinite=False`")
+    return total
+
+
+def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+    grads = [p.grad for p in _tensors(parameters) if p.grad is not None]
+    if not grads:
+        return
+    with B.TORCH["no_grad"]():
+        coef = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
+        for g in grads:
+            g.mul_(coef)
+
+
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    parameters = _tensors(parameters)
+    grads = [p.grad for p in parameters if p.grad is not None]
+    total_norm = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    clip_grads_with_norm_(parameters, max_norm, total_norm, foreach)
+    return total_norm
+
+
+def clip_grad_value_(parameters, clip_value, foreach=None):
+    clip_value = float(clip_value)
+    with B.TORCH["no_grad"]():
+        for p in _tensors(parameters):
+            if p.grad is not None:
+                p.grad.clamp_(min=-clip_value, max=clip_value)
+
+
+def parameters_to_vector(parameters):
+    return B.TORCH["cat"]([p.view(-1) for p in parameters])
+
+
+def namespace():
+    return {"clip_grad_norm_": clip_grad_norm_, "clip_grad_value_": clip_grad_value_,
+            "get_total_norm": get_total_norm, "clip_grads_with_norm_": clip_grads_with_norm_,
+            "parameters_to_vector": parameters_to_vector}
