@@ -439,13 +439,15 @@ def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
 @rule("SoftmaxBackward0", ("self",), ("result * (grad - (grad * result).sum(dim, keepdim=True))",),
       saved=("result",), ctx=("dim",))
 def SoftmaxBackward0(grad, xp, result, dim):
-    return (result * (grad - xp.sum(grad * result, (dim,), True)),)
+    dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
+    return (result * (grad - xp.sum(grad * result, dims, True)),)
 
 
 @rule("LogSoftmaxBackward0", ("self",), ("grad - result.exp() * grad.sum(dim, keepdim=True)",),
       saved=("result",), ctx=("dim",))
 def LogSoftmaxBackward0(grad, xp, result, dim):
-    return (grad - xp.exp(result) * xp.sum(grad, (dim,), True),)
+    dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
+    return (grad - xp.exp(result) * xp.sum(grad, dims, True),)
 
 
 def _softmax_dtype_check(a, d, name):
