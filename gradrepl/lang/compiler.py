@@ -431,7 +431,7 @@ class Compiler(GeneratorCompiler):
                 exc = without_internals(exc)     # matched as the error it is
                 found = find(env, exc)
                 if found is None:
-                    raise
+                    raise exc
                 name, hbody = found
                 caught = user_view(exc)
                 if name is not None:

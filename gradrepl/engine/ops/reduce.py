@@ -11,7 +11,7 @@ from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, wrap_dim
+from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
 
 def _keepdim(name, dim, keepdim):
@@ -402,9 +402,21 @@ def _var(a, dim, unbiased, keepdim, correction, std):
     if correction is None:
         correction = 0 if unbiased is False else 1
     dims = None if dim is None else dims_tuple(dim, xa.ndim)
+    n = xa.size if dims is None else int(np.prod([xa.shape[d] for d in dims]))
+    if n - correction <= 0:
+        warn("UserWarning", f"{'std' if std else 'var'}(): degrees of freedom is <= 0. Correction should be "
+             "strictly less than the reduction factor (input numel divided by output numel).")
     with np.errstate(all="ignore"):
         # PyTorch accumulates var/std of float32 in double (Welford) and rounds once at the end
-        out = np.var(xa.astype(np.float64), axis=dims, ddof=correction, keepdims=keepdim)
+        if n - correction > 0:
+            out = np.var(xa.astype(np.float64), axis=dims, ddof=correction, keepdims=keepdim)
+        else:   # PyTorch divides by max(0, n - correction): nan or inf (NumPy would warn in its own words)
+            x64 = xa.astype(np.float64)
+            if n == 0:
+                out = np.sum(x64, axis=dims, keepdims=keepdim) * np.nan
+            else:
+                dev = x64 - np.sum(x64, axis=dims, keepdims=True) / n
+                out = np.sum(dev * dev, axis=dims, keepdims=keepdim) / 0.0
         if std:
             out = np.sqrt(out)
         out = np.asarray(out, dtype=xa.dtype)
@@ -427,13 +439,15 @@ def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
 @rule("SoftmaxBackward0", ("self",), ("result * (grad - (grad * result).sum(dim, keepdim=True))",),
       saved=("result",), ctx=("dim",))
 def SoftmaxBackward0(grad, xp, result, dim):
-    return (result * (grad - xp.sum(grad * result, (dim,), True)),)
+    dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
+    return (result * (grad - xp.sum(grad * result, dims, True)),)
 
 
 @rule("LogSoftmaxBackward0", ("self",), ("grad - result.exp() * grad.sum(dim, keepdim=True)",),
       saved=("result",), ctx=("dim",))
 def LogSoftmaxBackward0(grad, xp, result, dim):
-    return (grad - xp.exp(result) * xp.sum(grad, (dim,), True),)
+    dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
+    return (grad - xp.exp(result) * xp.sum(grad, dims, True),)
 
 
 def _softmax_dtype_check(a, d, name):

@@ -32,7 +32,7 @@ def TBackward0(grad, xp):
 
 @rule("TransposeBackward0", ("self",), ("grad.transpose(dim0, dim1)",), ctx=("dim0", "dim1"))
 def TransposeBackward0(grad, xp, dim0, dim1):
-    return (xp.swap(grad, dim0, dim1),)
+    return (grad if dim0 == dim1 else xp.swap(grad, dim0, dim1),)   # dim0 == dim1: a 0-d tensor
 
 
 @rule("PermuteBackward0", ("self",), ("grad.permute(inverse(dims))",), ctx=("dims",))
@@ -189,7 +189,7 @@ def mT(self):
 def transpose(self, dim0, dim1):
     nd = self._a.ndim
     d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
-    return make_view(self, np.swapaxes(self._a, d0, d1), TransposeBackward0, (d0, d1))
+    return make_view(self, np.swapaxes(self._a, d0, d1) if nd else self._a[()], TransposeBackward0, (d0, d1))
 
 
 
