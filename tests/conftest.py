@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gradrepl import limits
-from gradrepl.engine import autograd, dtypes, printing
+from gradrepl.engine import autograd, dtypes, printing, util
 
 
 @pytest.fixture(autouse=True)
@@ -19,7 +19,9 @@ def restore_process_state():
     print_opts = dataclasses.replace(printing.PRINT_OPTS)
     grad, default_float = autograd.GRAD[0], dtypes.DEFAULT_FLOAT[0]
     py_random, np_random = random.getstate(), np.random.get_state()
+    warning_sink = util._WARN[0]    # the session that ran code last owns the engine's warnings
     yield
+    util._WARN[0] = warning_sink
     sys.setrecursionlimit(recursion)
     for f in dataclasses.fields(limits.Limits):
         setattr(limits.LIMITS, f.name, getattr(saved_limits, f.name))
