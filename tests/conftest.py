@@ -1,14 +1,23 @@
 """Process-wide state that one test may change is put back after it, so that no test
 depends on which tests ran before it in the same pytest process."""
 import dataclasses
+import os
 import random
 import sys
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 from gradrepl import limits
 from gradrepl.engine import autograd, dtypes, printing, util
+
+# Property tests run the same examples on every run (one CI run must not depend on luck) and
+# have no per-example deadline (a loaded machine is slow, not wrong). Their own settings win.
+# GRADREPL_HYPOTHESIS=explore draws fresh random examples, to look for new cases.
+settings.register_profile("ci", deadline=None, derandomize=True, database=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("GRADREPL_HYPOTHESIS", "ci"))
 
 
 @pytest.fixture(autouse=True)
