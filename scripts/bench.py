@@ -582,8 +582,13 @@ def per_op(args: argparse.Namespace, env: dict[str, str], torch_info: dict | Non
         impls["torch"] = args.torch_python
     result = {}
     for impl, python in impls.items():
-        done = subprocess.run([python, script, impl, str(args.per_op_n)], env=env, cwd=BENCH_DIR,
-                              capture_output=True, text=True, timeout=args.timeout, check=False)
+        try:
+            done = subprocess.run([python, script, impl, str(args.per_op_n)], env=env,
+                                  cwd=BENCH_DIR, capture_output=True, text=True,
+                                  timeout=args.timeout, check=False)
+        except subprocess.TimeoutExpired:
+            result[impl] = {"failure": f"killed after the {args.timeout:g} s timeout"}
+            continue
         if done.returncode != 0:
             result[impl] = {"failure": last_line(done.stderr)}
         else:

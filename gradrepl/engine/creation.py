@@ -6,7 +6,7 @@ from gradrepl.engine import rng
 from gradrepl.engine.ndarray import NumpyArray
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import prod, pytype, shape_args, shape_list
+from gradrepl.engine.util import prod, pytype, shape_args, shape_list, warn
 from gradrepl.limits import check_numel
 
 def _dtype_arg(dtype, default=None):
@@ -105,6 +105,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     if type(data) is NumpyArray:
         data = _new(data._values())
     if type(data) is Tensor:
+        warn("UserWarning", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+             "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
         arr = data._a.copy()
         if dtype is not None:
             arr = arr.astype(dtype.np)

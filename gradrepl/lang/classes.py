@@ -9,6 +9,7 @@ marker USER.  User code reaches these classes only through gradrepl.lang.facade.
 which reads names the learner defined and the public names a subclassable host base lists
 (`gradrepl_public`), never anything else of the host class.
 """
+from gradrepl.lang.policy import EXCEPTION_ATTRS
 from gradrepl.lang.runtime import function, safe_repr
 
 USER = "_gradrepl_user"     # in every user class's namespace; user code cannot name it
@@ -142,6 +143,8 @@ def is_subclassable(obj):
 
 def host_public(cls):
     """The names of a user class's host part (nn.Module's methods) user code may read."""
+    if issubclass(cls, BaseException):
+        return EXCEPTION_ATTRS
     for k in cls.__mro__:
         if USER not in k.__dict__:      # a learner's class attribute never widens the list
             names = k.__dict__.get(PUBLIC)

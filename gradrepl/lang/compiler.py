@@ -398,7 +398,7 @@ class Compiler(GeneratorCompiler):
                     raise RuntimeError("No active exception to reraise")
                 raise ctx.handling[-1]
             exc = exc_ev(env)
-            if type(exc) is type and exc in EXCEPTION_SET:
+            if type(exc) is type and exc in EXCEPTION_SET or user_exception_class(exc):
                 exc = exc()
             elif not isinstance(exc, Exception):
                 raise TypeError("exceptions must derive from BaseException")
@@ -431,7 +431,7 @@ class Compiler(GeneratorCompiler):
                 exc = without_internals(exc)     # matched as the error it is
                 found = find(env, exc)
                 if found is None:
-                    raise
+                    raise exc
                 name, hbody = found
                 caught = user_view(exc)
                 if name is not None:
@@ -473,7 +473,7 @@ class Compiler(GeneratorCompiler):
                 spec = type_ev(env)
                 specs = spec if type(spec) is tuple else (spec,)
                 for s in specs:
-                    if not (type(s) is type and s in EXCEPTION_SET):
+                    if not (type(s) is type and s in EXCEPTION_SET or user_exception_class(s)):
                         raise TypeError("catching classes that do not inherit from "
                                         "BaseException is not allowed")
                 if isinstance(exc, specs):
@@ -695,14 +695,16 @@ class Compiler(GeneratorCompiler):
             if base is not None and base is ctx.autograd_function_base():
                 put(env, self.autograd_class(node.name, entries))
                 return
-            if base is None or is_user_class(base) or is_subclassable(base):
+            if base is None or is_user_class(base) or is_subclassable(base) \
+                    or base in EXCEPTION_SET:
                 cls = make_class(node.name, qual, base, entries, doc)
                 cell[0] = cls
                 put(env, cls)
                 return
             raise NotSupported(f"a class with base {safe_repr(base)} is not "
                                f"supported in gradrepl (a base is one of your own classes, "
-                               f"nn.Module, a Dataset or torch.autograd.Function)")
+                               f"nn.Module, a Dataset, an exception class or "
+                               f"torch.autograd.Function)")
         return run
 
     def check_class_attr(self, attr, node):
@@ -1432,12 +1434,17 @@ def _module_home(name, modules, unavailable):
     return None
 
 
+def user_exception_class(obj):
+    """class MyError(ValueError): a learner's exception class (raised and caught as is)."""
+    return is_user_class(obj) and issubclass(obj, Exception)
+
+
 def user_view(exc):
     """What a user `except ... as e` binds: an allowed class whose only readable attribute is
     `args` (user values, or the message); another class becomes its nearest allowed base."""
     exc = without_internals(exc)
     kind = type(exc)
-    if kind in EXCEPTION_SET:
+    if kind in EXCEPTION_SET or user_exception_class(kind):
         exc.__dict__.pop(LOC, None)
         return exc
     check_text(exc)

@@ -5,6 +5,8 @@ from hypothesis import strategies as st
 from lang_helpers import headline, python_oracle, run
 from test_differential import PRELUDE, expressions
 
+from gradrepl.lang.errors import redact
+
 E = expressions()
 
 FEATURES = st.one_of(
@@ -30,11 +32,12 @@ FEATURES = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(st.lists(FEATURES, min_size=1, max_size=3))
 def test_features_print_as_in_cpython(stmts):
     src = PRELUDE + "".join(f"{s}\n" for s in stmts)
     want_out, want_err = python_oracle(src)
     got_out, result = run(src)
     assert got_out == want_out
-    assert headline(result) == want_err
+    # reports never name dunders (type NoneType doesn't define __round__ method -> ...)
+    assert headline(result) == (redact(want_err) if want_err else want_err)

@@ -128,7 +128,7 @@ def test_other_classes_refused_at_run_time():
                  "        pass\n    @staticmethod\n    def backward(c):\n        pass\n")
     assert headline(r) == ("SyntaxError: a class with base <class 'torch.Tensor'> is not "
                            "supported in gradrepl (a base is one of your own classes, nn.Module, "
-                           "a Dataset or torch.autograd.Function)")
+                           "a Dataset, an exception class or torch.autograd.Function)")
 
 
 def test_hooks_run_user_functions_and_count_steps():

@@ -151,9 +151,10 @@ def test_pad_and_composed_losses():
     check(lambda a, b: F["cosine_similarity"](a, b), [x, rng.normal(size=(4, 5))])
 
 
-@pytest.mark.parametrize("name", ["silu", "softplus", "elu", "selu", "celu", "logsigmoid"])
+@pytest.mark.parametrize("name", ["silu", "softplus", "elu", "selu", "celu", "logsigmoid", "gelu", "mish",
+                                  "hardswish"])
 def test_create_graph_gives_second_derivatives_of_activations(name):
-    x0 = np.array([0.3, -1.2, 2.0])
+    x0 = np.array([0.3, -1.2, 2.0, 3.5])
     x = _t(x0)
     (g,) = T["autograd"]["grad"](F[name](x).sum(), x, create_graph=True)
     assert g.requires_grad
@@ -162,6 +163,19 @@ def test_create_graph_gives_second_derivatives_of_activations(name):
     def first(a):
         xx = _t(np.array(a.tolist()))
         (gg,) = T["autograd"]["grad"](F[name](xx).sum(), xx)
+        return gg
+    np.testing.assert_allclose(x.grad.tolist(), numeric_grad(first, [x0], 0), rtol=1e-5, atol=1e-6)
+
+
+def test_create_graph_through_gelu_tanh():
+    x0 = np.array([0.3, -1.2, 2.0])
+    x = _t(x0)
+    (g,) = T["autograd"]["grad"](F["gelu"](x, approximate="tanh").sum(), x, create_graph=True)
+    g.sum().backward()
+
+    def first(a):
+        xx = _t(np.array(a.tolist()))
+        (gg,) = T["autograd"]["grad"](F["gelu"](xx, approximate="tanh").sum(), xx)
         return gg
     np.testing.assert_allclose(x.grad.tolist(), numeric_grad(first, [x0], 0), rtol=1e-5, atol=1e-6)
 

@@ -1,5 +1,6 @@
 """The front (gradrepl.worker.front) with stand-in worker mains: deaths become one error
 naming the statement, stuck statements are killed, the REPL's statements are replayed."""
+import json
 import os
 import signal
 import threading
@@ -192,3 +193,29 @@ def test_ctrl_c_at_a_repl_worker_between_statements_does_not_kill_it(capfd, tmp_
     rc, out = _supervise(main, capfd)
     timer.join()
     assert (rc, out.err) == (0, "")
+
+
+def test_repl_meta_commands_are_statements_for_the_front():
+    r, w = os.pipe()
+    seen = []
+
+    class FakeRepl:
+        _session = None
+
+        def handle_safely(self, text):
+            seen.append(text)
+
+    repl = FakeRepl()
+    monitor.ACTIVE = monitor.Channel(w)
+    try:
+        assert monitor.attach_repl(repl, None) is False    # nothing to restore: not a restart
+        repl.handle_safely(":explain y")
+        repl.handle_safely("x = 1")
+    finally:
+        monitor.ACTIVE = None
+        os.close(w)
+    with os.fdopen(r) as f:
+        messages = [json.loads(line) for line in f]
+    assert seen == [":explain y", "x = 1"]
+    assert messages == [{"repl": 1}, {"b": -1, "f": "<stdin>", "l": 1, "s": ":explain y", "t": 0},
+                        {"e": False}]

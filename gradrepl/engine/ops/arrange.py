@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 
 from gradrepl.engine.ops.common import RESULT, as_tensor, result
+from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat, stack
 from gradrepl.engine.tensor import Tensor, _new
@@ -110,14 +111,7 @@ def _tri(name, keep):
             raise RuntimeError(f"{name[:4].lower()}: input tensor must have at least 2 dimensions")
         return result(keep(a, diagonal).astype(a.dtype, copy=False), back, (self,), (), diagonal)
     forward.__name__ = name[:4].lower()
-    declare(name[:4].lower(), forward, rules=[back],
-            inplace=lambda self, diagonal=0: _write_inplace(self, forward(self.detach(), diagonal)))
-
-
-def _write_inplace(self, value):
-    self._a[...] = value._a
-    self._ver[0] += 1
-    return self
+    declare(name[:4].lower(), forward, rules=[back], inplace=unary_inplace(forward))
 
 
 _tri("TrilBackward0", np.tril)

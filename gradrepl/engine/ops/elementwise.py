@@ -765,7 +765,7 @@ def AbsBackward0(grad, xp, self):
     return (grad * xp.sign(self),)
 
 
-@declare("abs", rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()})
+@declare("abs", rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()}, inplace=unary_inplace(lambda self: abs(self)))
 def abs(self):
     if self._a.dtype.kind == "b":
         raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')

@@ -138,7 +138,13 @@ def _gelu_grad(x, approximate):
 @rule("GeluBackward0", ("self",), ("grad * (Phi(self) + self * phi(self))",), saved=("self",),
       ctx=("approximate",))
 def GeluBackward0(grad, xp, self, approximate):
-    first_order(xp, "GeluBackward0", self, grad)
+    if xp.tensors:      # written with ops, so that create_graph differentiates it again
+        if approximate == "tanh":
+            t = ((self + self * self * self * _KAPPA) * _TANH_BETA).tanh()
+            inner = (1 + self * self * (3 * _KAPPA)) * _TANH_BETA
+            return (grad * ((1 + t) * 0.5 + self * 0.5 * (1 - t * t) * inner),)
+        cdf = ((self * _SQRT1_2).erf() + 1) * 0.5
+        return (grad * (cdf + self * (self * self * -0.5).exp() * _BETA),)
     return (grad * xp.constant(_out(_gelu_grad(xp.raw(self), approximate), xp.raw(self))),)
 
 
@@ -231,7 +237,9 @@ declare("silu", silu, method=False, function=False, functional=True, rules=[Silu
 @rule("MishBackward0", ("self",), ("grad * (tanh(softplus(self)) + self * sigmoid(self) * (1 - tanh(softplus(self))^2))",),
       saved=("self",))
 def MishBackward0(grad, xp, self):
-    first_order(xp, "MishBackward0", self, grad)
+    if xp.tensors:
+        t = softplus(self).tanh()
+        return (grad * (t + self * self.sigmoid() * (1 - t * t)),)
     x = xp.raw(self)
     x64 = _f64(x)
     t = np.tanh(np.logaddexp(0, x64))
@@ -312,8 +320,10 @@ declare("hardsigmoid", hardsigmoid, method=False, function=False, functional=Tru
 @rule("HardswishBackward0", ("self",), ("grad * (self < -3 ? 0 : self <= 3 ? self / 3 + 0.5 : 1)",),
       saved=("self",))
 def HardswishBackward0(grad, xp, self):
-    first_order(xp, "HardswishBackward0", self)
     x = xp.raw(self)
+    if xp.tensors:
+        middle = xp.constant(_out((x >= -3) & (x <= 3), x))
+        return (grad * (middle * (self / 3 + 0.5) + xp.constant(_out(x > 3, x))),)
     d = np.where(x < -3, 0.0, np.where(x <= 3, _f64(x) / 3 + 0.5, 1.0))
     return (grad * xp.constant(_out(d, x)),)
 

@@ -11,7 +11,7 @@ from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, wrap_dim
+from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
 
 def _keepdim(name, dim, keepdim):
@@ -402,9 +402,21 @@ def _var(a, dim, unbiased, keepdim, correction, std):
     if correction is None:
         correction = 0 if unbiased is False else 1
     dims = None if dim is None else dims_tuple(dim, xa.ndim)
+    n = xa.size if dims is None else int(np.prod([xa.shape[d] for d in dims]))
+    if n - correction <= 0:
+        warn("UserWarning", f"{'std' if std else 'var'}(): degrees of freedom is <= 0. Correction should be "
+             "strictly less than the reduction factor (input numel divided by output numel).")
     with np.errstate(all="ignore"):
         # PyTorch accumulates var/std of float32 in double (Welford) and rounds once at the end
-        out = np.var(xa.astype(np.float64), axis=dims, ddof=correction, keepdims=keepdim)
+        if n - correction > 0:
+            out = np.var(xa.astype(np.float64), axis=dims, ddof=correction, keepdims=keepdim)
+        else:   # PyTorch divides by max(0, n - correction): nan or inf (NumPy would warn in its own words)
+            x64 = xa.astype(np.float64)
+            if n == 0:
+                out = np.sum(x64, axis=dims, keepdims=keepdim) * np.nan
+            else:
+                dev = x64 - np.sum(x64, axis=dims, keepdims=True) / n
+                out = np.sum(dev * dev, axis=dims, keepdims=keepdim) / 0.0
         if std:
             out = np.sqrt(out)
         out = np.asarray(out, dtype=xa.dtype)

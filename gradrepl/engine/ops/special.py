@@ -123,8 +123,8 @@ _math("erf", _as64(_erf64), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(se
       lambda grad, xp, self: (grad * (2.0 / _SQRT_PI) * xp.exp(-(self * self)),))
 _math("erfc", _as64(_erfc64), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: (grad * (-2.0 / _SQRT_PI) * xp.exp(-(self * self)),))
-_math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "self", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
-      lambda grad, xp, self: (grad * (0.5 * _SQRT_PI) * xp.exp(_erfinv_of(xp, self) ** 2),))
+_math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
+      lambda grad, xp, result: (grad * (0.5 * _SQRT_PI) * xp.exp(result * result),))
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
@@ -206,7 +206,7 @@ def logit(self, eps=None):
 
 # ================================================================ two-input functions
 def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, inplace=True, aliases=(),
-            self_only_grad=False):
+            scalar_node=None):
     """Declare a two-input elementwise op: `deriv(grad, xp, self, other)` gives both
     gradients at full shape; broadcasting is undone here."""
     def fn(grad, xp, self, other, self_shape, other_shape):
@@ -214,6 +214,10 @@ def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, 
         return (None if self_shape is None or ga is None else xp.sum_to(ga, self_shape),
                 None if other_shape is None or gb is None else xp.sum_to(gb, other_shape))
     spec = rule(node, ("self", "other"), formulas, saved=("self", "other"), ctx=("self_shape", "other_shape"))(fn)
+    # PyTorch's node for a Python-number `other` (fmod.Scalar: FmodBackward0) when it differs
+    scalar_spec = spec if scalar_node is None else rule(scalar_node, ("self", "other"), formulas,
+                                                        saved=("self", "other"), ctx=("self_shape", "other_shape"),
+                                                        key=scalar_node + " " + name)(fn)
 
     def forward(self, other):
         if type(self) is not Tensor:
@@ -226,10 +230,11 @@ def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, 
         if needs(self, other):
             o = other if type(other) is Tensor else scalar_tensor(other, self)
             sa, sb = shapes(self, other)
-            return result(out, spec, (self, other if type(other) is Tensor else None), (self, o), (sa, sb))
+            return result(out, spec if type(other) is Tensor else scalar_spec,
+                          (self, other if type(other) is Tensor else None), (self, o), (sa, sb))
         return _new(out)
     forward.__name__ = name
-    declare(name, forward, method=method, rules=[spec], aliases=aliases,
+    declare(name, forward, method=method, rules=[spec] if scalar_spec is spec else [spec, scalar_spec], aliases=aliases,
             inplace=binary_inplace(forward) if inplace else None)
     return forward
 
@@ -245,23 +250,27 @@ def _k64(fn):
 hypot = _binary("hypot", _k64(np.hypot), "HypotBackward0",
                 ("grad * self / result", "grad * other / result"),
                 lambda grad, xp, a, b: (grad * a / xp.sqrt(a * a + b * b), grad * b / xp.sqrt(a * a + b * b)))
-fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward0",
+fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
                ("grad", "-grad * self.div(other, rounding_mode='trunc')"),
-               lambda grad, xp, a, b: (grad, -grad * _apply(xp, a / b, np.trunc)), floating=False)
+               lambda grad, xp, a, b: (grad, -grad * _apply(xp, a / b, np.trunc)), floating=False,
+               scalar_node="FmodBackward0")
 xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b))), "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
                 lambda grad, xp, a, b: (grad * xp.log(b) * xp.mask(xp.raw(a) != 0, grad), grad * a / b))
 logaddexp = _binary("logaddexp", _k64(np.logaddexp), "LogaddexpBackward0",
                     ("grad / (1 + exp(other - self))", "grad / (1 + exp(self - other))"),
-                    lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))))
+                    lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))),
+                    inplace=False)   # PyTorch has no logaddexp_
 logaddexp2 = _binary("logaddexp2", _k64(np.logaddexp2), "Logaddexp2Backward0",
                      ("grad / (1 + pow(2, other - self))", "grad / (1 + pow(2, self - other))"),
-                     lambda grad, xp, a, b: (grad / (1 + xp.exp((b - a) * _LN2)), grad / (1 + xp.exp((a - b) * _LN2))))
+                     lambda grad, xp, a, b: (grad / (1 + xp.exp((b - a) * _LN2)), grad / (1 + xp.exp((a - b) * _LN2))),
+                     inplace=False)   # PyTorch has no logaddexp2_
 copysign = _binary("copysign", lambda a, b: np.copysign(a, b), "CopysignBackward0",
                    ("copysign_tensor_self_backward(grad, self, result)", "zeros_like(other)"),
-                   lambda grad, xp, a, b: (grad * xp.mask(np.where(xp.raw(a) == 0, 0.0, np.sign(xp.raw(a)) *
-                                                                   np.sign(np.copysign(1.0, xp.raw(b)))), grad),
-                                           grad * 0))
+                   # result / self, written so the gradient keeps self's history (as PyTorch's does)
+                   lambda grad, xp, a, b: (grad * (xp.mask(np.where(xp.raw(a) == 0, 0.0, np.sign(xp.raw(a)) *
+                                                                    np.sign(np.copysign(1.0, xp.raw(b)))), grad)
+                                                   + a * 0), grad * 0))
 fmax = _binary("fmax", lambda a, b: np.fmax(a, b), "FmaxBackward0",
                ("grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)",
                 "grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)"),
@@ -397,9 +406,14 @@ def positive(self):
     return self
 
 
-@declare("sgn", rules=[])
+@rule("SgnBackward0", ("self",), ("sgn_backward(self, grad, result)",))
+def SgnBackward0(grad, xp):
+    return (grad * 0,)
+
+
+@declare("sgn", rules=[SgnBackward0])
 def sgn(self):
-    return self.sign()
+    return result(np.sign(self._a), SgnBackward0, (self,))
 
 
 @declare("expit", method=False, function=False, rules=[])

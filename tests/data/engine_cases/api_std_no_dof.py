@@ -1,0 +1,5 @@
+x = torch.tensor([1.5])
+x.std(correction=2)
+x.var()
+torch.zeros(0).std()
+torch.tensor([1.0, 2.0]).std(dim=0, correction=3)
