@@ -51,10 +51,12 @@ def budget_error(result):
     ("x = " + "[" * 120 + "1" + "]" * 120 + "\n", "--max-ast-depth"),
 ])
 def test_budget_fires_with_its_flag(src, flag):
-    start = time.monotonic()
-    _, r = run(src, max_steps=200_000, time_limit=5)
+    # CPU time, not wall time: the budget fires before the work is done however loaded the
+    # machine is (the time limit is only a backstop that must not fire first under load)
+    start = time.process_time()
+    _, r = run(src, max_steps=200_000, time_limit=60)
     assert flag in budget_error(r)
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
 
 
 def test_time_limit():
@@ -126,9 +128,9 @@ def test_watchdog_stops_a_long_host_call(monkeypatch):
     run_source("x = torch.tensor(1.0, requires_grad=True)\ny = x\nfor i in range(120000):\n"
                "    y = y * 1.0\n", s)
     s.limits.time_limit = 0.05
-    start = time.monotonic()
+    start = time.process_time()       # CPU time: wall time on a loaded machine says nothing
     r = run_source("y.backward()\n", s)    # about 0.4 s of engine code, no interpreter steps
-    assert time.monotonic() - start < 2
+    assert time.process_time() - start < 2
     assert "--time-limit" in budget_error(r)
     s.limits.time_limit = 10
     r = run_source("z = torch.tensor(3.0, requires_grad=True)\n(z * z).backward()\nprint(z.grad)\n", s)

@@ -50,9 +50,9 @@ def run_safely(src):
     session = Session(limits=Limits(max_steps=20_000, time_limit=1.0, max_items=100_000,
                                     max_elements=100_000, max_output=10_000),
                       write=out.append)
-    start = time.monotonic()
+    start = time.process_time()     # CPU time: the budgets bound the work, not the load
     result = run_source(src, session, keep_going=True)
-    assert time.monotonic() - start < 15
+    assert time.process_time() - start < 15
     assert not [e for e in result.errors if e.kind == "internal"], result.errors
     for e in result.errors:
         assert "Traceback" not in e.format()

@@ -28,19 +28,21 @@ class Drive:
         self.tmp_path = tmp_path
 
     def __call__(self, keys, *, history=None, lessons_dir=LESSONS, width=100, lesson=None):
-        """`keys` is a string, or a list of strings typed with a pause between them (so that
-        asynchronous work such as completion finishes first)."""
+        """`keys` is a string, or a list of strings and conditions: each string is typed once
+        the condition before it (a function of the Repl, e.g. "the completion was inserted")
+        holds, so that asynchronous work such as completion finishes first however loaded
+        the machine is."""
         out = io.StringIO()
         with create_pipe_input() as pipe:
+            repl = Repl(plain=True, lang="en", console=make_console(True, file=out, width=width),
+                        history=history or AtomicFileHistory(self.tmp_path / "history"),
+                        input=pipe, output=DummyOutput(), lessons_dir=lessons_dir)
             if isinstance(keys, str):
                 pipe.send_text(keys)
                 pipe.close()      # after the keys, end of input: the REPL exits as on Ctrl-D
             else:
-                typist = threading.Thread(target=self._type, args=(pipe, keys))
+                typist = threading.Thread(target=self._type, args=(pipe, keys, repl))
                 typist.start()
-            repl = Repl(plain=True, lang="en", console=make_console(True, file=out, width=width),
-                        history=history or AtomicFileHistory(self.tmp_path / "history"),
-                        input=pipe, output=DummyOutput(), lessons_dir=lessons_dir)
             self.status = repl.run(lesson)
             if not isinstance(keys, str):
                 typist.join()
@@ -48,11 +50,14 @@ class Drive:
         return out.getvalue()
 
     @staticmethod
-    def _type(pipe, chunks):
+    def _type(pipe, chunks, repl, timeout=120):
         for chunk in chunks:
-            time.sleep(0.15)
-            pipe.send_text(chunk)
-        time.sleep(0.15)
+            if callable(chunk):
+                deadline = time.monotonic() + timeout
+                while not chunk(repl) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+            else:
+                pipe.send_text(chunk)
         pipe.close()
 
 

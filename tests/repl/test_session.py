@@ -72,7 +72,8 @@ def test_dedent_after_return_and_backspace(drive):
 
 
 def test_tab_indents_at_line_start_and_completes_elsewhere(drive):
-    out = drive(["if True:\r\tv = 1\r\rx = torch.ones(1, requires_grad=True)\rx.requ\t", "\r"])
+    out = drive(["if True:\r\tv = 1\r\rx = torch.ones(1, requires_grad=True)\rx.requ\t",
+                 lambda repl: repl.prompt.default_buffer.text == "x.requires_grad", "\r"])
     assert drive.repl.history.entries()[0] == "if True:\n        v = 1"
     assert drive.repl.history.entries()[-1] == "x.requires_grad"
     assert out.rstrip().endswith("True")

@@ -22,7 +22,8 @@ class Terminal:
         self.raw = ""        # everything read so far, with escape sequences
         self.text = ""       # unmatched text, escape sequences removed
 
-    def expect(self, wanted, timeout=20):
+    # generous: start-up on a loaded machine takes seconds; a missing text still fails
+    def expect(self, wanted, timeout=120):
         deadline = time.monotonic() + timeout
         while wanted not in self.text:
             remaining = deadline - time.monotonic()
@@ -79,7 +80,7 @@ def spawn(home, *args, **env):
                        LANG="C.UTF-8", PROMPT_TOOLKIT_NO_CPR="1")
     environment.update(env)
     child = pexpect.spawn(sys.executable, ["-m", "gradrepl", *args], cwd=str(ROOT), env=environment,
-                          dimensions=(40, 120), encoding="utf-8", timeout=20)
+                          dimensions=(40, 120), encoding="utf-8", timeout=120)
     terminal = Terminal(child)
     terminal.prompt()
     return terminal

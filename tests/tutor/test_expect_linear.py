@@ -31,6 +31,7 @@ PIECES = st.sampled_from(["a", "b", "ab", "...", "0x1f", "0x", "x", "\n", " ", "
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(PIECES, max_size=8).map("".join), st.lists(PIECES, max_size=10).map("".join))
 @example("0x1f...a", "0x1fa")        # an address before a wildcard ends as early as it can
+@example("a0x1f...a", "a0x1fa")      # the same after a literal prefix (hypothesis found it)
 def test_agrees_with_the_regex_reading(expected, actual):
     assert matches(expected, actual) == regex_matches(expected, actual)
 

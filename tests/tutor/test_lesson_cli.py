@@ -197,7 +197,7 @@ def test_playing_in_a_real_terminal(private_data_home):
     pexpect = pytest.importorskip("pexpect")
     env = {**os.environ, "XDG_DATA_HOME": str(private_data_home), "LANG": "en_US.UTF-8", "TERM": "xterm"}
     child = pexpect.spawn(sys.executable, ["-m", "gradrepl", "lesson", "tiny", "--dir", str(DATA / "good")],
-                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 100))
+                          env=env, encoding="utf-8", timeout=120, dimensions=(40, 100))
     try:
         for _ in range(3):
             child.expect("Enter: continue")

@@ -182,13 +182,34 @@ def test_ctrl_c_outside_the_repl_stops_a_stuck_command_anywhere(capfd):
     assert rc == 130 and out.err == "KeyboardInterrupt: interrupted by Ctrl-C\n"
 
 
-def test_ctrl_c_at_a_repl_worker_between_statements_does_not_kill_it(capfd, tmp_path):
+def test_ctrl_c_at_a_repl_worker_between_statements_does_not_kill_it(capfd, tmp_path,
+                                                                     monkeypatch):
+    # Ctrl-C goes to the front once it knows its worker is a REPL (not after a fixed delay,
+    # which a loaded machine can outrun); the worker then lives on past the kill grace
+    fronts, sent = [], tmp_path / "sent"
+    init = front.Front.__init__
+
+    def capture(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        fronts.append(self)
+    monkeypatch.setattr(front.Front, "__init__", capture)
+
     def main(argv):
         monitor.ACTIVE.send({"repl": 1})
         signal.signal(signal.SIGINT, lambda *a: None)
-        time.sleep(2)
+        deadline = time.monotonic() + 120
+        while not sent.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(front.INTERRUPT_GRACE + 1)
         return 0
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+
+    def ctrl_c_once_the_front_knows():
+        deadline = time.monotonic() + 120
+        while not (fronts and fronts[0].repl) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+        sent.touch()
+    timer = threading.Thread(target=ctrl_c_once_the_front_knows)
     timer.start()
     rc, out = _supervise(main, capfd)
     timer.join()
