@@ -146,8 +146,8 @@ class Access:
         if isinstance(obj, type):
             return "type"       # never the name of a host metaclass
         name = self.api.type_name(obj)
-        if name:
-            return name.rsplit(".", 1)[-1]
+        if name:   # C struct sequences (torch.return_types.max) go by their full name
+            return name if name.startswith("torch.return_types.") else name.rsplit(".", 1)[-1]
         return type(obj).__name__
 
     def no_attr(self, obj, name, candidates=()):

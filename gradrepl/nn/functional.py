@@ -126,9 +126,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.dim() == 1 else 1
     n_classes = input.size(class_dim)
-    if target.is_floating_point():
-        if target.shape != input.shape:
-            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+    if target.shape == input.shape:   # PyTorch decides by shape: class probabilities
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class probabilities, got "
+                               f"{B.legacy_scalar(target.dtype)}")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / n_classes
         logp = input.log_softmax(class_dim)

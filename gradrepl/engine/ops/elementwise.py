@@ -172,7 +172,7 @@ declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_num
       ctx=("self_shape", "other_shape"))
 def DivBackward0(grad, xp, self, other, self_shape, other_shape):
     return (None if self_shape is None else xp.sum_to(grad / other, self_shape),
-            None if other_shape is None else xp.sum_to(-grad * self / (other * other), other_shape))
+            None if other_shape is None else xp.sum_to(-grad * (self / other / other), other_shape))   # PyTorch's order
 
 
 @rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self",),

@@ -90,7 +90,9 @@ def mv(a, b):
     if a._a.shape[1] != b._a.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a._a.shape[0]}), mat ({'x'.join(map(str, a._a.shape))}), "
                            f"vec ({b._a.shape[0]})")
-    _check_same_dtype(a, b, "m1 and m2")
+    if a._a.dtype != b._a.dtype:   # mv runs as addmv(self, mat, vec) with self of vec's dtype
+        va, ma = legacy_scalar(b.dtype), legacy_scalar(a.dtype)
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {va}, {ma}, and {va}")
     return result(np.asarray(a._a @ b._a), MvBackward0, (a, b), (a, b), None)
 
 

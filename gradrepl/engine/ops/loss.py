@@ -7,7 +7,7 @@ from gradrepl.engine.ops.elementwise import DivBackward1, div_scalar
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.summation import full_sum
 from gradrepl.engine.tensor import Size, _new
-from gradrepl.engine.util import broadcast_shape
+from gradrepl.engine.util import broadcast_shape, legacy_scalar
 
 
 @rule("MseLossBackward0", ("self", "target"), ("2 * (self - target) * grad / N  (reduction='mean')", "-(the same)"),
@@ -115,13 +115,18 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             out = losses.sum() / total if reduction == "mean" else losses.sum()
             return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (input, target),
                           (x.shape, reduction, None, ignore_index, total))
-    t = t.astype(np.int64)
     if x.ndim not in (1, 2):
         raise ValueError(f"Expected 1 or 2 dimensions (got {x.ndim})")
+    if x.ndim == 2 and t.shape[:1] != x.shape[:1]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+                         f"({t.shape[0] if t.ndim else 1}).")
+    if t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if t.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {legacy_scalar(target.dtype)}")
+    t = t.astype(np.int64)
     w = None if weight is None else weight._a
     if x.ndim == 2:
-        if t.shape[0] != x.shape[0]:
-            raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({t.shape[0]}).")
         valid = t != ignore_index
         tt = np.where(valid, t, 0)
         if (tt >= x.shape[1]).any() or (tt < 0).any():

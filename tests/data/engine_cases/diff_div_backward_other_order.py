@@ -1,0 +1,10 @@
+import torch
+counts = torch.tensor([[3., 1., 7.], [0.5, 2.25, 9.], [4., 4., 1.5], [6.1, 0.3, 2.2]], requires_grad=True)
+probs = counts / counts.sum(dim=1, keepdim=True)
+upstream = torch.tensor([[0.9, -0.3, 0.11], [0.27, 0.6, -0.41], [0.73, 0.05, -0.9], [-0.16, 0.38, 0.52]])
+probs.backward(upstream)
+counts.grad.tolist()
+d = torch.tensor([1.7, 0.35, 2.9], requires_grad=True)
+n = torch.tensor([[0.61, 1.3, 5.0], [2.2, 0.07, 3.3]])
+(n / d).backward(torch.tensor([[0.3, 0.9, 1.1], [0.7, 0.2, 0.45]]))
+d.grad.tolist()
