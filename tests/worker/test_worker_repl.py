@@ -60,16 +60,12 @@ def spawn(home):
 def worker_cpu_seconds(front_pid):
     """CPU time used so far by the front's worker processes (its children), from /proc."""
     total = 0.0
-    for task in Path(f"/proc/{front_pid}/task").iterdir():
+    for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            children = (task / "children").read_text().split()
+            fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        for pid in children:
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
+        if int(fields[1]) == front_pid:          # state, ppid, ..., utime, stime
             total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
 
