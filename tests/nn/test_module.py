@@ -1,4 +1,4 @@
-"""torch.nn.Module machinery, from Python (the learner's side is tests/nn/test_cases.py)."""
+"""torch.nn.Module machinery, from Python (the learner's side is tests/test_golden_cases.py)."""
 import pytest
 
 from gradrepl.engine import api
