@@ -19,7 +19,7 @@ from gradrepl.lang.facade import Later, autograd_function, module, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
     STATEMENTS, UNSUPPORTED, USER_DUNDERS, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
-    Params, check_text, contains, count_refusal, function, format_value, items_exceeded, materialize, \
+    Params, check_text, contains, count_refusal, enter_context, function, format_value, items_exceeded, materialize, \
     safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
 
@@ -495,11 +495,7 @@ class Compiler(GeneratorCompiler):
 
         def run(env):
             mgr = mgr_ev(env)
-            kind = type(mgr)
-            if api.public_attrs(mgr) is None or not hasattr(kind, "__enter__"):
-                raise TypeError(f"'{access.type_label(mgr)}' object does not support the "
-                                f"context manager protocol")
-            value = kind.__enter__(mgr)
+            kind, value = enter_context(mgr, api, access)
             if store is not None:
                 store(env, value)
             try:

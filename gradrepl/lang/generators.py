@@ -10,7 +10,7 @@ not offered, so `x = yield value` binds None.
 """
 import ast
 
-from gradrepl.lang.runtime import BREAK, CONTINUE
+from gradrepl.lang.runtime import BREAK, CONTINUE, enter_context
 
 YIELDS = (ast.Yield, ast.YieldFrom)
 _OPAQUE = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -221,11 +221,7 @@ class GeneratorCompiler:
 
         def run(env):
             mgr = mgr_ev(env)
-            kind = type(mgr)
-            if api.public_attrs(mgr) is None or not hasattr(kind, "__enter__"):
-                raise TypeError(f"'{access.type_label(mgr)}' object does not support the "
-                                f"context manager protocol")
-            value = kind.__enter__(mgr)
+            kind, value = enter_context(mgr, api, access)
             if store is not None:
                 store(env, value)
             try:

@@ -643,3 +643,12 @@ class function:
         if extra is not None:
             local[p.kwarg] = extra
         return local
+
+
+def enter_context(mgr, api, access):
+    """`with mgr:` — (its type, what __enter__ returned); only engine objects that are
+    context managers (no_grad, enable_grad, ...) are entered."""
+    kind = type(mgr)
+    if api.public_attrs(mgr) is None or not hasattr(kind, "__enter__"):
+        raise TypeError(f"'{access.type_label(mgr)}' object does not support the context manager protocol")
+    return kind, kind.__enter__(mgr)

@@ -138,6 +138,20 @@ def grad_shapes(a, b):
     return (a._a.shape, None) if ra else None
 
 
+def binary_result(out, a, b, spec, number_spec):
+    """The Tensor of `out` for a binary op, recording `spec` when b is a Tensor and
+    `number_spec` (the number kept in ctx, no edge for it) when b is a Python number."""
+    t = _new(out)
+    if GRAD[0]:
+        s = grad_shapes(a, b)
+        if s is not None:
+            if type(b) is Tensor:
+                t._fn = Node(spec, (edge_of(a), edge_of(b)), (a, b), s)
+            else:
+                t._fn = Node(number_spec, (edge_of(a), None), (a,), (s[0], b))
+    return t
+
+
 # ----------------------------------------------------------------- in-place checks
 def check_writable(t):
     """An expanded tensor shares one element among many positions: PyTorch refuses to write it."""

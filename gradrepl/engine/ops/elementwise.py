@@ -7,7 +7,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
-from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, grad_shapes, needs, operands, result,
+from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
@@ -147,16 +147,7 @@ def mul(a, b):
     out = xa * xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if GRAD[0]:
-        s = grad_shapes(a, b)
-        if s is not None:
-            t = _new(out)
-            if type(b) is Tensor:
-                t._fn = Node(MulBackward0, (edge_of(a), edge_of(b)), (a, b), s)
-            else:
-                t._fn = Node(MulBackward0_number, (edge_of(a), None), (a,), (s[0], b))
-            return t
-    return _new(out)
+    return binary_result(out, a, b, MulBackward0, MulBackward0_number)
 
 
 def _torch_mul(input, other, out=None):
@@ -205,16 +196,7 @@ def div(a, b, rounding_mode=None):
         out = np.asarray(out)
     if out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
-    if GRAD[0]:
-        s = grad_shapes(a, b)
-        if s is not None:
-            t = _new(out)
-            if type(b) is Tensor:
-                t._fn = Node(DivBackward0, (edge_of(a), edge_of(b)), (a, b), s)
-            else:
-                t._fn = Node(DivBackward0_number, (edge_of(a), None), (a,), (s[0], b))
-            return t
-    return _new(out)
+    return binary_result(out, a, b, DivBackward0, DivBackward0_number)
 
 
 @rule("DivBackward1", ("self",), ("grad / other",), ctx=("other",))

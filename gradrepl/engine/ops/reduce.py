@@ -255,6 +255,11 @@ def min(self, dim=None, keepdim=None):
 @rule("AmaxBackward0", ("self",), ("grad spread evenly over the elements equal to the max along dim",),
       saved=("self", "result"), ctx=("dims", "keepdim"))
 def AmaxBackward0(grad, xp, self, result, dims, keepdim):
+    return extreme_backward(grad, xp, self, result, dims, keepdim)
+
+
+def extreme_backward(grad, xp, self, result, dims, keepdim):
+    """amax's and amin's rule: grad spread evenly over the elements equal to the result."""
     raw_r = xp.raw(result)
     if not keepdim:
         grad = xp.unsqueeze_dims(grad, dims)

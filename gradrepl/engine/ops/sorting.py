@@ -7,6 +7,7 @@ and send the gradient back to the selected positions (value_selecting_reduction_
 import numpy as np
 
 from gradrepl.engine.ops.common import RESULT, result
+from gradrepl.engine.ops.reduce import extreme_backward
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.tensor import Tensor, _new
@@ -243,13 +244,7 @@ def mode(self, dim=-1, keepdim=False):
 @rule("AminBackward0", ("self",), ("grad spread evenly over the elements equal to the min along dim",),
       saved=("self", "result"), ctx=("dims", "keepdim"))
 def AminBackward0(grad, xp, self, result, dims, keepdim):
-    raw_r = xp.raw(result)
-    if not keepdim:
-        grad = xp.unsqueeze_dims(grad, dims)
-        raw_r = np.expand_dims(raw_r, dims)
-    hit = xp.raw(self) == raw_r
-    count = np.sum(hit, axis=dims, keepdims=True).astype(raw_r.dtype)
-    return (grad / xp.mask(count, grad) * xp.mask(hit, grad),)
+    return extreme_backward(grad, xp, self, result, dims, keepdim)
 
 
 def _dims(dim, ndim):
