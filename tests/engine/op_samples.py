@@ -276,7 +276,9 @@ SAMPLES = {
     "clamp": [S(R(2, 3), args=(-0.52, 0.48)), S(R(2, 3), kwargs={"min": 0.11})],
     "clamp_min": [S(R(2, 3), args=(0.11,))],
     "clamp_max": [S(R(2, 3), args=(0.11,))],
-    "masked_fill": [S(R(2, 3), B([[True, False, True], [False, False, True]]), args=(0.5,))],
+    "masked_fill": [S(R(2, 3), B([[True, False, True], [False, False, True]]), args=(0.5,)),
+                    S(R(2, 3), B([True, False, True]), R(), call=lambda torch, x, m, v: x.masked_fill(m, v)),
+                    S(C(2, 3), B([[True], [False]]), R(), call=lambda torch, x, m, v: torch.masked_fill(x, m, v * 2))],
     "leaky_relu": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.leaky_relu(x, 0.1))],
     # indexing
     "__getitem__": [S(R(3, 4), call=lambda torch, x: x[0]),

@@ -9,10 +9,10 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
-from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
+from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, pytype
+from gradrepl.engine.util import broadcast_shape, cname, pytype
 
 
 def _dunder(fn):
@@ -902,13 +902,69 @@ def MaskedFillBackward0(grad, xp, mask):
     return (grad * xp.mask(~mask, grad),)
 
 
-@declare("masked_fill", rules=[MaskedFillBackward0])
-def masked_fill(self, mask, value):
-    m = as_tensor(mask)._a.astype(bool)
+@rule("MaskedFillBackward1", ("self", "value"), ("grad.masked_fill(mask, 0)", "grad.masked_select(mask).sum()"),
+      ctx=("mask", "self_shape"))
+def MaskedFillBackward1(grad, xp, node, mask, self_shape):
+    gs = grad * xp.mask(~mask, grad) if node.edges[0] is not None else None
+    gv = xp.sum(grad * xp.mask(mask, grad), tuple(range(grad.ndim)), False) if node.edges[1] is not None else None
+    return (None if gs is None else xp.sum_to(gs, self_shape), gv)
+
+
+def _arg_kind(v):
+    """An argument's type as PyTorch's "invalid combination" messages name it."""
+    if isinstance(v, list):
+        return "list of [" + ", ".join(pytype(e) for e in v) + "]"
+    if isinstance(v, tuple):
+        return "tuple of (" + ", ".join(pytype(e) for e in v) + ")"
+    return pytype(v)
+
+
+def _masked_fill_args(name, mask, value, lead=""):
+    """PyTorch's argument check: a Tensor mask and a Tensor or Number value."""
+    bad_mask = type(mask) is not Tensor
+    if not bad_mask and (type(value) is Tensor or type(value) in (bool, int, float)):
+        return
+    got = ", ".join(["Tensor"] * bool(lead) + [pytype(mask), pytype(value)])
+    marks = ", ".join(["Tensor"] * bool(lead) + [f"!{_arg_kind(mask)}!" if bad_mask else "Tensor",
+                                                  f"!{_arg_kind(value)}!"])
+    sig = "Tensor input, " if lead else ""
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                    f" * ({sig}Tensor mask, Tensor value)\n"
+                    f"      didn't match because some of the arguments have invalid types: ({marks})\n"
+                    f" * ({sig}Tensor mask, Number value)\n"
+                    f"      didn't match because some of the arguments have invalid types: ({marks})\n")
+
+
+def _masked_fill(self, mask, value, name="masked_fill", lead=""):
+    _masked_fill_args(name, mask, value, lead)
+    if mask._a.dtype.kind != "b":
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {cname(mask.dtype)}")
+    if type(value) is Tensor and value._a.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._a.ndim} dimension(s).")
+    m = mask._a
     broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
-    v = value.item() if type(value) is Tensor else value
-    out = np.where(m, np.asarray(v, self._a.dtype), self._a)
-    return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))
+    v = value._a[()] if type(value) is Tensor else value
+    out = np.where(m, np.asarray(v).astype(self._a.dtype), self._a)
+    m = np.broadcast_to(m, out.shape)
+    if type(value) is Tensor:
+        return result(out, MaskedFillBackward1, (self, value), (), (m, self._a.shape))
+    return result(out, MaskedFillBackward0, (self,), (), m)
+
+
+def _torch_masked_fill(input, mask, value):
+    return _masked_fill(as_tensor(input), mask, value, lead="input")
+
+
+def _masked_fill_(self, mask, value):
+    _masked_fill_args("masked_fill_", mask, value)
+    return inplace(self, None, lambda s, _other: _masked_fill(s, mask, value))
+
+
+@declare("masked_fill", rules=[MaskedFillBackward0, MaskedFillBackward1], torch_forward=_torch_masked_fill,
+         inplace=_masked_fill_)
+def masked_fill(self, mask, value):
+    return _masked_fill(self, mask, value)
 
 
 @rule("LeakyReluBackward0", ("self",), ("grad where self > 0, else grad * negative_slope",), saved=("self",),
