@@ -1,5 +1,7 @@
 """What every op's forward uses: wrapping results and recording nodes, views, operand
 casting with PyTorch's type promotion, and the in-place checks."""
+import weakref
+
 import numpy as np
 
 from gradrepl.engine import dtypes as D
@@ -38,6 +40,14 @@ def no_grad_view(view, base):
         base = base._base
     if not GRAD[0] and base.requires_grad:
         view._rg = True
+        key = id(view)
+        NO_GRAD_VIEWS[key] = weakref.ref(view, lambda _ref: NO_GRAD_VIEWS.pop(key, None))
+
+
+# Views made under no_grad of a tensor that requires grad, by id (a WeakSet would compare
+# Tensors with ==): PyTorch refuses to modify them in place with grad mode on (their
+# creation_meta is NO_GRAD_MODE).
+NO_GRAD_VIEWS = {}
 
 
 def multi(self, parts, spec, ctx):
@@ -168,6 +178,12 @@ def check_leaf_inplace(t, through_view=False):
     if not GRAD[0]:
         check_writable(t)
         return
+    if t._base is not None and id(t) in NO_GRAD_VIEWS and NO_GRAD_VIEWS[id(t)]() is t:
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
+            "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+            "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+            "tracked) or both outside (if you want the inplace to be tracked).")
     if t._fn is None and t._rg:
         if through_view or t._base is not None:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
