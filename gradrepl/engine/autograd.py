@@ -197,8 +197,12 @@ RETAIN_MSG = ("Trying to backward through the graph a second time (or directly a
 
 
 def _strip_backward(name):
+    """PyTorch's op name in messages: MulBackward0 -> Mul, UnsqueezeBackward1 -> Unsqueeze1."""
     i = name.rfind("Backward")
-    return name[:i] if i > 0 else name
+    if i <= 0:
+        return name
+    number = name[i + len("Backward"):]
+    return name[:i] + ("" if number == "0" else number)
 
 
 def check_saved(node, replay=False):

@@ -303,7 +303,8 @@ def rot90(self, k=1, dims=(0, 1)):
 declare("rot90", rot90, rules=[])
 declare("fliplr", lambda self: self.flip(1), rules=[])
 declare("flipud", lambda self: self.flip(0), rules=[])
-declare("swapdims", lambda self, dim0, dim1: self.transpose(dim0, dim1), rules=[])
+declare("swapdims", lambda self, dim0, dim1: self.transpose(dim0, dim1), rules=[],
+        inplace=lambda self, dim0, dim1: self.transpose_(dim0, dim1))
 
 
 def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
