@@ -448,7 +448,7 @@ def _check_nan(node, out, raw):
     for k, g in enumerate(out):
         if g is not None:
             a = raw(g)
-            if a.dtype.kind == "f" and np.isnan(a).any():
+            if a.dtype.kind in "fV" and np.isnan(a).any():
                 raise RuntimeError(f"Function '{node.spec.name}' returned nan values in its {k}th output.")
 
 

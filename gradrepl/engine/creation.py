@@ -20,7 +20,7 @@ def _dtype_arg(dtype, default=None):
 def _finish(arr, requires_grad):
     t = _new(arr)
     if requires_grad:
-        if arr.dtype.kind != "f":
+        if arr.dtype.kind not in "fV":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._rg = True
     return t
@@ -272,6 +272,14 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
             idx = np.arange(steps, dtype=np.float32)
             arr = np.concatenate([fma32(step, idx[:half], start32),
                                   fma32(-step, np.float32(steps - 1) - idx[half:], end32)])
+        elif dt in D.REDUCED:
+            # float16/bfloat16: every operation rounded to the dtype, the index too
+            r = dt.np.type
+            first, last = r(start), r(end)
+            step = r((last - first) / r(steps - 1))
+            idx = np.arange(steps, dtype=np.float32)
+            arr = np.concatenate([first + step * idx[:half].astype(dt.np),
+                                  last - step * (np.float32(steps - 1) - idx[half:]).astype(dt.np)])
         else:
             step = (end - start) / (steps - 1)
             idx = np.arange(steps, dtype=np.float64)

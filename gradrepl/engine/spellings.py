@@ -11,6 +11,7 @@
 import inspect
 import types
 
+import ml_dtypes
 import numpy as np
 
 from gradrepl.engine import creation as C
@@ -232,7 +233,7 @@ class LegacyTensorType:
 
 
 LEGACY_TYPES = {name: LegacyTensorType(name, dt) for name, dt in (
-    ("FloatTensor", D.float32), ("DoubleTensor", D.float64), ("HalfTensor", D.float16),
+    ("FloatTensor", D.float32), ("DoubleTensor", D.float64), ("HalfTensor", D.float16), ("BFloat16Tensor", D.bfloat16),
     ("LongTensor", D.int64), ("IntTensor", D.int32), ("ShortTensor", D.int16), ("CharTensor", D.int8),
     ("ByteTensor", D.uint8), ("BoolTensor", D.bool_)) if dt is not None}
 
@@ -300,7 +301,7 @@ class finfo:
         if not isinstance(dt, D.DType) or not dt.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(dt.np)
+        info = ml_dtypes.finfo(dt.np)   # NumPy's finfo, and bfloat16's
         self.bits = int(info.bits)
         self.eps = float(info.eps)
         self.max = float(info.max)

@@ -215,6 +215,7 @@ SAMPLES = {
     "float": [S(R(2, 3))],
     "double": [S(F32(2, 3))],
     "half": [S(R(2, 3))],
+    "bfloat16": [S(R(2, 3))],
     "long": [S(R(2, 3))],
     "int": [S(R(2, 3))],
     "bool": [S(R(2, 3))],

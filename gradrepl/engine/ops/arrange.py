@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 
 from gradrepl.engine.ops.common import RESULT, as_tensor, result
+from gradrepl.engine.ops.linalg import matrix_product
 from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat, stack
@@ -130,7 +131,7 @@ def trace(self):
     a = self._a
     if a.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(a.ndim))
-    acc = a.dtype if a.dtype.kind == "f" else np.int64
+    acc = a.dtype if a.dtype.kind in "fV" else np.int64
     return result(np.asarray(np.trace(a, dtype=acc)), TraceBackward0, (self,), (), a.shape)
 
 
@@ -404,7 +405,7 @@ def bmm(self, mat2):
     if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    return result(np.matmul(a, b), BmmBackward0, (self, mat2), (self, mat2))
+    return result(matrix_product(np.matmul, a, b), BmmBackward0, (self, mat2), (self, mat2))
 
 
 def einsum(equation, *operands):

@@ -5,7 +5,7 @@ import weakref
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.autograd import GRAD, Node, accumulator, edge_of
 from gradrepl.engine.creation import tensor as _tensor_from_data
 from gradrepl.engine.ops.registry import RESULT
 from gradrepl.engine.tensor import _INFERENCE, INFERENCE_MODE, Tensor, _new, is_inference
@@ -68,6 +68,25 @@ def multi(self, parts, spec, ctx):
     return tuple(outs)
 
 
+def is_reduced(arr):
+    """float16 or bfloat16: PyTorch's CPU kernels compute on them in float32 and round."""
+    return arr.dtype.itemsize == 2 and arr.dtype.kind in "fV"
+
+
+def in_float32(kernel, t, *args, **kwargs):
+    """kernel(t, ...) computed on t's values in float32, its result rounded to t's dtype
+    (PyTorch accumulates float16/bfloat16 reductions in float32). The float32 stand-in
+    carries t's autograd identity, so the node kernel records points at t's history."""
+    s = _new(t._a.astype(np.float32))
+    s._fn, s._onr, s._rg = t._fn, t._onr, t._rg
+    if t._fn is None and t._rg:
+        accumulator(t)
+        s._acc = t._acc
+    r = kernel(s, *args, **kwargs)
+    r._a = r._a.astype(t._a.dtype)
+    return r
+
+
 def scalar_tensor(value, like):
     dt = D.result_type((value,))
     return _new(np.asarray(value, dt.np))
@@ -97,7 +116,7 @@ def operands(a, b, floating=False):
                 rd = D.DEFAULT_FLOAT[0]
             xa = xa.astype(rd.np, copy=False)
             xb = xb.astype(rd.np, copy=False)
-        elif floating and xa.dtype.kind not in "f":
+        elif floating and xa.dtype.kind not in "fV":
             xa = xa.astype(D.DEFAULT_FLOAT[0].np)
             xb = xb.astype(D.DEFAULT_FLOAT[0].np)
         if xa.shape != xb.shape:
@@ -105,7 +124,7 @@ def operands(a, b, floating=False):
         return xa, xb
     tb = type(b)
     if tb is float:
-        if xa.dtype.kind == "f":
+        if xa.dtype.kind in "fV":
             return xa, b
         return xa.astype(D.DEFAULT_FLOAT[0].np), b
     if tb is int:
@@ -115,7 +134,7 @@ def operands(a, b, floating=False):
                 if not info.min <= b <= info.max:
                     return xa, np.asarray(b).astype(xa.dtype)
             return xa, b
-        if xa.dtype.kind == "f":
+        if xa.dtype.kind in "fV":
             return xa, float(b) if abs(b) < 2 ** 53 else b
         if xa.dtype.kind == "b":
             return xa.astype(np.int64), b

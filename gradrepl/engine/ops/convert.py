@@ -56,7 +56,7 @@ def _to_dtype(name, dtype):
     declare(name, method, function=False, rules=[ToCopyBackward0])
 
 
-for _name, _dtype in (("float", D.float32), ("double", D.float64), ("half", D.float16), ("long", D.int64),
+for _name, _dtype in (("float", D.float32), ("double", D.float64), ("half", D.float16), ("bfloat16", D.bfloat16), ("long", D.int64),
                       ("int", D.int32), ("bool", D.bool_)):
     _to_dtype(_name, _dtype)
 

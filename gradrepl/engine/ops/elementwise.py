@@ -44,6 +44,8 @@ def add(a, b, alpha=1):
     out = xa + xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
@@ -91,6 +93,8 @@ def sub(a, b, alpha=1):
     out = xa - xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
@@ -107,7 +111,7 @@ def rsub(a, b):
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
     xa, xb = operands(a, b)
     out = np.asarray(xb - xa)
-    if out.dtype != xa.dtype and xa.dtype.kind == "f":
+    if out.dtype != xa.dtype and xa.dtype.kind in "fV":
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
@@ -147,6 +151,8 @@ def mul(a, b):
     out = xa * xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
     return binary_result(out, a, b, MulBackward0, MulBackward0_number)
 
 
@@ -185,11 +191,11 @@ def div(a, b, rounding_mode=None):
         xa, xb = operands(a, b)
         out = np.floor_divide(xa, xb) if rounding_mode == "floor" else np.trunc(np.true_divide(xa, xb)).astype(xa.dtype)
         out = np.asarray(out)
-        if GRAD[0] and out.dtype.kind == "f":
+        if GRAD[0] and out.dtype.kind in "fV":
             return result(out, DivBackward2, (a, b if type(b) is Tensor else None), (), shapes(a, b))
         return _new(out)
     xa, xb = operands(a, b, floating=True)
-    if xa.dtype.kind != "f":
+    if xa.dtype.kind not in "fV":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     out = xa / xb
     if type(out) is not np.ndarray:
@@ -319,7 +325,7 @@ def _pow_scalar(xa, b):
     with np.errstate(all="ignore"):
         if b == 2:
             return xa * xa
-        if xa.dtype.kind != "f":
+        if xa.dtype.kind not in "fV":
             return np.power(xa, b)
         if b == 3:
             return xa * xa * xa
@@ -380,11 +386,11 @@ def rpow(a, base):
     if not isinstance(base, (int, float)):
         raise Unsupported(f"unsupported operand type(s): '{pytype(base)}' and 'Tensor'")
     xa = a._a
-    if xa.dtype.kind != "f" and isinstance(base, float):
+    if xa.dtype.kind not in "fV" and isinstance(base, float):
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     with np.errstate(all="ignore"):
-        out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind == "f" else base, xa))
-    if xa.dtype.kind == "f" and out.dtype != xa.dtype:
+        out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind in "fV" else base, xa))
+    if xa.dtype.kind in "fV" and out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
@@ -419,7 +425,7 @@ def atan2(self, other, position=1):
     if type(other) is not Tensor:
         raise TypeError(f"atan2(): argument 'other' (position {position}) must be Tensor, not {pytype(other)}")
     xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
-    if xa.dtype.kind != "f":
+    if xa.dtype.kind not in "fV":
         xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
     out = _f64_binary(np.arctan2)(xa, xb)
     return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
@@ -559,7 +565,7 @@ def _invert(self):
 def _shift(fn):
     """<< and >> on integer arrays (PyTorch has no float kernel)."""
     def shift(xa, xb):
-        if xa.dtype.kind == "f" or np.asarray(xb).dtype.kind == "f":
+        if xa.dtype.kind in "fV" or np.asarray(xb).dtype.kind in "fV":
             raise RuntimeError(f'"{fn.__name__[:-len("_shift")]}shift_cpu" not implemented for \'Float\'')
         return fn(xa, np.asarray(xb).astype(xa.dtype, copy=False))
     shift.__name__ = fn.__name__
@@ -634,7 +640,7 @@ def _rounding(fn, name):
     def f(a):
         if a.dtype.kind == "b":
             raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
-        return fn(a) if a.dtype.kind == "f" else a.copy()
+        return fn(a) if a.dtype.kind in "fV" else a.copy()
     return f
 
 
@@ -642,7 +648,7 @@ def unary(a, fn, spec, float_only=True):
     """fn on a's array (integers computed in the default float unless float_only is False),
     recording spec with what it saves: its `self` input or its `result`."""
     xa = a._a
-    if float_only and xa.dtype.kind != "f":
+    if float_only and xa.dtype.kind not in "fV":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     out = fn(xa)
     if type(out) is not np.ndarray:
@@ -861,9 +867,9 @@ def clamp(self, min=None, max=None):
     hi = max.item() if type(max) is Tensor else max
     out = self._a
     if lo is not None:
-        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind == "f" or isinstance(lo, int) else np.float32))
+        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind in "fV" or isinstance(lo, int) else np.float32))
     if hi is not None:
-        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind == "f" or isinstance(hi, int) else np.float32))
+        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind in "fV" or isinstance(hi, int) else np.float32))
     return result(np.asarray(out), ClampBackward1, (self,), (self,), (lo, hi))
 
 
@@ -883,7 +889,7 @@ def ClampMaxBackward0(grad, xp, self, max):
 def _clamp_one(self, bound, spec, ufunc):
     b = bound.item() if type(bound) is Tensor else bound
     xa = self._a
-    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind == "f" or isinstance(b, int) else np.float32)))
+    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind in "fV" or isinstance(b, int) else np.float32)))
     return result(out, spec, (self,), (self,), b)
 
 

@@ -43,7 +43,7 @@ def first_order(xp, name, *values):
 def _float_input(t, name):
     if type(t) is not Tensor:
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {pytype(t)}")
-    if t._a.dtype.kind != "f":
+    if t._a.dtype.kind not in "fV":
         raise NotImplementedError(f"\"{name}\" not implemented for '{legacy_scalar(D.from_np(t._a.dtype))}'")
     return t._a
 

@@ -129,7 +129,7 @@ _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(sel
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
       lambda grad, xp, self: (grad * _apply(xp, self, _trigamma64),))
-_math("trunc", lambda a: np.trunc(a) if a.dtype.kind == "f" else a.copy(), "TruncBackward0", None,
+_math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
 _math("exp2", _f64(np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
@@ -197,7 +197,7 @@ def LogitBackward0(grad, xp, self, eps):
 
 @declare("logit", rules=[LogitBackward0])
 def logit(self, eps=None):
-    a = self._a if self._a.dtype.kind == "f" else self._a.astype(D.DEFAULT_FLOAT[0].np)
+    a = self._a if self._a.dtype.kind in "fV" else self._a.astype(D.DEFAULT_FLOAT[0].np)
     x = a if eps is None else np.clip(a, eps, 1 - eps)
     with np.errstate(all="ignore"):
         out = _f64(lambda v: np.log(v / (1 - v)))(x)
@@ -242,7 +242,7 @@ def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, 
 def _k64(fn):
     def f(a, b):
         a = np.asarray(a)
-        dt = a.dtype if a.dtype.kind == "f" else np.result_type(a, b)
+        dt = a.dtype if a.dtype.kind in "fV" else np.result_type(a, b)
         return np.asarray(fn(np.asarray(a, np.float64), np.asarray(b, np.float64))).astype(dt)
     return f
 
@@ -383,7 +383,7 @@ def float_power(self, exponent):
 @declare("nan_to_num", rules=[])
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     a = self._a
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         return _new(a.copy())
     info = np.finfo(a.dtype)
     out = np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
@@ -455,7 +455,7 @@ def _polygamma(n, input):
     if n == 0:
         return input.digamma()
     if n == 1:
-        return _new(_trigamma64(input._a).astype(input._a.dtype if input._a.dtype.kind == "f" else np.float32))
+        return _new(_trigamma64(input._a).astype(input._a.dtype if input._a.dtype.kind in "fV" else np.float32))
     raise NotImplementedError("polygamma of order above 1 is not available in gradrepl")
 
 
