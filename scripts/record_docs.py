@@ -139,6 +139,8 @@ HAND = {
                           "torch.tensor(data, dtype=torch.float32)."),
     "torch.DoubleTensor": ("DoubleTensor(data)", "The legacy constructor of a torch.float64 tensor; prefer "
                           "torch.tensor(data, dtype=torch.float64)."),
+    "torch.BFloat16Tensor": ("BFloat16Tensor(data)", "The legacy constructor of a torch.bfloat16 tensor; prefer "
+                              "torch.tensor(data, dtype=torch.bfloat16)."),
     "torch.HalfTensor": ("HalfTensor(data)", "The legacy constructor of a torch.float16 tensor; prefer "
                           "torch.tensor(data, dtype=torch.float16)."),
     "torch.LongTensor": ("LongTensor(data)", "The legacy constructor of a torch.int64 tensor; prefer "
