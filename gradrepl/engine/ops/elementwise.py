@@ -229,7 +229,7 @@ def _rtruediv(self, other):
         return NotImplemented
 
 
-declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
+declare("div", div, aliases=("divide", "true_divide"), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
         torch_forward=_torch_div,
         inplace=binary_inplace(div, floating=True),
         dunders={"__truediv__": _dunder(div), "__rtruediv__": _rtruediv,
@@ -472,8 +472,8 @@ def minimum(a, b):
     return result(out, MinimumBackward0, (a, b), (a, b), shapes(a, b))
 
 
-declare("maximum", maximum, method=False, rules=[MaximumBackward0], bare=True)
-declare("minimum", minimum, method=False, rules=[MinimumBackward0], bare=True)
+declare("maximum", maximum, rules=[MaximumBackward0], bare=True)
+declare("minimum", minimum, rules=[MinimumBackward0], bare=True)
 
 
 @rule("WhereBackward0", ("condition", "self", "other"),
@@ -505,7 +505,13 @@ def where(condition, input=None, other=None):
     return result(out, WhereBackward0, (None, ti, to), (_new(c),), (sa, sb))
 
 
+def _where_method(self, condition, y):
+    """x.where(condition, y): torch.where(condition, x, y)."""
+    return where(condition, self, y)
+
+
 declare("where", where, method=False, rules=[WhereBackward0], bare=True)
+declare("where_method", _where_method, method="where", function=False, rules=[WhereBackward0])
 
 
 # ================================================================ comparisons and logic (no gradient)
@@ -522,17 +528,18 @@ def _compare(a, b, fn):
     return _compare(a, bt, fn)
 
 
-def _comparison(name, fn, dunder):
+def _comparison(name, fn, dunder, aliases):
     def forward(self, other):
         return _compare(self, other, fn)
     forward.__name__ = name
-    declare(name, forward, dunders={dunder: forward})
+    declare(name, forward, aliases=aliases, dunders={dunder: forward}, inplace=binary_inplace(forward))
 
 
-for _name, _fn, _dunder_name in (("eq", np.equal, "__eq__"), ("ne", np.not_equal, "__ne__"),
-                                 ("lt", np.less, "__lt__"), ("le", np.less_equal, "__le__"),
-                                 ("gt", np.greater, "__gt__"), ("ge", np.greater_equal, "__ge__")):
-    _comparison(_name, _fn, _dunder_name)
+for _name, _fn, _dunder_name, _aliases in (
+        ("eq", np.equal, "__eq__", ()), ("ne", np.not_equal, "__ne__", ("not_equal",)),
+        ("lt", np.less, "__lt__", ("less",)), ("le", np.less_equal, "__le__", ("less_equal",)),
+        ("gt", np.greater, "__gt__", ("greater",)), ("ge", np.greater_equal, "__ge__", ("greater_equal",))):
+    _comparison(_name, _fn, _dunder_name, _aliases)
 
 
 @declare("equal", returns_tensor=False)
@@ -602,7 +609,7 @@ for _name, _fn in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isf
     def _test(self, _fn=_fn):
         return _new(_fn(self._a))
     _test.__name__ = _name
-    declare(_name, _test)
+    declare(_name, _test, inplace=unary_inplace(_test) if _name == "logical_not" else None)
 
 
 # ================================================================ unary math
@@ -710,11 +717,11 @@ _math("sinh", _f64(np.sinh), "SinhBackward0", "self", "grad * self.cosh()",
 _math("cosh", _f64(np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
       lambda grad, xp, self: (grad * xp.sinh(self),), bare=True)
 _math("asin", _f64(np.arcsin), "AsinBackward0", "self", "grad / sqrt(1 - self ** 2)",
-      lambda grad, xp, self: (grad / xp.sqrt(1 - self * self),), bare=True)
+      lambda grad, xp, self: (grad / xp.sqrt(1 - self * self),), bare=True, aliases=("arcsin",))
 _math("acos", _f64(np.arccos), "AcosBackward0", "self", "-grad / sqrt(1 - self ** 2)",
-      lambda grad, xp, self: (-grad / xp.sqrt(1 - self * self),), bare=True)
+      lambda grad, xp, self: (-grad / xp.sqrt(1 - self * self),), bare=True, aliases=("arccos",))
 _math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
-      lambda grad, xp, self: (grad / (1 + self * self),), bare=True)
+      lambda grad, xp, self: (grad / (1 + self * self),), bare=True, aliases=("arctan",))
 _math("tanh", _f64(np.tanh), "TanhBackward0", "result", "grad * (1 - result * result)",
       lambda grad, xp, result: (grad * (1 - result * result),), bare=True, functional=True)
 _math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "grad * (1 - result) * result",
@@ -753,7 +760,7 @@ def AbsBackward0(grad, xp, self):
     return (grad * xp.sign(self),)
 
 
-@declare("abs", rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()}, inplace=unary_inplace(lambda self: abs(self)))
+@declare("abs", aliases=("absolute",), rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()}, inplace=unary_inplace(lambda self: abs(self)))
 def abs(self):
     if self._a.dtype.kind == "b":
         raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
@@ -780,14 +787,18 @@ def SignBackward0(grad, xp):
     return (xp.zeros_like(grad),)
 
 
-@declare("sign", rules=[SignBackward0], bare=True)
 def sign(self):
     return unary(self, lambda a: a.copy() if a.dtype.kind == "b" else np.sign(a), SignBackward0, float_only=False)
 
 
-@declare("square", rules=[], bare=True)
+declare("sign", sign, rules=[SignBackward0], bare=True, inplace=unary_inplace(sign))
+
+
 def square(self):
     return pow(self, 2)
+
+
+declare("square", square, rules=[], bare=True, inplace=unary_inplace(square))
 
 
 @rule("RoundBackward0", ("self",), ("zeros_like(grad)",))
@@ -800,11 +811,13 @@ def RoundBackward1(grad, xp):
     return (xp.zeros_like(grad),)
 
 
-@declare("round", rules=[RoundBackward0, RoundBackward1])
 def round(self, decimals=0):
     if decimals:
         return unary(self, lambda a: np.round(a, decimals), RoundBackward1)
     return unary(self, _rounding(np.round, "round"), RoundBackward0, float_only=False)
+
+
+declare("round", round, rules=[RoundBackward0, RoundBackward1], inplace=unary_inplace(round))
 
 
 # ================================================================ clamp, masked_fill, leaky_relu
@@ -893,14 +906,16 @@ def _clamp_one(self, bound, spec, ufunc):
     return result(out, spec, (self,), (self,), b)
 
 
-@declare("clamp_min", rules=[ClampMinBackward0])
 def clamp_min(self, min):
     return _clamp_one(self, min, ClampMinBackward0, np.maximum)
 
 
-@declare("clamp_max", rules=[ClampMaxBackward0])
 def clamp_max(self, max):
     return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
+
+
+declare("clamp_min", clamp_min, rules=[ClampMinBackward0], inplace=unary_inplace(clamp_min))
+declare("clamp_max", clamp_max, rules=[ClampMaxBackward0], inplace=unary_inplace(clamp_max))
 
 
 @rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))

@@ -6,6 +6,7 @@ import numpy as np
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, in_float32, is_reduced, result
 from gradrepl.engine.ops.elementwise import maximum, minimum
+from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
@@ -532,7 +533,7 @@ def CumsumBackward0(grad, xp, dim):
     return (xp.reverse_cumsum(grad, dim),)
 
 
-@declare("cumsum", rules=[CumsumBackward0])
+@declare("cumsum", rules=[CumsumBackward0], inplace=unary_inplace(lambda self, dim, **kw: cumsum(self, dim, **kw)))
 def cumsum(self, dim):
     if is_reduced(self._a):
         return in_float32(cumsum, self, dim)

@@ -7,6 +7,7 @@ and send the gradient back to the selected positions (value_selecting_reduction_
 import numpy as np
 
 from gradrepl.engine.ops.common import RESULT, result
+from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.reduce import extreme_backward
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.printing import return_types_repr
@@ -342,7 +343,8 @@ def CumprodBackward0(grad, xp, self, dim):
     return (xp.constant(_cumprod_grad(x, xp.raw(grad), dim).astype(x.dtype)),)
 
 
-@declare("cumprod", rules=[CumprodBackward0])
+@declare("cumprod", rules=[CumprodBackward0],
+         inplace=unary_inplace(lambda self, dim, **kw: cumprod(self, dim, **kw)))
 def cumprod(self, dim, *, dtype=None):
     a = self._a
     d = wrap_dim(dim, a.ndim) if a.ndim else 0
