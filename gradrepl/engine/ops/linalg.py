@@ -188,6 +188,6 @@ def _check_folded_matmul(sa, sb):
 
 
 
-@declare("outer", aliases=("ger",), method=False, rules=[], bare=True)
+@declare("outer", aliases=("ger",), rules=[], bare=True)
 def outer(a, b):
     return a.reshape(-1, 1) * b.reshape(1, -1)
