@@ -16,10 +16,11 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from gradrepl.messages import msg
 from gradrepl.tutor.display import show_check, show_code, show_step, show_tool
 from gradrepl.tutor.interactive import ask_predict
 from gradrepl.tutor.lesson import Code, Exercise, Tool
-from gradrepl.tutor.messages import msg, yes
+from gradrepl.tutor.messages import yes
 from gradrepl.tutor.player import Attempt, Player, missing_needs, rebuild, tool_output
 from gradrepl.tutor.progress import ProgressStore
 
@@ -72,10 +73,7 @@ class LessonMode:
 
     def status(self) -> str:
         step, total = self.player.position + 1, self.player.total
-        if self.lang == "zh":
-            from gradrepl.repl.zh import text
-            return text("lesson_status", id=self.lesson.id, step=step, total=total)
-        return f"lesson {self.lesson.id} {step}/{total}"
+        return msg("repl.lesson_status", self.lang, id=self.lesson.id, step=step, total=total)
 
     def _ask(self, question: str) -> str:
         try:
@@ -158,7 +156,7 @@ class LessonMode:
             return
         step = self.player.step
         if isinstance(step, Tool) and self.player.position not in self.ran:
-            shown, error = tool_output(self.runner, step, self.console.width)
+            shown, error = tool_output(self.runner, step, self.console.width, self.lang)
             show_tool(self.console, step, shown if error is None else error, self.lang)
             self._tool_done()
             return

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rich.text import Text
 
+from gradrepl.messages import msg
 from gradrepl.repl.render import escape_control, leaf_grad, named_tensors, shape_text, short_repr
 
 COMMANDS = {
@@ -73,12 +74,9 @@ class MetaCommands:
     def printer(self):
         return self.repl.printer
 
-    def _say(self, key, english):
-        """`english`, or its Chinese in gradrepl.repl.zh under :lang zh."""
-        if self.repl.lang == "zh":
-            from gradrepl.repl.zh import TEXT
-            return TEXT.get(key, english)
-        return english
+    def _say(self, key, **fields):
+        """The catalogue's repl.KEY in the session's language."""
+        return msg("repl." + key, self.repl.lang, **fields)
 
     def names(self):
         return [*COMMANDS, *(LESSON_COMMANDS if self.repl.lesson is not None else ())]
@@ -124,8 +122,7 @@ class MetaCommands:
             return
         if topic and topic != "commands":
             topics = ", ".join(self.help_topics())
-            self.printer.problem(ZH.text("no_help", topic=argument, topics=topics) if zh else
-                                 f"no help on {argument!r}; topics: {topics}")
+            self.printer.problem(self._say("no_help", topic=repr(argument), topics=topics))
             return
         from rich.table import Table
 
@@ -136,14 +133,10 @@ class MetaCommands:
             table.add_row(f"{name} {arguments}".rstrip(), ZH.COMMANDS.get(name, summary) if zh else summary)
         table.add_row("", "")
         for name, (arguments, summary) in LESSON_COMMANDS.items():
-            table.add_row(name, ZH.text("in_lesson") + ZH.COMMANDS.get(name, summary) if zh
-                          else f"in a lesson: {summary}")
-        self.printer.print(Text(ZH.text("intro") if zh else
-                                "Type PyTorch code (torch is imported; exp, ones, tensor ... work "
-                                "without the prefix). Commands:"))
+            table.add_row(name, self._say("in_lesson") + (ZH.COMMANDS.get(name, summary) if zh else summary))
+        self.printer.print(Text(self._say("intro")))
         self.printer.print(table)
-        self.printer.print(Text(ZH.text("more") if zh else
-                                ":help autograd explains the ideas, :help keys the keys.", style="dim"))
+        self.printer.print(Text(self._say("more"), style="dim"))
 
     # the session ------------------------------------------------------------------------
     def _tensors(self):
@@ -159,19 +152,20 @@ class MetaCommands:
                   if isinstance(n, str) and not session.api.is_tensor(v)
                   and type(v).__name__ != "module"]
         if not tensors and not others:
-            self.printer.note(self._say("no_vars", "no variables yet"))
+            self.printer.note(self._say("no_vars"))
             return
         if tensors:
-            table = Table(title=self._say("tensors", "tensors"), title_justify="left")
+            table = Table(title=self._say("tensors"), title_justify="left")
             for column in ("name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "grad"):
-                table.add_column(column, no_wrap=column in ("name", "shape", "dtype"))
+                header = self._say(column) if column in ("name", "shape") else column   # attributes stay
+                table.add_column(header, no_wrap=column in ("name", "shape", "dtype"))
             for name, t in tensors:
                 fn = t.grad_fn
                 grad = leaf_grad(t)
                 table.add_row(name, shape_text(t), str(t.dtype).removeprefix("torch."),
                               str(t.requires_grad), str(t.is_leaf),
                               "None" if fn is None else fn.name(),
-                              "-" if grad is None else f"yes {shape_text(grad)}")
+                              "-" if grad is None else self._say("has_grad", shape=shape_text(grad)))
             self.printer.print(table)
         if others:
             parts = []
@@ -179,7 +173,7 @@ class MetaCommands:
                 text = short_repr(value, 40)
                 parts.append(f"{name} = {text}" if text is not None
                              else f"{name} ({session.access.type_label(value)})")
-            self.printer.print(Text(self._say("others", "others: ") + escape_control(", ".join(parts))))
+            self.printer.print(Text(self._say("others") + escape_control(", ".join(parts))))
 
     def cmd_grad(self, argument):
         session = self.repl.session
@@ -192,32 +186,29 @@ class MetaCommands:
                 if rows:
                     self.printer.grad_table(rows, title=f"{argument}: .grad", header="grad")
                 else:
-                    self.printer.note(f"no parameter of {argument} has a .grad yet (call backward() on a "
-                                      "loss computed with it)")
+                    self.printer.note(self._say("no_param_grad", name=argument))
                 return
             if not session.api.is_tensor(value):
-                self.printer.problem(f":grad: {argument!r} is not a tensor in this session")
+                self.printer.problem(self._say("not_tensor", name=repr(argument)))
                 return
             grad = leaf_grad(value)
             if grad is None:
-                why = ("it is not a leaf: call .retain_grad() on it before backward()"
-                       if not value.is_leaf and not value.retains_grad else
-                       "no backward() has reached it yet" if value.requires_grad else
-                       "it does not require grad")
-                self.printer.note(f"{argument}.grad is None: {why}")
+                why = self._say("not_leaf" if not value.is_leaf and not value.retains_grad else
+                                "not_reached" if value.requires_grad else "no_requires_grad")
+                self.printer.note(self._say("grad_none", name=argument, why=why))
             else:
                 self.printer.value(repr(grad))
             return
         rows = [(n, t, leaf_grad(t)) for n, t in self._tensors()]
         rows = [r for r in rows if r[2] is not None]
         if not rows:
-            self.printer.note(self._say("no_grads", "no tensor has a .grad yet (call backward() on a result)"))
+            self.printer.note(self._say("no_grads"))
             return
         self.printer.grad_table(rows, title=".grad", header="grad")
 
     def cmd_reset(self, argument):
         self.repl.reset_session()
-        self.printer.note(self._say("reset", "session reset: every variable is gone (torch is still imported)"))
+        self.printer.note(self._say("reset"))
 
     def cmd_load(self, argument):
         if not argument:
@@ -271,14 +262,14 @@ class MetaCommands:
             self.repl.tutor = argument == "on"
         elif argument:
             return self._usage(":tutor")
-        self.printer.note(f"tutor annotations {'on' if self.repl.tutor else 'off'}")
+        self.printer.note(self._say("tutor_on" if self.repl.tutor else "tutor_off"))
 
     def cmd_lang(self, argument):
         if argument in ("en", "zh"):
             self.repl.set_lang(argument)
         elif argument:
             return self._usage(":lang")
-        self.printer.note(f"lesson language: {self.repl.lang}")
+        self.printer.note(self._say("lang", lang=self.repl.lang))
 
     def cmd_quit(self, argument):
         self.repl.running = False
@@ -294,7 +285,7 @@ class MetaCommands:
             from gradrepl.tutor.progress import ProgressStore
 
             lesson_table(lessons, ProgressStore(), self.repl.lang, self.printer.console)
-            self.printer.note("start one with :lesson NAME (a number works too)")
+            self.printer.note(self._say("lesson_start"))
             return
         lesson = find_lesson(lessons, argument)
         if lesson is None:

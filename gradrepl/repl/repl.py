@@ -11,6 +11,7 @@ import threading
 
 from gradrepl import __version__
 from gradrepl.errors import BudgetExceeded, Interrupted
+from gradrepl.messages import msg
 from gradrepl.repl.meta import MetaCommands
 from gradrepl.repl.multiline import is_meta, needs_more
 from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, named_tensors, plain_wanted,
@@ -32,7 +33,7 @@ class Repl:
         limits = limits if limits is not None else Limits.open_ended()
         self.lesson_limits = lesson_limits if lesson_limits is not None else Limits.for_lessons()
 
-        self.printer = Printer(console if console is not None else make_console(plain))
+        self.printer = Printer(console if console is not None else make_console(plain), lang=lambda: self.lang)
         self.plain = plain
         self.tutor = True
         self.running = True
@@ -146,12 +147,7 @@ class Repl:
     def run(self, lesson: str | None = None, banner: bool = True) -> int:
         """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
         if banner:
-            if self.lang == "zh":
-                from gradrepl.repl.zh import text
-                self.printer.note(text("banner", version=__version__), style="")
-            else:
-                self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
-                                  f":help, :lesson, Ctrl-D exits.", style="")
+            self.printer.note(msg("repl.banner", self.lang, version=__version__), style="")
         self._history_warning()
         if lesson is not None:
             self.handle_safely(f":lesson {lesson}")
@@ -303,12 +299,9 @@ class Repl:
             if changed:
                 tensors = dict(named_tensors(self.session.namespace, self.session.api))
                 rows = [(n, tensors[n], leaf_grad(tensors[n])) for n in changed if n in tensors]
-                if self.lang == "zh":
-                    from gradrepl.repl.zh import text
-                    self.printer.grad_table(rows, title=text("grad_changed"), header=text("new_grad"),
-                                            columns=(text("name"), text("shape")))
-                else:
-                    self.printer.grad_table(rows)
+                self.printer.grad_table(rows, title=msg("repl.grad_changed", self.lang),
+                                        header=msg("repl.new_grad", self.lang),
+                                        columns=(msg("repl.name", self.lang), msg("repl.shape", self.lang)))
         except Exception as e:  # noqa: BLE001 - a display problem must not stop the statement loop
             self.printer.problem(f"gradrepl: internal error in the tutor display "
                                  f"({type(e).__name__}: {str(e)[:200]})")

@@ -17,31 +17,17 @@ from rich.text import Text as RichText
 
 from gradrepl.tutor.check import CheckResult
 from gradrepl.tutor.lesson import Code, Exercise, Lesson, Predict, Prose, Step, Tool
-from gradrepl.tutor.messages import msg
+from gradrepl.messages import colon, msg
 from gradrepl.tutor.player import CodeResult, play_through
 from gradrepl.tutor.progress import ProgressStore
 
-LABELS = {
-    "number": ("#", "#"), "id": ("id", "id"), "title": ("title", "标题"), "progress": ("progress", "进度"),
-    "exercise": ("Exercise", "练习"), "hint": ("Hint", "提示"), "solution": ("Reference solution", "参考答案"),
-    "passed": ("✓ check passed", "✓ 检查通过"), "failed": ("✗ check failed", "✗ 检查未通过"),
-    "mismatch": ("output differs from the lesson:", "输出与课程不一致："),
-    "lessons": ("Lessons", "课程"),
-    "all_matched": ("All outputs matched and every check passed.", "所有输出一致，所有检查通过。"),
-    "problems": ("Problems", "问题"),
-    "predict": ("Predict", "预测"),
-    "answer": ("Answer", "答案"),
-}
-
-
 def label(key: str, lang: str) -> str:
-    en, zh = LABELS[key]
-    return zh if lang == "zh" else en
+    return msg("label." + key, lang)
 
 
 def labelled(key: str, lang: str, text: str = "") -> str:
     """`Label: text`, with a full-width colon (no space) in Chinese."""
-    return f"{label(key, lang)}{'：' if lang == 'zh' else ': '}{text}".rstrip()
+    return f"{label(key, lang)}{colon(lang)}{text}".rstrip()
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -185,15 +171,16 @@ def show_predict_feedback(console: Console, predict: Predict, lang: str, chosen:
     show_markdown(console, predict.why.get(lang), lang)
 
 
-def show_renderable(console: Console, shown) -> None:
-    console.print(RichText(shown) if isinstance(shown, str) else shown, soft_wrap=isinstance(shown, str))
+def show_renderable(console: Console, shown, lang: str = "en") -> None:
+    with cjk_wrapping() if lang == "zh" else nullcontext():
+        console.print(RichText(shown) if isinstance(shown, str) else shown, soft_wrap=isinstance(shown, str))
 
 
 def show_tool(console: Console, tool: Tool, shown, lang: str) -> None:
     """A tool step run by the tutor: what it runs, then what gradrepl prints for it."""
     console.print(RichText(msg("tool", lang, cmd=str(tool.call)), style="dim"))
     console.print(RichText(f"» {tool.call}", style="bold cyan"))
-    show_renderable(console, shown)
+    show_renderable(console, shown, lang)
 
 
 def show_check(console: Console, result: CheckResult, lang: str) -> None:
@@ -228,8 +215,7 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
                 show_output(console, outcome.diff)
         elif isinstance(step, Exercise):
             for number, hint in enumerate(step.hints, 1):
-                colon = "：" if lang == "zh" else ": "
-                console.print(RichText(f"{label('hint', lang)} {number}{colon}{hint.get(lang)}", style="dim"))
+                console.print(RichText(f"{label('hint', lang)} {number}{colon(lang)}{hint.get(lang)}", style="dim"))
             console.print(RichText(labelled("solution", lang), style="bold"))
             show_code(console, step.solution)
             show_check(console, outcome, lang)
@@ -237,7 +223,7 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
 
     console.print(RichText(f"{lesson.number}. {lesson.title.get(lang)}", style="bold"))
     console.print(RichText(lesson.summary.get(lang), style="italic"))
-    problems = play_through(lesson, runner, on_step)
+    problems = play_through(lesson, runner, on_step, lang)
     if problems:
         err = make_console(stderr=True)
         err.print(RichText(labelled("problems", lang), style="red"))
