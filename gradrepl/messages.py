@@ -140,7 +140,7 @@ MESSAGES = {
     "viz.value": ("value {value}", "值 {value}"),
     "viz.grad_fact": ("grad {value}", "梯度 {value}"),
     "viz.shown_above": (" (shown above)", "（见上方）"),
-    "viz.acc_of": (" of {leaf}", "（{leaf} 的）"),
+    "viz.acc_shown_above": (" of {leaf} (shown above)", "（{leaf} 的，见上方）"),
     "viz.no_gradient": ("no gradient (constant or requires_grad=False)", "无梯度（常量或 requires_grad=False）"),
     "viz.alike_inputs": ("×{count} inputs like this one ({hidden} nodes not drawn)",
                          "×{count} 个与此相同的输入（{hidden} 个节点未画出）"),

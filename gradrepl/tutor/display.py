@@ -86,10 +86,12 @@ def join_cjk_lines(text: str) -> str:
 
 # rich wraps at spaces only, so a run of Chinese without spaces moves to the next line
 # whole. In Chinese a line may break between any two characters, except before closing
-# punctuation (，。）…), which stays with the character before it.
+# punctuation (，。）…), which stays with the character before it, and after opening
+# punctuation (（「), which stays with the one after it.
 _CJK_CHARS = "\u2e80-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
 _NO_BREAK_BEFORE = "\u3001\u3002\u300d\u300f\u3011\uff09\uff0c\uff1a\uff1b\uff01\uff1f\u2026\u201d"
-_CJK_WORD = re.compile(rf"\s*(?:[{_CJK_CHARS}]|[^\s{_CJK_CHARS}]+)[{_NO_BREAK_BEFORE}]*\s*")
+_NO_BREAK_AFTER = "\u300c\u300e\u3010\uff08\u201c"      # opening punctuation stays with what follows
+_CJK_WORD = re.compile(rf"\s*[{_NO_BREAK_AFTER}]*(?:[{_CJK_CHARS}]|[^\s{_CJK_CHARS}]+)[{_NO_BREAK_BEFORE}]*\s*")
 
 
 def _cjk_words(text: str):

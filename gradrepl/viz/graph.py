@@ -474,8 +474,8 @@ def to_tree(graph, lang="en"):
             text.append(f"{edge_label}{colon}", style="dim")
         text.append(localize(node.title, lang), style=_STYLE[node.kind])
         if repeat:
-            what = msg("viz.acc_of", lang, leaf=leaf_of(nid)) if node.kind == "acc" else f" #{nid[1:]}"
-            text.append(what + msg("viz.shown_above", lang), style="dim")
+            text.append(msg("viz.acc_shown_above", lang, leaf=leaf_of(nid)) if node.kind == "acc" else
+                        f" #{nid[1:]}" + msg("viz.shown_above", lang), style="dim")
             return text
         if indeg[nid] > 1 and node.kind in ("op", "tensor"):
             text.append(f" #{nid[1:]}", style="dim")
