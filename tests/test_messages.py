@@ -23,6 +23,7 @@ def test_every_key_has_both_languages_with_the_same_fields(key):
     en, zh = MESSAGES[key]
     assert en.strip() and zh.strip()
     assert fields(en) == fields(zh), key
+    assert not {"key", "lang"} & set(fields(en)), "msg(key, lang, **fields) takes these two itself"
     if key not in SAME_IN_BOTH:
         assert re.search(f"[{CJK}\u3000-\u303f\uff00-\uffef]", zh), f"{key}: no Chinese in {zh!r}"
         assert not re.search(f"[{CJK}]", en), f"{key}: Chinese in the English text"

@@ -269,7 +269,7 @@ class MetaCommands:
             self.repl.set_lang(argument)
         elif argument:
             return self._usage(":lang")
-        self.printer.note(self._say("lang", lang=self.repl.lang))
+        self.printer.note(self._say("lang", language=self.repl.lang))
 
     def cmd_quit(self, argument):
         self.repl.running = False

@@ -58,7 +58,8 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     out = io.StringIO()
     with create_pipe_input() as pipe:
         pipe.send_text(":vars\r:grad\r:help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r"
-                       ":vars\r")
+                       ":vars\r:grad x\ry = x * 3\r:grad y\r:explain y\r:explain q\r:graph\ry.backward()\r"
+                       "x.add_(1)\r:tutor\r:lang\r")
         pipe.close()
         repl = Repl(plain=True, lang="zh", console=repl_console(True, file=out, width=100),
                     history=AtomicFileHistory(tmp_path / "history"), input=pipe, output=DummyOutput())
@@ -68,6 +69,15 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert "课程中：本练习的下一条提示" in text and "help on a topic" not in text
     assert ".grad 有变化" in text and ".grad changed" not in text
     assert "还没有变量" in text and "还没有张量有 .grad" in text and "张量" in text
+    assert re.search(r"名称 +┃ 形状 +┃ dtype", text) and "有 (2,)" in text          # :vars
+    assert "y.grad 是 None：它不是叶子节点：在 backward() 之前对它调用 .retain_grad()" in text   # :grad y
+    assert "y 的链式法则：按引擎运行的顺序逐个节点展示。" in text and "结果（引擎累加到" in text   # :explain
+    assert ":explain：名称 'q' 未定义" in text and "用法：:graph NAME [text|dot|mermaid|FILE]" in text
+    assert "RuntimeError: grad can be implicitly created only for scalar outputs" in text   # PyTorch's line
+    assert "提示：传入一个形状相同的梯度，例如 y.backward(torch.ones_like(y))" in text
+    assert "提示：在 `with torch.no_grad():` 中更新叶子节点" in text
+    assert "导师注释：开" in text and "课程语言：zh" in text
+    assert not re.search(r"\bhint: |Chain rule|usage: |no gradient", text)
 
 
 def test_chinese_prose_wraps_between_characters_not_only_at_spaces():
