@@ -105,8 +105,7 @@ class LessonMode:
                 self.player = Player(self.lesson, self.lang, saved)
                 rebuild(self.lesson, self.runner, self.player.position)
                 self.ran.update(range(self.player.position))
-        self.console.print(Text(f"{self.lesson.number}. {self.lesson.title.get(self.lang)}",
-                                style="bold"))
+        self.repl.printer.print(Text(f"{self.lesson.number}. {self.lesson.title.get(self.lang)}", style="bold"))
         self.show()
 
     # showing -------------------------------------------------------------------------------
@@ -205,7 +204,7 @@ class LessonMode:
         if not self.player.advance():
             self.leave_attempt()
             self.save()
-            self.console.print(Text(msg("finished", self.lang), style="green"))
+            self.repl.printer.print(Text(msg("finished", self.lang), style="green"))
             self.repl.end_lesson()
             return
         self.save()
@@ -252,7 +251,7 @@ class LessonMode:
             self.check()
         elif command == ":hint":
             hint = p.next_hint()
-            self.console.print(Text(hint or msg("no_hint", self.lang), style="yellow"))
+            self.repl.printer.print(Text(hint or msg("no_hint", self.lang), style="yellow"))
         elif command == ":solution":
             show_code(self.console, p.solution())
         elif command == ":skip":

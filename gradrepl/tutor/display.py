@@ -5,6 +5,7 @@ PyTorch's fixed 80-column layout survives; prose and tables fit the terminal.
 """
 from __future__ import annotations
 
+import functools
 import re
 from contextlib import contextmanager, nullcontext
 
@@ -123,6 +124,23 @@ def cjk_wrapping():
         _wrap.words = original
 
 
+def wrapping(lang: str):
+    """A context in which rich wraps `lang`'s text: between Chinese characters in "zh"."""
+    return cjk_wrapping() if lang == "zh" else nullcontext()
+
+
+def in_lang(show):
+    """`show(..., lang, ...)` wraps its text as `lang` wants it (Chinese between characters)."""
+    code = show.__code__
+    at = code.co_varnames[:code.co_argcount].index("lang")
+
+    @functools.wraps(show)
+    def shown(*args, **kwargs):
+        with wrapping(kwargs.get("lang", args[at] if len(args) > at else "en")):
+            return show(*args, **kwargs)
+    return shown
+
+
 def show_markdown(console: Console, text: str, lang: str) -> None:
     if lang == "zh":
         text = join_cjk_lines(text)
@@ -137,6 +155,7 @@ def show_markdown(console: Console, text: str, lang: str) -> None:
         console.print(RichText("".join(segment.text for segment in line).rstrip()), soft_wrap=True)
 
 
+@in_lang
 def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous: Step | None) -> None:
     """Section rule (when the section changes), then the step's prose, code or task."""
     step = lesson.steps[index]
@@ -151,6 +170,7 @@ def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous:
         show_markdown(console, step.task.get(lang), lang)
 
 
+@in_lang
 def show_predict(console: Console, predict: Predict, lang: str) -> None:
     """The question and its numbered choices (asked before the code step runs)."""
     console.print(RichText(msg("predict", lang, question=predict.question.get(lang)), style="bold"))
@@ -161,6 +181,7 @@ def show_predict(console: Console, predict: Predict, lang: str) -> None:
             console.print(RichText(f"     {line}"), soft_wrap=True)
 
 
+@in_lang
 def show_predict_feedback(console: Console, predict: Predict, lang: str, chosen: int | None) -> None:
     """Right or wrong (chosen: a 0-based index, None when the learner just ran it), then why."""
     n = predict.answer + 1
@@ -173,11 +194,12 @@ def show_predict_feedback(console: Console, predict: Predict, lang: str, chosen:
     show_markdown(console, predict.why.get(lang), lang)
 
 
+@in_lang
 def show_renderable(console: Console, shown, lang: str = "en") -> None:
-    with cjk_wrapping() if lang == "zh" else nullcontext():
-        console.print(RichText(shown) if isinstance(shown, str) else shown, soft_wrap=isinstance(shown, str))
+    console.print(RichText(shown) if isinstance(shown, str) else shown, soft_wrap=isinstance(shown, str))
 
 
+@in_lang
 def show_tool(console: Console, tool: Tool, shown, lang: str) -> None:
     """A tool step run by the tutor: what it runs, then what gradrepl prints for it."""
     console.print(RichText(msg("tool", lang, cmd=str(tool.call)), style="dim"))
@@ -185,6 +207,7 @@ def show_tool(console: Console, tool: Tool, shown, lang: str) -> None:
     show_renderable(console, shown, lang)
 
 
+@in_lang
 def show_check(console: Console, result: CheckResult, lang: str) -> None:
     if result.passed:
         console.print(RichText(label("passed", lang), style="green"))
@@ -223,9 +246,10 @@ def auto_play(lesson: Lesson, lang: str, runner=None, console: Console | None = 
             show_check(console, outcome, lang)
         console.print()
 
-    console.print(RichText(f"{lesson.number}. {lesson.title.get(lang)}", style="bold"))
-    console.print(RichText(lesson.summary.get(lang), style="italic"))
-    problems = play_through(lesson, runner, on_step, lang)
+    with wrapping(lang):
+        console.print(RichText(f"{lesson.number}. {lesson.title.get(lang)}", style="bold"))
+        console.print(RichText(lesson.summary.get(lang), style="italic"))
+        problems = play_through(lesson, runner, on_step, lang)
     if problems:
         err = make_console(stderr=True)
         err.print(RichText(labelled("problems", lang), style="red"))

@@ -18,7 +18,7 @@ from rich.text import Text as RichText
 
 from gradrepl.messages import localize, msg
 from gradrepl.tutor.display import (make_console, show_check, show_code, show_output, show_predict,
-                                    show_predict_feedback, show_step, show_tool)
+                                    show_predict_feedback, show_step, show_tool, wrapping)
 from gradrepl.tutor.lesson import Code, Exercise, Lesson, Tool
 from gradrepl.tutor.messages import COMMANDS, yes
 from gradrepl.tutor.player import Attempt, Player, Runner, rebuild, replay, tool_output
@@ -264,5 +264,6 @@ class LinePlayer:
 def play(lesson: Lesson, lang: str, input_fn: Callable[[str], str] = input, console: Console | None = None,
          store: ProgressStore | None = None, runner: Runner | None = None) -> int:
     """Play `lesson` line by line; a front end may pass its own input, console and session runner."""
-    return LinePlayer(lesson, lang, input_fn, console or make_console(), store or ProgressStore(),
-                      runner or SandboxRunner()).run()
+    with wrapping(lang):
+        return LinePlayer(lesson, lang, input_fn, console or make_console(), store or ProgressStore(),
+                          runner or SandboxRunner()).run()

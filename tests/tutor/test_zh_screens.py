@@ -101,3 +101,37 @@ def test_chinese_prose_wraps_between_characters_not_only_at_spaces():
     with console.capture() as cap:
         show_markdown(console, "word " * 20, "en")
     assert all(not line.startswith(" ") for line in cap.get().split("\n"))
+
+
+def test_cjk_words_are_richs_words_on_text_without_chinese():
+    """cjk_wrapping only changes how Chinese wraps: elsewhere its words are rich's own."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from rich import _wrap
+
+    from gradrepl.tutor.display import _cjk_words
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.sampled_from(list("ab ,.;:()[]-_=\t\n∂ᵢé")), max_size=40))
+    def same(text):
+        assert list(_cjk_words(text)) == list(_wrap.words(text))
+    same()
+
+
+def test_every_chinese_screen_of_a_lesson_wraps_between_characters():
+    """Not only the prose: a check's failure, the lesson summary, a tool's explanation; and an
+    opening bracket never ends a line, a closing one never starts one."""
+    from rich.cells import cell_len
+
+    from gradrepl.tutor.check import CheckResult, Failure
+    from gradrepl.tutor.display import show_check
+
+    console = make_console()
+    console.width = 50
+    failure = Failure("x", "x.grad 是 [2., 2.]，这不是题目要求的结果（不要直接粘贴数值，请推导）；再试一次，或者输入 :hint 查看提示")
+    with console.capture() as cap:
+        show_check(console, CheckResult((failure,)), "zh")
+    lines = cap.get().rstrip("\n").split("\n")[1:]
+    assert len(lines) >= 2 and all(cell_len(line) >= 46 for line in lines[:-1]), lines
+    assert not any(line.rstrip().endswith("（") or line.lstrip(" -").startswith(("）", "，", "。", "；"))
+                   for line in lines), lines
