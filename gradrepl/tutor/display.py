@@ -174,7 +174,7 @@ def show_step(console: Console, lesson: Lesson, index: int, lang: str, previous:
 def show_predict(console: Console, predict: Predict, lang: str) -> None:
     """The question and its numbered choices (asked before the code step runs)."""
     console.print(RichText(msg("predict", lang, question=predict.question.get(lang)), style="bold"))
-    for number, choice in enumerate(predict.choices, 1):
+    for number, choice in enumerate(predict.shown_choices(lang), 1):
         first, *rest = choice.split("\n")
         console.print(RichText(f"  {number}) {first}"), soft_wrap=True)
         for line in rest:
