@@ -128,10 +128,12 @@ class Repl:
         api = session.api if session is not None else None
         tensors = {id(v) for v in session.namespace.values() if api.is_tensor(v)} if api else ()
         enabled = api.grad_enabled() if api else True
-        parts = [f" grad mode: {'enabled' if enabled else 'no_grad'}", f"tensors: {len(tensors)}"]
+        lang = self.lang
+        parts = [" " + msg("repl.grad_mode_on" if enabled else "repl.grad_mode_off", lang),
+                 msg("repl.tensor_count", lang, count=len(tensors))]
         if self.lesson is not None:
             parts.append(self.lesson.status())
-        parts.append(":help  Ctrl-D exits")
+        parts.append(msg("repl.toolbar_help", lang))
         return " │ ".join(parts) if not self.plain else " | ".join(parts)
 
     def ask(self, question: str) -> str:

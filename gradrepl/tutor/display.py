@@ -35,36 +35,6 @@ def make_console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
-def lesson_table(lessons: list[Lesson], store: ProgressStore, lang: str, console: Console | None = None) -> None:
-    console = console or make_console()
-    table = Table(title=label("lessons", lang), title_justify="left")
-    table.add_column(label("number", lang), justify="right")
-    table.add_column(label("id", lang), no_wrap=True)
-    table.add_column(label("title", lang), overflow="fold")   # CJK has no spaces to wrap at: fold, never cut
-    table.add_column(label("progress", lang), no_wrap=True)
-    for lesson in lessons:
-        en, zh = store.get(lesson.id).describe()
-        # lesson text is text, never rich markup ('[/x]', '[link=...]')
-        table.add_row(str(lesson.number), RichText(lesson.id), RichText(lesson.title.get(lang)),
-                      RichText(zh if lang == "zh" else en))
-    console.print(table)
-
-
-def show_output(console: Console, text: str) -> None:
-    """Program output exactly as printed by script mode."""
-    if text:
-        console.print(RichText(text.rstrip("\n")), soft_wrap=True, markup=False, highlight=False)
-
-
-def show_code(console: Console, source: str) -> None:
-    """Highlighted, behind a `│ ` gutter so that code stands apart from its output."""
-    source = source.rstrip("\n")
-    highlighted = Syntax(source, "python", theme="ansi_dark").highlight(source)
-    highlighted.rstrip()
-    for line in highlighted.split("\n", allow_blank=True):
-        console.print(RichText("│ ", style="dim") + line, soft_wrap=True)
-
-
 # A soft line break in Chinese prose is not a space: between two CJK characters, and after
 # CJK punctuation whatever follows (`，` then `code`), the lines join with nothing between.
 # Line ends that end a Markdown block element (lists, quotes, indented code) are kept.
@@ -139,6 +109,37 @@ def in_lang(show):
         with wrapping(kwargs.get("lang", args[at] if len(args) > at else "en")):
             return show(*args, **kwargs)
     return shown
+
+
+@in_lang
+def lesson_table(lessons: list[Lesson], store: ProgressStore, lang: str, console: Console | None = None) -> None:
+    console = console or make_console()
+    table = Table(title=label("lessons", lang), title_justify="left")
+    table.add_column(label("number", lang), justify="right")
+    table.add_column(label("id", lang), no_wrap=True)
+    table.add_column(label("title", lang), overflow="fold")   # CJK has no spaces to wrap at: fold, never cut
+    table.add_column(label("progress", lang), no_wrap=True)
+    for lesson in lessons:
+        en, zh = store.get(lesson.id).describe()
+        # lesson text is text, never rich markup ('[/x]', '[link=...]')
+        table.add_row(str(lesson.number), RichText(lesson.id), RichText(lesson.title.get(lang)),
+                      RichText(zh if lang == "zh" else en))
+    console.print(table)
+
+
+def show_output(console: Console, text: str) -> None:
+    """Program output exactly as printed by script mode."""
+    if text:
+        console.print(RichText(text.rstrip("\n")), soft_wrap=True, markup=False, highlight=False)
+
+
+def show_code(console: Console, source: str) -> None:
+    """Highlighted, behind a `│ ` gutter so that code stands apart from its output."""
+    source = source.rstrip("\n")
+    highlighted = Syntax(source, "python", theme="ansi_dark").highlight(source)
+    highlighted.rstrip()
+    for line in highlighted.split("\n", allow_blank=True):
+        console.print(RichText("│ ", style="dim") + line, soft_wrap=True)
 
 
 def show_markdown(console: Console, text: str, lang: str) -> None:

@@ -78,6 +78,9 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert "提示：在 `with torch.no_grad():` 中更新叶子节点" in text
     assert "导师注释：开" in text and "课程语言：zh" in text
     assert not re.search(r"\bhint: |Chain rule|usage: |no gradient", text)
+    assert repl.toolbar() == " 梯度模式：开启 | 张量：2 | :help  Ctrl-D 退出"
+    repl.set_lang("en")
+    assert repl.toolbar() == " grad mode: enabled | tensors: 2 | :help  Ctrl-D exits"
 
 
 def test_chinese_prose_wraps_between_characters_not_only_at_spaces():
