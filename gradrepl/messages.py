@@ -86,6 +86,8 @@ MESSAGES = {
     "repl.new_grad": ("new grad", "新的 grad"),
     "repl.name": ("name", "名称"),
     "repl.shape": ("shape", "形状"),
+    "repl.changed_in_place": ("{name} (changed in place)", "{name}（被原地修改）"),
+    "repl.shape_is": ("shape {shape}", "形状 {shape}"),
     "repl.grad_mode_on": ("grad mode: enabled", "梯度模式：开启"),
     "repl.grad_mode_off": ("grad mode: no_grad", "梯度模式：no_grad"),
     "repl.tensor_count": ("tensors: {count}", "张量：{count}"),

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.highlighter import ReprHighlighter
 from rich.text import Text
 
-from gradrepl.messages import localize, msg
+from gradrepl.messages import colon, localize, msg
 
 GRAD_PREVIEW = 10_000      # elements: above this a changed .grad is shown by shape only
 _PLAIN_TYPES = (int, float, bool, str, complex, tuple, list, dict, set, type(None))
@@ -156,13 +156,14 @@ class Printer:
     def tensor_assigned(self, name: str, tensor, with_value: bool = True, in_place: bool = False) -> None:
         """The new value (when nothing else shows it) and its autograd flags; in_place: the
         statement changed the tensor without rebinding the name (y[0, 0] = 5, y.detach_())."""
+        lang = self.lang
         if in_place:
-            name += " (changed in place)"
+            name = msg("repl.changed_in_place", lang, name=name)
         if with_value:
             self.value(repr(tensor))
-            line = f"{name}: {describe(tensor)}"
+            line = f"{name}{colon(lang)}{describe(tensor)}"
         else:
-            line = f"{name}: shape {shape_text(tensor)}  {describe(tensor)}"
+            line = f"{name}{colon(lang)}{msg('repl.shape_is', lang, shape=shape_text(tensor))}  {describe(tensor)}"
         self._print(Text(line, style="dim cyan"), soft_wrap=True)
 
     def other_assigned(self, name: str, text: str) -> None:

@@ -59,7 +59,7 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     with create_pipe_input() as pipe:
         pipe.send_text(":vars\r:grad\r:help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r"
                        ":vars\r:grad x\ry = x * 3\r:grad y\r:explain y\r:explain q\r:graph\ry.backward()\r"
-                       "x.add_(1)\r:tutor\r:lang\r")
+                       "x.add_(1)\r:tutor\r:lang\rwith torch.no_grad():\r    x.add_(1)\r\r")
         pipe.close()
         repl = Repl(plain=True, lang="zh", console=repl_console(True, file=out, width=100),
                     history=AtomicFileHistory(tmp_path / "history"), input=pipe, output=DummyOutput())
@@ -78,6 +78,8 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert "提示：在 `with torch.no_grad():` 中更新叶子节点" in text
     assert "导师注释：开" in text and "课程语言：zh" in text
     assert not re.search(r"\bhint: |Chain rule|usage: |no gradient", text)
+    assert "x：requires_grad=True  is_leaf=True  grad_fn=None" in text          # tutor annotations
+    assert "x（被原地修改）：" in text
     assert repl.toolbar() == " 梯度模式：开启 | 张量：2 | :help  Ctrl-D 退出"
     repl.set_lang("en")
     assert repl.toolbar() == " grad mode: enabled | tensors: 2 | :help  Ctrl-D exits"
