@@ -140,3 +140,27 @@ def test_every_chinese_screen_of_a_lesson_wraps_between_characters():
     assert len(lines) >= 2 and all(cell_len(line) >= 46 for line in lines[:-1]), lines
     assert not any(line.rstrip().endswith("（") or line.lstrip(" -").startswith(("）", "，", "。", "；"))
                    for line in lines), lines
+
+
+def test_emphasis_in_every_lesson_renders_in_both_languages():
+    """CommonMark does not close `**…？**` before a Chinese character: such a bold shows its
+    asterisks. No prose of a shipped lesson may show `**` next to Chinese or at a line end."""
+    from gradrepl.tutor.display import show_markdown
+    from gradrepl.tutor.lesson import Exercise, Prose
+
+    console = make_console()
+    console.width = 80
+    shown = []
+    for lesson in load_all():
+        for step in lesson.steps:
+            text = step.text if isinstance(step, Prose) else step.task if isinstance(step, Exercise) else None
+            for lang in ("en", "zh") if text is not None else ():
+                with console.capture() as cap:
+                    show_markdown(console, text.get(lang), lang)
+                shown += [(lesson.id, line) for line in cap.get().splitlines()]
+    assert len(shown) > 500
+    bad = [(lesson, line) for lesson, line in shown if re.search(r"(^|[^\x00-\x7f])\*\*|\*\*([^\x00-\x7f]|$)", line)]
+    assert not bad
+    with console.capture() as cap:     # the check can fail
+        show_markdown(console, "**为什么是 4.5？**给每一步起名。", "zh")
+    assert re.search(r"(^|[^\x00-\x7f])\*\*|\*\*([^\x00-\x7f]|$)", cap.get())
