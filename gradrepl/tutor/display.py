@@ -35,12 +35,14 @@ def make_console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
-# A soft line break in Chinese prose is not a space: between two CJK characters, and after
-# CJK punctuation whatever follows (`，` then `code`), the lines join with nothing between.
+# A soft line break in Chinese prose is not a space: between two CJK characters, after CJK
+# punctuation whatever follows (`，` then `code`), and before CJK punctuation whatever
+# precedes (`code` then `（`), the lines join with nothing between.
 # Line ends that end a Markdown block element (lists, quotes, indented code) are kept.
 _CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
 _CJK_PUNCT = "\u3000-\u303f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
-_CJK_SOFT_BREAK = re.compile(rf"(?:(?<=[{_CJK}])\n[ \t]*(?=[{_CJK}])|(?<=[{_CJK_PUNCT}])\n[ \t]*(?=[^\s\-*+>#|`\d]|`[^`]))")
+_CJK_SOFT_BREAK = re.compile(rf"(?:(?<=[{_CJK}])\n[ \t]*(?=[{_CJK}])|(?<=[{_CJK_PUNCT}])\n[ \t]*(?=[^\s\-*+>#|`\d]|`[^`])"
+                             rf"|(?<=\S)\n[ \t]*(?=[{_CJK_PUNCT}]))")
 
 
 def join_cjk_lines(text: str) -> str:

@@ -23,6 +23,8 @@ def test_soft_line_breaks_join_in_chinese():
     # after CJK punctuation nothing is inserted, whatever follows (issue 16: a space appeared)
     assert join_cjk_lines("所以第二次调用，\n`out.backward()` 会失败。") == "所以第二次调用，`out.backward()` 会失败。"
     assert join_cjk_lines("它返回 `a`；\nPyTorch 也一样") == "它返回 `a`；PyTorch 也一样"
+    # before CJK punctuation nothing either, whatever precedes it
+    assert join_cjk_lines("就地写入 `y`\n（计算图记录为 CopySlices）") == "就地写入 `y`（计算图记录为 CopySlices）"
     # an English word after a CJK character keeps its space (a Markdown soft break)
     assert join_cjk_lines("调用\nbackward") == "调用\nbackward"
     # block structure is kept: list items, indented formulas
