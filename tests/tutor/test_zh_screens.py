@@ -163,6 +163,8 @@ def test_emphasis_in_every_lesson_renders_in_both_languages():
     assert len(shown) > 500
     bad = [(lesson, line) for lesson, line in shown if re.search(r"(^|[^\x00-\x7f])\*\*\S|\S\*\*([^\x00-\x7f]|$)", line)]
     assert not bad
+    # and no space after a full stop or question mark of Chinese ("**再用一次链式法则。** L")
+    assert not [(lesson, line) for lesson, line in shown if re.search(r"[。？！：；，] (?! )", line)]   # (aligned diagrams aside)
     with console.capture() as cap:     # the check can fail
         show_markdown(console, "**为什么是 4.5？**给每一步起名。", "zh")
     assert re.search(r"(^|[^\x00-\x7f])\*\*\S|\S\*\*([^\x00-\x7f]|$)", cap.get())
