@@ -88,6 +88,30 @@ MESSAGES = {
     "repl.shape": ("shape", "形状"),
     "repl.changed_in_place": ("{name} (changed in place)", "{name}（被原地修改）"),
     "repl.shape_is": ("shape {shape}", "形状 {shape}"),
+    "repl.lesson_needs": ("lesson {id} needs {names}, which this gradrepl does not have yet",
+                          "课程 {id} 需要 {names}，而这个版本的 gradrepl 还没有"),
+    "repl.no_lesson": ("{command}: no lesson is running; start one with :lesson NAME",
+                       "{command}：没有正在进行的课程；用 :lesson NAME 开始一课"),
+    "repl.unknown": ("unknown command {command} (:help lists them)", "未知命令 {command}（:help 列出所有命令）"),
+    "repl.unknown_close": ("unknown command {command}; did you mean {close}? (:help lists them)",
+                           "未知命令 {command}；你是不是想输入 {close}？（:help 列出所有命令）"),
+    "repl.cannot_read": (":load: cannot read {path}: {reason}", ":load：无法读取 {path}：{reason}"),
+    "repl.loaded": ("{path}: loaded; {count} statements ran", "{path}：已载入；运行了 {count} 条语句"),
+    "repl.load_stopped": ("{path}: stopped at the error above; {count} statements ran",
+                          "{path}：在上面的错误处停止；运行了 {count} 条语句"),
+    "repl.load_names": ("; names: {names}", "；名称：{names}"),
+    "repl.cannot_write": (":save: cannot write {path}: {reason}", ":save：无法写入 {path}：{reason}"),
+    "repl.saved": ("saved {count} statements to {path} as a PyTorch script (shorthand expanded, echoed values "
+                   "printed): `python {path}` with PyTorch, or `gradrepl run {path}`, prints what this session "
+                   "printed",
+                   "已把 {count} 条语句保存到 {path}，写成 PyTorch 脚本（简写已展开，回显的值改为打印）："
+                   "用 PyTorch 运行 `python {path}`，或者运行 `gradrepl run {path}`，输出与本会话相同"),
+    "repl.no_such_lesson": (":lesson: no lesson named {name} (known: {known})",
+                            ":lesson：没有名为 {name} 的课程（已有：{known}）"),
+    "repl.shorthand_tip": ("tip: {names} without torch. is gradrepl shorthand; a PyTorch script writes {spelled} "
+                           "(:save does it for you)",
+                           "小贴士：不加 torch. 的 {names} 是 gradrepl 的简写；PyTorch 脚本要写成 {spelled}"
+                           "（:save 会替你写好）"),
     "repl.grad_mode_on": ("grad mode: enabled", "梯度模式：开启"),
     "repl.grad_mode_off": ("grad mode: no_grad", "梯度模式：no_grad"),
     "repl.tensor_count": ("tensors: {count}", "张量：{count}"),

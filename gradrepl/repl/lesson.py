@@ -87,8 +87,8 @@ class LessonMode:
         this lesson) can answer its exercises."""
         missing = missing_needs(self.lesson)
         if missing:
-            self.repl.printer.problem(f"lesson {self.lesson.id} needs {', '.join(missing)}, which this "
-                                      f"gradrepl does not have yet")
+            self.repl.printer.problem(msg("repl.lesson_needs", self.lang, id=self.lesson.id,
+                                          names=", ".join(missing)))
             self.repl.end_lesson()
             return
         saved = self.store.get(self.lesson.id)

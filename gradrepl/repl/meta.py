@@ -89,21 +89,21 @@ class MetaCommands:
         argument = argument.strip()
         if command in LESSON_COMMANDS or (command in (":quit", ":reset") and self.repl.lesson is not None):
             if self.repl.lesson is None:
-                self.printer.problem(f"{command}: no lesson is running; start one with :lesson NAME")
+                self.printer.problem(self._say("no_lesson", command=command))
             else:
                 self.repl.lesson.command(command)
             return
         handler = getattr(self, "cmd_" + command[1:], None) if command in COMMANDS else None
         if handler is None:
             best = difflib.get_close_matches(command, self.names(), n=1, cutoff=0.5)
-            hint = f"; did you mean {best[0]}?" if best else ""
-            self.printer.problem(f"unknown command {command}{hint} (:help lists them)")
+            self.printer.problem(self._say("unknown_close", command=command, close=best[0]) if best else
+                                 self._say("unknown", command=command))
             return
         handler(argument)
 
     def _usage(self, command):
         arguments, _ = COMMANDS[command]
-        self.printer.problem(f"usage: {command} {arguments}".rstrip())
+        self.printer.problem(self._say("usage", usage=f"{command} {arguments}".rstrip()))
 
     # help -------------------------------------------------------------------------------
     def cmd_help(self, argument):
@@ -218,13 +218,12 @@ class MetaCommands:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            self.printer.problem(f":load: cannot read {argument}: {reason}")
+            self.printer.problem(self._say("cannot_read", path=argument, reason=reason))
             return
         result = self.repl.run_code(text, filename=str(argument), trusted=False, annotate=False)
         made = sorted({n for s in result.statements if s.error is None for n in s.assigned})
-        status = "loaded" if result.ok else "stopped at the error above"
-        self.printer.note(f"{argument}: {status}; {len(result.statements)} statements ran"
-                          + (f"; names: {', '.join(made)}" if made else ""))
+        status = self._say("loaded" if result.ok else "load_stopped", path=argument, count=len(result.statements))
+        self.printer.note(status + (self._say("load_names", names=", ".join(made)) if made else ""))
 
     def cmd_save(self, argument):
         if not argument:
@@ -238,11 +237,9 @@ class MetaCommands:
         try:
             write_atomically(path, to_pytorch(transcript))
         except OSError as e:
-            self.printer.problem(f":save: cannot write {argument}: {e.strerror or e}")
+            self.printer.problem(self._say("cannot_write", path=argument, reason=str(e.strerror or e)))
             return
-        self.printer.note(f"saved {len(transcript)} statements to {argument} as a PyTorch script "
-                          f"(shorthand expanded, echoed values printed): `python {argument}` with "
-                          f"PyTorch, or `gradrepl run {argument}`, prints what this session printed")
+        self.printer.note(self._say("saved", count=len(transcript), path=argument))
 
     def cmd_history(self, argument):
         try:
@@ -290,7 +287,7 @@ class MetaCommands:
         lesson = find_lesson(lessons, argument)
         if lesson is None:
             known = ", ".join(item.id for item in lessons)
-            self.printer.problem(f":lesson: no lesson named {argument!r} (known: {known})")
+            self.printer.problem(self._say("no_such_lesson", name=repr(argument), known=known))
             return
         self.repl.start_lesson(lesson)
 

@@ -316,8 +316,7 @@ class Repl:
         if new:
             self._shorthand_told.update(new)
             spelled = ", ".join(f"torch.{n}" for n in new)
-            self.printer.note(f"tip: {', '.join(new)} without torch. is gradrepl shorthand; a PyTorch "
-                              f"script writes {spelled} (:save does it for you)")
+            self.printer.note(msg("repl.shorthand_tip", self.lang, names=", ".join(new), spelled=spelled))
 
     def _show_assigned(self, names, in_place=False):
         namespace, api = self.session.namespace, self.session.api

@@ -61,7 +61,7 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     with create_pipe_input() as pipe:
         pipe.send_text(":vars\r:grad\r:help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r"
                        ":vars\r:grad x\ry = x * 3\r:grad y\r:explain y\r:explain q\r:graph\ry.backward()\r"
-                       "x.add_(1)\r:tutor\r:lang\rwith torch.no_grad():\r    x.add_(1)\r\r")
+                       "x.add_(1)\r:tutor\r:lang\rwith torch.no_grad():\r    x.add_(1)\r\r:vras\r:hint\rq = ones(1)\r")
         pipe.close()
         repl = Repl(plain=True, lang="zh", console=repl_console(True, file=out, width=100),
                     history=AtomicFileHistory(tmp_path / "history"), input=pipe, output=DummyOutput())
@@ -82,9 +82,11 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert not re.search(r"\bhint: |Chain rule|usage: |no gradient", text)
     assert "x：requires_grad=True  is_leaf=True  grad_fn=None" in text          # tutor annotations
     assert "x（被原地修改）：" in text
-    assert repl.toolbar() == " 梯度模式：开启 | 张量：2 | :help  Ctrl-D 退出"
+    assert "未知命令 :vras；你是不是想输入 :vars？" in text and ":hint：没有正在进行的课程" in text
+    assert "小贴士：不加 torch. 的 ones 是 gradrepl 的简写" in text
+    assert repl.toolbar() == " 梯度模式：开启 | 张量：3 | :help  Ctrl-D 退出"
     repl.set_lang("en")
-    assert repl.toolbar() == " grad mode: enabled | tensors: 2 | :help  Ctrl-D exits"
+    assert repl.toolbar() == " grad mode: enabled | tensors: 3 | :help  Ctrl-D exits"
 
 
 def test_chinese_prose_wraps_between_characters_not_only_at_spaces():
