@@ -112,6 +112,7 @@ MESSAGES = {
                            "(:save does it for you)",
                            "小贴士：不加 torch. 的 {names} 是 gradrepl 的简写；PyTorch 脚本要写成 {spelled}"
                            "（:save 会替你写好）"),
+    "repl.interrupted": (": stopped; your variables are kept", "：已停止；你的变量都还在"),
     "repl.grad_mode_on": ("grad mode: enabled", "梯度模式：开启"),
     "repl.grad_mode_off": ("grad mode: no_grad", "梯度模式：no_grad"),
     "repl.tensor_count": ("tensors: {count}", "张量：{count}"),

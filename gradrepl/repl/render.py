@@ -223,7 +223,7 @@ class Printer:
         if self.console.is_terminal:
             self._print()
         line = Text("KeyboardInterrupt", style="bold red")
-        line.append(": stopped; your variables are kept", style="dim")
+        line.append(msg("repl.interrupted", self.lang), style="dim")
         self._print(line)
 
     def warning(self, category: str, message: str) -> None:
