@@ -13,7 +13,9 @@ players' (no prefix), `label.*` (tutor display), `repl.*` (the REPL's screens), 
 """
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 
 MESSAGES = {
     "enter": ("Enter: continue  (:back :restart :quit)", "回车：继续（:back :restart :quit）"),
@@ -330,6 +332,15 @@ MESSAGES = {
                          "请写 torch.{name}：这个文件导入了 torch，因此按 PyTorch 脚本运行，不加前缀的 {name} "
                          "没有定义（简写只用于提示符和从不导入 torch 的文件）"),
 }
+
+
+def default_lang(environ: Mapping[str, str] = os.environ) -> str:
+    """The first set locale variable decides, as in POSIX: zh_* means Chinese."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
 
 
 def msg(key: str, lang: str, **fields) -> str:

@@ -88,7 +88,7 @@ class Repl:
     @property
     def lang(self):
         if self._lang is None:
-            from gradrepl.tutor.lesson import default_lang
+            from gradrepl.messages import default_lang
             self._lang = default_lang()
         return self._lang
 

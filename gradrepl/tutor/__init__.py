@@ -1,7 +1,7 @@
 """The tutor: lessons (lessons/*.md) parsed, played and checked.
 
 Modules, one concern each:
-  lesson       the lesson model and parser (format: lessons/README.md); find_lesson, default_lang
+  lesson       the lesson model and parser (format: lessons/README.md); find_lesson
   check        state checks on the learner's session; expected values with tolerance; Watch
                (backward passes through lesson-built tensors)
   tools        tool steps (`:explain out` ...) run on the session through gradrepl.viz

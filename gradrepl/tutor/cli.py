@@ -15,7 +15,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from gradrepl.tutor.lesson import Lesson, LessonError, default_lang, find_lesson, lessons_dir, load_all
+from gradrepl.messages import default_lang
+from gradrepl.tutor.lesson import Lesson, LessonError, find_lesson, lessons_dir, load_all
 
 
 def _parser() -> argparse.ArgumentParser:

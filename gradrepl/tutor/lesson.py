@@ -21,10 +21,8 @@ Structural pieces of the body, everything else is prose:
 """
 from __future__ import annotations
 
-import os
 import re
 import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -460,15 +458,6 @@ def load_all(directory: Path | None = None) -> list[Lesson]:
                 raise LessonError(lesson.path, 1, f"{key!r} is also used by {seen[key]}")
             seen[key] = lesson.path
     return sorted(lessons, key=lambda lesson: lesson.number)
-
-
-def default_lang(environ: Mapping[str, str] = os.environ) -> str:
-    """The first set locale variable decides, as in POSIX: zh_* means Chinese."""
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(var)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
 
 
 def find_lesson(lessons: list[Lesson], name: str) -> Lesson | None:

@@ -136,3 +136,19 @@ def test_a_hint_under_an_error_is_shown_in_chinese():
     assert error.hint == msg("hint.scalar", "en", y="y")
     assert localize(error.hint, "zh") == ("传入一个形状相同的梯度，例如 y.backward(torch.ones_like(y))，"
                                           "或者先归约成标量：y.sum().backward()")
+
+
+def test_the_command_line_tools_take_lang(tmp_path, capsys):
+    from gradrepl.viz.cli import main
+
+    script = tmp_path / "k.py"
+    script.write_text("import torch\n" + KINK, encoding="utf-8")
+    assert main(["gradcheck", str(script), "r", "--lang", "zh", "--width", "100"]) == 1
+    out = capsys.readouterr().out
+    assert "c 恰好落在" not in out and "w 恰好落在 relu 的折点上" in out and "未通过" in out
+    assert main(["explain", str(script), "r", "--lang", "zh"]) == 0
+    assert "r 的链式法则" in capsys.readouterr().out
+    assert main(["graph", str(script), "nope", "--lang", "zh"]) == 1
+    assert "gradrepl graph: 名称 'nope' 未定义" in capsys.readouterr().err
+    assert main(["graph", str(script), "r", "--lang", "en"]) == 0
+    assert "no gradient" in capsys.readouterr().out
