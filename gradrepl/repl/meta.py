@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from gradrepl.messages import msg
+from gradrepl.messages import colon, msg
 from gradrepl.repl.render import escape_control, leaf_grad, named_tensors, shape_text, short_repr
 
 COMMANDS = {
@@ -184,7 +184,8 @@ class MetaCommands:
             if not session.api.is_tensor(value) and params:     # a model: its parameters' grads
                 rows = [r for r in params if r[2] is not None]
                 if rows:
-                    self.printer.grad_table(rows, title=f"{argument}: .grad", header="grad")
+                    self.printer.grad_table(rows, title=f"{argument}{colon(self.repl.lang)}.grad", header="grad",
+                                            columns=(self._say("name"), self._say("shape")))
                 else:
                     self.printer.note(self._say("no_param_grad", name=argument))
                 return
@@ -204,7 +205,7 @@ class MetaCommands:
         if not rows:
             self.printer.note(self._say("no_grads"))
             return
-        self.printer.grad_table(rows, title=".grad", header="grad")
+        self.printer.grad_table(rows, title=".grad", header="grad", columns=(self._say("name"), self._say("shape")))
 
     def cmd_reset(self, argument):
         self.repl.reset_session()

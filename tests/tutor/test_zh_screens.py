@@ -82,6 +82,7 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert not re.search(r"\bhint: |Chain rule|usage: |no gradient", text)
     assert "x：requires_grad=True  is_leaf=True  grad_fn=None" in text          # tutor annotations
     assert "x（被原地修改）：" in text
+    assert re.search(r"\n\.grad *\n *\n +名称 +形状 +grad", text)                  # :grad's table
     assert "未知命令 :vras；你是不是想输入 :vars？" in text and ":hint：没有正在进行的课程" in text
     assert "小贴士：不加 torch. 的 ones 是 gradrepl 的简写" in text
     assert repl.toolbar() == " 梯度模式：开启 | 张量：3 | :help  Ctrl-D 退出"
