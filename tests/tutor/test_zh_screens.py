@@ -60,7 +60,7 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     out = io.StringIO()
     with create_pipe_input() as pipe:
         pipe.send_text(":vars\r:grad\r:help\rx = torch.ones(2, requires_grad=True)\rx.sum().backward()\r"
-                       ":vars\r:grad x\ry = x * 3\r:grad y\r:explain y\r:explain q\r:graph\ry.backward()\r"
+                       ":vars\r:grad\r:grad x\ry = x * 3\r:grad y\r:explain y\r:explain q\r:graph\ry.backward()\r"
                        "x.add_(1)\r:tutor\r:lang\rwith torch.no_grad():\r    x.add_(1)\r\r:vras\r:hint\rq = ones(1)\r")
         pipe.close()
         repl = Repl(plain=True, lang="zh", console=repl_console(True, file=out, width=100),
