@@ -139,7 +139,7 @@ MESSAGES = {
                            "{name} 的参数还都没有 .grad（对用它算出的损失调用 backward()）"),
     "repl.not_tensor": (":grad: {name} is not a tensor in this session", ":grad：{name} 不是本会话中的张量"),
     "repl.lesson_start": ("start one with :lesson NAME (a number works too)", "用 :lesson NAME 开始一课（也可以用编号）"),
-    "repl.lang": ("lesson language: {language}", "课程语言：{language}"),
+    "repl.lang": ("language: {language}", "语言：{language}"),
     "repl.tutor_on": ("tutor annotations on", "导师注释：开"),
     "repl.tutor_off": ("tutor annotations off", "导师注释：关"),
     "repl.graph_saved": ("graph of {name} saved to {path}", "{name} 的计算图已保存到 {path}"),

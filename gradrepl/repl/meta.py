@@ -28,7 +28,7 @@ COMMANDS = {
     ":save": ("FILE", "write the statements that succeeded as a script for Python with PyTorch"),
     ":history": ("[N]", "the last N inputs (default 20)"),
     ":lesson": ("[NAME]", "list the lessons, or start one"),
-    ":lang": ("[en|zh]", "the language of lessons"),
+    ":lang": ("[en|zh]", "the language of lessons, help, tables, hints and tools"),
     ":tutor": ("[on|off]", "tutor annotations after assignments and backward"),
     ":quit": ("", "leave the lesson, or gradrepl"),
 }

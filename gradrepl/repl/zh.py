@@ -19,7 +19,7 @@ COMMANDS = {
     ":save": "把成功运行的语句写成可用 Python 和 PyTorch 运行的脚本",
     ":history": "最近的 N 条输入（默认 20）",
     ":lesson": "列出课程，或开始其中一课",
-    ":lang": "课程与提示的语言",
+    ":lang": "课程、帮助、表格、提示和工具所用的语言",
     ":tutor": "赋值和 backward 之后的导师注释",
     ":quit": "离开课程，或退出 gradrepl",
     ":hint": "本练习的下一条提示",

@@ -184,6 +184,6 @@ def test_lang_flag_starts_the_repl_in_chinese(tmp_path):
     run(terminal, "y = torch.ones(2, requires_grad=True) * 2", "y：requires_grad=True  is_leaf=False")
     run(terminal, ":explain y", "y 的链式法则")
     run(terminal, "y.backward()", "提示：传入一个形状相同的梯度")
-    run(terminal, ":lang en", "lesson language: en")
+    run(terminal, ":lang en", "language: en")
     run(terminal, ":explain y", "Chain rule for y")
     finish(terminal)

@@ -78,7 +78,7 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert "RuntimeError: grad can be implicitly created only for scalar outputs" in text   # PyTorch's line
     assert "提示：传入一个形状相同的梯度，例如 y.backward(torch.ones_like(y))" in text
     assert "提示：在 `with torch.no_grad():` 中更新叶子节点" in text
-    assert "导师注释：开" in text and "课程语言：zh" in text
+    assert "导师注释：开" in text and "语言：zh" in text
     assert not re.search(r"\bhint: |Chain rule|usage: |no gradient", text)
     assert "x：requires_grad=True  is_leaf=True  grad_fn=None" in text          # tutor annotations
     assert "x（被原地修改）：" in text
