@@ -73,3 +73,20 @@ def test_every_key_a_caller_names_is_in_the_catalogue():
     # printer.note("...") in the REPL passes text, not keys: only the lesson players' note(key)
     missing = [(f, line, key) for f, line, key in named if key not in MESSAGES and " " not in key]
     assert not missing
+
+
+def test_localize_round_trips_names_and_values_learners_produce():
+    """Variable names, shapes and printed values in the fields (brackets, dots, minus signs)
+    come back whole in the Chinese text."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    keys = sorted(k for k in MESSAGES if k.startswith(LOCALIZED))
+    value = st.text(alphabet="abxyz_019 .[]()-,e+", min_size=1, max_size=12).filter(lambda v: v.strip() == v)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.sampled_from(keys), st.data())
+    def round_trip(key, data):
+        values = {name: data.draw(value, label=name) for name in fields(MESSAGES[key][0])}
+        assert localize(msg(key, "en", **values), "zh") == msg(key, "zh", **values)
+    round_trip()
