@@ -134,7 +134,11 @@ class Repl:
         if self.lesson is not None:
             parts.append(self.lesson.status())
         parts.append(msg("repl.toolbar_help", lang))
-        return " │ ".join(parts) if not self.plain else " | ".join(parts)
+        separator = " │ " if not self.plain else " | "
+        from rich.cells import cell_len
+        if cell_len(separator.join(parts)) > self.printer.console.width:    # the help hint goes first
+            parts.pop()
+        return separator.join(parts)
 
     def ask(self, question: str) -> str:
         """A one-line answer (resume a lesson?), outside the code prompt."""

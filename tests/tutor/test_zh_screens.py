@@ -88,6 +88,8 @@ def test_repl_help_banner_and_grad_table_in_chinese(tmp_path, monkeypatch):
     assert repl.toolbar() == " 梯度模式：开启 | 张量：3 | :help  Ctrl-D 退出"
     repl.set_lang("en")
     assert repl.toolbar() == " grad mode: enabled | tensors: 3 | :help  Ctrl-D exits"
+    repl.printer.console.width = 40          # too narrow for everything: the help hint is left out
+    assert repl.toolbar() == " grad mode: enabled | tensors: 3"
 
 
 def test_chinese_prose_wraps_between_characters_not_only_at_spaces():
