@@ -76,6 +76,11 @@ MESSAGES = {
     "label.problems": ("Problems", "问题"),
     "label.predict": ("Predict", "预测"),
     "label.answer": ("Answer", "答案"),
+    # gradrepl lesson's errors
+    "cli.no_lesson": ("error: no lesson named {name} (known: {known})", "错误：没有名为 {name} 的课程（已有：{known}）"),
+    "cli.one_lesson": ("error: play one lesson at a time", "错误：一次只能学一课"),
+    "cli.needs": ("error: lesson {id} needs {names}, which this gradrepl does not have yet",
+                  "错误：课程 {id} 需要 {names}，而这个版本的 gradrepl 还没有"),
     # the REPL's screens
     "repl.intro": ("Type PyTorch code (torch is imported; exp, ones, tensor ... work without the prefix). Commands:",
                    "输入 PyTorch 代码（torch 已导入；exp、ones、tensor 等不加前缀也能用）。命令："),
