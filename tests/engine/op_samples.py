@@ -607,6 +607,8 @@ SAMPLES = {
     "conv2d": NN_KERNEL,
     "max_pool2d": NN_KERNEL,
     "avg_pool2d": NN_KERNEL,
+    "adaptive_avg_pool2d": NN_KERNEL,
+    "adaptive_avg_pool1d": NN_KERNEL,
     "embedding": NN_KERNEL,
     "one_hot": NN_KERNEL,
     "layer_norm": NN_KERNEL,
