@@ -125,6 +125,9 @@ HAND = {
         "Not supported in gradrepl: it calls a Python function on every element."),
     "torch.scalar_tensor": ("scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor",
         "A 0-dimensional tensor holding s (of the default floating dtype unless dtype is given)."),
+    "torch.threshold": ("threshold(input, threshold, value) -> Tensor",
+        "Replaces each element of input that is not greater than threshold by value "
+        "(see torch.nn.functional.threshold)."),
     "Tensor.shape": ("shape", "The size of the tensor, a torch.Size (a tuple of ints); same as size()."),
     "Tensor.data": ("data", "The tensor's values without autograd history (shares storage with it); "
                     "prefer detach() or torch.no_grad()."),

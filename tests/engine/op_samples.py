@@ -438,6 +438,17 @@ SAMPLES = {
     "chain_matmul": [S(R(2, 3), R(3, 2), R(2, 2), call=lambda torch, a, b, c: torch.chain_matmul(a, b, c))],
     "dist": [S(R(2, 3), R(2, 3))],
     "cdist": [S(R(2, 3), R(4, 3), call=lambda torch, x, y: torch.cdist(x, y))],
+    "hardshrink": [S(R(2, 3)), S(R(2, 3), call=_fn("hardshrink", 0.9))],
+    "softshrink": [S(R(2, 3), call=_fn("softshrink")), S(R(2, 3), call=_fn("softshrink", 0.3))],
+    "threshold": [S(R(2, 3), call=lambda torch, x: torch.threshold(x, 0.1, -2.0)),
+                  S(R(2, 3), call=_fn("threshold", -0.4, 0.5))],
+    "threshold_": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.threshold_(x * 1, 0.1, 0.0))],
+    "glu": [S(R(2, 4), call=_fn("glu")), S(R(4, 3), call=_fn("glu", 0))],
+    "pairwise_distance": [S(R(2, 3), R(2, 3), call=_fn("pairwise_distance")),
+                          S(R(2, 3), R(3), call=_fn("pairwise_distance", p=1.5, keepdim=True))],
+    **{name: "in-place functional form (EluBackward0 where PyTorch shows EluBackward1): golden case "
+             "tests/data/engine_cases/api_functional_extras.py"
+       for name in ("elu_", "selu_", "celu_", "hardtanh_", "leaky_relu_", "relu_")},
     "ravel": [S(R(2, 3)), S(R(2, 3), call=lambda torch, x: x.t().ravel())],
     "hsplit": [S(R(2, 4), call=lambda torch, x: torch.hsplit(x, 2)[1]), S(R(2, 4), call=lambda torch, x: x.hsplit([1])[1])],
     "vsplit": [S(R(4, 2), call=lambda torch, x: torch.vsplit(x, 2)[0])],

@@ -12,7 +12,7 @@ from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_r
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, cname, pytype
+from gradrepl.engine.util import broadcast_shape, cname, pytype, wrap_dim
 
 
 def _dunder(fn):
@@ -1002,3 +1002,96 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 declare("leaky_relu", leaky_relu, method=False, function=False, functional=True, rules=[LeakyReluBackward0])
+
+
+# ================================================================ shrinkage, threshold, glu
+@rule("HardshrinkBackward0", ("self",), ("grad where |self| > lambd, else 0",), saved=("self",), ctx=("lambd",))
+def HardshrinkBackward0(grad, xp, self, lambd):
+    s = xp.raw(self)
+    return (xp.depends(grad * xp.mask(~((s >= -lambd) & (s <= lambd)), grad), self),)
+
+
+@rule("SoftshrinkBackward0", ("self",), ("grad where |self| > lambd, else 0",), saved=("self",), ctx=("lambd",))
+def SoftshrinkBackward0(grad, xp, self, lambd):
+    s = xp.raw(self)
+    return (xp.depends(grad * xp.mask(~((s >= -lambd) & (s <= lambd)), grad), self),)
+
+
+def _check_lambd(self, lambd):
+    if lambd < 0:
+        name = {"float32": "Float", "float64": "Double"}.get(self._a.dtype.name, self._a.dtype.name)
+        raise RuntimeError(f"lambda must be in range [0, 3.40282e+38] for input dtype {name}, but found {lambd:g}")
+
+
+def hardshrink(self, lambd=0.5):
+    a = self._a
+    l = a.dtype.type(lambd)
+    out = np.where((a >= -l) & (a <= l), a.dtype.type(0), a)
+    return result(out, HardshrinkBackward0, (self,), (self,), l)
+
+
+def softshrink(input, lambd=0.5):
+    _check_lambd(input, lambd)
+    a = input._a
+    l = a.dtype.type(lambd)
+    out = np.where(a > l, a - l, np.where(a < -l, a + l, a * a.dtype.type(0))).astype(a.dtype, copy=False)
+    return result(out, SoftshrinkBackward0, (input,), (input,), l)
+
+
+declare("hardshrink", hardshrink, functional=True, rules=[HardshrinkBackward0])
+declare("softshrink", softshrink, method=False, function=False, functional=True, rules=[SoftshrinkBackward0])
+
+
+@rule("ThresholdBackward0", ("self",), ("grad where self > threshold, else 0",), saved=("self",), ctx=("threshold",))
+def ThresholdBackward0(grad, xp, self, threshold):
+    return (xp.depends(grad * xp.mask(xp.raw(self) > threshold, grad), self),)
+
+
+ThresholdBackward1 = rule("ThresholdBackward1", ("self",), ("grad where self > threshold, else 0",), saved=("self",),
+                          ctx=("threshold",))(ThresholdBackward0.fn)   # the in-place threshold_
+
+
+def _threshold(input, cut, value, spec=ThresholdBackward0):
+    a = input._a
+    t = np.asarray(cut).astype(a.dtype)[()]
+    out = np.where(a > t, a, np.asarray(value).astype(a.dtype)).astype(a.dtype, copy=False)
+    return result(out, spec, (input,), (input,), t)
+
+
+def threshold(input, threshold, value, inplace=False):
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _threshold(input, threshold, value)
+
+
+def threshold_(input, threshold, value):
+    return inplace(input, None, lambda s, _other: _threshold(s, threshold, value, ThresholdBackward1))
+
+
+declare("threshold", threshold, method=False, functional=True, rules=[ThresholdBackward0])
+declare("threshold_", threshold_, method=False, functional=True, rules=[ThresholdBackward1])
+
+
+@rule("GluBackward0", ("self",), ("cat(grad * sigmoid(b), grad * a * sigmoid(b) * (1 - sigmoid(b)))",),
+      saved=("self",), ctx=("dim",))
+def GluBackward0(grad, xp, self, dim):
+    n = self.shape[dim] // 2
+    a = xp.index(self, (slice(None),) * dim + (slice(0, n),))
+    b = xp.index(self, (slice(None),) * dim + (slice(n, 2 * n),))
+    sig = 1 / (1 + xp.exp(-b))
+    return (xp.cat([grad * sig, grad * a * sig * (1 - sig)], dim),)
+
+
+def glu(input, dim=-1):
+    a = input._a
+    if a.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = wrap_dim(dim, a.ndim)
+    if a.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {a.shape[d]}")
+    first, second = np.split(a, 2, axis=d)
+    out = (first * _sigmoid(second)).astype(a.dtype, copy=False)
+    return result(out, GluBackward0, (input,), (input,), d)
+
+
+declare("glu", glu, method=False, function=False, functional=True, rules=[GluBackward0])

@@ -11,7 +11,8 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import result
-from gradrepl.engine.ops.elementwise import DivBackward1
+from gradrepl.engine.ops.inplace import inplace
+from gradrepl.engine.ops.elementwise import DivBackward1, leaky_relu
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
@@ -297,6 +298,20 @@ def relu6(input, inplace=False):
 
 
 declare("hardtanh", hardtanh, method=False, function=False, functional=True, rules=[HardtanhBackward0])
+
+
+def _functional_inplace(name, forward):
+    """F.elu_(x) & co.: the activation written into its input, with the in-place checks (the
+    node keeps the out-of-place name: EluBackward0 where PyTorch shows EluBackward1)."""
+    def method(input, *args, **kwargs):
+        return inplace(input, None, lambda s, _other: forward(s, *args, **kwargs))
+    method.__name__ = name
+    declare(name, method, method=False, function=False, functional=True, rules=[])
+
+
+for _name, _forward in (("elu_", elu), ("selu_", selu), ("celu_", celu), ("hardtanh_", hardtanh),
+                        ("leaky_relu_", leaky_relu), ("relu_", lambda input: input.relu())):
+    _functional_inplace(_name, _forward)
 declare("relu6", relu6, method=False, function=False, functional=True, rules=[])
 
 

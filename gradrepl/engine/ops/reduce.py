@@ -348,8 +348,25 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
     return (self * absa ** (p - 2) * grad / safe ** (p - 1) * nonzero,)
 
 
+# ATen's at::norm (what pairwise_distance calls) records NormBackward1: the same derivative
+NormBackward1 = rule("NormBackward1", ("self",), LinalgVectorNormBackward0.formulas, saved=("self", "result"),
+                     ctx=("dims", "keepdim", "p"))(LinalgVectorNormBackward0.fn)
+
+
 @declare("norm", rules=[LinalgVectorNormBackward0])
 def norm(self, p="fro", dim=None, keepdim=False):
+    return vector_norm(self, p, dim, keepdim, LinalgVectorNormBackward0)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    dim = builtins.max(x1._a.ndim, x2._a.ndim) - 1     # ATen: norm(x1 - x2 + eps, p, last dim)
+    return vector_norm(x1 - x2 + eps, p, dim, keepdim, NormBackward1)
+
+
+declare("pairwise_distance", pairwise_distance, method=False, functional=True, rules=[NormBackward1])
+
+
+def vector_norm(self, p, dim, keepdim, spec):
     xa = self._a
     if xa.dtype.kind not in "fV":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
@@ -371,7 +388,7 @@ def norm(self, p="fro", dim=None, keepdim=False):
         else:
             out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
     out = np.asarray(out, dtype=xa.dtype)
-    return result(out, LinalgVectorNormBackward0, (self,), (self, RESULT), (dims, keepdim, p))
+    return result(out, spec, (self,), (self, RESULT), (dims, keepdim, p))
 
 
 # ================================================================ var, std
