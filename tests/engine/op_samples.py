@@ -206,7 +206,6 @@ def _dropout(torch, x):
 
 
 # ----------------------------------------------------------------- the table
-NN_KERNEL = "an nn kernel: tests/nn/test_gradients.py and tests/data/nn_cases (see ops/nn.py)"
 
 SAMPLES = {
     # convert
@@ -537,36 +536,15 @@ SAMPLES = {
     "unbind": [S(R(2, 3), call=lambda torch, x: x.unbind(1)[2])],
     "cat": [S(R(2, 3), R(1, 3), call=lambda torch, x, y: torch.cat([x, y]))],
     "stack": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.stack([x, y], 1))],
-    # torch.nn's kernels (gradrepl/engine/ops/nn.py): first derivatives are checked against finite
-    # differences in tests/nn/test_gradients.py and whole programs against PyTorch in tests/data/nn_cases;
-    # most of their rules compute on arrays (first order only: create_graph says so).
-    "addmm": NN_KERNEL,
-    "linear": NN_KERNEL,
-    "gelu": NN_KERNEL,
-    "elu": NN_KERNEL,
-    "selu": NN_KERNEL,
-    "celu": NN_KERNEL,
-    "silu": NN_KERNEL,
-    "mish": NN_KERNEL,
-    "softplus": NN_KERNEL,
-    "hardtanh": NN_KERNEL,
-    "relu6": NN_KERNEL,
-    "hardsigmoid": NN_KERNEL,
-    "hardswish": NN_KERNEL,
-    "logsigmoid": NN_KERNEL,
-    "smooth_l1_loss": NN_KERNEL,
-    "huber_loss": NN_KERNEL,
-    "binary_cross_entropy_with_logits": NN_KERNEL,
-    "conv1d": NN_KERNEL,
-    "conv2d": NN_KERNEL,
-    "max_pool2d": NN_KERNEL,
-    "avg_pool2d": NN_KERNEL,
-    "embedding": NN_KERNEL,
-    "one_hot": NN_KERNEL,
-    "layer_norm": NN_KERNEL,
-    "batch_norm": NN_KERNEL,
-    "pad": NN_KERNEL,
 }
+
+# PyTorch's backward kernels (aten::tanh_backward, ...): no torch.* name; they run under
+# create_graph=True, checked through their forward op's samples (the gradient's grad_fn and
+# next_functions, its values and the second derivatives).
+BACKWARD_KERNEL = "a backward kernel, run under create_graph: checked through its forward op's samples"
+SAMPLES.update({name: BACKWARD_KERNEL for name in (
+    "tanh_backward", "sigmoid_backward", "threshold_backward", "leaky_relu_backward", "gelu_backward",
+    "elu_backward", "softplus_backward", "hardtanh_backward", "hardswish_backward", "log_sigmoid_backward")})
 
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.

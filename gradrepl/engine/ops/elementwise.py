@@ -675,6 +675,49 @@ def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=
     return spec
 
 
+# ---------------------------------------------------------------- backward kernels
+# PyTorch runs some backward formulas as ops of their own (aten::tanh_backward, ...). Under
+# create_graph=True a rule calls the op, so the gradient's grad_fn is PyTorch's
+# (TanhBackwardBackward0, with its edges) and that node's own rule gives the next derivative;
+# a plain backward computes the same kernel on arrays (the same bits either way).
+def _tanh_bw(grad_output, output):
+    return grad_output * (1 - output * output)
+
+
+def _sigmoid_bw(grad_output, output):
+    return grad_output * (1 - output) * output
+
+
+@rule("TanhBackwardBackward0", ("grad_output", "output"),
+      ("tanh_backward(grad, output)", "grad * -2 * output * grad_output"), saved=("grad_output", "output"))
+def TanhBackwardBackward0(grad, xp, node, grad_output, output):
+    e = node.edges
+    return (None if e[0] is None else (tanh_backward(grad, output) if xp.tensors else _tanh_bw(grad, output)),
+            None if e[1] is None else grad * (-2 * output * grad_output))
+
+
+def tanh_backward(grad_output, output):
+    return result(_tanh_bw(grad_output._a, output._a), TanhBackwardBackward0, (grad_output, output),
+                  (grad_output, output))
+
+
+@rule("SigmoidBackwardBackward0", ("grad_output", "output"),
+      ("sigmoid_backward(grad, output)", "grad * grad_output * (1 - 2 * output)"), saved=("grad_output", "output"))
+def SigmoidBackwardBackward0(grad, xp, node, grad_output, output):
+    e = node.edges
+    return (None if e[0] is None else (sigmoid_backward(grad, output) if xp.tensors else _sigmoid_bw(grad, output)),
+            None if e[1] is None else grad * grad_output * (-2 * output + 1))
+
+
+def sigmoid_backward(grad_output, output):
+    return result(_sigmoid_bw(grad_output._a, output._a), SigmoidBackwardBackward0, (grad_output, output),
+                  (grad_output, output))
+
+
+declare("tanh_backward", tanh_backward, method=False, function=False, rules=[TanhBackwardBackward0])
+declare("sigmoid_backward", sigmoid_backward, method=False, function=False, rules=[SigmoidBackwardBackward0])
+
+
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
 _math("exp", _exp, "ExpBackward0", "result", "grad * result", lambda grad, xp, result: (grad * result,),
       bare=True, inplace=True)
@@ -709,10 +752,12 @@ _math("acos", _f64(np.arccos), "AcosBackward0", "self", "-grad / sqrt(1 - self *
       lambda grad, xp, self: (-grad / xp.sqrt(1 - self * self),), bare=True)
 _math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
       lambda grad, xp, self: (grad / (1 + self * self),), bare=True)
-_math("tanh", _f64(np.tanh), "TanhBackward0", "result", "grad * (1 - result * result)",
-      lambda grad, xp, result: (grad * (1 - result * result),), bare=True, functional=True)
-_math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "grad * (1 - result) * result",
-      lambda grad, xp, result: (grad * (1 - result) * result,), bare=True, functional=True)
+_math("tanh", _f64(np.tanh), "TanhBackward0", "result", "tanh_backward(grad, result)",
+      lambda grad, xp, result: (tanh_backward(grad, result) if xp.tensors else _tanh_bw(grad, result),),
+      bare=True, functional=True)
+_math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "sigmoid_backward(grad, result)",
+      lambda grad, xp, result: (sigmoid_backward(grad, result) if xp.tensors else _sigmoid_bw(grad, result),),
+      bare=True, functional=True)
 _math("floor", _rounding(np.floor, "floor"), "FloorBackward0", None, "zeros_like(grad)",
       lambda grad, xp: (xp.zeros_like(grad),), float_only=False, bare=True)
 _math("ceil", _rounding(np.ceil, "ceil"), "CeilBackward0", None, "zeros_like(grad)",
@@ -754,9 +799,30 @@ def abs(self):
     return unary(self, np.abs, AbsBackward0, float_only=False)
 
 
-@rule("ReluBackward0", ("self",), ("grad where result > 0, else 0",), saved=("result",))
+def _threshold_bw(grad_output, self, threshold):
+    return np.where(self <= threshold, 0, grad_output).astype(grad_output.dtype, copy=False)
+
+
+@rule("ThresholdBackwardBackward0", ("grad_output", "self"),
+      ("threshold_backward(grad, self, threshold)", "zeros_like(grad)"), saved=("self",), ctx=("threshold",))
+def ThresholdBackwardBackward0(grad, xp, node, self, threshold):
+    e = node.edges
+    return (None if e[0] is None else (threshold_backward(grad, self, threshold) if xp.tensors
+                                       else _threshold_bw(grad, self, threshold)),
+            None if e[1] is None else xp.zeros_like(grad))
+
+
+def threshold_backward(grad_output, self, threshold):
+    return result(_threshold_bw(grad_output._a, self._a, threshold), ThresholdBackwardBackward0,
+                  (grad_output, self), (self,), threshold)
+
+
+declare("threshold_backward", threshold_backward, method=False, function=False, rules=[ThresholdBackwardBackward0])
+
+
+@rule("ReluBackward0", ("self",), ("threshold_backward(grad, result, 0)",), saved=("result",))
 def ReluBackward0(grad, xp, result):
-    return (xp.depends(xp.zero_where(xp.raw(result) <= 0, grad), result),)
+    return (threshold_backward(grad, result, 0) if xp.tensors else _threshold_bw(grad, result, 0),)
 
 
 def relu(self):
@@ -911,11 +977,35 @@ def masked_fill(self, mask, value):
     return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))
 
 
-@rule("LeakyReluBackward0", ("self",), ("grad where self > 0, else grad * negative_slope",), saved=("self",),
+def _leaky_relu_bw(grad_output, self, negative_slope):
+    dt = grad_output.dtype
+    return grad_output * ((self > 0).astype(dt) + (self <= 0).astype(dt) * negative_slope)
+
+
+@rule("LeakyReluBackwardBackward0", ("grad_output", "self"),
+      ("leaky_relu_backward(grad, self, negative_slope)", "zeros_like(grad)"), saved=("self",),
+      ctx=("negative_slope",))
+def LeakyReluBackwardBackward0(grad, xp, node, self, negative_slope):
+    e = node.edges
+    return (None if e[0] is None else (leaky_relu_backward(grad, self, negative_slope) if xp.tensors
+                                       else _leaky_relu_bw(grad, self, negative_slope)),
+            None if e[1] is None else xp.zeros_like(grad))
+
+
+def leaky_relu_backward(grad_output, self, negative_slope):
+    return result(_leaky_relu_bw(grad_output._a, self._a, negative_slope), LeakyReluBackwardBackward0,
+                  (grad_output, self), (self,), negative_slope)
+
+
+declare("leaky_relu_backward", leaky_relu_backward, method=False, function=False, rules=[LeakyReluBackwardBackward0])
+
+
+@rule("LeakyReluBackward0", ("self",), ("leaky_relu_backward(grad, self, negative_slope)",), saved=("self",),
       ctx=("negative_slope",))
 def LeakyReluBackward0(grad, xp, self, negative_slope):
-    s = xp.raw(self)
-    return (xp.depends(grad * (xp.mask(s > 0, grad) + xp.mask(s <= 0, grad) * negative_slope), self),)
+    if xp.tensors:
+        return (leaky_relu_backward(grad, self, negative_slope),)
+    return (_leaky_relu_bw(grad, self, negative_slope),)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):

@@ -11,7 +11,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import result
-from gradrepl.engine.ops.elementwise import DivBackward1
+from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
@@ -135,17 +135,48 @@ def _gelu_grad(x, approximate):
     return cdf + x * pdf
 
 
-@rule("GeluBackward0", ("self",), ("grad * (Phi(self) + self * phi(self))",), saved=("self",),
+def _gelu_grad2(x, approximate):
+    """d2 gelu / dx2 (float64 arrays, or Tensors under create_graph)."""
+    arrays = type(x) is np.ndarray
+    if approximate == "tanh":
+        u = (x + x * x * x * _KAPPA) * _TANH_BETA
+        t = np.tanh(u) if arrays else u.tanh()
+        k = (1 + x * x * (3 * _KAPPA)) * _TANH_BETA
+        return (1 - t * t) * (k - x * t * k * k + x * x * (3 * _TANH_BETA * _KAPPA))
+    pdf = (np.exp(x * x * -0.5) if arrays else (x * x * -0.5).exp()) * _BETA
+    return pdf * (2 - x * x)
+
+
+def _gelu_bw(grad_output, self, approximate):
+    return grad_output * _out(_gelu_grad(self, approximate), self)
+
+
+@rule("GeluBackwardBackward0", ("grad_output", "self"),
+      ("gelu_backward(grad, self, approximate)", "grad * grad_output * gelu''(self)"),
+      saved=("grad_output", "self"), ctx=("approximate",))
+def GeluBackwardBackward0(grad, xp, node, grad_output, self, approximate):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = gelu_backward(grad, self, approximate) if xp.tensors else _gelu_bw(grad, self, approximate)
+    if e[1] is not None:
+        d2 = _gelu_grad2(self, approximate) if xp.tensors else _out(_gelu_grad2(_f64(self), approximate), self)
+        g_self = grad * grad_output * d2
+    return (g_out, g_self)
+
+
+def gelu_backward(grad_output, self, approximate):
+    return result(_gelu_bw(grad_output._a, self._a, approximate), GeluBackwardBackward0, (grad_output, self),
+                  (grad_output, self), approximate)
+
+
+declare("gelu_backward", gelu_backward, method=False, function=False, rules=[GeluBackwardBackward0])
+
+
+@rule("GeluBackward0", ("self",), ("gelu_backward(grad, self, approximate)",), saved=("self",),
       ctx=("approximate",))
 def GeluBackward0(grad, xp, self, approximate):
-    if xp.tensors:      # written with ops, so that create_graph differentiates it again
-        if approximate == "tanh":
-            t = ((self + self * self * self * _KAPPA) * _TANH_BETA).tanh()
-            inner = (1 + self * self * (3 * _KAPPA)) * _TANH_BETA
-            return (grad * ((1 + t) * 0.5 + self * 0.5 * (1 - t * t) * inner),)
-        cdf = ((self * _SQRT1_2).erf() + 1) * 0.5
-        return (grad * (cdf + self * (self * self * -0.5).exp() * _BETA),)
-    return (grad * xp.constant(_out(_gelu_grad(xp.raw(self), approximate), xp.raw(self))),)
+    return (gelu_backward(grad, self, approximate) if xp.tensors else _gelu_bw(grad, self, approximate),)
 
 
 def gelu(input, approximate="none"):
@@ -163,16 +194,46 @@ def gelu(input, approximate="none"):
 declare("gelu", gelu, method=False, function=False, functional=True, rules=[GeluBackward0])
 
 
-@rule("EluBackward0", ("self",), ("grad * (self > 0 ? scale : alpha * scale * input_scale * exp(self * input_scale))",),
+def _elu_bw(grad_output, x, alpha, scale, input_scale):
+    d = np.where(_f64(x) <= 0, alpha * scale * input_scale * np.exp(_f64(x) * input_scale), scale)
+    return grad_output * _out(d, x)
+
+
+@rule("EluBackwardBackward0", ("grad_output", "self"),
+      ("elu_backward(grad, alpha, scale, input_scale, self)",
+       "grad * grad_output * (self > 0 ? 0 : alpha * scale * input_scale ** 2 * exp(self * input_scale))"),
+      saved=("grad_output", "self"), ctx=("alpha", "scale", "input_scale"))
+def EluBackwardBackward0(grad, xp, node, grad_output, self, alpha, scale, input_scale):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = (elu_backward(grad, self, alpha, scale, input_scale) if xp.tensors
+                 else _elu_bw(grad, self, alpha, scale, input_scale))
+    if e[1] is not None:
+        x = xp.raw(self)
+        c = alpha * scale * input_scale * input_scale
+        if xp.tensors:
+            neg = xp.constant(_out(_f64(x) <= 0, x))
+            g_self = grad * grad_output * neg * (self * input_scale).exp() * c
+        else:
+            g_self = grad * grad_output * _out(np.where(_f64(x) <= 0, c * np.exp(_f64(x) * input_scale), 0.0), x)
+    return (g_out, g_self)
+
+
+def elu_backward(grad_output, self, alpha, scale, input_scale):
+    return result(_elu_bw(grad_output._a, self._a, alpha, scale, input_scale), EluBackwardBackward0,
+                  (grad_output, self), (grad_output, self), (alpha, scale, input_scale))
+
+
+declare("elu_backward", elu_backward, method=False, function=False, rules=[EluBackwardBackward0])
+
+
+@rule("EluBackward0", ("self",), ("elu_backward(grad, alpha, scale, input_scale, self)",),
       saved=("self",), ctx=("alpha", "scale", "input_scale"))
 def EluBackward0(grad, xp, self, alpha, scale, input_scale):
-    x = xp.raw(self)
     if xp.tensors:
-        pos = xp.constant(_out(_f64(x) > 0, x))
-        return (grad * (pos * scale + (1 - pos) * (self * input_scale).exp() * (alpha * scale * input_scale)),)
-    neg = _f64(x) <= 0
-    d = np.where(neg, alpha * scale * input_scale * np.exp(_f64(x) * input_scale), scale)
-    return (grad * xp.constant(_out(d, x)),)
+        return (elu_backward(grad, self, alpha, scale, input_scale),)
+    return (_elu_bw(grad, self, alpha, scale, input_scale),)
 
 
 def _elu(input, alpha, scale, input_scale, name, spec):
@@ -254,16 +315,48 @@ def mish(input, inplace=False):
 declare("mish", mish, method=False, function=False, functional=True, rules=[MishBackward0])
 
 
-@rule("SoftplusBackward0", ("self",), ("grad * (self * beta > threshold ? 1 : sigmoid(self * beta))",),
+@rule("SoftplusBackward0", ("self",), ("softplus_backward(grad, self, beta, threshold)",),
       saved=("self",), ctx=("beta", "threshold"))
 def SoftplusBackward0(grad, xp, self, beta, threshold):
-    x = xp.raw(self)
     if xp.tensors:
-        linear = xp.constant(_out(_f64(x) * beta > threshold, x))
-        return (grad * (linear + (1 - linear) * (self * beta).sigmoid()),)
+        return (softplus_backward(grad, self, beta, threshold),)
+    return (_softplus_bw(grad, self, beta, threshold),)
+
+
+def _softplus_bw(grad_output, x, beta, threshold):
     z = np.exp(_f64(x) * beta)
     d = np.where(_f64(x) * beta > threshold, 1.0, z / (z + 1))
-    return (grad * xp.constant(_out(d, x)),)
+    return grad_output * _out(d, x)
+
+
+@rule("SoftplusBackwardBackward0", ("grad_output", "self"),
+      ("softplus_backward(grad, self, beta, threshold)",
+       "grad * grad_output * (self * beta > threshold ? 0 : beta * sigmoid(beta * self) * (1 - sigmoid(beta * self)))"),
+      saved=("grad_output", "self"), ctx=("beta", "threshold"))
+def SoftplusBackwardBackward0(grad, xp, node, grad_output, self, beta, threshold):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = (softplus_backward(grad, self, beta, threshold) if xp.tensors
+                 else _softplus_bw(grad, self, beta, threshold))
+    if e[1] is not None:
+        x = xp.raw(self)
+        inside = _f64(x) * beta <= threshold
+        if xp.tensors:
+            s = (self * beta).sigmoid()
+            g_self = grad * grad_output * xp.constant(_out(inside, x)) * s * (1 - s) * beta
+        else:
+            s = _sig64(_f64(x) * beta)
+            g_self = grad * grad_output * _out(np.where(inside, beta * s * (1 - s), 0.0), x)
+    return (g_out, g_self)
+
+
+def softplus_backward(grad_output, self, beta, threshold):
+    return result(_softplus_bw(grad_output._a, self._a, beta, threshold), SoftplusBackwardBackward0,
+                  (grad_output, self), (grad_output, self), (beta, threshold))
+
+
+declare("softplus_backward", softplus_backward, method=False, function=False, rules=[SoftplusBackwardBackward0])
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -277,11 +370,34 @@ def softplus(input, beta=1.0, threshold=20.0):
 declare("softplus", softplus, method=False, function=False, functional=True, rules=[SoftplusBackward0])
 
 
-@rule("HardtanhBackward0", ("self",), ("grad * (min_val < self < max_val)",), saved=("self",),
+@rule("HardtanhBackward0", ("self",), ("hardtanh_backward(grad, self, min_val, max_val)",), saved=("self",),
       ctx=("min_val", "max_val"))
 def HardtanhBackward0(grad, xp, self, min_val, max_val):
-    x = xp.raw(self)
-    return (xp.zero_where((x <= min_val) | (x >= max_val), grad),)
+    if xp.tensors:
+        return (hardtanh_backward(grad, self, min_val, max_val),)
+    return (_hardtanh_bw(grad, self, min_val, max_val),)
+
+
+def _hardtanh_bw(grad_output, x, min_val, max_val):
+    return np.where((x <= min_val) | (x >= max_val), 0, grad_output).astype(grad_output.dtype, copy=False)
+
+
+@rule("HardtanhBackwardBackward0", ("grad_output", "self"),
+      ("hardtanh_backward(grad, self, min_val, max_val)", "zeros_like(grad)"), saved=("self",),
+      ctx=("min_val", "max_val"))
+def HardtanhBackwardBackward0(grad, xp, node, self, min_val, max_val):
+    e = node.edges
+    return (None if e[0] is None else (hardtanh_backward(grad, self, min_val, max_val) if xp.tensors
+                                       else _hardtanh_bw(grad, self, min_val, max_val)),
+            None if e[1] is None else xp.zeros_like(grad))
+
+
+def hardtanh_backward(grad_output, self, min_val, max_val):
+    return result(_hardtanh_bw(grad_output._a, self._a, min_val, max_val), HardtanhBackwardBackward0,
+                  (grad_output, self), (self,), (min_val, max_val))
+
+
+declare("hardtanh_backward", hardtanh_backward, method=False, function=False, rules=[HardtanhBackwardBackward0])
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -303,6 +419,10 @@ declare("relu6", relu6, method=False, function=False, functional=True, rules=[])
 @rule("HardsigmoidBackward0", ("self",), ("grad / 6 where -3 < self < 3",), saved=("self",))
 def HardsigmoidBackward0(grad, xp, self):
     x = xp.raw(self)
+    if xp.tensors:   # PyTorch's hardsigmoid_backward has no derivative of its own
+        out = np.where((x <= -3) | (x >= 3), 0, xp.raw(grad) * _ONE_SIXTH).astype(x.dtype)
+        return (result(out, NotImplemented_, tuple(t for t in (grad, self) if t.requires_grad), (),
+                       "aten::hardsigmoid_backward"),)
     return (xp.zero_where((x <= -3) | (x >= 3), grad * _ONE_SIXTH),)
 
 
@@ -317,15 +437,39 @@ def hardsigmoid(input, inplace=False):
 declare("hardsigmoid", hardsigmoid, method=False, function=False, functional=True, rules=[HardsigmoidBackward0])
 
 
-@rule("HardswishBackward0", ("self",), ("grad * (self < -3 ? 0 : self <= 3 ? self / 3 + 0.5 : 1)",),
+@rule("HardswishBackward0", ("self",), ("hardswish_backward(grad, self)",),
       saved=("self",))
 def HardswishBackward0(grad, xp, self):
-    x = xp.raw(self)
     if xp.tensors:
-        middle = xp.constant(_out((x >= -3) & (x <= 3), x))
-        return (grad * (middle * (self / 3 + 0.5) + xp.constant(_out(x > 3, x))),)
+        return (hardswish_backward(grad, self),)
+    return (_hardswish_bw(grad, self),)
+
+
+def _hardswish_bw(grad_output, x):
     d = np.where(x < -3, 0.0, np.where(x <= 3, _f64(x) / 3 + 0.5, 1.0))
-    return (grad * xp.constant(_out(d, x)),)
+    return grad_output * _out(d, x)
+
+
+@rule("HardswishBackwardBackward0", ("grad_output", "self"),
+      ("hardswish_backward(grad, self)", "grad * grad_output / 3 where -3 < self < 3, else 0"),
+      saved=("grad_output", "self"))
+def HardswishBackwardBackward0(grad, xp, node, grad_output, self):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = hardswish_backward(grad, self) if xp.tensors else _hardswish_bw(grad, self)
+    if e[1] is not None:
+        x = xp.raw(self)
+        g_self = xp.zero_where((x <= -3) | (x >= 3), grad * grad_output / 3)
+    return (g_out, g_self)
+
+
+def hardswish_backward(grad_output, self):
+    return result(_hardswish_bw(grad_output._a, self._a), HardswishBackwardBackward0, (grad_output, self),
+                  (grad_output, self))
+
+
+declare("hardswish_backward", hardswish_backward, method=False, function=False, rules=[HardswishBackwardBackward0])
 
 
 def hardswish(input, inplace=False):
@@ -336,12 +480,41 @@ def hardswish(input, inplace=False):
 declare("hardswish", hardswish, method=False, function=False, functional=True, rules=[HardswishBackward0])
 
 
-@rule("LogSigmoidBackward0", ("self",), ("grad * sigmoid(-self)",), saved=("self",))
+@rule("LogSigmoidBackward0", ("self",), ("log_sigmoid_backward(grad, self)",), saved=("self",))
 def LogSigmoidBackward0(grad, xp, self):
     if xp.tensors:
-        return (grad * (-self).sigmoid(),)
-    x = xp.raw(self)
-    return (grad * xp.constant(_out(_sig64(-_f64(x)), x)),)
+        return (log_sigmoid_backward(grad, self),)
+    return (_log_sigmoid_bw(grad, self),)
+
+
+def _log_sigmoid_bw(grad_output, x):
+    return grad_output * _out(_sig64(-_f64(x)), x)
+
+
+@rule("LogSigmoidBackwardBackward0", ("grad_output", "self"),
+      ("log_sigmoid_backward(grad, self)", "-grad * grad_output * sigmoid(self) * sigmoid(-self)"),
+      saved=("grad_output", "self"))
+def LogSigmoidBackwardBackward0(grad, xp, node, grad_output, self):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = log_sigmoid_backward(grad, self) if xp.tensors else _log_sigmoid_bw(grad, self)
+    if e[1] is not None:
+        if xp.tensors:
+            g_self = -(grad * grad_output * self.sigmoid() * (-self).sigmoid())
+        else:
+            x64 = _f64(self)
+            g_self = grad * grad_output * _out(-_sig64(x64) * _sig64(-x64), self)
+    return (g_out, g_self)
+
+
+def log_sigmoid_backward(grad_output, self):
+    return result(_log_sigmoid_bw(grad_output._a, self._a), LogSigmoidBackwardBackward0, (grad_output, self),
+                  (grad_output, self))
+
+
+declare("log_sigmoid_backward", log_sigmoid_backward, method=False, function=False,
+        rules=[LogSigmoidBackwardBackward0])
 
 
 def logsigmoid(input):
