@@ -11,7 +11,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import result
-from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_
+from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
@@ -549,22 +549,86 @@ def _pairwise(input, target):
     return x, y
 
 
-@rule("SmoothL1LossBackward0", ("self", "target"), ("grad * clamp((self - target) / beta, -1, 1) / N", "-(the same)"),
-      saved=("self", "target"), ctx=("reduction", "beta"))
-def SmoothL1LossBackward0(grad, xp, self, target, reduction, beta):
-    first_order(xp, "SmoothL1LossBackward0", self, target)
-    x, y = np.broadcast_arrays(xp.raw(self), xp.raw(target))
+def _smooth_l1_local(x, y, beta):
     d = _f64(x) - _f64(y)
-    g = np.where(d < -beta, -1.0, np.where(d > beta, 1.0, d / beta if beta else 0.0))
-    return _loss_grads(grad, xp, g, x, reduction, self, target)
+    return np.where(d < -beta, -1.0, np.where(d > beta, 1.0, d / beta if beta else 0.0))
 
 
-def _loss_grads(grad, xp, local, like, reduction, self, target):
-    g = xp.constant(_out(local, like))
-    if reduction == "mean":
-        g = g / like.size
-    g = g * grad
-    return (xp.sum_to(g, xp.raw(self).shape), xp.sum_to(-g, xp.raw(target).shape))
+def _huber_local(x, y, delta):
+    return np.clip(_f64(x) - _f64(y), -delta, delta)
+
+
+def _pointwise_loss_bw(local):
+    """The array kernel of smooth_l1_loss_backward / huber_loss_backward: grad * local / N
+    (in the broadcast shape of self and target)."""
+    def kernel(grad_output, self, target, reduction, param):
+        x, y = np.broadcast_arrays(self, target)
+        g = _out(local(x, y, param), x)
+        if reduction == "mean":
+            g = g / x.size
+        return g * grad_output
+    return kernel
+
+
+_smooth_l1_bw = _pointwise_loss_bw(_smooth_l1_local)
+_huber_bw = _pointwise_loss_bw(_huber_local)
+
+
+def _pointwise_loss_double(name, kernel, inside):
+    """The rule of SmoothL1LossBackwardBackward0 / HuberLossBackwardBackward0: the gradient is
+    linear in grad_output, and in self - target where |self - target| < param (slope `inside`)."""
+    @rule(name, ("grad_output", "self", "target"),
+          (f"{name[:-len('BackwardBackward0')]}_backward(grad, self, target) summed to grad_output's shape",
+           "grad * grad_output * slope where |self - target| < param / N", "-(the same)"),
+          saved=("grad_output", "self", "target"), ctx=("reduction", "param"))
+    def double(grad, xp, node, grad_output, self, target, reduction, param):
+        e = node.edges
+        g_out = g_self = g_target = None
+        if e[0] is not None:
+            g = op(grad, self, target, reduction, param) if xp.tensors else kernel(grad, self, target, reduction, param)
+            g_out = xp.sum_to(g, tuple(grad_output.shape))
+        if e[1] is not None or e[2] is not None:
+            x, y = np.broadcast_arrays(xp.raw(self), xp.raw(target))
+            d = np.abs(_f64(x) - _f64(y))
+            slope = _out(np.where(d < param, inside(param), 0.0), x)
+            if reduction == "mean":
+                slope = slope / x.size
+            h = grad * grad_output * xp.constant(slope)
+            g_self = None if e[1] is None else xp.sum_to(h, tuple(self.shape))
+            g_target = None if e[2] is None else xp.sum_to(-h, tuple(target.shape))
+        return (g_out, g_self, g_target)
+
+    def op(grad_output, self, target, reduction, param):
+        return result(kernel(grad_output._a, self._a, target._a, reduction, param), double,
+                      (grad_output, self, target), (grad_output, self, target), (reduction, param))
+    return double, op
+
+
+SmoothL1LossBackwardBackward0, smooth_l1_loss_backward = _pointwise_loss_double(
+    "SmoothL1LossBackwardBackward0", _smooth_l1_bw, lambda beta: 1.0 / beta if beta else 0.0)
+HuberLossBackwardBackward0, huber_loss_backward = _pointwise_loss_double(
+    "HuberLossBackwardBackward0", _huber_bw, lambda delta: 1.0)
+declare("smooth_l1_loss_backward", smooth_l1_loss_backward, method=False, function=False,
+        rules=[SmoothL1LossBackwardBackward0])
+declare("huber_loss_backward", huber_loss_backward, method=False, function=False, rules=[HuberLossBackwardBackward0])
+
+
+def _loss_grads(grad, xp, node, op, kernel, self, target, reduction, param):
+    """(d self, d target) of a pointwise loss: its backward kernel, run as an op under create_graph."""
+    e = node.edges
+    if xp.tensors:
+        return (None if e[0] is None else xp.sum_to(op(grad, self, target, reduction, param), tuple(self.shape)),
+                None if e[1] is None else xp.sum_to(op(grad, target, self, reduction, param), tuple(target.shape)))
+    g = kernel(grad, self, target, reduction, param)
+    return (xp.sum_to(g, self.shape), xp.sum_to(-g, target.shape))
+
+
+@rule("SmoothL1LossBackward0", ("self", "target"),
+      ("smooth_l1_loss_backward(grad, self, target)  (grad * clamp((self - target) / beta, -1, 1) / N)",
+       "smooth_l1_loss_backward(grad, target, self)"),
+      saved=("self", "target"), ctx=("reduction", "beta"))
+def SmoothL1LossBackward0(grad, xp, node, self, target, reduction, beta):
+    return _loss_grads(grad, xp, node, smooth_l1_loss_backward, _smooth_l1_bw, self, target, reduction, beta)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
@@ -583,13 +647,12 @@ declare("smooth_l1_loss", smooth_l1_loss, method=False, function=False, function
         rules=[SmoothL1LossBackward0])
 
 
-@rule("HuberLossBackward0", ("self", "target"), ("grad * clamp(self - target, -delta, delta) / N", "-(the same)"),
+@rule("HuberLossBackward0", ("self", "target"),
+      ("huber_loss_backward(grad, self, target)  (grad * clamp(self - target, -delta, delta) / N)",
+       "huber_loss_backward(grad, target, self)"),
       saved=("self", "target"), ctx=("reduction", "delta"))
-def HuberLossBackward0(grad, xp, self, target, reduction, delta):
-    first_order(xp, "HuberLossBackward0", self, target)
-    x, y = np.broadcast_arrays(xp.raw(self), xp.raw(target))
-    d = _f64(x) - _f64(y)
-    return _loss_grads(grad, xp, np.clip(d, -delta, delta), x, reduction, self, target)
+def HuberLossBackward0(grad, xp, node, self, target, reduction, delta):
+    return _loss_grads(grad, xp, node, huber_loss_backward, _huber_bw, self, target, reduction, delta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -610,8 +673,9 @@ declare("huber_loss", huber_loss, method=False, function=False, functional=True,
        "grad * (log(1 - sigmoid(self)) - pos_weight * log(sigmoid(self))) * weight / N"),
       saved=("self", "target"), ctx=("weight", "pos_weight", "reduction"))
 def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, pos_weight, reduction):
-    first_order(xp, "BinaryCrossEntropyWithLogitsBackward0", self, target)
     x, y = xp.raw(self), xp.raw(target)
+    if xp.tensors:
+        return _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reduction)
     s = _sig64(x)
     y64 = _f64(y)
     scale = (1.0 if weight is None else weight) / (x.size if reduction == "mean" else 1)
@@ -625,6 +689,33 @@ def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, 
         d_t = -_f64(x) if pos_weight is None else np.log1p(-s) - pos_weight * np.log(s)
         g_t = grad * xp.constant(_out(d_t * scale, x))
     return (g_in, g_t)
+
+
+def _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reduction):
+    """Under create_graph: PyTorch's binary_cross_entropy_with_logits_backward, composed of ops."""
+    x = xp.raw(self)
+    e = node.edges
+    g_in = g_t = None
+    sig = self.sigmoid()
+    if e[0] is not None:
+        if pos_weight is None:
+            g_in = (sig - target) * grad
+        else:
+            t = xp.constant(_out(pos_weight, x)) * target
+            g_in = ((t + 1 - target) * sig - t) * grad
+    if e[1] is not None:
+        if pos_weight is None:
+            g_t = -self * grad
+        else:
+            g_t = ((1 - sig).log() - xp.constant(_out(pos_weight, x)) * sig.log()) * grad
+    out = []
+    for g in (g_in, g_t):
+        if g is not None and weight is not None:
+            g = g * xp.constant(_out(weight, x))
+        if g is not None and reduction == "mean":
+            g = div_scalar(g, x.size)
+        out.append(g)
+    return tuple(out)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
@@ -812,13 +903,49 @@ def _pool_windows(x, kernel, stride, padding, dilation, out, fill):
 @rule("MaxPool2DWithIndicesBackward0", ("self",), ("grad scattered to the max of each window",),
       saved=("self", "indices"), ctx=())
 def MaxPool2DWithIndicesBackward0(grad, xp, self, indices):
-    first_order(xp, "MaxPool2DWithIndicesBackward0", grad)
-    x, idx, g = xp.raw(self), xp.raw(indices), xp.raw(grad)
+    if xp.tensors:
+        return (max_pool2d_with_indices_backward(grad, self, indices),)
+    return (_max_pool_bw(grad, self, indices),)
+
+
+def _max_pool_bw(g, x, idx):
     H, W = x.shape[-2:]
     lead = int(np.prod(x.shape[:-2]))
     gx = np.zeros((lead, H * W), g.dtype)
     np.add.at(gx, (np.arange(lead)[:, None], idx.reshape(lead, -1)), g.reshape(lead, -1))
-    return (xp.constant(gx.reshape(x.shape)),)
+    return gx.reshape(x.shape)
+
+
+def _max_pool_gather(g, idx):
+    """max_pool_double_backward: each window's maximum position read from g (input-shaped)."""
+    lead = int(np.prod(g.shape[:-2]))
+    flat = g.reshape(lead, -1)
+    return np.take_along_axis(flat, idx.reshape(lead, -1), 1).reshape(idx.shape)
+
+
+@rule("MaxPool2DWithIndicesBackwardBackward0", ("grad_output", "self"),
+      ("grad read at the max of each window (max_pool_double_backward)", "zeros_like(self)"),
+      saved=("self", "indices"))
+def MaxPool2DWithIndicesBackwardBackward0(grad, xp, node, self, indices):
+    e = node.edges
+    g_out = None
+    if e[0] is not None:
+        if xp.tensors:
+            idx = xp.raw(indices)
+            lead = int(np.prod(idx.shape[:-2]))
+            g_out = grad.reshape(lead, -1).gather(1, _new(idx.reshape(lead, -1))).reshape(idx.shape)
+        else:
+            g_out = _max_pool_gather(grad, indices)
+    return (g_out, None if e[1] is None else xp.zeros_like(self))
+
+
+def max_pool2d_with_indices_backward(grad_output, self, indices):
+    return result(_max_pool_bw(grad_output._a, self._a, indices._a), MaxPool2DWithIndicesBackwardBackward0,
+                  (grad_output, self), (self, indices))
+
+
+declare("max_pool2d_with_indices_backward", max_pool2d_with_indices_backward, method=False, function=False,
+        rules=[MaxPool2DWithIndicesBackwardBackward0])
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -847,8 +974,34 @@ declare("max_pool2d", max_pool2d, method=False, functional=True, rules=[MaxPool2
 @rule("AvgPool2DBackward0", ("self",), ("grad / divisor spread over each window",), saved=("self",),
       ctx=("kernel", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"))
 def AvgPool2DBackward0(grad, xp, self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    first_order(xp, "AvgPool2DBackward0", grad)
-    x, g = xp.raw(self), xp.raw(grad)
+    args = (kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    if xp.tensors:
+        return (avg_pool2d_backward(grad, self, args),)
+    return (_avg_pool_bw(grad, self, *args),)
+
+
+@rule("AvgPool2DBackwardBackward0", ("grad_output", "self"), ("avg_pool2d(grad)", "zeros_like(self)"),
+      saved=("self",), ctx=("args",))
+def AvgPool2DBackwardBackward0(grad, xp, node, self, args):
+    e = node.edges
+    g_out = None
+    if e[0] is not None:
+        kernel, stride, padding, ceil_mode, count_include_pad, divisor_override = args
+        pooled = avg_pool2d(grad if xp.tensors else _new(grad), kernel, stride, padding, ceil_mode, count_include_pad,
+                            divisor_override)
+        g_out = pooled if xp.tensors else pooled._a
+    return (g_out, None if e[1] is None else xp.zeros_like(self))
+
+
+def avg_pool2d_backward(grad_output, self, args):
+    return result(_avg_pool_bw(grad_output._a, self._a, *args), AvgPool2DBackwardBackward0, (grad_output, self),
+                  (self,), args)
+
+
+declare("avg_pool2d_backward", avg_pool2d_backward, method=False, function=False, rules=[AvgPool2DBackwardBackward0])
+
+
+def _avg_pool_bw(g, x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
     H, W = x.shape[-2:]
     out = g.shape[-2:]
     _, flat = _pool_windows(x, kernel, stride, padding, (1, 1), out, 0)
@@ -859,7 +1012,7 @@ def AvgPool2DBackward0(grad, xp, self, kernel, stride, padding, ceil_mode, count
     gx = np.zeros((lead, H * W + 1), np.float64)
     target = np.where(flat >= 0, flat, H * W)
     np.add.at(gx, (np.arange(lead)[:, None, None, None], np.broadcast_to(target, share.shape)), share)
-    return (xp.constant(_out(gx[:, :H * W].reshape(x.shape), x)),)
+    return _out(gx[:, :H * W].reshape(x.shape), x)
 
 
 def _avg_divisor(shape, kernel, stride, padding, out, count_include_pad, divisor_override):
@@ -899,13 +1052,36 @@ declare("avg_pool2d", avg_pool2d, method=False, function=False, functional=True,
 @rule("EmbeddingBackward0", ("weight",), ("grad rows added at the indices",), saved=("indices",),
       ctx=("num_weights", "padding_idx"))
 def EmbeddingBackward0(grad, xp, indices, num_weights, padding_idx):
-    first_order(xp, "EmbeddingBackward0", grad)
-    idx, g = xp.raw(indices), xp.raw(grad)
+    if xp.tensors:
+        return (embedding_dense_backward(grad, indices, num_weights, padding_idx),)
+    return (_embedding_bw(grad, indices, num_weights, padding_idx),)
+
+
+def _embedding_bw(g, idx, num_weights, padding_idx):
     gw = np.zeros((num_weights, g.shape[-1]), g.dtype)
     np.add.at(gw, idx.reshape(-1), g.reshape(-1, g.shape[-1]))
     if padding_idx is not None and padding_idx >= 0:
         gw[padding_idx] = 0
-    return (xp.constant(gw),)
+    return gw
+
+
+@rule("EmbeddingDenseBackwardBackward0", ("grad_output",), ("grad rows read at the indices",), saved=("indices",),
+      ctx=("padding_idx",))
+def EmbeddingDenseBackwardBackward0(grad, xp, indices, padding_idx):
+    idx = xp.raw(indices)
+    keep = xp.constant(_out((idx != padding_idx)[..., None], xp.raw(grad)))
+    if xp.tensors:
+        return (grad[_new(idx)] * keep,)
+    return (grad[idx] * keep,)
+
+
+def embedding_dense_backward(grad_output, indices, num_weights, padding_idx):
+    return result(_embedding_bw(grad_output._a, indices._a, num_weights, padding_idx), EmbeddingDenseBackwardBackward0,
+                  (grad_output,), (indices,), padding_idx)
+
+
+declare("embedding_dense_backward", embedding_dense_backward, method=False, function=False,
+        rules=[EmbeddingDenseBackwardBackward0])
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
@@ -1060,8 +1236,9 @@ def _pad_array(x, widths, value):
 
 @rule("ConstantPadNdBackward0", ("self",), ("constant_pad_nd(grad, -pad, 0)",), ctx=("widths",))
 def ConstantPadNdBackward0(grad, xp, widths):
-    first_order(xp, "ConstantPadNdBackward0", grad)
-    return (xp.constant(_pad_array(xp.raw(grad), [(-a, -b) for a, b in widths], 0)),)
+    if xp.tensors:   # the op itself on grad, with the widths negated (linear: create_graph goes through it)
+        return (pad(grad, [-w for a, b in reversed(widths) for w in (a, b)]),)
+    return (_pad_array(grad, [(-a, -b) for a, b in widths], 0),)
 
 
 def pad(input, pad, mode="constant", value=None):
