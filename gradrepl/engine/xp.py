@@ -263,7 +263,7 @@ class TENSORS:
     log = staticmethod(lambda t: t.log())
     sin = staticmethod(lambda t: t.sin())
     cos = staticmethod(lambda t: t.cos())
-    sign = staticmethod(lambda t: t.sign())
+    sign = staticmethod(lambda t: t.sgn())   # PyTorch's formulas say self.sgn() (SgnBackward0)
     floor = staticmethod(lambda t: t.floor())
     sqrt = staticmethod(lambda t: t.sqrt())
     cosh = staticmethod(lambda t: t.cosh())
@@ -315,7 +315,7 @@ class TENSORS:
 
     @staticmethod
     def mT(a):
-        return a.transpose(-1, -2)
+        return a.t() if a.ndim == 2 else a.transpose(-1, -2)   # PyTorch's mm formulas: mat2.t()
 
     @staticmethod
     def matmul(a, b):
@@ -323,7 +323,7 @@ class TENSORS:
 
     @staticmethod
     def outer(a, b):
-        return a.reshape(-1, 1) * b.reshape(1, -1)
+        return a.reshape(-1, 1) * b
 
     @staticmethod
     def flip(g, dims):

@@ -6,7 +6,7 @@ above it, with the saved values and context named as the rule's parameters.
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
+from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
@@ -35,6 +35,11 @@ def AddBackward0(grad, xp, self_shape, other_shape, alpha):
             None if other_shape is None else xp.sum_to(gb, other_shape))
 
 
+@rule("AddBackward1", ("self",), ("grad",), ctx=("self_shape",))
+def AddBackward1(grad, xp, self_shape):
+    return (xp.sum_to(grad, self_shape),)
+
+
 def add(a, b, alpha=1):
     if type(a) is not Tensor:
         a = as_tensor(a)
@@ -47,6 +52,8 @@ def add(a, b, alpha=1):
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
+            if CPP_FORMULA[0] and type(b) is not Tensor:   # add(Tensor, Scalar) in a C++ formula
+                return result(out, AddBackward1, (a,), (), s[0])
             t = _new(out)
             t._fn = Node(AddBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
             return t
@@ -57,7 +64,7 @@ def _torch_add(input, other, alpha=1, out=None):
     return add(input, other, alpha=alpha)
 
 
-declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
+declare("add", add, rules=[AddBackward0, AddBackward1], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
         dunders={"__add__": _dunder(add), "__radd__": _dunder(add), "__iadd__": lambda self, other: self.add_(other)})
 
 
@@ -65,6 +72,11 @@ declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.a
 def SubBackward0(grad, xp, self_shape, other_shape, alpha):
     return (None if self_shape is None else xp.sum_to(grad, self_shape),
             None if other_shape is None else xp.sum_to(-grad * alpha if alpha != 1 else -grad, other_shape))
+
+
+@rule("SubBackward1", ("self",), ("grad",), ctx=("self_shape",))
+def SubBackward1(grad, xp, self_shape):
+    return (xp.sum_to(grad, self_shape),)
 
 
 @rule("RsubBackward1", ("self",), ("-grad * alpha",))
@@ -94,6 +106,8 @@ def sub(a, b, alpha=1):
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
+            if CPP_FORMULA[0] and type(b) is not Tensor:   # sub(Tensor, Scalar) in a C++ formula
+                return result(out, SubBackward1, (a,), (), s[0])
             t = _new(out)
             t._fn = Node(SubBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
             return t
@@ -111,7 +125,10 @@ def rsub(a, b):
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
-        t._fn = Node(RsubBackward1, (edge_of(a),), (), None)
+        if CPP_FORMULA[0]:   # C++'s `Scalar - Tensor`: a filled tensor, then sub_ (SubBackward0)
+            t._fn = Node(SubBackward0, (None, edge_of(a)), (), (None, a._a.shape, 1))
+        else:
+            t._fn = Node(RsubBackward1, (edge_of(a),), (), None)
         return t
     return _new(out)
 
@@ -120,7 +137,7 @@ def _torch_sub(input, other, alpha=1, out=None):
     return sub(input, other, alpha=alpha)
 
 
-declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, RsubBackward1], torch_forward=_torch_sub,
+declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, SubBackward1, RsubBackward1], torch_forward=_torch_sub,
         inplace=binary_inplace(sub, check=_check_bool_sub, ufunc=np.subtract),
         dunders={"__sub__": _dunder(sub), "__rsub__": _dunder(rsub), "__isub__": lambda self, other: self.sub_(other)})
 
@@ -137,7 +154,18 @@ def MulBackward0(grad, xp, self, other, self_shape, other_shape):
       key="MulBackward0 by a number")
 def MulBackward0_number(grad, xp, self, self_shape, other):
     # tensor * Python number: the number is context, not a saved tensor
-    return (xp.sum_to(grad * other, self_shape), None)
+    return (xp.sum_to(grad * _wrapped(xp, other, grad), self_shape), None)
+
+
+def _wrapped(xp, number, like):
+    """Python's `x * 2` wraps 2 into a 0-d tensor: its rule multiplies Tensor by Tensor (MulBackward0
+    under create_graph, not a C++ formula's MulBackward1)."""
+    return xp.constant(np.asarray(number, xp.raw(like).dtype)) if xp.tensors else number
+
+
+@rule("MulBackward1", ("self",), ("grad * other",), ctx=("self_shape", "other"))
+def MulBackward1(grad, xp, self_shape, other):
+    return (xp.sum_to(grad * other, self_shape),)
 
 
 def mul(a, b):
@@ -147,6 +175,8 @@ def mul(a, b):
     out = xa * xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if CPP_FORMULA[0] and type(b) is not Tensor:   # mul(Tensor, Scalar) in a C++ formula
+        return result(out, MulBackward1, (a,), (), (a._a.shape, b))
     return binary_result(out, a, b, MulBackward0, MulBackward0_number)
 
 
@@ -154,7 +184,7 @@ def _torch_mul(input, other, out=None):
     return mul(input, other)
 
 
-declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number], torch_forward=_torch_mul,
+declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number, MulBackward1], torch_forward=_torch_mul,
         inplace=binary_inplace(mul, ufunc=np.multiply),
         dunders={"__mul__": _dunder(mul), "__rmul__": _dunder(mul), "__imul__": lambda self, other: self.mul_(other)})
 
@@ -169,7 +199,7 @@ def DivBackward0(grad, xp, self, other, self_shape, other_shape):
 @rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self",),
       ctx=("self_shape", "other"), key="DivBackward0 by a number")
 def DivBackward0_number(grad, xp, self, self_shape, other):
-    return (xp.sum_to(grad / other, self_shape), None)
+    return (xp.sum_to(grad / _wrapped(xp, other, grad), self_shape), None)
 
 
 @rule("DivBackward2", ("self", "other"), ("zeros_like(grad)", "zeros_like(grad)"), ctx=("self_shape", "other_shape"))
@@ -196,6 +226,8 @@ def div(a, b, rounding_mode=None):
         out = np.asarray(out)
     if out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
+    if CPP_FORMULA[0] and type(b) is not Tensor:   # div(Tensor, Scalar) in a C++ formula
+        return result(out, DivBackward1, (a,), (), b)
     return binary_result(out, a, b, DivBackward0, DivBackward0_number)
 
 
