@@ -676,7 +676,6 @@ GAPS = {
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
-        "heaviside": "records HeavisideBackward0; PyTorch NotImplemented (backward raises)",
         "fill_diagonal_": "in-place fill_diagonal_ records no CopySlices (grad_fn stays MulBackward0)",
         "rot90": "records TransposeBackward0; PyTorch Rot90Backward0",
         "repeat_interleave:0": "records IndexSelectBackward0; PyTorch ViewBackward0",
@@ -698,7 +697,6 @@ GAPS = {
         "index_copy": "records no node (no gradient); PyTorch IndexCopyBackward0",
     },
     "gradients": {
-        "heaviside": "backward runs; PyTorch: derivative for aten::heaviside is not implemented",
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
         "fill_diagonal_": "the diagonal's old values still get gradient (no CopySlices)",
         "mode": "gradient placed differently from PyTorch's on ties",

@@ -294,7 +294,7 @@ def test_method_function_and_inplace_variants_agree(sid, op, sample):
         y = inputs[0] * 1     # a non-leaf: in-place on it is allowed and recorded
         getattr(y, op + "_")(*inputs[1:], *sample.args, **sample.kwargs)
         assert y.tolist() == want.tolist()
-        if want.requires_grad:
+        if want.requires_grad and "grad_error" not in GOLDEN[sid]:   # backward itself fails in PyTorch
             wrt = _grad_inputs(sample, inputs)
             expect = autograd_grad(_loss(want), wrt, allow_unused=True)
             got = autograd_grad(_loss(y), wrt, allow_unused=True)

@@ -213,7 +213,8 @@ def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, 
         ga, gb = deriv(grad, xp, self, other)
         return (None if self_shape is None or ga is None else xp.sum_to(ga, self_shape),
                 None if other_shape is None or gb is None else xp.sum_to(gb, other_shape))
-    spec = rule(node, ("self", "other"), formulas, saved=("self", "other"), ctx=("self_shape", "other_shape"))(fn)
+    spec = rule(node, ("self", "other"), formulas, saved=("self", "other"), ctx=("self_shape", "other_shape"),
+                key=f"{node} {name}" if node == "NotImplemented" else None)(fn)
     # PyTorch's node for a Python-number `other` (fmod.Scalar: FmodBackward0) when it differs
     scalar_spec = spec if scalar_node is None else rule(scalar_node, ("self", "other"), formulas,
                                                         saved=("self", "other"), ctx=("self_shape", "other_shape"),
@@ -283,8 +284,15 @@ fmin = _binary("fmin", lambda a, b: np.fmin(a, b), "FminBackward0",
                lambda grad, xp, a, b: (grad * xp.mask((xp.raw(a) <= xp.raw(b)) | np.isnan(xp.raw(b)), grad),
                                        grad * xp.mask(~((xp.raw(a) <= xp.raw(b)) | np.isnan(xp.raw(b))), grad)),
                floating=False, inplace=False)
-_binary("heaviside", lambda a, b: np.heaviside(a, b).astype(np.result_type(a, b)), "HeavisideBackward0",
-        ("not differentiable", "not differentiable"), lambda grad, xp, a, b: (grad * 0, grad * 0), floating=False)
+def _not_implemented(op):
+    def deriv(grad, xp, a, b):
+        raise RuntimeError(f"derivative for {op} is not implemented")
+    return deriv
+
+
+# PyTorch defines no derivative: the result requires grad, backward through it fails
+_binary("heaviside", lambda a, b: np.heaviside(a, b).astype(np.result_type(a, b)), "NotImplemented",
+        ("not implemented", "not implemented"), _not_implemented("aten::heaviside"), floating=False)
 
 
 def _int_binary(name, fn):
