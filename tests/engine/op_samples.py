@@ -557,12 +557,11 @@ _ARRAY_RULE = ("its rule in ops/nn.py computes on arrays and refuses double back
 GAPS = {
     "create_graph": {op: _ARRAY_RULE for op in ("batch_norm", "conv1d", "conv2d", "layer_norm")} | {
         op: "found by the sweep: under create_graph the gradient's requires_grad differs from PyTorch's" for op in (
-            "digamma", "i0", "fmod:0", "copysign", "unfold", "cross", "aminmax",
-            "cumprod", "logcumsumexp", "linalg_solve", "svd", "scatter_reduce", "index_fill", "index_copy")},
+            "digamma", "i0", "fmod:0", "copysign", "unfold", "cross", "cumprod", "logcumsumexp", "linalg_solve",
+            "svd")},
     "second_order": {**{op: _ARRAY_RULE for op in ("batch_norm", "conv1d", "conv2d", "layer_norm")},
         **{op: "found by the sweep: the rule's create_graph path gives a wrong or no second derivative" for op in (
-            "digamma", "i0", "cross", "aminmax", "cumprod", "logcumsumexp", "det",
-            "linalg_solve", "svd", "scatter_reduce", "index_fill", "index_copy")}},
+            "digamma", "i0", "cross", "cumprod", "logcumsumexp", "det", "linalg_solve", "svd")}},
     # the create_graph gradient's grad_fn(next_functions) here | PyTorch's: a rule's create_graph path
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
@@ -646,10 +645,6 @@ GAPS = {
             "PyTorch MulBackward0(None, MaskedFillBackward0); NegBackward0(MulBackward0)",
         "cdist:0": "ViewBackward0(ViewBackward0); ViewBackward0(ViewBackward0) | "
             "PyTorch CdistBackwardBackward0(None, AccumulateGrad, AccumulateGrad, CdistBackward0); CdistBackwardBackward0(None, AccumulateGrad, AccumulateGrad, CloneBackward0)",
-        "aminmax:0": "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn | "
-            "PyTorch None",
-        "aminmax:1": "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn | "
-            "PyTorch None",
         "cumprod:0": "None | PyTorch DivBackward0(FlipBackward0, AccumulateGrad)",
         "logcumsumexp:0": "None | PyTorch SubBackward0(ExpBackward0, ExpBackward0)",
         "std_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
@@ -660,12 +655,6 @@ GAPS = {
             "PyTorch NegBackward0(MmBackward0); LinalgSolveExBackward0(TransposeBackward0, None)",
         "svd:0": "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn | "
             "PyTorch MmBackward0(LinalgSvdBackward0, MulBackward0)",
-        "scatter_reduce:0": "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn | "
-            "PyTorch None; None",
-        "index_fill:0": "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn | "
-            "PyTorch None",
-        "index_copy:0": "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn | "
-            "PyTorch None; None",
         "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
         "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
         "norm:2": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(MulBackward0, MaskedFillBackward0)",
@@ -688,20 +677,14 @@ GAPS = {
         "addbmm": "composed: AddBackward0; PyTorch AddbmmBackward0",
         "chain_matmul": "records MmBackward0; PyTorch ViewBackward0",
         "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
-        "aminmax": "records no node (no gradient); PyTorch AminmaxBackward0",
         "std_mean": "composed: StdBackward0 / MeanBackward1; PyTorch StdMeanBackward0",
         "var_mean": "composed: VarBackward0; PyTorch VarMeanBackward0",
         "svd": "records no node (no gradient); PyTorch LinalgSvdBackward0",
-        "scatter_reduce": "records no node (no gradient); PyTorch ScatterReduceBackward0",
-        "index_fill": "records no node (no gradient); PyTorch IndexFillBackward0",
-        "index_copy": "records no node (no gradient); PyTorch IndexCopyBackward0",
     },
     "gradients": {
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
         "fill_diagonal_": "the diagonal's old values still get gradient (no CopySlices)",
-        "mode": "gradient placed differently from PyTorch's on ties",
-        "aminmax": "no gradient", "svd": "no gradient", "scatter_reduce": "no gradient",
-        "index_fill": "no gradient", "index_copy": "no gradient",
+        "mode": "gradient placed differently from PyTorch's on ties", "svd": "no gradient",
     },
     "variants": {},
 }

@@ -6,6 +6,7 @@ and send the gradient back to the selected positions (value_selecting_reduction_
 """
 import numpy as np
 
+from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.reduce import extreme_backward
 from gradrepl.engine.ops.registry import declare, rule
@@ -265,17 +266,36 @@ def amin(self, dim=(), keepdim=False):
     return result(out, AminBackward0, (self,), (self, RESULT), (dims, keepdim))
 
 
-@declare("aminmax", rules=[])
+@rule("AminmaxBackward0", ("self",), ("grad_min and grad_max spread evenly over the elements equal to min / max",),
+      saved=("self",), ctx=("lo", "hi", "dims", "keepdim"), multi=True)
+def AminmaxBackward0(grads, xp, self, lo, hi, dims, keepdim):
+    total = None
+    for g, r in zip(grads, (lo, hi)):
+        if g is not None:
+            part = extreme_backward(g, xp, self, r, dims, keepdim)[0]
+            total = part if total is None else total + part
+    return (total,)
+
+
+@declare("aminmax", rules=[AminmaxBackward0])
 def aminmax(self, *, dim=None, keepdim=False):
     a = self._a
     if dim is None:
+        dims = tuple(range(a.ndim))
         lo, hi = np.asarray(a.min()), np.asarray(a.max())
         if keepdim:
             lo, hi = lo.reshape((1,) * a.ndim), hi.reshape((1,) * a.ndim)
     else:
         d = wrap_dim(dim, a.ndim)
+        dims = (d,) if a.ndim else ()
         lo, hi = np.asarray(a.min(axis=d, keepdims=keepdim)), np.asarray(a.max(axis=d, keepdims=keepdim))
-    return returns("aminmax", ("min", "max"))((_new(lo), _new(hi)))
+    outs = (_new(lo), _new(hi))
+    if GRAD[0] and (self._fn is not None or self._rg) and a.dtype.kind == "f":
+        node = Node(AminmaxBackward0, (edge_of(self),), (self,), (lo, hi, dims, keepdim))
+        node.n_out = 2
+        for k, o in enumerate(outs):
+            o._fn, o._onr = node, k
+    return returns("aminmax", ("min", "max"))(outs)
 
 
 # ================================================================ scans
