@@ -79,6 +79,7 @@ class ARRAYS:
     cosh = staticmethod(np.cosh)
     sinh = staticmethod(np.sinh)
     matmul = staticmethod(np.matmul)
+    bmm = staticmethod(np.matmul)
     outer = staticmethod(np.outer)
 
     @staticmethod
@@ -257,7 +258,7 @@ class TENSORS:
         dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
         if dims:
             g = g.sum(dims, keepdim=True)
-        return g.reshape(shape)
+        return g.reshape(shape) if lead else g   # at::sum_to views only to drop leading dims
 
     exp = staticmethod(lambda t: t.exp())
     log = staticmethod(lambda t: t.log())
@@ -320,6 +321,10 @@ class TENSORS:
     @staticmethod
     def matmul(a, b):
         return a.matmul(b)
+
+    @staticmethod
+    def bmm(a, b):
+        return a.bmm(b)
 
     @staticmethod
     def outer(a, b):

@@ -566,8 +566,6 @@ GAPS = {
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
     "cg_graph": {
-        "mul:1": "ViewBackward0(SumBackward1); ViewBackward0(SumBackward1) | "
-            "PyTorch SumBackward1(MulBackward0); ViewBackward0(SumBackward1)",
         "remainder:0": "None; MulBackward0(None, FloorBackward0) | PyTorch None; MulBackward0(None, DivBackward2)",
         "pow:3": "WhereBackward0(None, None, MulBackward0); WhereBackward0(None, MulBackward1, MulBackward0) | "
             "PyTorch WhereBackward0(None, MulBackward0); MulBackward0(None, WhereBackward0)",
@@ -584,8 +582,6 @@ GAPS = {
             "PyTorch ViewBackward0(MmBackward0); MmBackward0(TBackward0, None)",
         "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
             "PyTorch ViewBackward0(BmmBackward0); ViewBackward0(BmmBackward0)",
-        "outer:0": "ViewBackward0(ViewBackward0); ViewBackward0(ViewBackward0) | "
-            "PyTorch ViewBackward0(SumBackward1); ViewBackward0(SumBackward1)",
         "linear:0": "MmBackward0(None, TBackward0); TBackward0(MmBackward0); None | "
             "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
         "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
@@ -625,25 +621,15 @@ GAPS = {
         "addcdiv:0": "None; DivBackward0(None, AccumulateGrad); DivBackward0(MulBackward0, MulBackward0) | "
             "PyTorch None; MulBackward0(None, DivBackward0); MulBackward0(None, DivBackward0)",
         "float_power:0": "MulBackward0(None, PowBackward0) | PyTorch MulBackward0(None, MulBackward1)",
-        "bmm:0": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
-            "PyTorch BmmBackward0(None, TransposeBackward0); BmmBackward0(TransposeBackward0, None)",
         "einsum:0": "PermuteBackward0(ViewBackward0); PermuteBackward0(ViewBackward0) | "
             "PyTorch SqueezeBackward1(PermuteBackward0); SqueezeBackward1(PermuteBackward0)",
         "inner:0": "PermuteBackward0(ViewBackward0); PermuteBackward0(ViewBackward0) | "
             "PyTorch PermuteBackward0(MulBackward0); PermuteBackward0(MulBackward0)",
         "cross:0": "None; None | "
             "PyTorch LinalgCrossBackward0(AccumulateGrad, None); LinalgCrossBackward0(None, AccumulateGrad)",
-        "kron:0": "ViewBackward0(ViewBackward0); ViewBackward0(ViewBackward0) | "
-            "PyTorch ViewBackward0(SumBackward1); ViewBackward0(SumBackward1)",
-        "baddbmm:0": "None; UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
-            "PyTorch None; BmmBackward0(None, TransposeBackward0); BmmBackward0(TransposeBackward0, None)",
-        "addr:0": "None; ViewBackward0(ViewBackward0); ViewBackward0(ViewBackward0) | "
-            "PyTorch None; MvBackward0(None, AccumulateGrad); MvBackward0(None, AccumulateGrad)",
-        "addbmm:0": "None; UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
-            "PyTorch None; BmmBackward0(None, TransposeBackward0); BmmBackward0(TransposeBackward0, None)",
         "dist:0": "MulBackward0(DivBackward0, None); NegBackward0(MulBackward0) | "
             "PyTorch MulBackward0(None, MaskedFillBackward0); NegBackward0(MulBackward0)",
-        "cdist:0": "ViewBackward0(ViewBackward0); ViewBackward0(ViewBackward0) | "
+        "cdist:0": "ViewBackward0(SumBackward1); ViewBackward0(SumBackward1) | "
             "PyTorch CdistBackwardBackward0(None, AccumulateGrad, AccumulateGrad, CdistBackward0); CdistBackwardBackward0(None, AccumulateGrad, AccumulateGrad, CloneBackward0)",
         "cumprod:0": "None | PyTorch DivBackward0(FlipBackward0, AccumulateGrad)",
         "logcumsumexp:0": "None | PyTorch SubBackward0(ExpBackward0, ExpBackward0)",
@@ -666,19 +652,8 @@ GAPS = {
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
         "fill_diagonal_": "in-place fill_diagonal_ records no CopySlices (grad_fn stays MulBackward0)",
-        "rot90": "records TransposeBackward0; PyTorch Rot90Backward0",
-        "repeat_interleave:0": "records IndexSelectBackward0; PyTorch ViewBackward0",
-        "tensor_split": "records SplitWithSizesBackward0; PyTorch SliceBackward0",
-        "kron": "records ViewBackward0; PyTorch UnsafeViewBackward0",
-        "vdot": "records DotBackward0; PyTorch VdotBackward0",
-        "baddbmm": "composed: AddBackward0; PyTorch BaddbmmBackward0",
-        "addmv": "composed: AddBackward0; PyTorch AddmvBackward0",
-        "addr": "composed: AddBackward0; PyTorch AddrBackward0",
-        "addbmm": "composed: AddBackward0; PyTorch AddbmmBackward0",
         "chain_matmul": "records MmBackward0; PyTorch ViewBackward0",
         "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
-        "std_mean": "composed: StdBackward0 / MeanBackward1; PyTorch StdMeanBackward0",
-        "var_mean": "composed: VarBackward0; PyTorch VarMeanBackward0",
         "svd": "records no node (no gradient); PyTorch LinalgSvdBackward0",
     },
     "gradients": {

@@ -6,9 +6,9 @@ and send the gradient back to the selected positions (value_selecting_reduction_
 """
 import numpy as np
 
-from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
-from gradrepl.engine.ops.reduce import extreme_backward
+from gradrepl.engine.ops.reduce import MeanBackward0, MeanBackward1, StdBackward0, VarBackward0, extreme_backward
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.tensor import Tensor, _new
@@ -444,10 +444,49 @@ def _stat_mean(which):
             kw["unbiased"] = unbiased
         stat = getattr(input, which)(dim, keepdim=keepdim, **kw) if dim is not None else getattr(input, which)(**kw)
         mean = input.mean(dim, keepdim) if dim is not None else input.mean()
+        if stat._fn is None:
+            return (stat, mean)
+        # one node for both outputs, as PyTorch's StdMeanBackward0 / VarMeanBackward0
+        dims, correction, keep = stat._fn.ctx
+        stat, mean = _new(stat._a), _new(mean._a)
+        spec = StdMeanBackward0 if which == "std" else VarMeanBackward0
+        node = Node(spec, (edge_of(input),), (input, stat) if which == "std" else (input,),
+                    (tuple(input._a.shape), dims, correction, keep))
+        node.n_out = 2
+        stat._fn, stat._onr, mean._fn, mean._onr = node, 0, node, 1
+        if which == "std":
+            node.saved = (input, SavedOutput(stat, node))
+            node.saved_outputs = (1,)
         return (stat, mean)
     fn.__name__ = which + "_mean"
     return fn
 
 
-declare("std_mean", _stat_mean("std"), method=False, rules=[])
-declare("var_mean", _stat_mean("var"), method=False, rules=[])
+def _mean_part(g, xp, shape, dims, keepdim):
+    if dims is None:
+        return MeanBackward0.fn(g, xp, shape)[0]
+    return MeanBackward1.fn(g, xp, shape, dims, keepdim)[0]
+
+
+def _sum_parts(a, b):
+    return b if a is None else (a if b is None else a + b)
+
+
+@rule("StdMeanBackward0", ("self",), ("std_backward(grads[0], self, result0) + mean_backward(grads[1])",),
+      saved=("self", "result0"), ctx=("shape", "dims", "correction", "keepdim"), multi=True)
+def StdMeanBackward0(grads, xp, self, result0, shape, dims, correction, keepdim):
+    g_std, g_mean = grads
+    part = None if g_std is None else StdBackward0.fn(g_std, xp, self, result0, dims, correction, keepdim)[0]
+    return (_sum_parts(part, None if g_mean is None else _mean_part(g_mean, xp, shape, dims, keepdim)),)
+
+
+@rule("VarMeanBackward0", ("self",), ("var_backward(grads[0], self) + mean_backward(grads[1])",),
+      saved=("self",), ctx=("shape", "dims", "correction", "keepdim"), multi=True)
+def VarMeanBackward0(grads, xp, self, shape, dims, correction, keepdim):
+    g_var, g_mean = grads
+    part = None if g_var is None else VarBackward0.fn(g_var, xp, self, dims, correction, keepdim)[0]
+    return (_sum_parts(part, None if g_mean is None else _mean_part(g_mean, xp, shape, dims, keepdim)),)
+
+
+declare("std_mean", _stat_mean("std"), method=False, rules=[StdMeanBackward0])
+declare("var_mean", _stat_mean("var"), method=False, rules=[VarMeanBackward0])
