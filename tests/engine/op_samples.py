@@ -547,19 +547,20 @@ SAMPLES.update({name: BACKWARD_KERNEL for name in (
     "elu_backward", "softplus_backward", "hardtanh_backward", "hardswish_backward", "log_sigmoid_backward",
     "softmax_backward_data", "log_softmax_backward_data", "mse_loss_backward", "nll_loss_backward",
     "binary_cross_entropy_backward", "smooth_l1_loss_backward", "huber_loss_backward",
-    "max_pool2d_with_indices_backward", "avg_pool2d_backward", "embedding_dense_backward")})
+    "max_pool2d_with_indices_backward", "avg_pool2d_backward", "embedding_dense_backward",
+    "convolution_backward")})
 
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
 _ARRAY_RULE = ("its rule in ops/nn.py computes on arrays and refuses double backward (first_order): no "
-               "create_graph gradient, no second derivative (PyTorch: ConvolutionBackwardBackward0, "
-               "NativeBatchNormBackwardBackward0, NativeLayerNormBackwardBackward0)")
+               "create_graph gradient, no second derivative (PyTorch: NativeBatchNormBackwardBackward0, "
+               "NativeLayerNormBackwardBackward0)")
 GAPS = {
-    "create_graph": {op: _ARRAY_RULE for op in ("batch_norm", "conv1d", "conv2d", "layer_norm")} | {
+    "create_graph": {op: _ARRAY_RULE for op in ("batch_norm", "layer_norm")} | {
         op: "found by the sweep: under create_graph the gradient's requires_grad differs from PyTorch's" for op in (
             "digamma", "i0", "fmod:0", "copysign", "unfold", "cross", "cumprod", "logcumsumexp", "linalg_solve",
             "svd")},
-    "second_order": {**{op: _ARRAY_RULE for op in ("batch_norm", "conv1d", "conv2d", "layer_norm")},
+    "second_order": {**{op: _ARRAY_RULE for op in ("batch_norm", "layer_norm")},
         **{op: "found by the sweep: the rule's create_graph path gives a wrong or no second derivative" for op in (
             "digamma", "i0", "cross", "cumprod", "logcumsumexp", "det", "linalg_solve", "svd")}},
     # the create_graph gradient's grad_fn(next_functions) here | PyTorch's: a rule's create_graph path
@@ -586,14 +587,6 @@ GAPS = {
             "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
         "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
             "PyTorch SqueezeBackward1(MmBackward0); TBackward0(TBackward0)",
-        "conv1d:0": "NotImplementedError: double backward through ConvolutionBackward0 is not available in gradrepl (create_graph=True) | "
-            "PyTorch ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad); ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad); ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad)",
-        "conv1d:1": "NotImplementedError: double backward through ConvolutionBackward0 is not available in gradrepl (create_graph=True) | "
-            "PyTorch ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad); ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad)",
-        "conv2d:0": "NotImplementedError: double backward through ConvolutionBackward0 is not available in gradrepl (create_graph=True) | "
-            "PyTorch ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad); ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad); ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad)",
-        "conv2d:1": "NotImplementedError: double backward through ConvolutionBackward0 is not available in gradrepl (create_graph=True) | "
-            "PyTorch ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad); ConvolutionBackwardBackward0(None, AccumulateGrad, AccumulateGrad)",
         "batch_norm:0": "NotImplementedError: double backward through NativeBatchNormBackward0 is not available in gradrepl (create_graph=True) | "
             "PyTorch NativeBatchNormBackwardBackward0(None, AccumulateGrad, AccumulateGrad, None, None); NativeBatchNormBackwardBackward0(None, AccumulateGrad, AccumulateGrad, None, None); NativeBatchNormBackwardBackward0(None, AccumulateGrad, AccumulateGrad, None, None)",
         "batch_norm:1": "NotImplementedError: double backward through NativeBatchNormBackward0 is not available in gradrepl (create_graph=True) | "

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar
 from gradrepl.engine.ops.loss import reduce_loss
@@ -770,15 +771,22 @@ def _windows(xp_, kernel, stride, dilation):
       ("conv_transpose(grad, weight)", "conv(input, grad)", "grad.sum(batch and spatial dims)"),
       saved=("input", "weight"), ctx=("stride", "padding", "dilation", "groups", "has_bias"))
 def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilation, groups, has_bias):
-    first_order(xp, "ConvolutionBackward0", grad, input, weight)
-    x, w, g = xp.raw(input), xp.raw(weight), xp.raw(grad)
+    e = node.edges
+    mask = (e[0] is not None, e[1] is not None, has_bias and e[2] is not None)
+    if xp.tensors:
+        return convolution_backward(grad, input, weight, (stride, padding, dilation, groups), mask)
+    return _conv_bw(grad, input, weight, stride, padding, dilation, groups, mask)
+
+
+def _conv_bw(g, x, w, stride, padding, dilation, groups, mask):
+    """convolution_backward on arrays: (d input, d weight, d bias) for the outputs in mask."""
     n = w.ndim - 2
     pad = [(0, 0), (0, 0)] + [(p, p) for p in padding]
     xpad = np.pad(x, pad)
     _, views = _windows(xpad, w.shape[2:], stride, dilation)
     cin_g, cout_g = w.shape[1], w.shape[0] // groups
-    gx = np.zeros(xpad.shape, np.float64) if node.edges[0] is not None else None
-    gw = np.zeros(w.shape, np.float64) if node.edges[1] is not None else None
+    gx = np.zeros(xpad.shape, np.float64) if mask[0] else None
+    gw = np.zeros(w.shape, np.float64) if mask[1] else None
     g64 = _f64(g)
     for gi in range(groups):
         gsl = g64[:, gi * cout_g:(gi + 1) * cout_g]
@@ -794,11 +802,67 @@ def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilatio
                 gx[channels] += np.einsum("no...,oc->nc...", gsl, wk)
     if gx is not None:
         crop = (slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, x.shape[2:]))
-        gx = xp.constant(_out(gx[crop], x))
-    gb = None
-    if has_bias and node.edges[2] is not None:
-        gb = xp.constant(_out(g64.sum(axis=(0, *range(2, 2 + n))), g))
-    return (gx, None if gw is None else xp.constant(_out(gw, w)), gb)
+        gx = _out(gx[crop], x)
+    gb = _out(g64.sum(axis=(0, *range(2, 2 + n))), g) if mask[2] else None
+    return (gx, None if gw is None else _out(gw, w), gb)
+
+
+@rule("ConvolutionBackwardBackward0", ("grad_output", "input", "weight"),
+      ("conv(ggI, weight) + conv(input, ggW) + ggb", "convolution_backward(grad_output, input, ggW)[input]",
+       "convolution_backward(grad_output, ggI, weight)[weight]"),
+      saved=("grad_output", "input", "weight"), ctx=("geometry", "mask"), multi=True)
+def ConvolutionBackwardBackward0(grads, xp, node, grad_output, input, weight, geometry, mask):
+    """The gradient of convolution_backward's outputs (d input, d weight, d bias): it is
+    linear in grad_output, and bilinear in grad_output and weight (d input) or input (d weight)."""
+    gg_in, gg_w, gg_b = (list(grads) + [None] * 3)[:3]
+    stride, padding, dilation, groups = geometry
+    e = node.edges
+    g_out = g_in = g_w = None
+    if e[0] is not None:
+        parts = []
+        if gg_in is not None:
+            parts.append(_conv_op(xp, gg_in, weight, geometry))
+        if gg_w is not None:
+            parts.append(_conv_op(xp, input, gg_w, geometry))
+        if gg_b is not None:
+            parts.append(xp.reshape(gg_b, (1, -1) + (1,) * (weight.ndim - 2)))
+        for part in parts:
+            g_out = part if g_out is None else g_out + part
+    if e[1] is not None and gg_w is not None:
+        g_in = (convolution_backward(grad_output, input, gg_w, geometry, (True, False, False))[0] if xp.tensors
+                else _conv_bw(grad_output, input, gg_w, stride, padding, dilation, groups, (True, False, False))[0])
+    if e[2] is not None and gg_in is not None:
+        g_w = (convolution_backward(grad_output, gg_in, weight, geometry, (False, True, False))[1] if xp.tensors
+               else _conv_bw(grad_output, gg_in, weight, stride, padding, dilation, groups, (False, True, False))[1])
+    return (g_out, g_in, g_w)
+
+
+def _conv_op(xp, x, w, geometry):
+    """conv(x, w) without bias: the op itself under create_graph (ConvolutionBackward0), else arrays."""
+    stride, padding, dilation, groups = geometry
+    if xp.tensors:
+        return _conv_forward(x, w, None, stride, padding, dilation, groups)
+    return _out(_conv_arrays(x, w, stride, padding, dilation, groups), x)
+
+
+def convolution_backward(grad_output, input, weight, geometry, mask):
+    """aten::convolution_backward under create_graph: its three outputs come from one node
+    (ConvolutionBackwardBackward0) with grad_output, input and weight as inputs."""
+    stride, padding, dilation, groups = geometry
+    arrays = _conv_bw(grad_output._a, input._a, weight._a, stride, padding, dilation, groups, mask)
+    outs = tuple(None if a is None else _new(a) for a in arrays)
+    if GRAD[0] and any(t._fn is not None or t._rg for t in (grad_output, input, weight)):
+        node = Node(ConvolutionBackwardBackward0, tuple(edge_of(t) for t in (grad_output, input, weight)),
+                    (grad_output, input, weight), (geometry, mask))
+        node.n_out = 3
+        for k, o in enumerate(outs):
+            if o is not None:
+                o._fn, o._onr = node, k
+    return outs
+
+
+declare("convolution_backward", convolution_backward, method=False, function=False,
+        rules=[ConvolutionBackwardBackward0])
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
@@ -829,11 +893,20 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
         raise RuntimeError(f"Given groups={groups}, weight of size {list(w.shape)}, expected input{list(x.shape)} to "
                            f"have {w.shape[1] * groups} channels, but got {x.shape[1]} channels instead")
     xpad = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
-    out_sp, views = _windows(xpad, w.shape[2:], stride, dilation)
+    out_sp, _ = _windows(xpad, w.shape[2:], stride, dilation)
     if any(o <= 0 for o in out_sp):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(str(s) for s in xpad.shape[2:])}). "
                            f"Kernel size: ({' x '.join(str(s) for s in w.shape[2:])}). Kernel size can't be greater "
                            "than actual input size")
+    inputs = (input if not unbatched else input.unsqueeze(0), weight, bias)
+    t = _conv_forward(inputs[0], weight, bias, stride, padding, dilation, groups)
+    return t.squeeze(0) if unbatched else t
+
+
+def _conv_arrays(x, w, stride, padding, dilation, groups):
+    """The convolution in float64, without bias."""
+    xpad = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+    out_sp, views = _windows(xpad, w.shape[2:], stride, dilation)
     cin_g, cout_g = w.shape[1], w.shape[0] // groups
     out = np.zeros((x.shape[0], w.shape[0], *out_sp), np.float64)
     for gi in range(groups):
@@ -841,12 +914,17 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
             patch = _f64(xpad[(slice(None), slice(gi * cin_g, (gi + 1) * cin_g)) + idx[2:]])
             wk = _f64(w[(slice(gi * cout_g, (gi + 1) * cout_g), slice(None)) + tuple(offset)])
             out[:, gi * cout_g:(gi + 1) * cout_g] += np.einsum("nc...,oc->no...", patch, wk)
+    return out
+
+
+def _conv_forward(input, weight, bias, stride, padding, dilation, groups):
+    """A batched convolution's Tensor (its arguments checked by the caller)."""
+    x, w = input._a, weight._a
+    out = _conv_arrays(x, w, stride, padding, dilation, groups)
     if bias is not None:
-        out += _f64(bias._a).reshape((1, -1) + (1,) * n)
-    inputs = (input if not unbatched else input.unsqueeze(0), weight, bias)
-    t = result(_out(out, x), ConvolutionBackward0, inputs, (inputs[0], weight),
-               (stride, padding, dilation, groups, bias is not None))
-    return t.squeeze(0) if unbatched else t
+        out += _f64(bias._a).reshape((1, -1) + (1,) * (w.ndim - 2))
+    return result(_out(out, x), ConvolutionBackward0, (input, weight, bias), (input, weight),
+                  (stride, padding, dilation, groups, bias is not None))
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
