@@ -644,14 +644,12 @@ GAPS = {
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
-        "fill_diagonal_": "in-place fill_diagonal_ records no CopySlices (grad_fn stays MulBackward0)",
         "chain_matmul": "records MmBackward0; PyTorch ViewBackward0",
         "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
         "svd": "records no node (no gradient); PyTorch LinalgSvdBackward0",
     },
     "gradients": {
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
-        "fill_diagonal_": "the diagonal's old values still get gradient (no CopySlices)",
         "mode": "gradient placed differently from PyTorch's on ties", "svd": "no gradient",
     },
     "variants": {},

@@ -9,8 +9,9 @@ import itertools
 
 import numpy as np
 
-from gradrepl.engine.ops.common import RESULT, as_tensor, result
-from gradrepl.engine.ops.inplace import unary_inplace
+from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.ops.common import RESULT, as_tensor, check_leaf_inplace, result
+from gradrepl.engine.ops.inplace import CopySlices, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import UnsafeViewBackward0, cat, stack
 from gradrepl.engine.tensor import Tensor, _new
@@ -151,10 +152,18 @@ declare("tril_indices", _indices(np.tril_indices), method=False, rules=[])
 declare("triu_indices", _indices(np.triu_indices), method=False, rules=[])
 
 
-@declare("fill_diagonal_", function=False, rules=[])
+@declare("fill_diagonal_", function=False, rules=[CopySlices])
 def fill_diagonal_(self, fill_value, wrap=False):
+    check_leaf_inplace(self, through_view=True)   # PyTorch fills the diagonal() view
     np.fill_diagonal(self._a, fill_value, wrap=wrap)
     self._ver[0] += 1
+    if GRAD[0] and self._fn is not None:
+        # PyTorch fills self.diagonal() in place: the history gains a CopySlices whose
+        # gradient is zero on the diagonal (the old values there no longer matter)
+        mask = np.zeros(self._a.shape, bool)
+        np.fill_diagonal(mask, True, wrap=wrap)
+        node = Node(CopySlices, (edge_of(self), None), (), (np.nonzero(mask), None, True))
+        self._fn, self._onr = node, 0
     return self
 
 
