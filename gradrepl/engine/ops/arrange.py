@@ -396,15 +396,37 @@ declare("broadcast_to", lambda self, size: self.expand(*shape_args((size,))), ru
 @rule("UnfoldBackward0", ("self",), ("unfold_backward(grad, self.sizes(), dimension, size, step)",),
       ctx=("shape", "dim", "size", "step"))
 def UnfoldBackward0(grad, xp, shape, dim, size, step):
+    if xp.tensors:
+        return (unfold_backward(grad, shape, dim, size, step),)
+    return (_unfold_bw(grad, shape, dim, size, step),)
+
+
+def _unfold_bw(g, shape, dim, size, step):
     n = (shape[dim] - size) // step + 1
     idx = np.arange(n)[:, None] * step + np.arange(size)[None, :]
-    g = xp.raw(grad)
     out = np.zeros(shape, g.dtype)
     moved = np.moveaxis(out, dim, -1)
     gm = np.moveaxis(g, dim, -2)
     for w in range(n):
         moved[..., idx[w]] += gm[..., w, :]
-    return (xp.constant(out),)
+    return out
+
+
+@rule("UnfoldBackwardBackward0", ("grad_in",), ("grad.unfold(dim, size, step)",), ctx=("dim", "size", "step"))
+def UnfoldBackwardBackward0(grad, xp, dim, size, step):
+    if xp.tensors:
+        return (unfold(grad, dim, size, step),)
+    n = (grad.shape[dim] - size) // step + 1
+    idx = np.arange(n)[:, None] * step + np.arange(size)[None, :]
+    return (np.ascontiguousarray(np.moveaxis(np.take(grad, idx, axis=dim), dim + 1, -1)),)
+
+
+def unfold_backward(grad_in, shape, dim, size, step):
+    return result(_unfold_bw(grad_in._a, shape, dim, size, step), UnfoldBackwardBackward0, (grad_in,), (),
+                  (dim, size, step))
+
+
+declare("unfold_backward", unfold_backward, method=False, function=False, rules=[UnfoldBackwardBackward0])
 
 
 @declare("unfold", function=False, rules=[UnfoldBackward0])
@@ -560,6 +582,9 @@ declare("inner", inner, rules=[])
 @rule("LinalgCrossBackward0", ("self", "other"), ("other.cross(grad, dim)", "grad.cross(self, dim)"),
       saved=("self", "other"), ctx=("dim", "shapes"))
 def LinalgCrossBackward0(grad, xp, self, other, dim, shapes):
+    if xp.tensors:   # the op itself, so that create_graph differentiates it again
+        return (None if shapes[0] is None else xp.sum_to(cross(other, grad, dim), shapes[0]),
+                None if shapes[1] is None else xp.sum_to(cross(grad, self, dim), shapes[1]))
     a, b, g = xp.raw(self), xp.raw(other), xp.raw(grad)
     ga = np.cross(b, g, axis=dim)
     gb = np.cross(g, a, axis=dim)

@@ -36,7 +36,8 @@ def _mT(xp, a):
 # ================================================================ det, slogdet
 @rule("LinalgDetBackward0", ("A",), ("grad * det * A.inverse().mH",), saved=("A", "result"))
 def LinalgDetBackward0(grad, xp, A, result):
-    inv = xp.constant(np.linalg.inv(xp.raw(A)).astype(xp.raw(A).dtype))
+    # under create_graph the inverse is the op itself, so that second derivatives flow through it
+    inv = inverse(A) if xp.tensors else xp.constant(np.linalg.inv(xp.raw(A)).astype(xp.raw(A).dtype))
     g = _expand2(xp, grad * result)
     return (g * _mT(xp, inv),)
 
@@ -104,7 +105,7 @@ def inverse(self):
       ctx=("vector",))
 def LinalgSolveExBackward0(grad, xp, A, result, vector):
     a = xp.raw(A)
-    ainvT = xp.constant(np.linalg.inv(a).swapaxes(-1, -2).astype(a.dtype))
+    ainvT = _mT(xp, inverse(A)) if xp.tensors else xp.constant(np.linalg.inv(a).swapaxes(-1, -2).astype(a.dtype))
     g = grad
     x = result
     if vector:

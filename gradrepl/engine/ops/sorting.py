@@ -359,6 +359,8 @@ def CumprodBackward0(grad, xp, self, dim):
     x = xp.raw(self)
     if x.ndim == 0:
         return (grad,)
+    if xp.tensors and x.all():   # PyTorch's formula without zeros, in ops: create_graph differentiates it
+        return (xp.reverse_cumsum(grad * self.cumprod(dim), dim) / self,)
     return (xp.constant(_cumprod_grad(x, xp.raw(grad), dim).astype(x.dtype)),)
 
 
@@ -379,6 +381,8 @@ def LogcumsumexpBackward0(grad, xp, self, result, dim):
     x, r, g = xp.raw(self), xp.raw(result), xp.raw(grad)
     if x.ndim == 0:
         return (grad,)
+    if xp.tensors:   # sum_{j>=i} g_j exp(x_i - r_j), in ops: create_graph differentiates it
+        return (xp.exp(self) * xp.reverse_cumsum(grad * xp.exp(-result), dim),)
     xm, rm, gm = (np.moveaxis(v, dim, -1).astype(np.float64) for v in (x, r, g))
     n = xm.shape[-1]
     w = gm * np.exp(-rm)                       # sum_{j>=i} g_j exp(x_i - r_j)

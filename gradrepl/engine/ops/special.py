@@ -128,7 +128,7 @@ _math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI)
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
-      lambda grad, xp, self: (grad * _apply(xp, self, _trigamma64),))
+      lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else _apply(xp, self, _trigamma64)),))
 _math("trunc", lambda a: np.trunc(a) if a.dtype.kind == "f" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
@@ -142,7 +142,27 @@ _math("sinc", _as64(lambda a: np.sinc(a)), "SincBackward0", "self",
       "((M_PI * self * (M_PI * self).cos() - (M_PI * self).sin()) / (M_PI * self * self)) * grad",
       lambda grad, xp, self: (grad * _sinc_slope(xp, self),))
 _math("i0", _as64(np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
-      lambda grad, xp, self: (grad * _apply(xp, self, _i1),))
+      lambda grad, xp, self: (grad * (special_i1(self) if xp.tensors else _apply(xp, self, _i1)),))
+
+
+@rule("SpecialI1Backward0", ("self",), ("grad * (i0(self) - i1(self) / self), 0.5 * grad at 0",), saved=("self",))
+def SpecialI1Backward0(grad, xp, self):
+    x = xp.raw(self)
+    if xp.tensors:
+        safe = self + xp.constant((x == 0).astype(x.dtype))     # i1(x) / x is 1/2 at 0
+        return (grad * xp.where(x == 0, xp.constant(np.full(x.shape, 0.5, x.dtype)), self.i0() - special_i1(self) / safe),)
+    with np.errstate(all="ignore"):
+        x64 = x.astype(np.float64)
+        d = np.where(x == 0, 0.5, np.i0(x64) - _i1(x64) / x64)
+    return (grad * xp.constant(d.astype(x.dtype)),)
+
+
+def special_i1(self):
+    """torch.special.i1: i0's derivative (a kernel of create_graph; not a torch.* name here yet)."""
+    return result(_as64(_i1)(self._a), SpecialI1Backward0, (self,), (self,))
+
+
+declare("special_i1", special_i1, method=False, function=False, rules=[SpecialI1Backward0])
 
 
 def _dsinc(x):
@@ -253,7 +273,8 @@ hypot = _binary("hypot", _k64(np.hypot), "HypotBackward0",
                 lambda grad, xp, a, b: (grad * a / xp.sqrt(a * a + b * b), grad * b / xp.sqrt(a * a + b * b)))
 fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
                ("grad", "-grad * self.div(other, rounding_mode='trunc')"),
-               lambda grad, xp, a, b: (grad, -grad * _apply(xp, a / b, np.trunc)), floating=False,
+               lambda grad, xp, a, b: (grad, -grad * (a.div(b, rounding_mode="trunc") if xp.tensors
+                                                      else _apply(xp, a / b, np.trunc))), floating=False,
                scalar_node="FmodBackward0")
 xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b))), "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
@@ -271,7 +292,7 @@ copysign = _binary("copysign", lambda a, b: np.copysign(a, b), "CopysignBackward
                    # result / self, written so the gradient keeps self's history (as PyTorch's does)
                    lambda grad, xp, a, b: (grad * (xp.mask(np.where(xp.raw(a) == 0, 0.0, np.sign(xp.raw(a)) *
                                                                     np.sign(np.copysign(1.0, xp.raw(b)))), grad)
-                                                   + a * 0), grad * 0))
+                                                   + a * 0), xp.zeros_like(grad)))
 fmax = _binary("fmax", lambda a, b: np.fmax(a, b), "FmaxBackward0",
                ("grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)",
                 "grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)"),
@@ -459,12 +480,41 @@ _logical("logical_or", np.logical_or)
 _logical("logical_xor", np.logical_xor)
 
 
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
+
+
+def _polygamma_one(n, v):
+    """psi^(n)(v) for n >= 2: the recurrence up to v >= 20, then the asymptotic series."""
+    if v <= 0 and v == math.floor(v):
+        return math.nan
+    acc = 0.0
+    while v < 20:
+        acc += 1 / v ** (n + 1)
+        v += 1
+    tail = math.factorial(n - 1) / v ** n + math.factorial(n) / (2 * v ** (n + 1))
+    for k, b in enumerate(_BERNOULLI, 1):
+        tail += b * math.factorial(2 * k + n - 1) / (math.factorial(2 * k) * v ** (2 * k + n))
+    return (-1) ** (n + 1) * (math.factorial(n) * acc + tail)
+
+
+def _polygamma64(n, x):
+    if n == 1:
+        return _trigamma64(x)
+    x = np.asarray(x, np.float64)
+    return np.asarray([_polygamma_one(n, v) for v in x.ravel().tolist()], np.float64).reshape(x.shape)
+
+
+@rule("PolygammaBackward0", ("self",), ("grad * polygamma(n + 1, self)",), saved=("self",), ctx=("n",))
+def PolygammaBackward0(grad, xp, self, n):
+    return (grad * (_polygamma(n + 1, self) if xp.tensors else _apply(xp, self, lambda a: _polygamma64(n + 1, a))),)
+
+
 def _polygamma(n, input):
     if n == 0:
         return input.digamma()
-    if n == 1:
-        return _new(_trigamma64(input._a).astype(input._a.dtype if input._a.dtype.kind == "f" else np.float32))
-    raise NotImplementedError("polygamma of order above 1 is not available in gradrepl")
+    a = input._a
+    out = _polygamma64(n, a).astype(a.dtype if a.dtype.kind == "f" else np.float32)
+    return result(out, PolygammaBackward0, (input,), (input,), n)
 
 
 def _mvlgamma(input, p):
