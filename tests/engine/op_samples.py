@@ -549,19 +549,15 @@ SAMPLES.update({name: BACKWARD_KERNEL for name in (
     "binary_cross_entropy_backward", "smooth_l1_loss_backward", "huber_loss_backward",
     "max_pool2d_with_indices_backward", "avg_pool2d_backward", "embedding_dense_backward",
     "convolution_backward", "unfold_backward")})
+# (native_layer_norm_backward / native_batch_norm_backward are recorded by nn.py's _norm_backward_op: no op)
 
 SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet): checked through i0's samples"
 
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
-_ARRAY_RULE = ("its rule in ops/nn.py computes on arrays and refuses double backward (first_order): no "
-               "create_graph gradient, no second derivative (PyTorch: NativeBatchNormBackwardBackward0, "
-               "NativeLayerNormBackwardBackward0)")
 GAPS = {
-    "create_graph": {op: _ARRAY_RULE for op in ("batch_norm", "layer_norm")} | {
-        "svd": "no gradient (PyTorch: LinalgSvdBackward0)"},
-    "second_order": {op: _ARRAY_RULE for op in ("batch_norm", "layer_norm")} | {
-        "svd": "no gradient (PyTorch: LinalgSvdBackward0)"},
+    "create_graph": {"svd": "no gradient (PyTorch: LinalgSvdBackward0)"},
+    "second_order": {"svd": "no gradient (PyTorch: LinalgSvdBackward0)"},
     # the create_graph gradient's grad_fn(next_functions) here | PyTorch's: a rule's create_graph path
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
@@ -586,12 +582,6 @@ GAPS = {
             "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
         "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
             "PyTorch SqueezeBackward1(MmBackward0); TBackward0(TBackward0)",
-        "batch_norm:0": "NotImplementedError: double backward through NativeBatchNormBackward0 is not available in gradrepl (create_graph=True) | "
-            "PyTorch NativeBatchNormBackwardBackward0(None, AccumulateGrad, AccumulateGrad, None, None); NativeBatchNormBackwardBackward0(None, AccumulateGrad, AccumulateGrad, None, None); NativeBatchNormBackwardBackward0(None, AccumulateGrad, AccumulateGrad, None, None)",
-        "batch_norm:1": "NotImplementedError: double backward through NativeBatchNormBackward0 is not available in gradrepl (create_graph=True) | "
-            "PyTorch NativeBatchNormBackwardBackward0(None, AccumulateGrad, None, None, None)",
-        "layer_norm:0": "NotImplementedError: double backward through NativeLayerNormBackward0 is not available in gradrepl (create_graph=True) | "
-            "PyTorch NativeLayerNormBackwardBackward0(None, AccumulateGrad, None, None, AccumulateGrad, AccumulateGrad); NativeLayerNormBackwardBackward0(None, AccumulateGrad, None, None, AccumulateGrad, AccumulateGrad); NativeLayerNormBackwardBackward0(None, AccumulateGrad, None, None, AccumulateGrad, AccumulateGrad)",
         "asinh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
         "erf:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
         "erfc:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",

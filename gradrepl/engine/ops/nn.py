@@ -10,11 +10,11 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar
 from gradrepl.engine.ops.loss import reduce_loss
-from gradrepl.engine.ops.registry import RESULT, declare, rule
+from gradrepl.engine.ops.registry import ABSENT, RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
 from gradrepl.engine.util import cname, legacy_scalar, pytype, warn
 
@@ -31,14 +31,6 @@ def _f64(a):
 
 def _out(values, like):
     return np.asarray(values).astype(like.dtype, copy=False)
-
-
-def first_order(xp, name, *values):
-    """Rules computed on arrays give first derivatives only: under create_graph=True, when a
-    second derivative would flow through them, say so instead of returning a wrong one."""
-    if xp.tensors and any(v is not None and xp.is_tensor(v) and v.requires_grad for v in values):
-        raise NotImplementedError(f"double backward through {name} is not available in gradrepl "
-                                  "(create_graph=True)")
 
 
 def _float_input(t, name):
@@ -1202,23 +1194,139 @@ declare("one_hot", one_hot, method=False, function=False, functional=True, rules
 @rule("NativeLayerNormBackward0", ("input", "weight", "bias"),
       ("(weight * grad - mean(weight * grad) - xhat * mean(weight * grad * xhat)) * rstd",
        "sum(grad * xhat)", "sum(grad)"),
-      saved=("input", "weight"), ctx=("axes", "mean", "rstd"), optional=("weight",))
-def NativeLayerNormBackward0(grad, xp, node, input, weight, axes, mean, rstd):
-    first_order(xp, "NativeLayerNormBackward0", grad, input, weight)
-    x, g = _f64(xp.raw(input)), _f64(xp.raw(grad))
+      saved=("input", "weight"), ctx=("axes", "mean", "rstd", "eps"), optional=("weight",))
+def NativeLayerNormBackward0(grad, xp, node, input, weight, axes, mean, rstd, eps):
+    mask = tuple(e is not None for e in node.edges)
+    if xp.tensors:
+        return _norm_backward_op(NativeLayerNormBackwardBackward0, _layer_norm_bw, grad, input, weight, node.edges,
+                                 (axes, mean, rstd, eps), mask)
+    return _layer_norm_bw(grad, input, weight, axes, mean, rstd, eps, mask)
+
+
+def _layer_norm_bw(grad, input, weight, axes, mean, rstd, eps, mask):
+    """native_layer_norm_backward on arrays: (d input, d weight, d bias) where mask says."""
+    x, g = _f64(input), _f64(grad)
     xhat = (x - mean) * rstd
     lead = tuple(range(x.ndim - len(axes)))
     gw = gb = gx = None
-    if node.edges[1] is not None:
-        gw = xp.constant(_out((g * xhat).sum(axis=lead), xp.raw(grad)))
-    if node.edges[2] is not None:
-        gb = xp.constant(_out(g.sum(axis=lead), xp.raw(grad)))
-    if node.edges[0] is not None:
-        wg = g if weight is None else g * _f64(xp.raw(weight))
+    if mask[1]:
+        gw = _out((g * xhat).sum(axis=lead), grad)
+    if mask[2]:
+        gb = _out(g.sum(axis=lead), grad)
+    if mask[0]:
+        wg = g if weight is None else g * _f64(weight)
         m1 = wg.mean(axis=axes, keepdims=True)
         m2 = (wg * xhat).mean(axis=axes, keepdims=True)
-        gx = xp.constant(_out((wg - m1 - xhat * m2) * rstd, xp.raw(grad)))
+        gx = _out((wg - m1 - xhat * m2) * rstd, grad)
     return (gx, gw, gb)
+
+
+def _layer_norm_graph(g, x, w, axes, eps):
+    """The first-order gradients of layer_norm written in ops (differentiable again)."""
+    mean = x.mean(axes, keepdim=True)
+    xc = x - mean
+    rstd = ((xc * xc).mean(axes, keepdim=True) + eps).rsqrt()
+    xhat = xc * rstd
+    lead = tuple(range(x.ndim - len(axes)))
+    wg = g if w is None else g * w
+    gx = (wg - wg.mean(axes, keepdim=True) - xhat * (wg * xhat).mean(axes, keepdim=True)) * rstd
+    return gx, (g * xhat).sum(lead) if lead else g * xhat, g.sum(lead) if lead else g
+
+
+def _batch_norm_graph(g, x, w, axes, eps, training, mean, invstd):
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    if training:
+        mean_t = x.mean(axes, keepdim=True)
+        xc = x - mean_t
+        invstd_t = ((xc * xc).mean(axes, keepdim=True) + eps).rsqrt()
+    else:
+        xc = x - _new(mean.astype(x._a.dtype))
+        invstd_t = _new(invstd.astype(x._a.dtype))
+    xhat = xc * invstd_t
+    ws = 1.0 if w is None else w.reshape(shape)
+    if training:
+        gx = (g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True)) * invstd_t * ws
+    else:
+        gx = g * invstd_t * ws
+    return gx, (g * xhat).sum(axes), g.sum(axes)
+
+
+def _norm_backward_op(spec, kernel, grad, input, weight, edges, ctx, mask):
+    """native_layer_norm_backward / native_batch_norm_backward under create_graph: the plain
+    kernel's values, recorded as one node of three outputs (PyTorch's ...BackwardBackward0)
+    whose rule differentiates the formula again."""
+    arrays = kernel(grad._a, input._a, None if weight is None else weight._a, *ctx, mask)
+    outs = tuple(None if a is None else _new(a) for a in arrays)
+    if GRAD[0] and (grad.requires_grad or edges[0] is not None or edges[1] is not None):
+        if spec is NativeLayerNormBackwardBackward0:   # grad_out, input, mean, rstd, weight, bias
+            node_edges = (edge_of(grad), edges[0], None, None, edges[1], edges[2])
+        else:                                          # grad_out, input, weight, running_mean, running_var
+            node_edges = (edge_of(grad), edges[0], edges[1], None, None)
+        node = Node(spec, node_edges, (grad, input, ABSENT if weight is None else weight), ctx)
+        node.n_out = 3
+        for k, o in enumerate(outs):
+            if o is not None:
+                o._fn, o._onr = node, k
+    return outs
+
+
+def _norm_double(grads, xp, grad_output, input, weight, first_order_graph):
+    """(d grad_output, d input, d weight) of the first-order gradients contracted with
+    `grads`, by the engine's own backward through their formula in ops."""
+    prev = GRAD[0]
+    GRAD[0] = True
+    try:
+        leaves = []
+        for t in (grad_output, input, weight):
+            if t is None:
+                leaves.append(None)
+            elif xp.tensors and t.requires_grad:
+                leaves.append(t)          # stays attached: third derivatives flow through
+            else:
+                leaf = _new(t._a if type(t) is Tensor else t)
+                leaf._rg = True
+                leaves.append(leaf)
+        outs = first_order_graph(*leaves)
+    finally:
+        GRAD[0] = prev
+    roots, seeds = [], []
+    for o, gg in zip(outs, list(grads) + [None] * 3):
+        if gg is not None and o is not None and o.requires_grad:
+            roots.append(o)
+            seeds.append(gg if xp.tensors else _new(np.asarray(gg)))
+    wanted = [t for t in leaves if t is not None]
+    if not roots:
+        return [None] * 3
+    got = run_backward(roots, seeds, retain_graph=False, create_graph=xp.tensors, inputs=wanted, accumulate=False,
+                       allow_unused=True)
+    it = iter(got)
+    res = [None if t is None else next(it) for t in leaves]
+    return [None if r is None else (r if xp.tensors else r._a) for r in res]
+
+
+@rule("NativeLayerNormBackwardBackward0", ("grad_out", "input", "mean", "rstd", "weight", "bias"),
+      ("d/d grad_out of the first-order formula", "d/d input (through mean and rstd)", "non-differentiable here",
+       "non-differentiable here", "d/d weight", "0"),
+      saved=("grad_out", "input", "weight"), ctx=("axes", "mean", "rstd", "eps"), optional=("weight",), multi=True)
+def NativeLayerNormBackwardBackward0(grads, xp, node, grad_out, input, weight, axes, mean, rstd, eps):
+    gg, gi, gw = _norm_double(grads, xp, grad_out, input, weight,
+                              lambda g, x, w: _layer_norm_graph(g, x, w, axes, eps))
+    e = node.edges
+    return (gg if e[0] is not None else None, gi if e[1] is not None else None, None, None,
+            gw if e[4] is not None else None, None)
+
+
+@rule("NativeBatchNormBackwardBackward0", ("grad_out", "input", "weight", "running_mean", "running_var"),
+      ("d/d grad_out of the first-order formula", "d/d input (through the batch statistics when training)",
+       "d/d weight", "non-differentiable here", "non-differentiable here"),
+      saved=("grad_out", "input", "weight"), ctx=("axes", "mean", "invstd", "training", "eps"), optional=("weight",),
+      multi=True)
+def NativeBatchNormBackwardBackward0(grads, xp, node, grad_out, input, weight, axes, mean, invstd, training, eps):
+    gg, gi, gw = _norm_double(grads, xp, grad_out, input, weight,
+                              lambda g, x, w: _batch_norm_graph(g, x, w, axes, eps, training, mean, invstd))
+    e = node.edges
+    return (gg if e[0] is not None else None, gi if e[1] is not None else None,
+            gw if e[2] is not None else None, None, None)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -1238,7 +1346,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         y = y * _f64(weight._a)
     if bias is not None:
         y = y + _f64(bias._a)
-    return result(_out(y, x), NativeLayerNormBackward0, (input, weight, bias), (input, weight), (axes, mean, rstd))
+    return result(_out(y, x), NativeLayerNormBackward0, (input, weight, bias), (input, weight),
+                  (axes, mean, rstd, eps))
 
 
 declare("layer_norm", layer_norm, method=False, functional=True, rules=[NativeLayerNormBackward0])
@@ -1247,23 +1356,31 @@ declare("layer_norm", layer_norm, method=False, functional=True, rules=[NativeLa
 @rule("NativeBatchNormBackward0", ("input", "weight", "bias"),
       ("training: (grad - mean(grad) - xhat * mean(grad * xhat)) * weight * invstd; eval: grad * weight * invstd",
        "sum(grad * xhat)", "sum(grad)"),
-      saved=("input", "weight"), ctx=("axes", "mean", "invstd", "training"), optional=("weight",))
-def NativeBatchNormBackward0(grad, xp, node, input, weight, axes, mean, invstd, training):
-    first_order(xp, "NativeBatchNormBackward0", grad, input, weight)
-    x, g = _f64(xp.raw(input)), _f64(xp.raw(grad))
+      saved=("input", "weight"), ctx=("axes", "mean", "invstd", "training", "eps"), optional=("weight",))
+def NativeBatchNormBackward0(grad, xp, node, input, weight, axes, mean, invstd, training, eps):
+    mask = tuple(e is not None for e in node.edges)
+    if xp.tensors:
+        return _norm_backward_op(NativeBatchNormBackwardBackward0, _batch_norm_bw, grad, input, weight, node.edges,
+                                 (axes, mean, invstd, training, eps), mask)
+    return _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask)
+
+
+def _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask):
+    """native_batch_norm_backward on arrays: (d input, d weight, d bias) where mask says."""
+    x, g = _f64(input), _f64(grad)
     xhat = (x - mean) * invstd
     gw = gb = gx = None
-    if node.edges[1] is not None:
-        gw = xp.constant(_out((g * xhat).sum(axis=axes), xp.raw(grad)))
-    if node.edges[2] is not None:
-        gb = xp.constant(_out(g.sum(axis=axes), xp.raw(grad)))
-    if node.edges[0] is not None:
-        w = 1.0 if weight is None else _f64(xp.raw(weight)).reshape(mean.shape)
+    if mask[1]:
+        gw = _out((g * xhat).sum(axis=axes), grad)
+    if mask[2]:
+        gb = _out(g.sum(axis=axes), grad)
+    if mask[0]:
+        w = 1.0 if weight is None else _f64(weight).reshape(mean.shape)
         if training:
             d = (g - g.mean(axis=axes, keepdims=True) - xhat * (g * xhat).mean(axis=axes, keepdims=True)) * invstd * w
         else:
             d = g * invstd * w
-        gx = xp.constant(_out(d, xp.raw(grad)))
+        gx = _out(d, grad)
     return (gx, gw, gb)
 
 
@@ -1298,7 +1415,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if bias is not None:
         y = y + _f64(bias._a).reshape(shape)
     return result(_out(y, x), NativeBatchNormBackward0, (input, weight, bias), (input, weight),
-                  (axes, mean, invstd, training))
+                  (axes, mean, invstd, training, eps))
 
 
 declare("batch_norm", batch_norm, method=False, function=False, functional=True, rules=[NativeBatchNormBackward0])
