@@ -628,7 +628,6 @@ GAPS = {
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
-        "chain_matmul": "records MmBackward0; PyTorch ViewBackward0",
         "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
         "svd": "records no node (no gradient); PyTorch LinalgSvdBackward0",
     },

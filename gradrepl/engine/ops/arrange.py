@@ -748,11 +748,8 @@ def multi_dot(tensors):
     acc = ts[0]
     for t in ts[1:]:
         acc = acc.mm(t)
-    if first_vec:
-        acc = acc.squeeze(0)
-    if last_vec:
-        acc = acc.squeeze(-1)
-    return acc
+    shape = acc.shape[1 if first_vec else 0:-1 if last_vec else None]
+    return acc.view(*shape)   # PyTorch's multi_dot ends with a view to the output shape (ViewBackward0)
 
 
 def chain_matmul(*matrices):
