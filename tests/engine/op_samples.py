@@ -556,8 +556,8 @@ SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
 GAPS = {
-    "create_graph": {"svd": "no gradient (PyTorch: LinalgSvdBackward0)"},
-    "second_order": {"svd": "no gradient (PyTorch: LinalgSvdBackward0)"},
+    "create_graph": {},
+    "second_order": {},
     # the create_graph gradient's grad_fn(next_functions) here | PyTorch's: a rule's create_graph path
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
@@ -616,7 +616,7 @@ GAPS = {
             "PyTorch LinalgSolveExBackward0(TransposeBackward0, TransposeBackward0)",
         "linalg_solve:0": "NegBackward0(MmBackward0); MmBackward0(TBackward0, None) | "
             "PyTorch NegBackward0(MmBackward0); LinalgSolveExBackward0(TransposeBackward0, None)",
-        "svd:0": "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn | "
+        "svd:0": "MmBackward0(MmBackward0, LinalgSvdBackward0) | "
             "PyTorch MmBackward0(LinalgSvdBackward0, MulBackward0)",
         "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
         "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
@@ -629,12 +629,11 @@ GAPS = {
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
         "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
-        "svd": "records no node (no gradient); PyTorch LinalgSvdBackward0",
     },
     "gradients": {
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
         "mode": "the gradient equals PyTorch's; central finite differences are meaningless at the ties a mode "
-                "sample needs (PyTorch's gradcheck skips mode too)", "svd": "no gradient",
+                "sample needs (PyTorch's gradcheck skips mode too)",
     },
     "variants": {},
 }

@@ -142,3 +142,36 @@ def test_a_rule_under_create_graph_records_cpp_scalar_nodes_but_user_code_python
     y.register_hook(lambda grad: hooked.append((grad * 2).grad_fn.name()))
     autograd_grad(y.sum() * x.sum(), [x], create_graph=True)
     assert hooked == ["MulBackward0"]
+
+
+@pytest.mark.parametrize("shape,some", [((4, 3), True), ((3, 4), True), ((4, 3), False), ((3, 3), True)])
+def test_svd_gradients_match_finite_differences(shape, some):
+    """LinalgSvdBackward0 for U, S and V together, through a loss that does not depend on
+    the singular vectors' signs; its second derivative through create_graph as well."""
+    rng = np.random.default_rng(11)
+    a0 = rng.normal(size=shape)
+    k = min(shape)
+    w_u, w_v = rng.normal(size=(shape[0], k)), rng.normal(size=(shape[1], k))
+    w_s, m = rng.normal(size=k), rng.normal(size=shape)
+
+    def loss(a):
+        u, s, v = a.svd(some=some)
+        u, v = u[:, :k], v[:, :k]
+        c = T["tensor"](np.linspace(0.5, 1.5, k).tolist(), dtype=T["float64"])
+        w = [T["tensor"](x.tolist(), dtype=T["float64"]) for x in (w_u, w_v, w_s, m)]
+        return ((u * u * w[0]).sum() + (s * w[2]).sum() + (v * v * w[1]).sum()
+                + ((u * c) @ v.t() * w[3]).sum() + (s * s).sum() * 0.1)
+
+    a = _leaf(a0)
+    (g,) = autograd_grad(loss(a), [a], create_graph=True)
+    num = np.zeros(shape)
+    for i in np.ndindex(shape):
+        vals = []
+        for step in (EPS, -EPS):
+            moved = a0.copy()
+            moved[i] += step
+            with no_grad():
+                vals.append(loss(_leaf(moved)).item())
+        num[i] = (vals[0] - vals[1]) / (2 * EPS)
+    np.testing.assert_allclose(g.tolist(), num, rtol=1e-5, atol=1e-6)
+    assert g.requires_grad
