@@ -628,7 +628,6 @@ GAPS = {
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
-        "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
     },
     "gradients": {
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",

@@ -788,7 +788,7 @@ def dist(self, other, p=2):
     return result(out, DistBackward0, (self, other), (self, other, RESULT), (p, shapes))
 
 
-def cdist(x1, x2, p=2.0, compute_mode=None):
+def _cdist_composed(x1, x2, p):
     diff_ = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     if p == 2:
         return (diff_ * diff_).sum(-1).sqrt()
@@ -797,7 +797,50 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     return (diff_.abs() ** p).sum(-1) ** (1.0 / p)
 
 
-declare("cdist", cdist, method=False, rules=[])
+def _cdist_bw(g, a, b, dist, p):
+    """_cdist_backward: d x1 of sum(g * cdist(x1, x2)); 0 where a distance is 0 (as PyTorch)."""
+    diff = a[..., :, None, :] - b[..., None, :, :]
+    d = dist[..., None]
+    with np.errstate(all="ignore"):
+        if p == 1:
+            local = np.sign(diff)
+        elif p == 2:
+            local = diff / d
+        else:
+            local = diff * np.abs(diff) ** (p - 2) / d ** (p - 1)
+    local = np.where(d == 0, 0, local)
+    return (g[..., None] * local).sum(-2).astype(a.dtype, copy=False)
+
+
+@rule("CdistBackwardBackward0", ("grad", "x1", "x2", "cdist"), ("not implemented",) * 4)
+def CdistBackwardBackward0(grad, xp):
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+def _cdist_backward(grad, x1, x2, dist, p):
+    """Under create_graph: the gradient requires grad, as PyTorch's, but has no derivative of its own."""
+    return result(_cdist_bw(grad._a, x1._a, x2._a, dist._a, p), CdistBackwardBackward0, (grad, x1, x2, dist))
+
+
+@rule("CdistBackward0", ("x1", "x2"), ("_cdist_backward(grad, x1, x2, p, result)", "_cdist_backward(grad.mT, x2, x1, p, result.mT)"),
+      saved=("x1", "x2", "result"), ctx=("p",))
+def CdistBackward0(grad, xp, node, x1, x2, result, p):
+    e = node.edges
+    if xp.tensors:
+        return (None if e[0] is None else _cdist_backward(grad, x1, x2, result, p),
+                None if e[1] is None else _cdist_backward(grad.mT, x2, x1, result.mT.clone(), p))
+    return (None if e[0] is None else _cdist_bw(grad, x1, x2, result, p),
+            None if e[1] is None else _cdist_bw(np.swapaxes(grad, -1, -2), x2, x1, np.swapaxes(result, -1, -2), p))
+
+
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    if p == float("inf") or p <= 0:
+        return _cdist_composed(x1, x2, p)
+    out = _value_of(lambda a, b: _cdist_composed(a, b, p), x1, x2)
+    return result(out, CdistBackward0, (x1, x2), (x1, x2, RESULT), p)
+
+
+declare("cdist", cdist, method=False, rules=[CdistBackward0])
 
 
 def cartesian_prod(*tensors):
