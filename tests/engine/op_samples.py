@@ -606,8 +606,6 @@ GAPS = {
             "PyTorch PermuteBackward0(MulBackward0); PermuteBackward0(MulBackward0)",
         "dist:0": "MulBackward0(DivBackward0, None); NegBackward0(MulBackward0) | "
             "PyTorch MulBackward0(None, MaskedFillBackward0); NegBackward0(MulBackward0)",
-        "cdist:0": "ViewBackward0(SumBackward1); ViewBackward0(SumBackward1) | "
-            "PyTorch CdistBackwardBackward0(None, AccumulateGrad, AccumulateGrad, CdistBackward0); CdistBackwardBackward0(None, AccumulateGrad, AccumulateGrad, CloneBackward0)",
         "logcumsumexp:0": "MulBackward0(ExpBackward0, FlipBackward0) | "
             "PyTorch SubBackward0(ExpBackward0, ExpBackward0)",
         "std_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
