@@ -121,6 +121,10 @@ class ARRAYS:
         return np.reshape(g, shape)
 
     @staticmethod
+    def squeeze_dim(g, dim, shape):
+        return np.reshape(g, shape)
+
+    @staticmethod
     def sum(g, dims, keepdim):
         if type(g) is np.ndarray:   # np.sum's own call, without its Python wrapper
             return _add_reduce(g, axis=dims, keepdims=keepdim)
@@ -293,6 +297,10 @@ class TENSORS:
     @staticmethod
     def reshape(g, shape):
         return g.reshape(shape)
+
+    @staticmethod
+    def squeeze_dim(g, dim, shape):
+        return g.squeeze(dim)
 
     @staticmethod
     def sum(g, dims, keepdim):

@@ -572,8 +572,6 @@ GAPS = {
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
         "asin:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
         "acos:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, NegBackward0)",
-        "matmul:1": "ViewBackward0(MmBackward0); MmBackward0(TBackward0, None) | "
-            "PyTorch SqueezeBackward1(MmBackward0); MmBackward0(TBackward0, None)",
         "matmul:4": "UnsafeViewBackward0(None, TBackward0); ViewBackward0(SumBackward1) | "
             "PyTorch ViewBackward0(MmBackward0); MmBackward0(TBackward0, None)",
         "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
