@@ -76,6 +76,8 @@ MESSAGES = {
     "label.problems": ("Problems", "问题"),
     "label.predict": ("Predict", "预测"),
     "label.answer": ("Answer", "答案"),
+    "label.done": ("done", "已完成"),
+    "label.at_step": ("step {step}/{total}", "第 {step}/{total} 步"),
     # the REPL's commands (summaries) and :help topics
     "cmd:help": ("help on a topic (autograd, keys, commands) or a command",
                 "某个主题（autograd、keys、commands）或某个命令的帮助"),
@@ -158,6 +160,23 @@ Keys
   Up / Down      历史记录（跨会话保存）；Ctrl-R 搜索历史
   Ctrl-C         清除当前行，或停止正在运行的语句（变量会保留）
   Ctrl-D         退出（在空行上）；也可以输入 `exit` 或 `quit`"""),
+    # exercise checks (gradrepl.tutor.check)
+    "check.should_be_none": ("{label} should be None", "{label} 应该是 None"),
+    "check.is_none": ("{label} is None", "{label} 是 None"),
+    "check.shape": ("{label} has shape {got}; expected shape {want}", "{label} 的形状是 {got}；应为 {want}"),
+    "check.value": ("{label} is {got}, which is not what the task asks for", "{label} 的值是 {got}，不符合题目要求"),
+    "check.mismatch": ("{label} is {actual}; expected {wanted}", "{label} 是 {actual}；应为 {wanted}"),
+    "check.reassigned": ("'{name}' must stay the tensor the lesson built (it was assigned again)",
+                         "'{name}' 必须仍是课程建好的那个张量（它被重新赋值了）"),
+    "check.never_reached": ("backward never reached {name}", "反向传播没有到达 {name}"),
+    "check.reached": ("backward reached {name} {times}", "反向传播到达 {name} {times}"),
+    "check.runs": ("{reached}; the task needs it reached {want}", "{reached}；题目要求 {want}"),
+    "check.not_at_all": ("not at all", "0 次"),
+    "check.once": ("once", "1 次"),
+    "check.twice": ("twice", "2 次"),
+    "check.times": ("{n} times", "{n} 次"),
+    "check.no_variable": ("there is no variable '{name}' yet", "还没有变量 '{name}'"),
+    "check.not_tensor": ("'{name}' should be a tensor", "'{name}' 应该是张量"),
     # gradrepl lesson's errors
     "cli.no_lesson": ("error: no lesson named {name} (known: {known})", "错误：没有名为 {name} 的课程（已有：{known}）"),
     "cli.one_lesson": ("error: play one lesson at a time", "错误：一次只能学一课"),
