@@ -166,6 +166,7 @@ Keys
     "check.shape": ("{label} has shape {got}; expected shape {want}", "{label} 的形状是 {got}；应为 {want}"),
     "check.value": ("{label} is {got}, which is not what the task asks for", "{label} 的值是 {got}，不符合题目要求"),
     "check.mismatch": ("{label} is {actual}; expected {wanted}", "{label} 是 {actual}；应为 {wanted}"),
+    "check.or": (" or ", " 或 "),
     "check.reassigned": ("'{name}' must stay the tensor the lesson built (it was assigned again)",
                          "'{name}' 必须仍是课程建好的那个张量（它被重新赋值了）"),
     "check.never_reached": ("backward never reached {name}", "反向传播没有到达 {name}"),

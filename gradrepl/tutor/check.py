@@ -210,8 +210,8 @@ def _mismatch(label: str, actual: Any, expected: Any, any_of: bool = False) -> F
     if any_of and isinstance(expected, list):   # grad_fn: any of these names
         if actual in expected:
             return None
-        return Failure(msg("check.mismatch", "en", label=label, actual=actual, wanted=" or ".join(expected)),
-                       msg("check.mismatch", "zh", label=label, actual=actual, wanted=" 或 ".join(expected)))
+        return Failure(*(msg("check.mismatch", lang, label=label, actual=actual,
+                             wanted=msg("check.or", lang).join(expected)) for lang in ("en", "zh")))
     if actual == expected:
         return None
     return _failure("mismatch", label=label, actual=actual, wanted=expected)
