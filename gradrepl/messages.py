@@ -7,9 +7,12 @@ names as they are; both texts have the same {fields} (tests/test_messages.py wal
 Text made in a layer that does not know the learner's language (the hints gradrepl.lang
 adds under an error, VizError messages, notes of gradcheck) is made in English with
 `msg(key, "en", ...)`; whoever shows it calls `localize(text, lang)`, which finds the
-template it was made from and fills the Chinese one with the same fields. Keys: the lesson
-players' (no prefix), `label.*` (tutor display), `repl.*` (the REPL's screens), `viz.*`
-(graph, explain, gradcheck, jacobian), and for localize(): `viznote.*`, `vizerr.*`, `hint.*`.
+template it was made from and fills the Chinese one with the same fields.
+
+Keys: the lesson players' (no prefix), `label.*` (tutor display), `check.*` (exercise
+checks), `cli.*` (`gradrepl lesson`'s errors), `repl.*` (the REPL's screens), `cmd:NAME`
+and `help.TOPIC` (:help), `viz.*` (graph, explain, gradcheck, jacobian), and for
+localize(): `viznote.*`, `vizerr.*`, `hint.*`. `default_lang()` reads the locale.
 """
 from __future__ import annotations
 
