@@ -419,6 +419,41 @@ Keys
                       "画 {fmt} 需要 Graphviz 的 `dot` 程序，但它没有安装：安装 Debian 软件包 `graphviz`"
                       "（apt-get install graphviz），或者使用 --format dot、mermaid 或 text"),
     "vizerr.dot_failed": ("dot failed: {error}", "dot 运行失败：{error}"),
+    # budget errors, as gradrepl.limits, gradrepl.lang and the engine word them (English there;
+    # the REPL shows them with localize(); a wording changed there falls back to English)
+    "budget.elements_shape": ("tensor of shape {shape} would have {numel} elements, over the limit of {limit} "
+                              "(raise it with --max-elements)",
+                              "形状为 {shape} 的张量将有 {numel} 个元素，超过了上限 {limit}（用 --max-elements 提高上限）"),
+    "budget.elements": ("tensor would have {numel} elements, over the limit of {limit} (raise it with "
+                        "--max-elements)", "张量将有 {numel} 个元素，超过了上限 {limit}（用 --max-elements 提高上限）"),
+    "budget.memory": ("tensor memory limit exceeded: more than {limit} bytes of live tensor data (raise it with "
+                      "--max-memory)", "超出张量内存上限：存活的张量数据超过 {limit} 字节（用 --max-memory 提高上限）"),
+    "budget.steps": ("step budget exhausted: more than {limit} interpreter steps in one statement (raise it with "
+                     "--max-steps)", "步数预算用完：一条语句超过了 {limit} 个解释器步骤（用 --max-steps 提高上限）"),
+    "budget.depth": ("call depth limit exceeded: more than {limit} nested calls (raise it with --max-depth)",
+                     "超出调用深度上限：嵌套调用超过 {limit} 层（用 --max-depth 提高上限）"),
+    "budget.time": ("time limit exceeded: the statement ran longer than {limit} s (raise it with --time-limit)",
+                    "超出时间上限：这条语句运行超过了 {limit} 秒（用 --time-limit 提高上限）"),
+    "budget.items": ("sequence too long: the result would have {n} items, over the limit of {limit} (raise it "
+                     "with --max-items)", "序列太长：结果将有 {n} 项，超过了上限 {limit}（用 --max-items 提高上限）"),
+    "budget.tolist": ("tolist() of {n} elements is over the limit of {limit} items (raise it with --max-items)",
+                      "对 {n} 个元素调用 tolist() 超过了 {limit} 项的上限（用 --max-items 提高上限）"),
+    "budget.int_bits": ("integer too large: the result would have about {bits} bits, over the limit of {limit} "
+                        "(raise it with --max-int-bits)",
+                        "整数太大：结果约有 {bits} 位，超过了上限 {limit}（用 --max-int-bits 提高上限）"),
+    "budget.text": ("output limit exceeded: the text of this {what} would be longer than {limit} characters "
+                    "(raise it with --max-output)",
+                    "超出输出上限：这个 {what} 的文本将超过 {limit} 个字符（用 --max-output 提高上限）"),
+    "budget.printed": ("output limit exceeded: more than {limit} characters printed by one statement (raise it "
+                       "with --max-output)", "超出输出上限：一条语句打印了超过 {limit} 个字符（用 --max-output 提高上限）"),
+    "budget.tensor_text": ("output limit exceeded: printing this tensor would write more than {limit} characters "
+                           "(raise it with --max-output)",
+                           "超出输出上限：打印这个张量将写出超过 {limit} 个字符（用 --max-output 提高上限）"),
+    "budget.ast_depth": ("statement too deeply nested: more than {limit} levels of syntax (raise it with "
+                         "--max-ast-depth)", "语句嵌套太深：语法层级超过 {limit} 层（用 --max-ast-depth 提高上限）"),
+    "budget.source": ("statement too long: {n} characters of source, over the limit of {limit} (raise it with "
+                      "--max-source)", "语句太长：源代码有 {n} 个字符，超过了上限 {limit}（用 --max-source 提高上限）"),
+    "budget.compile_depth": ("statement too deeply nested to compile", "语句嵌套太深，无法编译"),
     # hints gradrepl adds under an error (gradrepl.lang; English there, localize() shows them)
     "hint.scalar": ("pass a gradient of the same shape, such as {y}.backward(torch.ones_like({y})), or reduce "
                     "first: {y}.sum().backward()",
@@ -463,7 +498,7 @@ def colon(lang: str) -> str:
     return "：" if lang == "zh" else ": "
 
 
-LOCALIZED = ("hint.", "vizerr.", "viznote.")
+LOCALIZED = ("hint.", "vizerr.", "viznote.", "budget.")
 _FIELD = re.compile(r"\{(\w+)\}")
 _PATTERNS: list = []
 

@@ -112,3 +112,30 @@ def test_no_chinese_text_outside_the_catalogue():
                     and "中文" not in node.value:      # the lesson format's heading syntax; regex ranges aside
                 found.append((rel, node.value))
     assert not found
+
+
+@pytest.mark.parametrize("source, flag", [
+    ("n = 0\nwhile True:\n    n += 1\n", "--max-steps"),
+    ("def f(n):\n    return f(n + 1)\nf(0)\n", "--max-depth"),
+    ("x = [0] * 20000000\n", "--max-items"),
+    ("x = 10 ** 200000\n", "--max-int-bits"),
+    ("t = torch.zeros(10000, 10000)\n", "--max-elements"),
+    ("print('x' * 2000000)\n", "--max-output"),
+    ("y = " + "[" * 120 + "]" * 120 + "\n", "--max-ast-depth"),
+    ("t = torch.zeros(3)\nfor i in range(10):\n    t = t + 1\n", None),     # no budget: nothing to translate
+])
+def test_budget_errors_are_shown_in_chinese(source, flag):
+    """The budget messages are worded in gradrepl.limits, gradrepl.lang and the engine; the
+    catalogue's budget.* templates must match them exactly, or the REPL shows English."""
+    from gradrepl.lang import Session, run_source
+    from gradrepl.limits import Limits
+
+    session = Session(limits=Limits(max_steps=100_000, max_elements=1_000_000), write=lambda text: None)
+    result = run_source(source, session)
+    if flag is None:
+        assert result.ok
+        return
+    (error,) = result.errors
+    assert error.kind == "budget" and flag in error.message
+    chinese = localize(error.message, "zh")
+    assert chinese != error.message and re.search(f"[{CJK}]", chinese) and flag in chinese, error.message
