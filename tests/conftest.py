@@ -23,7 +23,7 @@ settings.load_profile(os.environ.get("GRADREPL_HYPOTHESIS", "ci"))
 @pytest.fixture(autouse=True)
 def restore_process_state():
     recursion = sys.getrecursionlimit()     # sessions raise it; it is never lowered again
-    saved_limits = dataclasses.replace(limits.LIMITS)
+    saved_limits = limits.LIMITS.copy()
     flags = dict(limits.FLAGS)
     print_opts = dataclasses.replace(printing.PRINT_OPTS)
     grad, default_float = autograd.GRAD[0], dtypes.DEFAULT_FLOAT[0]
@@ -32,8 +32,8 @@ def restore_process_state():
     yield
     util._WARN[0] = warning_sink
     sys.setrecursionlimit(recursion)
-    for f in dataclasses.fields(limits.Limits):
-        setattr(limits.LIMITS, f.name, getattr(saved_limits, f.name))
+    for name in limits.Limits.FIELDS:
+        setattr(limits.LIMITS, name, getattr(saved_limits, name))
     limits.FLAGS.clear()
     limits.FLAGS.update(flags)
     for f in dataclasses.fields(print_opts):

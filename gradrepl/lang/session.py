@@ -436,8 +436,8 @@ class _Watchdog:
 
 def _apply_limits(limits):
     target = limits_module.LIMITS
-    for f in fields(Limits):
-        setattr(target, f.name, getattr(limits, f.name))
+    for name in Limits.FIELDS:
+        setattr(target, name, getattr(limits, name))
     # Python frames per interpreted call level, and no deeper: C-level recursion (repr or ==
     # of nested lists) is bounded by the same limit and must not overflow the C stack.
     wanted = _RECURSION_FLOOR + 12 * min(limits.max_depth, _DEPTH_CEILING)

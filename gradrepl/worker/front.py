@@ -3,12 +3,13 @@
 Imports nothing heavy (no NumPy, no prompt_toolkit): the worker forked from here loads
 the engine itself, so start-up costs one fork (about a millisecond).
 """
-import json
 import os
 import select
 import signal
 import sys
 import time
+
+from gradrepl.worker.monitor import unpack
 
 INTERRUPT_GRACE = 0.8     # seconds a Ctrl-C'd statement has to stop before its worker is killed
 KILL_GRACE = 1.0          # after the in-process watchdog's own last alarm (see _kill_after)
@@ -150,9 +151,8 @@ class Front:
                 data = os.read(rfd, 1 << 16)
                 if not data:
                     break
-                *lines, buf = (buf + data).split(b"\n")
-                for line in lines:
-                    m = json.loads(line)
+                messages, buf = unpack(buf + data)
+                for m in messages:
                     if "b" in m:
                         stack.append(m)
                         kill_at = time.monotonic() + _kill_after(m["t"]) if m["t"] else None
