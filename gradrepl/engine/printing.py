@@ -9,7 +9,6 @@ few vectorised NumPy passes plus the ``...`` edges.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any
 
@@ -19,13 +18,19 @@ from gradrepl.errors import BudgetExceeded
 from gradrepl.limits import LIMITS
 
 
-@dataclasses.dataclass
 class _PrinterOptions:
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+    def __init__(self, precision: int = 4, threshold: float = 1000, edgeitems: int = 3,
+                 linewidth: int = 80, sci_mode: bool | None = None):
+        self.precision = precision
+        self.threshold = threshold
+        self.edgeitems = edgeitems
+        self.linewidth = linewidth
+        self.sci_mode = sci_mode
+
+    def as_dict(self) -> dict:
+        return {"precision": self.precision, "threshold": self.threshold,
+                "edgeitems": self.edgeitems, "linewidth": self.linewidth,
+                "sci_mode": self.sci_mode}
 
 
 PRINT_OPTS = _PrinterOptions()
@@ -62,7 +67,7 @@ def set_printoptions(
 
 def get_printoptions() -> dict[str, Any]:
     """``torch.get_printoptions``: keyword arguments for :func:`set_printoptions`."""
-    return dataclasses.asdict(PRINT_OPTS)
+    return PRINT_OPTS.as_dict()
 
 
 _DTYPE_NAMES = {

@@ -1,7 +1,7 @@
 """User-facing errors: values with PyTorch's/Python's exact message, a place and a hint."""
 import re
-from dataclasses import dataclass
 
+from gradrepl.errors import Record
 from gradrepl.lang.policy import CONTROL_CHARS, HOST_WORDS
 
 _CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "\ud800-\udfff]")
@@ -48,24 +48,32 @@ class ExitRequested(BaseException):
     """`exit()` / `quit()` typed at the REPL prompt (trusted mode only)."""
 
 
-@dataclass
-class UserError:
+class UserError(Record):
     """An error as the learner sees it.
 
     kind: 'syntax' (nothing ran), 'error' (an exception in user code),
     'budget' (a limit fired), 'interrupt' (Ctrl-C), 'internal' (a gradrepl bug).
+    statement_line: first line of the top-level statement that was running;
+    carets: under the failing sub-expression of source_line (its stripped text).
     """
 
-    type_name: str
-    message: str
-    filename: str = "<stdin>"
-    line: int | None = None
-    col: int | None = None
-    source_line: str | None = None
-    hint: str | None = None
-    kind: str = "error"
-    statement_line: int | None = None   # first line of the top-level statement that was running
-    carets: str | None = None   # under the failing sub-expression of source_line (its stripped text)
+    FIELDS = ("type_name", "message", "filename", "line", "col", "source_line", "hint", "kind",
+              "statement_line", "carets")
+
+    def __init__(self, type_name: str, message: str, filename: str = "<stdin>",
+                 line: int | None = None, col: int | None = None, source_line: str | None = None,
+                 hint: str | None = None, kind: str = "error", statement_line: int | None = None,
+                 carets: str | None = None):
+        self.type_name = type_name
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.col = col
+        self.source_line = source_line
+        self.hint = hint
+        self.kind = kind
+        self.statement_line = statement_line
+        self.carets = carets
 
     @property
     def headline(self) -> str:
