@@ -3,6 +3,7 @@
 Imports nothing heavy (no NumPy, no prompt_toolkit): the worker forked from here loads
 the engine itself, so start-up costs one fork (about a millisecond).
 """
+import gc
 import os
 import select
 import signal
@@ -154,6 +155,8 @@ class Front:
             self._child(wfd, plan, replay)   # never returns
         os.close(wfd)
         self.pid = pid
+        if not gc.isenabled():
+            gc.enable()     # entry() turned it off for the start-up the worker inherited
         stack, killed, sigint_at, replaying, said = [], None, None, None, False
         kill_at = None
         seen = self.interrupts
