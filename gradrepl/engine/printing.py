@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from gradrepl.errors import BudgetExceeded
@@ -74,6 +75,7 @@ _DTYPE_NAMES = {
     np.dtype(np.float64): "torch.float64",
     np.dtype(np.float32): "torch.float32",
     np.dtype(np.float16): "torch.float16",
+    np.dtype(ml_dtypes.bfloat16): "torch.bfloat16",
     np.dtype(np.int64): "torch.int64",
     np.dtype(np.int32): "torch.int32",
     np.dtype(np.int16): "torch.int16",
