@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 from gradrepl.errors import BudgetExceeded
@@ -75,7 +74,6 @@ _DTYPE_NAMES = {
     np.dtype(np.float64): "torch.float64",
     np.dtype(np.float32): "torch.float32",
     np.dtype(np.float16): "torch.float16",
-    np.dtype(ml_dtypes.bfloat16): "torch.bfloat16",
     np.dtype(np.int64): "torch.int64",
     np.dtype(np.int32): "torch.int32",
     np.dtype(np.int16): "torch.int16",
@@ -102,6 +100,8 @@ def dtype_repr(np_dtype) -> str:
     try:
         return _DTYPE_NAMES[dtype]
     except KeyError:
+        if dtype.name == "bfloat16":      # ml_dtypes': loaded only once bfloat16 is used
+            return "torch.bfloat16"
         raise ValueError(f"no PyTorch dtype for NumPy dtype {dtype}") from None
 
 

@@ -14,7 +14,7 @@ ENV.pop("GRADREPL_IN_PROCESS", None)
 
 # never needed to run a script that does not use them
 HEAVY = {"json", "argparse", "dataclasses", "shutil", "gettext", "locale",
-         "rich", "prompt_toolkit", "pygments", "markdown_it"}
+         "rich", "prompt_toolkit", "pygments", "markdown_it", "ml_dtypes"}
 LIBRARY = {"gradrepl.nn", "gradrepl.optim", "gradrepl.data"}
 
 
@@ -57,6 +57,19 @@ def test_torch_nn_loads_when_first_used_not_when_imported(tmp_path):
                           "import torch.nn as nn\nprint(nn.Linear(2, 3).weight.shape)\n")
     assert out == "torch.Size([3, 2])\n"
     assert "gradrepl.nn" in names and "gradrepl.optim" not in names
+
+
+def test_bfloat16_loads_ml_dtypes_when_used(tmp_path):
+    names, out = imported(["run", "PROG"], tmp_path,
+                          "import torch\nprint(torch.bfloat16, torch.bfloat16.itemsize)\n"
+                          "print(torch.finfo(torch.float32).bits)\n")
+    assert out == "torch.bfloat16 2\n32\n"
+    names, out = imported(["run", "PROG"], tmp_path,
+                          "import torch\nx = torch.ones(2, dtype=torch.bfloat16) / 3\nprint(x)\n"
+                          "print(x.dtype, x.float(), torch.finfo(torch.bfloat16).eps)\n")
+    assert out == ("tensor([0.3340, 0.3340], dtype=torch.bfloat16)\n"
+                   "torch.bfloat16 tensor([0.3340, 0.3340]) 0.0078125\n")
+    assert "ml_dtypes" in names
 
 
 def test_random_loads_when_used(tmp_path):
