@@ -35,7 +35,13 @@ def _block_sums(rows, nb, step):
 
 def _in_order(rows):
     """rows[0] + rows[1] + ... strictly left to right."""
-    return _block_sums(rows, 1, rows.shape[0])[0] if rows.shape[0] > 1 else rows[0]
+    n = rows.shape[0]
+    if n > 3:
+        return _block_sums(rows, 1, n)[0]
+    if n == 1:
+        return rows[0]
+    acc = rows[0] + rows[1]
+    return acc + rows[2] if n == 3 else acc
 
 
 def _multi_row_sum(rows):

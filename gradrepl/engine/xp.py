@@ -31,13 +31,14 @@ def _sum_to(g, shape):
         if exact is not None:
             return np.asarray(exact, g.dtype).reshape(shape)
     lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
-    if axes:
-        exact = dim_sum(g, axes) if g.dtype.kind == "f" else None   # PyTorch's order
-        g = g.sum(axis=axes, keepdims=True) if exact is None else np.expand_dims(exact, axes)
-    if lead:
-        g = g.reshape(g.shape[lead:])
-    return g.reshape(shape)
+    gshape = g.shape
+    axes = tuple(range(lead)) + tuple([i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1])
+    if not axes:
+        return g.reshape(shape)
+    exact = dim_sum(g, axes) if g.dtype.kind == "f" else None   # PyTorch's order
+    if exact is None:
+        exact = np.asarray(g.sum(axis=axes))
+    return exact.reshape(shape)
 
 
 def _along(idx, dim):
