@@ -9,6 +9,8 @@ from gradrepl.engine.summation import full_sum
 from gradrepl.engine.tensor import Size, _new
 from gradrepl.engine.util import broadcast_shape, legacy_scalar
 
+_max, _min = np.maximum.reduce, np.minimum.reduce   # without ndarray.max's Python wrapper
+
 
 @rule("MseLossBackward0", ("self", "target"), ("2 * (self - target) * grad / N  (reduction='mean')", "-(the same)"),
       saved=("self", "target"), ctx=("reduction",))
@@ -28,7 +30,7 @@ def NllLossBackward0(grad, xp, self, target, shape, reduction, weight, ignore_in
     dtype = xp.raw(grad).dtype
     if (not xp.tensors and weight is None and reduction in ("mean", "sum") and len(shape) == 2
             and t.dtype == np.int64 and (ignore_index < 0 or ignore_index >= shape[1])
-            and (not t.size or t.min() >= 0)):
+            and (not t.size or _min(t, axis=None) >= 0)):
         # every row counts with weight 1: -w * scale is -scale (the general path's values)
         z = np.zeros(shape, dtype)
         z[np.arange(t.shape[0]), t] = -(grad / total if reduction == "mean" else grad)
@@ -108,7 +110,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         # The common case (class indices, no weights, nothing ignored): the same numbers as
         # the general path below with its all-ones weights left out (-picked * 1 is -picked,
         # their sum is the row count).
-        lo, hi = t.min(), t.max()
+        lo, hi = _min(t, axis=None), _max(t, axis=None)
         if lo >= 0 and hi < x.shape[1]:
             losses = -x[np.arange(t.shape[0]), t]
             total = x.dtype.type(t.shape[0])
