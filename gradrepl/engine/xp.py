@@ -41,6 +41,18 @@ def _sum_to(g, shape):
     return exact.reshape(shape)
 
 
+_min_reduce = np.minimum.reduce
+
+
+def _add_rows(z, rows, g):
+    """np.add.at(z, (rows,), g) for non-negative row numbers, element by element through
+    the flat arrays (NumPy's fast one-dimensional add.at): each element of z receives its
+    values in the same order, so the sums are the same bits."""
+    inner = z[0].size
+    at = rows.reshape(-1, 1) * inner + np.arange(inner)
+    np.add.at(z.reshape(-1), at.reshape(-1), g.reshape(-1))
+
+
 def _along(idx, dim):
     """The full advanced index that puts values at idx along dim (np.put_along_axis's)."""
     grids = list(np.indices(idx.shape, sparse=True))
@@ -158,6 +170,12 @@ class ARRAYS:
     def scatter(shape, index, g):
         """zeros(shape) with g added at index (the backward of indexing)."""
         z = np.zeros(shape, g.dtype)
+        if type(index) is tuple and len(index) == 1 and type(index[0]) is np.ndarray and len(shape) > 1:
+            rows = index[0]             # x[long tensor] (an embedding lookup): rows added in order
+            if (rows.dtype.kind == "i" and rows.size and g.shape == rows.shape + tuple(shape[1:])
+                    and _min_reduce(rows, axis=None) >= 0):
+                _add_rows(z, rows, g)
+                return z
         if _is_basic(index):
             z[index] = g
         else:

@@ -131,3 +131,17 @@ def test_numpy_adds_along_an_outer_axis_in_order():
     assert bits(summation._block_sums(x[:, :, 0].reshape(48), 3, 16)) == bits(in_order[:, 0])
     assert bits(np.add.reduce(x[0, :, 0])) != bits(in_order[0, 0])     # NumPy's pairwise sum
     assert in_order[0, 0] == np.float32(1e8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data(), st.integers(1, 40), st.integers(1, 150), st.integers(1, 12), st.booleans(),
+       st.sampled_from([np.float32, np.float64]))
+def test_embedding_backward_adds_rows_in_index_order(data, n, k, width, matrix, dtype):
+    """C[X].backward: each row of C receives its gradients in the order of X (np.add.at's)."""
+    from gradrepl.engine.xp import ARRAYS
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 32 - 1)))
+    rows = rng.integers(0, n, (k // 3 + 1, 3) if matrix else (k,))
+    g = values(data.draw, rows.size * width, dtype).reshape(rows.shape + (width,))
+    expected = np.zeros((n, width), dtype)
+    np.add.at(expected, (rows,), g)
+    assert bits(ARRAYS.scatter((n, width), (rows,), g)) == bits(expected)
