@@ -204,6 +204,12 @@ def _strip_backward(name):
 def check_saved(node, replay=False):
     if node.released and not (replay and node.kept):
         raise RuntimeError(RETAIN_MSG)
+    for t, v in zip(node.saved, node.versions):
+        if t._ver[0] != v:
+            _modified(node)
+
+
+def _modified(node):
     for k, (t, v) in enumerate(zip(node.saved, node.versions)):
         if t._ver[0] != v:
             shape = ", ".join(str(s) for s in t._a.shape)

@@ -10,6 +10,7 @@ from gradrepl.engine.tensor import Size, _new
 from gradrepl.engine.util import broadcast_shape, legacy_scalar
 
 _max, _min = np.maximum.reduce, np.minimum.reduce   # without ndarray.max's Python wrapper
+_add_reduce = np.add.reduce
 
 
 @rule("MseLossBackward0", ("self", "target"), ("2 * (self - target) * grad / N  (reduction='mean')", "-(the same)"),
@@ -114,7 +115,9 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         if lo >= 0 and hi < x.shape[1]:
             losses = -x[np.arange(t.shape[0]), t]
             total = x.dtype.type(t.shape[0])
-            out = losses.sum() / total if reduction == "mean" else losses.sum()
+            out = _add_reduce(losses, axis=None)     # losses.sum() without its Python wrapper
+            if reduction == "mean":
+                out = out / total
             return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (input, target),
                           (x.shape, reduction, None, ignore_index, total))
     if x.ndim not in (1, 2):
