@@ -119,6 +119,9 @@ def broadcast_shape(sa, sb, out=None):
     if sa == sb:
         return sa
     na, nb = len(sa), len(sb)
+    if out is None and nb < na and sa[na - nb:] == sb:     # `x + bias`: b fits a's trailing dims
+        check_numel(prod(sa), sa)
+        return tuple(sa)
     n = max(na, nb)
     res = []
     for i in range(n - 1, -1, -1):
