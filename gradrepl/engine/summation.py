@@ -24,7 +24,7 @@ def _block_sums(rows, nb, step):
     innermost one element by element in order (it vectorizes over the inner elements);
     along the innermost one it sums pairwise, so a single column goes through accumulate."""
     rest = rows.shape[1:]
-    inner = math.prod(rest)
+    inner = rows.size // rows.shape[0]      # rows holds at least nb * step >= 1 rows
     part = rows[:nb * step]
     if inner >= 2:
         sums = _reduce(np.ascontiguousarray(part).reshape(nb, step, inner), axis=1)
@@ -53,7 +53,7 @@ def _multi_row_sum(rows):
     rest = rows.shape[1:]
     if size == 0:
         return np.zeros(rest, rows.dtype)
-    power = max(4, (size - 1).bit_length() // 4)
+    power = 4 if size <= 1 << 16 else (size - 1).bit_length() // 4
     step = 1 << power
     nb = size >> power
     cut = nb << power
