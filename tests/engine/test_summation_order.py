@@ -140,7 +140,8 @@ def test_embedding_backward_adds_rows_in_index_order(data, n, k, width, matrix, 
     """C[X].backward: each row of C receives its gradients in the order of X (np.add.at's)."""
     from gradrepl.engine.xp import ARRAYS
     rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 32 - 1)))
-    rows = rng.integers(0, n, (k // 3 + 1, 3) if matrix else (k,))
+    low = -n if data.draw(st.booleans()) else 0      # negative rows count from the end
+    rows = rng.integers(low, n, (k // 3 + 1, 3) if matrix else (k,))
     g = values(data.draw, rows.size * width, dtype).reshape(rows.shape + (width,))
     expected = np.zeros((n, width), dtype)
     np.add.at(expected, (rows,), g)
