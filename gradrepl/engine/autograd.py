@@ -350,7 +350,10 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                         if not left:
                             push(ready, (-c.seq, c))
                 continue
-            for e, g in zip(node.edges, out):
+            edges = node.edges
+            if len(out) < len(edges):
+                raise RuntimeError(f"{node.spec.name} returned {len(out)} gradients for {len(edges)} inputs")
+            for e, g in zip(edges, out):
                 if e is None:
                     continue
                 c, nr = e
