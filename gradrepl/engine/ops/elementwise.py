@@ -6,6 +6,7 @@ above it, with the saved values and context named as the rule's parameters.
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
@@ -624,6 +625,8 @@ _exp = _f64(np.exp)
 
 
 def _sigmoid(a):
+    if a.dtype == np.float32:
+        return kernels.sigmoid(a)
     with np.errstate(over="ignore"):
         one = a.dtype.type(1)
         return (one / (one + _exp(-a))).astype(a.dtype, copy=False)
@@ -710,7 +713,9 @@ _math("acos", _f64(np.arccos), "AcosBackward0", "self", "-grad / sqrt(1 - self *
 _math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
       lambda grad, xp, self: (grad / (1 + self * self),), bare=True)
 _math("tanh", _f64(np.tanh), "TanhBackward0", "result", "grad * (1 - result * result)",
-      lambda grad, xp, result: (grad * (1 - result * result),), bare=True, functional=True)
+      lambda grad, xp, result: (kernels.tanh_backward(grad, result) if not xp.tensors and grad.dtype == np.float32
+                                and result.dtype == np.float32 else grad * (1 - result * result),),
+      bare=True, functional=True)
 _math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "grad * (1 - result) * result",
       lambda grad, xp, result: (grad * (1 - result) * result,), bare=True, functional=True)
 _math("floor", _rounding(np.floor, "floor"), "FloorBackward0", None, "zeros_like(grad)",

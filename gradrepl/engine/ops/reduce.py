@@ -3,6 +3,7 @@ import builtins
 
 import numpy as np
 
+from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.elementwise import maximum, minimum
@@ -444,6 +445,10 @@ def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
 @rule("SoftmaxBackward0", ("self",), ("result * (grad - (grad * result).sum(dim, keepdim=True))",),
       saved=("result",), ctx=("dim",))
 def SoftmaxBackward0(grad, xp, result, dim):
+    if (not xp.tensors and _lastdim_float32(result, dim) and grad.shape == result.shape
+            and (result.size > result.shape[-1] or result.shape[-1] < kernels.LANES)):
+        # (one row of 16 or more goes through another kernel in PyTorch, not reproduced)
+        return (kernels.softmax_backward_lastdim(grad, result),)
     dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
     return (result * (grad - xp.sum(grad * result, dims, True)),)
 
@@ -451,8 +456,16 @@ def SoftmaxBackward0(grad, xp, result, dim):
 @rule("LogSoftmaxBackward0", ("self",), ("grad - result.exp() * grad.sum(dim, keepdim=True)",),
       saved=("result",), ctx=("dim",))
 def LogSoftmaxBackward0(grad, xp, result, dim):
+    if not xp.tensors and _lastdim_float32(result, dim) and grad.shape == result.shape:
+        return (kernels.log_softmax_backward_lastdim(grad, result),)
     dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
     return (grad - xp.exp(result) * xp.sum(grad, dims, True),)
+
+
+def _lastdim_float32(arr, d):
+    """PyTorch's softmax kernels over the last dim of a float32 tensor are emulated exactly
+    (engine/kernels.py); other dims and dtypes compute in NumPy's order."""
+    return arr.dtype == np.float32 and arr.ndim and d == arr.ndim - 1 and arr.size
 
 
 def _softmax_dtype_check(a, d, name):
@@ -466,6 +479,8 @@ def softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "softmax")
+    if _lastdim_float32(xa, d):
+        return result(kernels.softmax_lastdim(xa), SoftmaxBackward0, (a,), (RESULT,), d)
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
     out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype)
@@ -477,6 +492,8 @@ def log_softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "log_softmax")
+    if _lastdim_float32(xa, d):
+        return result(kernels.log_softmax_lastdim(xa), LogSoftmaxBackward0, (a,), (RESULT,), d)
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m

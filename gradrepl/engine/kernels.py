@@ -1,0 +1,199 @@
+"""float32 kernels computed as PyTorch 2.13's AVX512 CPU kernels compute them, bit for bit.
+
+PyTorch's softmax, log_softmax, sigmoid and the cross-entropy backward run on its own
+vectorised code (Vectorized<float>, 16 lanes), whose exp and log are Sleef's
+`Sleef_expf16_u10` and `Sleef_logf16_u10`. expf and logf below follow Sleef's algorithms
+(src/libm/sleefsimdsp.c, xexpf and the AVX512F branch of xlogf_u1; Sleef is
+Copyright Naoki Shibata and contributors, distributed under the Boost Software License 1.0)
+step by step in float32, each fused multiply-add rounded once (rounding.fma32).
+
+The plain element-wise functions (torch.exp, sin, log, tanh, sqrt, ...) are not here: PyTorch
+sends contiguous float32 tensors through Intel MKL's VML, whose code is not public; the
+float64-then-float32 results of ops/elementwise.py match it for most inputs (the README
+has the measured rates).
+"""
+import numpy as np
+
+from gradrepl.engine.rounding import fma32
+
+f32 = np.float32
+LANES = 16      # Vectorized<float> on AVX512
+
+_R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
+_EXP_POLY = tuple(f32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
+                                   0.00833336077630519866943359, 0.0416664853692054748535156,
+                                   0.166666671633720397949219, 0.5))
+_LN2_HI, _LN2_LO = f32(0.69314718246459960938), f32(-1.904654323148236017e-09)
+_LOG_POLY = (f32(0.3027294874), f32(0.3996108174), f32(0.6666694880))
+
+
+def _pow2i(q):
+    """2**q as float32 for int32 q (the exponent field built directly, as Sleef's vpow2i)."""
+    return ((q + 127) << 23).astype(np.int32).view(f32)
+
+
+def expf(d):
+    """Sleef_expf16_u10 of a float32 array."""
+    d = np.asarray(d, f32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.rint(np.clip(d * _R_LN2, f32(-300), f32(300)))      # cvtps_epi32: to nearest even
+        q[np.isnan(q)] = 0
+        qi = q.astype(np.int32)
+        s = fma32(q, -_L2U, d)
+        s = fma32(q, -_L2L, s)
+        u = np.full(d.shape, _EXP_POLY[0], f32)
+        for c in _EXP_POLY[1:]:
+            u = fma32(u, s, c)
+        u = f32(1) + fma32(s * s, u, s)
+        half = qi >> 1
+        u = u * _pow2i(half) * _pow2i(qi - half)
+        u[d < -104] = 0
+        u[d > 100] = np.inf
+    return u
+
+
+def _two_sum(x, y):
+    """Sleef's dfadd2: s = x + y and the rounding error of that sum."""
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def logf(d):
+    """Sleef_logf16_u10 (xlogf_u1, AVX512F branch: getexp/getmant, double-float arithmetic)."""
+    d = np.asarray(d, f32)
+    with np.errstate(all="ignore"):
+        _, ex = np.frexp(d * f32(1.0 / 0.75))
+        e = (ex - 1).astype(f32)                                  # vgetexp: floor(log2 |d / 0.75|)
+        fr, _ = np.frexp(d)
+        m = np.where(fr >= f32(0.75), fr, fr * f32(2))            # vgetmant into [0.75, 1.5)
+        sx = _LN2_HI * e                                          # dfmul((ln2 hi, lo), e)
+        sy = fma32(_LN2_LO, e, fma32(_LN2_HI, e, -sx))
+        nx, ny = _two_sum(f32(-1), m)
+        dx, dy = _two_sum(f32(1), m)
+        t = f32(1) / dx                                           # dfdiv(n, d)
+        xx = nx * t
+        u = fma32(t, nx, -xx)
+        v = fma32(-dy, t, fma32(-dx, t, f32(1)))
+        xy = fma32(xx, v, fma32(ny, t, u))
+        x2 = xx * xx
+        p = fma32(fma32(np.full(d.shape, _LOG_POLY[0], f32), x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+        yx, yy = xx * f32(2), xy * f32(2)                          # dfadd(s, dfscale(x, 2))
+        hi = sx + yx
+        lo = (((sx - hi) + yx) + sy) + yy
+        w = (x2 * xx) * p                                         # dfadd(s, x^3 * p)
+        hi2 = hi + w
+        lo = ((hi - hi2) + w) + lo
+        r = hi2 + lo
+        r[d == 0] = -np.inf                                       # vfixup's special values
+        r[np.isposinf(d)] = np.inf
+        r[(d < 0) | np.isnan(d)] = np.nan
+    return r
+
+
+def row_sums(e):
+    """Each row of a 2-D float32 array summed as vec::reduce_all(+) does: rows narrower than
+    one vector left to right; wider ones in 16 lane sums (a partial last vector adds into
+    its first lanes), then the lanes folded in halves (8, 4, 2, 1)."""
+    cols = e.shape[1]
+    if cols < LANES:
+        acc = e[:, 0].copy()
+        for i in range(1, cols):
+            acc += e[:, i]
+        return acc
+    acc = e[:, :LANES].copy()
+    k = LANES
+    while k + LANES <= cols:
+        acc += e[:, k:k + LANES]
+        k += LANES
+    if k < cols:
+        acc[:, :cols - k] += e[:, k:]
+    acc = acc[:, :8] + acc[:, 8:]
+    acc = acc[:, :4] + acc[:, 4:]
+    acc = acc[:, :2] + acc[:, 2:]
+    return acc[:, 0] + acc[:, 1]
+
+
+def _rows(x):
+    return np.ascontiguousarray(x).reshape(-1, x.shape[-1])
+
+
+def softmax_lastdim(x):
+    """softmax over the last dim of a float32 array (_vec_softmax_lastdim)."""
+    rows = _rows(x)
+    m = np.maximum.reduce(rows, axis=1, keepdims=True)
+    e = expf(rows - m)
+    inv = f32(1) / row_sums(e)
+    return (e * inv[:, None]).reshape(x.shape)
+
+
+def log_softmax_lastdim(x):
+    """log_softmax over the last dim of a float32 array (_vec_log_softmax_lastdim)."""
+    rows = _rows(x)
+    m = np.maximum.reduce(rows, axis=1, keepdims=True)
+    shifted = rows - m
+    out = shifted - logf(row_sums(expf(shifted)))[:, None]
+    return out.reshape(x.shape)
+
+
+def softmax_backward_lastdim(grad, out):
+    """grad of softmax over the last dim: (grad - sum(grad * out)) * out."""
+    g, y = _rows(grad), _rows(out)
+    s = row_sums(g * y)
+    return ((g - s[:, None]) * y).reshape(out.shape)
+
+
+def log_softmax_backward_lastdim(grad, out):
+    """grad of log_softmax over the last dim: grad - exp(out) * sum(grad), the product and
+    the difference fused into one multiply-add as GCC compiles PyTorch's kernel."""
+    g, y = _rows(grad), _rows(out)
+    s = row_sums(g)
+    return fma32(-expf(y), s[:, None], g).reshape(out.shape)
+
+
+def tanh_backward(grad, out):
+    """grad * (1 - out * out) with 1 - out*out fused (PyTorch's tanh_backward kernel)."""
+    return grad * fma32(-out, out, f32(1))
+
+
+def sigmoid(x):
+    """1 / (1 + exp(-x)) as PyTorch's sigmoid kernel: the vectorised loop (two vectors per
+    step, Sleef's exp) over the leading multiple of 32 elements in memory order, the scalar
+    loop (glibc's expf, correctly rounded here) over the rest."""
+    with np.errstate(over="ignore"):
+        scalar = f32(1) / (f32(1) + np.exp(-x.astype(np.float64)).astype(f32))
+        if not (x.flags.c_contiguous or x.flags.f_contiguous):
+            return scalar
+        flat = x.ravel(order="K")
+        body = flat.size - flat.size % (2 * LANES)
+        if not body:
+            return scalar
+        out = scalar.ravel(order="K").copy()
+        out[:body] = f32(1) / (f32(1) + expf(f32(0) - flat[:body]))
+        return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
+
+
+def nll_sum(picked):
+    """The loss_partial_sums of nll_loss (LossNLL.cpp) over a batch with no ignored or
+    weighted rows: 0 - picked[b] accumulated left to right on level 0, which flushes into the
+    next level after b = 0 and every multiple of 16 (levels of 16: cascade_sum), and the 8
+    levels added in order at the end."""
+    levels = [f32(0)] * 8
+    n = picked.shape[0]
+    b = 0
+    while b < n:
+        end = min(n, (b + 15) // 16 * 16 + 1)       # one past the next b that flushes
+        levels[0] = -np.cumsum(picked[b:end], dtype=f32)[-1]     # level 0 is 0 at a run's start
+        last = end - 1
+        if last % 16 == 0:
+            for j in range(7):
+                if last & (15 << (4 * j)):
+                    break
+                levels[j + 1] = f32(levels[j + 1] + levels[j])
+                levels[j] = f32(0)
+        b = end
+    acc = f32(0)
+    for v in levels:
+        acc = f32(acc + v)
+    return acc
