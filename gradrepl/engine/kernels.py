@@ -24,8 +24,13 @@ _L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
 _EXP_POLY = tuple(f32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
                                    0.00833336077630519866943359, 0.0416664853692054748535156,
                                    0.166666671633720397949219, 0.5))
+_L2U64, _L2L64 = float(_L2U), float(_L2L)
+_EXP_POLY64 = tuple(float(c) for c in _EXP_POLY)
 _LN2_HI, _LN2_LO = f32(0.69314718246459960938), f32(-1.904654323148236017e-09)
+_LN2_HI64, _LN2_LO64 = float(_LN2_HI), float(_LN2_LO)
+_R075 = f32(1.0 / 0.75)
 _LOG_POLY = (f32(0.3027294874), f32(0.3996108174), f32(0.6666694880))
+_LOG_POLY64 = tuple(float(c) for c in _LOG_POLY)
 
 
 def _pow2i(q):
@@ -34,8 +39,103 @@ def _pow2i(q):
 
 
 def expf(d):
-    """Sleef_expf16_u10 of a float32 array."""
+    """Sleef_expf16_u10 of a float32 array.
+
+    The fast path keeps float32 values in float64 arrays and rounds each fused step once;
+    the reduction steps are exact there (q*L2U and q*L2L have few bits), the polynomial
+    steps are checked for half-way sums at the end (_redo). NaN, |d| > 104 and tiny
+    inputs take _expf with fma32 (as do the elements _redo finds)."""
     d = np.asarray(d, f32)
+    a = np.abs(d)
+    odd = ~(a <= f32(104)) | ((a < f32(2.0 ** -100)) & (a > 0))
+    if odd.any():
+        out = expf(np.where(odd, f32(0), d))
+        out[odd] = _expf(d[odd], fma32)
+        return out
+    q = np.rint(d * _R_LN2)
+    q64 = q.astype(np.float64)
+    s64 = q64 * -_L2U64
+    s64 += d
+    s64 = s64.astype(f32).astype(np.float64)
+    t = q64 * -_L2L64
+    t += s64
+    s = t.astype(f32)
+    s64 = s.astype(np.float64)
+    sums = []
+    u64 = _EXP_POLY64[0]
+    for c in _EXP_POLY64[1:]:
+        t = s64 * u64
+        t += c
+        sums.append(t)
+        u64 = t.astype(f32).astype(np.float64)
+    t = (s * s).astype(np.float64)
+    t *= u64
+    t += s64
+    sums.append(t)
+    with np.errstate(over="ignore"):
+        u = np.ldexp(f32(1) + t.astype(f32), q.astype(np.int32))
+    return _redo(u, sums, _expf, d)
+
+
+def logf(d):
+    """Sleef_logf16_u10 (xlogf_u1, AVX512F branch: getexp/getmant, double-float arithmetic).
+
+    Fast path as expf's: the fused steps that are exact in float64 (a product's rounding
+    error, sums of few-bit terms) are rounded once; the others are checked (_redo)."""
+    d = np.asarray(d, f32)
+    odd = ~(d > 0) | ~(d < np.inf)          # zero, negative, NaN, infinity
+    if odd.any():
+        out = logf(np.where(odd, f32(1), d))
+        out[odd] = _logf(d[odd], fma32)
+        return out
+    _, ex = np.frexp(d * _R075)
+    e = (ex - 1).astype(f32)
+    fr, _ = np.frexp(d)
+    m = np.where(fr >= f32(0.75), fr, fr * f32(2))
+    e64 = e.astype(np.float64)
+    sx = _LN2_HI * e
+    sy = ((_LN2_HI64 * e64 - sx) + _LN2_LO64 * e64).astype(f32)
+    nx, ny = _two_sum(f32(-1), m)
+    dx, dy = _two_sum(f32(1), m)
+    t = f32(1) / dx
+    xx = nx * t
+    t64, xx64 = t.astype(np.float64), xx.astype(np.float64)
+    u = (t64 * nx - xx64).astype(f32)
+    inner = (1 - dx * t64).astype(f32)
+    # dy is 0 or +-2**-23, so dy*t is a float32 value and this is the sum of two: a float64
+    # sum of two float32 values that lies on a float32 half-way point is exact (a true tie)
+    v = (-dy * t64 + inner).astype(f32)
+    sums = [ny * t64 + u]
+    sums.append(xx64 * v + sums[0].astype(f32))
+    xy = sums[1].astype(f32)
+    x2 = xx * xx
+    x2_64 = x2.astype(np.float64)
+    sums.append(x2_64 * _LOG_POLY64[0] + _LOG_POLY64[1])
+    sums.append(x2_64 * sums[2].astype(f32) + _LOG_POLY64[2])
+    p = sums[3].astype(f32)
+    yx, yy = xx * f32(2), xy * f32(2)
+    hi = sx + yx
+    lo = (((sx - hi) + yx) + sy) + yy
+    w = (x2 * xx) * p
+    hi2 = hi + w
+    lo = ((hi - hi2) + w) + lo
+    return _redo(hi2 + lo, sums, _logf, d)
+
+
+_MID_MASK, _MID = 0x1FFFFFFF, 0x10000000
+
+
+def _redo(out, sums, fn, d):
+    """out with the elements redone by fn(d, fma32) where one of the float64 sums of the fast
+    path lies on a float32 half-way point (rounding it again may be one off there)."""
+    bits = np.stack(sums).view(np.int64)
+    redo = np.logical_or.reduce((bits & _MID_MASK) == _MID, axis=0)
+    if redo.any():
+        out[redo] = fn(d[redo], fma32)
+    return out
+
+
+def _expf(d, fma32):
     with np.errstate(invalid="ignore", over="ignore"):
         q = np.rint(np.clip(d * _R_LN2, f32(-300), f32(300)))      # cvtps_epi32: to nearest even
         q[np.isnan(q)] = 0
@@ -60,9 +160,7 @@ def _two_sum(x, y):
     return s, (x - (s - v)) + (y - v)
 
 
-def logf(d):
-    """Sleef_logf16_u10 (xlogf_u1, AVX512F branch: getexp/getmant, double-float arithmetic)."""
-    d = np.asarray(d, f32)
+def _logf(d, fma32):
     with np.errstate(all="ignore"):
         _, ex = np.frexp(d * f32(1.0 / 0.75))
         e = (ex - 1).astype(f32)                                  # vgetexp: floor(log2 |d / 0.75|)

@@ -14,12 +14,32 @@ def fma32(a, b, c):
     low 29 bits are 1 followed by zeros) or below float32's normal range: only there is the
     rounding error of the float64 sum needed (_exact).
     """
-    s = np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
+    s = np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64)
     r = s.astype(np.float32)
     doubtful = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < 1.1754943508222875e-38)
     if doubtful.any():
-        r = np.where(doubtful, _exact(a, b, c), r)
+        a, b, c = np.broadcast_arrays(a, b, c)
+        a, b, c = a[doubtful], b[doubtful], c[doubtful]
+        if a.size > 8:
+            r[doubtful] = _exact(a, b, c)
+        else:   # the usual few: one by one, without the array machinery's fixed cost
+            r[doubtful] = [_exact_one(float(x), float(y), float(z)) for x, y, z in zip(a, b, c)]
     return r
+
+
+def _exact_one(a, b, c):
+    """_exact for one element (Python floats holding float32 values)."""
+    p = a * b
+    s = p + c
+    bp = s - c
+    err = (p - bp) + (c - (s - bp))
+    r = np.float32(s)
+    if err == 0 or float(r) == s:
+        return r
+    other = np.nextafter(r, np.float32(np.inf) if s > float(r) else np.float32(-np.inf))
+    if (float(r) + float(other)) * 0.5 != s:
+        return r
+    return max(r, other) if err > 0 else min(r, other)
 
 
 def _exact(a, b, c):
