@@ -15,6 +15,8 @@ def fma32(a, b, c):
     rounding error of the float64 sum needed (_exact).
     """
     s = np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64)
+    if s.ndim == 0:
+        return _exact_one(float(a), float(b), float(c))
     r = s.astype(np.float32)
     doubtful = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < 1.1754943508222875e-38)
     if doubtful.any():
