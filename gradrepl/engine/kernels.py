@@ -41,40 +41,39 @@ def _pow2i(q):
 def expf(d):
     """Sleef_expf16_u10 of a float32 array.
 
-    The fast path keeps float32 values in float64 arrays and rounds each fused step once;
-    the reduction steps are exact there (q*L2U and q*L2L have few bits), the polynomial
-    steps are checked for half-way sums at the end (_redo). NaN, |d| > 104 and tiny
-    inputs take _expf with fma32 (as do the elements _redo finds)."""
+    The fast path holds float32 values in float64 arrays and rounds each fused step once.
+    The reduction s = d - q*L2U - q*L2L is exact there (q*L2U and q*L2L have few bits; the
+    first step's result is a float32 already); the polynomial steps are checked for
+    half-way sums at the end (_redo). Below 2**-75, s*s is 0 in float32 and the last step
+    exact, so tiny inputs need no care; NaN and |d| > 104 take _expf with fma32."""
     d = np.asarray(d, f32)
-    a = np.abs(d)
-    odd = ~(a <= f32(104)) | ((a < f32(2.0 ** -100)) & (a > 0))
-    if odd.any():
+    if not d.size:
+        return d.copy()
+    if not (np.abs(d).max() <= 104):
+        odd = ~(np.abs(d) <= 104)
         out = expf(np.where(odd, f32(0), d))
         out[odd] = _expf(d[odd], fma32)
         return out
     q = np.rint(d * _R_LN2)
     q64 = q.astype(np.float64)
-    s64 = q64 * -_L2U64
-    s64 += d
-    s64 = s64.astype(f32).astype(np.float64)
-    t = q64 * -_L2L64
-    t += s64
+    t = q64 * -_L2U64
+    t += d
+    t += q64 * -_L2L64
     s = t.astype(f32)
     s64 = s.astype(np.float64)
     sums = []
-    u64 = _EXP_POLY64[0]
+    u = _EXP_POLY64[0]
     for c in _EXP_POLY64[1:]:
-        t = s64 * u64
+        t = s64 * u
         t += c
         sums.append(t)
-        u64 = t.astype(f32).astype(np.float64)
-    t = (s * s).astype(np.float64)
-    t *= u64
+        u = t.astype(f32)
+    t = np.multiply(s * s, u, dtype=np.float64)
     t += s64
     sums.append(t)
     with np.errstate(over="ignore"):
-        u = np.ldexp(f32(1) + t.astype(f32), q.astype(np.int32))
-    return _redo(u, sums, _expf, d)
+        out = np.ldexp(f32(1) + t.astype(f32), q.astype(np.int32))
+    return _redo(out, sums, _expf, d)
 
 
 def logf(d):
