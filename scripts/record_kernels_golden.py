@@ -2,7 +2,7 @@
 Sleef's expf (read back through log_softmax's backward, which returns exp(output) * -sum
 when the gradient is -1 in one column and 0 elsewhere), log_softmax and softmax over the last
 dim forward and backward (Sleef's logf on the row sums), cross_entropy forward and backward,
-sigmoid (vectorised body and scalar tail), and the tanh backward. Writes
+sigmoid and silu (vectorised body and scalar tail), and the tanh backward. Writes
 tests/data/kernels.json: for each case its seeds, sizes and the SHA-256 of PyTorch's float32
 output bytes (the test regenerates the inputs and compares hashes), plus explicit values for
 hard inputs. Millions of inputs per kernel; the file stays small.
@@ -85,8 +85,9 @@ def main():
         loss.backward()
         out["cross_entropy"].append({"shape": [n, c], "seed": seed, "loss": loss.item(), "grad": digest(x.grad.numpy())})
     for n in SIGMOID_SIZES:
-        x = normal((n,), 5.0, 40 + n)
-        out["sigmoid"].append({"n": n, "seed": 40 + n, "sha256": digest(torch.sigmoid(torch.from_numpy(x)).numpy())})
+        x = torch.from_numpy(normal((n,), 5.0, 40 + n))
+        out["sigmoid"].append({"n": n, "seed": 40 + n, "sha256": digest(torch.sigmoid(x).numpy()),
+                               "silu": digest(F.silu(x).numpy())})
     for n in TANH_SIZES:
         # the backward kernel on its own (torch.tanh's forward is MKL's, not emulated)
         y = torch.from_numpy(uniform(-1, 1, n, 50 + n))

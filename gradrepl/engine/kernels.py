@@ -254,21 +254,38 @@ def tanh_backward(grad, out):
     return grad * fma32(-out, out, f32(1))
 
 
+def _body_and_tail(x, vector, scalar):
+    """An element-wise cpu_kernel_vec: `vector` over the leading multiple of 32 elements in
+    memory order (two Vectorized<float> per step), `scalar` over the rest; a non-contiguous
+    array all through `scalar`. (Above 32768 elements PyTorch splits the loop across
+    threads, each part with its own scalar tail: not reproduced.)"""
+    if not (x.flags.c_contiguous or x.flags.f_contiguous):
+        return scalar(x)
+    flat = x.ravel(order="K")
+    body = flat.size - flat.size % (2 * LANES)
+    out = scalar(flat[body:])
+    if body:
+        out = np.concatenate([vector(flat[:body]), out])
+    return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
+
+
+def _exp_glibc(x):
+    """std::exp (glibc's expf) of float32 values: correctly rounded but for rare halfway cases."""
+    return np.exp(x.astype(np.float64)).astype(f32)
+
+
 def sigmoid(x):
-    """1 / (1 + exp(-x)) as PyTorch's sigmoid kernel: the vectorised loop (two vectors per
-    step, Sleef's exp) over the leading multiple of 32 elements in memory order, the scalar
-    loop (glibc's expf, correctly rounded here) over the rest."""
+    """1 / (1 + exp(-x)) as PyTorch's sigmoid kernel: Sleef's exp in the vectorised body,
+    glibc's expf in the scalar tail."""
     with np.errstate(over="ignore"):
-        scalar = f32(1) / (f32(1) + np.exp(-x.astype(np.float64)).astype(f32))
-        if not (x.flags.c_contiguous or x.flags.f_contiguous):
-            return scalar
-        flat = x.ravel(order="K")
-        body = flat.size - flat.size % (2 * LANES)
-        if not body:
-            return scalar
-        out = scalar.ravel(order="K").copy()
-        out[:body] = f32(1) / (f32(1) + expf(f32(0) - flat[:body]))
-        return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
+        return _body_and_tail(x, lambda v: f32(1) / (f32(1) + expf(f32(0) - v)),
+                              lambda v: f32(1) / (f32(1) + _exp_glibc(-v)))
+
+
+def silu(x):
+    """x / (1 + exp(-x)) as PyTorch's silu kernel (body and tail as sigmoid's)."""
+    with np.errstate(over="ignore"):
+        return _body_and_tail(x, lambda v: v / (f32(1) + expf(-v)), lambda v: v / (f32(1) + _exp_glibc(-v)))
 
 
 def nll_sum(picked):

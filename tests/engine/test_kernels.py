@@ -72,9 +72,10 @@ def test_cross_entropy_forward_and_backward(case):
 
 
 @pytest.mark.parametrize("case", DATA["sigmoid"], ids=lambda c: str(c["n"]))
-def test_sigmoid_body_and_tail(case):
+def test_sigmoid_and_silu_body_and_tail(case):
     x = wrap(normal((case["n"],), 5.0, case["seed"]))
     assert digest(TORCH["sigmoid"](x)._a) == case["sha256"]
+    assert digest(F["silu"](x)._a) == case["silu"]
 
 
 @pytest.mark.parametrize("case", DATA["tanh_backward"], ids=lambda c: str(c["n"]))
