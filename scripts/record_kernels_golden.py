@@ -88,6 +88,11 @@ def main():
         x = torch.from_numpy(normal((n,), 5.0, 40 + n))
         out["sigmoid"].append({"n": n, "seed": 40 + n, "sha256": digest(torch.sigmoid(x).numpy()),
                                "silu": digest(F.silu(x).numpy())})
+    # 2000 tensors of 31 elements: all in the scalar tail (glibc's expf)
+    xs = normal((2000, 31), 5.0, 77)
+    out["sigmoid_tails"] = {"shape": [2000, 31], "seed": 77,
+                            "sigmoid": digest(np.concatenate([torch.sigmoid(torch.from_numpy(r)).numpy() for r in xs])),
+                            "silu": digest(np.concatenate([F.silu(torch.from_numpy(r)).numpy() for r in xs]))}
     for n in TANH_SIZES:
         # the backward kernel on its own (torch.tanh's forward is MKL's, not emulated)
         y = torch.from_numpy(uniform(-1, 1, n, 50 + n))

@@ -269,9 +269,41 @@ def _body_and_tail(x, vector, scalar):
     return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
 
 
+def _glibc_exp_table():
+    """2**(i/32) rounded to float64, as bit patterns less i << 47 (the exp2f_data table)."""
+    from decimal import Decimal, getcontext
+    getcontext().prec = 40
+    exact = [float(Decimal(2) ** (Decimal(i) / 32)) for i in range(32)]
+    bits = np.array(exact, np.float64).view(np.uint64)
+    return bits - (np.arange(32, dtype=np.uint64) << np.uint64(47))
+
+
+_GLIBC_T = _glibc_exp_table()
+_GLIBC_INVLN2N = float.fromhex("0x1.71547652b82fep+0") * 32
+_GLIBC_SHIFT = float.fromhex("0x1.8p+52")
+_GLIBC_C = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3, float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,
+            float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+
+
 def _exp_glibc(x):
-    """std::exp (glibc's expf) of float32 values: correctly rounded but for rare halfway cases."""
-    return np.exp(x.astype(np.float64)).astype(f32)
+    """std::exp of float32 values: glibc's expf (Szabolcs Nagy's, from Arm's optimized-routines,
+    MIT licence): a 32-entry table of 2**(i/32) and a cubic in float64, rounded once to float32.
+    (glibc's FMA build fuses the cubic's steps: that moves the float64 value by ~2**-53, which
+    can change the float32 result only in the rarest near-ties.)"""
+    with np.errstate(over="ignore", invalid="ignore"):
+        xd = x.astype(np.float64)
+        z = _GLIBC_INVLN2N * xd
+        big = ~(np.abs(xd) < 104)                 # overflow, underflow, inf, nan: np.exp agrees there
+        z[big] = 0
+        kd = z + _GLIBC_SHIFT
+        ki = kd.view(np.uint64)
+        r = z - (kd - _GLIBC_SHIFT)
+        s = (_GLIBC_T[ki % np.uint64(32)] + (ki << np.uint64(47))).view(np.float64)
+        y = (_GLIBC_C[0] * r + _GLIBC_C[1]) * (r * r) + (_GLIBC_C[2] * r + 1)
+        out = (y * s).astype(f32)
+        if big.any():
+            out[big] = np.exp(xd[big]).astype(f32)
+    return out
 
 
 def sigmoid(x):

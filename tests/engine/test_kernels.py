@@ -78,6 +78,13 @@ def test_sigmoid_and_silu_body_and_tail(case):
     assert digest(F["silu"](x)._a) == case["silu"]
 
 
+def test_sigmoid_and_silu_scalar_tails():
+    case = DATA["sigmoid_tails"]
+    xs = normal(tuple(case["shape"]), 5.0, case["seed"])
+    assert digest(np.concatenate([TORCH["sigmoid"](wrap(r))._a for r in xs])) == case["sigmoid"]
+    assert digest(np.concatenate([F["silu"](wrap(r))._a for r in xs])) == case["silu"]
+
+
 @pytest.mark.parametrize("case", DATA["tanh_backward"], ids=lambda c: str(c["n"]))
 def test_tanh_backward_fuses(case):
     n = case["n"]
