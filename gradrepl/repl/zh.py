@@ -1,7 +1,8 @@
-"""The REPL's screens in Chinese (`:lang zh`, `--lang zh`, a zh_* locale).
+"""The Chinese of the REPL's command summaries and help topics (`:lang zh`, `--lang zh`).
 
-Keyed like gradrepl.repl.meta's English tables, so the English stays where it is and a
-missing translation falls back to it (tests/tutor/test_zh_screens.py keeps them in step).
+Keyed like gradrepl.repl.meta's English tables (COMMANDS, HELP), which stay next to the
+code; tests/tutor/test_zh_screens.py keeps the two in step. Every other screen's text is
+in the one catalogue, gradrepl.messages (repl.* keys).
 Chinese text uses full-width punctuation; commands, names and code stay as they are.
 """
 
@@ -18,7 +19,7 @@ COMMANDS = {
     ":save": "把成功运行的语句写成可用 Python 和 PyTorch 运行的脚本",
     ":history": "最近的 N 条输入（默认 20）",
     ":lesson": "列出课程，或开始其中一课",
-    ":lang": "课程与提示的语言",
+    ":lang": "课程、帮助、表格、提示和工具所用的语言",
     ":tutor": "赋值和 backward 之后的导师注释",
     ":quit": "离开课程，或退出 gradrepl",
     ":hint": "本练习的下一条提示",
@@ -27,24 +28,6 @@ COMMANDS = {
     ":skip": "运行参考答案并继续",
     ":back": "上一步",
     ":restart": "在新的会话中从头开始本课",
-}
-
-TEXT = {
-    "intro": "输入 PyTorch 代码（torch 已导入；exp、ones、tensor 等不加前缀也能用）。命令：",
-    "in_lesson": "课程中：",
-    "more": ":help autograd 讲解基本概念，:help keys 讲解按键。",
-    "banner": "gradrepl {version}，看得见的 autograd。:help、:lesson，Ctrl-D 退出。",
-    "grad_changed": ".grad 有变化",
-    "new_grad": "新的 grad",
-    "name": "名称",
-    "shape": "形状",
-    "lesson_status": "课程 {id} {step}/{total}",
-    "no_help": "没有关于 {topic!r} 的帮助；可用主题：{topics}",
-    "no_vars": "还没有变量",
-    "tensors": "张量",
-    "others": "其他：",
-    "no_grads": "还没有张量有 .grad（先对某个结果调用 backward()）",
-    "reset": "会话已重置：所有变量都已清除（torch 仍已导入）",
 }
 
 HELP = {
@@ -68,7 +51,3 @@ y.backward(torch.ones_like(y)) 计算向量-雅可比积。`with torch.no_grad()
   Ctrl-C         清除当前行，或停止正在运行的语句（变量会保留）
   Ctrl-D         退出（在空行上）；也可以输入 `exit` 或 `quit`""",
 }
-
-
-def text(key: str, **kwargs) -> str:
-    return TEXT[key].format(**kwargs)
