@@ -148,3 +148,12 @@ def test_fma32_half_way_sums():
     assert fma32(a, a, np.float32(-2 ** -60)) == np.float32(1 + 2 ** -11)
     x = np.full(20, a)                                    # the same among many (the array path)
     assert (fma32(x, x, np.float32(2 ** -60)) == np.float32(1 + 2 ** -11 + 2 ** -23)).all()
+
+
+@pytest.mark.parametrize("name, derivative", [("sin", lambda x: x.cos()), ("cos", lambda x: -x.sin()),
+                                               ("sinh", lambda x: x.cosh()), ("cosh", lambda x: x.sinh())])
+def test_backward_uses_the_forward_kernels(name, derivative):
+    # PyTorch's SinBackward0 is grad * self.cos(): the same cos kernel as the forward's
+    x = wrap(normal((300,), 2.0, 8)).requires_grad_()
+    getattr(x, name)().sum().backward()
+    assert x.grad.tolist() == derivative(x.detach()).tolist()
