@@ -47,6 +47,8 @@ def expf(d):
     half-way sums at the end (_redo). Below 2**-75, s*s is 0 in float32 and the last step
     exact, so tiny inputs need no care; NaN and |d| > 104 take _expf with fma32."""
     d = np.asarray(d, f32)
+    if d.size > _CHUNK:
+        return _chunked(expf, d)
     if not d.size:
         return d.copy()
     if not (np.abs(d).max() <= 104):
@@ -82,6 +84,8 @@ def logf(d):
     Fast path as expf's: the fused steps that are exact in float64 (a product's rounding
     error, sums of few-bit terms) are rounded once; the others are checked (_redo)."""
     d = np.asarray(d, f32)
+    if d.size > _CHUNK:
+        return _chunked(logf, d)
     odd = ~(d > 0) | ~(d < np.inf)          # zero, negative, NaN, infinity
     if odd.any():
         out = logf(np.where(odd, f32(1), d))
@@ -122,6 +126,15 @@ def logf(d):
 
 
 _MID_MASK, _MID = 0x1FFFFFFF, 0x10000000
+_CHUNK = 1 << 16        # elements per pass: the float64 temporaries stay a few MB
+
+
+def _chunked(fn, d):
+    flat = d.ravel()
+    out = np.empty(flat.shape, f32)
+    for i in range(0, flat.size, _CHUNK):
+        out[i:i + _CHUNK] = fn(flat[i:i + _CHUNK])
+    return out.reshape(d.shape)
 
 
 def _redo(out, sums, fn, d):
