@@ -509,7 +509,7 @@ def softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "softmax")
-    if _lastdim_float32(xa, d):
+    if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.softmax_lastdim(xa), SoftmaxBackward0, (a,), (RESULT,), d)
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
@@ -522,7 +522,7 @@ def log_softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "log_softmax")
-    if _lastdim_float32(xa, d):
+    if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.log_softmax_lastdim(xa), LogSoftmaxBackward0, (a,), (RESULT,), d)
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
