@@ -7,9 +7,12 @@ names as they are; both texts have the same {fields} (tests/test_messages.py wal
 Text made in a layer that does not know the learner's language (the hints gradrepl.lang
 adds under an error, VizError messages, notes of gradcheck) is made in English with
 `msg(key, "en", ...)`; whoever shows it calls `localize(text, lang)`, which finds the
-template it was made from and fills the Chinese one with the same fields. Keys: the lesson
-players' (no prefix), `label.*` (tutor display), `repl.*` (the REPL's screens), `viz.*`
-(graph, explain, gradcheck, jacobian), and for localize(): `viznote.*`, `vizerr.*`, `hint.*`.
+template it was made from and fills the Chinese one with the same fields.
+
+Keys: the lesson players' (no prefix), `label.*` (tutor display), `check.*` (exercise
+checks), `cli.*` (`gradrepl lesson`'s errors), `repl.*` (the REPL's screens), `cmd:NAME`
+and `help.TOPIC` (:help), `viz.*` (graph, explain, gradcheck, jacobian), and for
+localize(): `viznote.*`, `vizerr.*`, `hint.*`. `default_lang()` reads the locale.
 """
 from __future__ import annotations
 
@@ -76,6 +79,108 @@ MESSAGES = {
     "label.problems": ("Problems", "问题"),
     "label.predict": ("Predict", "预测"),
     "label.answer": ("Answer", "答案"),
+    "label.done": ("done", "已完成"),
+    "label.at_step": ("step {step}/{total}", "第 {step}/{total} 步"),
+    # the REPL's commands (summaries) and :help topics
+    "cmd:help": ("help on a topic (autograd, keys, commands) or a command",
+                "某个主题（autograd、keys、commands）或某个命令的帮助"),
+    "cmd:vars": ("the session's variables: shape, dtype, requires_grad, is_leaf, grad_fn, grad",
+                "会话中的变量：shape、dtype、requires_grad、is_leaf、grad_fn、grad"),
+    "cmd:grad": ("the .grad of every tensor that has one (or of NAME)",
+                "每个有 .grad 的张量的 .grad（或 NAME 的）"),
+    "cmd:graph": ("draw the autograd graph that produced NAME (FILE: .svg .png .dot .mmd .txt)",
+                "画出产生 NAME 的 autograd 计算图（FILE：.svg .png .dot .mmd .txt）"),
+    "cmd:explain": ("walk the chain rule backward from NAME, step by step (V: the gradient for a non-scalar NAME)",
+                "从 NAME 出发，一步一步地反向走一遍链式法则（V：非标量 NAME 的梯度）"),
+    "cmd:gradcheck": ("compare NAME's autograd gradients with finite differences",
+                "把 NAME 的 autograd 梯度与有限差分对照"),
+    "cmd:jacobian": ("the full Jacobian dY/dX, one backward per element of Y",
+                "完整的雅可比矩阵 dY/dX，Y 的每个元素做一次反向传播"),
+    "cmd:reset": ("forget every variable (in a lesson: asks whether to restart it)",
+                "清除所有变量（在课程中：询问是否重新开始本课）"),
+    "cmd:load": ("run a file into the session",
+                "把一个文件运行到会话中"),
+    "cmd:save": ("write the statements that succeeded as a script for Python with PyTorch",
+                "把成功运行的语句写成可用 Python 和 PyTorch 运行的脚本"),
+    "cmd:history": ("the last N inputs (default 20)",
+                "最近的 N 条输入（默认 20）"),
+    "cmd:lesson": ("list the lessons, or start one",
+                "列出课程，或开始其中一课"),
+    "cmd:lang": ("the language of lessons, help, tables, hints and tools",
+                "课程、帮助、表格、提示和工具所用的语言"),
+    "cmd:tutor": ("tutor annotations after assignments and backward",
+                "赋值和 backward 之后的导师注释"),
+    "cmd:quit": ("leave the lesson, or gradrepl",
+                "离开课程，或退出 gradrepl"),
+    "cmd:hint": ("the next hint for the exercise",
+                "本练习的下一条提示"),
+    "cmd:solution": ("the reference solution",
+                "参考答案"),
+    "cmd:check": ("check the answer typed so far (Enter on an empty line does too)",
+                "检查目前输入的答案（在空行上按回车也一样）"),
+    "cmd:skip": ("run the reference solution and go on",
+                "运行参考答案并继续"),
+    "cmd:back": ("the previous step",
+                "上一步"),
+    "cmd:restart": ("start the lesson again, in a fresh session",
+                "在新的会话中从头开始本课"),
+    "help.autograd": ("""\
+Autograd in five lines
+  x = torch.ones(2, 2, requires_grad=True)   a leaf: autograd tracks what is computed from it
+  y = x + 2; out = (3 * y * y).mean()         each result remembers its grad_fn (AddBackward0, ...)
+  out.backward()                              walks the graph back with the chain rule
+  x.grad                                      d(out)/dx accumulates here (4.5 everywhere)
+Only leaves get .grad (call y.retain_grad() before backward to keep a non-leaf's);
+gradients add up across backward calls (zero them with x.grad.zero_()); a non-scalar
+result needs a gradient: y.backward(torch.ones_like(y)) computes a vector-Jacobian
+product. `with torch.no_grad():` and x.detach() stop tracking. backward frees the
+graph: pass retain_graph=True to run it twice. Try :graph out and :explain out.""",
+                 """\
+五行讲清 autograd
+  x = torch.ones(2, 2, requires_grad=True)   叶子：autograd 跟踪由它算出的一切
+  y = x + 2; out = (3 * y * y).mean()         每个结果都记住自己的 grad_fn（AddBackward0 等）
+  out.backward()                              用链式法则沿计算图往回走
+  x.grad                                      d(out)/dx 累加在这里（每个元素都是 4.5）
+只有叶子才会得到 .grad（要保留非叶子的梯度，在 backward 之前调用 y.retain_grad()）；
+多次 backward 的梯度会累加（用 x.grad.zero_() 清零）；非标量结果需要给出梯度：
+y.backward(torch.ones_like(y)) 计算向量-雅可比积。`with torch.no_grad():` 和 x.detach()
+停止跟踪。backward 会释放计算图：要走第二遍，传入 retain_graph=True。试试 :graph out 和 :explain out。"""),
+    "help.keys": ("""\
+Keys
+  Enter          run, or continue an unfinished statement on a `...` line (auto-indent)
+  blank line     ends a block (def, for, while, if, with, try, class)
+  Esc Enter      run now, even inside a block
+  Tab            complete a name, attribute, keyword argument, command or path; indent at line start
+  Up / Down      history (kept between sessions);  Ctrl-R searches it
+  Ctrl-C         clear the line, or stop a running statement (variables are kept)
+  Ctrl-D         exit (on an empty line); `exit` and `quit` work too""",
+                 """\
+按键
+  Enter          运行，或在未完成的语句后换到 `...` 行继续（自动缩进）
+  空行           结束一个代码块（def、for、while、if、with、try、class）
+  Esc Enter      立即运行，即使在代码块中
+  Tab            补全名称、属性、关键字参数、命令或路径；在行首时缩进
+  Up / Down      历史记录（跨会话保存）；Ctrl-R 搜索历史
+  Ctrl-C         清除当前行，或停止正在运行的语句（变量会保留）
+  Ctrl-D         退出（在空行上）；也可以输入 `exit` 或 `quit`"""),
+    # exercise checks (gradrepl.tutor.check)
+    "check.should_be_none": ("{label} should be None", "{label} 应该是 None"),
+    "check.is_none": ("{label} is None", "{label} 是 None"),
+    "check.shape": ("{label} has shape {got}; expected shape {want}", "{label} 的形状是 {got}；应为 {want}"),
+    "check.value": ("{label} is {got}, which is not what the task asks for", "{label} 的值是 {got}，不符合题目要求"),
+    "check.mismatch": ("{label} is {actual}; expected {wanted}", "{label} 是 {actual}；应为 {wanted}"),
+    "check.or": (" or ", " 或 "),
+    "check.reassigned": ("'{name}' must stay the tensor the lesson built (it was assigned again)",
+                         "'{name}' 必须仍是课程建好的那个张量（它被重新赋值了）"),
+    "check.never_reached": ("backward never reached {name}", "反向传播没有到达 {name}"),
+    "check.reached": ("backward reached {name} {times}", "反向传播到达 {name} {times}"),
+    "check.runs": ("{reached}; the task needs it reached {want}", "{reached}；题目要求 {want}"),
+    "check.not_at_all": ("not at all", "0 次"),
+    "check.once": ("once", "1 次"),
+    "check.twice": ("twice", "2 次"),
+    "check.times": ("{n} times", "{n} 次"),
+    "check.no_variable": ("there is no variable '{name}' yet", "还没有变量 '{name}'"),
+    "check.not_tensor": ("'{name}' should be a tensor", "'{name}' 应该是张量"),
     # gradrepl lesson's errors
     "cli.no_lesson": ("error: no lesson named {name} (known: {known})", "错误：没有名为 {name} 的课程（已有：{known}）"),
     "cli.one_lesson": ("error: play one lesson at a time", "错误：一次只能学一课"),
@@ -314,6 +419,41 @@ MESSAGES = {
                       "画 {fmt} 需要 Graphviz 的 `dot` 程序，但它没有安装：安装 Debian 软件包 `graphviz`"
                       "（apt-get install graphviz），或者使用 --format dot、mermaid 或 text"),
     "vizerr.dot_failed": ("dot failed: {error}", "dot 运行失败：{error}"),
+    # budget errors, as gradrepl.limits, gradrepl.lang and the engine word them (English there;
+    # the REPL shows them with localize(); a wording changed there falls back to English)
+    "budget.elements_shape": ("tensor of shape {shape} would have {numel} elements, over the limit of {limit} "
+                              "(raise it with --max-elements)",
+                              "形状为 {shape} 的张量将有 {numel} 个元素，超过了上限 {limit}（用 --max-elements 提高上限）"),
+    "budget.elements": ("tensor would have {numel} elements, over the limit of {limit} (raise it with "
+                        "--max-elements)", "张量将有 {numel} 个元素，超过了上限 {limit}（用 --max-elements 提高上限）"),
+    "budget.memory": ("tensor memory limit exceeded: more than {limit} bytes of live tensor data (raise it with "
+                      "--max-memory)", "超出张量内存上限：存活的张量数据超过 {limit} 字节（用 --max-memory 提高上限）"),
+    "budget.steps": ("step budget exhausted: more than {limit} interpreter steps in one statement (raise it with "
+                     "--max-steps)", "步数预算用完：一条语句超过了 {limit} 个解释器步骤（用 --max-steps 提高上限）"),
+    "budget.depth": ("call depth limit exceeded: more than {limit} nested calls (raise it with --max-depth)",
+                     "超出调用深度上限：嵌套调用超过 {limit} 层（用 --max-depth 提高上限）"),
+    "budget.time": ("time limit exceeded: the statement ran longer than {limit} s (raise it with --time-limit)",
+                    "超出时间上限：这条语句运行超过了 {limit} 秒（用 --time-limit 提高上限）"),
+    "budget.items": ("sequence too long: the result would have {n} items, over the limit of {limit} (raise it "
+                     "with --max-items)", "序列太长：结果将有 {n} 项，超过了上限 {limit}（用 --max-items 提高上限）"),
+    "budget.tolist": ("tolist() of {n} elements is over the limit of {limit} items (raise it with --max-items)",
+                      "对 {n} 个元素调用 tolist() 超过了 {limit} 项的上限（用 --max-items 提高上限）"),
+    "budget.int_bits": ("integer too large: the result would have about {bits} bits, over the limit of {limit} "
+                        "(raise it with --max-int-bits)",
+                        "整数太大：结果约有 {bits} 位，超过了上限 {limit}（用 --max-int-bits 提高上限）"),
+    "budget.text": ("output limit exceeded: the text of this {what} would be longer than {limit} characters "
+                    "(raise it with --max-output)",
+                    "超出输出上限：这个 {what} 的文本将超过 {limit} 个字符（用 --max-output 提高上限）"),
+    "budget.printed": ("output limit exceeded: more than {limit} characters printed by one statement (raise it "
+                       "with --max-output)", "超出输出上限：一条语句打印了超过 {limit} 个字符（用 --max-output 提高上限）"),
+    "budget.tensor_text": ("output limit exceeded: printing this tensor would write more than {limit} characters "
+                           "(raise it with --max-output)",
+                           "超出输出上限：打印这个张量将写出超过 {limit} 个字符（用 --max-output 提高上限）"),
+    "budget.ast_depth": ("statement too deeply nested: more than {limit} levels of syntax (raise it with "
+                         "--max-ast-depth)", "语句嵌套太深：语法层级超过 {limit} 层（用 --max-ast-depth 提高上限）"),
+    "budget.source": ("statement too long: {n} characters of source, over the limit of {limit} (raise it with "
+                      "--max-source)", "语句太长：源代码有 {n} 个字符，超过了上限 {limit}（用 --max-source 提高上限）"),
+    "budget.compile_depth": ("statement too deeply nested to compile", "语句嵌套太深，无法编译"),
     # hints gradrepl adds under an error (gradrepl.lang; English there, localize() shows them)
     "hint.scalar": ("pass a gradient of the same shape, such as {y}.backward(torch.ones_like({y})), or reduce "
                     "first: {y}.sum().backward()",
@@ -358,7 +498,7 @@ def colon(lang: str) -> str:
     return "：" if lang == "zh" else ": "
 
 
-LOCALIZED = ("hint.", "vizerr.", "viznote.")
+LOCALIZED = ("hint.", "vizerr.", "viznote.", "budget.")
 _FIELD = re.compile(r"\{(\w+)\}")
 _PATTERNS: list = []
 

@@ -90,3 +90,52 @@ def test_localize_round_trips_names_and_values_learners_produce():
         values = {name: data.draw(value, label=name) for name in fields(MESSAGES[key][0])}
         assert localize(msg(key, "en", **values), "zh") == msg(key, "zh", **values)
     round_trip()
+
+
+def test_no_chinese_text_outside_the_catalogue():
+    """Program text in Chinese lives in gradrepl/messages.py only (lesson files aside): a
+    string literal elsewhere would be a second catalogue."""
+    allowed = {("tutor/messages.py", "是"), ("tutor/messages.py", "好")}     # yes/no answers typed
+    found = []
+    root = Path(gradrepl.__file__).parent
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root).as_posix()
+        if rel == "messages.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+                      and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings \
+                    and re.search(f"[{CJK}]", re.sub(r".-.", "", node.value)) and (rel, node.value) not in allowed \
+                    and "中文" not in node.value:      # the lesson format's heading syntax; regex ranges aside
+                found.append((rel, node.value))
+    assert not found
+
+
+@pytest.mark.parametrize("source, flag", [
+    ("n = 0\nwhile True:\n    n += 1\n", "--max-steps"),
+    ("def f(n):\n    return f(n + 1)\nf(0)\n", "--max-depth"),
+    ("x = [0] * 20000000\n", "--max-items"),
+    ("x = 10 ** 200000\n", "--max-int-bits"),
+    ("t = torch.zeros(10000, 10000)\n", "--max-elements"),
+    ("print('x' * 2000000)\n", "--max-output"),
+    ("y = " + "[" * 120 + "]" * 120 + "\n", "--max-ast-depth"),
+    ("t = torch.zeros(3)\nfor i in range(10):\n    t = t + 1\n", None),     # no budget: nothing to translate
+])
+def test_budget_errors_are_shown_in_chinese(source, flag):
+    """The budget messages are worded in gradrepl.limits, gradrepl.lang and the engine; the
+    catalogue's budget.* templates must match them exactly, or the REPL shows English."""
+    from gradrepl.lang import Session, run_source
+    from gradrepl.limits import Limits
+
+    session = Session(limits=Limits(max_steps=100_000, max_elements=1_000_000), write=lambda text: None)
+    result = run_source(source, session)
+    if flag is None:
+        assert result.ok
+        return
+    (error,) = result.errors
+    assert error.kind == "budget" and flag in error.message
+    chinese = localize(error.message, "zh")
+    assert chinese != error.message and re.search(f"[{CJK}]", chinese) and flag in chinese, error.message

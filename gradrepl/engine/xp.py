@@ -80,6 +80,7 @@ class ARRAYS:
     cosh = staticmethod(_f64(np.cosh))
     sinh = staticmethod(_f64(np.sinh))
     matmul = staticmethod(np.matmul)
+    bmm = staticmethod(np.matmul)
     outer = staticmethod(np.outer)
 
     @staticmethod
@@ -118,6 +119,10 @@ class ARRAYS:
 
     @staticmethod
     def reshape(g, shape):
+        return np.reshape(g, shape)
+
+    @staticmethod
+    def squeeze_dim(g, dim, shape):
         return np.reshape(g, shape)
 
     @staticmethod
@@ -258,13 +263,13 @@ class TENSORS:
         dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
         if dims:
             g = g.sum(dims, keepdim=True)
-        return g.reshape(shape)
+        return g.reshape(shape) if lead else g   # at::sum_to views only to drop leading dims
 
     exp = staticmethod(lambda t: t.exp())
     log = staticmethod(lambda t: t.log())
     sin = staticmethod(lambda t: t.sin())
     cos = staticmethod(lambda t: t.cos())
-    sign = staticmethod(lambda t: t.sign())
+    sign = staticmethod(lambda t: t.sgn())   # PyTorch's formulas say self.sgn() (SgnBackward0)
     floor = staticmethod(lambda t: t.floor())
     sqrt = staticmethod(lambda t: t.sqrt())
     cosh = staticmethod(lambda t: t.cosh())
@@ -295,6 +300,10 @@ class TENSORS:
         return g.reshape(shape)
 
     @staticmethod
+    def squeeze_dim(g, dim, shape):
+        return g.squeeze(dim)
+
+    @staticmethod
     def sum(g, dims, keepdim):
         if dims is None:
             return g.sum()
@@ -316,15 +325,19 @@ class TENSORS:
 
     @staticmethod
     def mT(a):
-        return a.transpose(-1, -2)
+        return a.t() if a.ndim == 2 else a.transpose(-1, -2)   # PyTorch's mm formulas: mat2.t()
 
     @staticmethod
     def matmul(a, b):
         return a.matmul(b)
 
     @staticmethod
+    def bmm(a, b):
+        return a.bmm(b)
+
+    @staticmethod
     def outer(a, b):
-        return a.reshape(-1, 1) * b.reshape(1, -1)
+        return a.reshape(-1, 1) * b
 
     @staticmethod
     def flip(g, dims):

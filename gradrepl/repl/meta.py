@@ -1,8 +1,9 @@
 """Meta commands: `:help`, `:vars`, `:graph`, `:lesson`, ... (only from what the learner types).
 
-Each command is a method `cmd_<name>(argument)` of MetaCommands, with its arguments
-and one-line summary in COMMANDS (lesson steering in LESSON_COMMANDS, handled by the
-running lesson); HELP holds the longer help topics (`:help autograd`, `:help keys`).
+Each command is a method `cmd_<name>(argument)` of MetaCommands, with its arguments in
+COMMANDS (lesson steering in LESSON_COMMANDS, handled by the running lesson) and its
+one-line summary in the catalogue (gradrepl.messages, `cmd:name`); HELP names the longer
+help topics (`:help autograd`, `:help keys`: `help.autograd`, `help.keys` there).
 """
 import difflib
 from pathlib import Path
@@ -12,57 +13,14 @@ from rich.text import Text
 from gradrepl.messages import colon, msg
 from gradrepl.repl.render import escape_control, leaf_grad, named_tensors, shape_text, short_repr
 
-COMMANDS = {
-    # name: (arguments, summary)
-    ":help": ("[TOPIC]", "help on a topic (autograd, keys, commands) or a command"),
-    ":vars": ("", "the session's variables: shape, dtype, requires_grad, is_leaf, grad_fn, grad"),
-    ":grad": ("[NAME]", "the .grad of every tensor that has one (or of NAME)"),
-    ":graph": ("NAME [dot|mermaid|FILE]", "draw the autograd graph that produced NAME "
-               "(FILE: .svg .png .dot .mmd .txt)"),
-    ":explain": ("NAME [V]", "walk the chain rule backward from NAME, step by step "
-                 "(V: the gradient for a non-scalar NAME)"),
-    ":gradcheck": ("NAME [V]", "compare NAME's autograd gradients with finite differences"),
-    ":jacobian": ("Y X", "the full Jacobian dY/dX, one backward per element of Y"),
-    ":reset": ("", "forget every variable"),
-    ":load": ("FILE", "run a file into the session"),
-    ":save": ("FILE", "write the statements that succeeded as a script for Python with PyTorch"),
-    ":history": ("[N]", "the last N inputs (default 20)"),
-    ":lesson": ("[NAME]", "list the lessons, or start one"),
-    ":lang": ("[en|zh]", "the language of lessons, help, tables, hints and tools"),
-    ":tutor": ("[on|off]", "tutor annotations after assignments and backward"),
-    ":quit": ("", "leave the lesson, or gradrepl"),
+COMMANDS = {   # name: arguments; the summary is the catalogue's cmdNAME (gradrepl.messages)
+    ":help": "[TOPIC]", ":vars": "", ":grad": "[NAME]", ":graph": "NAME [dot|mermaid|FILE]",
+    ":explain": "NAME [V]", ":gradcheck": "NAME [V]", ":jacobian": "Y X", ":reset": "", ":load": "FILE",
+    ":save": "FILE", ":history": "[N]", ":lesson": "[NAME]", ":lang": "[en|zh]", ":tutor": "[on|off]",
+    ":quit": "",
 }
-LESSON_COMMANDS = {
-    ":hint": ("", "the next hint for the exercise"),
-    ":solution": ("", "the reference solution"),
-    ":check": ("", "check the answer typed so far (Enter on an empty line does too)"),
-    ":skip": ("", "run the reference solution and go on"),
-    ":back": ("", "the previous step"),
-    ":restart": ("", "start the lesson again, in a fresh session"),
-}
-
-HELP = {
-    "autograd": """\
-Autograd in five lines
-  x = torch.ones(2, 2, requires_grad=True)   a leaf: autograd tracks what is computed from it
-  y = x + 2; out = (3 * y * y).mean()         each result remembers its grad_fn (AddBackward0, ...)
-  out.backward()                              walks the graph back with the chain rule
-  x.grad                                      d(out)/dx accumulates here (4.5 everywhere)
-Only leaves get .grad (call y.retain_grad() before backward to keep a non-leaf's);
-gradients add up across backward calls (zero them with x.grad.zero_()); a non-scalar
-result needs a gradient: y.backward(torch.ones_like(y)) computes a vector-Jacobian
-product. `with torch.no_grad():` and x.detach() stop tracking. backward frees the
-graph: pass retain_graph=True to run it twice. Try :graph out and :explain out.""",
-    "keys": """\
-Keys
-  Enter          run, or continue an unfinished statement on a `...` line (auto-indent)
-  blank line     ends a block (def, for, while, if, with, try, class)
-  Esc Enter      run now, even inside a block
-  Tab            complete a name, attribute, keyword argument, command or path; indent at line start
-  Up / Down      history (kept between sessions);  Ctrl-R searches it
-  Ctrl-C         clear the line, or stop a running statement (variables are kept)
-  Ctrl-D         exit (on an empty line); `exit` and `quit` work too""",
-}
+LESSON_COMMANDS = {":hint": "", ":solution": "", ":check": "", ":skip": "", ":back": "", ":restart": ""}
+HELP = ("autograd", "keys")     # the longer topics; their text is the catalogue's help.TOPIC
 TOPIC_ALIASES = {"basics": "autograd", "autograd basics": "autograd", "keyboard": "keys"}
 
 
@@ -102,23 +60,20 @@ class MetaCommands:
         handler(argument)
 
     def _usage(self, command):
-        arguments, _ = COMMANDS[command]
-        self.printer.problem(self._say("usage", usage=f"{command} {arguments}".rstrip()))
+        self.printer.problem(self._say("usage", usage=f"{command} {COMMANDS[command]}".rstrip()))
 
     # help -------------------------------------------------------------------------------
     def cmd_help(self, argument):
-        zh = self.repl.lang == "zh"
-        if zh:
-            from gradrepl.repl import zh as ZH
+        lang = self.repl.lang
         topic = TOPIC_ALIASES.get(argument.lower(), argument.lower())
         if topic in HELP:
-            self.printer.print(Text(ZH.HELP.get(topic, HELP[topic]) if zh else HELP[topic]))
+            self.printer.print(Text(msg("help." + topic, lang)))
             return
         name = topic if topic.startswith(":") else ":" + topic
-        if topic and name in {**COMMANDS, **LESSON_COMMANDS}:
-            arguments, summary = {**COMMANDS, **LESSON_COMMANDS}[name]
-            self.printer.print(Text(f"{name} {arguments}".rstrip(), style="bold"))
-            self.printer.print(Text("  " + (ZH.COMMANDS.get(name, summary) if zh else summary)))
+        every = {**COMMANDS, **LESSON_COMMANDS}
+        if topic and name in every:
+            self.printer.print(Text(f"{name} {every[name]}".rstrip(), style="bold"))
+            self.printer.print(Text("  " + msg("cmd" + name, lang)))
             return
         if topic and topic != "commands":
             topics = ", ".join(self.help_topics())
@@ -129,11 +84,11 @@ class MetaCommands:
         table = Table(show_header=False, box=None, pad_edge=False)
         table.add_column(no_wrap=True, style="bold")
         table.add_column(overflow="fold")
-        for name, (arguments, summary) in COMMANDS.items():
-            table.add_row(f"{name} {arguments}".rstrip(), ZH.COMMANDS.get(name, summary) if zh else summary)
+        for name, arguments in COMMANDS.items():
+            table.add_row(f"{name} {arguments}".rstrip(), msg("cmd" + name, lang))
         table.add_row("", "")
-        for name, (arguments, summary) in LESSON_COMMANDS.items():
-            table.add_row(name, self._say("in_lesson") + (ZH.COMMANDS.get(name, summary) if zh else summary))
+        for name in LESSON_COMMANDS:
+            table.add_row(name, self._say("in_lesson") + msg("cmd" + name, lang))
         self.printer.print(Text(self._say("intro")))
         self.printer.print(table)
         self.printer.print(Text(self._say("more"), style="dim"))

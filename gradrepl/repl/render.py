@@ -208,7 +208,7 @@ class Printer:
                 self._print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
             elif error.carets and error.kind == "error":    # under the failing part, as Python 3.11
                 self._print(Text("    " + error.carets, style="bold red"), soft_wrap=True)
-        message = escape_control(redact(error.message))
+        message = escape_control(redact(localize(error.message, self.lang) if error.kind == "budget" else error.message))
         line = Text()
         line.append(error.type_name, style="bold red")
         if message:

@@ -11,7 +11,7 @@ import threading
 
 from gradrepl import __version__
 from gradrepl.errors import BudgetExceeded, Interrupted
-from gradrepl.messages import msg
+from gradrepl.messages import localize, msg
 from gradrepl.repl.meta import MetaCommands
 from gradrepl.repl.multiline import is_meta, needs_more
 from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, named_tensors, plain_wanted,
@@ -193,7 +193,7 @@ class Repl:
         except KeyboardInterrupt:
             self.printer.interrupted()
         except BudgetExceeded as e:  # a hook run by :explain / :gradcheck hit a budget
-            self.printer.problem(f"BudgetExceeded: {e.message}")
+            self.printer.problem(f"BudgetExceeded: {localize(e.message, self.lang)}")
         except Interrupted:
             self.printer.interrupted()
         except Exception as e:  # noqa: BLE001 - the session goes on; never a traceback

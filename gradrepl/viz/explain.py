@@ -25,9 +25,10 @@ SHOW_STEPS = (30, 10)   # a longer trace shows its first and last steps only
 @dataclass
 class Send:
     input_name: str
-    target: str               # "MulBackward0", "MulBackward0 (y)", "AccumulateGrad -> x.grad", "" (nothing)
+    target: str               # "MulBackward0", "AccumulateGrad -> x.grad", "" (nothing)
     grad: object              # NumPy array (Big when too large to print), or None when nothing flows
     leaf: object = None       # the leaf tensor when target is AccumulateGrad
+    named: str = ""           # the session name(s) of the node's output ("y"), if any
 
 
 @dataclass
@@ -136,7 +137,7 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
                                        g, child.variable))
             else:
                 named = outputs.get((child, nr))
-                step.sends.append(Send(input_name, node_name(child) + (f" ({named})" if named else ""), g))
+                step.sends.append(Send(input_name, node_name(child), g, named=named or ""))
         steps.append(step)
 
     check_replayable(tensor.grad_fn, root_name, names)
@@ -293,9 +294,12 @@ def to_renderable(ex, lang="en"):
             if not send.target:
                 line.append("-> " + msg("viz.nothing", lang))
             elif send.grad is None:
-                line.append(f"-> {send.target}{colon(lang)}None")
+                named = (f"（{send.named}）" if lang == "zh" else f" ({send.named})") if send.named else ""
+                line.append(f"-> {send.target}{named}{colon(lang)}None")
             else:
                 target = send.target.replace(unnamed, localize(unnamed, lang))
+                if send.named:
+                    target += f"（{send.named}）" if lang == "zh" else f" ({send.named})"
                 line.append(f"-> {target}", style="green" if send.leaf is not None else "cyan")
                 line.append(("  += " if send.leaf is not None else colon(lang)) + values(send.grad))
             parts.append(line)

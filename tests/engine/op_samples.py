@@ -206,7 +206,6 @@ def _dropout(torch, x):
 
 
 # ----------------------------------------------------------------- the table
-NN_KERNEL = "an nn kernel: tests/nn/test_gradients.py and tests/data/nn_cases (see ops/nn.py)"
 
 SAMPLES = {
     # convert
@@ -594,92 +593,113 @@ SAMPLES = {
     "unbind": [S(R(2, 3), call=lambda torch, x: x.unbind(1)[2])],
     "cat": [S(R(2, 3), R(1, 3), call=lambda torch, x, y: torch.cat([x, y]))],
     "stack": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.stack([x, y], 1))],
-    # torch.nn's kernels (gradrepl/engine/ops/nn.py): first derivatives are checked against finite
-    # differences in tests/nn/test_gradients.py and whole programs against PyTorch in tests/data/nn_cases;
-    # most of their rules compute on arrays (first order only: create_graph says so).
-    "addmm": NN_KERNEL,
-    "linear": NN_KERNEL,
-    "gelu": NN_KERNEL,
-    "elu": NN_KERNEL,
-    "selu": NN_KERNEL,
-    "celu": NN_KERNEL,
-    "silu": NN_KERNEL,
-    "mish": NN_KERNEL,
-    "softplus": NN_KERNEL,
-    "hardtanh": NN_KERNEL,
-    "relu6": NN_KERNEL,
-    "hardsigmoid": NN_KERNEL,
-    "hardswish": NN_KERNEL,
-    "logsigmoid": NN_KERNEL,
-    "smooth_l1_loss": NN_KERNEL,
-    "huber_loss": NN_KERNEL,
-    "binary_cross_entropy_with_logits": NN_KERNEL,
-    "conv1d": NN_KERNEL,
-    "conv2d": NN_KERNEL,
-    "max_pool2d": NN_KERNEL,
-    "avg_pool2d": NN_KERNEL,
-    "adaptive_avg_pool2d": NN_KERNEL,
-    "adaptive_avg_pool1d": NN_KERNEL,
-    "embedding": NN_KERNEL,
-    "one_hot": NN_KERNEL,
-    "layer_norm": NN_KERNEL,
-    "batch_norm": NN_KERNEL,
-    "pad": NN_KERNEL,
+    "adaptive_avg_pool2d": [S(R(1, 1, 4, 4), call=_fn("adaptive_avg_pool2d", 2))],
+    "adaptive_avg_pool1d": [S(R(1, 2, 6), call=_fn("adaptive_avg_pool1d", 3))],
 }
+
+# PyTorch's backward kernels (aten::tanh_backward, ...): no torch.* name; they run under
+# create_graph=True, checked through their forward op's samples (the gradient's grad_fn and
+# next_functions, its values and the second derivatives).
+BACKWARD_KERNEL = "a backward kernel, run under create_graph: checked through its forward op's samples"
+SAMPLES.update({name: BACKWARD_KERNEL for name in (
+    "tanh_backward", "sigmoid_backward", "threshold_backward", "leaky_relu_backward", "gelu_backward",
+    "elu_backward", "softplus_backward", "hardtanh_backward", "hardswish_backward", "log_sigmoid_backward",
+    "softmax_backward_data", "log_softmax_backward_data", "mse_loss_backward", "nll_loss_backward",
+    "binary_cross_entropy_backward", "smooth_l1_loss_backward", "huber_loss_backward",
+    "max_pool2d_with_indices_backward", "avg_pool2d_backward", "embedding_dense_backward",
+    "convolution_backward", "unfold_backward")})
+# (native_layer_norm_backward / native_batch_norm_backward are recorded by nn.py's _norm_backward_op: no op)
+
+SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet): checked through i0's samples"
 
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
-_ARRAY_RULE = ("its rule in ops/nn.py computes on arrays (xp.raw / xp.constant) and refuses double backward "
-               "(first_order): no create_graph gradient, no second derivative")
 GAPS = {
-    "create_graph": {op: _ARRAY_RULE for op in (
-        "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-        "embedding", "gelu", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "layer_norm",
-        "max_pool2d", "mish", "pad", "relu6", "smooth_l1_loss")} | {
-        op: "found by the sweep: under create_graph the gradient's requires_grad differs from PyTorch's" for op in (
-            "digamma", "i0", "fmod:0", "copysign", "unfold", "cross", "aminmax",
-            "cumprod", "logcumsumexp", "linalg_solve", "svd", "scatter_reduce", "index_fill", "index_copy")},
-    "second_order": {**{op: _ARRAY_RULE for op in (
-        "batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "gelu", "hardswish",
-        "huber_loss", "layer_norm", "mish", "smooth_l1_loss")},
-        **{op: "found by the sweep: the rule's create_graph path gives a wrong or no second derivative" for op in (
-            "digamma", "i0", "cross", "aminmax", "cumprod", "logcumsumexp", "det",
-            "linalg_solve", "svd", "scatter_reduce", "index_fill", "index_copy")}},
+    "create_graph": {op: "array rule (first order only): double backward through adaptive average pooling says it is not available" for op in ("adaptive_avg_pool2d", "adaptive_avg_pool1d")},
+    "second_order": {},
+    # the create_graph gradient's grad_fn(next_functions) here | PyTorch's: a rule's create_graph path
+    # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
+    # backward formula is not yet an op of its own
+    "cg_graph": {
+        "adaptive_avg_pool2d": "no create_graph path (array rule) | PyTorch AdaptiveAvgPool2DBackwardBackward0",
+        "adaptive_avg_pool1d": "no create_graph path (array rule) | PyTorch SqueezeBackward1(AdaptiveAvgPool2DBackwardBackward0)",
+        "hardshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch HardshrinkBackwardBackward0",
+        "softshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch SoftshrinkBackwardBackward0",
+        "threshold": "composed under create_graph (merged from the API-breadth branch); PyTorch ThresholdBackwardBackward0",
+        "threshold_": "composed under create_graph (merged from the API-breadth branch); PyTorch ThresholdBackwardBackward0",
+        "glu": "composed under create_graph (merged from the API-breadth branch); PyTorch GluBackwardBackward0",
+        "pairwise_distance": "composed under create_graph (merged from the API-breadth branch); PyTorch NormBackward1's formula",
+        "trapezoid:1": "composed under create_graph (merged from the API-breadth branch); PyTorch SliceBackwardBackward0",
+        "remainder:0": "None; MulBackward0(None, FloorBackward0) | PyTorch None; MulBackward0(None, DivBackward2)",
+        "pow:3": "WhereBackward0(None, None, MulBackward0); WhereBackward0(None, MulBackward1, MulBackward0) | "
+            "PyTorch WhereBackward0(None, MulBackward0); MulBackward0(None, WhereBackward0)",
+        "pow:4": "MulBackward1(MulBackward0) | PyTorch MulBackward0(None, MulBackward1)",
+        "atan2:0": "MulBackward0(MulBackward0, MulBackward1); MulBackward0(MulBackward0, MulBackward1) | "
+            "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); MulBackward0(MulBackward0, MaskedFillBackward0)",
+        "atan2:1": "MulBackward0(MulBackward0, MulBackward1); ViewBackward0(SumBackward1) | "
+            "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
+        "asin:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
+        "acos:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, NegBackward0)",
+        "matmul:4": "UnsafeViewBackward0(None, TBackward0); ViewBackward0(SumBackward1) | "
+            "PyTorch ViewBackward0(MmBackward0); MmBackward0(TBackward0, None)",
+        "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
+            "PyTorch ViewBackward0(BmmBackward0); ViewBackward0(BmmBackward0)",
+        "linear:0": "MmBackward0(None, TBackward0); TBackward0(MmBackward0); None | "
+            "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
+        "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
+            "PyTorch SqueezeBackward1(MmBackward0); TBackward0(TBackward0)",
+        "asinh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
+        "erf:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
+        "erfc:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
+        "erfinv:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
+        "acosh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
+        "sinc:0": "MulBackward0(None, WhereBackward0) | PyTorch WhereBackward0(None, MulBackward0)",
+        "logit:0": "MulBackward0(DivBackward0, None) | PyTorch WhereBackward0(DivBackward0, None)",
+        "hypot:0": "DivBackward0(MulBackward0, SqrtBackward0); DivBackward0(MulBackward0, SqrtBackward0) | "
+            "PyTorch DivBackward0(MulBackward0, HypotBackward0); DivBackward0(MulBackward0, HypotBackward0)",
+        "xlogy:0": "MulBackward0(MulBackward0, None); DivBackward0(MulBackward0, AccumulateGrad) | "
+            "PyTorch MaskedFillBackward0(XlogyBackward0); DivBackward0(MulBackward0, AccumulateGrad)",
+        "copysign:0": "MulBackward0(None, AddBackward0); None | "
+            "PyTorch MulBackward0(None, MaskedFillBackward0); None",
+        "addcmul:0": "None; MulBackward1(MulBackward0); MulBackward1(MulBackward0) | "
+            "PyTorch None; MulBackward0(None, MulBackward1); MulBackward0(None, MulBackward1)",
+        "addcdiv:0": "None; DivBackward0(None, AccumulateGrad); DivBackward0(MulBackward0, MulBackward0) | "
+            "PyTorch None; MulBackward0(None, DivBackward0); MulBackward0(None, DivBackward0)",
+        "float_power:0": "MulBackward0(None, PowBackward0) | PyTorch MulBackward0(None, MulBackward1)",
+        "einsum:0": "PermuteBackward0(ViewBackward0); PermuteBackward0(ViewBackward0) | "
+            "PyTorch SqueezeBackward1(PermuteBackward0); SqueezeBackward1(PermuteBackward0)",
+        "inner:0": "PermuteBackward0(ViewBackward0); PermuteBackward0(ViewBackward0) | "
+            "PyTorch PermuteBackward0(MulBackward0); PermuteBackward0(MulBackward0)",
+        "dist:0": "MulBackward0(DivBackward0, None); NegBackward0(MulBackward0) | "
+            "PyTorch MulBackward0(None, MaskedFillBackward0); NegBackward0(MulBackward0)",
+        "logcumsumexp:0": "MulBackward0(ExpBackward0, FlipBackward0) | "
+            "PyTorch SubBackward0(ExpBackward0, ExpBackward0)",
+        "std_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
+        "var_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
+        "det:0": "MulBackward0(UnsqueezeBackward0, TBackward0) | "
+            "PyTorch LinalgSolveExBackward0(TransposeBackward0, TransposeBackward0)",
+        "linalg_solve:0": "NegBackward0(MmBackward0); MmBackward0(TBackward0, None) | "
+            "PyTorch NegBackward0(MmBackward0); LinalgSolveExBackward0(TransposeBackward0, None)",
+        "svd:0": "MmBackward0(MmBackward0, LinalgSvdBackward0) | "
+            "PyTorch MmBackward0(LinalgSvdBackward0, MulBackward0)",
+        "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
+        "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
+        "norm:2": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(MulBackward0, MaskedFillBackward0)",
+        "std:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
+        "std:1": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
+        "var:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
+        "var:1": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
+    },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
-        "heaviside": "records HeavisideBackward0; PyTorch NotImplemented (backward raises)",
-        "fill_diagonal_": "in-place fill_diagonal_ records no CopySlices (grad_fn stays MulBackward0)",
-        "rot90": "records TransposeBackward0; PyTorch Rot90Backward0",
-        "repeat_interleave:0": "records IndexSelectBackward0; PyTorch ViewBackward0",
-        "tensor_split": "records SplitWithSizesBackward0; PyTorch SliceBackward0",
-        "kron": "records ViewBackward0; PyTorch UnsafeViewBackward0",
-        "vdot": "records DotBackward0; PyTorch VdotBackward0",
-        "baddbmm": "composed: AddBackward0; PyTorch BaddbmmBackward0",
-        "addmv": "composed: AddBackward0; PyTorch AddmvBackward0",
-        "addr": "composed: AddBackward0; PyTorch AddrBackward0",
-        "addbmm": "composed: AddBackward0; PyTorch AddbmmBackward0",
-        "chain_matmul": "records MmBackward0; PyTorch ViewBackward0",
-        "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
-        "aminmax": "records no node (no gradient); PyTorch AminmaxBackward0",
-        "std_mean": "composed: StdBackward0 / MeanBackward1; PyTorch StdMeanBackward0",
-        "var_mean": "composed: VarBackward0; PyTorch VarMeanBackward0",
-        "svd": "records no node (no gradient); PyTorch LinalgSvdBackward0",
-        "scatter_reduce": "records no node (no gradient); PyTorch ScatterReduceBackward0",
-        "index_fill": "records no node (no gradient); PyTorch IndexFillBackward0",
-        "index_copy": "records no node (no gradient); PyTorch IndexCopyBackward0",
-        **{op: "tensor_split's pieces: SplitWithSizesBackward0; PyTorch SliceBackward0"
-           for op in ("hsplit", "vsplit", "dsplit")},
         "vander:1": "composed: CumprodBackward0; PyTorch writes in place (CopySlices)",
         "trapezoid": "composed: MulBackward0 / DivBackward0; PyTorch's C++ scalar ops record MulBackward1 / DivBackward1",
         "trapz": "composed: MulBackward0; PyTorch's C++ scalar op records MulBackward1",
     },
     "gradients": {
-        "heaviside": "backward runs; PyTorch: derivative for aten::heaviside is not implemented",
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
-        "fill_diagonal_": "the diagonal's old values still get gradient (no CopySlices)",
-        "mode": "gradient placed differently from PyTorch's on ties",
-        "aminmax": "no gradient", "svd": "no gradient", "scatter_reduce": "no gradient",
-        "index_fill": "no gradient", "index_copy": "no gradient",
+        "mode": "the gradient equals PyTorch's; central finite differences are meaningless at the ties a mode "
+                "sample needs (PyTorch's gradcheck skips mode too)",
         "vander": "backward runs; PyTorch's own vander backward fails (its cumprod's input is modified in place)",
     },
     "variants": {},

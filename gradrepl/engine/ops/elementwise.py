@@ -7,7 +7,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
-from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
+from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
@@ -36,6 +36,11 @@ def AddBackward0(grad, xp, self_shape, other_shape, alpha):
             None if other_shape is None else xp.sum_to(gb, other_shape))
 
 
+@rule("AddBackward1", ("self",), ("grad",), ctx=("self_shape",))
+def AddBackward1(grad, xp, self_shape):
+    return (xp.sum_to(grad, self_shape),)
+
+
 def add(a, b, alpha=1):
     if type(a) is not Tensor:
         a = as_tensor(a)
@@ -50,6 +55,8 @@ def add(a, b, alpha=1):
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
+            if CPP_FORMULA[0] and type(b) is not Tensor:   # add(Tensor, Scalar) in a C++ formula
+                return result(out, AddBackward1, (a,), (), s[0])
             t = _new(out)
             t._fn = Node(AddBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
             return t
@@ -60,7 +67,7 @@ def _torch_add(input, other, alpha=1, out=None):
     return add(input, other, alpha=alpha)
 
 
-declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
+declare("add", add, rules=[AddBackward0, AddBackward1], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
         dunders={"__add__": _dunder(add), "__radd__": _dunder(add), "__iadd__": lambda self, other: self.add_(other)})
 
 
@@ -68,6 +75,11 @@ declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.a
 def SubBackward0(grad, xp, self_shape, other_shape, alpha):
     return (None if self_shape is None else xp.sum_to(grad, self_shape),
             None if other_shape is None else xp.sum_to(-grad * alpha if alpha != 1 else -grad, other_shape))
+
+
+@rule("SubBackward1", ("self",), ("grad",), ctx=("self_shape",))
+def SubBackward1(grad, xp, self_shape):
+    return (xp.sum_to(grad, self_shape),)
 
 
 @rule("RsubBackward1", ("self",), ("-grad * alpha",))
@@ -99,6 +111,8 @@ def sub(a, b, alpha=1):
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
+            if CPP_FORMULA[0] and type(b) is not Tensor:   # sub(Tensor, Scalar) in a C++ formula
+                return result(out, SubBackward1, (a,), (), s[0])
             t = _new(out)
             t._fn = Node(SubBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
             return t
@@ -116,7 +130,10 @@ def rsub(a, b):
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
-        t._fn = Node(RsubBackward1, (edge_of(a),), (), None)
+        if CPP_FORMULA[0]:   # C++'s `Scalar - Tensor`: a filled tensor, then sub_ (SubBackward0)
+            t._fn = Node(SubBackward0, (None, edge_of(a)), (), (None, a._a.shape, 1))
+        else:
+            t._fn = Node(RsubBackward1, (edge_of(a),), (), None)
         return t
     return _new(out)
 
@@ -125,7 +142,7 @@ def _torch_sub(input, other, alpha=1, out=None):
     return sub(input, other, alpha=alpha)
 
 
-declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, RsubBackward1], torch_forward=_torch_sub,
+declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, SubBackward1, RsubBackward1], torch_forward=_torch_sub,
         inplace=binary_inplace(sub, check=_check_bool_sub, ufunc=np.subtract),
         dunders={"__sub__": _dunder(sub), "__rsub__": _dunder(rsub), "__isub__": lambda self, other: self.sub_(other)})
 
@@ -142,7 +159,18 @@ def MulBackward0(grad, xp, self, other, self_shape, other_shape):
       key="MulBackward0 by a number")
 def MulBackward0_number(grad, xp, self, self_shape, other):
     # tensor * Python number: the number is context, not a saved tensor
-    return (xp.sum_to(grad * other, self_shape), None)
+    return (xp.sum_to(grad * _wrapped(xp, other, grad), self_shape), None)
+
+
+def _wrapped(xp, number, like):
+    """Python's `x * 2` wraps 2 into a 0-d tensor: its rule multiplies Tensor by Tensor (MulBackward0
+    under create_graph, not a C++ formula's MulBackward1)."""
+    return xp.constant(np.asarray(number, xp.raw(like).dtype)) if xp.tensors else number
+
+
+@rule("MulBackward1", ("self",), ("grad * other",), ctx=("self_shape", "other"))
+def MulBackward1(grad, xp, self_shape, other):
+    return (xp.sum_to(grad * other, self_shape),)
 
 
 def mul(a, b):
@@ -154,6 +182,8 @@ def mul(a, b):
         out = np.asarray(out)
     if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
         out = out.astype(xa.dtype)
+    if CPP_FORMULA[0] and type(b) is not Tensor:   # mul(Tensor, Scalar) in a C++ formula
+        return result(out, MulBackward1, (a,), (), (a._a.shape, b))
     return binary_result(out, a, b, MulBackward0, MulBackward0_number)
 
 
@@ -161,7 +191,7 @@ def _torch_mul(input, other, out=None):
     return mul(input, other)
 
 
-declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number], torch_forward=_torch_mul,
+declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number, MulBackward1], torch_forward=_torch_mul,
         inplace=binary_inplace(mul, ufunc=np.multiply),
         dunders={"__mul__": _dunder(mul), "__rmul__": _dunder(mul), "__imul__": lambda self, other: self.mul_(other)})
 
@@ -176,7 +206,7 @@ def DivBackward0(grad, xp, self, other, self_shape, other_shape):
 @rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self",),
       ctx=("self_shape", "other"), key="DivBackward0 by a number")
 def DivBackward0_number(grad, xp, self, self_shape, other):
-    return (xp.sum_to(grad / other, self_shape), None)
+    return (xp.sum_to(grad / _wrapped(xp, other, grad), self_shape), None)
 
 
 @rule("DivBackward2", ("self", "other"), ("zeros_like(grad)", "zeros_like(grad)"), ctx=("self_shape", "other_shape"))
@@ -203,6 +233,8 @@ def div(a, b, rounding_mode=None):
         out = np.asarray(out)
     if out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
+    if CPP_FORMULA[0] and type(b) is not Tensor:   # div(Tensor, Scalar) in a C++ formula
+        return result(out, DivBackward1, (a,), (), b)
     return binary_result(out, a, b, DivBackward0, DivBackward0_number)
 
 
@@ -691,6 +723,51 @@ def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=
     return spec
 
 
+# ---------------------------------------------------------------- backward kernels
+# PyTorch runs some backward formulas as ops of their own (aten::tanh_backward, ...). Under
+# create_graph=True a rule calls the op, so the gradient's grad_fn is PyTorch's
+# (TanhBackwardBackward0, with its edges) and that node's own rule gives the next derivative;
+# a plain backward computes the same kernel on arrays (the same bits either way).
+def _tanh_bw(grad_output, output):
+    if grad_output.dtype == np.float32 and output.dtype == np.float32:
+        return kernels.tanh_backward(grad_output, output)     # 1 - y*y fused, as PyTorch's kernel
+    return grad_output * (1 - output * output)
+
+
+def _sigmoid_bw(grad_output, output):
+    return grad_output * (1 - output) * output
+
+
+@rule("TanhBackwardBackward0", ("grad_output", "output"),
+      ("tanh_backward(grad, output)", "grad * -2 * output * grad_output"), saved=("grad_output", "output"))
+def TanhBackwardBackward0(grad, xp, node, grad_output, output):
+    e = node.edges
+    return (None if e[0] is None else (tanh_backward(grad, output) if xp.tensors else _tanh_bw(grad, output)),
+            None if e[1] is None else grad * (-2 * output * grad_output))
+
+
+def tanh_backward(grad_output, output):
+    return result(_tanh_bw(grad_output._a, output._a), TanhBackwardBackward0, (grad_output, output),
+                  (grad_output, output))
+
+
+@rule("SigmoidBackwardBackward0", ("grad_output", "output"),
+      ("sigmoid_backward(grad, output)", "grad * grad_output * (1 - 2 * output)"), saved=("grad_output", "output"))
+def SigmoidBackwardBackward0(grad, xp, node, grad_output, output):
+    e = node.edges
+    return (None if e[0] is None else (sigmoid_backward(grad, output) if xp.tensors else _sigmoid_bw(grad, output)),
+            None if e[1] is None else grad * grad_output * (-2 * output + 1))
+
+
+def sigmoid_backward(grad_output, output):
+    return result(_sigmoid_bw(grad_output._a, output._a), SigmoidBackwardBackward0, (grad_output, output),
+                  (grad_output, output))
+
+
+declare("tanh_backward", tanh_backward, method=False, function=False, rules=[TanhBackwardBackward0])
+declare("sigmoid_backward", sigmoid_backward, method=False, function=False, rules=[SigmoidBackwardBackward0])
+
+
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
 _math("exp", _exp, "ExpBackward0", "result", "grad * result", lambda grad, xp, result: (grad * result,),
       bare=True, inplace=True)
@@ -725,12 +802,12 @@ _math("acos", _f64(np.arccos), "AcosBackward0", "self", "-grad / sqrt(1 - self *
       lambda grad, xp, self: (-grad / xp.sqrt(1 - self * self),), bare=True, aliases=("arccos",))
 _math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
       lambda grad, xp, self: (grad / (1 + self * self),), bare=True, aliases=("arctan",))
-_math("tanh", _f64(np.tanh), "TanhBackward0", "result", "grad * (1 - result * result)",
-      lambda grad, xp, result: (kernels.tanh_backward(grad, result) if not xp.tensors and grad.dtype == np.float32
-                                and result.dtype == np.float32 else grad * (1 - result * result),),
+_math("tanh", _f64(np.tanh), "TanhBackward0", "result", "tanh_backward(grad, result)",
+      lambda grad, xp, result: (tanh_backward(grad, result) if xp.tensors else _tanh_bw(grad, result),),
       bare=True, functional=True)
-_math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "grad * (1 - result) * result",
-      lambda grad, xp, result: (grad * (1 - result) * result,), bare=True, functional=True)
+_math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "sigmoid_backward(grad, result)",
+      lambda grad, xp, result: (sigmoid_backward(grad, result) if xp.tensors else _sigmoid_bw(grad, result),),
+      bare=True, functional=True)
 _math("floor", _rounding(np.floor, "floor"), "FloorBackward0", None, "zeros_like(grad)",
       lambda grad, xp: (xp.zeros_like(grad),), float_only=False, bare=True)
 _math("ceil", _rounding(np.ceil, "ceil"), "CeilBackward0", None, "zeros_like(grad)",
@@ -772,9 +849,30 @@ def abs(self):
     return unary(self, np.abs, AbsBackward0, float_only=False)
 
 
-@rule("ReluBackward0", ("self",), ("grad where result > 0, else 0",), saved=("result",))
+def _threshold_bw(grad_output, self, threshold):
+    return np.where(self <= threshold, 0, grad_output).astype(grad_output.dtype, copy=False)
+
+
+@rule("ThresholdBackwardBackward0", ("grad_output", "self"),
+      ("threshold_backward(grad, self, threshold)", "zeros_like(grad)"), saved=("self",), ctx=("threshold",))
+def ThresholdBackwardBackward0(grad, xp, node, self, threshold):
+    e = node.edges
+    return (None if e[0] is None else (threshold_backward(grad, self, threshold) if xp.tensors
+                                       else _threshold_bw(grad, self, threshold)),
+            None if e[1] is None else xp.zeros_like(grad))
+
+
+def threshold_backward(grad_output, self, threshold):
+    return result(_threshold_bw(grad_output._a, self._a, threshold), ThresholdBackwardBackward0,
+                  (grad_output, self), (self,), threshold)
+
+
+declare("threshold_backward", threshold_backward, method=False, function=False, rules=[ThresholdBackwardBackward0])
+
+
+@rule("ReluBackward0", ("self",), ("threshold_backward(grad, result, 0)",), saved=("result",))
 def ReluBackward0(grad, xp, result):
-    return (xp.depends(xp.zero_where(xp.raw(result) <= 0, grad), result),)
+    return (threshold_backward(grad, result, 0) if xp.tensors else _threshold_bw(grad, result, 0),)
 
 
 def relu(self):
@@ -993,11 +1091,35 @@ def masked_fill(self, mask, value):
     return _masked_fill(self, mask, value)
 
 
-@rule("LeakyReluBackward0", ("self",), ("grad where self > 0, else grad * negative_slope",), saved=("self",),
+def _leaky_relu_bw(grad_output, self, negative_slope):
+    dt = grad_output.dtype
+    return grad_output * ((self > 0).astype(dt) + (self <= 0).astype(dt) * negative_slope)
+
+
+@rule("LeakyReluBackwardBackward0", ("grad_output", "self"),
+      ("leaky_relu_backward(grad, self, negative_slope)", "zeros_like(grad)"), saved=("self",),
+      ctx=("negative_slope",))
+def LeakyReluBackwardBackward0(grad, xp, node, self, negative_slope):
+    e = node.edges
+    return (None if e[0] is None else (leaky_relu_backward(grad, self, negative_slope) if xp.tensors
+                                       else _leaky_relu_bw(grad, self, negative_slope)),
+            None if e[1] is None else xp.zeros_like(grad))
+
+
+def leaky_relu_backward(grad_output, self, negative_slope):
+    return result(_leaky_relu_bw(grad_output._a, self._a, negative_slope), LeakyReluBackwardBackward0,
+                  (grad_output, self), (self,), negative_slope)
+
+
+declare("leaky_relu_backward", leaky_relu_backward, method=False, function=False, rules=[LeakyReluBackwardBackward0])
+
+
+@rule("LeakyReluBackward0", ("self",), ("leaky_relu_backward(grad, self, negative_slope)",), saved=("self",),
       ctx=("negative_slope",))
 def LeakyReluBackward0(grad, xp, self, negative_slope):
-    s = xp.raw(self)
-    return (xp.depends(grad * (xp.mask(s > 0, grad) + xp.mask(s <= 0, grad) * negative_slope), self),)
+    if xp.tensors:
+        return (leaky_relu_backward(grad, self, negative_slope),)
+    return (_leaky_relu_bw(grad, self, negative_slope),)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):

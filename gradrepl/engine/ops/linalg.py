@@ -48,13 +48,13 @@ def _matmul_general(grad, xp, node, self, other, self_shape, other_shape):
     ga = gb = None
     if ea is not None:
         ga = xp.matmul(g2, xp.mT(b2))
-        if len(sa) == 1:
-            ga = xp.reshape(xp.sum_to(ga, (1,) + tuple(sa)), sa)
+        if len(sa) == 1:   # the backward of matmul's unsqueeze(0): squeeze (SqueezeBackward1 under create_graph)
+            ga = xp.squeeze_dim(xp.sum_to(ga, (1,) + tuple(sa)), 0, sa)
         ga = xp.sum_to(ga, sa)
     if eb is not None:
         gb = xp.matmul(xp.mT(a2), g2)
         if len(sb) == 1:
-            gb = xp.reshape(xp.sum_to(gb, tuple(sb) + (1,)), sb)
+            gb = xp.squeeze_dim(xp.sum_to(gb, tuple(sb) + (1,)), -1, sb)
         gb = xp.sum_to(gb, sb)
     return (ga, gb)
 

@@ -464,30 +464,79 @@ def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 # ================================================================ softmax, log_softmax, logsumexp, cumsum
-@rule("SoftmaxBackward0", ("self",), ("result * (grad - (grad * result).sum(dim, keepdim=True))",),
-      saved=("result",), ctx=("dim",))
-def SoftmaxBackward0(grad, xp, result, dim):
-    if (not xp.tensors and _lastdim_float32(result, dim) and grad.shape == result.shape
-            and (result.size > result.shape[-1] or result.shape[-1] < kernels.LANES)):
+def _softmax_bw(grad_output, output, dim):
+    if (_lastdim_float32(output, dim) and grad_output.dtype == np.float32 and grad_output.shape == output.shape
+            and (output.size > output.shape[-1] or output.shape[-1] < kernels.LANES)):
         # (one row of 16 or more goes through another kernel in PyTorch, not reproduced)
-        return (kernels.softmax_backward_lastdim(grad, result),)
-    dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
-    return (result * (grad - xp.sum(grad * result, dims, True)),)
+        return kernels.softmax_backward_lastdim(grad_output, output)
+    dims = (dim,) if output.ndim else None   # a 0-d tensor: its one element
+    return output * (grad_output - np.add.reduce(grad_output * output, axis=dims, keepdims=True))
 
 
-@rule("LogSoftmaxBackward0", ("self",), ("grad - result.exp() * grad.sum(dim, keepdim=True)",),
-      saved=("result",), ctx=("dim",))
+def _log_softmax_bw(grad_output, output, dim):
+    if _lastdim_float32(output, dim) and grad_output.dtype == np.float32 and grad_output.shape == output.shape:
+        return kernels.log_softmax_backward_lastdim(grad_output, output)
+    dims = (dim,) if output.ndim else None
+    return grad_output - np.exp(output) * np.add.reduce(grad_output, axis=dims, keepdims=True)
+
+
+@rule("SoftmaxBackwardDataBackward0", ("grad_output", "output"),
+      ("_softmax_backward_data(grad, output, dim)",
+       "grad * (grad_output - (grad_output * output).sum(dim)) - grad_output * (grad * output).sum(dim)"),
+      saved=("grad_output", "output"), ctx=("dim",))
+def SoftmaxBackwardDataBackward0(grad, xp, node, grad_output, output, dim):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = softmax_backward_data(grad, output, dim) if xp.tensors else _softmax_bw(grad, output, dim)
+    if e[1] is not None:
+        dims = (dim,) if xp.raw(output).ndim else None
+        g_self = (grad * (grad_output - xp.sum(grad_output * output, dims, True))
+                  - grad_output * xp.sum(grad * output, dims, True))
+    return (g_out, g_self)
+
+
+def softmax_backward_data(grad_output, output, dim):
+    return result(_softmax_bw(grad_output._a, output._a, dim), SoftmaxBackwardDataBackward0, (grad_output, output),
+                  (grad_output, output), dim)
+
+
+@rule("LogSoftmaxBackwardDataBackward0", ("grad_output", "output"),
+      ("grad - (grad * output.exp()).sum(dim)", "-grad_output.sum(dim) * output.exp() * grad"),
+      saved=("grad_output", "output"), ctx=("dim",))
+def LogSoftmaxBackwardDataBackward0(grad, xp, node, grad_output, output, dim):
+    e = node.edges
+    dims = (dim,) if xp.raw(output).ndim else None
+    return (None if e[0] is None else grad - xp.sum(grad * xp.exp(output), dims, True),
+            None if e[1] is None else -xp.sum(grad_output, dims, True) * xp.exp(output) * grad)
+
+
+def log_softmax_backward_data(grad_output, output, dim):
+    return result(_log_softmax_bw(grad_output._a, output._a, dim), LogSoftmaxBackwardDataBackward0,
+                  (grad_output, output), (grad_output, output), dim)
+
+
+declare("softmax_backward_data", softmax_backward_data, method=False, function=False,
+        rules=[SoftmaxBackwardDataBackward0])
+declare("log_softmax_backward_data", log_softmax_backward_data, method=False, function=False,
+        rules=[LogSoftmaxBackwardDataBackward0])
+
+
+@rule("SoftmaxBackward0", ("self",), ("_softmax_backward_data(grad, result, dim)",), saved=("result",), ctx=("dim",))
+def SoftmaxBackward0(grad, xp, result, dim):
+    return (softmax_backward_data(grad, result, dim) if xp.tensors else _softmax_bw(grad, result, dim),)
+
+
+@rule("LogSoftmaxBackward0", ("self",), ("_log_softmax_backward_data(grad, result, dim)",), saved=("result",),
+      ctx=("dim",))
 def LogSoftmaxBackward0(grad, xp, result, dim):
-    if not xp.tensors and _lastdim_float32(result, dim) and grad.shape == result.shape:
-        return (kernels.log_softmax_backward_lastdim(grad, result),)
-    dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
-    return (grad - xp.exp(result) * xp.sum(grad, dims, True),)
+    return (log_softmax_backward_data(grad, result, dim) if xp.tensors else _log_softmax_bw(grad, result, dim),)
 
 
 def _lastdim_float32(arr, d):
     """PyTorch's softmax kernels over the last dim of a float32 tensor are emulated exactly
     (engine/kernels.py); other dims and dtypes compute in NumPy's order."""
-    return arr.dtype == np.float32 and arr.ndim and d == arr.ndim - 1 and arr.size
+    return arr.dtype == np.float32 and arr.ndim and d in (arr.ndim - 1, -1) and arr.size
 
 
 def _softmax_dtype_check(a, d, name):

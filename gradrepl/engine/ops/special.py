@@ -129,7 +129,7 @@ _math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI)
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
-      lambda grad, xp, self: (grad * _apply(xp, self, _trigamma64),))
+      lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else _apply(xp, self, _trigamma64)),))
 _math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
@@ -143,7 +143,27 @@ _math("sinc", _as64(lambda a: np.sinc(a)), "SincBackward0", "self",
       "((M_PI * self * (M_PI * self).cos() - (M_PI * self).sin()) / (M_PI * self * self)) * grad",
       lambda grad, xp, self: (grad * _sinc_slope(xp, self),))
 _math("i0", _as64(np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
-      lambda grad, xp, self: (grad * _apply(xp, self, _i1),))
+      lambda grad, xp, self: (grad * (special_i1(self) if xp.tensors else _apply(xp, self, _i1)),))
+
+
+@rule("SpecialI1Backward0", ("self",), ("grad * (i0(self) - i1(self) / self), 0.5 * grad at 0",), saved=("self",))
+def SpecialI1Backward0(grad, xp, self):
+    x = xp.raw(self)
+    if xp.tensors:
+        safe = self + xp.constant((x == 0).astype(x.dtype))     # i1(x) / x is 1/2 at 0
+        return (grad * xp.where(x == 0, xp.constant(np.full(x.shape, 0.5, x.dtype)), self.i0() - special_i1(self) / safe),)
+    with np.errstate(all="ignore"):
+        x64 = x.astype(np.float64)
+        d = np.where(x == 0, 0.5, np.i0(x64) - _i1(x64) / x64)
+    return (grad * xp.constant(d.astype(x.dtype)),)
+
+
+def special_i1(self):
+    """torch.special.i1: i0's derivative (a kernel of create_graph; not a torch.* name here yet)."""
+    return result(_as64(_i1)(self._a), SpecialI1Backward0, (self,), (self,))
+
+
+declare("special_i1", special_i1, method=False, function=False, rules=[SpecialI1Backward0])
 
 
 def _dsinc(x):
@@ -214,7 +234,8 @@ def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, 
         ga, gb = deriv(grad, xp, self, other)
         return (None if self_shape is None or ga is None else xp.sum_to(ga, self_shape),
                 None if other_shape is None or gb is None else xp.sum_to(gb, other_shape))
-    spec = rule(node, ("self", "other"), formulas, saved=("self", "other"), ctx=("self_shape", "other_shape"))(fn)
+    spec = rule(node, ("self", "other"), formulas, saved=("self", "other"), ctx=("self_shape", "other_shape"),
+                key=f"{node} {name}" if node == "NotImplemented" else None)(fn)
     # PyTorch's node for a Python-number `other` (fmod.Scalar: FmodBackward0) when it differs
     scalar_spec = spec if scalar_node is None else rule(scalar_node, ("self", "other"), formulas,
                                                         saved=("self", "other"), ctx=("self_shape", "other_shape"),
@@ -253,7 +274,8 @@ hypot = _binary("hypot", _k64(np.hypot), "HypotBackward0",
                 lambda grad, xp, a, b: (grad * a / xp.sqrt(a * a + b * b), grad * b / xp.sqrt(a * a + b * b)))
 fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
                ("grad", "-grad * self.div(other, rounding_mode='trunc')"),
-               lambda grad, xp, a, b: (grad, -grad * _apply(xp, a / b, np.trunc)), floating=False,
+               lambda grad, xp, a, b: (grad, -grad * (a.div(b, rounding_mode="trunc") if xp.tensors
+                                                      else _apply(xp, a / b, np.trunc))), floating=False,
                scalar_node="FmodBackward0")
 xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b))), "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
@@ -271,7 +293,7 @@ copysign = _binary("copysign", lambda a, b: np.copysign(a, b), "CopysignBackward
                    # result / self, written so the gradient keeps self's history (as PyTorch's does)
                    lambda grad, xp, a, b: (grad * (xp.mask(np.where(xp.raw(a) == 0, 0.0, np.sign(xp.raw(a)) *
                                                                     np.sign(np.copysign(1.0, xp.raw(b)))), grad)
-                                                   + a * 0), grad * 0))
+                                                   + a * 0), xp.zeros_like(grad)))
 fmax = _binary("fmax", lambda a, b: np.fmax(a, b), "FmaxBackward0",
                ("grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)",
                 "grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)"),
@@ -284,8 +306,15 @@ fmin = _binary("fmin", lambda a, b: np.fmin(a, b), "FminBackward0",
                lambda grad, xp, a, b: (grad * xp.mask((xp.raw(a) <= xp.raw(b)) | np.isnan(xp.raw(b)), grad),
                                        grad * xp.mask(~((xp.raw(a) <= xp.raw(b)) | np.isnan(xp.raw(b))), grad)),
                floating=False, inplace=False)
-_binary("heaviside", lambda a, b: np.heaviside(a, b).astype(np.result_type(a, b)), "HeavisideBackward0",
-        ("not differentiable", "not differentiable"), lambda grad, xp, a, b: (grad * 0, grad * 0), floating=False)
+def _not_implemented(op):
+    def deriv(grad, xp, a, b):
+        raise RuntimeError(f"derivative for {op} is not implemented")
+    return deriv
+
+
+# PyTorch defines no derivative: the result requires grad, backward through it fails
+_binary("heaviside", lambda a, b: np.heaviside(a, b).astype(np.result_type(a, b)), "NotImplemented",
+        ("not implemented", "not implemented"), _not_implemented("aten::heaviside"), floating=False)
 
 
 def _int_binary(name, fn):
@@ -453,12 +482,41 @@ _logical("logical_or", np.logical_or)
 _logical("logical_xor", np.logical_xor)
 
 
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
+
+
+def _polygamma_one(n, v):
+    """psi^(n)(v) for n >= 2: the recurrence up to v >= 20, then the asymptotic series."""
+    if v <= 0 and v == math.floor(v):
+        return math.nan
+    acc = 0.0
+    while v < 20:
+        acc += 1 / v ** (n + 1)
+        v += 1
+    tail = math.factorial(n - 1) / v ** n + math.factorial(n) / (2 * v ** (n + 1))
+    for k, b in enumerate(_BERNOULLI, 1):
+        tail += b * math.factorial(2 * k + n - 1) / (math.factorial(2 * k) * v ** (2 * k + n))
+    return (-1) ** (n + 1) * (math.factorial(n) * acc + tail)
+
+
+def _polygamma64(n, x):
+    if n == 1:
+        return _trigamma64(x)
+    x = np.asarray(x, np.float64)
+    return np.asarray([_polygamma_one(n, v) for v in x.ravel().tolist()], np.float64).reshape(x.shape)
+
+
+@rule("PolygammaBackward0", ("self",), ("grad * polygamma(n + 1, self)",), saved=("self",), ctx=("n",))
+def PolygammaBackward0(grad, xp, self, n):
+    return (grad * (_polygamma(n + 1, self) if xp.tensors else _apply(xp, self, lambda a: _polygamma64(n + 1, a))),)
+
+
 def _polygamma(n, input):
     if n == 0:
         return input.digamma()
-    if n == 1:
-        return _new(_trigamma64(input._a).astype(input._a.dtype if input._a.dtype.kind in "fV" else np.float32))
-    raise NotImplementedError("polygamma of order above 1 is not available in gradrepl")
+    a = input._a
+    out = _polygamma64(n, a).astype(a.dtype if a.dtype.kind in "fV" else np.float32)
+    return result(out, PolygammaBackward0, (input,), (input,), n)
 
 
 def _mvlgamma(input, p):
