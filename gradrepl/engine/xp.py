@@ -12,7 +12,7 @@ import numpy as np
 from gradrepl.engine import autograd
 from gradrepl.engine.creation import zeros as _zeros
 from gradrepl.engine.ops.convert import convert
-from gradrepl.engine.ops.elementwise import where as _where
+from gradrepl.engine.ops.elementwise import _f64, where as _where
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
 from gradrepl.engine.ops.registry import ABSENT
 from gradrepl.engine.ops.shape import cat as _cat
@@ -82,15 +82,16 @@ class ARRAYS:
 
     constant = raw
     sum_to = staticmethod(_sum_to)
-    exp = staticmethod(np.exp)
-    log = staticmethod(np.log)
-    sin = staticmethod(np.sin)
-    cos = staticmethod(np.cos)
+    # the forward kernels' float64-then-float32 (nearer PyTorch's than NumPy's float32 SIMD)
+    exp = staticmethod(_f64(np.exp))
+    log = staticmethod(_f64(np.log))
+    sin = staticmethod(_f64(np.sin))
+    cos = staticmethod(_f64(np.cos))
     sign = staticmethod(np.sign)
     floor = staticmethod(np.floor)
     sqrt = staticmethod(np.sqrt)
-    cosh = staticmethod(np.cosh)
-    sinh = staticmethod(np.sinh)
+    cosh = staticmethod(_f64(np.cosh))
+    sinh = staticmethod(_f64(np.sinh))
     matmul = staticmethod(np.matmul)
     bmm = staticmethod(np.matmul)
     outer = staticmethod(np.outer)

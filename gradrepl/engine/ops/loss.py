@@ -1,7 +1,7 @@
 """Losses and the other torch.nn.functional ops that have their own kernels."""
 import numpy as np
 
-from gradrepl.engine import rng
+from gradrepl.engine import kernels, rng
 from gradrepl.engine.ops.common import operands, result
 from gradrepl.engine.ops.elementwise import DivBackward1, div_scalar
 from gradrepl.engine.ops.registry import declare, rule
@@ -205,11 +205,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         # their sum is the row count).
         lo, hi = _min(t, axis=None), _max(t, axis=None)
         if lo >= 0 and hi < x.shape[1]:
-            losses = -x[np.arange(t.shape[0]), t]
+            picked = x[np.arange(t.shape[0]), t]
             total = x.dtype.type(t.shape[0])
-            out = _add_reduce(losses, axis=None)     # losses.sum() without its Python wrapper
-            if reduction == "mean":
-                out = out / total
+            loss = kernels.nll_sum(picked) if x.dtype == np.float32 else -_add_reduce(picked, axis=None)
+            out = loss / total if reduction == "mean" else loss
             return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (input, target),
                           (x.shape, reduction, None, ignore_index, total))
     if x.ndim not in (1, 2):
