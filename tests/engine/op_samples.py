@@ -570,8 +570,6 @@ GAPS = {
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); MulBackward0(MulBackward0, MaskedFillBackward0)",
         "atan2:1": "MulBackward0(MulBackward0, MulBackward1); ViewBackward0(SumBackward1) | "
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
-        "asin:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
-        "acos:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, NegBackward0)",
         "matmul:4": "UnsafeViewBackward0(None, TBackward0); ViewBackward0(SumBackward1) | "
             "PyTorch ViewBackward0(MmBackward0); MmBackward0(TBackward0, None)",
         "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
@@ -580,11 +578,6 @@ GAPS = {
             "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
         "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
             "PyTorch SqueezeBackward1(MmBackward0); TBackward0(TBackward0)",
-        "asinh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
-        "erf:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
-        "erfc:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
-        "erfinv:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
-        "acosh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
         "sinc:0": "MulBackward0(None, WhereBackward0) | PyTorch WhereBackward0(None, MulBackward0)",
         "logit:0": "MulBackward0(DivBackward0, None) | PyTorch WhereBackward0(DivBackward0, None)",
         "hypot:0": "DivBackward0(MulBackward0, SqrtBackward0); DivBackward0(MulBackward0, SqrtBackward0) | "
