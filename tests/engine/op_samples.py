@@ -599,8 +599,6 @@ GAPS = {
             "PyTorch MulBackward0(None, MaskedFillBackward0); NegBackward0(MulBackward0)",
         "logcumsumexp:0": "MulBackward0(ExpBackward0, FlipBackward0) | "
             "PyTorch SubBackward0(ExpBackward0, ExpBackward0)",
-        "std_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
-        "var_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
         "det:0": "MulBackward0(UnsqueezeBackward0, TBackward0) | "
             "PyTorch LinalgSolveExBackward0(TransposeBackward0, TransposeBackward0)",
         "linalg_solve:0": "NegBackward0(MmBackward0); MmBackward0(TBackward0, None) | "
@@ -610,10 +608,6 @@ GAPS = {
         "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
         "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
         "norm:2": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(MulBackward0, MaskedFillBackward0)",
-        "std:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
-        "std:1": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
-        "var:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
-        "var:1": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
