@@ -203,8 +203,12 @@ RETAIN_MSG = ("Trying to backward through the graph a second time (or directly a
 
 
 def _strip_backward(name):
+    """PyTorch's op name in messages: MulBackward0 -> Mul, UnsqueezeBackward1 -> Unsqueeze1."""
     i = name.rfind("Backward")
-    return name[:i] if i > 0 else name
+    if i <= 0:
+        return name
+    number = name[i + len("Backward"):]
+    return name[:i] + ("" if number == "0" else number)
 
 
 def check_saved(node, replay=False):
@@ -455,7 +459,7 @@ def _check_nan(node, out, raw):
     for k, g in enumerate(out):
         if g is not None:
             a = raw(g)
-            if a.dtype.kind == "f" and np.isnan(a).any():
+            if a.dtype.kind in "fV" and np.isnan(a).any():
                 raise RuntimeError(f"Function '{node.spec.name}' returned nan values in its {k}th output.")
 
 

@@ -26,14 +26,14 @@ _add_reduce = np.add.reduce
 def _sum_to(g, shape):
     if g.shape == shape:
         return g
-    if g.dtype.kind == "f" and all(n == 1 for n in shape):
+    if g.dtype.kind in "fV" and all(n == 1 for n in shape):
         exact = full_sum(g)     # to one element: PyTorch's full-sum order
         if exact is not None:
             return np.asarray(exact, g.dtype).reshape(shape)
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
     if axes:
-        exact = dim_sum(g, axes) if g.dtype.kind == "f" else None   # PyTorch's order
+        exact = dim_sum(g, axes) if g.dtype.kind in "fV" else None   # PyTorch's order
         g = g.sum(axis=axes, keepdims=True) if exact is None else np.expand_dims(exact, axes)
     if lead:
         g = g.reshape(g.shape[lead:])

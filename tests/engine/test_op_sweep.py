@@ -101,7 +101,7 @@ def _inputs(sample, override=None):
 def _close(ours, theirs, dtype="float64"):
     ours = np.asarray(ours, dtype=float)
     theirs = np.asarray(theirs, dtype=float)
-    rtol = {"float64": 1e-9, "float32": 1e-6, "float16": 1e-3}.get(dtype, 0)
+    rtol = {"float64": 1e-9, "float32": 1e-6, "float16": 1e-3, "bfloat16": 1e-2}.get(dtype, 0)
     return ours.shape == theirs.shape and np.allclose(ours, theirs, rtol=rtol, atol=rtol * 1e-3, equal_nan=True)
 
 

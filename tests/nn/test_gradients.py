@@ -116,6 +116,14 @@ def test_pool_gradients(rng, ceil, padding):
     check(lambda a: F["avg_pool2d"](a, 2, 1, padding, count_include_pad=False), [x])
 
 
+@settings(max_examples=4, deadline=None)
+@given(rng=arrays, out_h=st.integers(1, 6), out_w=st.integers(2, 5))
+def test_adaptive_avg_pool_gradients(rng, out_h, out_w):
+    x = rng.normal(size=(2, 3, 6, 5))   # overlapping windows whenever the sizes do not divide
+    check(lambda a: F["adaptive_avg_pool2d"](a, (out_h, out_w)), [x])
+    check(lambda a: F["adaptive_avg_pool1d"](a, out_w), [rng.normal(size=(2, 7))])
+
+
 def test_embedding_gradient_adds_repeated_rows_and_skips_padding():
     weight = T["randn"](5, 3, dtype=T["float64"], requires_grad=True)
     idx = T["tensor"]([[0, 2, 2], [4, 0, 1]])

@@ -9,13 +9,15 @@ import itertools
 
 import numpy as np
 
+from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import RESULT, as_tensor, check_leaf_inplace, result
+from gradrepl.engine.ops.linalg import matrix_product
 from gradrepl.engine.ops.inplace import CopySlices, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import UnsafeViewBackward0, cat, stack
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import shape_args, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, shape_args, shape_list, warn, wrap_dim
 
 
 def _t(x):
@@ -137,7 +139,7 @@ def trace(self):
     a = self._a
     if a.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(a.ndim))
-    acc = a.dtype if a.dtype.kind == "f" else np.int64
+    acc = a.dtype if a.dtype.kind in "fV" else np.int64
     return result(np.asarray(np.trace(a, dtype=acc)), TraceBackward0, (self,), (), a.shape)
 
 
@@ -330,7 +332,8 @@ def rot90(self, k=1, dims=(0, 1)):
 declare("rot90", rot90, rules=[Rot90Backward0])
 declare("fliplr", lambda self: self.flip(1), rules=[])
 declare("flipud", lambda self: self.flip(0), rules=[])
-declare("swapdims", lambda self, dim0, dim1: self.transpose(dim0, dim1), rules=[])
+declare("swapdims", lambda self, dim0, dim1: self.transpose(dim0, dim1), rules=[],
+        inplace=lambda self, dim0, dim1: self.transpose_(dim0, dim1))
 
 
 def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
@@ -457,7 +460,7 @@ def bmm(self, mat2):
     if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    return result(np.matmul(a, b), BmmBackward0, (self, mat2), (self, mat2))
+    return result(matrix_product(np.matmul, a, b), BmmBackward0, (self, mat2), (self, mat2))
 
 
 def einsum(equation, *operands):
@@ -854,3 +857,262 @@ def cartesian_prod(*tensors):
 declare("cartesian_prod", cartesian_prod, method=False, rules=[])
 LINALG = {"multi_dot": multi_dot, "cross": lambda input, other, *, dim=-1: cross(input, other, dim),
           "vecdot": lambda x, y, *, dim=-1: (x * y).sum(dim)}
+
+
+# ================================================================ more of the documented API (issue 14)
+@declare("ravel", rules=[])
+def ravel(self):
+    return self.contiguous().view(-1)     # PyTorch's ravel: CloneBackward0 then ViewBackward0
+
+
+def _directional_split(name, need, dim_of):
+    """torch.hsplit / vsplit / dsplit: tensor_split along a fixed dim; sections must divide it."""
+    def split(self, indices_or_sections):
+        nd = self._a.ndim
+        if nd < need:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, but got a tensor with "
+                               f"{nd} dimensions!")
+        d = dim_of(nd)
+        if isinstance(indices_or_sections, int):
+            n, k = self._a.shape[d], indices_or_sections
+            if k <= 0 or n % k:
+                raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but the size of the "
+                                   f"dimension {n} is not divisible by the split_size {k}!")
+        return tensor_split(self, indices_or_sections, d)
+    split.__name__ = name
+    declare(name, split, rules=[])
+
+
+_directional_split("hsplit", 1, lambda nd: 1 if nd > 1 else 0)
+_directional_split("vsplit", 2, lambda nd: 0)
+_directional_split("dsplit", 3, lambda nd: 2)
+declare("split_with_sizes", lambda self, split_sizes, dim=0: self.split(list(split_sizes), dim), rules=[])
+
+
+@declare("diagflat", rules=[])
+def diagflat(self, offset=0):
+    return self.reshape(-1).diag_embed(offset)
+
+
+@declare("sum_to_size", function=False, rules=[])
+def sum_to_size(self, *size):
+    shape = shape_args(size)
+    own = self._a.shape
+    lead = len(own) - len(shape)
+    if lead < 0 or any(s != 1 and s != o for s, o in zip(shape, own[lead:])):
+        raise RuntimeError(f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
+                           f"{{{', '.join(map(str, own))}}}.")
+    if shape == own:
+        return self
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and own[lead + i] != 1)
+    out = self.sum(dims, keepdim=True) if dims else self
+    return out.view(*shape) if lead else out
+
+
+def _matrix_transpose(name, message):
+    def adjoint(self):
+        if self._a.ndim < 2:
+            raise RuntimeError(message.format(nd=self._a.ndim))
+        return self.transpose(-2, -1)
+    adjoint.__name__ = name
+    return adjoint
+
+
+declare("mH", _matrix_transpose("mH", "tensor.mH is only supported on matrices or batches of matrices. Got {nd}-D "
+                                "tensor."), function=False, attribute=True, rules=[])
+declare("adjoint", _matrix_transpose("adjoint", "tensor.adjoint() is only supported on matrices or batches of "
+                                     "matrices. Got {nd}-D tensor."), rules=[])
+
+
+@declare("H", function=False, attribute=True, rules=[])
+def H(self):
+    if self._a.ndim not in (0, 2):
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._a.ndim}-D tensor.")
+    return self.transpose(0, 1) if self._a.ndim == 2 else self
+
+
+@rule("BlockDiagBackward0", ("tensors",), ("grad's block at each input's place",), ctx=("blocks",))
+def BlockDiagBackward0(grad, xp, node, blocks):
+    out = []
+    for (r, c, shape, rows, cols), edge in zip(blocks, node.edges):
+        if edge is None:
+            out.append(None)
+            continue
+        part = xp.index(grad, (slice(r, r + rows), slice(c, c + cols)))
+        out.append(xp.reshape(part, shape))
+    return tuple(out)
+
+
+def block_diag(*tensors):
+    ts = [_t(x) for x in tensors]
+    for k, t in enumerate(ts):
+        if t._a.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {k} has "
+                               f"{t._a.ndim} dimensions")
+    mats = [t._a.reshape(1, -1) if t._a.ndim < 2 else t._a for t in ts]
+    rd = D.result_type([t for t in ts]) if ts else D.DEFAULT_FLOAT[0]
+    out = np.zeros((int(np.sum([m.shape[0] for m in mats])), int(np.sum([m.shape[1] for m in mats]))), rd.np)
+    blocks, r, c = [], 0, 0
+    for t, m in zip(ts, mats):
+        out[r:r + m.shape[0], c:c + m.shape[1]] = m
+        blocks.append((r, c, t._a.shape, m.shape[0], m.shape[1]))
+        r, c = r + m.shape[0], c + m.shape[1]
+    if not rd.is_floating_point:
+        return _new(out)
+    return result(out, BlockDiagBackward0, ts, (), tuple(blocks))
+
+
+declare("block_diag", block_diag, method=False, rules=[BlockDiagBackward0])
+
+
+def combinations(input, r=2, with_replacement=False):
+    if input._a.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {shape_list(input._a.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return _new(np.zeros((0,), input._a.dtype))
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(input._a.shape[0]), r))
+    if not rows:
+        return _new(np.zeros((0, r), input._a.dtype))
+    cols = np.asarray(rows, dtype=np.int64).T
+    return stack([input[_new(col.copy())] for col in cols], 1)
+
+
+declare("combinations", combinations, method=False, rules=[])
+
+
+def broadcast_tensors(*tensors):
+    ts = [_t(x) for x in (tensors[0] if len(tensors) == 1 and type(tensors[0]) in (list, tuple) else tensors)]
+    shape = ()
+    for t in ts:
+        shape = broadcast_shape(shape, t._a.shape)
+    return tuple(t.expand(*shape) for t in ts)
+
+
+declare("broadcast_tensors", broadcast_tensors, method=False, rules=[])
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    a = _t(elements)._a
+    b = _t(test_elements)._a
+    return _new(np.isin(a, b, invert=invert))
+
+
+declare("isin", isin, method=False, rules=[])
+
+
+def unravel_index(indices, shape):
+    idx = _t(indices)
+    if idx._a.dtype.kind not in "iu":
+        raise TypeError("expected 'indices' to be integer dtype, but got " + str(idx.dtype))
+    shape = shape_args((shape,)) if not isinstance(shape, int) else (shape,)
+    n = int(np.prod(shape, dtype=np.int64))
+    flat = idx._a
+    if flat.size and (flat.min() < -n or flat.max() >= n):
+        raise RuntimeError("index out of bounds for shape")
+    parts = np.unravel_index(np.where(flat < 0, flat + n, flat), shape)
+    return tuple(_new(np.asarray(p, np.int64)) for p in parts)
+
+
+declare("unravel_index", unravel_index, method=False, rules=[], returns_tensor=False)
+
+
+def vander(x, N=None, increasing=False):
+    x = _t(x)
+    if x._a.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x._a.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    if x._a.dtype.kind in "biu":
+        x = x.to(D.int64)
+    if n == 0:
+        return _new(np.zeros((x._a.shape[0], 0), x._a.dtype))
+    # PyTorch: a column of ones, then the running product of x, flipped unless increasing
+    ones = _new(np.ones((x._a.shape[0], 1), x._a.dtype))
+    out = cat([ones, x.unsqueeze(1).expand(x._a.shape[0], n - 1)], 1).cumprod(1) if n > 1 else ones
+    return out if increasing else out.flip(1)
+
+
+declare("vander", vander, method=False, rules=[])
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    if fweights is not None or aweights is not None:
+        raise RuntimeError("cov(): fweights and aweights are not available in gradrepl")
+    if input._a.ndim > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input._a.ndim} dimensions")
+    x = input.reshape(1, -1) if input._a.ndim < 2 else input
+    if not x.dtype.is_floating_point:
+        x = x.to(D.DEFAULT_FLOAT[0])
+    n = x._a.shape[1]
+    w_sum = _new(np.asarray(n, np.int64))
+    avg = x.sum(1) / w_sum
+    norm = w_sum - correction
+    if int(norm._a) <= 0:
+        warn("UserWarning", "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number "
+             "of observations.")
+        norm = norm.clamp_min(0)
+    xc = x - avg.unsqueeze(1)
+    return (xc @ xc.t()).true_divide(norm).squeeze()
+
+
+declare("cov", cov, rules=[])
+
+
+def corrcoef(input):
+    c = cov(input)
+    if c._a.ndim == 0:
+        return c / c
+    d = c.diagonal().sqrt()
+    c = c / d.view(-1, 1)
+    c = c / d.view(1, -1)
+    return c.clamp(-1, 1)
+
+
+declare("corrcoef", corrcoef, rules=[])
+
+
+def _trapezoid_spacing(y, x, dim):
+    """x's spacing along dim, shaped to broadcast against y (PyTorch's trapezoid with x)."""
+    x = _t(x)
+    if x._a.ndim == 1:
+        view = [1] * y._a.ndim
+        view[dim] = x._a.shape[0]
+        x = x.view(*view)
+    n = x._a.shape[dim]
+    return x.narrow(dim, 1, n - 1) - x.narrow(dim, 0, n - 1)
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = wrap_dim(dim, y._a.ndim)
+    n = y._a.shape[d]
+    if n == 0:
+        return y.sum(d) * 0
+    if x is not None:   # PyTorch: (dx * (y[1:] + y[:-1])).sum(dim) / 2
+        if dx is not None:
+            raise TypeError("trapezoid() received an invalid combination of arguments - got both x and dx")
+        return (_trapezoid_spacing(y, x, d) * (y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1))).sum(d) / 2.0
+    step = 1.0 if dx is None else dx
+    return (y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * step
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = wrap_dim(dim, y._a.ndim)
+    n = y._a.shape[d]
+    pairs = y.narrow(d, 0, n - 1) + y.narrow(d, 1, n - 1)
+    if x is not None:
+        return (_trapezoid_spacing(y, x, d) * pairs).cumsum(d) / 2.0
+    return ((1.0 if dx is None else dx) / 2.0 * pairs).cumsum(d)
+
+
+declare("trapezoid", trapezoid, method=False, rules=[])
+declare("trapz", trapz, method=False, rules=[])
+declare("cumulative_trapezoid", cumulative_trapezoid, method=False, rules=[])

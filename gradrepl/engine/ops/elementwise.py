@@ -9,10 +9,10 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
-from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
+from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, pytype
+from gradrepl.engine.util import broadcast_shape, cname, pytype, wrap_dim
 
 
 def _dunder(fn):
@@ -49,6 +49,8 @@ def add(a, b, alpha=1):
     out = xa + xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
@@ -103,6 +105,8 @@ def sub(a, b, alpha=1):
     out = xa - xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
@@ -121,7 +125,7 @@ def rsub(a, b):
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
     xa, xb = operands(a, b)
     out = np.asarray(xb - xa)
-    if out.dtype != xa.dtype and xa.dtype.kind == "f":
+    if out.dtype != xa.dtype and xa.dtype.kind in "fV":
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
@@ -175,6 +179,8 @@ def mul(a, b):
     out = xa * xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
     if CPP_FORMULA[0] and type(b) is not Tensor:   # mul(Tensor, Scalar) in a C++ formula
         return result(out, MulBackward1, (a,), (), (a._a.shape, b))
     return binary_result(out, a, b, MulBackward0, MulBackward0_number)
@@ -215,11 +221,11 @@ def div(a, b, rounding_mode=None):
         xa, xb = operands(a, b)
         out = np.floor_divide(xa, xb) if rounding_mode == "floor" else np.trunc(np.true_divide(xa, xb)).astype(xa.dtype)
         out = np.asarray(out)
-        if GRAD[0] and out.dtype.kind == "f":
+        if GRAD[0] and out.dtype.kind in "fV":
             return result(out, DivBackward2, (a, b if type(b) is Tensor else None), (), shapes(a, b))
         return _new(out)
     xa, xb = operands(a, b, floating=True)
-    if xa.dtype.kind != "f":
+    if xa.dtype.kind not in "fV":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     out = xa / xb
     if type(out) is not np.ndarray:
@@ -255,7 +261,7 @@ def _rtruediv(self, other):
         return NotImplemented
 
 
-declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
+declare("div", div, aliases=("divide", "true_divide"), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
         torch_forward=_torch_div,
         inplace=binary_inplace(div, floating=True),
         dunders={"__truediv__": _dunder(div), "__rtruediv__": _rtruediv,
@@ -351,7 +357,7 @@ def _pow_scalar(xa, b):
     with np.errstate(all="ignore"):
         if b == 2:
             return xa * xa
-        if xa.dtype.kind != "f":
+        if xa.dtype.kind not in "fV":
             return np.power(xa, b)
         if b == 3:
             return xa * xa * xa
@@ -412,11 +418,11 @@ def rpow(a, base):
     if not isinstance(base, (int, float)):
         raise Unsupported(f"unsupported operand type(s): '{pytype(base)}' and 'Tensor'")
     xa = a._a
-    if xa.dtype.kind != "f" and isinstance(base, float):
+    if xa.dtype.kind not in "fV" and isinstance(base, float):
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     with np.errstate(all="ignore"):
-        out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind == "f" else base, xa))
-    if xa.dtype.kind == "f" and out.dtype != xa.dtype:
+        out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind in "fV" else base, xa))
+    if xa.dtype.kind in "fV" and out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
@@ -451,7 +457,7 @@ def atan2(self, other, position=1):
     if type(other) is not Tensor:
         raise TypeError(f"atan2(): argument 'other' (position {position}) must be Tensor, not {pytype(other)}")
     xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
-    if xa.dtype.kind != "f":
+    if xa.dtype.kind not in "fV":
         xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
     out = _f64_binary(np.arctan2)(xa, xb)
     return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
@@ -498,8 +504,8 @@ def minimum(a, b):
     return result(out, MinimumBackward0, (a, b), (a, b), shapes(a, b))
 
 
-declare("maximum", maximum, method=False, rules=[MaximumBackward0], bare=True)
-declare("minimum", minimum, method=False, rules=[MinimumBackward0], bare=True)
+declare("maximum", maximum, rules=[MaximumBackward0], bare=True)
+declare("minimum", minimum, rules=[MinimumBackward0], bare=True)
 
 
 @rule("WhereBackward0", ("condition", "self", "other"),
@@ -531,7 +537,13 @@ def where(condition, input=None, other=None):
     return result(out, WhereBackward0, (None, ti, to), (_new(c),), (sa, sb))
 
 
+def _where_method(self, condition, y):
+    """x.where(condition, y): torch.where(condition, x, y)."""
+    return where(condition, self, y)
+
+
 declare("where", where, method=False, rules=[WhereBackward0], bare=True)
+declare("where_method", _where_method, method="where", function=False, rules=[WhereBackward0])
 
 
 # ================================================================ comparisons and logic (no gradient)
@@ -548,17 +560,18 @@ def _compare(a, b, fn):
     return _compare(a, bt, fn)
 
 
-def _comparison(name, fn, dunder):
+def _comparison(name, fn, dunder, aliases):
     def forward(self, other):
         return _compare(self, other, fn)
     forward.__name__ = name
-    declare(name, forward, dunders={dunder: forward})
+    declare(name, forward, aliases=aliases, dunders={dunder: forward}, inplace=binary_inplace(forward))
 
 
-for _name, _fn, _dunder_name in (("eq", np.equal, "__eq__"), ("ne", np.not_equal, "__ne__"),
-                                 ("lt", np.less, "__lt__"), ("le", np.less_equal, "__le__"),
-                                 ("gt", np.greater, "__gt__"), ("ge", np.greater_equal, "__ge__")):
-    _comparison(_name, _fn, _dunder_name)
+for _name, _fn, _dunder_name, _aliases in (
+        ("eq", np.equal, "__eq__", ()), ("ne", np.not_equal, "__ne__", ("not_equal",)),
+        ("lt", np.less, "__lt__", ("less",)), ("le", np.less_equal, "__le__", ("less_equal",)),
+        ("gt", np.greater, "__gt__", ("greater",)), ("ge", np.greater_equal, "__ge__", ("greater_equal",))):
+    _comparison(_name, _fn, _dunder_name, _aliases)
 
 
 @declare("equal", returns_tensor=False)
@@ -591,7 +604,7 @@ def _invert(self):
 def _shift(fn):
     """<< and >> on integer arrays (PyTorch has no float kernel)."""
     def shift(xa, xb):
-        if xa.dtype.kind == "f" or np.asarray(xb).dtype.kind == "f":
+        if xa.dtype.kind in "fV" or np.asarray(xb).dtype.kind in "fV":
             raise RuntimeError(f'"{fn.__name__[:-len("_shift")]}shift_cpu" not implemented for \'Float\'')
         return fn(xa, np.asarray(xb).astype(xa.dtype, copy=False))
     shift.__name__ = fn.__name__
@@ -628,7 +641,7 @@ for _name, _fn in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isf
     def _test(self, _fn=_fn):
         return _new(_fn(self._a))
     _test.__name__ = _name
-    declare(_name, _test)
+    declare(_name, _test, inplace=unary_inplace(_test) if _name == "logical_not" else None)
 
 
 # ================================================================ unary math
@@ -666,7 +679,7 @@ def _rounding(fn, name):
     def f(a):
         if a.dtype.kind == "b":
             raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
-        return fn(a) if a.dtype.kind == "f" else a.copy()
+        return fn(a) if a.dtype.kind in "fV" else a.copy()
     return f
 
 
@@ -674,7 +687,7 @@ def unary(a, fn, spec, float_only=True):
     """fn on a's array (integers computed in the default float unless float_only is False),
     recording spec with what it saves: its `self` input or its `result`."""
     xa = a._a
-    if float_only and xa.dtype.kind != "f":
+    if float_only and xa.dtype.kind not in "fV":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     out = fn(xa)
     if type(out) is not np.ndarray:
@@ -780,11 +793,13 @@ _math("cosh", _f64(np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
       lambda grad, xp, self: (grad * xp.sinh(self),), bare=True)
 # asin/acos in derivatives.yaml's order: the same bits as PyTorch (and its graph under create_graph)
 _math("asin", _f64(np.arcsin), "AsinBackward0", "self", "grad * (-self * self + 1).rsqrt()",
-      lambda grad, xp, self: (grad * xp.rsqrt(-self * self + 1),), bare=True)
+      lambda grad, xp, self: (grad * xp.rsqrt(-self * self + 1),), bare=True,
+      aliases=("arcsin",))
 _math("acos", _f64(np.arccos), "AcosBackward0", "self", "grad * -((-self * self + 1).rsqrt())",
-      lambda grad, xp, self: (grad * -xp.rsqrt(-self * self + 1),), bare=True)
+      lambda grad, xp, self: (grad * -xp.rsqrt(-self * self + 1),), bare=True,
+      aliases=("arccos",))
 _math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
-      lambda grad, xp, self: (grad / (1 + self * self),), bare=True)
+      lambda grad, xp, self: (grad / (1 + self * self),), bare=True, aliases=("arctan",))
 _math("tanh", _f64(np.tanh), "TanhBackward0", "result", "tanh_backward(grad, result)",
       lambda grad, xp, result: (tanh_backward(grad, result) if xp.tensors else _tanh_bw(grad, result),),
       bare=True, functional=True)
@@ -825,7 +840,7 @@ def AbsBackward0(grad, xp, self):
     return (grad * xp.sign(self),)
 
 
-@declare("abs", rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()}, inplace=unary_inplace(lambda self: abs(self)))
+@declare("abs", aliases=("absolute",), rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()}, inplace=unary_inplace(lambda self: abs(self)))
 def abs(self):
     if self._a.dtype.kind == "b":
         raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
@@ -873,14 +888,18 @@ def SignBackward0(grad, xp):
     return (xp.zeros_like(grad),)
 
 
-@declare("sign", rules=[SignBackward0], bare=True)
 def sign(self):
     return unary(self, lambda a: a.copy() if a.dtype.kind == "b" else np.sign(a), SignBackward0, float_only=False)
 
 
-@declare("square", rules=[], bare=True)
+declare("sign", sign, rules=[SignBackward0], bare=True, inplace=unary_inplace(sign))
+
+
 def square(self):
     return pow(self, 2)
+
+
+declare("square", square, rules=[], bare=True, inplace=unary_inplace(square))
 
 
 @rule("RoundBackward0", ("self",), ("zeros_like(grad)",))
@@ -893,11 +912,13 @@ def RoundBackward1(grad, xp):
     return (xp.zeros_like(grad),)
 
 
-@declare("round", rules=[RoundBackward0, RoundBackward1])
 def round(self, decimals=0):
     if decimals:
         return unary(self, lambda a: np.round(a, decimals), RoundBackward1)
     return unary(self, _rounding(np.round, "round"), RoundBackward0, float_only=False)
+
+
+declare("round", round, rules=[RoundBackward0, RoundBackward1], inplace=unary_inplace(round))
 
 
 # ================================================================ clamp, masked_fill, leaky_relu
@@ -960,9 +981,9 @@ def clamp(self, min=None, max=None):
     hi = max.item() if type(max) is Tensor else max
     out = self._a
     if lo is not None:
-        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind == "f" or isinstance(lo, int) else np.float32))
+        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind in "fV" or isinstance(lo, int) else np.float32))
     if hi is not None:
-        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind == "f" or isinstance(hi, int) else np.float32))
+        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind in "fV" or isinstance(hi, int) else np.float32))
     return result(np.asarray(out), ClampBackward1, (self,), (self,), (lo, hi))
 
 
@@ -982,18 +1003,20 @@ def ClampMaxBackward0(grad, xp, self, max):
 def _clamp_one(self, bound, spec, ufunc):
     b = bound.item() if type(bound) is Tensor else bound
     xa = self._a
-    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind == "f" or isinstance(b, int) else np.float32)))
+    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind in "fV" or isinstance(b, int) else np.float32)))
     return result(out, spec, (self,), (self,), b)
 
 
-@declare("clamp_min", rules=[ClampMinBackward0])
 def clamp_min(self, min):
     return _clamp_one(self, min, ClampMinBackward0, np.maximum)
 
 
-@declare("clamp_max", rules=[ClampMaxBackward0])
 def clamp_max(self, max):
     return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
+
+
+declare("clamp_min", clamp_min, rules=[ClampMinBackward0], inplace=unary_inplace(clamp_min))
+declare("clamp_max", clamp_max, rules=[ClampMaxBackward0], inplace=unary_inplace(clamp_max))
 
 
 @rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))
@@ -1001,13 +1024,69 @@ def MaskedFillBackward0(grad, xp, mask):
     return (grad * xp.mask(~mask, grad),)
 
 
-@declare("masked_fill", rules=[MaskedFillBackward0])
-def masked_fill(self, mask, value):
-    m = as_tensor(mask)._a.astype(bool)
+@rule("MaskedFillBackward1", ("self", "value"), ("grad.masked_fill(mask, 0)", "grad.masked_select(mask).sum()"),
+      ctx=("mask", "self_shape"))
+def MaskedFillBackward1(grad, xp, node, mask, self_shape):
+    gs = grad * xp.mask(~mask, grad) if node.edges[0] is not None else None
+    gv = xp.sum(grad * xp.mask(mask, grad), tuple(range(grad.ndim)), False) if node.edges[1] is not None else None
+    return (None if gs is None else xp.sum_to(gs, self_shape), gv)
+
+
+def _arg_kind(v):
+    """An argument's type as PyTorch's "invalid combination" messages name it."""
+    if isinstance(v, list):
+        return "list of [" + ", ".join(pytype(e) for e in v) + "]"
+    if isinstance(v, tuple):
+        return "tuple of (" + ", ".join(pytype(e) for e in v) + ")"
+    return pytype(v)
+
+
+def _masked_fill_args(name, mask, value, lead=""):
+    """PyTorch's argument check: a Tensor mask and a Tensor or Number value."""
+    bad_mask = type(mask) is not Tensor
+    if not bad_mask and (type(value) is Tensor or type(value) in (bool, int, float)):
+        return
+    got = ", ".join(["Tensor"] * bool(lead) + [pytype(mask), pytype(value)])
+    marks = ", ".join(["Tensor"] * bool(lead) + [f"!{_arg_kind(mask)}!" if bad_mask else "Tensor",
+                                                  f"!{_arg_kind(value)}!"])
+    sig = "Tensor input, " if lead else ""
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                    f" * ({sig}Tensor mask, Tensor value)\n"
+                    f"      didn't match because some of the arguments have invalid types: ({marks})\n"
+                    f" * ({sig}Tensor mask, Number value)\n"
+                    f"      didn't match because some of the arguments have invalid types: ({marks})\n")
+
+
+def _masked_fill(self, mask, value, name="masked_fill", lead=""):
+    _masked_fill_args(name, mask, value, lead)
+    if mask._a.dtype.kind != "b":
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {cname(mask.dtype)}")
+    if type(value) is Tensor and value._a.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._a.ndim} dimension(s).")
+    m = mask._a
     broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
-    v = value.item() if type(value) is Tensor else value
-    out = np.where(m, np.asarray(v, self._a.dtype), self._a)
-    return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))
+    v = value._a[()] if type(value) is Tensor else value
+    out = np.where(m, np.asarray(v).astype(self._a.dtype), self._a)
+    m = np.broadcast_to(m, out.shape)
+    if type(value) is Tensor:
+        return result(out, MaskedFillBackward1, (self, value), (), (m, self._a.shape))
+    return result(out, MaskedFillBackward0, (self,), (), m)
+
+
+def _torch_masked_fill(input, mask, value):
+    return _masked_fill(as_tensor(input), mask, value, lead="input")
+
+
+def _masked_fill_(self, mask, value):
+    _masked_fill_args("masked_fill_", mask, value)
+    return inplace(self, None, lambda s, _other: _masked_fill(s, mask, value))
+
+
+@declare("masked_fill", rules=[MaskedFillBackward0, MaskedFillBackward1], torch_forward=_torch_masked_fill,
+         inplace=_masked_fill_)
+def masked_fill(self, mask, value):
+    return _masked_fill(self, mask, value)
 
 
 def _leaky_relu_bw(grad_output, self, negative_slope):
@@ -1048,3 +1127,96 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 declare("leaky_relu", leaky_relu, method=False, function=False, functional=True, rules=[LeakyReluBackward0])
+
+
+# ================================================================ shrinkage, threshold, glu
+@rule("HardshrinkBackward0", ("self",), ("grad where |self| > lambd, else 0",), saved=("self",), ctx=("lambd",))
+def HardshrinkBackward0(grad, xp, self, lambd):
+    s = xp.raw(self)
+    return (xp.depends(grad * xp.mask(~((s >= -lambd) & (s <= lambd)), grad), self),)
+
+
+@rule("SoftshrinkBackward0", ("self",), ("grad where |self| > lambd, else 0",), saved=("self",), ctx=("lambd",))
+def SoftshrinkBackward0(grad, xp, self, lambd):
+    s = xp.raw(self)
+    return (xp.depends(grad * xp.mask(~((s >= -lambd) & (s <= lambd)), grad), self),)
+
+
+def _check_lambd(self, lambd):
+    if lambd < 0:
+        name = {"float32": "Float", "float64": "Double"}.get(self._a.dtype.name, self._a.dtype.name)
+        raise RuntimeError(f"lambda must be in range [0, 3.40282e+38] for input dtype {name}, but found {lambd:g}")
+
+
+def hardshrink(self, lambd=0.5):
+    a = self._a
+    l = a.dtype.type(lambd)
+    out = np.where((a >= -l) & (a <= l), a.dtype.type(0), a)
+    return result(out, HardshrinkBackward0, (self,), (self,), l)
+
+
+def softshrink(input, lambd=0.5):
+    _check_lambd(input, lambd)
+    a = input._a
+    l = a.dtype.type(lambd)
+    out = np.where(a > l, a - l, np.where(a < -l, a + l, a * a.dtype.type(0))).astype(a.dtype, copy=False)
+    return result(out, SoftshrinkBackward0, (input,), (input,), l)
+
+
+declare("hardshrink", hardshrink, functional=True, rules=[HardshrinkBackward0])
+declare("softshrink", softshrink, method=False, function=False, functional=True, rules=[SoftshrinkBackward0])
+
+
+@rule("ThresholdBackward0", ("self",), ("grad where self > threshold, else 0",), saved=("self",), ctx=("threshold",))
+def ThresholdBackward0(grad, xp, self, threshold):
+    return (xp.depends(grad * xp.mask(xp.raw(self) > threshold, grad), self),)
+
+
+ThresholdBackward1 = rule("ThresholdBackward1", ("self",), ("grad where self > threshold, else 0",), saved=("self",),
+                          ctx=("threshold",))(ThresholdBackward0.fn)   # the in-place threshold_
+
+
+def _threshold(input, cut, value, spec=ThresholdBackward0):
+    a = input._a
+    t = np.asarray(cut).astype(a.dtype)[()]
+    out = np.where(a > t, a, np.asarray(value).astype(a.dtype)).astype(a.dtype, copy=False)
+    return result(out, spec, (input,), (input,), t)
+
+
+def threshold(input, threshold, value, inplace=False):
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _threshold(input, threshold, value)
+
+
+def threshold_(input, threshold, value):
+    return inplace(input, None, lambda s, _other: _threshold(s, threshold, value, ThresholdBackward1))
+
+
+declare("threshold", threshold, method=False, functional=True, rules=[ThresholdBackward0])
+declare("threshold_", threshold_, method=False, functional=True, rules=[ThresholdBackward1])
+
+
+@rule("GluBackward0", ("self",), ("cat(grad * sigmoid(b), grad * a * sigmoid(b) * (1 - sigmoid(b)))",),
+      saved=("self",), ctx=("dim",))
+def GluBackward0(grad, xp, self, dim):
+    n = self.shape[dim] // 2
+    a = xp.index(self, (slice(None),) * dim + (slice(0, n),))
+    b = xp.index(self, (slice(None),) * dim + (slice(n, 2 * n),))
+    sig = 1 / (1 + xp.exp(-b))
+    return (xp.cat([grad * sig, grad * a * sig * (1 - sig)], dim),)
+
+
+def glu(input, dim=-1):
+    a = input._a
+    if a.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = wrap_dim(dim, a.ndim)
+    if a.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {a.shape[d]}")
+    first, second = np.split(a, 2, axis=d)
+    out = (first * _sigmoid(second)).astype(a.dtype, copy=False)
+    return result(out, GluBackward0, (input,), (input,), d)
+
+
+declare("glu", glu, method=False, function=False, functional=True, rules=[GluBackward0])

@@ -25,7 +25,7 @@ def _square(a, name):
 
 
 def _float(t, name):
-    if t._a.dtype.kind != "f":
+    if t._a.dtype.kind not in "fV":
         raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. Got "
                            f"{t.dtype.legacy[:-len('Tensor')]}")
 

@@ -12,11 +12,12 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
-from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar
+from gradrepl.engine.ops.inplace import inplace
+from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, leaky_relu
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import ABSENT, RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
-from gradrepl.engine.util import cname, legacy_scalar, pytype, warn
+from gradrepl.engine.util import cname, legacy_scalar, pytype, shape_list, warn
 
 _erf64 = np.frompyfunc(math.erf, 1, 1)
 
@@ -36,7 +37,7 @@ def _out(values, like):
 def _float_input(t, name):
     if type(t) is not Tensor:
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {pytype(t)}")
-    if t._a.dtype.kind != "f":
+    if t._a.dtype.kind not in "fV":
         raise NotImplementedError(f"\"{name}\" not implemented for '{legacy_scalar(D.from_np(t._a.dtype))}'")
     return t._a
 
@@ -406,6 +407,20 @@ def relu6(input, inplace=False):
 
 
 declare("hardtanh", hardtanh, method=False, function=False, functional=True, rules=[HardtanhBackward0])
+
+
+def _functional_inplace(name, forward):
+    """F.elu_(x) & co.: the activation written into its input, with the in-place checks (the
+    node keeps the out-of-place name: EluBackward0 where PyTorch shows EluBackward1)."""
+    def method(input, *args, **kwargs):
+        return inplace(input, None, lambda s, _other: forward(s, *args, **kwargs))
+    method.__name__ = name
+    declare(name, method, method=False, function=False, functional=True, rules=[])
+
+
+for _name, _forward in (("elu_", elu), ("selu_", selu), ("celu_", celu), ("hardtanh_", hardtanh),
+                        ("leaky_relu_", leaky_relu), ("relu_", lambda input: input.relu())):
+    _functional_inplace(_name, _forward)
 declare("relu6", relu6, method=False, function=False, functional=True, rules=[])
 
 
@@ -1116,6 +1131,93 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 declare("avg_pool2d", avg_pool2d, method=False, function=False, functional=True, rules=[AvgPool2DBackward0])
+
+
+def _adaptive_windows(size, out):
+    """PyTorch's adaptive pooling windows along one dim: [floor(i*size/out), ceil((i+1)*size/out))."""
+    return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
+
+
+@rule("AdaptiveAvgPool2DBackward0", ("self",), ("grad / window size spread over each window",), saved=("self",),
+      ctx=("shape",))
+def AdaptiveAvgPool2DBackward0(grad, xp, self, shape):
+    if xp.tensors:
+        return (adaptive_avg_pool2d_backward(grad, self),)
+    return (_adaptive_avg_pool_bw(grad, shape),)
+
+
+def _adaptive_avg_pool_bw(g, shape):
+    acc = _accumulator(g)
+    gx = np.zeros(shape, acc)
+    for i, (h0, h1) in enumerate(_adaptive_windows(shape[-2], g.shape[-2])):
+        for j, (w0, w1) in enumerate(_adaptive_windows(shape[-1], g.shape[-1])):
+            # PyTorch's CPU kernel: each output's gradient divided by the window's height, then width
+            gx[..., h0:h1, w0:w1] += (g[..., i, j, None, None].astype(acc) / acc.type(h1 - h0)) / acc.type(w1 - w0)
+    return _out(gx, g)
+
+
+@rule("AdaptiveAvgPool2DBackwardBackward0", ("grad_output", "self"), ("adaptive_avg_pool2d(grad)", "zeros_like(self)"),
+      ctx=("out_size",))
+def AdaptiveAvgPool2DBackwardBackward0(grad, xp, node, out_size):
+    g_out = None
+    if node.edges[0] is not None:
+        pooled = adaptive_avg_pool2d(grad if xp.tensors else _new(grad), out_size)
+        g_out = pooled if xp.tensors else pooled._a
+    return (g_out, None)
+
+
+def adaptive_avg_pool2d_backward(grad_output, self):
+    """Under create_graph: the gradient's node has PyTorch's edges (grad_output, self); linear in
+    grad_output, its own derivative is the pooling of grad."""
+    return result(_adaptive_avg_pool_bw(grad_output._a, self._a.shape), AdaptiveAvgPool2DBackwardBackward0,
+                  (grad_output, self), (), tuple(grad_output._a.shape[-2:]))
+
+
+declare("adaptive_avg_pool2d_backward", adaptive_avg_pool2d_backward, method=False, function=False,
+        rules=[AdaptiveAvgPool2DBackwardBackward0])
+
+
+def _accumulator(a):
+    """The dtype PyTorch's CPU pooling kernels add in: float32 for float16/bfloat16."""
+    return np.dtype(np.float32) if a.dtype.itemsize == 2 else a.dtype
+
+
+def adaptive_avg_pool2d(input, output_size):
+    x = input._a
+    if x.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {shape_list(x.shape)}")
+    sizes = (output_size, output_size) if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    if len(sizes) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    out = tuple(x.shape[-2 + k] if s is None else s for k, s in enumerate(sizes))
+    if any(s < 0 for s in out):
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{out[0]}, {out[1]}}}")
+    if out == (1, 1):   # PyTorch: a mean over the last two dims
+        return input.mean((-2, -1), keepdim=True)
+    acc = _accumulator(x)
+    res = np.zeros(x.shape[:-2] + out, acc)
+    for i, (h0, h1) in enumerate(_adaptive_windows(x.shape[-2], out[0])):
+        for j, (w0, w1) in enumerate(_adaptive_windows(x.shape[-1], out[1])):
+            total = np.zeros(x.shape[:-2], acc)
+            for ih in range(h0, h1):            # PyTorch's CPU kernel: row by row, left to right,
+                for iw in range(w0, w1):        # then divided by the window's height and width
+                    total += x[..., ih, iw]
+            res[..., i, j] = total / acc.type(h1 - h0) / acc.type(w1 - w0)
+    return result(_out(res, x), AdaptiveAvgPool2DBackward0, (input,), (input,), x.shape)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    if input._a.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input._a.ndim}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for adaptive_avg_pool1d)")
+    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+
+
+declare("adaptive_avg_pool2d", adaptive_avg_pool2d, method=False, function=False, functional=True,
+        rules=[AdaptiveAvgPool2DBackward0])
+declare("adaptive_avg_pool1d", adaptive_avg_pool1d, method=False, functional=True, rules=[])
 
 
 # ------------------------------------------------------------------ embedding

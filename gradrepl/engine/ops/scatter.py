@@ -137,14 +137,14 @@ def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
         touched = np.zeros(a.shape, bool)
         touched[where] = True
         mean = total / np.maximum(count, 1)
-        out = np.where(touched, mean.astype(a.dtype) if a.dtype.kind == "f" else mean // 1, out).astype(a.dtype)
+        out = np.where(touched, mean.astype(a.dtype) if a.dtype.kind in "fV" else mean // 1, out).astype(a.dtype)
         return _reduce_result(out, self, src, index, idx, d, reduce, include_self, np.maximum(count, 1))
     ufunc = _REDUCE[reduce]
     if not include_self:
         touched = np.zeros(a.shape, bool)
         touched[where] = True
         first = {"sum": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}[reduce]
-        out = np.where(touched, np.asarray(first).astype(a.dtype) if a.dtype.kind == "f" or reduce in ("sum", "prod")
+        out = np.where(touched, np.asarray(first).astype(a.dtype) if a.dtype.kind in "fV" or reduce in ("sum", "prod")
                        else out, out)
     ufunc.at(out, where, vals)
     if reduce == "sum":
@@ -359,7 +359,7 @@ def bincount(self, weights=None, minlength=0):
     out = np.bincount(a, weights=w, minlength=minlength)
     if w is None:
         return _new(out.astype(np.int64))
-    return _new(out.astype(w.dtype if w.dtype.kind == "f" else np.float64))
+    return _new(out.astype(w.dtype if w.dtype.kind in "fV" else np.float64))
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False):
@@ -395,5 +395,5 @@ def histc(self, bins=100, min=0, max=0):
         lo, hi = lo - 1, hi + 1
     inside = a[(a >= lo) & (a <= hi)]
     idx = np.minimum(((inside - lo) * bins / (hi - lo)).astype(np.int64), bins - 1)
-    out = np.bincount(idx, minlength=bins).astype(self._a.dtype if self._a.dtype.kind == "f" else np.float32)
+    out = np.bincount(idx, minlength=bins).astype(self._a.dtype if self._a.dtype.kind in "fV" else np.float32)
     return _new(out)

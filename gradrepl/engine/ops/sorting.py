@@ -8,6 +8,7 @@ import numpy as np
 
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
+from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.reduce import MeanBackward0, MeanBackward1, StdBackward0, VarBackward0, extreme_backward
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.printing import return_types_repr
@@ -80,7 +81,7 @@ def _sort_idx(a, d, descending=False):
 
 def _desc(a, d):
     """Indices of a stable descending sort along d (NaN first, as PyTorch)."""
-    key = np.where(np.isnan(a), np.inf, a) if a.dtype.kind == "f" else a
+    key = np.where(np.isnan(a), np.inf, a) if a.dtype.kind in "fV" else a
     order = np.argsort(key, axis=d, kind="stable")
     # reverse the ascending order, then restore stability within runs of equal values
     n = a.shape[d]
@@ -147,17 +148,17 @@ def MedianBackward0(grad, xp, self, result):
 
 def _lower_median_index(a, d, skipnan=False):
     key = a
-    if a.dtype.kind == "f":
+    if a.dtype.kind in "fV":
         key = np.where(np.isnan(a), np.inf, a)
     order = np.argsort(key, axis=d, kind="stable")
     n = a.shape[d]
-    if skipnan and a.dtype.kind == "f":
+    if skipnan and a.dtype.kind in "fV":
         count = np.sum(~np.isnan(a), axis=d, keepdims=True)
         k = np.maximum(count - 1, 0) // 2
     else:
         k = np.full([1 if i == d else s for i, s in enumerate(a.shape)], (n - 1) // 2)
     pos = np.take_along_axis(order, k.astype(np.int64), d)
-    if not skipnan and a.dtype.kind == "f":   # a NaN in the row is the median
+    if not skipnan and a.dtype.kind in "fV":   # a NaN in the row is the median
         has_nan = np.isnan(a).any(axis=d, keepdims=True)
         first_nan = np.argmax(np.isnan(a), axis=d, keepdims=True)
         pos = np.where(has_nan, first_nan, pos)
@@ -313,9 +314,9 @@ def _cumext(self, dim, which):
             row = moved[pos]
             best, at = row[0], 0
             for j in range(row.shape[0]):
-                if better(row[j], best) or (row.dtype.kind == "f" and np.isnan(row[j])) or \
-                        (row.dtype.kind == "f" and np.isnan(best)):
-                    if not (row.dtype.kind == "f" and np.isnan(best) and not np.isnan(row[j])):
+                if better(row[j], best) or (row.dtype.kind in "fV" and np.isnan(row[j])) or \
+                        (row.dtype.kind in "fV" and np.isnan(best)):
+                    if not (row.dtype.kind in "fV" and np.isnan(best) and not np.isnan(row[j])):
                         best, at = row[j], j
                 vals[pos + (j,)] = best
                 idx[pos + (j,)] = at
@@ -364,11 +365,12 @@ def CumprodBackward0(grad, xp, self, dim):
     return (xp.constant(_cumprod_grad(x, xp.raw(grad), dim).astype(x.dtype)),)
 
 
-@declare("cumprod", rules=[CumprodBackward0])
+@declare("cumprod", rules=[CumprodBackward0],
+         inplace=unary_inplace(lambda self, dim, **kw: cumprod(self, dim, **kw)))
 def cumprod(self, dim, *, dtype=None):
     a = self._a
     d = wrap_dim(dim, a.ndim) if a.ndim else 0
-    acc = a.dtype if a.dtype.kind == "f" else np.int64
+    acc = a.dtype if a.dtype.kind in "fV" else np.int64
     out = np.cumprod(a, axis=d, dtype=acc) if a.ndim else a.astype(acc)
     if dtype is not None:
         out = out.astype(dtype.np)

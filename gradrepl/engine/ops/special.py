@@ -7,13 +7,14 @@ the gamma-family kernels use Python's math module element by element (no SciPy h
 """
 import math
 
+import ml_dtypes
 import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
 from gradrepl.engine.ops.elementwise import _exp, _f64, _math, _sigmoid
-from gradrepl.engine.ops.inplace import binary_inplace
+from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
 
@@ -116,11 +117,11 @@ _lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.
 # these rules follow derivatives.yaml's formulas operand by operand: PyTorch's bits (and its
 # graph under create_graph); exp is evaluated in float64 and rounded, as the exp op
 _math("asinh", _f64(np.arcsinh), "AsinhBackward0", "self", "grad * (self.pow(2) + 1).rsqrt()",
-      lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) + 1),))
+      lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) + 1),), aliases=("arcsinh",))
 _math("acosh", _f64(np.arccosh), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
-      lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),))
+      lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),), aliases=("arccosh",))
 _math("atanh", _f64(np.arctanh), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
-      lambda grad, xp, self: (grad / (1 - self * self),))
+      lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
 _math("erf", _as64(_erf64), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
 _math("erfc", _as64(_erfc64), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
@@ -131,7 +132,7 @@ _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(sel
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
       lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else _apply(xp, self, _trigamma64)),))
-_math("trunc", lambda a: np.trunc(a) if a.dtype.kind == "f" else a.copy(), "TruncBackward0", None,
+_math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
 _math("exp2", _f64(np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
@@ -225,9 +226,9 @@ def LogitBackward0(grad, xp, self, eps):
     return (grad / (self * (1 - self)) * xp.mask(inside, grad),)
 
 
-@declare("logit", rules=[LogitBackward0])
+@declare("logit", rules=[LogitBackward0], inplace=unary_inplace(lambda self, *args, **kw: logit(self, *args, **kw)))
 def logit(self, eps=None):
-    a = self._a if self._a.dtype.kind == "f" else self._a.astype(D.DEFAULT_FLOAT[0].np)
+    a = self._a if self._a.dtype.kind in "fV" else self._a.astype(D.DEFAULT_FLOAT[0].np)
     x = a if eps is None else np.clip(a, eps, 1 - eps)
     with np.errstate(all="ignore"):
         out = _f64(lambda v: np.log(v / (1 - v)))(x)
@@ -273,7 +274,7 @@ def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, 
 def _k64(fn):
     def f(a, b):
         a = np.asarray(a)
-        dt = a.dtype if a.dtype.kind == "f" else np.result_type(a, b)
+        dt = a.dtype if a.dtype.kind in "fV" else np.result_type(a, b)
         return np.asarray(fn(np.asarray(a, np.float64), np.asarray(b, np.float64))).astype(dt)
     return f
 
@@ -355,7 +356,8 @@ def LerpBackward1(grad, xp, self, end, weight, shapes):
     return tuple(None if s is None else xp.sum_to(g, s) for g, s in zip(gs, shapes))
 
 
-@declare("lerp", rules=[LerpBackward0, LerpBackward1])
+@declare("lerp", rules=[LerpBackward0, LerpBackward1],
+         inplace=lambda self, end, weight: inplace(self, end, lerp, weight=weight))
 def lerp(self, end, weight):
     a, b = self._a, end._a
     if type(weight) is Tensor:
@@ -419,12 +421,12 @@ def float_power(self, exponent):
     return _new(out)
 
 
-@declare("nan_to_num", rules=[])
+@declare("nan_to_num", rules=[], inplace=unary_inplace(lambda self, *args, **kw: nan_to_num(self, *args, **kw)))
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     a = self._a
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         return _new(a.copy())
-    info = np.finfo(a.dtype)
+    info = ml_dtypes.finfo(a.dtype)
     out = np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
                         neginf=info.min if neginf is None else neginf)
     return result(out.astype(a.dtype), _NAN_TO_NUM, (self,), (self,))
@@ -482,7 +484,7 @@ def _logical(name, fn):
         b = other._a if type(other) is Tensor else other
         return _new(np.asarray(fn(self._a, b)))
     f.__name__ = name
-    declare(name, f, rules=[])
+    declare(name, f, rules=[], inplace=binary_inplace(f))
 
 
 _logical("logical_and", np.logical_and)
@@ -523,7 +525,7 @@ def _polygamma(n, input):
     if n == 0:
         return input.digamma()
     a = input._a
-    out = _polygamma64(n, a).astype(a.dtype if a.dtype.kind == "f" else np.float32)
+    out = _polygamma64(n, a).astype(a.dtype if a.dtype.kind in "fV" else np.float32)
     return result(out, PolygammaBackward0, (input,), (input,), n)
 
 
