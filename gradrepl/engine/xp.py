@@ -90,6 +90,11 @@ class ARRAYS:
     sign = staticmethod(np.sign)
     floor = staticmethod(np.floor)
     sqrt = staticmethod(np.sqrt)
+
+    @staticmethod
+    def rsqrt(x):
+        return 1 / np.sqrt(x)     # PyTorch's CPU rsqrt: 1 / sqrt, rounded twice in the dtype
+
     cosh = staticmethod(_f64(np.cosh))
     sinh = staticmethod(_f64(np.sinh))
     matmul = staticmethod(np.matmul)
@@ -291,6 +296,7 @@ class TENSORS:
     sign = staticmethod(lambda t: t.sgn())   # PyTorch's formulas say self.sgn() (SgnBackward0)
     floor = staticmethod(lambda t: t.floor())
     sqrt = staticmethod(lambda t: t.sqrt())
+    rsqrt = staticmethod(lambda t: t.rsqrt())
     cosh = staticmethod(lambda t: t.cosh())
     sinh = staticmethod(lambda t: t.sinh())
 

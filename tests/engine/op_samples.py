@@ -609,7 +609,7 @@ SAMPLES.update({name: BACKWARD_KERNEL for name in (
     "softmax_backward_data", "log_softmax_backward_data", "mse_loss_backward", "nll_loss_backward",
     "binary_cross_entropy_backward", "smooth_l1_loss_backward", "huber_loss_backward",
     "max_pool2d_with_indices_backward", "avg_pool2d_backward", "embedding_dense_backward",
-    "convolution_backward", "unfold_backward")})
+    "convolution_backward", "unfold_backward", "adaptive_avg_pool2d_backward")})
 # (native_layer_norm_backward / native_batch_norm_backward are recorded by nn.py's _norm_backward_op: no op)
 
 SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet): checked through i0's samples"
@@ -617,14 +617,14 @@ SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
 GAPS = {
-    "create_graph": {op: "array rule (first order only): double backward through adaptive average pooling says it is not available" for op in ("adaptive_avg_pool2d", "adaptive_avg_pool1d")},
+    "create_graph": {},
     "second_order": {},
     # the create_graph gradient's grad_fn(next_functions) here | PyTorch's: a rule's create_graph path
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
     "cg_graph": {
-        "adaptive_avg_pool2d": "no create_graph path (array rule) | PyTorch AdaptiveAvgPool2DBackwardBackward0",
-        "adaptive_avg_pool1d": "no create_graph path (array rule) | PyTorch SqueezeBackward1(AdaptiveAvgPool2DBackwardBackward0)",
+        "adaptive_avg_pool1d": "ViewBackward0(AdaptiveAvgPool2DBackwardBackward0) | PyTorch "
+            "SqueezeBackward1(AdaptiveAvgPool2DBackwardBackward0): UnsqueezeBackward0's rule reshapes (no dim kept)",
         "hardshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch HardshrinkBackwardBackward0",
         "softshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch SoftshrinkBackwardBackward0",
         "threshold": "composed under create_graph (merged from the API-breadth branch); PyTorch ThresholdBackwardBackward0",
@@ -640,8 +640,6 @@ GAPS = {
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); MulBackward0(MulBackward0, MaskedFillBackward0)",
         "atan2:1": "MulBackward0(MulBackward0, MulBackward1); ViewBackward0(SumBackward1) | "
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
-        "asin:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
-        "acos:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, NegBackward0)",
         "matmul:4": "UnsafeViewBackward0(None, TBackward0); ViewBackward0(SumBackward1) | "
             "PyTorch ViewBackward0(MmBackward0); MmBackward0(TBackward0, None)",
         "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
@@ -650,11 +648,6 @@ GAPS = {
             "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
         "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
             "PyTorch SqueezeBackward1(MmBackward0); TBackward0(TBackward0)",
-        "asinh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
-        "erf:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
-        "erfc:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
-        "erfinv:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
-        "acosh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
         "sinc:0": "MulBackward0(None, WhereBackward0) | PyTorch WhereBackward0(None, MulBackward0)",
         "logit:0": "MulBackward0(DivBackward0, None) | PyTorch WhereBackward0(DivBackward0, None)",
         "hypot:0": "DivBackward0(MulBackward0, SqrtBackward0); DivBackward0(MulBackward0, SqrtBackward0) | "
@@ -676,8 +669,6 @@ GAPS = {
             "PyTorch MulBackward0(None, MaskedFillBackward0); NegBackward0(MulBackward0)",
         "logcumsumexp:0": "MulBackward0(ExpBackward0, FlipBackward0) | "
             "PyTorch SubBackward0(ExpBackward0, ExpBackward0)",
-        "std_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
-        "var_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
         "det:0": "MulBackward0(UnsqueezeBackward0, TBackward0) | "
             "PyTorch LinalgSolveExBackward0(TransposeBackward0, TransposeBackward0)",
         "linalg_solve:0": "NegBackward0(MmBackward0); MmBackward0(TBackward0, None) | "
@@ -687,10 +678,6 @@ GAPS = {
         "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
         "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
         "norm:2": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(MulBackward0, MaskedFillBackward0)",
-        "std:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
-        "std:1": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
-        "var:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
-        "var:1": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {

@@ -796,10 +796,13 @@ _math("sinh", _f64(np.sinh), "SinhBackward0", "self", "grad * self.cosh()",
       lambda grad, xp, self: (grad * xp.cosh(self),), bare=True)
 _math("cosh", _f64(np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
       lambda grad, xp, self: (grad * xp.sinh(self),), bare=True)
-_math("asin", _f64(np.arcsin), "AsinBackward0", "self", "grad / sqrt(1 - self ** 2)",
-      lambda grad, xp, self: (grad / xp.sqrt(1 - self * self),), bare=True, aliases=("arcsin",))
-_math("acos", _f64(np.arccos), "AcosBackward0", "self", "-grad / sqrt(1 - self ** 2)",
-      lambda grad, xp, self: (-grad / xp.sqrt(1 - self * self),), bare=True, aliases=("arccos",))
+# asin/acos in derivatives.yaml's order: the same bits as PyTorch (and its graph under create_graph)
+_math("asin", _f64(np.arcsin), "AsinBackward0", "self", "grad * (-self * self + 1).rsqrt()",
+      lambda grad, xp, self: (grad * xp.rsqrt(-self * self + 1),), bare=True,
+      aliases=("arcsin",))
+_math("acos", _f64(np.arccos), "AcosBackward0", "self", "grad * -((-self * self + 1).rsqrt())",
+      lambda grad, xp, self: (grad * -xp.rsqrt(-self * self + 1),), bare=True,
+      aliases=("arccos",))
 _math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
       lambda grad, xp, self: (grad / (1 + self * self),), bare=True, aliases=("arctan",))
 _math("tanh", _f64(np.tanh), "TanhBackward0", "result", "tanh_backward(grad, result)",

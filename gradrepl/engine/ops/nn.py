@@ -35,14 +35,6 @@ def _out(values, like):
     return np.asarray(values).astype(like.dtype, copy=False)
 
 
-def first_order(xp, name, *values):
-    """Rules computed on arrays give first derivatives only: under create_graph=True, when a
-    second derivative would flow through them, say so instead of returning a wrong one."""
-    if xp.tensors and any(v is not None and xp.is_tensor(v) and v.requires_grad for v in values):
-        raise NotImplementedError(f"double backward through {name} is not available in gradrepl "
-                                  "(create_graph=True)")
-
-
 def _float_input(t, name):
     if type(t) is not Tensor:
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {pytype(t)}")
@@ -1151,17 +1143,43 @@ def _adaptive_windows(size, out):
     return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
 
 
-@rule("AdaptiveAvgPool2DBackward0", ("self",), ("grad / window size spread over each window",), ctx=("shape",))
-def AdaptiveAvgPool2DBackward0(grad, xp, shape):
-    first_order(xp, "AdaptiveAvgPool2DBackward0", grad)
-    g = xp.raw(grad)
+@rule("AdaptiveAvgPool2DBackward0", ("self",), ("grad / window size spread over each window",), saved=("self",),
+      ctx=("shape",))
+def AdaptiveAvgPool2DBackward0(grad, xp, self, shape):
+    if xp.tensors:
+        return (adaptive_avg_pool2d_backward(grad, self),)
+    return (_adaptive_avg_pool_bw(grad, shape),)
+
+
+def _adaptive_avg_pool_bw(g, shape):
     acc = _accumulator(g)
     gx = np.zeros(shape, acc)
     for i, (h0, h1) in enumerate(_adaptive_windows(shape[-2], g.shape[-2])):
         for j, (w0, w1) in enumerate(_adaptive_windows(shape[-1], g.shape[-1])):
             # PyTorch's CPU kernel: each output's gradient divided by the window's height, then width
             gx[..., h0:h1, w0:w1] += (g[..., i, j, None, None].astype(acc) / acc.type(h1 - h0)) / acc.type(w1 - w0)
-    return (xp.constant(_out(gx, g)),)
+    return _out(gx, g)
+
+
+@rule("AdaptiveAvgPool2DBackwardBackward0", ("grad_output", "self"), ("adaptive_avg_pool2d(grad)", "zeros_like(self)"),
+      ctx=("out_size",))
+def AdaptiveAvgPool2DBackwardBackward0(grad, xp, node, out_size):
+    g_out = None
+    if node.edges[0] is not None:
+        pooled = adaptive_avg_pool2d(grad if xp.tensors else _new(grad), out_size)
+        g_out = pooled if xp.tensors else pooled._a
+    return (g_out, None)
+
+
+def adaptive_avg_pool2d_backward(grad_output, self):
+    """Under create_graph: the gradient's node has PyTorch's edges (grad_output, self); linear in
+    grad_output, its own derivative is the pooling of grad."""
+    return result(_adaptive_avg_pool_bw(grad_output._a, self._a.shape), AdaptiveAvgPool2DBackwardBackward0,
+                  (grad_output, self), (), tuple(grad_output._a.shape[-2:]))
+
+
+declare("adaptive_avg_pool2d_backward", adaptive_avg_pool2d_backward, method=False, function=False,
+        rules=[AdaptiveAvgPool2DBackwardBackward0])
 
 
 def _accumulator(a):
@@ -1191,7 +1209,7 @@ def adaptive_avg_pool2d(input, output_size):
                 for iw in range(w0, w1):        # then divided by the window's height and width
                     total += x[..., ih, iw]
             res[..., i, j] = total / acc.type(h1 - h0) / acc.type(w1 - w0)
-    return result(_out(res, x), AdaptiveAvgPool2DBackward0, (input,), (), x.shape)
+    return result(_out(res, x), AdaptiveAvgPool2DBackward0, (input,), (input,), x.shape)
 
 
 def adaptive_avg_pool1d(input, output_size):

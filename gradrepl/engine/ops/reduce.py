@@ -1,5 +1,6 @@
 """Reductions and normalisations: sum, mean, prod, max/min, norm, var/std, softmax, cumsum."""
 import builtins
+import math
 
 import numpy as np
 
@@ -394,13 +395,19 @@ def vector_norm(self, p, dim, keepdim, spec):
 
 # ================================================================ var, std
 def _var_grad(grad, xp, self, dims, correction, keepdim):
+    """PyTorch's var_backward, operand by operand: (2.0 / dof) * grad * (self - self.mean(dim)),
+    the mean in PyTorch's summation order (the same bits as PyTorch's gradient)."""
     shape = self.shape
     axes = tuple(range(len(shape))) if dims is None else dims
-    n = int(np.prod([shape[d] for d in axes]))
-    mean = xp.sum(self, axes, True) / n
+    dof = int(np.prod([shape[d] for d in axes])) - correction
     if dims is not None and not keepdim:
         grad = xp.unsqueeze_dims(grad, axes)
-    return grad * 2 * (self - mean) / (n - correction)
+    if xp.tensors:
+        mean = self.mean(axes, keepdim=True) if dims is not None else self.mean()
+    else:
+        mean = (_new(self).mean(axes, keepdim=True) if dims is not None else _new(self).mean())._a
+    scale = 2.0 / dof if dof else math.inf
+    return grad * scale * (self - mean)
 
 
 @rule("VarBackward0", ("self",), ("grad * 2 * (self - self.mean(dim)) / (N - correction)",), saved=("self",),

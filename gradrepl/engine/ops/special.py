@@ -12,7 +12,7 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
-from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid
+from gradrepl.engine.ops.elementwise import _exp, _f64, _math, _sigmoid
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
@@ -113,18 +113,20 @@ _lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.
 
 
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
+# these rules follow derivatives.yaml's formulas operand by operand: PyTorch's bits (and its
+# graph under create_graph); exp is evaluated in float64 and rounded, as the exp op
 _math("asinh", _f64(np.arcsinh), "AsinhBackward0", "self", "grad * (self.pow(2) + 1).rsqrt()",
-      lambda grad, xp, self: (grad / xp.sqrt(self * self + 1),), aliases=("arcsinh",))
+      lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) + 1),), aliases=("arcsinh",))
 _math("acosh", _f64(np.arccosh), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
-      lambda grad, xp, self: (grad / xp.sqrt(self * self - 1),), aliases=("arccosh",))
+      lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),), aliases=("arccosh",))
 _math("atanh", _f64(np.arctanh), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
       lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
 _math("erf", _as64(_erf64), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
-      lambda grad, xp, self: (grad * (2.0 / _SQRT_PI) * xp.exp(-(self * self)),))
+      lambda grad, xp, self: ((2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
 _math("erfc", _as64(_erfc64), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
-      lambda grad, xp, self: (grad * (-2.0 / _SQRT_PI) * xp.exp(-(self * self)),))
+      lambda grad, xp, self: ((-2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
 _math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
-      lambda grad, xp, result: (grad * (0.5 * _SQRT_PI) * xp.exp(result * result),))
+      lambda grad, xp, result: ((0.5 * _SQRT_PI) * _exp_of(xp, _square(xp, result)) * grad,))
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
@@ -181,6 +183,14 @@ def _i1(x):
         k += 1
         term = term * (x * x / 4) / (k * (k + 1))
     return total
+
+
+def _square(xp, t):
+    return t.pow(2) if xp.tensors else t * t      # pow(x, 2) is x * x, exactly
+
+
+def _exp_of(xp, t):
+    return t.exp() if xp.tensors else _exp(t)
 
 
 def _apply(xp, t, fn):
