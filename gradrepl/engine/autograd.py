@@ -205,7 +205,7 @@ def check_saved(node, replay=False):
     if node.released and not (replay and node.kept):
         raise RuntimeError(RETAIN_MSG)
     for k, (t, v) in enumerate(zip(node.saved, node.versions)):
-        if t._ver[0] != v:
+        if v is not None and t._ver[0] != v:   # None: kept for :explain, not needed by backward
             shape = ", ".join(str(s) for s in t._a.shape)
             where = ""
             if k in node.saved_outputs:

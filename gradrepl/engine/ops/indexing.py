@@ -84,12 +84,8 @@ def _norm_index(t, index):
             continue
         if type(i) is Tensor:
             if i.dtype is D.bool_:
-                m = i._a
-                if m.shape != t._a.shape[dim:dim + m.ndim]:
-                    raise IndexError(f"The shape of the mask {shape_list(m.shape)} at index {0} does not match the "
-                                     f"shape of the indexed tensor {shape_list(t._a.shape)} at index {dim}")
-                out.append(m)
-                dim += m.ndim
+                out.append(_checked_mask(i._a, t._a.shape, dim))
+                dim += i._a.ndim
                 advanced = True
                 continue
             if i.dtype.is_floating_point:
@@ -125,6 +121,11 @@ def _norm_index(t, index):
             arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
             if arr.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if arr.dtype.kind == "b":   # a list of bools is a mask, as torch.tensor of it
+                out.append(_checked_mask(arr, t._a.shape, dim))
+                dim += arr.ndim
+                advanced = True
+                continue
             size = t._a.shape[dim]
             if arr.dtype.kind in "iu" and arr.size and (arr.max() >= size or arr.min() < -size):
                 bad = int(arr.max()) if arr.max() >= size else int(arr.min())
@@ -179,6 +180,14 @@ def getitem(t, index):
         return result(arr, IndexBackward0, (t,), (), (t._a.shape, (i,)))
     idx, advanced = _norm_index(t, index)
     return getitem_raw(t, idx, advanced, single=type(index) is slice)
+
+
+def _checked_mask(m, shape, dim):
+    for j, n in enumerate(m.shape):
+        if dim + j >= len(shape) or n != shape[dim + j]:
+            raise IndexError(f"The shape of the mask {shape_list(m.shape)} at index {j} does not match the "
+                             f"shape of the indexed tensor {shape_list(shape)} at index {dim + j}")
+    return m
 
 
 def _nested_numel(seq):

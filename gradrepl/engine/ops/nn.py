@@ -51,7 +51,7 @@ def _float_input(t, name):
 # ------------------------------------------------------------------ addmm (nn.Linear)
 @rule("AddmmBackward0", ("self", "mat1", "mat2"),
       ("grad * beta (summed to self's shape)", "alpha * grad @ mat2.T", "alpha * mat1.T @ grad"),
-      saved=("mat1", "mat2"), ctx=("self_shape", "beta", "alpha"))
+      saved=("mat1", "mat2"), ctx=("self_shape", "beta", "alpha"), needed_by=((2,), (1,)))
 def AddmmBackward0(grad, xp, node, mat1, mat2, self_shape, beta, alpha):
     e = node.edges
     g_self = xp.sum_to(grad if beta == 1 else grad * beta, self_shape) if e[0] is not None else None
@@ -850,7 +850,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     n = x.size // x.shape[1]
     if training:
         if n <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(x.shape)}")
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size torch.Size({list(x.shape)})")
         mean = x64.mean(axis=axes, keepdims=True)
         var = ((x64 - mean) ** 2).mean(axis=axes, keepdims=True)
         if running_mean is not None:
