@@ -7,7 +7,8 @@ from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, no_grad_view, result
 from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
-from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.ops.shape import expand
+from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import broadcast_shape, prod, pytype, shape_list, wrap_dim
 from gradrepl.limits import check_numel
 
@@ -301,6 +302,8 @@ def setitem(t, index, value):
             if len(v.shape) > len(target_shape) and any(s != 1 for s in v.shape[:len(v.shape) - len(target_shape)]):
                 raise ValueError
         except ValueError:
+            if not advanced:   # basic indexing copies into a view: PyTorch's expand message
+                expand(_new(v), *target_shape)
             raise RuntimeError(f"shape mismatch: value tensor of shape {shape_list(v.shape)} cannot be broadcast to "
                                f"indexing result of shape {shape_list(target_shape)}") from None
         if len(v.shape) > len(target_shape):

@@ -73,9 +73,12 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                            f"{b.shape[0]}x{b.shape[1]})")
-    if a.dtype != b.dtype or a.dtype != c.dtype:
-        raise RuntimeError(f"expected m1, m2 and self to have the same dtype, but got: "
-                           f"{cname(D.from_np(a.dtype))} != {cname(D.from_np(b.dtype))}")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {legacy_scalar(D.from_np(a.dtype))} "
+                           f"and {legacy_scalar(D.from_np(b.dtype))}")
+    if c.dtype != b.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {legacy_scalar(D.from_np(c.dtype))} "
+                           f"and {legacy_scalar(D.from_np(b.dtype))}")
     prod = np.matmul(a, b)
     if alpha != 1:
         prod = prod * a.dtype.type(alpha)
