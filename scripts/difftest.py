@@ -41,6 +41,7 @@ for src in json.load(sys.stdin):
     ns = {"__name__": "__main__"}
     exec("import torch\nimport math", ns)
     torch.set_grad_enabled(True)
+    torch.set_printoptions(profile="default", sci_mode=None)   # a program's print options end with it
     with contextlib.redirect_stdout(out):
         try:
             tree = ast.parse(src, "case.py")

@@ -183,6 +183,16 @@ def getitem(t, index):
     return getitem_raw(t, idx, advanced, single=type(index) is slice)
 
 
+C_INT_NAMES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+
+
+def check_int_fits(value, dtype):
+    """A float written into an integer tensor: PyTorch refuses NaN, infinities and values out of range."""
+    info = np.iinfo(dtype)
+    if not (info.min <= value <= info.max):   # False for NaN too
+        raise RuntimeError(f"value cannot be converted to type {C_INT_NAMES[dtype.name]} without overflow")
+
+
 def _checked_mask(m, shape, dim):
     for j, n in enumerate(m.shape):
         if dim + j >= len(shape) or n != shape[dim + j]:
@@ -290,6 +300,8 @@ def setitem(t, index, value):
             v = v.astype(t._a.dtype)
     elif isinstance(value, (int, float, bool)):
         v = value
+        if type(value) is float and t._a.dtype.kind in "iu":
+            check_int_fits(value, t._a.dtype)
     else:
         value = as_tensor(value)
         v = value._a.astype(t._a.dtype)

@@ -70,13 +70,13 @@ SqueezeBackward4 = rule("SqueezeBackward4", ("self", "other"), ("(vector @ matri
 def dot(a, b):
     if a._a.ndim != 1 or b._a.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a._a.ndim}D and {b._a.ndim}D tensors")
+    if a._a.dtype != b._a.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {legacy_scalar(a.dtype)} "
+                           f"and {legacy_scalar(b.dtype)}")
     if a._a.shape != b._a.shape:
         n, m = a._a.shape[0], b._a.shape[0]
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
                            f"of elements, but got {n} and {m} elements respectively")
-    if a._a.dtype != b._a.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {legacy_scalar(a.dtype)} "
-                           f"and {legacy_scalar(b.dtype)}")
     out = np.asarray(np.dot(a._a, b._a))
     return result(out, DotBackward0, (a, b), (a, b), None)
 
