@@ -1206,9 +1206,11 @@ def run_torch(programs, torch_py):
 def run_gradrepl(src):
     from gradrepl.engine import api
     from gradrepl.lang import Session, run_source
+    from gradrepl.engine import printing
     out = []
     session = Session(write=out.append)
     api.reset_state()
+    printing.set_printoptions(profile="default")   # a program's print options end with it, as in the oracle
     result = run_source(src, session, filename="case.py")
     first = result.errors[0] if result.errors else None
     return {"out": "".join(out), "err": first.headline if first else "", "line": first.line if first else 0,
