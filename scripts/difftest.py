@@ -9,9 +9,18 @@ that raise errors.  The programs run under PyTorch (one oracle process for the w
 batch, the echo semantics of scripts/record_cases.py) and under gradrepl in-process
 through run_source; stdout (0x addresses masked), success and the error line are compared.
 
+`--kind learner` draws the programs of the pages after that (LearnerGen): nn.Module subclasses and
+nn.Sequential models, optimizers and schedulers, DataLoader/TensorDataset loops, losses with
+reductions and weights, eval/no_grad, state_dict and parameter counts; printing of every dtype and
+size (summarised, sci mode, print options); indexing (masks, fancy, ellipsis, None, negative
+steps); views, in-place changes and version errors, hooks, retain_grad, accumulation; common
+mistakes; and the Python around them (f-strings and str.format with specs, comprehensions,
+zip/enumerate, dicts, classes, exceptions, math, random). `--kind mix` alternates the two.
+
 Usage (from the repo, with the dev venv):
-    /work/venv/bin/python scripts/difftest.py --n 300 --seed 1 [--torch PY] [--show K] [--save DIR]
---save writes each differing program to DIR as dNNNN.py for minimising by hand.
+    /work/venv/bin/python scripts/difftest.py --n 300 --seed 1 [--kind learner] [--buckets] [--save DIR]
+--save writes each differing program to DIR as dNNNN.py for minimising by hand; --buckets groups
+the differences by their first differing line ('last digits only' when they agree to 4 digits).
 Exit status 0 when every program matched, 1 otherwise.
 """
 import argparse
