@@ -128,6 +128,14 @@ HAND = {
     "torch.threshold": ("threshold(input, threshold, value) -> Tensor",
         "Replaces each element of input that is not greater than threshold by value "
         "(see torch.nn.functional.threshold)."),
+    "torch.is_signed": ("is_signed(input) -> bool", "Whether the tensor's dtype is a signed type."),
+    "torch.is_same_size": ("is_same_size(input, other) -> bool", "Whether the two tensors have the same shape."),
+    "torch.arcsin_": ("arcsin_(input) -> Tensor", "In-place version of torch.arcsin."),
+    "torch.arccos_": ("arccos_(input) -> Tensor", "In-place version of torch.arccos."),
+    "torch.arctan_": ("arctan_(input) -> Tensor", "In-place version of torch.arctan."),
+    "torch.arcsinh_": ("arcsinh_(input) -> Tensor", "In-place version of torch.arcsinh."),
+    "torch.arccosh_": ("arccosh_(input) -> Tensor", "In-place version of torch.arccosh."),
+    "torch.arctanh_": ("arctanh_(input) -> Tensor", "In-place version of torch.arctanh."),
     "Tensor.shape": ("shape", "The size of the tensor, a torch.Size (a tuple of ints); same as size()."),
     "Tensor.data": ("data", "The tensor's values without autograd history (shares storage with it); "
                     "prefer detach() or torch.no_grad()."),

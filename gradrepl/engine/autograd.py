@@ -214,6 +214,12 @@ def _strip_backward(name):
 def check_saved(node, replay=False):
     if node.released and not (replay and node.kept):
         raise RuntimeError(RETAIN_MSG)
+    for t, v in zip(node.saved, node.versions):
+        if t._ver[0] != v:
+            _modified(node)
+
+
+def _modified(node):
     for k, (t, v) in enumerate(zip(node.saved, node.versions)):
         if v is not None and t._ver[0] != v:   # None: kept for :explain, not needed by backward
             shape = ", ".join(str(s) for s in t._a.shape)
@@ -258,17 +264,17 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
         root_edges.append(e)
 
     # Which nodes are reachable, and how many edges lead into each (iterative: deep graphs are fine).
-    deps = {}
     stack = [n for n, _ in root_edges]
-    seen = set(stack)
+    deps = dict.fromkeys(stack, 0)     # a node is in deps once it is reached
     while stack:
         n = stack.pop()
         for e in n.edges:
             if e is not None:
                 c = e[0]
-                deps[c] = deps.get(c, 0) + 1
-                if c not in seen:
-                    seen.add(c)
+                if c in deps:
+                    deps[c] += 1
+                else:
+                    deps[c] = 1
                     stack.append(c)
 
     captured = None
@@ -289,13 +295,17 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
             buf = buffers[n] = [None] * n.n_out
         buf[nr] = _add(buf[nr], g if create_graph else g._a)
 
-    ready = [(-n.seq, n) for n in buffers if deps.get(n, 0) == 0]
+    ready = [(-n.seq, n) for n in buffers if deps[n] == 0]
     heapq.heapify(ready)
     prev_mode = GRAD[0]
     GRAD[0] = bool(create_graph)
+    free = not retain_graph and not KEEP_SAVED[0]       # saved values dropped as each node runs
+    release = not retain_graph
+    keep = KEEP_SAVED[0]
+    pop, push = heapq.heappop, heapq.heappush
     try:
         while ready:
-            _, node = heapq.heappop(ready)
+            node = pop(ready)[1]
             if captured is not None and node not in needed and node not in target_nodes:
                 continue   # autograd.grad runs only what leads to its inputs (as PyTorch)
             buf = buffers.pop(node, None)
@@ -332,30 +342,40 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                         _check_nan(node, out, arrays.raw if not create_graph else xp.raw)
                     if node.post_hooks:
                         _run_post_hooks(node, buf, out, create_graph, wrap)
-                    if not retain_graph:
-                        if not KEEP_SAVED[0]:
+                    if release:
+                        if free:
                             node.saved = ()
                             node.versions = ()
-                        if node.spec.saves:
+                        if spec.saves:
                             node.released = True
-                            node.kept = KEEP_SAVED[0]
+                            node.kept = keep
                     if trace is not None:
                         trace(node, buf, out)
-            for k, e in enumerate(node.edges):
+            if out is None:
+                for e in node.edges:
+                    if e is not None:
+                        c = e[0]
+                        left = deps[c] - 1
+                        deps[c] = left
+                        if not left:
+                            push(ready, (-c.seq, c))
+                continue
+            edges = node.edges
+            if len(out) < len(edges):
+                raise RuntimeError(f"{node.spec.name} returned {len(out)} gradients for {len(edges)} inputs")
+            for e, g in zip(edges, out):
                 if e is None:
                     continue
                 c, nr = e
-                if out is not None:
-                    g = out[k]
-                    if g is not None:
-                        cbuf = buffers.get(c)
-                        if cbuf is None:
-                            cbuf = buffers[c] = [None] * c.n_out
-                        cbuf[nr] = g if cbuf[nr] is None else cbuf[nr] + g
+                if g is not None:
+                    cbuf = buffers.get(c)
+                    if cbuf is None:
+                        cbuf = buffers[c] = [None] * c.n_out
+                    cbuf[nr] = g if cbuf[nr] is None else cbuf[nr] + g
                 left = deps[c] - 1
                 deps[c] = left
-                if left == 0:
-                    heapq.heappush(ready, (-c.seq, c))
+                if not left:
+                    push(ready, (-c.seq, c))
     finally:
         GRAD[0] = prev_mode
         CPP_FORMULA[0] = False

@@ -514,7 +514,9 @@ class Generator:
         span = high - low
         n = _numel(shape)
         words = self._random64(n) if span >= 1 << 28 else self._random(n)
-        values = (words % np.uint64(span)).astype(np.int64) + np.int64(low)
+        values = (words % np.uint64(span)).astype(np.int64)
+        if low:
+            values += np.int64(low)
         return values.astype(dtype, copy=False).reshape(shape)
 
     def randperm(self, n: int, dtype) -> np.ndarray:

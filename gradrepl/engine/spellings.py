@@ -13,7 +13,6 @@ import inspect
 import os
 import types
 
-import ml_dtypes
 import numpy as np
 
 from gradrepl.engine import creation as C
@@ -139,7 +138,8 @@ def _torch_spellings(fn, name, takes_dim):
 
 
 # the torch-level in-place functions PyTorch 2.13 has (dir(torch) names ending in "_")
-_TORCH_INPLACE = frozenset("""abs_ acos_ acosh_ asin_ asinh_ atan_ atanh_ ceil_ clamp_ clamp_max_ clamp_min_ clip_
+_TORCH_INPLACE = frozenset("""abs_ acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_
+atan_ atanh_ ceil_ clamp_ clamp_max_ clamp_min_ clip_
 cos_ cosh_ deg2rad_ erf_ erfc_ exp2_ exp_ expm1_ fix_ floor_ frac_ gcd_ i0_ lcm_ log10_ log1p_ log2_ log_ logit_
 nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ sqrt_ square_ tan_
 tanh_ trunc_ xlogy_ zero_ fill_""".split())
@@ -303,6 +303,7 @@ class finfo:
         if not isinstance(dt, D.DType) or not dt.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
+        import ml_dtypes
         info = ml_dtypes.finfo(dt.np)   # NumPy's finfo, and bfloat16's
         self.bits = int(info.bits)
         self.eps = float(info.eps)

@@ -8,31 +8,76 @@ against PyTorch 2.13 for sizes 1 to 32767 (tests/engine/test_summation.py has re
 values). Larger tensors are split across threads by PyTorch, an order that depends on the
 thread count: NumPy's pairwise sum is used there, as for reductions over a dim.
 """
+import math
+
 import numpy as np
 
 GRAIN = 32768           # at::internal::GRAIN_SIZE: above it PyTorch splits the sum by threads
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_accumulate = np.add.accumulate
+_reduce = np.add.reduce
+
+
+def _block_sums(rows, nb, step):
+    """rows[:nb * step] in nb blocks of `step` rows, each block's rows added strictly in
+    order: an array (nb,) + rows.shape[1:]. NumPy adds along an axis that is not the
+    innermost one element by element in order (it vectorizes over the inner elements);
+    along the innermost one it sums pairwise, so a single column goes through accumulate."""
+    rest = rows.shape[1:]
+    inner = rows.size // rows.shape[0]      # rows holds at least nb * step >= 1 rows
+    part = rows[:nb * step]
+    if inner >= 2:
+        sums = _reduce(np.ascontiguousarray(part).reshape(nb, step, inner), axis=1)
+    else:
+        sums = _accumulate(part.reshape(nb, step), axis=1)[:, -1]
+    return sums.reshape((nb,) + rest)
+
+
+def _in_order(rows):
+    """rows[0] + rows[1] + ... strictly left to right."""
+    n = rows.shape[0]
+    if n > 3:
+        return _block_sums(rows, 1, n)[0]
+    if n == 1:
+        return rows[0]
+    acc = rows[0] + rows[1]
+    return acc + rows[2] if n == 3 else acc
 
 
 def _multi_row_sum(rows):
+    """PyTorch's cascade over the rows of `rows` (all trailing positions at once): blocks of
+    2**power rows summed left to right onto level 0, levels carried upward every 2**power
+    blocks, then the leftover rows and the levels added in order. Every sum starts from
+    +0.0; one final `+ 0` gives the same signed zeros (x + 0 is x for any x but -0.0)."""
     size = rows.shape[0]
-    zero = np.zeros(rows.shape[1:], rows.dtype)
-    levels = [zero, zero, zero, zero]
-    power = max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
+    rest = rows.shape[1:]
+    if size == 0:
+        return np.zeros(rest, rows.dtype)
+    power = 4 if size <= 1 << 16 else (size - 1).bit_length() // 4
     step = 1 << power
+    nb = size >> power
+    cut = nb << power
+    blocks = _block_sums(rows, nb, step) if nb else None
+    zero = rows.dtype.type(0)
+    if nb < step:          # one level in use: the block sums in order, after the leftover rows
+        acc = _in_order(rows[cut:]) if cut < size else None
+        if nb:
+            level = _in_order(blocks)
+            acc = level if acc is None else acc + level
+        return acc + zero
+    zeros = np.zeros(rest, rows.dtype)
+    levels = [zeros, zeros, zeros, zeros]
     mask = step - 1
-    i = 0
-    while i + step <= size:
-        # one block, summed strictly left to right (cumsum is sequential), onto level 0
-        levels[0] = levels[0] + np.cumsum(rows[i:i + step], axis=0, dtype=rows.dtype)[-1]
-        i += step
+    for b in range(nb):
+        levels[0] = levels[0] + blocks[b]
+        i = (b + 1) << power
         for j in range(1, 4):
             levels[j] = levels[j] + levels[j - 1]
-            levels[j - 1] = zero
+            levels[j - 1] = zeros
             if i & (mask << (j * power)):
                 break
     acc = levels[0]
-    for k in range(i, size):
+    for k in range(cut, size):
         acc = acc + rows[k]
     for j in range(1, 4):
         acc = acc + levels[j]
@@ -40,18 +85,21 @@ def _multi_row_sum(rows):
 
 
 def _row_sum(items):
+    """The rows of `items` in four interleaved partial sums (row k onto sum k % 4), the
+    leftover rows onto the first, then the four added in order."""
     size = items.shape[0]
-    n4 = size // 4
+    n4 = size >> 2
     if n4:
         partial = _multi_row_sum(items[:n4 * 4].reshape((n4, 4) + items.shape[1:]))
+        acc = partial[0]
     else:
-        partial = np.zeros((4,) + items.shape[1:], items.dtype)
-    acc = partial[0]
+        partial = None
+        acc = np.zeros(items.shape[1:], items.dtype)
     for k in range(n4 * 4, size):
         acc = acc + items[k]
-    for k in range(1, 4):
-        acc = acc + partial[k]
-    return acc
+    if partial is None:
+        return acc
+    return acc + partial[1] + partial[2] + partial[3]
 
 
 def full_sum(arr):
@@ -67,13 +115,11 @@ def full_sum(arr):
         return zero + _row_sum(flat)            # strided: PyTorch's scalar path
     if n >= lanes:
         nvec = n // lanes
-        vec = _row_sum(flat[:nvec * lanes].reshape(nvec, lanes))
-        acc = zero
-        for k in range(nvec * lanes, n):
-            acc = acc + flat[k]
-        for k in range(lanes):
-            acc = acc + vec[k]
-        return zero + acc
+        cut = nvec * lanes
+        vec = _row_sum(flat[:cut].reshape(nvec, lanes))
+        # the leftover elements, then the lanes, added one by one from zero
+        tail = np.concatenate((flat[cut:], vec)) if cut < n else vec
+        return zero + _in_order(tail)
     return zero + _row_sum(flat)
 
 
@@ -85,15 +131,11 @@ def _inner_sums(rows):
     if size < lanes:        # PyTorch's scalar inner sum: four interleaved partial sums
         return _row_sum(rows.T) if size else np.zeros(n, rows.dtype)
     nvec = size // lanes
-    acc = np.zeros(n, rows.dtype)
-    if nvec:
-        vectors = rows[:, :nvec * lanes].reshape(n, nvec, lanes).transpose(1, 0, 2)
-        vec = _row_sum(vectors)                      # (n, lanes)
-    for k in range(nvec * lanes, size):
-        acc = acc + rows[:, k]
-    for k in range(lanes):
-        acc = acc + vec[:, k]
-    return acc
+    cut = nvec * lanes
+    vec = _row_sum(rows[:, :cut].reshape(n, nvec, lanes).transpose(1, 0, 2))   # (n, lanes)
+    # per row: the leftover columns, then the lanes, added one by one from zero
+    tail = np.concatenate((rows[:, cut:], vec), axis=1) if cut < size else vec
+    return _in_order(np.ascontiguousarray(tail.T)) + rows.dtype.type(0)
 
 
 def _outer_sums(block):
@@ -105,12 +147,11 @@ def _outer_sums(block):
     lanes = _LANES[block.dtype]
     width = 4 * lanes if m >= lanes else 4
     grouped = m // width * width
-    parts = []
-    if grouped:
-        parts.append(_multi_row_sum(block[:, :grouped]) if size else np.zeros(grouped, block.dtype))
-    if grouped < m:
-        parts.append(_row_sum(block[:, grouped:]))
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+    if grouped == m:
+        return _multi_row_sum(block)
+    if not grouped:
+        return _row_sum(block)
+    return np.concatenate((_multi_row_sum(block[:, :grouped]), _row_sum(block[:, grouped:])))
 
 
 def dim_sum(arr, axes):
@@ -122,16 +163,18 @@ def dim_sum(arr, axes):
             or axes[-1] - axes[0] != len(axes) - 1):
         return None
     shape = arr.shape
-    outer = int(np.prod(shape[:axes[0]], dtype=np.int64))
-    reduced = int(np.prod(shape[axes[0]:axes[-1] + 1], dtype=np.int64))
-    inner = int(np.prod(shape[axes[-1] + 1:], dtype=np.int64))
-    kept = shape[:axes[0]] + shape[axes[-1] + 1:]
+    first, last = axes[0], axes[-1] + 1
+    outer = math.prod(shape[:first])
+    reduced = math.prod(shape[first:last])
+    inner = math.prod(shape[last:])
+    kept = shape[:first] + shape[last:]
     if arr.size == 0:
         return np.zeros(kept, arr.dtype)
     if inner == 1:
         out = _inner_sums(arr.reshape(outer, reduced))
+    elif outer == 1:
+        out = _outer_sums(arr.reshape(reduced, inner))
     else:
         blocks = arr.reshape(outer, reduced, inner)
-        out = np.stack([_outer_sums(blocks[o]) for o in range(outer)]) if outer > 1 \
-            else _outer_sums(blocks[0])[None]
+        out = np.stack([_outer_sums(blocks[o]) for o in range(outer)])
     return out.reshape(kept)

@@ -44,11 +44,12 @@ def prod(xs):
 
 def wrap_dim(d, ndim):
     """A dim wrapped into [0, ndim), with PyTorch's messages."""
-    if hasattr(d, "_a"):
-        d = d.item()
-    if not isinstance(d, int) or isinstance(d, bool):
-        raise TypeError(f"dim must be an int, not {pytype(d)}")
-    n = max(ndim, 1)
+    if type(d) is not int:
+        if hasattr(d, "_a"):
+            d = d.item()
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise TypeError(f"dim must be an int, not {pytype(d)}")
+    n = ndim if ndim > 1 else 1
     if d < -n or d >= n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     return d + n if d < 0 else d
@@ -119,6 +120,9 @@ def broadcast_shape(sa, sb, out=None):
     if sa == sb:
         return sa
     na, nb = len(sa), len(sb)
+    if out is None and nb < na and sa[na - nb:] == sb:     # `x + bias`: b fits a's trailing dims
+        check_numel(prod(sa), sa)
+        return tuple(sa)
     n = max(na, nb)
     res = []
     for i in range(n - 1, -1, -1):

@@ -12,7 +12,7 @@ import numpy as np
 from gradrepl.engine import autograd
 from gradrepl.engine.creation import zeros as _zeros
 from gradrepl.engine.ops.convert import convert
-from gradrepl.engine.ops.elementwise import where as _where
+from gradrepl.engine.ops.elementwise import _f64, where as _where
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
 from gradrepl.engine.ops.registry import ABSENT
 from gradrepl.engine.ops.shape import cat as _cat
@@ -31,13 +31,26 @@ def _sum_to(g, shape):
         if exact is not None:
             return np.asarray(exact, g.dtype).reshape(shape)
     lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
-    if axes:
-        exact = dim_sum(g, axes) if g.dtype.kind in "fV" else None   # PyTorch's order
-        g = g.sum(axis=axes, keepdims=True) if exact is None else np.expand_dims(exact, axes)
-    if lead:
-        g = g.reshape(g.shape[lead:])
-    return g.reshape(shape)
+    gshape = g.shape
+    axes = tuple(range(lead)) + tuple([i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1])
+    if not axes:
+        return g.reshape(shape)
+    exact = dim_sum(g, axes) if g.dtype.kind in "fV" else None   # PyTorch's order
+    if exact is None:
+        exact = np.asarray(g.sum(axis=axes))
+    return exact.reshape(shape)
+
+
+_min_reduce = np.minimum.reduce
+
+
+def _add_rows(z, rows, g):
+    """np.add.at(z, (rows,), g) for non-negative row numbers, element by element through
+    the flat arrays (NumPy's fast one-dimensional add.at): each element of z receives its
+    values in the same order, so the sums are the same bits."""
+    inner = z[0].size
+    at = rows.reshape(-1, 1) * inner + np.arange(inner)
+    np.add.at(z.reshape(-1), at.reshape(-1), g.reshape(-1))
 
 
 def _along(idx, dim):
@@ -69,15 +82,16 @@ class ARRAYS:
 
     constant = raw
     sum_to = staticmethod(_sum_to)
-    exp = staticmethod(np.exp)
-    log = staticmethod(np.log)
-    sin = staticmethod(np.sin)
-    cos = staticmethod(np.cos)
+    # the forward kernels' float64-then-float32 (nearer PyTorch's than NumPy's float32 SIMD)
+    exp = staticmethod(_f64(np.exp))
+    log = staticmethod(_f64(np.log))
+    sin = staticmethod(_f64(np.sin))
+    cos = staticmethod(_f64(np.cos))
     sign = staticmethod(np.sign)
     floor = staticmethod(np.floor)
     sqrt = staticmethod(np.sqrt)
-    cosh = staticmethod(np.cosh)
-    sinh = staticmethod(np.sinh)
+    cosh = staticmethod(_f64(np.cosh))
+    sinh = staticmethod(_f64(np.sinh))
     matmul = staticmethod(np.matmul)
     bmm = staticmethod(np.matmul)
     outer = staticmethod(np.outer)
@@ -162,6 +176,12 @@ class ARRAYS:
     def scatter(shape, index, g):
         """zeros(shape) with g added at index (the backward of indexing)."""
         z = np.zeros(shape, g.dtype)
+        if type(index) is tuple and len(index) == 1 and type(index[0]) is np.ndarray and len(shape) > 1:
+            rows = index[0]             # x[long tensor] (an embedding lookup): rows added in order
+            if (rows.dtype.kind == "i" and rows.size and g.shape == rows.shape + tuple(shape[1:])
+                    and _min_reduce(rows, axis=None) >= 0):
+                _add_rows(z, rows, g)
+                return z
         if _is_basic(index):
             z[index] = g
         else:

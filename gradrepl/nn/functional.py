@@ -121,6 +121,11 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
     """ATen's cross_entropy_loss: class indices (with label smoothing) or class probabilities."""
+    if (weight is None and label_smoothing == 0.0 and size_average is None and reduce is None
+            and input.dim() == 2 and target.dim() == 1):
+        # a batch of logits and class indices, nothing else (the training loops' call): what
+        # the general path below does for it, without its checks that cannot fail here
+        return _engine_nll(input.log_softmax(1), target, None, ignore_index=ignore_index, reduction=reduction)
     reduction = _legacy(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")

@@ -120,9 +120,66 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     return B.normal_(tensor, 0, std, generator)
 
 
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """PyTorch 2.13's rejection sampling, draw for draw (so the same digits): redraw normals
+    outside [a, b] when the interval holds more than 30% of the mass; otherwise uniform
+    candidates in [a, b] accepted against the normal's density."""
+    _check(tensor, "trunc_normal_")
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+    if mean < a - 2 * std or mean > b + 2 * std:
+        B.warn("UserWarning", "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of "
+                              "values may be incorrect.")
+    T = B.TORCH
+    with T["no_grad"]():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            lo = T["tensor"](a, dtype=tensor.dtype).item()    # the bounds as the tensor's dtype holds them
+            hi = T["tensor"](b, dtype=tensor.dtype).item()
+            drawn = B.normal_(tensor, mean, std, generator)
+            while True:
+                outside = (drawn < lo) | (drawn > hi)
+                if not outside.any().item():
+                    break
+                drawn = T["where"](outside, B.normal_(T["empty_like"](drawn), mean, std, generator), drawn)
+            if drawn is not tensor:
+                tensor.copy_(drawn)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+        def log_density(candidates):
+            return candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+        accept = T["empty_like"](tensor)
+        B.uniform_(tensor, a, b, generator)
+        pending = B.uniform_(accept, 0.0, 1.0, generator).log_().gt(log_density(tensor.clone()))
+        drawn = tensor
+        while pending.any().item():
+            candidates = B.uniform_(T["empty_like"](tensor), a, b, generator)
+            drawn = T["where"](pending, candidates, drawn)
+            pending = T["where"](pending, B.uniform_(accept, 0.0, 1.0, generator).log_().gt(log_density(candidates)),
+                                 pending)
+        if drawn is not tensor:
+            tensor.copy_(drawn)
+    return tensor
+
+
+def _deprecated(new_name):
+    old_name = new_name[:-1]
+
+    def init(*args, **kwargs):
+        B.warn("FutureWarning", f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.")
+        return globals()[new_name](*args, **kwargs)
+    init.__name__ = old_name
+    return init
+
+
 PUBLIC = ("calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
-          "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_")
+          "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_")
+DEPRECATED = ("uniform_", "normal_", "constant_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+              "kaiming_normal_")
 
 
 def namespace():
-    return {name: globals()[name] for name in PUBLIC}
+    ns = {name: globals()[name] for name in PUBLIC}
+    ns.update((name[:-1], _deprecated(name)) for name in DEPRECATED)
+    return ns

@@ -479,6 +479,8 @@ SAMPLES = {
     "is_neg": [S(R(2))],
     "is_same_size": [S(R(2, 3), R(2, 3)), S(R(2, 3), R(3))],
     "is_nonzero": [S(R(1)), S(I([0]), call=lambda torch, x: torch.is_nonzero(x))],
+    "resolve_neg": [S(R(2, 3)), S(R(2), call=lambda torch, x: torch.resolve_neg(x) * 2)],
+    "resolve_conj": [S(R(2, 3))],
     "apply_": "refused on purpose (calls a Python function per element): tests/engine/test_api_extras.py",
     "map_": "refused on purpose (calls a Python function per element): tests/engine/test_api_extras.py",
     "map2_": "refused on purpose (calls a Python function per element): tests/engine/test_api_extras.py",

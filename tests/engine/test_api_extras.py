@@ -77,3 +77,10 @@ def test_settings_read_back():
     T["set_float32_matmul_precision"]("medium")
     assert T["get_float32_matmul_precision"]() == "medium"
     T["set_float32_matmul_precision"]("highest")
+
+
+def test_deprecated_init_names_warn_and_delegate(tmp_path):
+    p = _run(tmp_path, "import torch\nimport torch.nn as nn\nw = nn.init.constant(torch.empty(2), 0.5)\nprint(w)\n")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "tensor([0.5000, 0.5000])\n"
+    assert "FutureWarning: `nn.init.constant` is now deprecated in favor of `nn.init.constant_`." in p.stderr

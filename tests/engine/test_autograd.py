@@ -163,3 +163,17 @@ def test_autograd_grad_runs_only_what_leads_to_its_inputs():
     assert fired == []          # the path below y was not run
     y.sum().backward()          # so exp's saved values were not freed
     assert np.allclose(x.grad.tolist(), np.exp([1.0, 2.0]))
+
+
+def test_a_rule_that_returns_too_few_gradients_is_an_internal_error():
+    from gradrepl.engine.autograd import Node, edge_of
+    from gradrepl.engine.ops.registry import Rule
+
+    broken = Rule("BrokenBackward0", ("self", "other"), ("grad", "grad"), (), (), lambda grad, xp: (grad,),
+                  False, False, "BrokenBackward0 (test)")
+    a = tensor([1.0, 2.0], requires_grad=True)
+    b = tensor([3.0, 4.0], requires_grad=True)
+    out = (a * 1.0).detach()
+    out._fn = Node(broken, (edge_of(a), edge_of(b)))
+    with pytest.raises(RuntimeError, match="BrokenBackward0 returned 1 gradients for 2 inputs"):
+        out.sum().backward()

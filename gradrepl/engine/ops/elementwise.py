@@ -6,6 +6,7 @@ above it, with the saved values and context named as the rule's parameters.
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import kernels
 from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
@@ -669,6 +670,8 @@ _exp = _f64(np.exp)
 
 
 def _sigmoid(a):
+    if a.dtype == np.float32:
+        return kernels.sigmoid(a)
     with np.errstate(over="ignore"):
         one = a.dtype.type(1)
         return (one / (one + _exp(-a))).astype(a.dtype, copy=False)
@@ -726,6 +729,8 @@ def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=
 # (TanhBackwardBackward0, with its edges) and that node's own rule gives the next derivative;
 # a plain backward computes the same kernel on arrays (the same bits either way).
 def _tanh_bw(grad_output, output):
+    if grad_output.dtype == np.float32 and output.dtype == np.float32:
+        return kernels.tanh_backward(grad_output, output)     # 1 - y*y fused, as PyTorch's kernel
     return grad_output * (1 - output * output)
 
 

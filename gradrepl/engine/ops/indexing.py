@@ -163,6 +163,7 @@ def _basic_rule(idx, shape, single):
 
 
 _INT64 = np.dtype(np.int64)
+_max, _min = np.maximum.reduce, np.minimum.reduce   # without ndarray.max's Python wrapper
 
 
 def getitem(t, index):
@@ -172,12 +173,12 @@ def getitem(t, index):
         i = index._a
         size = t._a.shape[0]
         check_numel(i.size * prod(t._a.shape[1:]))     # rows gathered: sized before the copy
-        if i.size:
-            hi, lo = i.max(), i.min()
-            if hi >= size or lo < -size:
-                bad = int(hi) if hi >= size else int(lo)
-                raise IndexError(f"index {bad} is out of bounds for dimension 0 with size {size}")
-        arr = t._a[i]
+        try:
+            arr = t._a[i]       # NumPy's bounds are PyTorch's: [-size, size)
+        except IndexError:
+            hi, lo = _max(i, axis=None), _min(i, axis=None)
+            bad = int(hi) if hi >= size else int(lo)
+            raise IndexError(f"index {bad} is out of bounds for dimension 0 with size {size}") from None
         return result(arr, IndexBackward0, (t,), (), (t._a.shape, (i,)))
     idx, advanced = _norm_index(t, index)
     return getitem_raw(t, idx, advanced, single=type(index) is slice)

@@ -1,13 +1,16 @@
 """Losses and the other torch.nn.functional ops that have their own kernels."""
 import numpy as np
 
-from gradrepl.engine import rng
+from gradrepl.engine import kernels, rng
 from gradrepl.engine.ops.common import operands, result
 from gradrepl.engine.ops.elementwise import DivBackward1, div_scalar
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.summation import full_sum
 from gradrepl.engine.tensor import Size, _new
 from gradrepl.engine.util import broadcast_shape, legacy_scalar
+
+_max, _min = np.maximum.reduce, np.minimum.reduce   # without ndarray.max's Python wrapper
+_add_reduce = np.add.reduce
 
 
 def _mse_bw(grad_output, self, target, reduction):
@@ -66,7 +69,7 @@ def _nll_bw(grad, t, shape, reduction, weight, ignore_index, total):
     dtype = grad.dtype
     if (weight is None and reduction in ("mean", "sum") and len(shape) == 2
             and t.dtype == np.int64 and (ignore_index < 0 or ignore_index >= shape[1])
-            and (not t.size or t.min() >= 0)):
+            and (not t.size or _min(t, axis=None) >= 0)):
         # every row counts with weight 1: -w * scale is -scale (the general path's values)
         z = np.zeros(shape, dtype)
         z[np.arange(t.shape[0]), t] = -(grad / total if reduction == "mean" else grad)
@@ -200,11 +203,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         # The common case (class indices, no weights, nothing ignored): the same numbers as
         # the general path below with its all-ones weights left out (-picked * 1 is -picked,
         # their sum is the row count).
-        lo, hi = t.min(), t.max()
+        lo, hi = _min(t, axis=None), _max(t, axis=None)
         if lo >= 0 and hi < x.shape[1]:
-            losses = -x[np.arange(t.shape[0]), t]
+            picked = x[np.arange(t.shape[0]), t]
             total = x.dtype.type(t.shape[0])
-            out = losses.sum() / total if reduction == "mean" else losses.sum()
+            loss = kernels.nll_sum(picked) if x.dtype == np.float32 else -_add_reduce(picked, axis=None)
+            out = loss / total if reduction == "mean" else loss
             return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (input, target),
                           (x.shape, reduction, None, ignore_index, total))
     if x.ndim not in (1, 2):

@@ -47,7 +47,7 @@ def data_ptr(self):
     return self._a.__array_interface__["data"][0]
 
 
-@declare("is_signed", function=False, rules=[], returns_tensor=False)
+@declare("is_signed", rules=[], returns_tensor=False)
 def is_signed(self):
     return self.dtype.is_signed
 
@@ -133,7 +133,7 @@ def is_neg(self):
     return False
 
 
-@declare("is_same_size", function=False, rules=[], returns_tensor=False)
+@declare("is_same_size", rules=[], returns_tensor=False)
 def is_same_size(self, other):
     return self._a.shape == other._a.shape
 
@@ -145,6 +145,11 @@ def is_nonzero(self):
             raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
         raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
     return bool(self._a.reshape(()))
+
+
+# real tensors carry no negative or conjugate bit: resolving either is the tensor itself
+declare("resolve_neg", lambda self: self, rules=[])
+declare("resolve_conj", lambda self: self, rules=[])
 
 
 def _calls_python(name):

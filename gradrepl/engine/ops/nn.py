@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.inplace import inplace
@@ -293,8 +294,12 @@ def SiluBackward0(grad, xp, self):
     return (grad * xp.constant(_out(s * (1 + _f64(x) * (1 - s)), x)),)
 
 
+def _silu(x):
+    return kernels.silu(x) if x.dtype == np.float32 else _f64(x) * _sig64(x)
+
+
 def silu(input, inplace=False):
-    return _activation(input, "silu", lambda x: _f64(x) * _sig64(x), SiluBackward0, (input,), None)
+    return _activation(input, "silu", _silu, SiluBackward0, (input,), None)
 
 
 declare("silu", silu, method=False, function=False, functional=True, rules=[SiluBackward0])

@@ -3,6 +3,7 @@ import builtins
 
 import numpy as np
 
+from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, in_float32, is_reduced, result
 from gradrepl.engine.ops.elementwise import maximum, minimum
@@ -467,11 +468,17 @@ def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
 
 # ================================================================ softmax, log_softmax, logsumexp, cumsum
 def _softmax_bw(grad_output, output, dim):
+    if (_lastdim_float32(output, dim) and grad_output.dtype == np.float32 and grad_output.shape == output.shape
+            and (output.size > output.shape[-1] or output.shape[-1] < kernels.LANES)):
+        # (one row of 16 or more goes through another kernel in PyTorch, not reproduced)
+        return kernels.softmax_backward_lastdim(grad_output, output)
     dims = (dim,) if output.ndim else None   # a 0-d tensor: its one element
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dims, keepdims=True))
 
 
 def _log_softmax_bw(grad_output, output, dim):
+    if _lastdim_float32(output, dim) and grad_output.dtype == np.float32 and grad_output.shape == output.shape:
+        return kernels.log_softmax_backward_lastdim(grad_output, output)
     dims = (dim,) if output.ndim else None
     return grad_output - np.exp(output) * np.add.reduce(grad_output, axis=dims, keepdims=True)
 
@@ -529,6 +536,12 @@ def LogSoftmaxBackward0(grad, xp, result, dim):
     return (log_softmax_backward_data(grad, result, dim) if xp.tensors else _log_softmax_bw(grad, result, dim),)
 
 
+def _lastdim_float32(arr, d):
+    """PyTorch's softmax kernels over the last dim of a float32 tensor are emulated exactly
+    (engine/kernels.py); other dims and dtypes compute in NumPy's order."""
+    return arr.dtype == np.float32 and arr.ndim and d in (arr.ndim - 1, -1) and arr.size
+
+
 def _softmax_dtype_check(a, d, name):
     if a._a.dtype.kind not in "fV":
         kernel = f"{name}_lastdim_kernel_impl" if d == builtins.max(a._a.ndim - 1, 0) else f"{name}_kernel_impl"
@@ -548,6 +561,8 @@ def softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "softmax")
+    if rd == np.float32 and _lastdim_float32(xa, d):
+        return result(kernels.softmax_lastdim(xa), SoftmaxBackward0, (a,), (RESULT,), d)
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
     out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype).astype(rd, copy=False)
@@ -559,6 +574,8 @@ def log_softmax_kernel(a, dim, dtype=None):
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "log_softmax")
+    if rd == np.float32 and _lastdim_float32(xa, d):
+        return result(kernels.log_softmax_lastdim(xa), LogSoftmaxBackward0, (a,), (RESULT,), d)
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m

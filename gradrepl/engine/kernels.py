@@ -1,0 +1,358 @@
+"""float32 kernels computed as PyTorch 2.13's AVX512 CPU kernels compute them, bit for bit.
+
+PyTorch's softmax, log_softmax, sigmoid and the cross-entropy backward run on its own
+vectorised code (Vectorized<float>, 16 lanes), whose exp and log are Sleef's
+`Sleef_expf16_u10` and `Sleef_logf16_u10`. expf and logf below follow Sleef's algorithms
+(src/libm/sleefsimdsp.c, xexpf and the AVX512F branch of xlogf_u1; Sleef is
+Copyright Naoki Shibata and contributors, distributed under the Boost Software License 1.0)
+step by step in float32, each fused multiply-add rounded once (rounding.fma32).
+
+The plain element-wise functions (torch.exp, sin, log, tanh, sqrt, ...) are not here: PyTorch
+sends contiguous float32 tensors through Intel MKL's VML, whose code is not public; the
+float64-then-float32 results of ops/elementwise.py match it for most inputs (the README
+has the measured rates).
+"""
+import numpy as np
+
+from gradrepl.engine.rounding import fma32
+
+f32 = np.float32
+LANES = 16      # Vectorized<float> on AVX512
+
+_R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
+_EXP_POLY = tuple(f32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
+                                   0.00833336077630519866943359, 0.0416664853692054748535156,
+                                   0.166666671633720397949219, 0.5))
+_L2U64, _L2L64 = float(_L2U), float(_L2L)
+_EXP_POLY64 = tuple(float(c) for c in _EXP_POLY)
+_LN2_HI, _LN2_LO = f32(0.69314718246459960938), f32(-1.904654323148236017e-09)
+_LN2_HI64, _LN2_LO64 = float(_LN2_HI), float(_LN2_LO)
+_R075 = f32(1.0 / 0.75)
+_LOG_POLY = (f32(0.3027294874), f32(0.3996108174), f32(0.6666694880))
+_LOG_POLY64 = tuple(float(c) for c in _LOG_POLY)
+
+
+def _pow2i(q):
+    """2**q as float32 for int32 q (the exponent field built directly, as Sleef's vpow2i)."""
+    return ((q + 127) << 23).astype(np.int32).view(f32)
+
+
+def expf(d):
+    """Sleef_expf16_u10 of a float32 array.
+
+    The fast path holds float32 values in float64 arrays and rounds each fused step once.
+    The reduction s = d - q*L2U - q*L2L is exact there (q*L2U and q*L2L have few bits; the
+    first step's result is a float32 already); the polynomial steps are checked for
+    half-way sums at the end (_redo). Below 2**-75, s*s is 0 in float32 and the last step
+    exact, so tiny inputs need no care; NaN and |d| > 104 take _expf with fma32."""
+    d = np.asarray(d, f32)
+    if d.size > _CHUNK:
+        return _chunked(expf, d)
+    if not d.size:
+        return d.copy()
+    if not (np.abs(d).max() <= 104):
+        odd = ~(np.abs(d) <= 104)
+        out = expf(np.where(odd, f32(0), d))
+        out[odd] = _expf(d[odd], fma32)
+        return out
+    q = np.rint(d * _R_LN2)
+    q64 = q.astype(np.float64)
+    t = q64 * -_L2U64
+    t += d
+    t += q64 * -_L2L64
+    s = t.astype(f32)
+    s64 = s.astype(np.float64)
+    sums = []
+    u = _EXP_POLY64[0]
+    for c in _EXP_POLY64[1:]:
+        t = s64 * u
+        t += c
+        sums.append(t)
+        u = t.astype(f32)
+    t = np.multiply(s * s, u, dtype=np.float64)
+    t += s64
+    sums.append(t)
+    with np.errstate(over="ignore"):
+        out = np.ldexp(f32(1) + t.astype(f32), q.astype(np.int32))
+    return _redo(out, sums, _expf, d)
+
+
+def logf(d):
+    """Sleef_logf16_u10 (xlogf_u1, AVX512F branch: getexp/getmant, double-float arithmetic).
+
+    Fast path as expf's: the fused steps that are exact in float64 (a product's rounding
+    error, sums of few-bit terms) are rounded once; the others are checked (_redo)."""
+    d = np.asarray(d, f32)
+    if d.size > _CHUNK:
+        return _chunked(logf, d)
+    odd = ~(d > 0) | ~(d < np.inf)          # zero, negative, NaN, infinity
+    if odd.any():
+        out = logf(np.where(odd, f32(1), d))
+        out[odd] = _logf(d[odd], fma32)
+        return out
+    _, ex = np.frexp(d * _R075)
+    e = (ex - 1).astype(f32)
+    fr, _ = np.frexp(d)
+    m = np.where(fr >= f32(0.75), fr, fr * f32(2))
+    e64 = e.astype(np.float64)
+    sx = _LN2_HI * e
+    sy = ((_LN2_HI64 * e64 - sx) + _LN2_LO64 * e64).astype(f32)
+    nx, ny = _two_sum(f32(-1), m)
+    dx, dy = _two_sum(f32(1), m)
+    t = f32(1) / dx
+    xx = nx * t
+    t64, xx64 = t.astype(np.float64), xx.astype(np.float64)
+    u = (t64 * nx - xx64).astype(f32)
+    inner = (1 - dx * t64).astype(f32)
+    # dy is 0 or +-2**-23, so dy*t is a float32 value and this is the sum of two: a float64
+    # sum of two float32 values that lies on a float32 half-way point is exact (a true tie)
+    v = (-dy * t64 + inner).astype(f32)
+    sums = [ny * t64 + u]
+    sums.append(xx64 * v + sums[0].astype(f32))
+    xy = sums[1].astype(f32)
+    x2 = xx * xx
+    x2_64 = x2.astype(np.float64)
+    sums.append(x2_64 * _LOG_POLY64[0] + _LOG_POLY64[1])
+    sums.append(x2_64 * sums[2].astype(f32) + _LOG_POLY64[2])
+    p = sums[3].astype(f32)
+    yx, yy = xx * f32(2), xy * f32(2)
+    hi = sx + yx
+    lo = (((sx - hi) + yx) + sy) + yy
+    w = (x2 * xx) * p
+    hi2 = hi + w
+    lo = ((hi - hi2) + w) + lo
+    return _redo(hi2 + lo, sums, _logf, d)
+
+
+_MID_MASK, _MID = 0x1FFFFFFF, 0x10000000
+_CHUNK = 1 << 16        # elements per pass: the float64 temporaries stay a few MB
+
+
+def _chunked(fn, d):
+    flat = d.ravel()
+    out = np.empty(flat.shape, f32)
+    for i in range(0, flat.size, _CHUNK):
+        out[i:i + _CHUNK] = fn(flat[i:i + _CHUNK])
+    return out.reshape(d.shape)
+
+
+def _redo(out, sums, fn, d):
+    """out with the elements redone by fn(d, fma32) where one of the float64 sums of the fast
+    path lies on a float32 half-way point (rounding it again may be one off there)."""
+    bits = np.stack(sums).view(np.int64)
+    redo = np.logical_or.reduce((bits & _MID_MASK) == _MID, axis=0)
+    if redo.any():
+        out[redo] = fn(d[redo], fma32)
+    return out
+
+
+def _expf(d, fma32):
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.rint(np.clip(d * _R_LN2, f32(-300), f32(300)))      # cvtps_epi32: to nearest even
+        q[np.isnan(q)] = 0
+        qi = q.astype(np.int32)
+        s = fma32(q, -_L2U, d)
+        s = fma32(q, -_L2L, s)
+        u = np.full(d.shape, _EXP_POLY[0], f32)
+        for c in _EXP_POLY[1:]:
+            u = fma32(u, s, c)
+        u = f32(1) + fma32(s * s, u, s)
+        half = qi >> 1
+        u = u * _pow2i(half) * _pow2i(qi - half)
+        u[d < -104] = 0
+        u[d > 100] = np.inf
+    return u
+
+
+def _two_sum(x, y):
+    """Sleef's dfadd2: s = x + y and the rounding error of that sum."""
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _logf(d, fma32):
+    with np.errstate(all="ignore"):
+        _, ex = np.frexp(d * f32(1.0 / 0.75))
+        e = (ex - 1).astype(f32)                                  # vgetexp: floor(log2 |d / 0.75|)
+        fr, _ = np.frexp(d)
+        m = np.where(fr >= f32(0.75), fr, fr * f32(2))            # vgetmant into [0.75, 1.5)
+        sx = _LN2_HI * e                                          # dfmul((ln2 hi, lo), e)
+        sy = fma32(_LN2_LO, e, fma32(_LN2_HI, e, -sx))
+        nx, ny = _two_sum(f32(-1), m)
+        dx, dy = _two_sum(f32(1), m)
+        t = f32(1) / dx                                           # dfdiv(n, d)
+        xx = nx * t
+        u = fma32(t, nx, -xx)
+        v = fma32(-dy, t, fma32(-dx, t, f32(1)))
+        xy = fma32(xx, v, fma32(ny, t, u))
+        x2 = xx * xx
+        p = fma32(fma32(np.full(d.shape, _LOG_POLY[0], f32), x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+        yx, yy = xx * f32(2), xy * f32(2)                          # dfadd(s, dfscale(x, 2))
+        hi = sx + yx
+        lo = (((sx - hi) + yx) + sy) + yy
+        w = (x2 * xx) * p                                         # dfadd(s, x^3 * p)
+        hi2 = hi + w
+        lo = ((hi - hi2) + w) + lo
+        r = hi2 + lo
+        r[d == 0] = -np.inf                                       # vfixup's special values
+        r[np.isposinf(d)] = np.inf
+        r[(d < 0) | np.isnan(d)] = np.nan
+    return r
+
+
+def row_sums(e):
+    """Each row of a 2-D float32 array summed as vec::reduce_all(+) does: rows narrower than
+    one vector left to right; wider ones in 16 lane sums (a partial last vector adds into
+    its first lanes), then the lanes folded in halves (8, 4, 2, 1)."""
+    cols = e.shape[1]
+    if cols < LANES:
+        acc = e[:, 0].copy()
+        for i in range(1, cols):
+            acc += e[:, i]
+        return acc
+    acc = e[:, :LANES].copy()
+    k = LANES
+    while k + LANES <= cols:
+        acc += e[:, k:k + LANES]
+        k += LANES
+    if k < cols:
+        acc[:, :cols - k] += e[:, k:]
+    acc = acc[:, :8] + acc[:, 8:]
+    acc = acc[:, :4] + acc[:, 4:]
+    acc = acc[:, :2] + acc[:, 2:]
+    return acc[:, 0] + acc[:, 1]
+
+
+def _rows(x):
+    return np.ascontiguousarray(x).reshape(-1, x.shape[-1])
+
+
+def softmax_lastdim(x):
+    """softmax over the last dim of a float32 array (_vec_softmax_lastdim)."""
+    rows = _rows(x)
+    m = np.maximum.reduce(rows, axis=1, keepdims=True)
+    e = expf(rows - m)
+    inv = f32(1) / row_sums(e)
+    return (e * inv[:, None]).reshape(x.shape)
+
+
+def log_softmax_lastdim(x):
+    """log_softmax over the last dim of a float32 array (_vec_log_softmax_lastdim)."""
+    rows = _rows(x)
+    m = np.maximum.reduce(rows, axis=1, keepdims=True)
+    shifted = rows - m
+    out = shifted - logf(row_sums(expf(shifted)))[:, None]
+    return out.reshape(x.shape)
+
+
+def softmax_backward_lastdim(grad, out):
+    """grad of softmax over the last dim: (grad - sum(grad * out)) * out."""
+    g, y = _rows(grad), _rows(out)
+    s = row_sums(g * y)
+    return ((g - s[:, None]) * y).reshape(out.shape)
+
+
+def log_softmax_backward_lastdim(grad, out):
+    """grad of log_softmax over the last dim: grad - exp(out) * sum(grad), the product and
+    the difference fused into one multiply-add as GCC compiles PyTorch's kernel."""
+    g, y = _rows(grad), _rows(out)
+    s = row_sums(g)
+    return fma32(-expf(y), s[:, None], g).reshape(out.shape)
+
+
+def tanh_backward(grad, out):
+    """grad * (1 - out * out) with 1 - out*out fused (PyTorch's tanh_backward kernel)."""
+    return grad * fma32(-out, out, f32(1))
+
+
+def _body_and_tail(x, vector, scalar):
+    """An element-wise cpu_kernel_vec: `vector` over the leading multiple of 32 elements in
+    memory order (two Vectorized<float> per step), `scalar` over the rest; a non-contiguous
+    array all through `scalar`. (Above 32768 elements PyTorch splits the loop across
+    threads, each part with its own scalar tail: not reproduced.)"""
+    if not (x.flags.c_contiguous or x.flags.f_contiguous):
+        return scalar(x)
+    flat = x.ravel(order="K")
+    body = flat.size - flat.size % (2 * LANES)
+    out = scalar(flat[body:])
+    if body:
+        out = np.concatenate([vector(flat[:body]), out])
+    return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
+
+
+def _glibc_exp_table():
+    """2**(i/32) rounded to float64, as bit patterns less i << 47 (the exp2f_data table)."""
+    from decimal import Decimal, getcontext
+    getcontext().prec = 40
+    exact = [float(Decimal(2) ** (Decimal(i) / 32)) for i in range(32)]
+    bits = np.array(exact, np.float64).view(np.uint64)
+    return bits - (np.arange(32, dtype=np.uint64) << np.uint64(47))
+
+
+_GLIBC_T = _glibc_exp_table()
+_GLIBC_INVLN2N = float.fromhex("0x1.71547652b82fep+0") * 32
+_GLIBC_SHIFT = float.fromhex("0x1.8p+52")
+_GLIBC_C = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3, float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,
+            float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+
+
+def _exp_glibc(x):
+    """std::exp of float32 values: glibc's expf (Szabolcs Nagy's, from Arm's optimized-routines,
+    MIT licence): a 32-entry table of 2**(i/32) and a cubic in float64, rounded once to float32.
+    (glibc's FMA build fuses the cubic's steps: that moves the float64 value by ~2**-53, which
+    can change the float32 result only in the rarest near-ties.)"""
+    with np.errstate(over="ignore", invalid="ignore"):
+        xd = x.astype(np.float64)
+        z = _GLIBC_INVLN2N * xd
+        big = ~(np.abs(xd) < 104)                 # overflow, underflow, inf, nan: np.exp agrees there
+        z[big] = 0
+        kd = z + _GLIBC_SHIFT
+        ki = kd.view(np.uint64)
+        r = z - (kd - _GLIBC_SHIFT)
+        s = (_GLIBC_T[ki % np.uint64(32)] + (ki << np.uint64(47))).view(np.float64)
+        y = (_GLIBC_C[0] * r + _GLIBC_C[1]) * (r * r) + (_GLIBC_C[2] * r + 1)
+        out = (y * s).astype(f32)
+        if big.any():
+            out[big] = np.exp(xd[big]).astype(f32)
+    return out
+
+
+def sigmoid(x):
+    """1 / (1 + exp(-x)) as PyTorch's sigmoid kernel: Sleef's exp in the vectorised body,
+    glibc's expf in the scalar tail."""
+    with np.errstate(over="ignore"):
+        return _body_and_tail(x, lambda v: f32(1) / (f32(1) + expf(f32(0) - v)),
+                              lambda v: f32(1) / (f32(1) + _exp_glibc(-v)))
+
+
+def silu(x):
+    """x / (1 + exp(-x)) as PyTorch's silu kernel (body and tail as sigmoid's)."""
+    with np.errstate(over="ignore"):
+        return _body_and_tail(x, lambda v: v / (f32(1) + expf(-v)), lambda v: v / (f32(1) + _exp_glibc(-v)))
+
+
+def nll_sum(picked):
+    """The loss_partial_sums of nll_loss (LossNLL.cpp) over a batch with no ignored or
+    weighted rows: 0 - picked[b] accumulated left to right on level 0, which flushes into the
+    next level after b = 0 and every multiple of 16 (levels of 16: cascade_sum), and the 8
+    levels added in order at the end."""
+    levels = [f32(0)] * 8
+    n = picked.shape[0]
+    b = 0
+    while b < n:
+        end = min(n, (b + 15) // 16 * 16 + 1)       # one past the next b that flushes
+        levels[0] = -np.cumsum(picked[b:end], dtype=f32)[-1]     # level 0 is 0 at a run's start
+        last = end - 1
+        if last % 16 == 0:
+            for j in range(7):
+                if last & (15 << (4 * j)):
+                    break
+                levels[j + 1] = f32(levels[j + 1] + levels[j])
+                levels[j] = f32(0)
+        b = end
+    acc = f32(0)
+    for v in levels:
+        acc = f32(acc + v)
+    return acc
