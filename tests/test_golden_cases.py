@@ -4,7 +4,8 @@ mode must print the same stdout, fail exactly when PyTorch failed, with its erro
 Each case runs in-process through run_source, the one entry point script mode uses.
 tests/data/engine_cases: the engine and the tensor API; lang_cases: user classes,
 generators and the other Python features; nn_cases: whole programs with torch.nn,
-torch.optim and torch.utils.data (see the README there).
+torch.optim and torch.utils.data (see the README there); learner_cases: short programs written as
+students write them, mistakes included.
 """
 import pathlib
 import re
@@ -15,7 +16,7 @@ from gradrepl.engine import api
 from gradrepl.lang import Session, run_source
 
 DATA = pathlib.Path(__file__).parent / "data"
-SUITES = ("engine_cases", "lang_cases", "nn_cases")
+SUITES = ("engine_cases", "lang_cases", "nn_cases", "learner_cases")
 ADDR = re.compile(r"0x[0-9a-fA-F]+")
 
 

@@ -221,7 +221,7 @@ def check_saved(node, replay=False):
 
 def _modified(node):
     for k, (t, v) in enumerate(zip(node.saved, node.versions)):
-        if t._ver[0] != v:
+        if v is not None and t._ver[0] != v:   # None: kept for :explain, not needed by backward
             shape = ", ".join(str(s) for s in t._a.shape)
             where = ""
             if k in node.saved_outputs:

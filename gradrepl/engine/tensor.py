@@ -247,7 +247,9 @@ class Tensor:
     def __format__(self, spec):
         if self._a.ndim == 0:
             return format(self._a.item(), spec)
-        return format(repr(self), spec)
+        if spec:   # object.__format__, as PyTorch falls back to for a tensor with dimensions
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
 
     def __len__(self):
         if self._a.ndim == 0:

@@ -9,15 +9,23 @@ marker USER.  User code reaches these classes only through gradrepl.lang.facade.
 which reads names the learner defined and the public names a subclassable host base lists
 (`gradrepl_public`), never anything else of the host class.
 """
+from gradrepl.engine.tensor import PARAMETERS, Tensor
 from gradrepl.lang.policy import EXCEPTION_ATTRS
 from gradrepl.lang.runtime import function, safe_repr
+
+# torch.Tensor's methods written in Python (torch/_tensor.py) print as bound methods; the rest are C
+TENSOR_PYTHON_METHODS = frozenset(("backward", "dim_order", "is_shared", "istft", "lu", "module_load", "norm",
+                                   "register_hook", "register_post_accumulate_grad_hook", "resize", "resize_as",
+                                   "share_memory_", "split", "stft", "storage", "storage_type", "to_sparse_coo",
+                                   "unflatten", "unique", "unique_consecutive"))
 
 USER = "_gradrepl_user"     # in every user class's namespace; user code cannot name it
 PUBLIC = "gradrepl_public"  # on a subclassable host base: the names user code may read
 
 
 class method:
-    """A user method bound to its instance (or class, for a classmethod)."""
+    """A user method bound to its instance (or class, for a classmethod); also a tensor's
+    method read without a call (`t.sum`), printed as PyTorch prints it."""
 
     __slots__ = ("fn", "obj", "name")
 
@@ -42,6 +50,12 @@ class method:
         fn = self.fn
         name = self.name or (fn.name if type(fn) is function
                              else getattr(fn, "__qualname__", "function"))
+        if type(self.obj) is Tensor:
+            short = name.rsplit(".", 1)[-1]
+            if short not in TENSOR_PYTHON_METHODS:
+                kind = "Parameter" if PARAMETERS.get(id(self.obj)) is self.obj else "Tensor"
+                return f"<built-in method {short} of {kind} object at {id(self.obj):#x}>"
+            name = f"Tensor.{short}"
         return f"<bound method {name} of {safe_repr(self.obj)}>"
 
 

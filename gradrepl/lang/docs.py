@@ -9,6 +9,7 @@ against the output budget like print(); it never shows a host object or a `_` na
 import textwrap
 from pathlib import Path
 
+from gradrepl.lang.classes import method
 from gradrepl.lang.facade import module
 from gradrepl.lang.policy import METHODS
 from gradrepl.lang.runtime import builtin_function_or_method, function
@@ -71,9 +72,8 @@ class Docs:
             return "torch.Tensor"
         if type(obj) is builtin_function_or_method:
             return obj.label
-        owner = getattr(obj, "__self__", None)
-        if owner is not None and api.is_tensor(owner):
-            return f"Tensor.{getattr(obj, '__name__', '')}"
+        if type(obj) is method and api.is_tensor(obj.obj):   # x.backward read without a call
+            return f"Tensor.{(obj.name or getattr(obj.fn, '__name__', '')).rsplit('.', 1)[-1]}"
         names = self._facade_names()
         return names.get(id(obj)) or names.get(id(type(obj)))     # an nn.Linear: its class
 

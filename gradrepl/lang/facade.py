@@ -179,6 +179,8 @@ class Access:
                 value = getattr(obj, name)
                 if type(value) in HOST_CALLABLES:
                     return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+                if type(value) is types.MethodType:   # a tensor's method, not called here: never the host one
+                    return method(value.__func__, value.__self__, name)
                 return value
             raise self.no_attr(obj, name, allowed)
         if t in self.plain:
@@ -233,6 +235,8 @@ class Access:
             value = getattr(obj, name)
             if type(value) in HOST_CALLABLES:
                 return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+            if type(value) is types.MethodType:
+                return method(value.__func__, value.__self__, name)
             return value
         raise self.no_attr(obj, name, readable)
 

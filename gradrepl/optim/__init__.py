@@ -7,5 +7,4 @@ from gradrepl.optim.optimizer import Optimizer
 def namespace():
     return {"Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "AdamW": AdamW, "RMSprop": RMSprop,
             "Adagrad": Adagrad,
-            "lr_scheduler": {"LRScheduler": lr_scheduler.LRScheduler, "StepLR": lr_scheduler.StepLR,
-                             "LambdaLR": lr_scheduler.LambdaLR}}
+            "lr_scheduler": {name: getattr(lr_scheduler, name) for name in lr_scheduler.PUBLIC}}

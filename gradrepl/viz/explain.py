@@ -72,7 +72,7 @@ def check_replayable(root_fn, root_name, names):
     changed = []
     for node in _reachable(root_fn):
         for t, version in zip(node.saved, node.versions):
-            if hasattr(t, "_ver") and t._ver[0] != version:
+            if version is not None and hasattr(t, "_ver") and t._ver[0] != version:
                 label = " = ".join(names.of(t)) or msg("vizerr.shape_of", "en", shape=shape_text(t))
                 if label not in changed:
                     changed.append(label)

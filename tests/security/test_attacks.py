@@ -21,6 +21,8 @@ LEAKS = ["root:x:0:0", "<module ", "<frame ", "<code ", "__builtins__", "mapping
          "Traceback (most recent call last)", "\x1b",
          # issue 15: engine paths, closures, internal errors, user objects called back
          "gradrepl.engine", "gradrepl.lang", "<locals>", "internal error", "GOT "]
+# PyTorch's own text for a tensor's method read without a call (x.sum): not a host object
+TENSOR_METHOD = re.compile(r"<built-in method \w+ of (Tensor|Parameter) object at 0x[0-9a-f]+>")
 PWNED = "/tmp/gradrepl-pwned*"
 # Tighter budgets than the defaults keep the suite fast; containment does not depend on them.
 FLAGS = ["--max-steps", "200000", "--time-limit", "1"]
@@ -87,7 +89,8 @@ def test_attack_is_contained(outcomes, path):
     rc, out, peak = outcomes[0][path]
     assert rc in (0, 1), out[-2000:]
     assert peak < PEAK_CAP, f"peak memory {peak} bytes"
+    shown = TENSOR_METHOD.sub("", out)
     for leak in LEAKS:
-        assert leak not in out, f"output shows {leak!r}"
+        assert leak not in shown, f"output shows {leak!r}"
     for alive in re.findall(r"print\('(still alive[^']*)'\)", path.read_text(errors="replace")):
         assert alive in out

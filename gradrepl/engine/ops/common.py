@@ -167,17 +167,25 @@ def grad_shapes(a, b):
     return (a._a.shape, None) if ra else None
 
 
-def binary_result(out, a, b, spec, number_spec):
+def binary_result(out, a, b, spec, number_spec, other_always=False):
     """The Tensor of `out` for a binary op, recording `spec` when b is a Tensor and
-    `number_spec` (the number kept in ctx, no edge for it) when b is a Python number."""
+    `number_spec` (the number kept in ctx, no edge for it) when b is a Python number.
+
+    As PyTorch's generated code, an operand counts as saved (its in-place change fails
+    backward) only when a formula that runs needs it: mul's self only when other needs a
+    gradient and the other way round; div's other always (`other_always`). The node still
+    keeps both for the tutor's :explain; unchecked ones have version None."""
     t = _new(out)
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
             if type(b) is Tensor:
-                t._fn = Node(spec, (edge_of(a), edge_of(b)), (a, b), s)
+                node = t._fn = Node(spec, (edge_of(a), edge_of(b)), (a, b), s)
+                node.versions = (node.versions[0] if s[1] is not None else None,
+                                 node.versions[1] if s[0] is not None or other_always else None)
             else:
-                t._fn = Node(number_spec, (edge_of(a), None), (a,), (s[0], b))
+                node = t._fn = Node(number_spec, (edge_of(a), None), (a,), (s[0], b))
+                node.versions = (None,)
     return t
 
 

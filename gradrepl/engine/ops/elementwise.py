@@ -235,7 +235,7 @@ def div(a, b, rounding_mode=None):
         out = out.astype(xa.dtype)
     if CPP_FORMULA[0] and type(b) is not Tensor:   # div(Tensor, Scalar) in a C++ formula
         return result(out, DivBackward1, (a,), (), b)
-    return binary_result(out, a, b, DivBackward0, DivBackward0_number)
+    return binary_result(out, a, b, DivBackward0, DivBackward0_number, other_always=True)
 
 
 @rule("DivBackward1", ("self",), ("grad / other",), ctx=("other",))
@@ -427,8 +427,8 @@ def rpow(a, base):
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
-        node = t._fn = Node(PowBackward2, (edge_of(a),), (t,), base)
-        node.saved = (SavedOutput(t, node),)
+        node = t._fn = Node(PowBackward2, (edge_of(a),), (t, a), base)
+        node.saved = (SavedOutput(t, node), a)   # the exponent too, as PyTorch saves it (the rule reads result)
         node.saved_outputs = (0,)
         return t
     return _new(out)

@@ -7,7 +7,8 @@ from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, no_grad_view, result
 from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
-from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.ops.shape import expand
+from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import broadcast_shape, prod, pytype, shape_list, wrap_dim
 from gradrepl.limits import check_numel
 
@@ -84,12 +85,8 @@ def _norm_index(t, index):
             continue
         if type(i) is Tensor:
             if i.dtype is D.bool_:
-                m = i._a
-                if m.shape != t._a.shape[dim:dim + m.ndim]:
-                    raise IndexError(f"The shape of the mask {shape_list(m.shape)} at index {0} does not match the "
-                                     f"shape of the indexed tensor {shape_list(t._a.shape)} at index {dim}")
-                out.append(m)
-                dim += m.ndim
+                out.append(_checked_mask(i._a, t._a.shape, dim))
+                dim += i._a.ndim
                 advanced = True
                 continue
             if i.dtype.is_floating_point:
@@ -125,6 +122,11 @@ def _norm_index(t, index):
             arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
             if arr.dtype.kind in "fV":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if arr.dtype.kind == "b":   # a list of bools is a mask, as torch.tensor of it
+                out.append(_checked_mask(arr, t._a.shape, dim))
+                dim += arr.ndim
+                advanced = True
+                continue
             size = t._a.shape[dim]
             if arr.dtype.kind in "iu" and arr.size and (arr.max() >= size or arr.min() < -size):
                 bad = int(arr.max()) if arr.max() >= size else int(arr.min())
@@ -180,6 +182,24 @@ def getitem(t, index):
         return result(arr, IndexBackward0, (t,), (), (t._a.shape, (i,)))
     idx, advanced = _norm_index(t, index)
     return getitem_raw(t, idx, advanced, single=type(index) is slice)
+
+
+C_INT_NAMES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+
+
+def check_int_fits(value, dtype):
+    """A float written into an integer tensor: PyTorch refuses NaN, infinities and values out of range."""
+    info = np.iinfo(dtype)
+    if not (info.min <= value <= info.max):   # False for NaN too
+        raise RuntimeError(f"value cannot be converted to type {C_INT_NAMES[dtype.name]} without overflow")
+
+
+def _checked_mask(m, shape, dim):
+    for j, n in enumerate(m.shape):
+        if dim + j >= len(shape) or n != shape[dim + j]:
+            raise IndexError(f"The shape of the mask {shape_list(m.shape)} at index {j} does not match the "
+                             f"shape of the indexed tensor {shape_list(shape)} at index {dim + j}")
+    return m
 
 
 def _nested_numel(seq):
@@ -281,6 +301,8 @@ def setitem(t, index, value):
             v = v.astype(t._a.dtype)
     elif isinstance(value, (int, float, bool)):
         v = value
+        if type(value) is float and t._a.dtype.kind in "iu":
+            check_int_fits(value, t._a.dtype)
     else:
         value = as_tensor(value)
         v = value._a.astype(t._a.dtype)
@@ -293,6 +315,8 @@ def setitem(t, index, value):
             if len(v.shape) > len(target_shape) and any(s != 1 for s in v.shape[:len(v.shape) - len(target_shape)]):
                 raise ValueError
         except ValueError:
+            if not advanced:   # basic indexing copies into a view: PyTorch's expand message
+                expand(_new(v), *target_shape)
             raise RuntimeError(f"shape mismatch: value tensor of shape {shape_list(v.shape)} cannot be broadcast to "
                                f"indexing result of shape {shape_list(target_shape)}") from None
         if len(v.shape) > len(target_shape):

@@ -17,19 +17,19 @@ def _check_same_dtype(a, b, what="m1 and m2"):
                            f"{_NP_NAME[a.dtype.name]} != {_NP_NAME[b.dtype.name]}")
 
 
-@rule("DotBackward0", ("self", "tensor"), ("grad * tensor", "grad * self"), saved=("self", "tensor"))
+@rule("DotBackward0", ("self", "tensor"), ("grad * tensor", "grad * self"), saved=("self", "tensor"), needed_by=((1,), (0,)))
 def DotBackward0(grad, xp, node, self, tensor):
     ea, eb = node.edges
     return (None if ea is None else grad * tensor, None if eb is None else grad * self)
 
 
-@rule("MvBackward0", ("self", "vec"), ("grad.ger(vec)", "self.t().mv(grad)"), saved=("self", "vec"))
+@rule("MvBackward0", ("self", "vec"), ("grad.ger(vec)", "self.t().mv(grad)"), saved=("self", "vec"), needed_by=((1,), (0,)))
 def MvBackward0(grad, xp, node, self, vec):
     ea, eb = node.edges
     return (None if ea is None else xp.outer(grad, vec), None if eb is None else xp.matmul(xp.mT(self), grad))
 
 
-@rule("MmBackward0", ("self", "mat2"), ("grad.mm(mat2.t())", "self.t().mm(grad)"), saved=("self", "mat2"))
+@rule("MmBackward0", ("self", "mat2"), ("grad.mm(mat2.t())", "self.t().mm(grad)"), saved=("self", "mat2"), needed_by=((1,), (0,)))
 def MmBackward0(grad, xp, node, self, mat2):
     ea, eb = node.edges   # an input that needs no gradient costs no matmul
     return (None if ea is None else xp.matmul(grad, xp.mT(mat2)), None if eb is None else xp.matmul(xp.mT(self), grad))
@@ -59,7 +59,7 @@ def _matmul_general(grad, xp, node, self, other, self_shape, other_shape):
     return (ga, gb)
 
 
-_MATMUL = dict(saved=("self", "other"), ctx=("self_shape", "other_shape"))
+_MATMUL = dict(saved=("self", "other"), ctx=("self_shape", "other_shape"), needed_by=((1,), (0,)))
 UnsafeViewBackward0 = rule("UnsafeViewBackward0", ("self", "other"), ("(batched matmul) grad @ other.mT", "self.mT @ grad"),
                            **_MATMUL)(_matmul_general)
 SqueezeBackward4 = rule("SqueezeBackward4", ("self", "other"), ("(vector @ matrix) grad @ other.mT", "self.mT @ grad"),
@@ -77,13 +77,13 @@ def matrix_product(f, xa, xb):
 def dot(a, b):
     if a._a.ndim != 1 or b._a.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a._a.ndim}D and {b._a.ndim}D tensors")
+    if a._a.dtype != b._a.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {legacy_scalar(a.dtype)} "
+                           f"and {legacy_scalar(b.dtype)}")
     if a._a.shape != b._a.shape:
         n, m = a._a.shape[0], b._a.shape[0]
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
                            f"of elements, but got {n} and {m} elements respectively")
-    if a._a.dtype != b._a.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {legacy_scalar(a.dtype)} "
-                           f"and {legacy_scalar(b.dtype)}")
     out = np.asarray(matrix_product(np.dot, a._a, b._a))
     return result(out, DotBackward0, (a, b), (a, b), None)
 

@@ -46,7 +46,7 @@ def _float_input(t, name):
 # ------------------------------------------------------------------ addmm (nn.Linear)
 @rule("AddmmBackward0", ("self", "mat1", "mat2"),
       ("grad * beta (summed to self's shape)", "alpha * grad @ mat2.T", "alpha * mat1.T @ grad"),
-      saved=("mat1", "mat2"), ctx=("self_shape", "beta", "alpha"))
+      saved=("mat1", "mat2"), ctx=("self_shape", "beta", "alpha"), needed_by=((2,), (1,)))
 def AddmmBackward0(grad, xp, node, mat1, mat2, self_shape, beta, alpha):
     e = node.edges
     g_self = xp.sum_to(grad if beta == 1 else grad * beta, self_shape) if e[0] is not None else None
@@ -68,9 +68,12 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                            f"{b.shape[0]}x{b.shape[1]})")
-    if a.dtype != b.dtype or a.dtype != c.dtype:
-        raise RuntimeError(f"expected m1, m2 and self to have the same dtype, but got: "
-                           f"{cname(D.from_np(a.dtype))} != {cname(D.from_np(b.dtype))}")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {legacy_scalar(D.from_np(a.dtype))} "
+                           f"and {legacy_scalar(D.from_np(b.dtype))}")
+    if c.dtype != b.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {legacy_scalar(D.from_np(c.dtype))} "
+                           f"and {legacy_scalar(D.from_np(b.dtype))}")
     prod = np.matmul(a, b)
     if alpha != 1:
         prod = prod * a.dtype.type(alpha)
@@ -1501,7 +1504,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     n = x.size // x.shape[1]
     if training:
         if n <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(x.shape)}")
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size torch.Size({list(x.shape)})")
         mean = x64.mean(axis=axes, keepdims=True)
         var = ((x64 - mean) ** 2).mean(axis=axes, keepdims=True)
         if running_mean is not None:

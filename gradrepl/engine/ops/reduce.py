@@ -89,6 +89,9 @@ def MeanBackward1(grad, xp, shape, dims, keepdim):
 def reduce_mean(a, dim=None, keepdim=False, dtype=None):
     xa = a._a
     if dtype is not None:
+        if not dtype.is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point "
+                               f"or complex dtype. Got: {legacy_scalar(dtype)}")
         xa = xa.astype(dtype.np)
     elif xa.dtype.kind not in "fV":
         raise RuntimeError(

@@ -50,10 +50,10 @@ class Rule:
     tutor's :explain shows it), the named saved values and context, and the code."""
 
     __slots__ = ("name", "inputs", "formulas", "saved_names", "ctx_names", "backward", "fn", "saves", "multi",
-                 "key", "optional")
+                 "key", "optional", "needed_by")
     builtin = True   # a formula of PyTorch's C++ code (autograd.CPP_FORMULA), unlike a custom Function's
 
-    def __init__(self, name, inputs, formulas, saved, ctx, fn, saves, multi, key, optional=()):
+    def __init__(self, name, inputs, formulas, saved, ctx, fn, saves, multi, key, optional=(), needed_by=None):
         self.name = name
         self.inputs = inputs
         self.formulas = formulas
@@ -64,6 +64,7 @@ class Rule:
         self.key = key
         self.fn = fn
         self.optional = optional   # saved values the forward may pass as None
+        self.needed_by = needed_by  # per saved value: the inputs whose gradient formula reads it
         self.backward = _caller(fn, len(saved), len(ctx), _takes_node(fn))
 
     def __repr__(self):
@@ -78,11 +79,20 @@ class Rule:
         outs = tuple([k for k, s in enumerate(saved) if s is RESULT]) if saved else ()
         if not outs:
             node = out._fn = Node(self, edges, saved if type(saved) is tuple else tuple(saved), ctx)
+            if self.needed_by is not None:
+                node.versions = unchecked(node.versions, self.needed_by, edges)
             return node
         node = out._fn = Node(self, edges, tuple([out if s is RESULT else s for s in saved]), ctx)
         node.saved = tuple([SavedOutput(out, node) if s is RESULT else s for s in saved])
         node.saved_outputs = outs
         return node
+
+
+def unchecked(versions, needed_by, edges):
+    """PyTorch saves a value only for the gradients that run: one no input needing a
+    gradient reads is not saved, so changing it in place fails nothing (version None;
+    the node keeps it for the tutor's :explain)."""
+    return tuple([v if any(edges[i] is not None for i in users) else None for v, users in zip(versions, needed_by)])
 
 
 def _params(fn):
@@ -125,11 +135,14 @@ def _caller(fn, n_saved, n_ctx, takes_node):
 
 
 def rule(name, inputs=("self",), formulas=None, *, saved=(), ctx=(), saves=None, multi=False, key=None,
-         optional=()):
+         optional=(), needed_by=None):
     """Declare a backward node. `saved`: names of the tensors the forward keeps (checked
     for in-place changes; `result` is the op's own output); `ctx`: names of the small
     non-tensor values (shapes, dims). Both become the rule function's parameters.
-    `optional`: saved names the forward may pass as None (the rule then gets None)."""
+    `optional`: saved names the forward may pass as None (the rule then gets None).
+    `needed_by`: per saved name, the indices of the inputs whose gradient reads it (as
+    PyTorch's generated code saves: mm's self only when mat2 needs a gradient); without it
+    every saved value is checked."""
     if formulas is None:
         raise TypeError(f"rule {name}: formulas are required (one per input)")
     if len(formulas) != len(inputs):
@@ -143,7 +156,7 @@ def rule(name, inputs=("self",), formulas=None, *, saved=(), ctx=(), saves=None,
             raise TypeError(f"rule {name}: the function's parameters {params} must be (grad, xp, [node,] "
                             f"{', '.join(want)})")
         spec = Rule(name, tuple(inputs), tuple(formulas), tuple(saved), tuple(ctx), fn,
-                    bool(saved) if saves is None else saves, multi, key or name, tuple(optional))
+                    bool(saved) if saves is None else saves, multi, key or name, tuple(optional), needed_by)
         if spec.key in SPECS:
             raise ValueError(f"rule {spec.key} declared twice")
         SPECS[spec.key] = spec

@@ -370,12 +370,12 @@ def lerp(self, end, weight):
     return result(np.asarray(out), LerpBackward0, (self, end), (), (weight, *shp))
 
 
-def _three(name, node, formulas, kernel, deriv):
+def _three(name, node, formulas, kernel, deriv, needed_by):
     def fn(grad, xp, self, tensor1, tensor2, value, shapes):
         gs = deriv(grad, xp, self, tensor1, tensor2, value)
         return tuple(None if s is None else xp.sum_to(g, s) for g, s in zip(gs, shapes))
     spec = rule(node, ("self", "tensor1", "tensor2"), formulas, saved=("self", "tensor1", "tensor2"),
-                ctx=("value", "shapes"))(fn)
+                ctx=("value", "shapes"), needed_by=needed_by)(fn)
 
     def forward(self, tensor1, tensor2, *, value=1):
         dt = D.result_type((self, tensor1, tensor2))
@@ -394,10 +394,10 @@ def _inplace3(self, forward, t1, t2, value):
 
 _three("addcmul", "AddcmulBackward0", ("grad", "grad * tensor2 * value", "grad * tensor1 * value"),
        lambda a, b, c, v: a + v * b * c,
-       lambda grad, xp, s, t1, t2, v: (grad, grad * t2 * v, grad * t1 * v))
+       lambda grad, xp, s, t1, t2, v: (grad, grad * t2 * v, grad * t1 * v), needed_by=((), (2,), (1,)))
 _three("addcdiv", "AddcdivBackward0", ("grad", "grad * value / tensor2", "-grad * value * tensor1 / (tensor2 * tensor2)"),
        lambda a, b, c, v: a + v * (b / c),
-       lambda grad, xp, s, t1, t2, v: (grad, grad * v / t2, -grad * v * t1 / (t2 * t2)))
+       lambda grad, xp, s, t1, t2, v: (grad, grad * v / t2, -grad * v * t1 / (t2 * t2)), needed_by=((), (2,), (1, 2)))
 
 
 @rule("PowBackward0", ("self",), ("pow_backward(grad, self, exponent)",), saved=("self",), ctx=("exponent",),

@@ -1,0 +1,17 @@
+import torch
+torch.manual_seed(0)
+print(torch.arange(1500))
+print(torch.randn(100, 100))
+print(torch.zeros(1001))
+print(torch.arange(3000.).view(30, 100))
+big = torch.randn(6, 200)
+print(big.shape)
+big
+torch.set_printoptions(threshold=10000)
+print(torch.arange(1100)[:5])
+torch.set_printoptions(precision=2)
+print(torch.randn(3, 3))
+torch.set_printoptions(sci_mode=False)
+print(torch.tensor([1e-7, 12345.678]))
+torch.set_printoptions(profile="default")
+print(torch.tensor([1e-7, 12345.678]))

@@ -1,0 +1,18 @@
+import torch
+t = torch.arange(20).view(4, 5)
+print(t[0])
+print(t[:, 0])
+print(t[1:3, 2:])
+print(t[-1, -1])
+print(t[..., 1])
+print(t[None].shape, t[:, None].shape)
+print(t[[0, 2, 3]])
+print(t[[0, 1], [2, 3]])
+print(t[t > 12])
+print(t[t % 2 == 0].sum())
+row_mask = t[:, 0] > 4
+print(row_mask, t[row_mask])
+print(t[torch.tensor([3, 0])])
+print(t[1][2], t[1, 2].item())
+print(t[:, ::2])
+print(t[::-1])

@@ -1,0 +1,16 @@
+import torch
+import torch.nn as nn
+torch.manual_seed(32)
+img = torch.randn(2, 1, 6, 6)
+conv = nn.Conv2d(1, 3, kernel_size=3, padding=1)
+print(conv)
+out = conv(img)
+print(out.shape)
+pool = nn.MaxPool2d(2)
+print(pool(out).shape)
+flat = nn.Flatten()(pool(torch.relu(out)))
+print(flat.shape)
+head = nn.Linear(27, 2)
+print(head(flat).shape)
+print(sum(p.numel() for p in conv.parameters()))
+conv(torch.randn(2, 3, 6, 6))
