@@ -453,6 +453,10 @@ Keys
                          "--max-ast-depth)", "语句嵌套太深：语法层级超过 {limit} 层（用 --max-ast-depth 提高上限）"),
     "budget.source": ("statement too long: {n} characters of source, over the limit of {limit} (raise it with "
                       "--max-source)", "语句太长：源代码有 {n} 个字符，超过了上限 {limit}（用 --max-source 提高上限）"),
+    "budget.work": ("time limit exceeded before it started: this matrix product needs about {ops} multiply-adds, "
+                    "more than {limit} s allows (raise it with --time-limit)",
+                    "开始前就超出时间上限：这个矩阵乘法大约需要 {ops} 次乘加运算，超出了 {limit} 秒的允许范围"
+                    "（用 --time-limit 提高上限）"),
     "budget.compile_depth": ("statement too deeply nested to compile", "语句嵌套太深，无法编译"),
     # hints gradrepl adds under an error (gradrepl.lang; English there, localize() shows them)
     "hint.scalar": ("pass a gradient of the same shape, such as {y}.backward(torch.ones_like({y})), or reduce "
