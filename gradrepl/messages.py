@@ -505,6 +505,10 @@ def colon(lang: str) -> str:
 LOCALIZED = ("hint.", "vizerr.", "viznote.", "budget.")
 _FIELD = re.compile(r"\{(\w+)\}")
 _PATTERNS: list = []
+# localize() matches templates whose fields are lazy groups: its work grows with a power of the
+# text's length, and a field can be user text (a hint quotes the learner's expression); longer
+# text than any message gradrepl words itself stays in English.
+MAX_LOCALIZED = 2000
 
 
 def _patterns() -> list:
@@ -527,7 +531,7 @@ def localize(text: str, lang: str) -> str:
     """English `text` made by msg(key, "en", ...) from a hint.*, vizerr.* or viznote.* key,
     shown in `lang` (unchanged for lang "en" or text made otherwise: PyTorch's own messages).
     Fields are localized too, so a message that wraps another one comes out whole."""
-    if lang != "zh" or not text:
+    if lang != "zh" or not text or len(text) > MAX_LOCALIZED:
         return text
     for key, pattern in _patterns():
         m = pattern.fullmatch(text)
