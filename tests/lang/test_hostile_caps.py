@@ -321,3 +321,27 @@ def test_a_dataloader_batch_past_the_item_cap_is_refused_before_it_is_built(drop
                       f"dl = DataLoader(range(10**12), batch_size=10**9, drop_last={drop_last})\n"
                       "next(iter(dl))\n")
     assert "1000000000 items" in message
+
+
+@pytest.mark.parametrize("src", [
+    "torch.tensor([[0.5] * 10**4] * 10**4)",          # small list, 10**8 leaves
+    "torch.tensor([range(10**5)] * 10**4)",
+    "torch.tensor([torch.ones(10**4)] * 10**4)",
+    "torch.multinomial(torch.ones(10**6), 10**9, replacement=True)",
+    "torch.ones(3, dtype=torch.long).bincount(minlength=10**12)",
+    "torch.tensor([10**18]).bincount()",
+    "torch.histc(torch.ones(3), bins=10**12)",
+])
+def test_results_numpy_would_allocate_at_once_are_sized_first(src):
+    refused("import torch\n" + src + "\n")
+
+
+def test_small_tensors_bincounts_and_histograms_are_pytorchs():
+    out, result = run("import torch\ntorch.tensor([[0.5] * 3] * 2).shape\ntorch.tensor([1, 1, 3]).bincount()\n"
+                      "torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=0, max=3)\n"
+                      "torch.multinomial(torch.ones(4), 2).shape\n")
+    assert result.ok, headline(result)
+    # recorded from torch 2.13
+    assert out == ("torch.Size([2, 3])\ntensor([0, 2, 0, 1])\ntensor([0., 2., 1., 0.])\ntorch.Size([2])\n")
+    assert refused("import torch\ntorch.tensor([[1, 2], [3]])\n", "ValueError") == \
+        "ValueError: expected sequence of length 2 at dim 1 (got 1)"
