@@ -345,3 +345,14 @@ def test_small_tensors_bincounts_and_histograms_are_pytorchs():
     assert out == ("torch.Size([2, 3])\ntensor([0, 2, 0, 1])\ntensor([0., 2., 1., 0.])\ntorch.Size([2])\n")
     assert refused("import torch\ntorch.tensor([[1, 2], [3]])\n", "ValueError") == \
         "ValueError: expected sequence of length 2 at dim 1 (got 1)"
+
+
+def test_a_custom_functions_ctx_prints_as_pytorchs_backward_node():
+    # torch 2.13: ctx is the node, <torch.autograd.function.DoubleBackward object at 0x...>
+    out, result = run("import torch\nclass Double(torch.autograd.Function):\n"
+                      "    @staticmethod\n    def forward(x):\n        return x * 2\n"
+                      "    @staticmethod\n    def setup_context(ctx, inputs, output):\n        print(ctx)\n"
+                      "    @staticmethod\n    def backward(ctx, g):\n        return g * 2\n"
+                      "y = Double.apply(torch.ones(2, requires_grad=True))\n")
+    assert result.ok, headline(result)
+    assert out.startswith("<torch.autograd.function.DoubleBackward object at 0x") and "gradrepl" not in out
