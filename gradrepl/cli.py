@@ -8,7 +8,6 @@ It never imports prompt_toolkit or rich.
 Exit status: 0 success, 1 an error in the code, 2 usage, 70 internal error,
 130 interrupted by Ctrl-C.
 """
-import argparse
 import os
 import sys
 
@@ -16,9 +15,8 @@ from gradrepl import __version__
 from gradrepl.limits import Limits
 
 from gradrepl.usage import EXIT_INTERNAL, EXIT_INTERRUPT, EXIT_OK, EXIT_USAGE, EXIT_USER, \
-    Parser as _Parser, UsageError as _UsageError
+    UsageError as _UsageError
 
-_DEFAULTS = Limits()
 _BUDGETS = (
     # flag, Limits field, type, help
     ("--max-steps", "max_steps", int, "interpreter steps (loop iterations, calls, "
@@ -62,15 +60,28 @@ def _positive(kind):
     def convert(text):
         value = kind(text)
         if value <= 0:
+            import argparse
             raise argparse.ArgumentTypeError(f"must be positive: {text}")
         return value
     return convert
 
 
+def _Parser(**kwargs):
+    """The commands' argument parser (gradrepl.usage.Parser: built on first use)."""
+    from gradrepl import usage
+    return usage.Parser(**kwargs)
+
+
+def _raw_description():
+    import argparse
+    return argparse.RawDescriptionHelpFormatter
+
+
 def _add_budget_flags(parser):
+    defaults = Limits()
     group = parser.add_argument_group("budgets")
     for flag, field, kind, text in _BUDGETS:
-        default = _show(getattr(_DEFAULTS, field))
+        default = _show(getattr(defaults, field))
         where = " in lesson steps" if field in ("max_steps", "time_limit") else ""
         group.add_argument(flag, dest=field, type=_positive(kind), metavar="N",
                            help=f"{text} (default {default}{where})")
@@ -111,7 +122,7 @@ def _split_budget_flags(argv):
 
 def _parser():
     parser = _Parser(prog="gradrepl", description="An interactive autograd REPL and tutor.",
-                     epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                     epilog=_EPILOG, formatter_class=_raw_description())
     parser.add_argument("--version", action="version", version=f"gradrepl {__version__}")
     parser.add_argument("--no-color", action="store_true",
                         help="plain text in the REPL (also NO_COLOR=1 or TERM=dumb)")
@@ -148,7 +159,7 @@ def _not_a_command(word):
 def _run_parser():
     parser = _Parser(prog="gradrepl run", description="Run FILE in script mode.",
                      epilog=_EPILOG.split("\n\nsubcommands")[0],
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                     formatter_class=_raw_description())
     parser.add_argument("file", help="the script ('-' for standard input)")
     parser.add_argument("--keep-going", action="store_true",
                         help="report each failing statement and go on with the next one")
@@ -183,6 +194,9 @@ def entry() -> None:
     """The process entry point (console script, python -m gradrepl): main(), then exit at
     once. Tearing down a session's autograd graph object by object at interpreter exit
     costs up to a third of a short script's run time, and nothing is left to clean up."""
+    import gc
+    gc.disable()        # start-up makes ~45,000 lasting objects and frees few: see _collector_on
+    _START_UP.append(True)
     from gradrepl.worker.front import supervise
     rc = supervise(main, sys.argv[1:], resume=run_script)
     for stream in (sys.stdout, sys.stderr):
@@ -193,18 +207,38 @@ def entry() -> None:
     os._exit(rc if isinstance(rc, int) else 1)
 
 
+_START_UP = []      # [True] from entry() until the collector is back on
+
+
+def _collector_on():
+    """Start-up is over (modules imported, the session's tables built): its objects are
+    moved where the collector never scans them again (gc.freeze: they live as long as the
+    process), and the collector runs again. A no-op unless entry() turned it off."""
+    if _START_UP:
+        _START_UP.clear()
+        import gc
+        gc.freeze()
+        gc.enable()
+
+
 def _internal(exc):
     print(f"gradrepl: internal error ({type(exc).__name__}: {str(exc)[:200]}); please report it "
           f"with the input that caused it", file=sys.stderr)
 
 
 def _main(argv):
-    flags, argv = _split_budget_flags(argv)
-    budgets = budget_flags(_budget_parser().parse_args(flags))
     from gradrepl import limits as limits_module
+    if len(argv) == 2 and argv[0] == "run" and not argv[1].startswith("-"):
+        # `gradrepl run FILE`, no flags: what the parsers below would make of it, without
+        # building them (argparse is a tenth of the start-up)
+        limits_module.FLAGS.clear()
+        return _run_file(argv[1], Limits.open_ended(), keep_going=False)
+    flags, argv = _split_budget_flags(argv)
+    budgets = budget_flags(_budget_parser().parse_args(flags)) if flags else {}
     limits_module.FLAGS.clear()       # for subcommands that make their own sessions
     limits_module.FLAGS.update(budgets)
     if argv and argv[0] in _DELEGATED:
+        _collector_on()
         module_name, with_name = _DELEGATED[argv[0]]
         import importlib
         try:
@@ -214,21 +248,13 @@ def _main(argv):
             return EXIT_USAGE
         return module.main(argv if with_name else argv[1:])
     if argv and argv[0] == "export":
+        _collector_on()
         from gradrepl.export import main as export_main
         return export_main(argv[1:])
     if argv and argv[0] == "run":
         opts = _run_parser().parse_args(argv[1:])
         opts.__dict__.update(budgets)
-        if opts.file == "-":
-            return run_script(sys.stdin.read(), "<stdin>", limits_from(opts), opts.keep_going)
-        try:
-            with open(opts.file, encoding="utf-8-sig") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            print(f"gradrepl run: cannot read '{opts.file}': {reason}", file=sys.stderr)
-            return EXIT_USAGE
-        return run_script(text, opts.file, limits_from(opts), opts.keep_going)
+        return _run_file(opts.file, limits_from(opts), opts.keep_going)
     if argv and not argv[0].startswith("-"):
         return _not_a_command(argv[0])
     opts = _parser().parse_args(argv)
@@ -240,6 +266,7 @@ def _main(argv):
             print(f"gradrepl: standard input is not UTF-8 text: {e}", file=sys.stderr)
             return EXIT_USAGE
         return run_script(text, "<stdin>", limits_from(opts), keep_going=opts.keep_going)
+    _collector_on()
     try:
         from gradrepl.repl import start
     except ImportError:
@@ -247,6 +274,20 @@ def _main(argv):
               "run a file with `gradrepl run FILE`", file=sys.stderr)
         return EXIT_USAGE
     return start(opts, lang=opts.lang)
+
+
+def _run_file(path, limits, keep_going):
+    """`gradrepl run PATH` ('-': standard input)."""
+    if path == "-":
+        return run_script(sys.stdin.read(), "<stdin>", limits, keep_going)
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        print(f"gradrepl run: cannot read '{path}': {reason}", file=sys.stderr)
+        return EXIT_USAGE
+    return run_script(text, path, limits, keep_going)
 
 
 class _Stdout:
@@ -305,6 +346,7 @@ def run_script(text, filename, limits, keep_going):
         print(text, file=sys.stderr, flush=True)
 
     session = Session(limits=limits, write=stdout.write)
+    _collector_on()
     session.hard_stop = monitor.ACTIVE is None   # a worker is stopped by its front instead
     monitor.script_spec(text, filename, limits, keep_going)
     session.report = report

@@ -21,3 +21,24 @@ class BudgetExceeded(BaseException):
 
 class Interrupted(BaseException):
     """Ctrl-C arrived while a statement was running."""
+
+
+class Record:
+    """A plain value class: `__init__` is written out by the subclass; equality and repr go
+    by the names in FIELDS, as a dataclass's would. (dataclasses itself, with the code it
+    compiles for every class, is a few percent of the start-up.)"""
+
+    FIELDS: tuple = ()
+    __hash__ = None
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.FIELDS)
+
+    def __repr__(self):
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.FIELDS)
+        return f"{self.__class__.__qualname__}({inner})"
+
+    def as_dict(self) -> dict:
+        return {n: getattr(self, n) for n in self.FIELDS}

@@ -1,24 +1,49 @@
 """Resource limits shared by the engine and the interpreter (defaults: DECISIONS.md)."""
-from dataclasses import dataclass
-
 from gradrepl.errors import BudgetExceeded
 
+_DEFAULTS = {
+    "max_steps": 10_000_000,   # interpreter steps per top-level statement (None: no limit)
+    "time_limit": 10.0,        # seconds of wall time per top-level statement (None: no limit)
+    "max_depth": 200,          # call depth
+    "max_elements": 50_000_000,  # elements per tensor
+    "max_bytes": 2 * 1024 ** 3,  # live tensor data
+    "max_int_bits": 100_000,   # integer results
+    "max_items": 10_000_000,   # string / sequence length
+    "max_output": 1_000_000,   # bytes printed per statement
+    "max_source": 100_000,     # bytes of source per statement
+    "max_ast_depth": 100,
+}
 
-@dataclass
+
 class Limits:
     """The budgets. Defaults are those of lesson steps; `open_ended()` gives the prompt's,
-    `run FILE`'s and pipes' (no step or time limit: real training loops run for minutes)."""
+    `run FILE`'s and pipes' (no step or time limit: real training loops run for minutes).
 
-    max_steps: int | None = 10_000_000   # interpreter steps per top-level statement (None: no limit)
-    time_limit: float | None = 10.0      # seconds of wall time per top-level statement (None: no limit)
-    max_depth: int = 200                 # call depth
-    max_elements: int = 50_000_000       # elements per tensor
-    max_bytes: int = 2 * 1024 ** 3       # live tensor data
-    max_int_bits: int = 100_000          # integer results
-    max_items: int = 10_000_000          # string / sequence length
-    max_output: int = 1_000_000          # bytes printed per statement
-    max_source: int = 100_000            # bytes of source per statement
-    max_ast_depth: int = 100
+    A plain class, not a dataclass: the front process imports it before forking its worker,
+    and `dataclasses` (with the code it generates and compiles) costs start-up time."""
+
+    FIELDS = tuple(_DEFAULTS)
+
+    def __init__(self, **values):
+        unknown = set(values) - set(_DEFAULTS)
+        if unknown:
+            raise TypeError(f"Limits() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+        self.__dict__.update(_DEFAULTS)
+        self.__dict__.update(values)
+
+    def as_dict(self) -> dict:
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def copy(self) -> "Limits":
+        return Limits(**self.as_dict())
+
+    def __eq__(self, other):
+        return type(other) is Limits and self.as_dict() == other.as_dict()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "Limits(" + ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items()) + ")"
 
     @classmethod
     def open_ended(cls, **flags):

@@ -254,14 +254,29 @@ def repl_first_prompt(args: argparse.Namespace, env: dict[str, str]) -> dict:
     return {"times_s": times, "median_s": statistics.median(times)}
 
 
+# gradrepl's main() in this process (no worker, no os._exit: the statistics get written),
+# imports included
+PROFILE_DRIVER = """
+import cProfile, sys
+stats_path, work = sys.argv[1], sys.argv[2]
+profiler = cProfile.Profile()
+profiler.enable()
+from gradrepl.cli import main
+rc = main(["run", work])
+profiler.disable()
+profiler.dump_stats(stats_path)
+sys.exit(rc)
+"""
+
+
 def profile(args: argparse.Namespace, env: dict[str, str]) -> int:
-    """Run `PYTHON -m gradrepl run WORK.py` under cProfile and print its hotspots."""
+    """Run `gradrepl run WORK.py` (cli.main, in one process) under cProfile and print its
+    hotspots."""
     import pstats
 
     with tempfile.TemporaryDirectory() as tmp:
         stats_path = Path(tmp) / "gradrepl.prof"
-        argv = [args.python, "-m", "cProfile", "-o", str(stats_path),
-                "-m", "gradrepl", "run", f"{args.profile}.py"]
+        argv = [args.python, "-c", PROFILE_DRIVER, str(stats_path), f"{args.profile}.py"]
         sample = run_process(argv, env, args.timeout)
         if sample.returncode != 0:
             print(f"bench: {shlex.join(argv)}: exit {sample.returncode}: "

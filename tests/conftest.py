@@ -1,6 +1,5 @@
 """Process-wide state that one test may change is put back after it, so that no test
 depends on which tests ran before it in the same pytest process."""
-import dataclasses
 import os
 import random
 import sys
@@ -23,21 +22,21 @@ settings.load_profile(os.environ.get("GRADREPL_HYPOTHESIS", "ci"))
 @pytest.fixture(autouse=True)
 def restore_process_state():
     recursion = sys.getrecursionlimit()     # sessions raise it; it is never lowered again
-    saved_limits = dataclasses.replace(limits.LIMITS)
+    saved_limits = limits.LIMITS.copy()
     flags = dict(limits.FLAGS)
-    print_opts = dataclasses.replace(printing.PRINT_OPTS)
+    print_opts = printing.PRINT_OPTS.as_dict()
     grad, default_float = autograd.GRAD[0], dtypes.DEFAULT_FLOAT[0]
     py_random, np_random = random.getstate(), np.random.get_state()
     warning_sink = util._WARN[0]    # the session that ran code last owns the engine's warnings
     yield
     util._WARN[0] = warning_sink
     sys.setrecursionlimit(recursion)
-    for f in dataclasses.fields(limits.Limits):
-        setattr(limits.LIMITS, f.name, getattr(saved_limits, f.name))
+    for name in limits.Limits.FIELDS:
+        setattr(limits.LIMITS, name, getattr(saved_limits, name))
     limits.FLAGS.clear()
     limits.FLAGS.update(flags)
-    for f in dataclasses.fields(print_opts):
-        setattr(printing.PRINT_OPTS, f.name, getattr(print_opts, f.name))
+    for name, value in print_opts.items():
+        setattr(printing.PRINT_OPTS, name, value)
     autograd.GRAD[0], dtypes.DEFAULT_FLOAT[0] = grad, default_float
     random.setstate(py_random)
     np.random.set_state(np_random)

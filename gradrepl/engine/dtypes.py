@@ -1,8 +1,9 @@
 """PyTorch dtypes over NumPy dtypes, and PyTorch's type-promotion rules.
 
 bfloat16 is ml_dtypes' NumPy dtype. Its `dtype.kind` is "V", not "f": the engine's
-floating-point tests read `dtype.kind in "fV"` (no other "V" dtype is ever made)."""
-import ml_dtypes
+floating-point tests read `dtype.kind in "fV"` (no other "V" dtype is ever made).
+ml_dtypes is imported when `torch.bfloat16.np` is first read (a twentieth of the start-up;
+no bfloat16 array can exist before that)."""
 import numpy as np
 
 
@@ -12,16 +13,27 @@ class DType:
     __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_rank", "_kind",
                  "legacy")
 
-    def __init__(self, name, np_dtype, kind, rank, legacy):
+    def __init__(self, name, np_dtype, kind, rank, legacy, itemsize=None):
         self.name = name
-        self.np = np.dtype(np_dtype)
+        if np_dtype is not None:     # None: filled in by __getattr__ when first read
+            self.np = np.dtype(np_dtype)
+            itemsize = self.np.itemsize
         self._kind = kind            # 0 bool, 1 integer, 2 floating (PyTorch's promotion categories)
         self._rank = rank
         self.is_floating_point = kind == 2
         self.is_complex = False
-        self.is_signed = kind == 2 or self.np.kind == "i"
-        self.itemsize = self.np.itemsize
+        self.is_signed = kind == 2 or (np_dtype is not None and self.np.kind == "i")
+        self.itemsize = itemsize
         self.legacy = legacy         # 'FloatTensor' etc., used in some PyTorch messages
+
+    def __getattr__(self, attr):
+        """Only for an unset slot: bfloat16's NumPy dtype, from ml_dtypes on first use."""
+        if attr != "np" or self.name != "bfloat16":
+            raise AttributeError(attr)
+        import ml_dtypes
+        self.np = np_dtype = np.dtype(ml_dtypes.bfloat16)
+        _BY_NP[np_dtype] = self
+        return np_dtype
 
     def __repr__(self):
         return "torch." + self.name
@@ -39,13 +51,13 @@ int16 = DType("int16", np.int16, 1, 3, "ShortTensor")
 int32 = DType("int32", np.int32, 1, 4, "IntTensor")
 int64 = DType("int64", np.int64, 1, 5, "LongTensor")
 float16 = DType("float16", np.float16, 2, 6, "HalfTensor")
-bfloat16 = DType("bfloat16", ml_dtypes.bfloat16, 2, 6, "BFloat16Tensor")
+bfloat16 = DType("bfloat16", None, 2, 6, "BFloat16Tensor", itemsize=2)
 float32 = DType("float32", np.float32, 2, 7, "FloatTensor")
 float64 = DType("float64", np.float64, 2, 8, "DoubleTensor")
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
 REDUCED = (float16, bfloat16)   # PyTorch computes on these in float32 and rounds the result
-_BY_NP = {d.np: d for d in ALL}
+_BY_NP = {d.np: d for d in ALL if d is not bfloat16}   # bfloat16's: see DType.__getattr__
 _BY_NAME = {d.name: d for d in ALL}
 
 # Names under which torch exposes the dtypes.

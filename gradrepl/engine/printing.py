@@ -9,24 +9,28 @@ few vectorised NumPy passes plus the ``...`` edges.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 from gradrepl.errors import BudgetExceeded
 from gradrepl.limits import LIMITS
 
 
-@dataclasses.dataclass
 class _PrinterOptions:
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+    def __init__(self, precision: int = 4, threshold: float = 1000, edgeitems: int = 3,
+                 linewidth: int = 80, sci_mode: bool | None = None):
+        self.precision = precision
+        self.threshold = threshold
+        self.edgeitems = edgeitems
+        self.linewidth = linewidth
+        self.sci_mode = sci_mode
+
+    def as_dict(self) -> dict:
+        return {"precision": self.precision, "threshold": self.threshold,
+                "edgeitems": self.edgeitems, "linewidth": self.linewidth,
+                "sci_mode": self.sci_mode}
 
 
 PRINT_OPTS = _PrinterOptions()
@@ -63,14 +67,13 @@ def set_printoptions(
 
 def get_printoptions() -> dict[str, Any]:
     """``torch.get_printoptions``: keyword arguments for :func:`set_printoptions`."""
-    return dataclasses.asdict(PRINT_OPTS)
+    return PRINT_OPTS.as_dict()
 
 
 _DTYPE_NAMES = {
     np.dtype(np.float64): "torch.float64",
     np.dtype(np.float32): "torch.float32",
     np.dtype(np.float16): "torch.float16",
-    np.dtype(ml_dtypes.bfloat16): "torch.bfloat16",
     np.dtype(np.int64): "torch.int64",
     np.dtype(np.int32): "torch.int32",
     np.dtype(np.int16): "torch.int16",
@@ -97,6 +100,8 @@ def dtype_repr(np_dtype) -> str:
     try:
         return _DTYPE_NAMES[dtype]
     except KeyError:
+        if dtype.name == "bfloat16":      # ml_dtypes': loaded only once bfloat16 is used
+            return "torch.bfloat16"
         raise ValueError(f"no PyTorch dtype for NumPy dtype {dtype}") from None
 
 

@@ -13,7 +13,6 @@ import inspect
 import os
 import types
 
-import ml_dtypes
 import numpy as np
 
 from gradrepl.engine import creation as C
@@ -303,6 +302,7 @@ class finfo:
         if not isinstance(dt, D.DType) or not dt.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
+        import ml_dtypes
         info = ml_dtypes.finfo(dt.np)   # NumPy's finfo, and bfloat16's
         self.bits = int(info.bits)
         self.eps = float(info.eps)

@@ -16,14 +16,14 @@ import re
 
 _DIVISIONS = (ast.Div, ast.FloorDiv, ast.Mod)
 _NAMED = [
-    (("NameError", "UnboundLocalError"), re.compile(r"(?:name|local variable) '([^']+)'"), ast.Name, "id"),
-    (("AttributeError",), re.compile(r"has no attribute '([^']+)'"), ast.Attribute, "attr"),
+    (("NameError", "UnboundLocalError"), r"(?:name|local variable) '([^']+)'", ast.Name, "id"),
+    (("AttributeError",), r"has no attribute '([^']+)'", ast.Attribute, "attr"),
 ]
 # errors of an operator (a + b, a @ b), not of a call
 _OPERATOR_WORDS = ("unsupported operand", "The size of tensor", "inconsistent tensor size",
                    "shapes cannot be multiplied", "can't multiply sequence", "Expected all tensors",
                    "can only concatenate", "must be on the same", "can't be cast to the desired output")
-_CALLED = re.compile(r"^([A-Za-z_][\w.]*)\(\) ")
+_CALLED = r"^([A-Za-z_][\w.]*)\(\) "   # patterns: compiled on first use (re's cache)
 
 
 def _header_expressions(stmt):
@@ -59,7 +59,7 @@ def locate(stmt, type_name, message):
     nodes = [n for n in _walk(_header_expressions(stmt)) if isinstance(n, ast.expr)]
     for types, pattern, kind, field in _NAMED:
         if type_name in types:
-            m = pattern.search(message)
+            m = re.search(pattern, message)
             found = [n for n in nodes if isinstance(n, kind) and m and getattr(n, field) == m.group(1)]
             return found[0] if found else None
     if type_name == "ZeroDivisionError":
@@ -75,7 +75,7 @@ def locate(stmt, type_name, message):
         found = [n for n in nodes if isinstance(n, ast.Subscript)]
         return found[0] if len(found) == 1 else None
     calls = [n for n in nodes if isinstance(n, ast.Call)]
-    m = _CALLED.match(message)
+    m = re.match(_CALLED, message)
     if m:
         wanted = m.group(1).rsplit(".", 1)[-1]
         named = [c for c in calls if _callee(c) == wanted]

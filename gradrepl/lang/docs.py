@@ -6,8 +6,6 @@ docstrings start (recorded from PyTorch 2.13 by scripts/record_docs.py; a new op
 an entry there or by hand). help() prints through the session's output, so it counts
 against the output budget like print(); it never shows a host object or a `_` name.
 """
-import json
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -21,6 +19,7 @@ _TABLE = []
 def table() -> dict:
     """name -> {"signature": ..., "summary": ...} (read once)."""
     if not _TABLE:
+        import json
         path = Path(__file__).with_name("docs.json")
         try:
             _TABLE.append(json.loads(path.read_text(encoding="utf-8")))
@@ -34,6 +33,7 @@ def _public(names):
 
 
 def _width():
+    import shutil
     return max(40, min(shutil.get_terminal_size((80, 24)).columns, 100))
 
 

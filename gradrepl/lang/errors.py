@@ -1,18 +1,18 @@
 """User-facing errors: values with PyTorch's/Python's exact message, a place and a hint."""
 import re
-from dataclasses import dataclass
 
+from gradrepl.errors import Record
 from gradrepl.lang.policy import CONTROL_CHARS, HOST_WORDS
 from gradrepl.messages import msg
 
 _CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "\ud800-\udfff]")
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
-# Reports never repeat words that name host internals, even when hostile input typed them.
-_HOST_WORDS = re.compile(HOST_WORDS)
+# The patterns of error paths are compiled when first used (re's cache), not at start-up.
+_SURROGATE = "[\ud800-\udfff]"
 
 
 def redact(text: str) -> str:
-    return _HOST_WORDS.sub("\u2026", text)
+    """Reports never repeat words that name host internals, even when hostile input typed them."""
+    return re.sub(HOST_WORDS, "\u2026", text)
 
 
 def escape_control(text: str) -> str:
@@ -21,17 +21,17 @@ def escape_control(text: str) -> str:
     if _CONTROL_RE.search(text) is None:
         return text
     # a lone surrogate cannot be written to a UTF-8 terminal: shown as Python spells it
-    return _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text.translate(CONTROL_CHARS))
+    return re.sub(_SURROGATE, lambda m: f"\\u{ord(m.group()):04x}", text.translate(CONTROL_CHARS))
 
 
-_INTERNAL_ATTR = re.compile(r"^'([^']*)' object has no attribute '_[^']*'$")
+_INTERNAL_ATTR = r"^'([^']*)' object has no attribute '_[^']*'$"
 
 
 def without_internals(exc):
     """An engine error that names an internal attribute (a list passed where the engine
     reads a tensor's `_a`) becomes the TypeError it is, without the internal name."""
     if type(exc) is AttributeError and len(exc.args) == 1 and type(exc.args[0]) is str:
-        m = _INTERNAL_ATTR.match(exc.args[0])
+        m = re.match(_INTERNAL_ATTR, exc.args[0])
         if m:
             clean = TypeError(f"expected a Tensor, got {m.group(1)}")
             clean.__dict__.update(exc.__dict__)       # the place it was raised
@@ -49,24 +49,32 @@ class ExitRequested(BaseException):
     """`exit()` / `quit()` typed at the REPL prompt (trusted mode only)."""
 
 
-@dataclass
-class UserError:
+class UserError(Record):
     """An error as the learner sees it.
 
     kind: 'syntax' (nothing ran), 'error' (an exception in user code),
     'budget' (a limit fired), 'interrupt' (Ctrl-C), 'internal' (a gradrepl bug).
+    statement_line: first line of the top-level statement that was running;
+    carets: under the failing sub-expression of source_line (its stripped text).
     """
 
-    type_name: str
-    message: str
-    filename: str = "<stdin>"
-    line: int | None = None
-    col: int | None = None
-    source_line: str | None = None
-    hint: str | None = None
-    kind: str = "error"
-    statement_line: int | None = None   # first line of the top-level statement that was running
-    carets: str | None = None   # under the failing sub-expression of source_line (its stripped text)
+    FIELDS = ("type_name", "message", "filename", "line", "col", "source_line", "hint", "kind",
+              "statement_line", "carets")
+
+    def __init__(self, type_name: str, message: str, filename: str = "<stdin>",
+                 line: int | None = None, col: int | None = None, source_line: str | None = None,
+                 hint: str | None = None, kind: str = "error", statement_line: int | None = None,
+                 carets: str | None = None):
+        self.type_name = type_name
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.col = col
+        self.source_line = source_line
+        self.hint = hint
+        self.kind = kind
+        self.statement_line = statement_line
+        self.carets = carets
 
     @property
     def headline(self) -> str:
@@ -82,7 +90,7 @@ class UserError:
             if self.statement_line is not None and self.statement_line != self.line:
                 where += f" (in the statement at line {self.statement_line})"
             out.append(where)
-            if self.source_line is not None and not _HOST_WORDS.search(self.source_line):
+            if self.source_line is not None and not re.search(HOST_WORDS, self.source_line):
                 src = self.source_line.rstrip("\n")
                 stripped = src.lstrip()
                 out.append("    " + stripped)
@@ -130,7 +138,7 @@ def suggest(name: str, candidates) -> str | None:
     return best if best_d <= allowed else None
 
 
-_RECEIVER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*backward\s*\(")
+_RECEIVER = r"([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*backward\s*\("
 
 
 def hint_for(type_name: str, message: str, source_line: str | None) -> str | None:
@@ -138,7 +146,7 @@ def hint_for(type_name: str, message: str, source_line: str | None) -> str | Non
     the front end shows it with gradrepl.messages.localize)."""
     receiver = None
     if source_line:
-        m = _RECEIVER.search(source_line)
+        m = re.search(_RECEIVER, source_line)
         if m:
             receiver = m.group(1)
     if message.startswith("grad can be implicitly created only for scalar outputs"):

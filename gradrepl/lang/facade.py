@@ -5,6 +5,7 @@ Nothing here hands a host module, class, frame or function to user code.
 """
 import math
 import string
+import sys
 import types
 
 from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
@@ -16,7 +17,6 @@ from gradrepl.lang.runtime import builtin_function_or_method, format_value, func
     range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
 from gradrepl.messages import msg
-from gradrepl.nn import sandbox as library
 
 # C-level callables print as "<built-in method ...>" with their host object: handed out wrapped.
 HOST_CALLABLES = frozenset({types.BuiltinFunctionType, types.MethodWrapperType,
@@ -34,14 +34,28 @@ def _hinted(exc, hint):
 
 
 class module:
-    """A read-only module facade; its repr avoids looking like a host module."""
+    """A read-only module facade; its repr avoids looking like a host module.
 
-    __slots__ = ("name", "entries", "later")
+    `module(name, build=fn)` is made at once and filled on first use: `entries` stays unset
+    until something reads it, then fn() makes it (torch.nn, torch.optim, torch.utils, math
+    and random: their code and tables cost start-up time that most scripts never use). Unset
+    slot -> __getattr__ -> build, once; after that the slot answers as for any module."""
 
-    def __init__(self, name, entries, later=False):
+    __slots__ = ("name", "entries", "later", "build")
+
+    def __init__(self, name, entries=None, later=False, build=None):
         self.name = name
-        self.entries = entries
+        if build is None:
+            self.entries = entries
         self.later = later
+        self.build = build
+
+    def __getattr__(self, attr):
+        if attr != "entries" or self.build is None:
+            raise AttributeError(attr)
+        self.entries = entries = self.build()
+        self.build = None
+        return entries
 
     def __repr__(self):
         return f"<facade module '{self.name}'>"
@@ -469,6 +483,18 @@ def str_format(template, args, kwargs, depth=2, auto=None):
 # --- type(x) and isinstance ---------------------------------------------------------------
 
 _STANDINS = {}
+_SANDBOX = []
+
+
+def _sandbox():
+    """gradrepl.nn.sandbox once the library (torch.nn, optim, utils.data: all built on
+    gradrepl.nn.module) is loaded; None before, when none of its objects can exist."""
+    if not _SANDBOX:
+        if "gradrepl.nn.module" not in sys.modules:
+            return None
+        from gradrepl.nn import sandbox
+        _SANDBOX.append(sandbox)
+    return _SANDBOX[0]
 
 
 def standin(name):
@@ -482,7 +508,8 @@ def type_of(obj, api, pytypes, tensor_type):
     t = type(obj)
     if t in pytypes:
         return pytypes[t]
-    lib = library.type_of(obj)
+    library = _sandbox()
+    lib = library.type_of(obj) if library is not None else None
     if lib is not None:
         return lib
     if api.is_tensor(obj):
@@ -522,7 +549,8 @@ def isinstance_of(obj, spec, api, tensor_type):
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
-    if spec in EXCEPTIONS or library.is_library_class(spec):
+    library = _sandbox()
+    if spec in EXCEPTIONS or (library is not None and library.is_library_class(spec)):
         return isinstance(obj, spec)
     if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)):
         return isinstance(obj, spec)
@@ -582,6 +610,10 @@ def _fsum(iterable):
 
 
 def math_facade():
+    return module("math", build=_math_entries)
+
+
+def _math_entries():
     entries = {name: getattr(math, name) for name in ("pi", "e", "tau", "inf", "nan")}
     for name in _MATH_PLAIN:
         entries[name] = builtin_function_or_method(getattr(math, name), f"math.{name}")
@@ -589,7 +621,7 @@ def math_facade():
                      ("prod", _prod), ("lcm", _lcm), ("fsum", _fsum)):
         fn.__name__ = fn.__qualname__ = name
         entries[name] = builtin_function_or_method(fn, f"math.{name}")
-    return module("math", entries)
+    return entries
 
 
 # --- the random facade ---------------------------------------------------------------------
@@ -601,6 +633,10 @@ _RANDOM_PLAIN = ("seed", "random", "uniform", "randint", "randrange", "choice", 
 
 def random_facade(budget=None):
     """`import random`: CPython's numbers (a private random.Random, never handed out)."""
+    return module("random", build=lambda: _random_entries(budget))
+
+
+def _random_entries(budget):
     import random
     rng = random.Random()
 
@@ -631,7 +667,7 @@ def random_facade(budget=None):
     for fn in (shuffle, sample, choices, getrandbits):
         fn.__name__ = fn.__qualname__ = fn.__name__
         entries[fn.__name__] = builtin_function_or_method(fn, f"random.{fn.__name__}")
-    return module("random", entries)
+    return entries
 
 
 # --- the torch facade -----------------------------------------------------------------------
@@ -655,12 +691,38 @@ def torch_facade(api):
         return module(name, entries)
 
     torch = wrap("torch", api.TORCH)
-    _hide_host_classes(torch, api)
-    from gradrepl import data, nn, optim
-    torch.entries["nn"] = wrap("torch.nn", nn.namespace())
-    torch.entries["optim"] = wrap("torch.optim", optim.namespace())
-    torch.entries["utils"] = wrap("torch.utils", {"data": data.namespace()})
+    standins = _host_class_standins(api)
+    _hide_host_classes(torch, standins)
+
+    def later(name, namespace):
+        """torch.nn, torch.optim, torch.utils: loaded when first used (see module)."""
+        def build():
+            mod = wrap(name, namespace())
+            _hide_host_classes(mod, standins)
+            return mod.entries
+        return module(name, build=build)
+
+    torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
+    torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
+    torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace()})
     return torch
+
+
+_LIBRARY = {}
+
+
+def _library(name):
+    """gradrepl.nn, gradrepl.optim or gradrepl.data, imported on first use."""
+    lib = _LIBRARY.get(name)
+    if lib is None:
+        if name == "nn":
+            from gradrepl import nn as lib
+        elif name == "optim":
+            from gradrepl import optim as lib
+        else:
+            from gradrepl import data as lib
+        _LIBRARY[name] = lib
+    return lib
 
 
 # Engine classes offered under torch.*: user code sees PyTorch's class names, never the
@@ -669,14 +731,18 @@ _HOST_CLASSES = {"Size": "torch.Size", "set_grad_enabled": "torch.autograd.grad_
                  "finfo": "torch.finfo", "iinfo": "torch.iinfo"}
 
 
-def _hide_host_classes(torch, api):
+def _host_class_standins(api):
     standins = {}
     for key, name in _HOST_CLASSES.items():
         host = api.TORCH.get(key)
         if isinstance(host, type):
             fn = _size_maker(api, host) if key == "Size" else host
             standins[id(host)] = pytype(host, fn, name)
-    stack, seen = [torch], set()
+    return standins
+
+
+def _hide_host_classes(top, standins):
+    stack, seen = [top], set()
     while stack:
         mod = stack.pop()
         for key, value in mod.entries.items():

@@ -5,10 +5,9 @@ import os
 import signal
 import sys
 import threading
-from dataclasses import dataclass, field, fields
 
 from gradrepl import limits as limits_module
-from gradrepl.errors import BudgetExceeded, Interrupted
+from gradrepl.errors import BudgetExceeded, Interrupted, Record
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.carets import carets, find_statement
 from gradrepl.lang.compiler import LOC, CompileError, Compiler
@@ -37,37 +36,49 @@ _DEPTH_CEILING = 1_000
 _MESSAGE_SHOWN = 10_000        # characters of an error message shown
 
 
-@dataclass
-class StatementResult:
-    """One top-level statement: where it is, what it bound, how it ended."""
+class StatementResult(Record):
+    """One top-level statement: where it is, what it bound, how it ended.
+    changed_in_place: names whose value the statement may have changed in place."""
 
-    line: int
-    end_line: int
-    source: str
-    assigned: tuple = ()
-    error: UserError | None = None
-    grads_changed: tuple = ()
-    changed_in_place: tuple = ()    # names whose value the statement may have changed in place
+    FIELDS = ("line", "end_line", "source", "assigned", "error", "grads_changed",
+              "changed_in_place")
+
+    def __init__(self, line: int, end_line: int, source: str, assigned: tuple = (),
+                 error: UserError | None = None, grads_changed: tuple = (),
+                 changed_in_place: tuple = ()):
+        self.line = line
+        self.end_line = end_line
+        self.source = source
+        self.assigned = assigned
+        self.error = error
+        self.grads_changed = grads_changed
+        self.changed_in_place = changed_in_place
 
 
-@dataclass
-class Ran:
+class Ran(Record):
     """A top-level statement that ran without error, for :save and export: its exact source and,
     for an expression statement that echoed its value, how ('print': str(value) is what was
     shown, as for tensors and numbers; 'repr': a string, shown quoted)."""
 
-    source: str
-    echo: str | None = None
+    FIELDS = ("source", "echo")
+
+    def __init__(self, source: str, echo: str | None = None):
+        self.source = source
+        self.echo = echo
 
 
-@dataclass
-class RunResult:
-    ok: bool = True
-    errors: list = field(default_factory=list)
-    statements: list = field(default_factory=list)
-    interrupted: bool = False
-    exit_requested: bool = False
-    syntax_error: bool = False
+class RunResult(Record):
+    FIELDS = ("ok", "errors", "statements", "interrupted", "exit_requested", "syntax_error")
+
+    def __init__(self, ok: bool = True, errors: list | None = None, statements: list | None = None,
+                 interrupted: bool = False, exit_requested: bool = False,
+                 syntax_error: bool = False):
+        self.ok = ok
+        self.errors = [] if errors is None else errors
+        self.statements = [] if statements is None else statements
+        self.interrupted = interrupted
+        self.exit_requested = exit_requested
+        self.syntax_error = syntax_error
 
 
 class _Context:
@@ -437,8 +448,8 @@ class _Watchdog:
 
 def _apply_limits(limits):
     target = limits_module.LIMITS
-    for f in fields(Limits):
-        setattr(target, f.name, getattr(limits, f.name))
+    for name in Limits.FIELDS:
+        setattr(target, name, getattr(limits, name))
     # Python frames per interpreted call level, and no deeper: C-level recursion (repr or ==
     # of nested lists) is bounded by the same limit and must not overflow the C stack.
     wanted = _RECURSION_FLOOR + 12 * min(limits.max_depth, _DEPTH_CEILING)

@@ -403,13 +403,11 @@ def _statement_count(text):
 def start(args, lesson: str | None = None, lang: str | None = None) -> int:
     """Entry point for gradrepl/cli.py: the REPL on a terminal (with `lesson` playing, for
     `gradrepl lesson NAME`; `lang` en/zh, default from the locale)."""
-    from dataclasses import fields
-
     from gradrepl.limits import FLAGS, Limits
 
     flags = dict(FLAGS)
-    flags.update({f.name: getattr(args, f.name) for f in fields(Limits)
-                  if getattr(args, f.name, None) is not None})
+    flags.update({name: getattr(args, name) for name in Limits.FIELDS
+                  if getattr(args, name, None) is not None})
     plain = plain_wanted(getattr(args, "no_color", False))
     repl = Repl(limits=Limits.open_ended(**flags), lesson_limits=Limits.for_lessons(**flags),
                 plain=plain, lang=lang, simple=os.environ.get("TERM") == "dumb")

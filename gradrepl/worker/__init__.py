@@ -6,8 +6,8 @@ The process started by `gradrepl` (the *front*) imports nothing heavy: it forks 
 in-process code does, under an address-space cap (the tensor-memory budget plus
 headroom), no core files, and death with the front.
 
-Protocol (worker -> front, one JSON object per line on a pipe; `monitor.py` writes,
-`front.py` reads):
+Protocol (worker -> front, one dict per message on a pipe, framed by monitor.pack: a
+4-byte length, then the dict in marshal's format; `monitor.py` writes, `front.py` reads):
 
   {"b": index, "f": file, "l": line, "s": source, "t": seconds | 0}  a top-level
         statement begins (t: its time limit; the front kills the worker when the

@@ -3,7 +3,7 @@
 `ACTIVE` is the channel to the front in a worker process and None everywhere else, so
 that run_source and the REPL call these hooks unconditionally at no cost in-process.
 """
-import json
+import marshal
 import math
 import os
 import sys
@@ -14,6 +14,25 @@ ACTIVE = None
 # and OpenBLAS (about 200 MB), the REPL's libraries, and the temporaries of one operation.
 HEADROOM = 1024 ** 3
 SOURCE_SHOWN = 300          # characters of a statement sent with its begin message
+
+
+def pack(message) -> bytes:
+    """One message for the pipe: its length (4 bytes, little-endian), then the dict in
+    marshal's format (built into the interpreter: the front imports nothing to read it)."""
+    body = marshal.dumps(message)
+    return len(body).to_bytes(4, "little") + body
+
+
+def unpack(buf: bytes):
+    """(the whole messages at the start of buf, the rest) for pack()'s framing."""
+    messages, at = [], 0
+    while len(buf) - at >= 4:
+        end = at + 4 + int.from_bytes(buf[at:at + 4], "little")
+        if end > len(buf):
+            break
+        messages.append(marshal.loads(buf[at + 4:end]))
+        at = end
+    return messages, buf[at:]
 
 
 class Channel:
@@ -29,7 +48,7 @@ class Channel:
         self.restarted = plan is not None or replay is not None
 
     def send(self, message):
-        data = (json.dumps(message, ensure_ascii=True) + "\n").encode()
+        data = pack(message)
         try:
             while data:
                 data = data[os.write(self.fd, data):]
@@ -88,8 +107,7 @@ def begin(index, filename, line, source, time_limit):
 def script_spec(text, filename, limits, keep_going):
     """run_script tells the front how to go on after a death (--keep-going only)."""
     if ACTIVE is not None and keep_going and ACTIVE.plan is None:
-        from dataclasses import asdict
-        ACTIVE.send({"spec": {"text": text, "filename": filename, "limits": asdict(limits)}})
+        ACTIVE.send({"spec": {"text": text, "filename": filename, "limits": limits.as_dict()}})
 
 
 def attach_repl(repl, run_source):

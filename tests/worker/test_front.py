@@ -1,8 +1,9 @@
 """The front (gradrepl.worker.front) with stand-in worker mains: deaths become one error
 naming the statement, stuck statements are killed, the REPL's statements are replayed."""
-import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -235,8 +236,54 @@ def test_repl_meta_commands_are_statements_for_the_front():
     finally:
         monitor.ACTIVE = None
         os.close(w)
-    with os.fdopen(r) as f:
-        messages = [json.loads(line) for line in f]
+    with os.fdopen(r, "rb") as f:
+        messages, rest = monitor.unpack(f.read())
+    assert rest == b""
     assert seen == [":explain y", "x = 1"]
     assert messages == [{"repl": 1}, {"b": -1, "f": "<stdin>", "l": 1, "s": ":explain y", "t": 0},
                         {"e": False}]
+
+
+def test_messages_are_framed_whole_across_reads():
+    """The front reads the pipe in chunks: a message split between two reads (a --keep-going
+    script's spec is the whole file) comes out once, whole, with surrogates and non-ASCII text."""
+    messages = [{"b": 3, "f": "a.py", "l": 7, "s": "x = 'é\ud800'", "t": 2.5}, {"e": True},
+                {"spec": {"text": "y = 1\n" * 30_000, "filename": "b.py", "limits": {"max_depth": 5}}},
+                {"log": ["x = 1", "<stdin>", True]}]
+    data = b"".join(monitor.pack(m) for m in messages)
+    got, buf = [], b""
+    for start in range(0, len(data), 4093):
+        chunk, buf = monitor.unpack(buf + data[start:start + 4093])
+        got.extend(chunk)
+    assert buf == b""
+    assert got == messages
+    assert monitor.unpack(data[:-1])[0] == messages[:-1]
+
+
+PAGE_FAULTS = """
+import resource, sys
+import numpy as np
+if sys.argv[1] == "tuned":
+    from gradrepl.worker.front import _tune_malloc
+    _tune_malloc()
+b = np.ones((256, 256))
+for i in range(5):
+    np.tanh(b.copy())
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for i in range(100):
+    np.tanh(b.copy())
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
+def test_freed_tensor_memory_is_reused_without_page_faults():
+    """The front tunes malloc (inherited by the worker): a loop that makes and drops 512 KiB
+    temporaries reuses the same pages instead of faulting in fresh ones every time."""
+    def faults(mode):
+        p = subprocess.run([sys.executable, "-c", PAGE_FAULTS, mode], capture_output=True,
+                           text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        return int(p.stdout)
+    assert faults("plain") > 5000       # glibc's defaults: fresh pages for each temporary
+    assert faults("tuned") < 500

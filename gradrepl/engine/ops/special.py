@@ -7,7 +7,6 @@ the gamma-family kernels use Python's math module element by element (no SciPy h
 """
 import math
 
-import ml_dtypes
 import numpy as np
 
 from gradrepl.engine import dtypes as D
@@ -416,6 +415,7 @@ def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     a = self._a
     if a.dtype.kind not in "fV":
         return _new(a.copy())
+    import ml_dtypes
     info = ml_dtypes.finfo(a.dtype)
     out = np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
                         neginf=info.min if neginf is None else neginf)
