@@ -453,6 +453,10 @@ Keys
                          "--max-ast-depth)", "语句嵌套太深：语法层级超过 {limit} 层（用 --max-ast-depth 提高上限）"),
     "budget.source": ("statement too long: {n} characters of source, over the limit of {limit} (raise it with "
                       "--max-source)", "语句太长：源代码有 {n} 个字符，超过了上限 {limit}（用 --max-source 提高上限）"),
+    "budget.work": ("time limit exceeded before it started: this matrix product needs about {ops} multiply-adds, "
+                    "more than {limit} s allows (raise it with --time-limit)",
+                    "开始前就超出时间上限：这个矩阵乘法大约需要 {ops} 次乘加运算，超出了 {limit} 秒的允许范围"
+                    "（用 --time-limit 提高上限）"),
     "budget.compile_depth": ("statement too deeply nested to compile", "语句嵌套太深，无法编译"),
     # hints gradrepl adds under an error (gradrepl.lang; English there, localize() shows them)
     "hint.scalar": ("pass a gradient of the same shape, such as {y}.backward(torch.ones_like({y})), or reduce "
@@ -501,6 +505,10 @@ def colon(lang: str) -> str:
 LOCALIZED = ("hint.", "vizerr.", "viznote.", "budget.")
 _FIELD = re.compile(r"\{(\w+)\}")
 _PATTERNS: list = []
+# localize() matches templates whose fields are lazy groups: its work grows with a power of the
+# text's length, and a field can be user text (a hint quotes the learner's expression); longer
+# text than any message gradrepl words itself stays in English.
+MAX_LOCALIZED = 2000
 
 
 def _patterns() -> list:
@@ -523,7 +531,7 @@ def localize(text: str, lang: str) -> str:
     """English `text` made by msg(key, "en", ...) from a hint.*, vizerr.* or viznote.* key,
     shown in `lang` (unchanged for lang "en" or text made otherwise: PyTorch's own messages).
     Fields are localized too, so a message that wraps another one comes out whole."""
-    if lang != "zh" or not text:
+    if lang != "zh" or not text or len(text) > MAX_LOCALIZED:
         return text
     for key, pattern in _patterns():
         m = pattern.fullmatch(text)

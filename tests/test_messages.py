@@ -139,3 +139,13 @@ def test_budget_errors_are_shown_in_chinese(source, flag):
     assert error.kind == "budget" and flag in error.message
     chinese = localize(error.message, "zh")
     assert chinese != error.message and re.search(f"[{CJK}]", chinese) and flag in chinese, error.message
+
+
+def test_localize_leaves_text_longer_than_any_message_in_english():
+    # a hint quotes the learner's expression: 100 000 characters of it matched against every
+    # template's lazy fields would take minutes; past MAX_LOCALIZED the text stays English
+    from gradrepl.messages import MAX_LOCALIZED
+    short, long = "y" * 10, "(" + "y + " * (MAX_LOCALIZED // 4) + "y)"
+    assert localize(msg("hint.scalar", "en", y=short), "zh") == msg("hint.scalar", "zh", y=short)
+    text = msg("hint.scalar", "en", y=long)
+    assert localize(text, "zh") == text

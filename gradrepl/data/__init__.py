@@ -8,6 +8,8 @@ the first batch), so after torch.manual_seed the batches are PyTorch's.
 import itertools
 import math
 
+from gradrepl.errors import BudgetExceeded
+from gradrepl.limits import LIMITS
 from gradrepl.nn import backend as B
 from gradrepl.nn.module import LibraryMeta
 
@@ -167,6 +169,10 @@ class DataLoader(metaclass=LibraryMeta):
             for i in order:
                 yield i
             return
+        if min(self.batch_size, n) > LIMITS.max_items:   # one batch is built by one C call
+            raise BudgetExceeded(
+                "items", f"sequence too long: the result would have {min(self.batch_size, n)} items, over the "
+                f"limit of {LIMITS.max_items} (raise it with --max-items)", "--max-items")
         if self.drop_last:
             for batch in zip(*[order] * self.batch_size):
                 yield list(batch)

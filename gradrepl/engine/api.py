@@ -72,12 +72,16 @@ class TypeStandIn:
 class FunctionCtx:
     """The `ctx` of a custom Function: save_for_backward, saved_tensors, free attributes."""
 
-    def __init__(self):
+    def __init__(self, name="Function"):
+        self._name = name         # PyTorch's ctx is the backward node: <...DoubleBackward object>
         self._saved = ()
         self._needs = ()
         self._dirty = ()
         self._non_diff = ()
         self._materialize = True
+
+    def __repr__(self):
+        return f"<torch.autograd.function.{self._name}Backward object at {id(self):#x}>"
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -160,7 +164,7 @@ class CustomFunction:
         self._spec = _CustomSpec(name + "Backward", backward)
 
     def apply(self, *args):
-        ctx = FunctionCtx()
+        ctx = FunctionCtx(self.name)
         ctx._needs = tuple(type(a) is Tensor and a.requires_grad for a in args)
         prev = A.GRAD[0]
         A.GRAD[0] = False

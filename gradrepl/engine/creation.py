@@ -45,6 +45,20 @@ def _size_args(size, fn_name):
 _SEQUENCES = (list, tuple, range)   # what torch.tensor reads as a sequence
 
 
+def _check_nominal_size(data):
+    """The element count down the first elements, refused before any walk over the leaves:
+    a list repeating one long row (`[[0.5] * 10**4] * 10**4`) is small but has 10**8 leaves."""
+    n, x = 1, data
+    while isinstance(x, (list, tuple)) and x:
+        n *= len(x)
+        x = x[0]
+    if type(x) is Tensor:
+        n *= x._a.size
+    elif type(x) is range:
+        n *= len(x)
+    check_numel(n)
+
+
 def _check_leaves(data):
     """PyTorch infers the dtype from every element before it fills the tensor: a leaf that is
     not a number or a tensor is refused with its messages (a str down the first elements is
@@ -144,6 +158,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         raise TypeError(f"new(): invalid data type '{pytype(data)}'")
     if not isinstance(data, _SEQUENCES):
         raise RuntimeError(f"Could not infer dtype of {pytype(data)}")
+    _check_nominal_size(data)
     _check_leaves(data)
     shape = _infer_data(data)
     flat, kinds = _flat_values(data)
@@ -380,6 +395,8 @@ def bernoulli(input, p=None, generator=None):
 
 
 def multinomial(input, num_samples, replacement=False, generator=None):
+    if isinstance(num_samples, int) and num_samples > 0:
+        check_numel(num_samples * (input._a.shape[0] if input._a.ndim == 2 else 1))
     return _new(np.asarray(_gen(generator).multinomial(input._a, num_samples, replacement), np.int64))
 
 

@@ -270,3 +270,89 @@ def test_engine_errors_never_name_internal_attributes(src):
         "\nexcept TypeError as e:\n    print('caught', e)\n"
     out, result = run(caught)
     assert result.ok and out.startswith("caught expected a Tensor, got ") and "_a" not in out
+
+
+# --- one C call sized before it starts (issue 15, round 3) -------------------------------
+
+BIG_INT = "import torch\na = torch.ones(1, 7000, dtype=torch.int64).expand(7000, 7000)\n"
+
+
+@pytest.mark.parametrize("expr", [
+    "a @ a", "a.mm(a)", "torch.matmul(a, a)", "torch.einsum('ij,jk->ik', a, a)",
+    "torch.tensordot(a, a, dims=1)", "a.unsqueeze(0).bmm(a.unsqueeze(0))",
+])
+def test_matrix_products_that_cannot_end_in_time_are_refused_before_they_start(expr):
+    message = refused(BIG_INT + expr + "\n", time_limit=10)
+    assert "matrix product needs about" in message and "--time-limit" in message
+
+
+def test_matrix_products_are_only_sized_against_a_time_limit():
+    # no time limit (the prompt, `run FILE`): nothing to size against; a small one runs
+    out, result = run("import torch\nx = torch.ones(300, 300, dtype=torch.int64)\n(x @ x).sum()\n",
+                      time_limit=10)
+    assert result.ok and out == "tensor(27000000)\n"
+    out, result = run("import torch\nx = torch.ones(2, 64, 64)\nx.bmm(x).shape\n", time_limit=1)
+    assert result.ok and out == "torch.Size([2, 64, 64])\n"
+
+
+@pytest.mark.parametrize("src", [
+    "torch.combinations(torch.ones(10**4), 3)",
+    "torch.combinations(torch.ones(2), 10**9, with_replacement=True)",
+    "torch.combinations(torch.ones(10**5), 2, with_replacement=True)",
+    "torch.tril_indices(10**6, 10**6)",
+    "torch.triu_indices(10**5, 10**5, 3)",
+])
+def test_index_tables_are_sized_before_they_are_built(src):
+    refused("import torch\n" + src + "\n")
+
+
+def test_small_index_tables_are_pytorchs():
+    out, result = run("import torch\ntorch.combinations(torch.arange(4), 3, with_replacement=True).shape\n"
+                      "torch.combinations(torch.arange(4), 5).shape\ntorch.tril_indices(3, 2)\n")
+    assert result.ok, headline(result)
+    # recorded from torch 2.13
+    assert out == ("torch.Size([20, 3])\ntorch.Size([0, 5])\n"
+                   "tensor([[0, 1, 1, 2, 2],\n        [0, 0, 1, 0, 1]])\n")
+
+
+@pytest.mark.parametrize("drop_last", [False, True])
+def test_a_dataloader_batch_past_the_item_cap_is_refused_before_it_is_built(drop_last):
+    message = refused("from torch.utils.data import DataLoader\n"
+                      f"dl = DataLoader(range(10**12), batch_size=10**9, drop_last={drop_last})\n"
+                      "next(iter(dl))\n")
+    assert "1000000000 items" in message
+
+
+@pytest.mark.parametrize("src", [
+    "torch.tensor([[0.5] * 10**4] * 10**4)",          # small list, 10**8 leaves
+    "torch.tensor([range(10**5)] * 10**4)",
+    "torch.tensor([torch.ones(10**4)] * 10**4)",
+    "torch.multinomial(torch.ones(10**6), 10**9, replacement=True)",
+    "torch.ones(3, dtype=torch.long).bincount(minlength=10**12)",
+    "torch.tensor([10**18]).bincount()",
+    "torch.histc(torch.ones(3), bins=10**12)",
+])
+def test_results_numpy_would_allocate_at_once_are_sized_first(src):
+    refused("import torch\n" + src + "\n")
+
+
+def test_small_tensors_bincounts_and_histograms_are_pytorchs():
+    out, result = run("import torch\ntorch.tensor([[0.5] * 3] * 2).shape\ntorch.tensor([1, 1, 3]).bincount()\n"
+                      "torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=0, max=3)\n"
+                      "torch.multinomial(torch.ones(4), 2).shape\n")
+    assert result.ok, headline(result)
+    # recorded from torch 2.13
+    assert out == ("torch.Size([2, 3])\ntensor([0, 2, 0, 1])\ntensor([0., 2., 1., 0.])\ntorch.Size([2])\n")
+    assert refused("import torch\ntorch.tensor([[1, 2], [3]])\n", "ValueError") == \
+        "ValueError: expected sequence of length 2 at dim 1 (got 1)"
+
+
+def test_a_custom_functions_ctx_prints_as_pytorchs_backward_node():
+    # torch 2.13: ctx is the node, <torch.autograd.function.DoubleBackward object at 0x...>
+    out, result = run("import torch\nclass Double(torch.autograd.Function):\n"
+                      "    @staticmethod\n    def forward(x):\n        return x * 2\n"
+                      "    @staticmethod\n    def setup_context(ctx, inputs, output):\n        print(ctx)\n"
+                      "    @staticmethod\n    def backward(ctx, g):\n        return g * 2\n"
+                      "y = Double.apply(torch.ones(2, requires_grad=True))\n")
+    assert result.ok, headline(result)
+    assert out.startswith("<torch.autograd.function.DoubleBackward object at 0x") and "gradrepl" not in out

@@ -18,6 +18,7 @@ from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import UnsafeViewBackward0, cat, stack
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import broadcast_shape, shape_args, shape_list, warn, wrap_dim
+from gradrepl.limits import LIMITS, check_numel
 
 
 def _t(x):
@@ -145,6 +146,7 @@ def trace(self):
 
 def _indices(fn):
     def make(row, col, offset=0, *, dtype=None, device=None, layout=None):
+        check_numel(max(row, 0) * max(col, 0), (row, col))   # NumPy builds a row x col mask first
         r, c = fn(row, offset, col)
         return _new(np.stack([r, c]).astype(np.int64))
     return make
@@ -972,12 +974,28 @@ def combinations(input, r=2, with_replacement=False):
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
         return _new(np.zeros((0,), input._a.dtype))
+    _check_combinations(input._a.shape[0], r, with_replacement)
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     rows = list(pick(range(input._a.shape[0]), r))
     if not rows:
         return _new(np.zeros((0, r), input._a.dtype))
     cols = np.asarray(rows, dtype=np.int64).T
     return stack([input[_new(col.copy())] for col in cols], 1)
+
+
+def _check_combinations(n, r, with_replacement):
+    """Refuse a result past the element cap before itertools builds its rows (one C loop)."""
+    total = n + r - 1 if with_replacement else n
+    if n == 0 or r > total:
+        return
+    if r > LIMITS.max_elements:
+        check_numel(r, (1, r))
+    k, count = min(r, total - r), 1
+    for i in range(k):   # C(total, i) doubles at least every step: a few dozen steps at most
+        count = count * (total - i) // (i + 1)
+        if count * r > LIMITS.max_elements:
+            check_numel(count * r)    # a lower bound of the rows: no shape to show
+    check_numel(count * r, (count, r))
 
 
 declare("combinations", combinations, method=False, rules=[])

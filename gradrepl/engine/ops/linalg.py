@@ -5,7 +5,7 @@ from gradrepl.engine.ops.common import is_reduced, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor
 from gradrepl.engine.util import broadcast_shape, legacy_scalar, prod, pytype
-from gradrepl.limits import check_numel
+from gradrepl.limits import check_numel, check_work
 
 _NP_NAME = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
             "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int"}
@@ -67,7 +67,16 @@ SqueezeBackward4 = rule("SqueezeBackward4", ("self", "other"), ("(vector @ matri
 
 
 def matrix_product(f, xa, xb):
-    """f(xa, xb); float16/bfloat16 operands are multiplied in float32 and the result rounded."""
+    """f(xa, xb); float16/bfloat16 operands are multiplied in float32 and the result rounded.
+    Refused first when it could not end within the time limit (one C call, see check_work)."""
+    sa, sb = xa.shape, xb.shape
+    k = sa[-1] if sa else 1
+    m = sa[-2] if len(sa) > 1 else 1
+    n = sb[-1] if len(sb) > 1 else 1
+    ba, bb = sa[:-2][::-1], sb[:-2][::-1]
+    batch = prod(max(ba[i] if i < len(ba) else 1, bb[i] if i < len(bb) else 1)
+                 for i in range(max(len(ba), len(bb))))
+    check_work(batch * m * k * n, "int" if xa.dtype.kind in "iu" else "float")
     if is_reduced(xa):
         return np.asarray(f(xa.astype(np.float32), xb.astype(np.float32))).astype(xa.dtype)
     return f(xa, xb)

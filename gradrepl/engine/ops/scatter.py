@@ -7,6 +7,7 @@ from gradrepl.engine.ops.common import check_leaf_inplace, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import wrap_dim
+from gradrepl.limits import check_numel
 
 
 def _along(idx, dim):
@@ -356,6 +357,8 @@ def bincount(self, weights=None, minlength=0):
     if a.ndim != 1 or (a.size and a.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     w = None if weights is None else weights._a
+    if a.dtype.kind in "iu":
+        check_numel(max(int(minlength), int(a.max()) + 1 if a.size else 0))
     out = np.bincount(a, weights=w, minlength=minlength)
     if w is None:
         return _new(out.astype(np.int64))
@@ -387,6 +390,7 @@ declare("searchsorted", searchsorted, method=False, rules=[])
 
 @declare("histc", rules=[])
 def histc(self, bins=100, min=0, max=0):
+    check_numel(bins)
     a = self._a.astype(np.float64)
     lo, hi = float(min), float(max)
     if lo == hi and a.size:
