@@ -4,7 +4,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of
-from gradrepl.engine.ops.common import multi, result
+from gradrepl.engine.ops.common import check_leaf_inplace, multi, result
 from gradrepl.engine.ops.common import view as make_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
@@ -160,6 +160,61 @@ def squeeze(self, dim=None):
 def unsqueeze(self, dim):
     d = wrap_dim(dim, self._a.ndim + 1)
     return make_view(self, np.expand_dims(self._a, d), UnsqueezeBackward0, self._a.shape)
+
+
+# ---------------------------------------------------------------- shape changes in place
+# x.unsqueeze_(0), x.squeeze_(), x.t_(), x.transpose_(0, 1): the tensor itself takes the
+# view's shape (the same storage); with history, the node is PyTorch's in-place variant.
+UnsqueezeBackward1 = rule("UnsqueezeBackward1", ("self",), ("grad.squeeze(dim)",), ctx=("shape",))(_reshape_back)
+SqueezeBackward3 = rule("SqueezeBackward3", ("self",), ("grad.reshape(self.sizes())",), ctx=("shape",))(_reshape_back)
+SqueezeBackward4 = rule("SqueezeBackward4", ("self",), ("grad.unsqueeze(dim)",), ctx=("shape",),
+                        key="SqueezeBackward4 (squeeze_)")(_reshape_back)
+SqueezeBackward5 = rule("SqueezeBackward5", ("self",), ("grad.unsqueeze(dims)",), ctx=("shape",))(_reshape_back)
+
+
+@rule("TBackward1", ("self",), ("grad.t()",))
+def TBackward1(grad, xp):
+    return (xp.mT(grad) if grad.ndim == 2 else grad,)
+
+
+@rule("TransposeBackward1", ("self",), ("grad.transpose(dim0, dim1)",), ctx=("dim0", "dim1"))
+def TransposeBackward1(grad, xp, dim0, dim1):
+    return (grad if dim0 == dim1 else xp.swap(grad, dim0, dim1),)
+
+
+def _reshape_inplace(self, view, spec, ctx):
+    check_leaf_inplace(self)
+    edge = edge_of(self) if GRAD[0] and (self._fn is not None or self._rg) else None
+    self._a = view._a
+    self._ver[0] += 1
+    if edge is not None:
+        self._fn, self._onr = Node(spec, (edge,), (), ctx), 0
+    return self
+
+
+def unsqueeze_(self, dim):
+    return _reshape_inplace(self, self.detach().unsqueeze(dim), UnsqueezeBackward1, self._a.shape)
+
+
+def squeeze_(self, dim=None):
+    spec = SqueezeBackward3 if dim is None else SqueezeBackward5 if isinstance(dim, (tuple, list)) else SqueezeBackward4
+    return _reshape_inplace(self, self.detach().squeeze(dim), spec, self._a.shape)
+
+
+def t_(self):
+    return _reshape_inplace(self, self.detach().t(), TBackward1, None)
+
+
+def transpose_(self, dim0, dim1):
+    nd = self._a.ndim
+    view = self.detach().transpose(dim0, dim1)
+    return _reshape_inplace(self, view, TransposeBackward1, (wrap_dim(dim0, nd), wrap_dim(dim1, nd)))
+
+
+declare("unsqueeze_", unsqueeze_, function=False, rules=[UnsqueezeBackward1])
+declare("squeeze_", squeeze_, function=False, rules=[SqueezeBackward3, SqueezeBackward4, SqueezeBackward5])
+declare("t_", t_, function=False, rules=[TBackward1])
+declare("transpose_", transpose_, function=False, aliases=("swapdims_", "swapaxes_"), rules=[TransposeBackward1])
 
 
 @declare("t", rules=[TBackward0])
