@@ -65,9 +65,14 @@ class LazyLinear(Linear):
             self.bias = Parameter(B.TORCH["empty"](0, dtype=dtype))
         else:
             self.register_parameter("bias", None)
+        for p in (self.weight, self.bias):
+            if p is not None:
+                B.UNINITIALIZED[id(p)] = p
 
         def initialize(module, args):
             handle.remove()
+            for p in (module.weight, module.bias):
+                B.UNINITIALIZED.pop(id(p), None)
             module.in_features = int(args[0].shape[-1])
             module.weight.data = B.TORCH["empty"]((module.out_features, module.in_features), dtype=dtype)
             if module.bias is not None:

@@ -4,6 +4,8 @@ from torch import nn
 torch.manual_seed(11)
 head = nn.LazyLinear(3)
 head
+head.weight
+[p for p in head.parameters()]
 isinstance(head, nn.Linear), type(head) == nn.Linear
 batch = torch.rand(5, 7)
 out = head(batch)
