@@ -193,6 +193,15 @@ def _fill_diagonal(torch, x):
     return y
 
 
+def _inplace_shape(name, *args):
+    """y = x * 1; y.NAME_(*args): the in-place shape ops, on a non-leaf."""
+    def call(torch, x):
+        y = x * 1
+        getattr(y, name)(*args)
+        return y
+    return call
+
+
 def _post_accumulate_hook(torch, x):
     seen = []
     x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.sum().item()))
@@ -396,6 +405,13 @@ SAMPLES = {
     "tril_indices": [S(call=lambda torch: torch.tril_indices(3, 3))],
     "triu_indices": [S(call=lambda torch: torch.triu_indices(3, 4, 1))],
     "fill_diagonal_": [S(R(3, 3), call=_fill_diagonal)],
+    "unsqueeze_": [S(R(2, 3), call=_inplace_shape("unsqueeze_", 1))],
+    "squeeze_": [S(R(2, 1, 3), call=_inplace_shape("squeeze_")), S(R(2, 1, 3), call=_inplace_shape("squeeze_", 1)),
+                 S(R(1, 3, 1), call=_inplace_shape("squeeze_", (0, 2)))],
+    "t_": [S(R(2, 3), call=_inplace_shape("t_"))],
+    "transpose_": [S(R(2, 3, 2), call=_inplace_shape("transpose_", 0, 2)),
+                   S(R(2, 3), call=_inplace_shape("swapdims_", 1, 0)),
+                   S(R(2, 3), call=_inplace_shape("swapaxes_", 0, 1))],
     "hstack": [S(R(2, 3), R(2, 1), call=lambda torch, x, y: torch.hstack([x, y]))],
     "vstack": [S(R(2, 3), R(3), call=lambda torch, x, y: torch.vstack([x, y]))],
     "row_stack": [S(R(2, 3), R(3), call=lambda torch, x, y: torch.row_stack([x, y]))],
