@@ -117,6 +117,9 @@ def _parser():
                         help="plain text in the REPL (also NO_COLOR=1 or TERM=dumb)")
     parser.add_argument("--keep-going", action="store_true",
                         help="piped input: report each failing statement and go on with the next one")
+    parser.add_argument("--lang", choices=("en", "zh"), default=None,
+                        help="language of the REPL's help, tables, hints and tools (default: from LC_ALL / "
+                             "LC_MESSAGES / LANG; :lang switches)")
     _add_budget_flags(parser)
     return parser
 
@@ -243,7 +246,7 @@ def _main(argv):
         print("gradrepl: the interactive REPL is not available in this build; "
               "run a file with `gradrepl run FILE`", file=sys.stderr)
         return EXIT_USAGE
-    return start(opts)
+    return start(opts, lang=opts.lang)
 
 
 class _Stdout:

@@ -101,6 +101,33 @@ HAND = {
                      "records the operations on it so that backward() can compute gradients."),
     "torch.tensor": ("tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor",
                      "Constructs a tensor with no autograd history (a leaf tensor) by copying data."),
+    "Tensor.clamp_min_": ("clamp_min_(min) -> Tensor", "In-place version of Tensor.clamp_min."),
+    "Tensor.clamp_max_": ("clamp_max_(max) -> Tensor", "In-place version of Tensor.clamp_max."),
+    "torch.clamp_max_": ("clamp_max_(input, max) -> Tensor", "In-place version of torch.clamp_max."),
+    "torch.clamp_min_": ("clamp_min_(input, min) -> Tensor", "In-place version of torch.clamp_min."),
+    "torch.logit_": ("logit_(input, eps=None) -> Tensor", "In-place version of torch.logit."),
+    "torch.nan_to_num_": ("nan_to_num_(input, nan=0.0, posinf=None, neginf=None) -> Tensor",
+        "In-place version of torch.nan_to_num."),
+    "torch.round_": ("round_(input, *, decimals=0) -> Tensor", "In-place version of torch.round."),
+    "torch.square_": ("square_(input) -> Tensor", "In-place version of torch.square."),
+    "torch.negative_": ("negative_(input) -> Tensor", "In-place version of torch.negative."),
+    "torch.clip_": ("clip_(input, min=None, max=None) -> Tensor", "In-place version of torch.clip."),
+    "torch.fix_": ("fix_(input) -> Tensor", "In-place version of torch.fix."),
+    "torch.split_with_sizes": ("split_with_sizes(input, split_sizes, dim=0) -> List of Tensors",
+        "Splits the tensor into pieces of the given sizes along dim (as torch.split with a list)."),
+    "Tensor.split_with_sizes": ("split_with_sizes(split_sizes, dim=0) -> List of Tensors",
+        "See torch.split_with_sizes."),
+    "torch.is_neg": ("is_neg(input) -> bool",
+        "Whether the tensor's negative bit is set (never, for gradrepl's real tensors)."),
+    "Tensor.is_nonzero": ("is_nonzero() -> bool", "See torch.is_nonzero."),
+    "Tensor.is_same_size": ("is_same_size(other) -> bool", "Whether the tensor and other have the same shape."),
+    "Tensor.map2_": ("map2_(x, y, callable)",
+        "Not supported in gradrepl: it calls a Python function on every element."),
+    "torch.scalar_tensor": ("scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor",
+        "A 0-dimensional tensor holding s (of the default floating dtype unless dtype is given)."),
+    "torch.threshold": ("threshold(input, threshold, value) -> Tensor",
+        "Replaces each element of input that is not greater than threshold by value "
+        "(see torch.nn.functional.threshold)."),
     "Tensor.shape": ("shape", "The size of the tensor, a torch.Size (a tuple of ints); same as size()."),
     "Tensor.data": ("data", "The tensor's values without autograd history (shares storage with it); "
                     "prefer detach() or torch.no_grad()."),
@@ -139,6 +166,8 @@ HAND = {
                           "torch.tensor(data, dtype=torch.float32)."),
     "torch.DoubleTensor": ("DoubleTensor(data)", "The legacy constructor of a torch.float64 tensor; prefer "
                           "torch.tensor(data, dtype=torch.float64)."),
+    "torch.BFloat16Tensor": ("BFloat16Tensor(data)", "The legacy constructor of a torch.bfloat16 tensor; prefer "
+                              "torch.tensor(data, dtype=torch.bfloat16)."),
     "torch.HalfTensor": ("HalfTensor(data)", "The legacy constructor of a torch.float16 tensor; prefer "
                           "torch.tensor(data, dtype=torch.float16)."),
     "torch.LongTensor": ("LongTensor(data)", "The legacy constructor of a torch.int64 tensor; prefer "

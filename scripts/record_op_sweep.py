@@ -3,7 +3,7 @@
 For each sample: the output (dtype, shape, values, grad_fn name, requires_grad), the
 gradients of sum(out * v) for a fixed v (or the error backward raises), whether those
 gradients require grad under create_graph=True (also when v itself requires grad) and
-their grad_fn names, and whether
+their grad_fn names (and the names of those nodes' next_functions), and whether
 torch.autograd.gradgradcheck passes (second order) on the float64 inputs. Writes
 tests/data/op_sweep.json, which tests/engine/test_op_sweep.py compares gradrepl with.
 
@@ -69,6 +69,9 @@ def record_sample(samples, sample):
     cg = torch.autograd.grad((out * v).sum(), wrt, allow_unused=True, create_graph=True)
     rec["cg_requires_grad"] = [None if g is None else g.requires_grad for g in cg]
     rec["cg_grad_fn"] = [None if g is None or g.grad_fn is None else type(g.grad_fn).__name__ for g in cg]
+    # the gradient's graph one level down: the names of its grad_fn's next_functions
+    rec["cg_next"] = [None if g is None or g.grad_fn is None else
+                      [None if f is None else type(f).__name__ for f, _ in g.grad_fn.next_functions] for g in cg]
     # the same with v a leaf that requires grad: every gradient linear in v must stay attached
     v.requires_grad_(True)
     out = sample.run(torch, *inputs)

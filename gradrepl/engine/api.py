@@ -109,6 +109,7 @@ class FunctionCtx:
 class _CustomSpec:
     __slots__ = ("name", "formulas", "backward", "saves", "multi", "inputs", "user_backward")
     repr_prefix = "torch.autograd.function."
+    builtin = False
 
     def __init__(self, name, user_backward):
         self.name = name

@@ -24,6 +24,12 @@ _ACC_BASE = 1 << 62  # AccumulateGrad nodes run before any other ready node (as 
 # Grad mode is a process-wide flag, as in PyTorch (one session per process).
 GRAD = [True]
 
+# True while a built-in rule runs under create_graph=True: its formula is PyTorch's C++ code,
+# where `tensor * 2` is mul(Tensor, Scalar) (MulBackward1), `tensor + 1` AddBackward1 and
+# `1 - tensor` SubBackward0, unlike Python's `x * 2` (MulBackward0). Hooks and custom Functions
+# run with it off.
+CPP_FORMULA = [False]
+
 # The REPL's tutor keeps saved values after backward so that :explain can replay a graph
 # that backward already ran; the graph still counts as freed (a second backward fails as
 # in PyTorch). Script mode leaves this off: memory is released as PyTorch releases it.
@@ -197,8 +203,12 @@ RETAIN_MSG = ("Trying to backward through the graph a second time (or directly a
 
 
 def _strip_backward(name):
+    """PyTorch's op name in messages: MulBackward0 -> Mul, UnsqueezeBackward1 -> Unsqueeze1."""
     i = name.rfind("Backward")
-    return name[:i] if i > 0 else name
+    if i <= 0:
+        return name
+    number = name[i + len("Backward"):]
+    return name[:i] + ("" if number == "0" else number)
 
 
 def check_saved(node, replay=False):
@@ -310,10 +320,14 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                     if node.released or node.versions:
                         check_saved(node, replay)
                     spec = node.spec
+                    if create_graph:
+                        CPP_FORMULA[0] = spec.builtin
                     if spec.multi:
                         out = spec.backward(buf, node, xp)
                     elif buf[0] is not None:
                         out = spec.backward(buf[0], node, xp)
+                    if create_graph:
+                        CPP_FORMULA[0] = False
                     if ANOMALY[0] and out is not None:
                         _check_nan(node, out, arrays.raw if not create_graph else xp.raw)
                     if node.post_hooks:
@@ -344,6 +358,7 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
                     heapq.heappush(ready, (-c.seq, c))
     finally:
         GRAD[0] = prev_mode
+        CPP_FORMULA[0] = False
 
     if captured is None:
         return None
@@ -444,7 +459,7 @@ def _check_nan(node, out, raw):
     for k, g in enumerate(out):
         if g is not None:
             a = raw(g)
-            if a.dtype.kind == "f" and np.isnan(a).any():
+            if a.dtype.kind in "fV" and np.isnan(a).any():
                 raise RuntimeError(f"Function '{node.spec.name}' returned nan values in its {k}th output.")
 
 

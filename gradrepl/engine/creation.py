@@ -20,7 +20,7 @@ def _dtype_arg(dtype, default=None):
 def _finish(arr, requires_grad):
     t = _new(arr)
     if requires_grad:
-        if arr.dtype.kind != "f":
+        if arr.dtype.kind not in "fV":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._rg = True
     return t
@@ -42,20 +42,43 @@ def _size_args(size, fn_name):
     return shape
 
 
+_SEQUENCES = (list, tuple, range)   # what torch.tensor reads as a sequence
+
+
+def _check_leaves(data):
+    """PyTorch infers the dtype from every element before it fills the tensor: a leaf that is
+    not a number or a tensor is refused with its messages (a str down the first elements is
+    read as a sequence that never ends)."""
+    x = data
+    while isinstance(x, (list, tuple)) and x:
+        x = x[0]
+        if type(x) is str:
+            raise ValueError("too many dimensions 'str'")
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif not isinstance(x, (bool, int, float, range)) and type(x) is not Tensor:
+            if isinstance(x, (str, bytes)):
+                raise TypeError(f"new(): invalid data type '{pytype(x)}'")
+            raise RuntimeError(f"Could not infer dtype of {pytype(x)}")
+
+
 def _infer_data(data):
     """Shape and flat scalars of nested lists, with PyTorch's messages for ragged data."""
     def shape_of(x, depth):
         if type(x) is Tensor:
             return tuple(x._a.shape)
-        if isinstance(x, (list, tuple)):
+        if isinstance(x, _SEQUENCES):
             if not x:
                 return (0,)
             first = shape_of(x[0], depth + 1)
             for y in x[1:]:
                 s = shape_of(y, depth + 1)
                 if s != first:
-                    if isinstance(y, (list, tuple)) or type(y) is Tensor:
-                        got = len(y) if isinstance(y, (list, tuple)) else (y._a.shape[0] if y._a.ndim else 0)
+                    if isinstance(y, _SEQUENCES) or type(y) is Tensor:
+                        got = len(y) if isinstance(y, _SEQUENCES) else (y._a.shape[0] if y._a.ndim else 0)
                         if first and got != first[0]:
                             raise ValueError(f"expected sequence of length {first[0]} at dim {depth + 1} (got {got})")
                     raise TypeError("not a sequence" if first else f"expected sequence of length 0 at dim {depth + 1}")
@@ -74,6 +97,10 @@ def _flat_values(data):
         x = stack.pop()
         if isinstance(x, (list, tuple)):
             stack.extend(reversed(x))
+        elif type(x) is range:
+            out.extend(x)
+            if x:
+                kinds.add("i")
         elif type(x) is Tensor:
             out.extend(x._a.reshape(-1).tolist())
             kinds.add(x._a.dtype.kind)
@@ -83,13 +110,9 @@ def _flat_values(data):
         elif isinstance(x, int):
             out.append(x)
             kinds.add("i")
-        elif isinstance(x, float):
+        else:   # a float: _check_leaves refused everything else
             out.append(x)
             kinds.add("f")
-        else:
-            if x is None:
-                raise RuntimeError("Could not infer dtype of NoneType")
-            raise TypeError(f"new(): invalid data type '{pytype(x)}'")
     return out, kinds
 
 
@@ -117,10 +140,11 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         if kind == 1 and dtype is None and not -2 ** 63 <= data < 2 ** 63:
             raise RuntimeError("Overflow when unpacking long")
         return _finish(np.asarray(data, dt.np), requires_grad)
-    if data is None:
-        raise RuntimeError("Could not infer dtype of NoneType")
-    if not isinstance(data, (list, tuple)):
+    if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{pytype(data)}'")
+    if not isinstance(data, _SEQUENCES):
+        raise RuntimeError(f"Could not infer dtype of {pytype(data)}")
+    _check_leaves(data)
     shape = _infer_data(data)
     flat, kinds = _flat_values(data)
     if dtype is None:
@@ -248,6 +272,14 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
             idx = np.arange(steps, dtype=np.float32)
             arr = np.concatenate([fma32(step, idx[:half], start32),
                                   fma32(-step, np.float32(steps - 1) - idx[half:], end32)])
+        elif dt in D.REDUCED:
+            # float16/bfloat16: every operation rounded to the dtype, the index too
+            r = dt.np.type
+            first, last = r(start), r(end)
+            step = r((last - first) / r(steps - 1))
+            idx = np.arange(steps, dtype=np.float32)
+            arr = np.concatenate([first + step * idx[:half].astype(dt.np),
+                                  last - step * (np.float32(steps - 1) - idx[half:]).astype(dt.np)])
         else:
             step = (end - start) / (steps - 1)
             idx = np.arange(steps, dtype=np.float64)

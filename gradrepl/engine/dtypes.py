@@ -1,4 +1,8 @@
-"""PyTorch dtypes over NumPy dtypes, and PyTorch's type-promotion rules."""
+"""PyTorch dtypes over NumPy dtypes, and PyTorch's type-promotion rules.
+
+bfloat16 is ml_dtypes' NumPy dtype. Its `dtype.kind` is "V", not "f": the engine's
+floating-point tests read `dtype.kind in "fV"` (no other "V" dtype is ever made)."""
+import ml_dtypes
 import numpy as np
 
 
@@ -35,10 +39,12 @@ int16 = DType("int16", np.int16, 1, 3, "ShortTensor")
 int32 = DType("int32", np.int32, 1, 4, "IntTensor")
 int64 = DType("int64", np.int64, 1, 5, "LongTensor")
 float16 = DType("float16", np.float16, 2, 6, "HalfTensor")
+bfloat16 = DType("bfloat16", ml_dtypes.bfloat16, 2, 6, "BFloat16Tensor")
 float32 = DType("float32", np.float32, 2, 7, "FloatTensor")
 float64 = DType("float64", np.float64, 2, 8, "DoubleTensor")
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+REDUCED = (float16, bfloat16)   # PyTorch computes on these in float32 and rounds the result
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 
@@ -46,7 +52,7 @@ _BY_NAME = {d.name: d for d in ALL}
 TORCH_NAMES = {
     "bool": bool_, "uint8": uint8, "int8": int8, "int16": int16, "short": int16,
     "int32": int32, "int": int32, "int64": int64, "long": int64,
-    "float16": float16, "half": float16, "float32": float32, "float": float32,
+    "float16": float16, "half": float16, "bfloat16": bfloat16, "float32": float32, "float": float32,
     "float64": float64, "double": float64,
 }
 
@@ -71,6 +77,8 @@ def promote_types(a: DType, b: DType) -> DType:
         return a
     if a._kind != b._kind:
         return a if a._kind > b._kind else b
+    if a._rank == b._rank == 6:      # float16 with bfloat16: neither holds the other
+        return float32
     if a._kind == 1 and (a is uint8 or b is uint8):
         other = b if a is uint8 else a
         # uint8 with a signed int: the next signed type that holds both

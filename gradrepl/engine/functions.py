@@ -186,7 +186,7 @@ def Variable(data, requires_grad=False, volatile=False):
 
 
 def _is_float(t):
-    return t._a.dtype.kind == "f"
+    return t._a.dtype.kind in "fV"
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):

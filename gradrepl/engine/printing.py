@@ -13,6 +13,7 @@ import dataclasses
 import math
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from gradrepl.errors import BudgetExceeded
@@ -69,6 +70,7 @@ _DTYPE_NAMES = {
     np.dtype(np.float64): "torch.float64",
     np.dtype(np.float32): "torch.float32",
     np.dtype(np.float16): "torch.float16",
+    np.dtype(ml_dtypes.bfloat16): "torch.bfloat16",
     np.dtype(np.int64): "torch.int64",
     np.dtype(np.int32): "torch.int32",
     np.dtype(np.int16): "torch.int16",

@@ -8,9 +8,12 @@
 - the legacy tensor types (`torch.FloatTensor([...])`, `x.type(torch.LongTensor)`);
 - `torch.logspace`, the default dtype, `torch.finfo` / `torch.iinfo`, result_type & co.
 """
+import builtins
 import inspect
+import os
 import types
 
+import ml_dtypes
 import numpy as np
 
 from gradrepl.engine import creation as C
@@ -20,10 +23,10 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.printing import set_default_float
 from gradrepl.engine.ops import arrange, linalg_ext, shape, special
-from gradrepl.engine.ops.meta import LAYOUT
+from gradrepl.engine.ops.meta import LAYOUT, MEMORY_FORMATS
 from gradrepl.engine.ops.registry import REGISTRY
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import legacy_scalar, pytype
+from gradrepl.engine.util import legacy_scalar, pytype, warn
 
 _ALIASES = (("axis", "dim"), ("keepdims", "keepdim"))
 
@@ -232,7 +235,7 @@ class LegacyTensorType:
 
 
 LEGACY_TYPES = {name: LegacyTensorType(name, dt) for name, dt in (
-    ("FloatTensor", D.float32), ("DoubleTensor", D.float64), ("HalfTensor", D.float16),
+    ("FloatTensor", D.float32), ("DoubleTensor", D.float64), ("HalfTensor", D.float16), ("BFloat16Tensor", D.bfloat16),
     ("LongTensor", D.int64), ("IntTensor", D.int32), ("ShortTensor", D.int16), ("CharTensor", D.int8),
     ("ByteTensor", D.uint8), ("BoolTensor", D.bool_)) if dt is not None}
 
@@ -300,7 +303,7 @@ class finfo:
         if not isinstance(dt, D.DType) or not dt.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(dt.np)
+        info = ml_dtypes.finfo(dt.np)   # NumPy's finfo, and bfloat16's
         self.bits = int(info.bits)
         self.eps = float(info.eps)
         self.max = float(info.max)
@@ -337,12 +340,58 @@ FINFO_ATTRS = frozenset(finfo.__slots__)
 IINFO_ATTRS = frozenset(iinfo.__slots__)
 
 
-def is_nonzero(input):
-    if input._a.size != 1:
-        if input._a.size == 0:
-            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
-        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-    return bool(input._a.reshape(()))
+# process-wide settings that change nothing in gradrepl's engine, kept so that they read back
+SETTINGS = {"threads": os.cpu_count() or 1, "interop_threads": os.cpu_count() or 1, "deterministic": False,
+            "warn_only": False, "matmul_precision": "highest"}
+
+
+def set_num_threads(int):
+    if type(int) is not builtins.int or int <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
+    SETTINGS["threads"] = int
+
+
+def set_num_interop_threads(int):
+    if type(int) is not builtins.int or int <= 0:
+        raise RuntimeError("set_num_interop_threads expects a positive integer")
+    SETTINGS["interop_threads"] = int
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    SETTINGS["deterministic"], SETTINGS["warn_only"] = bool(mode), bool(warn_only)
+
+
+def set_float32_matmul_precision(precision):
+    if precision not in ("highest", "high", "medium"):
+        warn("UserWarning", f"{precision} is not one of 'highest', 'high', or 'medium'; the "
+             "currentsetFloat32MatmulPrecision call has no effect.")
+        return
+    SETTINGS["matmul_precision"] = precision
+
+
+def typename(obj):
+    if type(obj) is Tensor:
+        return "torch." + obj.dtype.legacy
+    return pytype(obj)
+
+
+def settings_namespace():
+    return {
+        "set_num_threads": set_num_threads,
+        "get_num_threads": lambda: SETTINGS["threads"],
+        "set_num_interop_threads": set_num_interop_threads,
+        "get_num_interop_threads": lambda: SETTINGS["interop_threads"],
+        "use_deterministic_algorithms": use_deterministic_algorithms,
+        "are_deterministic_algorithms_enabled": lambda: SETTINGS["deterministic"],
+        "is_deterministic_algorithms_warn_only_enabled": lambda: SETTINGS["warn_only"],
+        "set_float32_matmul_precision": set_float32_matmul_precision,
+        "get_float32_matmul_precision": lambda: SETTINGS["matmul_precision"],
+        "set_flush_denormal": lambda mode: True,
+        "typename": typename,
+        "scalar_tensor": lambda s, *, dtype=None, device=None, requires_grad=False: C.tensor(
+            float(s) if dtype is None else s, dtype=dtype, requires_grad=requires_grad),
+        **MEMORY_FORMATS,
+    }
 
 
 def extend_autograd(ns):
@@ -369,7 +418,6 @@ def namespace():
         "can_cast": can_cast,
         "finfo": finfo,
         "iinfo": iinfo,
-        "is_nonzero": is_nonzero,
         "logspace": factory(logspace, "logspace"),
         "strided": LAYOUT,
         "special": dict(special.SPECIAL),
@@ -382,6 +430,7 @@ def namespace():
         "is_inference": lambda input: input.is_inference(),
     })
     ns.update(inplace_functions())
+    ns.update(settings_namespace())
     ns.update(special.EXTRA_TORCH)
     ns.update(linalg_ext.EXTRA_TORCH)
     return ns

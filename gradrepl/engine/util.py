@@ -32,7 +32,7 @@ def shape_list(shape):
     return "[" + ", ".join(str(int(s)) for s in shape) + "]"
 
 
-_CNAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+_CNAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 

@@ -26,14 +26,14 @@ _add_reduce = np.add.reduce
 def _sum_to(g, shape):
     if g.shape == shape:
         return g
-    if g.dtype.kind == "f" and all(n == 1 for n in shape):
+    if g.dtype.kind in "fV" and all(n == 1 for n in shape):
         exact = full_sum(g)     # to one element: PyTorch's full-sum order
         if exact is not None:
             return np.asarray(exact, g.dtype).reshape(shape)
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
     if axes:
-        exact = dim_sum(g, axes) if g.dtype.kind == "f" else None   # PyTorch's order
+        exact = dim_sum(g, axes) if g.dtype.kind in "fV" else None   # PyTorch's order
         g = g.sum(axis=axes, keepdims=True) if exact is None else np.expand_dims(exact, axes)
     if lead:
         g = g.reshape(g.shape[lead:])
@@ -79,6 +79,7 @@ class ARRAYS:
     cosh = staticmethod(np.cosh)
     sinh = staticmethod(np.sinh)
     matmul = staticmethod(np.matmul)
+    bmm = staticmethod(np.matmul)
     outer = staticmethod(np.outer)
 
     @staticmethod
@@ -117,6 +118,10 @@ class ARRAYS:
 
     @staticmethod
     def reshape(g, shape):
+        return np.reshape(g, shape)
+
+    @staticmethod
+    def squeeze_dim(g, dim, shape):
         return np.reshape(g, shape)
 
     @staticmethod
@@ -257,13 +262,13 @@ class TENSORS:
         dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
         if dims:
             g = g.sum(dims, keepdim=True)
-        return g.reshape(shape)
+        return g.reshape(shape) if lead else g   # at::sum_to views only to drop leading dims
 
     exp = staticmethod(lambda t: t.exp())
     log = staticmethod(lambda t: t.log())
     sin = staticmethod(lambda t: t.sin())
     cos = staticmethod(lambda t: t.cos())
-    sign = staticmethod(lambda t: t.sign())
+    sign = staticmethod(lambda t: t.sgn())   # PyTorch's formulas say self.sgn() (SgnBackward0)
     floor = staticmethod(lambda t: t.floor())
     sqrt = staticmethod(lambda t: t.sqrt())
     cosh = staticmethod(lambda t: t.cosh())
@@ -294,6 +299,10 @@ class TENSORS:
         return g.reshape(shape)
 
     @staticmethod
+    def squeeze_dim(g, dim, shape):
+        return g.squeeze(dim)
+
+    @staticmethod
     def sum(g, dims, keepdim):
         if dims is None:
             return g.sum()
@@ -315,15 +324,19 @@ class TENSORS:
 
     @staticmethod
     def mT(a):
-        return a.transpose(-1, -2)
+        return a.t() if a.ndim == 2 else a.transpose(-1, -2)   # PyTorch's mm formulas: mat2.t()
 
     @staticmethod
     def matmul(a, b):
         return a.matmul(b)
 
     @staticmethod
+    def bmm(a, b):
+        return a.bmm(b)
+
+    @staticmethod
     def outer(a, b):
-        return a.reshape(-1, 1) * b.reshape(1, -1)
+        return a.reshape(-1, 1) * b
 
     @staticmethod
     def flip(g, dims):

@@ -22,6 +22,7 @@ from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETU
     Params, check_text, contains, count_refusal, enter_context, function, format_value, items_exceeded, materialize, \
     safe_ascii, safe_repr, safe_str
 from gradrepl.limits import LIMITS
+from gradrepl.messages import msg
 
 _HOST_BUILTINS = frozenset(dir(builtins))
 
@@ -1410,11 +1411,11 @@ def name_error(name, G, fallback, modules, unavailable):
         count_refusal(exc)
     home = _module_home(name, modules, unavailable)
     if home is not None:
-        exc.gradrepl_hint = f"it lives in {home}: from {home} import {name}"
+        exc.gradrepl_hint = msg("hint.lives_in", "en", home=home, name=name)
         return exc
     best = suggest(name, [*G, *fallback])
     if best:
-        exc.gradrepl_hint = f"did you mean '{best}'?"
+        exc.gradrepl_hint = msg("hint.did_you_mean", "en", name=f"'{best}'")
     return exc
 
 

@@ -3,6 +3,7 @@ import re
 from dataclasses import dataclass
 
 from gradrepl.lang.policy import CONTROL_CHARS, HOST_WORDS
+from gradrepl.messages import msg
 
 _CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "\ud800-\udfff]")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -133,22 +134,19 @@ _RECEIVER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*backward\s*\(")
 
 
 def hint_for(type_name: str, message: str, source_line: str | None) -> str | None:
-    """A one-line hint for the errors learners meet most, or None."""
+    """A one-line hint for the errors learners meet most, or None (in English, from the catalogue:
+    the front end shows it with gradrepl.messages.localize)."""
     receiver = None
     if source_line:
         m = _RECEIVER.search(source_line)
         if m:
             receiver = m.group(1)
     if message.startswith("grad can be implicitly created only for scalar outputs"):
-        y = receiver or "y"
-        return (f"pass a gradient of the same shape, such as {y}.backward(torch.ones_like({y})), "
-                f"or reduce first: {y}.sum().backward()")
+        return msg("hint.scalar", "en", y=receiver or "y")
     if "does not require grad and does not have a grad_fn" in message:
-        return ("nothing this result was computed from requires grad: create the leaf with "
-                "requires_grad=True (x = torch.ones(2, requires_grad=True)); if it was computed from a "
-                "gradient (torch.autograd.grad, .grad), compute that gradient with create_graph=True")
+        return msg("hint.requires_grad", "en")
     if message.startswith("Trying to backward through the graph a second time"):
-        return "pass retain_graph=True to the first backward() if you need to run backward again"
+        return msg("hint.retain_graph", "en")
     if "leaf Variable that requires grad is being used in an in-place operation" in message:
-        return "update leaves inside `with torch.no_grad():` (x -= lr * x.grad there)"
+        return msg("hint.leaf_in_place", "en")
     return None

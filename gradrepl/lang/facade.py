@@ -15,6 +15,7 @@ from gradrepl.lang.runtime import builtin_function_or_method, format_value, func
     materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str, \
     range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
+from gradrepl.messages import msg
 from gradrepl.nn import sandbox as library
 
 # C-level callables print as "<built-in method ...>" with their host object: handed out wrapped.
@@ -53,7 +54,7 @@ class module:
                 raise NotImplementedError(f"{self.name}.{attr} {LATER_MESSAGE}") from None
             best = suggest(attr, self.entries)
             raise _hinted(AttributeError(f"module '{self.name}' has no attribute '{attr}'"),
-                          best and f"did you mean {self.name}.{best}?") from None
+                          best and msg("hint.did_you_mean", "en", name=f"{self.name}.{best}")) from None
         if type(value) in unavailable_type:
             raise refusal(value)
         return value
@@ -154,7 +155,7 @@ class Access:
         label = self.type_label(obj)
         best = suggest(name, candidates)
         return _hinted(AttributeError(f"'{label}' object has no attribute '{name}'"),
-                       best and f"did you mean .{best}?")
+                       best and msg("hint.did_you_mean", "en", name=f".{best}"))
 
     def get(self, obj, name):
         t = type(obj)

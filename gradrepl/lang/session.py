@@ -21,6 +21,7 @@ from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAME
 from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
     safe_repr, time_exceeded
 from gradrepl.limits import Limits
+from gradrepl.messages import msg
 from gradrepl.worker import monitor
 
 _RECURSION_FLOOR = 1_500
@@ -645,9 +646,7 @@ def _run_statements(tree, lines, session, filename, trusted, keep_going, echo, r
             error = _error_from(exc, filename, lines, node, tree=tree)
             if hidden and isinstance(exc, NameError) and _bare_name(exc) in hidden:
                 name = _bare_name(exc)
-                error.hint = (f"write torch.{name}: this file imports torch, so it runs as a PyTorch "
-                              f"script, where bare {name} is not defined (the shorthand is for the "
-                              "prompt and for files that never import torch)")
+                error.hint = msg("hint.write_torch", "en", name=name)
         session.budget.active = False
         clean = error is None and REFUSALS[0] == refusals   # nothing refused, even if caught
         if channel is not None:

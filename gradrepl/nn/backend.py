@@ -41,7 +41,7 @@ def share(t):
 
 
 def set_requires_grad(t, flag):
-    if flag and t._a.dtype.kind != "f":
+    if flag and t._a.dtype.kind not in "fV":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     t._rg = bool(flag)
 

@@ -207,9 +207,30 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return input / denom
 
 
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy(size_average, reduce, reduction)
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy(size_average, reduce, reduction)
+    zeros = B.TORCH["zeros_like"](input)
+    margin_clamp = (margin - input).clamp_min(0)
+    output = B.TORCH["where"](target != 1, margin_clamp, zeros) + B.TORCH["where"](target != -1, input, zeros)
+    return _reduce(output, reduction)
+
+
 COMPOSED = ("softmax", "log_softmax", "softmin", "relu", "sigmoid", "tanh", "softsign", "tanhshrink", "dropout",
             "mse_loss", "l1_loss", "nll_loss", "cross_entropy", "binary_cross_entropy", "kl_div",
-            "cosine_similarity", "normalize")
+            "cosine_similarity", "normalize", "margin_ranking_loss", "hinge_embedding_loss")
 
 
 def namespace():

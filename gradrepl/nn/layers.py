@@ -387,6 +387,34 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
+class AdaptiveAvgPool2d(Module):
+    torch_path = _path("AdaptiveAvgPool2d", "pooling")
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return F.namespace_fn("adaptive_avg_pool2d")(input, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(Module):
+    torch_path = _path("AdaptiveAvgPool1d", "pooling")
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return F.namespace_fn("adaptive_avg_pool1d")(input, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
 # ------------------------------------------------------------------ embedding and normalisation
 class Embedding(Module):
     torch_path = _path("Embedding", "sparse")

@@ -53,7 +53,7 @@ class Parameter(metaclass=ParameterMeta):
     torch_path = "torch.nn.parameter.Parameter"
 
 
-_TENSOR_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+_TENSOR_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
                  "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 

@@ -16,10 +16,11 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from gradrepl.messages import msg
 from gradrepl.tutor.display import show_check, show_code, show_step, show_tool
 from gradrepl.tutor.interactive import ask_predict
 from gradrepl.tutor.lesson import Code, Exercise, Tool
-from gradrepl.tutor.messages import msg, yes
+from gradrepl.tutor.messages import yes
 from gradrepl.tutor.player import Attempt, Player, missing_needs, rebuild, tool_output
 from gradrepl.tutor.progress import ProgressStore
 
@@ -72,10 +73,7 @@ class LessonMode:
 
     def status(self) -> str:
         step, total = self.player.position + 1, self.player.total
-        if self.lang == "zh":
-            from gradrepl.repl.zh import text
-            return text("lesson_status", id=self.lesson.id, step=step, total=total)
-        return f"lesson {self.lesson.id} {step}/{total}"
+        return msg("repl.lesson_status", self.lang, id=self.lesson.id, step=step, total=total)
 
     def _ask(self, question: str) -> str:
         try:
@@ -89,8 +87,8 @@ class LessonMode:
         this lesson) can answer its exercises."""
         missing = missing_needs(self.lesson)
         if missing:
-            self.repl.printer.problem(f"lesson {self.lesson.id} needs {', '.join(missing)}, which this "
-                                      f"gradrepl does not have yet")
+            self.repl.printer.problem(msg("repl.lesson_needs", self.lang, id=self.lesson.id,
+                                          names=", ".join(missing)))
             self.repl.end_lesson()
             return
         saved = self.store.get(self.lesson.id)
@@ -107,8 +105,7 @@ class LessonMode:
                 self.player = Player(self.lesson, self.lang, saved)
                 rebuild(self.lesson, self.runner, self.player.position)
                 self.ran.update(range(self.player.position))
-        self.console.print(Text(f"{self.lesson.number}. {self.lesson.title.get(self.lang)}",
-                                style="bold"))
+        self.repl.printer.print(Text(f"{self.lesson.number}. {self.lesson.title.get(self.lang)}", style="bold"))
         self.show()
 
     # showing -------------------------------------------------------------------------------
@@ -158,7 +155,7 @@ class LessonMode:
             return
         step = self.player.step
         if isinstance(step, Tool) and self.player.position not in self.ran:
-            shown, error = tool_output(self.runner, step, self.console.width)
+            shown, error = tool_output(self.runner, step, self.console.width, self.lang)
             show_tool(self.console, step, shown if error is None else error, self.lang)
             self._tool_done()
             return
@@ -207,7 +204,7 @@ class LessonMode:
         if not self.player.advance():
             self.leave_attempt()
             self.save()
-            self.console.print(Text(msg("finished", self.lang), style="green"))
+            self.repl.printer.print(Text(msg("finished", self.lang), style="green"))
             self.repl.end_lesson()
             return
         self.save()
@@ -254,7 +251,7 @@ class LessonMode:
             self.check()
         elif command == ":hint":
             hint = p.next_hint()
-            self.console.print(Text(hint or msg("no_hint", self.lang), style="yellow"))
+            self.repl.printer.print(Text(hint or msg("no_hint", self.lang), style="yellow"))
         elif command == ":solution":
             show_code(self.console, p.solution())
         elif command == ":skip":

@@ -1,67 +1,26 @@
 """Meta commands: `:help`, `:vars`, `:graph`, `:lesson`, ... (only from what the learner types).
 
-Each command is a method `cmd_<name>(argument)` of MetaCommands, with its arguments
-and one-line summary in COMMANDS (lesson steering in LESSON_COMMANDS, handled by the
-running lesson); HELP holds the longer help topics (`:help autograd`, `:help keys`).
+Each command is a method `cmd_<name>(argument)` of MetaCommands, with its arguments in
+COMMANDS (lesson steering in LESSON_COMMANDS, handled by the running lesson) and its
+one-line summary in the catalogue (gradrepl.messages, `cmd:name`); HELP names the longer
+help topics (`:help autograd`, `:help keys`: `help.autograd`, `help.keys` there).
 """
 import difflib
 from pathlib import Path
 
 from rich.text import Text
 
+from gradrepl.messages import colon, msg
 from gradrepl.repl.render import escape_control, leaf_grad, named_tensors, shape_text, short_repr
 
-COMMANDS = {
-    # name: (arguments, summary)
-    ":help": ("[TOPIC]", "help on a topic (autograd, keys, commands) or a command"),
-    ":vars": ("", "the session's variables: shape, dtype, requires_grad, is_leaf, grad_fn, grad"),
-    ":grad": ("[NAME]", "the .grad of every tensor that has one (or of NAME)"),
-    ":graph": ("NAME [dot|mermaid|FILE]", "draw the autograd graph that produced NAME "
-               "(FILE: .svg .png .dot .mmd .txt)"),
-    ":explain": ("NAME [V]", "walk the chain rule backward from NAME, step by step "
-                 "(V: the gradient for a non-scalar NAME)"),
-    ":gradcheck": ("NAME [V]", "compare NAME's autograd gradients with finite differences"),
-    ":jacobian": ("Y X", "the full Jacobian dY/dX, one backward per element of Y"),
-    ":reset": ("", "forget every variable"),
-    ":load": ("FILE", "run a file into the session"),
-    ":save": ("FILE", "write the statements that succeeded as a script for Python with PyTorch"),
-    ":history": ("[N]", "the last N inputs (default 20)"),
-    ":lesson": ("[NAME]", "list the lessons, or start one"),
-    ":lang": ("[en|zh]", "the language of lessons"),
-    ":tutor": ("[on|off]", "tutor annotations after assignments and backward"),
-    ":quit": ("", "leave the lesson, or gradrepl"),
+COMMANDS = {   # name: arguments; the summary is the catalogue's cmdNAME (gradrepl.messages)
+    ":help": "[TOPIC]", ":vars": "", ":grad": "[NAME]", ":graph": "NAME [dot|mermaid|FILE]",
+    ":explain": "NAME [V]", ":gradcheck": "NAME [V]", ":jacobian": "Y X", ":reset": "", ":load": "FILE",
+    ":save": "FILE", ":history": "[N]", ":lesson": "[NAME]", ":lang": "[en|zh]", ":tutor": "[on|off]",
+    ":quit": "",
 }
-LESSON_COMMANDS = {
-    ":hint": ("", "the next hint for the exercise"),
-    ":solution": ("", "the reference solution"),
-    ":check": ("", "check the answer typed so far (Enter on an empty line does too)"),
-    ":skip": ("", "run the reference solution and go on"),
-    ":back": ("", "the previous step"),
-    ":restart": ("", "start the lesson again, in a fresh session"),
-}
-
-HELP = {
-    "autograd": """\
-Autograd in five lines
-  x = torch.ones(2, 2, requires_grad=True)   a leaf: autograd tracks what is computed from it
-  y = x + 2; out = (3 * y * y).mean()         each result remembers its grad_fn (AddBackward0, ...)
-  out.backward()                              walks the graph back with the chain rule
-  x.grad                                      d(out)/dx accumulates here (4.5 everywhere)
-Only leaves get .grad (call y.retain_grad() before backward to keep a non-leaf's);
-gradients add up across backward calls (zero them with x.grad.zero_()); a non-scalar
-result needs a gradient: y.backward(torch.ones_like(y)) computes a vector-Jacobian
-product. `with torch.no_grad():` and x.detach() stop tracking. backward frees the
-graph: pass retain_graph=True to run it twice. Try :graph out and :explain out.""",
-    "keys": """\
-Keys
-  Enter          run, or continue an unfinished statement on a `...` line (auto-indent)
-  blank line     ends a block (def, for, while, if, with, try, class)
-  Esc Enter      run now, even inside a block
-  Tab            complete a name, attribute, keyword argument, command or path; indent at line start
-  Up / Down      history (kept between sessions);  Ctrl-R searches it
-  Ctrl-C         clear the line, or stop a running statement (variables are kept)
-  Ctrl-D         exit (on an empty line); `exit` and `quit` work too""",
-}
+LESSON_COMMANDS = {":hint": "", ":solution": "", ":check": "", ":skip": "", ":back": "", ":restart": ""}
+HELP = ("autograd", "keys")     # the longer topics; their text is the catalogue's help.TOPIC
 TOPIC_ALIASES = {"basics": "autograd", "autograd basics": "autograd", "keyboard": "keys"}
 
 
@@ -73,12 +32,9 @@ class MetaCommands:
     def printer(self):
         return self.repl.printer
 
-    def _say(self, key, english):
-        """`english`, or its Chinese in gradrepl.repl.zh under :lang zh."""
-        if self.repl.lang == "zh":
-            from gradrepl.repl.zh import TEXT
-            return TEXT.get(key, english)
-        return english
+    def _say(self, key, **fields):
+        """The catalogue's repl.KEY in the session's language."""
+        return msg("repl." + key, self.repl.lang, **fields)
 
     def names(self):
         return [*COMMANDS, *(LESSON_COMMANDS if self.repl.lesson is not None else ())]
@@ -91,59 +47,51 @@ class MetaCommands:
         argument = argument.strip()
         if command in LESSON_COMMANDS or (command in (":quit", ":reset") and self.repl.lesson is not None):
             if self.repl.lesson is None:
-                self.printer.problem(f"{command}: no lesson is running; start one with :lesson NAME")
+                self.printer.problem(self._say("no_lesson", command=command))
             else:
                 self.repl.lesson.command(command)
             return
         handler = getattr(self, "cmd_" + command[1:], None) if command in COMMANDS else None
         if handler is None:
             best = difflib.get_close_matches(command, self.names(), n=1, cutoff=0.5)
-            hint = f"; did you mean {best[0]}?" if best else ""
-            self.printer.problem(f"unknown command {command}{hint} (:help lists them)")
+            self.printer.problem(self._say("unknown_close", command=command, close=best[0]) if best else
+                                 self._say("unknown", command=command))
             return
         handler(argument)
 
     def _usage(self, command):
-        arguments, _ = COMMANDS[command]
-        self.printer.problem(f"usage: {command} {arguments}".rstrip())
+        self.printer.problem(self._say("usage", usage=f"{command} {COMMANDS[command]}".rstrip()))
 
     # help -------------------------------------------------------------------------------
     def cmd_help(self, argument):
-        zh = self.repl.lang == "zh"
-        if zh:
-            from gradrepl.repl import zh as ZH
+        lang = self.repl.lang
         topic = TOPIC_ALIASES.get(argument.lower(), argument.lower())
         if topic in HELP:
-            self.printer.print(Text(ZH.HELP.get(topic, HELP[topic]) if zh else HELP[topic]))
+            self.printer.print(Text(msg("help." + topic, lang)))
             return
         name = topic if topic.startswith(":") else ":" + topic
-        if topic and name in {**COMMANDS, **LESSON_COMMANDS}:
-            arguments, summary = {**COMMANDS, **LESSON_COMMANDS}[name]
-            self.printer.print(Text(f"{name} {arguments}".rstrip(), style="bold"))
-            self.printer.print(Text("  " + (ZH.COMMANDS.get(name, summary) if zh else summary)))
+        every = {**COMMANDS, **LESSON_COMMANDS}
+        if topic and name in every:
+            self.printer.print(Text(f"{name} {every[name]}".rstrip(), style="bold"))
+            self.printer.print(Text("  " + msg("cmd" + name, lang)))
             return
         if topic and topic != "commands":
             topics = ", ".join(self.help_topics())
-            self.printer.problem(ZH.text("no_help", topic=argument, topics=topics) if zh else
-                                 f"no help on {argument!r}; topics: {topics}")
+            self.printer.problem(self._say("no_help", topic=repr(argument), topics=topics))
             return
         from rich.table import Table
 
         table = Table(show_header=False, box=None, pad_edge=False)
         table.add_column(no_wrap=True, style="bold")
         table.add_column(overflow="fold")
-        for name, (arguments, summary) in COMMANDS.items():
-            table.add_row(f"{name} {arguments}".rstrip(), ZH.COMMANDS.get(name, summary) if zh else summary)
+        for name, arguments in COMMANDS.items():
+            table.add_row(f"{name} {arguments}".rstrip(), msg("cmd" + name, lang))
         table.add_row("", "")
-        for name, (arguments, summary) in LESSON_COMMANDS.items():
-            table.add_row(name, ZH.text("in_lesson") + ZH.COMMANDS.get(name, summary) if zh
-                          else f"in a lesson: {summary}")
-        self.printer.print(Text(ZH.text("intro") if zh else
-                                "Type PyTorch code (torch is imported; exp, ones, tensor ... work "
-                                "without the prefix). Commands:"))
+        for name in LESSON_COMMANDS:
+            table.add_row(name, self._say("in_lesson") + msg("cmd" + name, lang))
+        self.printer.print(Text(self._say("intro")))
         self.printer.print(table)
-        self.printer.print(Text(ZH.text("more") if zh else
-                                ":help autograd explains the ideas, :help keys the keys.", style="dim"))
+        self.printer.print(Text(self._say("more"), style="dim"))
 
     # the session ------------------------------------------------------------------------
     def _tensors(self):
@@ -159,19 +107,20 @@ class MetaCommands:
                   if isinstance(n, str) and not session.api.is_tensor(v)
                   and type(v).__name__ != "module"]
         if not tensors and not others:
-            self.printer.note(self._say("no_vars", "no variables yet"))
+            self.printer.note(self._say("no_vars"))
             return
         if tensors:
-            table = Table(title=self._say("tensors", "tensors"), title_justify="left")
+            table = Table(title=self._say("tensors"), title_justify="left")
             for column in ("name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "grad"):
-                table.add_column(column, no_wrap=column in ("name", "shape", "dtype"))
+                header = self._say(column) if column in ("name", "shape") else column   # attributes stay
+                table.add_column(header, no_wrap=column in ("name", "shape", "dtype"))
             for name, t in tensors:
                 fn = t.grad_fn
                 grad = leaf_grad(t)
                 table.add_row(name, shape_text(t), str(t.dtype).removeprefix("torch."),
                               str(t.requires_grad), str(t.is_leaf),
                               "None" if fn is None else fn.name(),
-                              "-" if grad is None else f"yes {shape_text(grad)}")
+                              "-" if grad is None else self._say("has_grad", shape=shape_text(grad)))
             self.printer.print(table)
         if others:
             parts = []
@@ -179,7 +128,7 @@ class MetaCommands:
                 text = short_repr(value, 40)
                 parts.append(f"{name} = {text}" if text is not None
                              else f"{name} ({session.access.type_label(value)})")
-            self.printer.print(Text(self._say("others", "others: ") + escape_control(", ".join(parts))))
+            self.printer.print(Text(self._say("others") + escape_control(", ".join(parts))))
 
     def cmd_grad(self, argument):
         session = self.repl.session
@@ -190,34 +139,32 @@ class MetaCommands:
             if not session.api.is_tensor(value) and params:     # a model: its parameters' grads
                 rows = [r for r in params if r[2] is not None]
                 if rows:
-                    self.printer.grad_table(rows, title=f"{argument}: .grad", header="grad")
+                    self.printer.grad_table(rows, title=f"{argument}{colon(self.repl.lang)}.grad", header="grad",
+                                            columns=(self._say("name"), self._say("shape")))
                 else:
-                    self.printer.note(f"no parameter of {argument} has a .grad yet (call backward() on a "
-                                      "loss computed with it)")
+                    self.printer.note(self._say("no_param_grad", name=argument))
                 return
             if not session.api.is_tensor(value):
-                self.printer.problem(f":grad: {argument!r} is not a tensor in this session")
+                self.printer.problem(self._say("not_tensor", name=repr(argument)))
                 return
             grad = leaf_grad(value)
             if grad is None:
-                why = ("it is not a leaf: call .retain_grad() on it before backward()"
-                       if not value.is_leaf and not value.retains_grad else
-                       "no backward() has reached it yet" if value.requires_grad else
-                       "it does not require grad")
-                self.printer.note(f"{argument}.grad is None: {why}")
+                why = self._say("not_leaf" if not value.is_leaf and not value.retains_grad else
+                                "not_reached" if value.requires_grad else "no_requires_grad")
+                self.printer.note(self._say("grad_none", name=argument, why=why))
             else:
                 self.printer.value(repr(grad))
             return
         rows = [(n, t, leaf_grad(t)) for n, t in self._tensors()]
         rows = [r for r in rows if r[2] is not None]
         if not rows:
-            self.printer.note(self._say("no_grads", "no tensor has a .grad yet (call backward() on a result)"))
+            self.printer.note(self._say("no_grads"))
             return
-        self.printer.grad_table(rows, title=".grad", header="grad")
+        self.printer.grad_table(rows, title=".grad", header="grad", columns=(self._say("name"), self._say("shape")))
 
     def cmd_reset(self, argument):
         self.repl.reset_session()
-        self.printer.note(self._say("reset", "session reset: every variable is gone (torch is still imported)"))
+        self.printer.note(self._say("reset"))
 
     def cmd_load(self, argument):
         if not argument:
@@ -227,13 +174,12 @@ class MetaCommands:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            self.printer.problem(f":load: cannot read {argument}: {reason}")
+            self.printer.problem(self._say("cannot_read", path=argument, reason=reason))
             return
         result = self.repl.run_code(text, filename=str(argument), trusted=False, annotate=False)
         made = sorted({n for s in result.statements if s.error is None for n in s.assigned})
-        status = "loaded" if result.ok else "stopped at the error above"
-        self.printer.note(f"{argument}: {status}; {len(result.statements)} statements ran"
-                          + (f"; names: {', '.join(made)}" if made else ""))
+        status = self._say("loaded" if result.ok else "load_stopped", path=argument, count=len(result.statements))
+        self.printer.note(status + (self._say("load_names", names=", ".join(made)) if made else ""))
 
     def cmd_save(self, argument):
         if not argument:
@@ -247,11 +193,9 @@ class MetaCommands:
         try:
             write_atomically(path, to_pytorch(transcript))
         except OSError as e:
-            self.printer.problem(f":save: cannot write {argument}: {e.strerror or e}")
+            self.printer.problem(self._say("cannot_write", path=argument, reason=str(e.strerror or e)))
             return
-        self.printer.note(f"saved {len(transcript)} statements to {argument} as a PyTorch script "
-                          f"(shorthand expanded, echoed values printed): `python {argument}` with "
-                          f"PyTorch, or `gradrepl run {argument}`, prints what this session printed")
+        self.printer.note(self._say("saved", count=len(transcript), path=argument))
 
     def cmd_history(self, argument):
         try:
@@ -271,14 +215,14 @@ class MetaCommands:
             self.repl.tutor = argument == "on"
         elif argument:
             return self._usage(":tutor")
-        self.printer.note(f"tutor annotations {'on' if self.repl.tutor else 'off'}")
+        self.printer.note(self._say("tutor_on" if self.repl.tutor else "tutor_off"))
 
     def cmd_lang(self, argument):
         if argument in ("en", "zh"):
             self.repl.set_lang(argument)
         elif argument:
             return self._usage(":lang")
-        self.printer.note(f"lesson language: {self.repl.lang}")
+        self.printer.note(self._say("lang", language=self.repl.lang))
 
     def cmd_quit(self, argument):
         self.repl.running = False
@@ -294,12 +238,12 @@ class MetaCommands:
             from gradrepl.tutor.progress import ProgressStore
 
             lesson_table(lessons, ProgressStore(), self.repl.lang, self.printer.console)
-            self.printer.note("start one with :lesson NAME (a number works too)")
+            self.printer.note(self._say("lesson_start"))
             return
         lesson = find_lesson(lessons, argument)
         if lesson is None:
             known = ", ".join(item.id for item in lessons)
-            self.printer.problem(f":lesson: no lesson named {argument!r} (known: {known})")
+            self.printer.problem(self._say("no_such_lesson", name=repr(argument), known=known))
             return
         self.repl.start_lesson(lesson)
 

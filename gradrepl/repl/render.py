@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.highlighter import ReprHighlighter
 from rich.text import Text
 
+from gradrepl.messages import colon, localize, msg
 
 GRAD_PREVIEW = 10_000      # elements: above this a changed .grad is shown by shape only
 _PLAIN_TYPES = (int, float, bool, str, complex, tuple, list, dict, set, type(None))
@@ -110,14 +111,25 @@ def leaf_grad(tensor):
 
 
 class Printer:
-    def __init__(self, console: Console):
+    def __init__(self, console: Console, lang=None):
+        """lang: a callable giving the language of gradrepl's own text (hints, tables), "en" without."""
         self.console = console
+        self.lang_of = lang
         self.highlighter = ReprHighlighter()
         self.line_open = False      # program output ended without a newline
 
+    @property
+    def lang(self) -> str:
+        return self.lang_of() if self.lang_of is not None else "en"
+
     def _print(self, *renderables, **options) -> None:
         self.end_line()
-        self.console.print(*renderables, **options)
+        if self.lang == "zh":    # Chinese lines break between characters, not only at spaces
+            from gradrepl.tutor.display import cjk_wrapping
+            with cjk_wrapping():
+                self.console.print(*renderables, **options)
+        else:
+            self.console.print(*renderables, **options)
 
     def end_line(self) -> None:
         """Finish a line that `print(..., end="")` left open, so the prompt starts a fresh one."""
@@ -144,13 +156,14 @@ class Printer:
     def tensor_assigned(self, name: str, tensor, with_value: bool = True, in_place: bool = False) -> None:
         """The new value (when nothing else shows it) and its autograd flags; in_place: the
         statement changed the tensor without rebinding the name (y[0, 0] = 5, y.detach_())."""
+        lang = self.lang
         if in_place:
-            name += " (changed in place)"
+            name = msg("repl.changed_in_place", lang, name=name)
         if with_value:
             self.value(repr(tensor))
-            line = f"{name}: {describe(tensor)}"
+            line = f"{name}{colon(lang)}{describe(tensor)}"
         else:
-            line = f"{name}: shape {shape_text(tensor)}  {describe(tensor)}"
+            line = f"{name}{colon(lang)}{msg('repl.shape_is', lang, shape=shape_text(tensor))}  {describe(tensor)}"
         self._print(Text(line, style="dim cyan"), soft_wrap=True)
 
     def other_assigned(self, name: str, text: str) -> None:
@@ -168,7 +181,7 @@ class Printer:
         table.add_column(header, no_wrap=True, overflow="ignore")
         for name, tensor, grad in rows:
             if grad.numel() > GRAD_PREVIEW:
-                shown = Text(f"tensor of shape {shape_text(grad)}")
+                shown = Text(msg("repl.grad_of_shape", self.lang, shape=shape_text(grad)))
             else:
                 shown = Text(repr(grad))
                 if not self.console.no_color:
@@ -195,21 +208,22 @@ class Printer:
                 self._print(Text("    " + " " * caret + "^", style="bold red"), soft_wrap=True)
             elif error.carets and error.kind == "error":    # under the failing part, as Python 3.11
                 self._print(Text("    " + error.carets, style="bold red"), soft_wrap=True)
-        message = escape_control(redact(error.message))
+        message = escape_control(redact(localize(error.message, self.lang) if error.kind == "budget" else error.message))
         line = Text()
         line.append(error.type_name, style="bold red")
         if message:
             line.append(": " + message)
         self._print(line)
         if error.hint:
-            self._print(Text("hint: " + escape_control(error.hint), style="yellow"))
+            hint = localize(error.hint, self.lang)
+            self._print(Text(msg("repl.hint", self.lang, text=escape_control(hint)), style="yellow"))
 
     def interrupted(self) -> None:
         """Ctrl-C stopped a statement; the terminal has echoed ^C, so start a fresh line."""
         if self.console.is_terminal:
             self._print()
         line = Text("KeyboardInterrupt", style="bold red")
-        line.append(": stopped; your variables are kept", style="dim")
+        line.append(msg("repl.interrupted", self.lang), style="dim")
         self._print(line)
 
     def warning(self, category: str, message: str) -> None:

@@ -11,6 +11,7 @@ import threading
 
 from gradrepl import __version__
 from gradrepl.errors import BudgetExceeded, Interrupted
+from gradrepl.messages import localize, msg
 from gradrepl.repl.meta import MetaCommands
 from gradrepl.repl.multiline import is_meta, needs_more
 from gradrepl.repl.render import (GRAD_PREVIEW, Printer, leaf_grad, make_console, named_tensors, plain_wanted,
@@ -32,7 +33,7 @@ class Repl:
         limits = limits if limits is not None else Limits.open_ended()
         self.lesson_limits = lesson_limits if lesson_limits is not None else Limits.for_lessons()
 
-        self.printer = Printer(console if console is not None else make_console(plain))
+        self.printer = Printer(console if console is not None else make_console(plain), lang=lambda: self.lang)
         self.plain = plain
         self.tutor = True
         self.running = True
@@ -87,7 +88,7 @@ class Repl:
     @property
     def lang(self):
         if self._lang is None:
-            from gradrepl.tutor.lesson import default_lang
+            from gradrepl.messages import default_lang
             self._lang = default_lang()
         return self._lang
 
@@ -127,11 +128,17 @@ class Repl:
         api = session.api if session is not None else None
         tensors = {id(v) for v in session.namespace.values() if api.is_tensor(v)} if api else ()
         enabled = api.grad_enabled() if api else True
-        parts = [f" grad mode: {'enabled' if enabled else 'no_grad'}", f"tensors: {len(tensors)}"]
+        lang = self.lang
+        parts = [" " + msg("repl.grad_mode_on" if enabled else "repl.grad_mode_off", lang),
+                 msg("repl.tensor_count", lang, count=len(tensors))]
         if self.lesson is not None:
             parts.append(self.lesson.status())
-        parts.append(":help  Ctrl-D exits")
-        return " │ ".join(parts) if not self.plain else " | ".join(parts)
+        parts.append(msg("repl.toolbar_help", lang))
+        separator = " │ " if not self.plain else " | "
+        from rich.cells import cell_len
+        if cell_len(separator.join(parts)) > self.printer.console.width:    # the help hint goes first
+            parts.pop()
+        return separator.join(parts)
 
     def ask(self, question: str) -> str:
         """A one-line answer (resume a lesson?), outside the code prompt."""
@@ -146,12 +153,7 @@ class Repl:
     def run(self, lesson: str | None = None, banner: bool = True) -> int:
         """The read-run-show loop until Ctrl-D, `exit` or `:quit`; `lesson` starts one at once."""
         if banner:
-            if self.lang == "zh":
-                from gradrepl.repl.zh import text
-                self.printer.note(text("banner", version=__version__), style="")
-            else:
-                self.printer.note(f"gradrepl {__version__}, autograd you can watch. "
-                                  f":help, :lesson, Ctrl-D exits.", style="")
+            self.printer.note(msg("repl.banner", self.lang, version=__version__), style="")
         self._history_warning()
         if lesson is not None:
             self.handle_safely(f":lesson {lesson}")
@@ -191,7 +193,7 @@ class Repl:
         except KeyboardInterrupt:
             self.printer.interrupted()
         except BudgetExceeded as e:  # a hook run by :explain / :gradcheck hit a budget
-            self.printer.problem(f"BudgetExceeded: {e.message}")
+            self.printer.problem(f"BudgetExceeded: {localize(e.message, self.lang)}")
         except Interrupted:
             self.printer.interrupted()
         except Exception as e:  # noqa: BLE001 - the session goes on; never a traceback
@@ -303,12 +305,9 @@ class Repl:
             if changed:
                 tensors = dict(named_tensors(self.session.namespace, self.session.api))
                 rows = [(n, tensors[n], leaf_grad(tensors[n])) for n in changed if n in tensors]
-                if self.lang == "zh":
-                    from gradrepl.repl.zh import text
-                    self.printer.grad_table(rows, title=text("grad_changed"), header=text("new_grad"),
-                                            columns=(text("name"), text("shape")))
-                else:
-                    self.printer.grad_table(rows)
+                self.printer.grad_table(rows, title=msg("repl.grad_changed", self.lang),
+                                        header=msg("repl.new_grad", self.lang),
+                                        columns=(msg("repl.name", self.lang), msg("repl.shape", self.lang)))
         except Exception as e:  # noqa: BLE001 - a display problem must not stop the statement loop
             self.printer.problem(f"gradrepl: internal error in the tutor display "
                                  f"({type(e).__name__}: {str(e)[:200]})")
@@ -321,8 +320,7 @@ class Repl:
         if new:
             self._shorthand_told.update(new)
             spelled = ", ".join(f"torch.{n}" for n in new)
-            self.printer.note(f"tip: {', '.join(new)} without torch. is gradrepl shorthand; a PyTorch "
-                              f"script writes {spelled} (:save does it for you)")
+            self.printer.note(msg("repl.shorthand_tip", self.lang, names=", ".join(new), spelled=spelled))
 
     def _show_assigned(self, names, in_place=False):
         namespace, api = self.session.namespace, self.session.api

@@ -8,6 +8,8 @@
 """
 from rich.text import Text
 
+from gradrepl.messages import localize, msg
+
 USAGE = {":graph": "NAME [text|dot|mermaid|FILE]", ":explain": "NAME [V]",
          ":gradcheck": "NAME [V]", ":jacobian": "Y X"}
 _ARGUMENTS = {":graph": (1, 2), ":explain": (1, 2), ":gradcheck": (1, 2), ":jacobian": (2, 2)}
@@ -19,7 +21,7 @@ def show(repl, command, argument):
     words = argument.split()
     low, high = _ARGUMENTS[command]
     if not low <= len(words) <= high:
-        printer.problem(f"usage: {command} {USAGE[command]}")
+        printer.problem(msg("repl.usage", repl.lang, usage=f"{command} {USAGE[command]}"))
         return
     try:
         import gradrepl.viz as viz
@@ -28,22 +30,23 @@ def show(repl, command, argument):
         return
     session = repl.session
     width = printer.console.width
+    lang = repl.lang
     try:
         if command == ":graph":
             name, target = words[0], (words[1:] or ["text"])[0]
             if target in _TEXT_FORMATS:
-                shown = viz.repl_graph(session, name, width=width, fmt=target)
+                shown = viz.repl_graph(session, name, width=width, fmt=target, lang=lang)
             else:
                 path = viz.save_graph(session, name, target)
-                shown = f"graph of {name} saved to {path}"
+                shown = msg("repl.graph_saved", lang, name=name, path=path)
         elif command == ":explain":
-            shown = viz.repl_explain(session, words[0], *words[1:], width=width)
+            shown = viz.repl_explain(session, words[0], *words[1:], width=width, lang=lang)
         elif command == ":gradcheck":
             shown = viz.repl_gradcheck(session, words[0], *words[1:], width=width,
-                                       rng_state=repl.rng_state)
+                                       rng_state=repl.rng_state, lang=lang)
         else:
-            shown = viz.repl_jacobian(session, words[0], words[1], width=width)
+            shown = viz.repl_jacobian(session, words[0], words[1], width=width, lang=lang)
     except viz.VizError as e:
-        printer.problem(f"{command}: {e}")
+        printer.problem(f"{command}{'：' if lang == 'zh' else ': '}{localize(str(e), lang)}")
         return
     printer.print(Text(shown) if isinstance(shown, str) else shown)

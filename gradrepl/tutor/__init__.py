@@ -1,11 +1,11 @@
 """The tutor: lessons (lessons/*.md) parsed, played and checked.
 
 Modules, one concern each:
-  lesson       the lesson model and parser (format: lessons/README.md); find_lesson, default_lang
+  lesson       the lesson model and parser (format: lessons/README.md); find_lesson
   check        state checks on the learner's session; expected values with tolerance; Watch
                (backward passes through lesson-built tensors)
   tools        tool steps (`:explain out` ...) run on the session through gradrepl.viz
-  messages     what the players say, in English and Chinese
+  messages     the players' commands and yes/no answers (what they say: gradrepl.messages)
   expect       expected output of code steps (doctest style: `...`, 0x addresses)
   player       Player, the state machine a front end drives; play_through for --check/--auto
   runner       SandboxRunner: lesson code through gradrepl.lang.run_source(trusted=False)

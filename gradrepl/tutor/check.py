@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from gradrepl.messages import msg
+
 NONE = "None"
 _TENSOR_KEYS = {"value", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype", "atol", "rtol",
                 "backward_runs"}
@@ -178,6 +180,11 @@ def _show(array: np.ndarray) -> str:
     return np.array2string(array, precision=4, separator=", ", threshold=20)
 
 
+def _failure(key: str, expected: str = "", **fields) -> Failure:
+    """A Failure worded by the catalogue's check.KEY in both languages."""
+    return Failure(msg("check." + key, "en", **fields), msg("check." + key, "zh", **fields), expected)
+
+
 def _compare_values(label: str, actual: Any, expected: Any, atol: float, rtol: float,
                     shape_given: bool = False) -> Failure | None:
     """actual: numbers (nested lists or a float) or None. A plain expected number accepts any
@@ -185,19 +192,17 @@ def _compare_values(label: str, actual: Any, expected: Any, atol: float, rtol: f
     if expected == NONE:
         if actual is None:
             return None
-        return Failure(f"{label} should be None", f"{label} 应该是 None", NONE)
+        return _failure("should_be_none", NONE, label=label)
     want = np.asarray(expected, dtype=np.float64)
     if actual is None:
-        return Failure(f"{label} is None", f"{label} 是 None", _show(want))
+        return _failure("is_none", _show(want), label=label)
     got = np.asarray(actual, dtype=np.float64)
     if want.ndim == 0 and got.size == 1 and not shape_given:
         got = got.reshape(())
     if got.shape != want.shape:
-        return Failure(f"{label} has shape {list(got.shape)}; expected shape {list(want.shape)}",
-                       f"{label} 的形状是 {list(got.shape)}；应为 {list(want.shape)}", _show(want))
+        return _failure("shape", _show(want), label=label, got=str(list(got.shape)), want=str(list(want.shape)))
     if not np.allclose(got, want, atol=atol, rtol=rtol, equal_nan=True):
-        return Failure(f"{label} is {_show(got)}, which is not what the task asks for",
-                       f"{label} 的值是 {_show(got)}，不符合题目要求", _show(want))
+        return _failure("value", _show(want), label=label, got=_show(got))
     return None
 
 
@@ -205,34 +210,36 @@ def _mismatch(label: str, actual: Any, expected: Any, any_of: bool = False) -> F
     if any_of and isinstance(expected, list):   # grad_fn: any of these names
         if actual in expected:
             return None
-        wanted, wanted_zh = " or ".join(expected), " 或 ".join(expected)
-        return Failure(f"{label} is {actual}; expected {wanted}", f"{label} 是 {actual}；应为 {wanted_zh}")
+        return Failure(*(msg("check.mismatch", lang, label=label, actual=actual,
+                             wanted=msg("check.or", lang).join(expected)) for lang in ("en", "zh")))
     if actual == expected:
         return None
-    return Failure(f"{label} is {actual}; expected {expected}", f"{label} 是 {actual}；应为 {expected}")
+    return _failure("mismatch", label=label, actual=actual, wanted=expected)
 
 
 def _runs_failure(name: str, runs: int | None, expected: int) -> Failure | None:
     if runs is None:
-        return Failure(f"'{name}' must stay the tensor the lesson built (it was assigned again)",
-                       f"'{name}' 必须仍是课程建好的那个张量（它被重新赋值了）")
+        return _failure("reassigned", name=name)
     if runs == expected:
         return None
-    times = {1: "once", 2: "twice"}.get(runs, f"{runs} times")
-    want = {0: "not at all", 1: "once", 2: "twice"}.get(expected, f"{expected} times")
-    reached = f"backward never reached {name}" if runs == 0 else f"backward reached {name} {times}"
-    return Failure(f"{reached}; the task needs it reached {want}",
-                   f"反向传播到达 {name} {runs} 次；题目要求 {expected} 次")
+    def times(n, lang):
+        return msg({0: "check.not_at_all", 1: "check.once", 2: "check.twice"}.get(n, "check.times"), lang, n=n)
+
+    def worded(lang):
+        reached = (msg("check.never_reached", lang, name=name) if runs == 0 else
+                   msg("check.reached", lang, name=name, times=times(runs, lang)))
+        return msg("check.runs", lang, reached=reached, want=times(expected, lang))
+    return Failure(worded("en"), worded("zh"))
 
 
 def _check_var(var: VarCheck, seen: Observed | None, runs: int | None = None) -> list[Failure]:
     name = var.name
     if seen is None:
-        return [Failure(f"there is no variable '{name}' yet", f"还没有变量 '{name}'")]
+        return [_failure("no_variable", name=name)]
     if seen.kind != "tensor":
         wants_tensor = any(key != "value" for key, _ in var.expect)
         if wants_tensor or seen.kind == "other":
-            return [Failure(f"'{name}' should be a tensor", f"'{name}' 应该是张量")]
+            return [_failure("not_tensor", name=name)]
         actual = seen.values if seen.kind == "number" else None
         failure = _compare_values(name, actual, dict(var.expect)["value"], var.atol, var.rtol)
         return [failure] if failure else []

@@ -15,7 +15,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from gradrepl.tutor.lesson import Lesson, LessonError, default_lang, find_lesson, lessons_dir, load_all
+from gradrepl.messages import default_lang, msg
+from gradrepl.tutor.lesson import Lesson, LessonError, find_lesson, lessons_dir, load_all
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -99,20 +100,19 @@ def main(args: list[str], play_on_terminal: Callable[[Lesson, str], int] | None 
         lesson = find_lesson(lessons, name)
         if lesson is None:
             known = ", ".join(lesson.id for lesson in lessons)
-            print(f"error: no lesson named {name!r} (known: {known})", file=sys.stderr)
+            print(msg("cli.no_lesson", lang, name=repr(name), known=known), file=sys.stderr)
             return 2
         selected.append(lesson)
     if opts.check:
         return _check(selected or lessons)
     if len(selected) != 1:
-        print("error: play one lesson at a time", file=sys.stderr)
+        print(msg("cli.one_lesson", lang), file=sys.stderr)
         return 2
     from gradrepl.tutor.player import missing_needs
 
     missing = missing_needs(selected[0])
     if missing:
-        print(f"error: lesson {selected[0].id} needs {', '.join(missing)}, which this gradrepl does not "
-              f"have yet", file=sys.stderr)
+        print(msg("cli.needs", lang, id=selected[0].id, names=", ".join(missing)), file=sys.stderr)
         return 1
     if opts.auto:
         from gradrepl.tutor.display import auto_play

@@ -16,10 +16,11 @@ from rich.console import Console
 from rich.progress_bar import ProgressBar
 from rich.text import Text as RichText
 
+from gradrepl.messages import localize, msg
 from gradrepl.tutor.display import (make_console, show_check, show_code, show_output, show_predict,
-                                    show_predict_feedback, show_step, show_tool)
+                                    show_predict_feedback, show_step, show_tool, wrapping)
 from gradrepl.tutor.lesson import Code, Exercise, Lesson, Tool
-from gradrepl.tutor.messages import COMMANDS, msg, yes
+from gradrepl.tutor.messages import COMMANDS, yes
 from gradrepl.tutor.player import Attempt, Player, Runner, rebuild, replay, tool_output
 from gradrepl.tutor.progress import ProgressStore
 from gradrepl.tutor.runner import SandboxRunner
@@ -137,7 +138,7 @@ class LinePlayer:
                 show_output(self.console, Player.run_code(step, self.runner).output)
                 self.ran.add(index)
         elif isinstance(step, Tool):
-            shown, error = tool_output(self.runner, step, self.console.width)
+            shown, error = tool_output(self.runner, step, self.console.width, self.lang)
             show_tool(self.console, step, shown if error is None else error, self.lang)
         if isinstance(step, Exercise) and index not in self.ran:
             self.exercise(index)
@@ -182,7 +183,7 @@ class LinePlayer:
             if stripped and stripped != ":check":
                 show_output(self.console, self.runner.run(self.read_code(text)))
                 for hint in self.runner.last_hints:
-                    self.note("hint", "yellow", text=hint)
+                    self.note("hint", "yellow", text=localize(hint, self.lang))
                 self.attempt.typed += 1
                 continue
             if not self.attempt.typed:
@@ -263,5 +264,6 @@ class LinePlayer:
 def play(lesson: Lesson, lang: str, input_fn: Callable[[str], str] = input, console: Console | None = None,
          store: ProgressStore | None = None, runner: Runner | None = None) -> int:
     """Play `lesson` line by line; a front end may pass its own input, console and session runner."""
-    return LinePlayer(lesson, lang, input_fn, console or make_console(), store or ProgressStore(),
-                      runner or SandboxRunner()).run()
+    with wrapping(lang):
+        return LinePlayer(lesson, lang, input_fn, console or make_console(), store or ProgressStore(),
+                          runner or SandboxRunner()).run()

@@ -21,10 +21,8 @@ Structural pieces of the body, everything else is prose:
 """
 from __future__ import annotations
 
-import os
 import re
 import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,6 +77,10 @@ class Predict:
     why: Text
     in_output: bool      # the right choice is a piece of the step's output (--check verifies it)
     line: int
+    choices_zh: tuple[str, ...] | None = None   # the choices in Chinese, where they are prose
+
+    def shown_choices(self, lang: str) -> tuple[str, ...]:
+        return self.choices_zh if lang == "zh" and self.choices_zh else self.choices
 
 
 @dataclass(frozen=True)
@@ -329,7 +331,7 @@ class _Builder:
             raise self.error(line, f"unknown block ```{token.info.strip()} outside prose")
 
     def _predict(self, table: dict, line: int) -> Predict:
-        known = {"en", "zh", "choices", "answer", "why", "in_output"}
+        known = {"en", "zh", "choices", "choices_zh", "answer", "why", "in_output"}
         if set(table) - known:
             raise self.error(line, f"predict has unknown keys {sorted(set(table) - known)}")
         question = _text_table({k: table.get(k) for k in LANGS}, self.path, line, "predict question")
@@ -344,7 +346,16 @@ class _Builder:
         if not isinstance(in_output, bool):
             raise self.error(line, "predict in_output must be true or false")
         why = _text_table(table.get("why"), self.path, line, "predict why")
-        return Predict(question, tuple(c.strip() for c in choices), answer - 1, why, in_output, line)
+        choices_zh = table.get("choices_zh")
+        if choices_zh is not None:
+            if (not isinstance(choices_zh, list) or len(choices_zh) != len(choices)
+                    or not all(isinstance(c, str) and c.strip() for c in choices_zh)):
+                raise self.error(line, "predict choices_zh must be a list of as many non-empty strings as choices")
+            if in_output and choices_zh[answer - 1].strip() != choices[answer - 1].strip():
+                raise self.error(line, "predict choices_zh: the right choice is a piece of the output, the same "
+                                       "in both languages")
+            choices_zh = tuple(c.strip() for c in choices_zh)
+        return Predict(question, tuple(c.strip() for c in choices), answer - 1, why, in_output, line, choices_zh)
 
     def _toml(self, body: str, line: int) -> dict:
         try:
@@ -447,15 +458,6 @@ def load_all(directory: Path | None = None) -> list[Lesson]:
                 raise LessonError(lesson.path, 1, f"{key!r} is also used by {seen[key]}")
             seen[key] = lesson.path
     return sorted(lessons, key=lambda lesson: lesson.number)
-
-
-def default_lang(environ: Mapping[str, str] = os.environ) -> str:
-    """The first set locale variable decides, as in POSIX: zh_* means Chinese."""
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(var)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
 
 
 def find_lesson(lessons: list[Lesson], name: str) -> Lesson | None:

@@ -223,15 +223,16 @@ def predict_problem(code: Code, output: str) -> str | None:
     return f"predict: choice {wrong[0]!r} repeats the right one" if wrong else None
 
 
-def tool_output(runner: Runner, tool: Tool, width: int | None = None):
+def tool_output(runner: Runner, tool: Tool, width: int | None = None, lang: str = "en"):
     """The tool's renderable; a VizError's message as text (the lesson check reports it)."""
+    from gradrepl.messages import colon, localize
     from gradrepl.tutor.tools import run_tool
     from gradrepl.viz import VizError
 
     try:
-        return run_tool(runner.session, tool.call, width), None
+        return run_tool(runner.session, tool.call, width, lang=lang), None
     except VizError as e:
-        return None, f"{tool.call.command}: {e}"
+        return None, f"{tool.call.command}{colon(lang)}{localize(str(e), lang)}"
     except Exception as e:  # noqa: BLE001 - a tool's failure never ends the lesson
         return None, f"{tool.call.command}: {type(e).__name__}: {e}"
 
@@ -250,9 +251,10 @@ class Problem:
 
 
 def play_through(lesson: Lesson, runner: Runner,
-                 on_step: Callable[[int, Step, object], None] | None = None,
+                 on_step: Callable[[int, Step, object], None] | None = None, lang: str = "en",
                  ) -> list[Problem]:
-    """Run every code step and reference solution of `lesson` in one session, in order."""
+    """Run every code step and reference solution of `lesson` in one session, in order
+    (tool steps show gradrepl's words in `lang`)."""
     problems = []
     for index, step in enumerate(lesson.steps):
         outcome: CodeResult | CheckResult | None = None
@@ -264,7 +266,7 @@ def play_through(lesson: Lesson, runner: Runner,
             if wrong:
                 problems.append(Problem(lesson.id, index + 1, step.predict.line, wrong))
         elif isinstance(step, Tool):
-            outcome, error = tool_output(runner, step)
+            outcome, error = tool_output(runner, step, lang=lang)
             if error:
                 problems.append(Problem(lesson.id, index + 1, step.line, error))
         elif isinstance(step, Exercise):  # (the parser already refused an exercise without a hint)

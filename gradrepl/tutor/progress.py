@@ -30,11 +30,13 @@ class LessonProgress:
 
     def describe(self) -> tuple[str, str]:
         """(en, zh) for the progress column of `lesson list`."""
+        from gradrepl.messages import MESSAGES
         if self.finished:
-            return "done", "已完成"
+            return MESSAGES["label.done"]
         if self.step == 0 and not self.solved:
             return "-", "-"
-        return f"step {self.step + 1}/{self.total}", f"第 {self.step + 1}/{self.total} 步"
+        en, zh = MESSAGES["label.at_step"]
+        return en.format(step=self.step + 1, total=self.total), zh.format(step=self.step + 1, total=self.total)
 
 
 class ProgressStore:

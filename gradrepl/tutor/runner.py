@@ -14,6 +14,10 @@ from collections.abc import Mapping
 class SandboxRunner:
     """Runs lesson code in `session` (a fresh one by default) and captures what it prints.
 
+    A fresh session has the lesson steps' budgets (DECISIONS: 10^7 steps and 10 s per
+    statement) with the command line's budget flags applied, as the REPL's lessons have:
+    `gradrepl lesson NAME --time-limit 2` reaches the line-based player, --auto and --check.
+
     With a session the REPL owns, pass tee=True to also send the output on to the
     session's own writer while it is captured; the writer is restored after each run.
     """
@@ -21,8 +25,9 @@ class SandboxRunner:
     def __init__(self, session=None, *, tee: bool = False):
         if session is None:
             from gradrepl.lang import Session
+            from gradrepl.limits import FLAGS, Limits
 
-            session = Session(write=lambda text: None)
+            session = Session(limits=Limits.for_lessons(**FLAGS), write=lambda text: None)
         self.session = session
         self.tee = tee
         self.last_hints: list[str] = []   # gradrepl's one-line hints for the errors of the last run

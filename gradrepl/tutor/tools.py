@@ -47,15 +47,16 @@ def parse_tool(text: str) -> ToolCall:
     return ToolCall(command, tuple(args))
 
 
-def run_tool(session, call: ToolCall, width: int | None = None, rng_state=None):
-    """The tool's rich renderable (or text) for `session`; raises gradrepl.viz.VizError."""
+def run_tool(session, call: ToolCall, width: int | None = None, rng_state=None, lang: str = "en"):
+    """The tool's rich renderable (or text) for `session`, gradrepl's words in `lang`; raises
+    gradrepl.viz.VizError (its message in English: gradrepl.messages.localize)."""
     import gradrepl.viz as viz
 
     args = call.args
     if call.command == ":explain":
-        return viz.repl_explain(session, *args, width=width)
+        return viz.repl_explain(session, *args, width=width, lang=lang)
     if call.command == ":graph":
-        return viz.repl_graph(session, args[0], width=width, fmt=(args[1:] or ["text"])[0])
+        return viz.repl_graph(session, args[0], width=width, fmt=(args[1:] or ["text"])[0], lang=lang)
     if call.command == ":gradcheck":
-        return viz.repl_gradcheck(session, *args, width=width, rng_state=rng_state)
-    return viz.repl_jacobian(session, args[0], args[1], width=width)
+        return viz.repl_gradcheck(session, *args, width=width, rng_state=rng_state, lang=lang)
+    return viz.repl_jacobian(session, args[0], args[1], width=width, lang=lang)

@@ -9,6 +9,7 @@ import argparse
 import os
 import sys
 
+from gradrepl.messages import msg
 from gradrepl.viz.graph import FORMATS, VizError
 
 EXIT_OK, EXIT_USER, EXIT_USAGE = 0, 1, 2
@@ -57,6 +58,8 @@ def _parser(command):
         parser.add_argument("--vector", metavar="V",
                             help="a variable of FILE holding the gradient for a non-scalar NAME (default: ones)")
     parser.add_argument("--width", type=_columns, default=None, help="columns for text output (default: terminal)")
+    parser.add_argument("--lang", choices=("en", "zh"), default=None,
+                        help="language of gradrepl's own words (default: from LC_ALL / LC_MESSAGES / LANG)")
     return parser
 
 
@@ -72,6 +75,8 @@ def main(args: list) -> int:
         return EXIT_USAGE
     except SystemExit as e:   # --help
         return e.code if isinstance(e.code, int) else EXIT_OK
+    from gradrepl.messages import default_lang, localize
+    opts.lang = opts.lang or default_lang()
     text = _read(opts.file, command)
     if text is None:
         return EXIT_USAGE
@@ -82,7 +87,7 @@ def main(args: list) -> int:
             return EXIT_USER
         return _COMMANDS[command](session, opts, text, rng_state)
     except VizError as e:
-        print(f"gradrepl {command}: {e}", file=sys.stderr)
+        print(f"gradrepl {command}: {localize(str(e), opts.lang)}", file=sys.stderr)
         return EXIT_USER
     except BudgetExceeded as e:
         print(f"gradrepl {command}: {e.message}", file=sys.stderr)
@@ -147,12 +152,12 @@ def _graph(session, opts, text, rng_state):
         try:
             Path(opts.output).write_bytes(data)
         except OSError as e:
-            raise VizError(f"cannot write '{opts.output}': {e.strerror or e}") from None
+            raise VizError(msg("vizerr.write", "en", path=opts.output, reason=str(e.strerror or e))) from None
         print(f"wrote {opts.output}", file=sys.stderr)
         return EXIT_OK
     if fmt == "text":
         from gradrepl.viz.graph import to_tree
-        _console(opts.width).print(to_tree(g))
+        _console(opts.width).print(to_tree(g, opts.lang))
     else:
         sys.stdout.write(render(g, fmt).decode())
     return EXIT_OK
@@ -161,7 +166,7 @@ def _graph(session, opts, text, rng_state):
 def _explain(session, opts, text, rng_state):
     from gradrepl.viz import repl_explain
     session.succeeded[:] = [text]    # the whole file, for the symbolic summary
-    _console(opts.width).print(repl_explain(session, opts.name, opts.vector))
+    _console(opts.width).print(repl_explain(session, opts.name, opts.vector, lang=opts.lang))
     return EXIT_OK
 
 
@@ -173,7 +178,7 @@ def _gradcheck(session, opts, text, rng_state):
     v = None if opts.vector is None else lookup(session.namespace, opts.vector)
     res = gradcheck_source(text, session.namespace, opts.name, vector=v, limits=session.limits,
                            rng_state=rng_state, filename=opts.file)
-    _console(opts.width).print(gradcheck_renderable(res))
+    _console(opts.width).print(gradcheck_renderable(res, opts.lang))
     return EXIT_OK if res.ok else EXIT_USER
 
 

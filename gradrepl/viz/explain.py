@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gradrepl.messages import msg
 from gradrepl.viz.graph import (Names, VizError, input_label, is_accumulate, node_name, output_nr, shape_text,
                                  tensor_array, tensor_grad, values_text)
 
@@ -24,9 +25,10 @@ SHOW_STEPS = (30, 10)   # a longer trace shows its first and last steps only
 @dataclass
 class Send:
     input_name: str
-    target: str               # "MulBackward0", "MulBackward0 (y)", "AccumulateGrad -> x", "nothing"
+    target: str               # "MulBackward0", "AccumulateGrad -> x.grad", "" (nothing)
     grad: object              # NumPy array (Big when too large to print), or None when nothing flows
     leaf: object = None       # the leaf tensor when target is AccumulateGrad
+    named: str = ""           # the session name(s) of the node's output ("y"), if any
 
 
 @dataclass
@@ -71,14 +73,11 @@ def check_replayable(root_fn, root_name, names):
     for node in _reachable(root_fn):
         for t, version in zip(node.saved, node.versions):
             if hasattr(t, "_ver") and t._ver[0] != version:
-                label = " = ".join(names.of(t)) or f"a tensor of shape {shape_text(t)}"
+                label = " = ".join(names.of(t)) or msg("vizerr.shape_of", "en", shape=shape_text(t))
                 if label not in changed:
                     changed.append(label)
     if changed:
-        raise VizError(f"{', '.join(changed)} changed in place after {root_name} was computed (an update "
-                       f"such as `w -= lr * w.grad`), so {root_name}'s graph no longer matches the values "
-                       f"it saved and backward from it fails, in PyTorch too: compute {root_name} again "
-                       "from the current values, then ask again")
+        raise VizError(msg("vizerr.changed", "en", names=", ".join(changed), root=root_name))
 
 
 def _title(t, names, fallback):
@@ -94,9 +93,8 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
     names = names if names is not None else Names()
     if tensor.grad_fn is None:
         if tensor.requires_grad:
-            raise VizError(f"{root_name} is a leaf: backward from it only sets {root_name}.grad to the "
-                           "gradient you pass; there is no chain rule to show")
-        raise VizError(f"{root_name} has no autograd graph: requires_grad=False and grad_fn=None")
+            raise VizError(msg("vizerr.is_leaf", "en", root=root_name))
+        raise VizError(msg("vizerr.no_graph_short", "en", root=root_name))
     arr = tensor_array(tensor)
     implicit = gradient is None
     if implicit:
@@ -104,8 +102,8 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
     else:
         root_grad = np.asarray(tensor_array(gradient), dtype=arr.dtype)
         if root_grad.shape != arr.shape:
-            raise VizError(f"the gradient for {root_name} must have its shape {shape_text(tensor)}, "
-                           f"got {list(root_grad.shape)}")
+            raise VizError(msg("vizerr.grad_shape", "en", root=root_name, shape=shape_text(tensor),
+                               got=str(list(root_grad.shape))))
 
     nodes = _reachable(tensor.grad_fn)
     leaves = [n.variable for n in nodes if is_accumulate(n)]
@@ -114,7 +112,7 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
         if t.grad_fn is not None:
             outputs.setdefault((t.grad_fn, output_nr(t)), _title(t, names, ""))
     outputs.setdefault((tensor.grad_fn, output_nr(tensor)), root_name)
-    leaf_titles = {id(v): _title(v, names, "(unnamed leaf)") for v in leaves}
+    leaf_titles = {id(v): _title(v, names, msg("viznote.unnamed_leaf", "en")) for v in leaves}
 
     received = {}
     steps = []
@@ -130,7 +128,7 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
             input_name = input_label(node, k)
             g = None if grads_out is None or k >= len(grads_out) else _kept(grads_out[k])
             if child is None:
-                step.sends.append(Send(input_name, "nothing (no gradient needed)", None))
+                step.sends.append(Send(input_name, "", None))
                 continue
             if g is not None:
                 received[child] = received.get(child, 0) + 1
@@ -139,7 +137,7 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
                                        g, child.variable))
             else:
                 named = outputs.get((child, nr))
-                step.sends.append(Send(input_name, node_name(child) + (f" ({named})" if named else ""), g))
+                step.sends.append(Send(input_name, node_name(child), g, named=named or ""))
         steps.append(step)
 
     check_replayable(tensor.grad_fn, root_name, names)
@@ -151,11 +149,11 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
                                  replay=True)
     except RuntimeError as e:
         if str(e) == RETAIN_MSG:
-            raise VizError(f"the graph of {root_name} was freed by a backward() that ran before gradrepl "
-                           "could keep its values: compute it again, then explain it") from None
-        raise VizError(f"backward from {root_name} failed: RuntimeError: {e}") from None
+            raise VizError(msg("vizerr.freed_explain", "en", root=root_name)) from None
+        raise VizError(msg("vizerr.backward_failed", "en", root=root_name, error=f"RuntimeError: {e}")) from None
     except Exception as e:  # a hook or a custom Function's backward raised
-        raise VizError(f"backward from {root_name} failed: {type(e).__name__}: {e}") from None
+        raise VizError(msg("vizerr.backward_failed", "en", root=root_name,
+                           error=f"{type(e).__name__}: {e}")) from None
     finally:
         _restore_retained(saved)
     leaf_grads = [(leaf_titles[id(v)], v, None if g is None else tensor_array(g)) for v, g in zip(leaves, grads)]
@@ -179,9 +177,9 @@ def _operands(node):
     out = []
     if name in _SAVED_INPUTS and len(node.saved) == 2:
         for label, value in zip(_SAVED_INPUTS[name], node.saved):
-            out.append((label, _values(tensor_array(value)) if hasattr(value, "_a") else repr(value)))
+            out.append((label, _kept(tensor_array(value)) if hasattr(value, "_a") else repr(value)))
     elif name == "PowBackward0" and node.saved:
-        out.append(("self", _values(tensor_array(node.saved[0]))))
+        out.append(("self", _kept(tensor_array(node.saved[0]))))
         out.append(("exponent", repr(node.ctx)))
     return out
 
@@ -218,31 +216,46 @@ def _kept(g):
     return np.array(g) if np.size(g) <= SHOW_VALUES else Big(g)
 
 
-def _values(arr):
+def _values(arr, lang="en"):
     if arr is None:
         return "None"
+    if isinstance(arr, str):    # a saved number's repr
+        return arr
     if isinstance(arr, Big) or arr.size > SHOW_VALUES:
-        return f"(shape {list(arr.shape)}, {arr.size} values)"
+        return msg("viz.big", lang, shape=str(list(arr.shape)), count=arr.size)
     return values_text(arr)
 
 
-def to_renderable(ex):
-    """Rich renderables: the steps, the leaf gradients, the summary."""
+def _label(key, lang):
+    """A row label of a step (rule, with, grad) padded to 6 terminal cells."""
+    from rich.cells import cell_len
+    text = msg(key, lang)
+    return f"   {text}{' ' * max(1, 7 - cell_len(text))}"
+
+
+def to_renderable(ex, lang="en"):
+    """Rich renderables: the steps, the leaf gradients, the summary (gradrepl's words in `lang`)."""
     from rich.console import Group
     from rich.text import Text
 
+    from gradrepl.messages import colon, localize
+
+    def values(arr):
+        return _values(arr, lang)
+
+    unnamed = msg("viznote.unnamed_leaf", "en")
+
     parts = []
     head = Text()
-    head.append(f"Chain rule for {ex.root}", style="bold")
-    head.append(", node by node in the order the engine runs them.")
+    head.append(msg("viz.explain_title", lang, root=ex.root), style="bold")
+    head.append(msg("viz.explain_order", lang))
     parts.append(head)
-    start = Text("start: ", style="dim")
+    start = Text(msg("viz.start", lang), style="dim")
     if ex.implicit:
-        start.append(f"d {ex.root} / d {ex.root} = {_values(ex.root_grad)}"
-                     + (" (backward() of a one-element tensor)" if ex.root_grad.size == 1 else
-                        f" (ones: {ex.root} is not a scalar, as {ex.root}.sum().backward() would start)"))
+        key = "viz.start_scalar" if ex.root_grad.size == 1 else "viz.start_ones"
+        start.append(msg(key, lang, root=ex.root, value=values(ex.root_grad)))
     else:
-        start.append(f"the gradient passed for {ex.root}: {_values(ex.root_grad)}")
+        start.append(msg("viz.start_given", lang, root=ex.root, value=values(ex.root_grad)))
     parts.append(start)
     first, last = SHOW_STEPS
     shown = ex.steps
@@ -251,59 +264,63 @@ def to_renderable(ex):
     for step in shown:
         parts.append(Text(""))
         if step is None:
-            parts.append(Text(f"... {len(ex.steps) - first - last} more steps, each applying its node's rule "
-                              "the same way ...", style="italic"))
+            parts.append(Text(msg("viz.more_steps", lang, count=len(ex.steps) - first - last), style="italic"))
             continue
         title = Text()
         title.append(f"{step.number}. ", style="bold")
         title.append(step.name, style="bold cyan")
         if step.output:
-            title.append(f"  (produced {step.output})", style="yellow")
+            title.append(msg("viz.produced", lang, output=step.output), style="yellow")
         if step.contributions > 1:
-            title.append(f"  receives the sum of {step.contributions} gradients", style="dim")
+            title.append(msg("viz.sum_of", lang, count=step.contributions), style="dim")
         parts.append(title)
         for name, rule in step.rules:
-            line = Text("   rule   ", style="dim")
+            line = Text(_label("viz.rule", lang), style="dim")
             line.append(f"grad_{name} = {rule}")
             parts.append(line)
         if step.operands:
-            line = Text("   with   ", style="dim")
-            line.append(", ".join(f"{name} = {value}" for name, value in step.operands))
+            line = Text(_label("viz.with", lang), style="dim")
+            line.append(", ".join(f"{name} = {values(value)}" for name, value in step.operands))
             parts.append(line)
-        grad_in = step.grad_in[0] if len(step.grad_in) == 1 else None
-        line = Text("   grad   ", style="dim")
+        line = Text(_label("viz.grad", lang), style="dim")
         if len(step.grad_in) == 1:
-            line.append(_values(grad_in))
+            line.append(values(step.grad_in[0]))
         else:
-            line.append("; ".join(f"output {k}: {_values(g)}" for k, g in enumerate(step.grad_in)))
+            line.append("; ".join(msg("viz.output_k", lang, k=k, value=values(g))
+                                  for k, g in enumerate(step.grad_in)))
         parts.append(line)
         for send in step.sends:
             line = Text(f"   {send.input_name:<6} ", style="dim")
-            if send.grad is None:
-                line.append(f"-> {send.target}" if send.target.startswith("nothing") else
-                            f"-> {send.target}: None")
+            if not send.target:
+                line.append("-> " + msg("viz.nothing", lang))
+            elif send.grad is None:
+                named = (f"（{send.named}）" if lang == "zh" else f" ({send.named})") if send.named else ""
+                line.append(f"-> {send.target}{named}{colon(lang)}None")
             else:
-                line.append(f"-> {send.target}", style="green" if send.leaf is not None else "cyan")
-                line.append(("  += " if send.leaf is not None else ": ") + _values(send.grad))
+                target = send.target.replace(unnamed, localize(unnamed, lang))
+                if send.named:
+                    target += f"（{send.named}）" if lang == "zh" else f" ({send.named})"
+                line.append(f"-> {target}", style="green" if send.leaf is not None else "cyan")
+                line.append(("  += " if send.leaf is not None else colon(lang)) + values(send.grad))
             parts.append(line)
     parts.append(Text(""))
-    parts.append(Text("Result (what the engine accumulates into each leaf's .grad):", style="bold"))
+    parts.append(Text(msg("viz.result", lang), style="bold"))
     for title, leaf, g in ex.leaf_grads:
         line = Text("   ")
-        line.append(f"{title}.grad", style="bold green")
-        line.append(" = " + (_values(g) if g is not None else "None (no gradient reached it)"))
+        line.append(f"{localize(title, lang)}.grad", style="bold green")
+        line.append(" = " + (values(g) if g is not None else msg("viz.no_grad_reached", lang)))
         parts.append(line)
     if ex.summary:
         parts.append(Text(""))
-        parts.append(Text("Symbolically:", style="bold"))
-        parts.extend(Text("   " + s) for s in ex.summary)
+        parts.append(Text(msg("viz.symbolically", lang), style="bold"))
+        parts.extend(Text("   " + localize(s, lang)) for s in ex.summary)
     return Group(*parts)
 
 
-def to_text(ex, width=80, color=False):
+def to_text(ex, width=80, color=False, lang="en"):
     from rich.console import Console
     out = io.StringIO()
     console = Console(file=out, width=width, color_system="standard" if color else None,
                       force_terminal=color, no_color=not color, highlight=False, soft_wrap=False)
-    console.print(to_renderable(ex))
+    console.print(to_renderable(ex, lang))
     return out.getvalue()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gradrepl.messages import localize, msg
 from gradrepl.viz.explain import check_replayable
 from gradrepl.viz.graph import Names, VizError, is_accumulate, shape_text, tensor_array, values_text
 
@@ -25,6 +26,12 @@ EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
 MAX_EVALUATIONS = 400      # reruns of the statements for the finite differences
 MAX_JACOBIAN_ROWS = 400    # backward passes for :jacobian
 MAX_SECONDS = 60           # refuse a check whose reruns would take longer than this
+# nodes of functions with a corner, by the name a learner wrote
+KINK_OPS = {"ReluBackward0": "relu", "AbsBackward0": "abs", "ClampBackward1": "clamp", "ClampMinBackward0": "clamp",
+            "ClampMaxBackward0": "clamp", "MaximumBackward0": "maximum", "MinimumBackward0": "minimum",
+            "MaxBackward0": "max", "MaxBackward1": "max", "MinBackward0": "min", "MinBackward1": "min",
+            "AmaxBackward0": "amax", "AminBackward0": "amin", "LeakyReluBackward0": "leaky_relu",
+            "HardtanhBackward0": "hardtanh", "Relu6Backward0": "relu6", "SgnBackward0": "sign"}
 
 
 @dataclass
@@ -44,6 +51,7 @@ class GradcheckResult:
     leaves: list
     vector_note: str = ""                   # how the output was reduced to a scalar
     notes: list = field(default_factory=list)
+    kinks: list = field(default_factory=list)   # fields of the viz.kink message, one per leaf on a kink
     eps: float = EPS
     atol: float = ATOL
     rtol: float = RTOL
@@ -85,11 +93,10 @@ def _backward(root, seed, inputs, what, retain_graph=True, names=None):
                                 inputs=inputs, accumulate=False, allow_unused=True, replay=True)
     except RuntimeError as e:
         if str(e) == RETAIN_MSG:
-            raise VizError(f"the graph of {what} was freed by a backward() that ran before gradrepl "
-                           "could keep its values: compute it again, then ask again") from None
-        raise VizError(f"backward from {what} failed: RuntimeError: {e}") from None
+            raise VizError(msg("vizerr.freed", "en", root=what)) from None
+        raise VizError(msg("vizerr.backward_failed", "en", root=what, error=f"RuntimeError: {e}")) from None
     except Exception as e:  # noqa: BLE001 - a hook or a custom Function's backward raised
-        raise VizError(f"backward from {what} failed: {type(e).__name__}: {e}") from None
+        raise VizError(msg("vizerr.backward_failed", "en", root=what, error=f"{type(e).__name__}: {e}")) from None
     finally:
         _restore_retained(saved)
 
@@ -151,11 +158,11 @@ class Replay:
             result = run_source(self.source, session, filename=self.filename, trusted=False, echo="none",
                                 bare_names=self.bare_names)
         if result.interrupted:
-            raise VizError("gradcheck interrupted (Ctrl-C)")
+            raise VizError(msg("vizerr.interrupted", "en"))
         if not result.ok:
             err = result.errors[0]
-            raise VizError(f"rerunning the statements failed ({err.headline}"
-                           + (f", line {err.line}" if err.line else "") + ")")
+            raise VizError(msg("vizerr.rerun_failed_line", "en", error=err.headline, line=err.line) if err.line
+                           else msg("vizerr.rerun_failed", "en", error=err.headline))
         return session.namespace, injected
 
 
@@ -167,35 +174,35 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
 
     target = namespace.get(root_name)
     if type(target) is not Tensor:
-        raise VizError(f"{root_name} is not a tensor")
+        raise VizError(msg("vizerr.not_tensor", "en", name=root_name))
     if target.grad_fn is not None:
         check_replayable(target.grad_fn, root_name, Names(namespace))
     leaves = _leaves_of(target)
     if not leaves:
-        raise VizError(f"{root_name} does not depend on any tensor with requires_grad=True: nothing to check")
+        raise VizError(msg("vizerr.no_leaves", "en", root=root_name))
     by_id = {}
     for name, value in namespace.items():
         if isinstance(name, str) and type(value) is Tensor:
             by_id.setdefault(id(value), name)
     named = [(by_id.get(id(leaf)), leaf) for leaf in leaves]
-    notes = [f"a leaf of shape {shape_text(leaf)} held by no variable is not checked" for n, leaf in named if n is None]
+    notes = [msg("viznote.unnamed", "en", shape=shape_text(leaf)) for n, leaf in named if n is None]
     named = [(n, leaf) for n, leaf in named if n is not None]
     if not named:
-        raise VizError(f"the leaves of {root_name} are held by no variable: name them to check them")
+        raise VizError(msg("vizerr.unnamed_leaves", "en", root=root_name))
     evaluations = 1 + 2 * sum(leaf.numel() for _, leaf in named)
     if evaluations > MAX_EVALUATIONS:
-        raise VizError(f"checking {root_name} needs {evaluations} reruns of the statements (two per leaf "
-                       f"element); the limit is {MAX_EVALUATIONS}: check a smaller example")
+        raise VizError(msg("vizerr.too_many", "en", root=root_name, count=evaluations, limit=MAX_EVALUATIONS))
 
     v = None
     vector_note = ""
     if vector is not None:
         v = np.asarray(tensor_array(vector), dtype=np.float64)
         if v.shape != tuple(target.shape):
-            raise VizError(f"the vector must have {root_name}'s shape {shape_text(target)}, got {list(v.shape)}")
-        vector_note = f"checking sum(v * {root_name}) for the vector given"
+            raise VizError(msg("vizerr.vector_shape", "en", root=root_name, shape=shape_text(target),
+                               got=str(list(v.shape))))
+        vector_note = msg("viznote.vector", "en", root=root_name)
     elif target.numel() != 1:
-        vector_note = f"{root_name} is not a scalar: checking {root_name}.sum() (v = ones)"
+        vector_note = msg("viznote.ones", "en", root=root_name)
 
     names = [n for n, _ in named]
     replay = Replay(source, names, limits, rng_state, filename)
@@ -208,34 +215,32 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
         except VizError as e:   # e.g. matmul of a float64 leaf with a float32 tensor: keep the dtypes
             replay.float64 = False
             ns, injected = replay.run()
-            notes.append(f"leaves kept in their own dtype: in float64 the statements fail ({e})")
+            notes.append(msg("viznote.own_dtype", "en", error=str(e)))
         seconds = (time.perf_counter() - started) * evaluations
         if seconds > MAX_SECONDS:
-            raise VizError(f"checking {root_name} needs {evaluations} reruns of the statements, about "
-                           f"{seconds:.0f} s: check a smaller or faster example")
+            raise VizError(msg("vizerr.too_slow", "en", root=root_name, count=evaluations, seconds=f"{seconds:.0f}"))
         result = ns.get(root_name)
         if type(result) is not Tensor:
-            raise VizError(f"rerunning the statements does not define {root_name}")
+            raise VizError(msg("vizerr.not_defined_again", "en", root=root_name))
         original = np.asarray(tensor_array(target), dtype=np.float64)
         again = np.asarray(tensor_array(result), dtype=np.float64)
         if again.shape != original.shape or not np.allclose(again, original, rtol=1e-3, atol=1e-4, equal_nan=True):
-            raise VizError(f"rerunning the statements does not reproduce {root_name} (random draws without "
-                           "torch.manual_seed, or values changed by later statements), so finite differences "
-                           "would compare different functions")
+            raise VizError(msg("vizerr.not_reproduced", "en", root=root_name))
         missing = [n for n in names if n not in injected or all(injected[n] is not leaf for leaf in _leaves_of(result))]
         if missing:
-            raise VizError(f"cannot vary {', '.join(missing)}: gradcheck replaces leaves right after the top-level "
-                           "statement that creates them, so create them outside loops and blocks")
+            raise VizError(msg("vizerr.cannot_vary", "en", names=", ".join(missing)))
         coarse = tensor_array(result).dtype != np.float64
         eps, atol, rtol = (1e-3, 1e-2, 1e-2) if coarse else (EPS, ATOL, RTOL)
         weights = np.ones_like(again) if v is None else v
         seed = wrap(np.asarray(weights, dtype=tensor_array(result).dtype))
         grads = _backward(result, seed, [injected[n] for n in names], root_name, retain_graph=False,
                           names=Names(ns))
-        checks = []
+        checks, kinks = [], []
+        base = float(np.sum(weights * again))
         for name, leaf, g in zip(names, [leaf for _, leaf in named], grads):
             analytic = np.zeros(tuple(leaf.shape)) if g is None else np.asarray(tensor_array(g), np.float64)
             numeric = np.zeros_like(analytic)
+            sides = np.zeros((analytic.size, 2))    # one-sided slopes: left, right
             for j in range(analytic.size):
                 def moved(delta):
                     def perturb(which, arr):
@@ -243,19 +248,53 @@ def gradcheck_source(source, namespace, root_name, *, vector=None, limits=None, 
                             arr.reshape(-1)[j] += delta
                     out = replay.run(perturb)[0].get(root_name)
                     return float(np.sum(weights * np.asarray(tensor_array(out), np.float64)))
-                numeric.reshape(-1)[j] = (moved(eps) - moved(-eps)) / (2 * eps)
+                up, down = moved(eps), moved(-eps)
+                numeric.reshape(-1)[j] = (up - down) / (2 * eps)
+                sides[j] = (base - down) / eps, (up - base) / eps
             diff = np.abs(analytic - numeric)
             scale = np.abs(numeric)
             rel = np.where(scale > 0, diff / np.where(scale > 0, scale, 1), diff)
             ok = bool(np.all(diff <= atol + rtol * scale))
             checks.append(LeafCheck(name, shape_text(leaf), analytic, numeric, float(diff.max(initial=0.0)),
                                     float(rel.max(initial=0.0)), ok))
+            if not ok:
+                kink = _kink(name, leaf, analytic, numeric, sides, target, atol, rtol)
+                if kink is not None:
+                    kinks.append(kink)
     finally:
         F.set_rng_state(saved_rng)
     if coarse:
-        notes.append(f"{root_name} is computed in {tensor_array(result).dtype} even with float64 leaves "
-                     "(PyTorch's promotion rules): eps 1e-3 and tolerances 1e-2 are used")
-    return GradcheckResult(root_name, checks, vector_note, notes, eps, atol, rtol)
+        notes.append(msg("viznote.coarse", "en", root=root_name, dtype=str(tensor_array(result).dtype)))
+    return GradcheckResult(root_name, checks, vector_note, notes, kinks, eps, atol, rtol)
+
+
+def _kink(name, leaf, analytic, numeric, sides, target, atol, rtol):
+    """The viz.kink fields when a failing element of `leaf` sits on a corner: the slopes on its
+    two sides differ, autograd took one of them, and the graph has a function with a corner."""
+    from gradrepl.viz.explain import _reachable
+    from gradrepl.viz.graph import node_name
+
+    def close(a, b):
+        return abs(a - b) <= atol + rtol * abs(b)
+
+    ops = []
+    for node in _reachable(target.grad_fn) if target.grad_fn is not None else ():
+        op = KINK_OPS.get(node_name(node))
+        if op is not None and op not in ops:
+            ops.append(op)
+    if not ops:
+        return None
+    values = np.asarray(tensor_array(leaf), np.float64).reshape(-1)
+    for j in range(analytic.size):
+        a, n = float(analytic.reshape(-1)[j]), float(numeric.reshape(-1)[j])
+        left, right = sides[j]
+        if close(a, n) or close(left, right) or not (close(a, left) or close(a, right)):
+            continue
+        where = name if not tuple(leaf.shape) else f"{name}.flatten()[{j}]"
+        return {"name": name, "op": " / ".join(ops), "where": f"{where} = {values_text(values[j:j + 1])[1:-1]}",
+                "numeric": values_text(numeric.reshape(-1)[j:j + 1])[1:-1],
+                "analytic": values_text(analytic.reshape(-1)[j:j + 1])[1:-1]}
+    return None
 
 
 def jacobian_rows(y, x, y_name="y", x_name="x", names=None):
@@ -263,14 +302,13 @@ def jacobian_rows(y, x, y_name="y", x_name="x", names=None):
     from gradrepl.engine.tensor import Tensor, wrap
 
     if type(y) is not Tensor or type(x) is not Tensor:
-        raise VizError(f"{y_name if type(y) is not Tensor else x_name} is not a tensor")
+        raise VizError(msg("vizerr.not_tensor", "en", name=y_name if type(y) is not Tensor else x_name))
     if not x.requires_grad:
-        raise VizError(f"{x_name} does not require grad: there is no derivative with respect to it")
+        raise VizError(msg("vizerr.no_requires_grad", "en", x=x_name))
     if y.grad_fn is None:
-        raise VizError(f"{y_name} has no grad_fn: it was not computed from tensors that require grad")
+        raise VizError(msg("vizerr.no_grad_fn", "en", y=y_name))
     if y.numel() > MAX_JACOBIAN_ROWS:
-        raise VizError(f"{y_name} has {y.numel()} elements: the Jacobian needs one backward each; "
-                       f"the limit is {MAX_JACOBIAN_ROWS}")
+        raise VizError(msg("vizerr.jacobian_size", "en", y=y_name, count=y.numel(), limit=MAX_JACOBIAN_ROWS))
     ya = tensor_array(y)
     xa = tensor_array(x)
     rows = np.zeros((ya.size, xa.size), dtype=xa.dtype)
@@ -288,50 +326,51 @@ def _num(v):
     return f"{v:.2e}"
 
 
-def gradcheck_renderable(res):
+def gradcheck_renderable(res, lang="en"):
+    """The table, the notes, the failing values and the verdict (gradrepl's words in `lang`)."""
+    from rich.cells import cell_len
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=f"gradcheck {res.root}: autograd vs finite differences (eps {res.eps:g})",
-                  title_justify="left")
-    for col, just in (("leaf", "left"), ("shape", "left"), ("max abs error", "right"),
-                      ("max rel error", "right"), ("result", "left")):
-        table.add_column(col, justify=just)
+    table = Table(title=msg("viz.gradcheck_title", lang, root=res.root, eps=f"{res.eps:g}"), title_justify="left")
+    for key, just in (("viz.col_leaf", "left"), ("viz.col_shape", "left"), ("viz.col_abs", "right"),
+                      ("viz.col_rel", "right"), ("viz.col_result", "left")):
+        table.add_column(msg(key, lang), justify=just)
     for leaf in res.leaves:
         table.add_row(leaf.name, leaf.shape, _num(leaf.max_abs), _num(leaf.max_rel),
-                      Text("pass", style="bold green") if leaf.ok else Text("FAIL", style="bold red"))
+                      Text(msg("viz.pass", lang), style="bold green") if leaf.ok else
+                      Text(msg("viz.fail", lang), style="bold red"))
     parts = [table]
     for note in ([res.vector_note] if res.vector_note else []) + res.notes:
-        parts.append(Text(note, style="dim"))
+        parts.append(Text(localize(note, lang), style="dim"))
     for leaf in res.leaves:
         if not leaf.ok:
-            parts.append(Text(f"{leaf.name}: autograd {values_text(leaf.analytic)}", style="red"))
-            parts.append(Text(f"{' ' * len(leaf.name)}  numeric  {values_text(leaf.numeric)}", style="red"))
+            parts.append(Text(msg("viz.autograd_row", lang, name=leaf.name, value=values_text(leaf.analytic)),
+                              style="red"))
+            pad = " " * (cell_len(msg("viz.autograd_row", lang, name=leaf.name, value="")) - len("autograd "))
+            parts.append(Text(f"{pad}{msg('viz.numeric_row', lang)} {values_text(leaf.numeric)}", style="red"))
     if not res.ok:
-        parts.append(Text("autograd differs from how the value really changes: a wrong derivative rule; an "
-                          "input sitting on a kink (relu, abs, clamp or max at exactly the corner: the finite "
-                          "difference straddles it and averages the two slopes, autograd takes one side); or "
-                          "the graph cut on purpose (detach(), no_grad()), as 001's detach_() example does",
-                          style="dim"))
+        kinks = [k for k in res.kinks]
+        for kink in kinks:
+            parts.append(Text(msg("viz.kink", lang, **kink), style="yellow"))
+        if not kinks:
+            parts.append(Text(msg("viz.why_differs", lang), style="dim"))
     verdict = Text()
-    verdict.append("passed" if res.ok else "FAILED", style="bold green" if res.ok else "bold red")
-    verdict.append(f": |autograd - numeric| <= {res.atol:g} + {res.rtol:g} * |numeric| "
-                   + ("holds for every element" if res.ok else "does not hold everywhere"))
+    verdict.append(msg("viz.passed" if res.ok else "viz.failed", lang), style="bold green" if res.ok else "bold red")
+    verdict.append(msg("viz.holds" if res.ok else "viz.not_holds", lang, atol=f"{res.atol:g}", rtol=f"{res.rtol:g}"))
     parts.append(verdict)
     return Group(*parts)
 
 
-def jacobian_renderable(rows, y_name, x_name):
+def jacobian_renderable(rows, y_name, x_name, lang="en"):
     from rich.console import Group
     from rich.text import Text
 
     from gradrepl.engine.printing import tensor_repr
 
     head = Text()
-    head.append(f"Jacobian d {y_name} / d {x_name}", style="bold")
-    head.append(f"  ({rows.shape[0]} x {rows.shape[1]}: row i is the gradient of {y_name}.flatten()[i], "
-                f"column j is {x_name}.flatten()[j])")
-    how = Text(f"built like 001: {y_name}.backward(e_i, retain_graph=True) once per element of {y_name}, "
-               f"reading {x_name}.grad each time", style="dim")
+    head.append(msg("viz.jacobian_title", lang, y=y_name, x=x_name), style="bold")
+    head.append(msg("viz.jacobian_shape", lang, rows=rows.shape[0], cols=rows.shape[1], y=y_name, x=x_name))
+    how = Text(msg("viz.jacobian_how", lang, y=y_name, x=x_name), style="dim")
     return Group(head, how, Text(tensor_repr(rows)))

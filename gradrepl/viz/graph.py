@@ -21,6 +21,7 @@ import subprocess
 from dataclasses import dataclass, field
 
 from gradrepl.engine.printing import tensor_repr
+from gradrepl.messages import localize, msg
 
 SMALL = 10          # tensors with at most this many elements show their values
 COLLAPSE_MIN = 4    # a segment repeated at least this many times is drawn once
@@ -142,11 +143,12 @@ class Group:
     hidden: int               # how many nodes are not drawn
     steps: int = 0
 
-    def caption(self):
+    def caption(self, lang="en"):
         if not self.steps:
-            return f"×{self.count} inputs like this one ({self.hidden} nodes not drawn)"
-        what = "this step repeats" if self.steps == 1 else f"these {self.steps} steps repeat"
-        return f"{what} ×{self.count} ({self.hidden} nodes not drawn)"
+            return msg("viz.alike_inputs", lang, count=self.count, hidden=self.hidden)
+        if self.steps == 1:
+            return msg("viz.step_repeats", lang, count=self.count, hidden=self.hidden)
+        return msg("viz.steps_repeat", lang, steps=self.steps, count=self.count, hidden=self.hidden)
 
 
 @dataclass
@@ -177,11 +179,11 @@ def _tensor_details(t, leaf):
         facts.append(f"requires_grad={t.requires_grad}")
     arr = tensor_array(t)
     if arr.size <= SMALL:
-        facts.append("value " + values_text(arr))
+        facts.append(msg("viz.value", "en", value=values_text(arr)))
     g = tensor_grad(t)
     if g is not None:
         garr = tensor_array(g)
-        facts.append("grad " + (values_text(garr) if garr.size <= SMALL else shape_text(g)))
+        facts.append(msg("viz.grad_fact", "en", value=values_text(garr) if garr.size <= SMALL else shape_text(g)))
     return tuple(facts)
 
 
@@ -208,8 +210,7 @@ def build_graph(tensor, names=None, *, root_name="", collapse=True):
 
     root_fn = tensor.grad_fn
     if root_fn is None and not tensor.requires_grad:
-        raise VizError(f"{root_name or 'this tensor'} has no autograd graph: requires_grad=False and "
-                       "grad_fn=None (make a leaf with requires_grad=True and compute from it)")
+        raise VizError(msg("vizerr.no_graph", "en", root=root_name or "this tensor"))
     root_id = new_node("leaf" if root_fn is None else "tensor", title_of(tensor, "output"),
                        _tensor_details(tensor, root_fn is None), tensor)
     if root_fn is None:
@@ -236,7 +237,7 @@ def build_graph(tensor, names=None, *, root_name="", collapse=True):
             nid = seen[fn] = new_node("acc", "AccumulateGrad", (), fn)
             graph.edges.append(GEdge(parent, nid, label, index))
             var = fn.variable
-            leaf = new_node("leaf", title_of(var, "(unnamed leaf)"), _tensor_details(var, True), var)
+            leaf = new_node("leaf", title_of(var, msg("viznote.unnamed_leaf", "en")), _tensor_details(var, True), var)
             graph.edges.append(GEdge(nid, leaf))
             continue
         nid = seen[fn] = new_node("op", node_name(fn), (), fn)
@@ -437,8 +438,22 @@ def _group_heads(graph):
     return {g.members[0]: g for g in graph.groups}
 
 
-def to_tree(graph):
-    """A rich Tree: the root on top, each node's inputs below it in input order."""
+def details_text(details, lang="en"):
+    """A node's facts on one line: shape, dtype, requires_grad, value, grad (named in `lang`)."""
+    if lang == "en":
+        return ", ".join(details)
+    facts = []
+    for fact in details:
+        for key in ("viz.value", "viz.grad_fact"):
+            word = msg(key, "en", value="")
+            if fact.startswith(word):
+                fact = msg(key, lang, value=fact[len(word):])
+        facts.append(fact)
+    return "，".join(facts)
+
+
+def to_tree(graph, lang="en"):
+    """A rich Tree: the root on top, each node's inputs below it in input order (words in `lang`)."""
     from rich.text import Text
     from rich.tree import Tree
 
@@ -447,6 +462,7 @@ def to_tree(graph):
     for e in graph.edges:
         indeg[e.dst] += 1
     heads = _group_heads(graph)
+    colon = "：" if lang == "zh" else ": "
 
     def leaf_of(nid):
         return next((graph.nodes[e.dst].title for e in children[nid]), "?")
@@ -455,19 +471,19 @@ def to_tree(graph):
         node = graph.nodes[nid]
         text = Text()
         if edge_label:
-            text.append(f"{edge_label}: ", style="dim")
-        text.append(node.title, style=_STYLE[node.kind])
+            text.append(f"{edge_label}{colon}", style="dim")
+        text.append(localize(node.title, lang), style=_STYLE[node.kind])
         if repeat:
-            what = f" of {leaf_of(nid)}" if node.kind == "acc" else f" #{nid[1:]}"
-            text.append(f"{what} (shown above)", style="dim")
+            text.append(msg("viz.acc_shown_above", lang, leaf=leaf_of(nid)) if node.kind == "acc" else
+                        f" #{nid[1:]}" + msg("viz.shown_above", lang), style="dim")
             return text
         if indeg[nid] > 1 and node.kind in ("op", "tensor"):
             text.append(f" #{nid[1:]}", style="dim")
         if node.details:
-            text.append("  " + ", ".join(node.details))
+            text.append("  " + details_text(node.details, lang))
         group = heads.get(nid)
         if group is not None:
-            text.append(f"  ⟳ {group.caption()}", style="italic")
+            text.append(f"  ⟳ {group.caption(lang)}", style="italic")
         return text
 
     def inputs(nid):
@@ -482,7 +498,7 @@ def to_tree(graph):
     while stack:
         branch, item = stack.pop()
         if isinstance(item, str):
-            branch.add(Text(f"{item}: no gradient (constant or requires_grad=False)", style="dim"))
+            branch.add(Text(f"{item}{colon}{msg('viz.no_gradient', lang)}", style="dim"))
             continue
         repeat = item.dst in done
         sub = branch.add(label(item.dst, item.label, repeat))
@@ -492,13 +508,13 @@ def to_tree(graph):
     return tree
 
 
-def to_text(graph, width=80, color=False):
+def to_text(graph, width=80, color=False, lang="en"):
     """The tree as plain (or ANSI-coloured) text, `width` columns wide."""
     from rich.console import Console
     out = io.StringIO()
     console = Console(file=out, width=width, color_system="standard" if color else None,
                       force_terminal=color, no_color=not color, highlight=False)
-    console.print(to_tree(graph))
+    console.print(to_tree(graph, lang))
     return out.getvalue()
 
 
@@ -568,9 +584,8 @@ def render_image(dot_text, fmt):
     """SVG or PNG bytes from DOT text through Graphviz's `dot`."""
     exe = shutil.which("dot")
     if exe is None:
-        raise VizError(f"drawing {fmt} needs Graphviz's `dot` program, which is not installed: install the "
-                       "Debian package `graphviz` (apt-get install graphviz), or use --format dot, mermaid or text")
+        raise VizError(msg("vizerr.no_dot", "en", fmt=fmt))
     done = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode(), capture_output=True, timeout=60)
     if done.returncode != 0:
-        raise VizError(f"dot failed: {done.stderr.decode(errors='replace').strip()[:300]}")
+        raise VizError(msg("vizerr.dot_failed", "en", error=done.stderr.decode(errors="replace").strip()[:300]))
     return done.stdout

@@ -17,6 +17,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from gradrepl.messages import msg
+
 FUNCS = ("exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt")
 _BINARY_CALLS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
 
@@ -402,7 +404,7 @@ def summarize(source, root_name, tensor, leaf_grads, values, implicit=True):
             line = f"d {top} / d {name}{sub} = {show(d, indexed)}"
             at = _uniform_point(sorted(_symbols(d)), values, indexed)
             if d[0] != "c" and at and numbers.size and np.all(numbers == numbers.flat[0]):
-                line += f"  = {_number(numbers.flat[0])} at {at}"
+                line = msg("viznote.at", "en", line=line, value=_number(numbers.flat[0]), at=at)
             lines.append(line)
         return lines
     except (GiveUp, RecursionError, ArithmeticError, KeyError, ValueError, TypeError):

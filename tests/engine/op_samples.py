@@ -193,15 +193,6 @@ def _fill_diagonal(torch, x):
     return y
 
 
-def _inplace_shape(name, *args):
-    """y = x * 1; y.NAME_(*args): the in-place shape ops, on a non-leaf."""
-    def call(torch, x):
-        y = x * 1
-        getattr(y, name)(*args)
-        return y
-    return call
-
-
 def _post_accumulate_hook(torch, x):
     seen = []
     x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.sum().item()))
@@ -215,7 +206,6 @@ def _dropout(torch, x):
 
 
 # ----------------------------------------------------------------- the table
-NN_KERNEL = "an nn kernel: tests/nn/test_gradients.py and tests/data/nn_cases (see ops/nn.py)"
 
 SAMPLES = {
     # convert
@@ -224,6 +214,7 @@ SAMPLES = {
     "float": [S(R(2, 3))],
     "double": [S(F32(2, 3))],
     "half": [S(R(2, 3))],
+    "bfloat16": [S(R(2, 3))],
     "long": [S(R(2, 3))],
     "int": [S(R(2, 3))],
     "bool": [S(R(2, 3))],
@@ -247,8 +238,10 @@ SAMPLES = {
             S(R(2, 3), call=lambda torch, x: 2 ** x)],
     "atan2": [S(R(2, 3), R(2, 3)), S(R(2, 3), P(3)), S(R(3), call=lambda torch, x: torch.atan2(x, x.flip(0) * 2)),
               S(I([1, -2, 3]), I([2, 2, -1]))],
-    "maximum": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.maximum(x, y))],
-    "minimum": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.minimum(x, y))],
+    "maximum": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.maximum(x, y)), S(R(2, 3), R(3))],
+    "minimum": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.minimum(x, y)), S(R(2, 3), R(3))],
+    "where_method": [S(R(2, 3), R(3), call=lambda torch, x, y: x.where(x > 0.1, y)),
+                     S(R(2, 3), call=lambda torch, x: x.where(x < 0.2, 0.5))],
     "where": [S(B([[True, False, True], [False, True, True]]), R(2, 3), R(2, 3),
                 call=lambda torch, c, x, y: torch.where(c, x, y)),
               S(B([[True, False, True], [False, True, True]]), R(2, 3),
@@ -285,7 +278,9 @@ SAMPLES = {
     "clamp": [S(R(2, 3), args=(-0.52, 0.48)), S(R(2, 3), kwargs={"min": 0.11})],
     "clamp_min": [S(R(2, 3), args=(0.11,))],
     "clamp_max": [S(R(2, 3), args=(0.11,))],
-    "masked_fill": [S(R(2, 3), B([[True, False, True], [False, False, True]]), args=(0.5,))],
+    "masked_fill": [S(R(2, 3), B([[True, False, True], [False, False, True]]), args=(0.5,)),
+                    S(R(2, 3), B([True, False, True]), R(), call=lambda torch, x, m, v: x.masked_fill(m, v)),
+                    S(C(2, 3), B([[True], [False]]), R(), call=lambda torch, x, m, v: torch.masked_fill(x, m, v * 2))],
     "leaky_relu": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.leaky_relu(x, 0.1))],
     # indexing
     "__getitem__": [S(R(3, 4), call=lambda torch, x: x[0]),
@@ -405,13 +400,6 @@ SAMPLES = {
     "tril_indices": [S(call=lambda torch: torch.tril_indices(3, 3))],
     "triu_indices": [S(call=lambda torch: torch.triu_indices(3, 4, 1))],
     "fill_diagonal_": [S(R(3, 3), call=_fill_diagonal)],
-    "unsqueeze_": [S(R(2, 3), call=_inplace_shape("unsqueeze_", 1))],
-    "squeeze_": [S(R(2, 1, 3), call=_inplace_shape("squeeze_")), S(R(2, 1, 3), call=_inplace_shape("squeeze_", 1)),
-                 S(R(1, 3, 1), call=_inplace_shape("squeeze_", (0, 2)))],
-    "t_": [S(R(2, 3), call=_inplace_shape("t_"))],
-    "transpose_": [S(R(2, 3, 2), call=_inplace_shape("transpose_", 0, 2)),
-                   S(R(2, 3), call=_inplace_shape("swapdims_", 1, 0)),
-                   S(R(2, 3), call=_inplace_shape("swapaxes_", 0, 1))],
     "hstack": [S(R(2, 3), R(2, 1), call=lambda torch, x, y: torch.hstack([x, y]))],
     "vstack": [S(R(2, 3), R(3), call=lambda torch, x, y: torch.vstack([x, y]))],
     "row_stack": [S(R(2, 3), R(3), call=lambda torch, x, y: torch.row_stack([x, y]))],
@@ -425,7 +413,10 @@ SAMPLES = {
     "tile": [S(R(2, 3), args=(2, 1))],
     "unflatten": [S(R(2, 6), args=(1, (2, 3)))],
     "rot90": [S(R(2, 3))], "fliplr": [S(R(2, 3))], "flipud": [S(R(2, 3))],
-    "swapdims": [S(R(2, 3), args=(0, 1))],
+    "resize_": [S(C(2, 3), call=lambda torch, x: x.clone().resize_(3, 2)),
+                S(C(2, 3), call=lambda torch, x: x.clone().resize_(4))],
+    "resize_as_": [S(C(2, 3), C(6), call=lambda torch, x, y: x.clone().resize_as_(y))],
+    "swapdims": [S(R(2, 3), args=(0, 1)), S(R(2, 3), call=lambda torch, x: (x * 1).swapdims_(0, 1))],
     "repeat_interleave": [S(R(3), args=(2,)), S(R(2, 3), I([1, 2]), call=lambda torch, x, r: x.repeat_interleave(r, 0))],
     "tensor_split": [S(R(2, 5), call=lambda torch, x: x.tensor_split(3, 1)[1])],
     "meshgrid": [S(R(2), R(3), call=lambda torch, x, y: torch.meshgrid(x, y, indexing="ij")[1])],
@@ -446,6 +437,51 @@ SAMPLES = {
     "chain_matmul": [S(R(2, 3), R(3, 2), R(2, 2), call=lambda torch, a, b, c: torch.chain_matmul(a, b, c))],
     "dist": [S(R(2, 3), R(2, 3))],
     "cdist": [S(R(2, 3), R(4, 3), call=lambda torch, x, y: torch.cdist(x, y))],
+    "hardshrink": [S(R(2, 3)), S(R(2, 3), call=_fn("hardshrink", 0.9))],
+    "softshrink": [S(R(2, 3), call=_fn("softshrink")), S(R(2, 3), call=_fn("softshrink", 0.3))],
+    "threshold": [S(R(2, 3), call=lambda torch, x: torch.threshold(x, 0.1, -2.0)),
+                  S(R(2, 3), call=_fn("threshold", -0.4, 0.5))],
+    "threshold_": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.threshold_(x * 1, 0.1, 0.0))],
+    "glu": [S(R(2, 4), call=_fn("glu")), S(R(4, 3), call=_fn("glu", 0))],
+    "pairwise_distance": [S(R(2, 3), R(2, 3), call=_fn("pairwise_distance")),
+                          S(R(2, 3), R(3), call=_fn("pairwise_distance", p=1.5, keepdim=True))],
+    **{name: "in-place functional form (EluBackward0 where PyTorch shows EluBackward1): golden case "
+             "tests/data/engine_cases/api_functional_extras.py"
+       for name in ("elu_", "selu_", "celu_", "hardtanh_", "leaky_relu_", "relu_")},
+    "ravel": [S(R(2, 3)), S(R(2, 3), call=lambda torch, x: x.t().ravel())],
+    "hsplit": [S(R(2, 4), call=lambda torch, x: torch.hsplit(x, 2)[1]), S(R(2, 4), call=lambda torch, x: x.hsplit([1])[1])],
+    "vsplit": [S(R(4, 2), call=lambda torch, x: torch.vsplit(x, 2)[0])],
+    "dsplit": [S(R(1, 2, 4), call=lambda torch, x: torch.dsplit(x, [3])[0])],
+    "split_with_sizes": [S(R(2, 5), call=lambda torch, x: x.split_with_sizes([2, 3], 1)[1])],
+    "diagflat": [S(R(3)), S(R(2, 2), call=lambda torch, x: torch.diagflat(x, -1))],
+    "sum_to_size": [S(R(2, 3), args=(1, 3)), S(R(2, 3), args=(2, 1)), S(R(2, 3), call=lambda torch, x: x.sum_to_size(3))],
+    "mH": [S(R(2, 3), call=lambda torch, x: x.mH)],
+    "H": [S(R(2, 3), call=lambda torch, x: x.H)],
+    "adjoint": [S(R(2, 2, 3))],
+    "block_diag": [S(R(2, 2), R(3), R(), call=lambda torch, x, y, z: torch.block_diag(x, y, z))],
+    "combinations": [S(R(4), call=lambda torch, x: torch.combinations(x)),
+                     S(R(3), call=lambda torch, x: torch.combinations(x, 2, with_replacement=True))],
+    "broadcast_tensors": [S(R(3), R(2, 1), call=lambda torch, x, y: torch.broadcast_tensors(x, y)[0] * 2 + torch.broadcast_tensors(x, y)[1])],
+    "isin": [S(I([1, 2, 3, 4]), I([2, 4]), call=lambda torch, x, y: torch.isin(x, y))],
+    "unravel_index": [S(I([5, 7, 11]), call=lambda torch, x: torch.unravel_index(x, (3, 4))[1])],
+    "vander": [S(R(3), call=lambda torch, x: torch.vander(x)), S(R(2), call=lambda torch, x: torch.vander(x, 4, True))],
+    "cov": [S(R(3, 4)), S(R(5), call=lambda torch, x: torch.cov(x, correction=0))],
+    "corrcoef": [S(R(3, 4))],
+    "trapezoid": [S(R(2, 4), call=lambda torch, x: torch.trapezoid(x)),
+                  S(R(2, 4), P(4), call=lambda torch, y, x: torch.trapezoid(y, x.cumsum(0)))],
+    "trapz": [S(R(3, 2), call=lambda torch, x: torch.trapz(x, dx=0.5, dim=0))],
+    "cumulative_trapezoid": [S(R(2, 4), call=lambda torch, x: torch.cumulative_trapezoid(x))],
+    "type_as": [S(R(2, 3), call=lambda torch, x: x.type_as(x.float()))],
+    "short": [S(R(2, 3), call=lambda torch, x: (x * 10).short())],
+    "char": [S(R(2, 3), call=lambda torch, x: (x * 10).char())],
+    "byte": [S(P(2, 3), call=lambda torch, x: (x * 10).byte())],
+    "is_cpu": [S(R(2), call=lambda torch, x: x.is_cpu)],
+    "is_neg": [S(R(2))],
+    "is_same_size": [S(R(2, 3), R(2, 3)), S(R(2, 3), R(3))],
+    "is_nonzero": [S(R(1)), S(I([0]), call=lambda torch, x: torch.is_nonzero(x))],
+    "apply_": "refused on purpose (calls a Python function per element): tests/engine/test_api_extras.py",
+    "map_": "refused on purpose (calls a Python function per element): tests/engine/test_api_extras.py",
+    "map2_": "refused on purpose (calls a Python function per element): tests/engine/test_api_extras.py",
     "cartesian_prod": [S(R(2), R(3), call=lambda torch, x, y: torch.cartesian_prod(x, y))],
     # tensor API breadth: sorting and reductions
     "sort": [S(R(2, 3), call=lambda torch, x: x.sort(1)[0]), S(R(2, 3), call=lambda torch, x: x.sort(0, True)[1])],
@@ -534,12 +570,16 @@ SAMPLES = {
     "reshape": [S(R(2, 3), args=(6,)), S(R(2, 3), call=lambda torch, x: x.t().reshape(6))],
     "reshape_as": [S(R(2, 3), C(3, 2))],
     "flatten": [S(R(2, 3))],
-    "squeeze": [S(R(2, 1, 3)), S(R(2, 1, 3), args=(1,))],
-    "unsqueeze": [S(R(2, 3), args=(0,))],
-    "t": [S(R(2, 3))],
+    "squeeze": [S(R(2, 1, 3)), S(R(2, 1, 3), args=(1,)),
+                S(R(2, 1, 3), call=lambda torch, x: (x * 1).squeeze_()),
+                S(R(2, 1, 3), call=lambda torch, x: (x * 1).squeeze_(1)),
+                S(R(1, 2, 1), call=lambda torch, x: (x * 1).squeeze_((0, 2)))],
+    "unsqueeze": [S(R(2, 3), args=(0,)), S(R(2, 3), call=lambda torch, x: (x * 1).unsqueeze_(-1))],
+    "t": [S(R(2, 3)), S(R(2, 3), call=lambda torch, x: (x * 1).t_())],
     "T": [S(R(2, 3), call=lambda torch, x: x.T)],
     "mT": [S(R(2, 2, 3), call=lambda torch, x: x.mT)],
-    "transpose": [S(R(2, 3), args=(0, 1))],
+    "transpose": [S(R(2, 3), args=(0, 1)), S(R(2, 1, 3), call=lambda torch, x: (x * 1).transpose_(0, 2)),
+                  S(R(2, 3), call=lambda torch, x: (x * 1).swapaxes_(1, 0))],
     "permute": [S(R(2, 3, 2), args=(2, 0, 1))],
     "expand": [S(R(3), args=(2, 3))],
     "expand_as": [S(R(3), C(2, 3))],
@@ -553,85 +593,114 @@ SAMPLES = {
     "unbind": [S(R(2, 3), call=lambda torch, x: x.unbind(1)[2])],
     "cat": [S(R(2, 3), R(1, 3), call=lambda torch, x, y: torch.cat([x, y]))],
     "stack": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.stack([x, y], 1))],
-    # torch.nn's kernels (gradrepl/engine/ops/nn.py): first derivatives are checked against finite
-    # differences in tests/nn/test_gradients.py and whole programs against PyTorch in tests/data/nn_cases;
-    # most of their rules compute on arrays (first order only: create_graph says so).
-    "addmm": NN_KERNEL,
-    "linear": NN_KERNEL,
-    "gelu": NN_KERNEL,
-    "elu": NN_KERNEL,
-    "selu": NN_KERNEL,
-    "celu": NN_KERNEL,
-    "silu": NN_KERNEL,
-    "mish": NN_KERNEL,
-    "softplus": NN_KERNEL,
-    "hardtanh": NN_KERNEL,
-    "relu6": NN_KERNEL,
-    "hardsigmoid": NN_KERNEL,
-    "hardswish": NN_KERNEL,
-    "logsigmoid": NN_KERNEL,
-    "smooth_l1_loss": NN_KERNEL,
-    "huber_loss": NN_KERNEL,
-    "binary_cross_entropy_with_logits": NN_KERNEL,
-    "conv1d": NN_KERNEL,
-    "conv2d": NN_KERNEL,
-    "max_pool2d": NN_KERNEL,
-    "avg_pool2d": NN_KERNEL,
-    "embedding": NN_KERNEL,
-    "one_hot": NN_KERNEL,
-    "layer_norm": NN_KERNEL,
-    "batch_norm": NN_KERNEL,
-    "pad": NN_KERNEL,
+    "adaptive_avg_pool2d": [S(R(1, 1, 4, 4), call=_fn("adaptive_avg_pool2d", 2))],
+    "adaptive_avg_pool1d": [S(R(1, 2, 6), call=_fn("adaptive_avg_pool1d", 3))],
 }
+
+# PyTorch's backward kernels (aten::tanh_backward, ...): no torch.* name; they run under
+# create_graph=True, checked through their forward op's samples (the gradient's grad_fn and
+# next_functions, its values and the second derivatives).
+BACKWARD_KERNEL = "a backward kernel, run under create_graph: checked through its forward op's samples"
+SAMPLES.update({name: BACKWARD_KERNEL for name in (
+    "tanh_backward", "sigmoid_backward", "threshold_backward", "leaky_relu_backward", "gelu_backward",
+    "elu_backward", "softplus_backward", "hardtanh_backward", "hardswish_backward", "log_sigmoid_backward",
+    "softmax_backward_data", "log_softmax_backward_data", "mse_loss_backward", "nll_loss_backward",
+    "binary_cross_entropy_backward", "smooth_l1_loss_backward", "huber_loss_backward",
+    "max_pool2d_with_indices_backward", "avg_pool2d_backward", "embedding_dense_backward",
+    "convolution_backward", "unfold_backward")})
+# (native_layer_norm_backward / native_batch_norm_backward are recorded by nn.py's _norm_backward_op: no op)
+
+SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet): checked through i0's samples"
 
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
-_ARRAY_RULE = ("its rule in ops/nn.py computes on arrays (xp.raw / xp.constant) and refuses double backward "
-               "(first_order): no create_graph gradient, no second derivative")
 GAPS = {
-    "create_graph": {op: _ARRAY_RULE for op in (
-        "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-        "embedding", "gelu", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "layer_norm",
-        "max_pool2d", "mish", "pad", "relu6", "smooth_l1_loss")} | {
-        op: "found by the sweep: under create_graph the gradient's requires_grad differs from PyTorch's" for op in (
-            "digamma", "i0", "fmod:0", "copysign", "unfold", "cross", "aminmax",
-            "cumprod", "logcumsumexp", "linalg_solve", "svd", "scatter_reduce", "index_fill", "index_copy")},
-    "second_order": {**{op: _ARRAY_RULE for op in (
-        "batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "gelu", "hardswish",
-        "huber_loss", "layer_norm", "mish", "smooth_l1_loss")},
-        **{op: "found by the sweep: the rule's create_graph path gives a wrong or no second derivative" for op in (
-            "digamma", "i0", "cross", "aminmax", "cumprod", "logcumsumexp", "det",
-            "linalg_solve", "svd", "scatter_reduce", "index_fill", "index_copy")}},
+    "create_graph": {op: "array rule (first order only): double backward through adaptive average pooling says it is not available" for op in ("adaptive_avg_pool2d", "adaptive_avg_pool1d")},
+    "second_order": {},
+    # the create_graph gradient's grad_fn(next_functions) here | PyTorch's: a rule's create_graph path
+    # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
+    # backward formula is not yet an op of its own
+    "cg_graph": {
+        "adaptive_avg_pool2d": "no create_graph path (array rule) | PyTorch AdaptiveAvgPool2DBackwardBackward0",
+        "adaptive_avg_pool1d": "no create_graph path (array rule) | PyTorch SqueezeBackward1(AdaptiveAvgPool2DBackwardBackward0)",
+        "hardshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch HardshrinkBackwardBackward0",
+        "softshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch SoftshrinkBackwardBackward0",
+        "threshold": "composed under create_graph (merged from the API-breadth branch); PyTorch ThresholdBackwardBackward0",
+        "threshold_": "composed under create_graph (merged from the API-breadth branch); PyTorch ThresholdBackwardBackward0",
+        "glu": "composed under create_graph (merged from the API-breadth branch); PyTorch GluBackwardBackward0",
+        "pairwise_distance": "composed under create_graph (merged from the API-breadth branch); PyTorch NormBackward1's formula",
+        "trapezoid:1": "composed under create_graph (merged from the API-breadth branch); PyTorch SliceBackwardBackward0",
+        "remainder:0": "None; MulBackward0(None, FloorBackward0) | PyTorch None; MulBackward0(None, DivBackward2)",
+        "pow:3": "WhereBackward0(None, None, MulBackward0); WhereBackward0(None, MulBackward1, MulBackward0) | "
+            "PyTorch WhereBackward0(None, MulBackward0); MulBackward0(None, WhereBackward0)",
+        "pow:4": "MulBackward1(MulBackward0) | PyTorch MulBackward0(None, MulBackward1)",
+        "atan2:0": "MulBackward0(MulBackward0, MulBackward1); MulBackward0(MulBackward0, MulBackward1) | "
+            "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); MulBackward0(MulBackward0, MaskedFillBackward0)",
+        "atan2:1": "MulBackward0(MulBackward0, MulBackward1); ViewBackward0(SumBackward1) | "
+            "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
+        "asin:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
+        "acos:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, NegBackward0)",
+        "matmul:4": "UnsafeViewBackward0(None, TBackward0); ViewBackward0(SumBackward1) | "
+            "PyTorch ViewBackward0(MmBackward0); MmBackward0(TBackward0, None)",
+        "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
+            "PyTorch ViewBackward0(BmmBackward0); ViewBackward0(BmmBackward0)",
+        "linear:0": "MmBackward0(None, TBackward0); TBackward0(MmBackward0); None | "
+            "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
+        "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
+            "PyTorch SqueezeBackward1(MmBackward0); TBackward0(TBackward0)",
+        "asinh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
+        "erf:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
+        "erfc:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
+        "erfinv:0": "MulBackward0(None, ExpBackward0) | PyTorch MulBackward0(MulBackward1, None)",
+        "acosh:0": "DivBackward0(None, SqrtBackward0) | PyTorch MulBackward0(None, RsqrtBackward0)",
+        "sinc:0": "MulBackward0(None, WhereBackward0) | PyTorch WhereBackward0(None, MulBackward0)",
+        "logit:0": "MulBackward0(DivBackward0, None) | PyTorch WhereBackward0(DivBackward0, None)",
+        "hypot:0": "DivBackward0(MulBackward0, SqrtBackward0); DivBackward0(MulBackward0, SqrtBackward0) | "
+            "PyTorch DivBackward0(MulBackward0, HypotBackward0); DivBackward0(MulBackward0, HypotBackward0)",
+        "xlogy:0": "MulBackward0(MulBackward0, None); DivBackward0(MulBackward0, AccumulateGrad) | "
+            "PyTorch MaskedFillBackward0(XlogyBackward0); DivBackward0(MulBackward0, AccumulateGrad)",
+        "copysign:0": "MulBackward0(None, AddBackward0); None | "
+            "PyTorch MulBackward0(None, MaskedFillBackward0); None",
+        "addcmul:0": "None; MulBackward1(MulBackward0); MulBackward1(MulBackward0) | "
+            "PyTorch None; MulBackward0(None, MulBackward1); MulBackward0(None, MulBackward1)",
+        "addcdiv:0": "None; DivBackward0(None, AccumulateGrad); DivBackward0(MulBackward0, MulBackward0) | "
+            "PyTorch None; MulBackward0(None, DivBackward0); MulBackward0(None, DivBackward0)",
+        "float_power:0": "MulBackward0(None, PowBackward0) | PyTorch MulBackward0(None, MulBackward1)",
+        "einsum:0": "PermuteBackward0(ViewBackward0); PermuteBackward0(ViewBackward0) | "
+            "PyTorch SqueezeBackward1(PermuteBackward0); SqueezeBackward1(PermuteBackward0)",
+        "inner:0": "PermuteBackward0(ViewBackward0); PermuteBackward0(ViewBackward0) | "
+            "PyTorch PermuteBackward0(MulBackward0); PermuteBackward0(MulBackward0)",
+        "dist:0": "MulBackward0(DivBackward0, None); NegBackward0(MulBackward0) | "
+            "PyTorch MulBackward0(None, MaskedFillBackward0); NegBackward0(MulBackward0)",
+        "logcumsumexp:0": "MulBackward0(ExpBackward0, FlipBackward0) | "
+            "PyTorch SubBackward0(ExpBackward0, ExpBackward0)",
+        "std_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
+        "var_mean:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
+        "det:0": "MulBackward0(UnsqueezeBackward0, TBackward0) | "
+            "PyTorch LinalgSolveExBackward0(TransposeBackward0, TransposeBackward0)",
+        "linalg_solve:0": "NegBackward0(MmBackward0); MmBackward0(TBackward0, None) | "
+            "PyTorch NegBackward0(MmBackward0); LinalgSolveExBackward0(TransposeBackward0, None)",
+        "svd:0": "MmBackward0(MmBackward0, LinalgSvdBackward0) | "
+            "PyTorch MmBackward0(LinalgSvdBackward0, MulBackward0)",
+        "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
+        "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
+        "norm:2": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(MulBackward0, MaskedFillBackward0)",
+        "std:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
+        "std:1": "DivBackward1(MulBackward0) | PyTorch MulBackward0(MulBackward1, SubBackward0)",
+        "var:0": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
+        "var:1": "DivBackward1(MulBackward0) | PyTorch MulBackward0(None, SubBackward0)",
+    },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
-        "heaviside": "records HeavisideBackward0; PyTorch NotImplemented (backward raises)",
-        "fill_diagonal_": "in-place fill_diagonal_ records no CopySlices (grad_fn stays MulBackward0)",
-        "rot90": "records TransposeBackward0; PyTorch Rot90Backward0",
-        "repeat_interleave:0": "records IndexSelectBackward0; PyTorch ViewBackward0",
-        "tensor_split": "records SplitWithSizesBackward0; PyTorch SliceBackward0",
-        "kron": "records ViewBackward0; PyTorch UnsafeViewBackward0",
-        "vdot": "records DotBackward0; PyTorch VdotBackward0",
-        "baddbmm": "composed: AddBackward0; PyTorch BaddbmmBackward0",
-        "addmv": "composed: AddBackward0; PyTorch AddmvBackward0",
-        "addr": "composed: AddBackward0; PyTorch AddrBackward0",
-        "addbmm": "composed: AddBackward0; PyTorch AddbmmBackward0",
-        "chain_matmul": "records MmBackward0; PyTorch ViewBackward0",
-        "cdist": "composed: SqrtBackward0; PyTorch CdistBackward0",
-        "aminmax": "records no node (no gradient); PyTorch AminmaxBackward0",
-        "std_mean": "composed: StdBackward0 / MeanBackward1; PyTorch StdMeanBackward0",
-        "var_mean": "composed: VarBackward0; PyTorch VarMeanBackward0",
-        "svd": "records no node (no gradient); PyTorch LinalgSvdBackward0",
-        "scatter_reduce": "records no node (no gradient); PyTorch ScatterReduceBackward0",
-        "index_fill": "records no node (no gradient); PyTorch IndexFillBackward0",
-        "index_copy": "records no node (no gradient); PyTorch IndexCopyBackward0",
+        "vander:1": "composed: CumprodBackward0; PyTorch writes in place (CopySlices)",
+        "trapezoid": "composed: MulBackward0 / DivBackward0; PyTorch's C++ scalar ops record MulBackward1 / DivBackward1",
+        "trapz": "composed: MulBackward0; PyTorch's C++ scalar op records MulBackward1",
     },
     "gradients": {
-        "heaviside": "backward runs; PyTorch: derivative for aten::heaviside is not implemented",
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
-        "fill_diagonal_": "the diagonal's old values still get gradient (no CopySlices)",
-        "mode": "gradient placed differently from PyTorch's on ties",
-        "aminmax": "no gradient", "svd": "no gradient", "scatter_reduce": "no gradient",
-        "index_fill": "no gradient", "index_copy": "no gradient",
+        "mode": "the gradient equals PyTorch's; central finite differences are meaningless at the ties a mode "
+                "sample needs (PyTorch's gradcheck skips mode too)",
+        "vander": "backward runs; PyTorch's own vander backward fails (its cumprod's input is modified in place)",
     },
     "variants": {},
 }

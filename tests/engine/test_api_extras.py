@@ -48,3 +48,32 @@ def test_numpy_stand_in_shares_memory_and_hides_the_array():
     assert n.tolist() == [2.0, 2.0, 2.0] and str(n) == "[2. 2. 2.]"
     assert "base" not in api.public_attrs(n) and "tofile" not in api.public_attrs(n)
     assert api.type_name(n) == "gradrepl.ndarray"
+
+
+def test_per_element_python_callbacks_are_refused_with_a_clear_message(tmp_path):
+    p = _run(tmp_path, "import torch\nx = torch.ones(3)\nfor name in ['apply_', 'map_', 'map2_']:\n"
+                       "    try:\n        getattr(x, name)(abs)\n    except RuntimeError as err:\n        print(err)\n")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert len(lines) == 3
+    for name, line in zip(["apply_", "map_", "map2_"], lines):
+        assert line.startswith(f"Tensor.{name} is not supported in gradrepl: it calls a Python function"), line
+
+
+def test_cov_warns_as_pytorch_when_degrees_of_freedom_run_out(tmp_path):
+    p = _run(tmp_path, "import torch\nprint(torch.cov(torch.tensor([1.0, 2.0]), correction=2))\n")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "tensor(inf)\n"
+    assert "UserWarning: cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of " \
+           "observations." in p.stderr
+
+
+def test_settings_read_back():
+    T = api.TORCH
+    before = T["get_num_threads"]()
+    T["set_num_threads"](1)
+    assert T["get_num_threads"]() == 1
+    T["set_num_threads"](before)
+    T["set_float32_matmul_precision"]("medium")
+    assert T["get_float32_matmul_precision"]() == "medium"
+    T["set_float32_matmul_precision"]("highest")

@@ -7,7 +7,8 @@ scripts/record_op_sweep.py. For each sample:
   - the gradients of sum(out * v) equal PyTorch's and float64 central finite differences;
   - second derivatives equal finite differences of the first, where PyTorch's
     gradgradcheck passes;
-  - create_graph=True gives the same gradients, requiring grad where PyTorch's do;
+  - create_graph=True gives the same gradients, requiring grad where PyTorch's do, with
+    PyTorch's grad_fn and next_functions (the graph of the backward formulas);
   - the method, torch.* function and in-place variants agree.
 Known gaps are listed, with reasons, in op_samples.GAPS (strict xfails); SWEEP_NO_GAPS=1
 runs them as ordinary tests.
@@ -100,7 +101,7 @@ def _inputs(sample, override=None):
 def _close(ours, theirs, dtype="float64"):
     ours = np.asarray(ours, dtype=float)
     theirs = np.asarray(theirs, dtype=float)
-    rtol = {"float64": 1e-9, "float32": 1e-6, "float16": 1e-3}.get(dtype, 0)
+    rtol = {"float64": 1e-9, "float32": 1e-6, "float16": 1e-3, "bfloat16": 1e-2}.get(dtype, 0)
     return ours.shape == theirs.shape and np.allclose(ours, theirs, rtol=rtol, atol=rtol * 1e-3, equal_nan=True)
 
 
@@ -251,6 +252,24 @@ def test_create_graph_gives_the_same_gradients_that_require_grad(sid, sample):
             assert g.requires_grad == want
 
 
+def _node_name(fn):
+    return None if fn is None else fn.name().split("::")[-1]
+
+
+@pytest.mark.parametrize("sid,sample", _with_gaps([p for p in PARAMS if "cg_next" in GOLDEN[p.values[0]]], "cg_graph"))
+def test_create_graph_gradients_have_pytorchs_graph(sid, sample):
+    """Under create_graph=True each gradient's grad_fn (the node of PyTorch's backward formula:
+    TanhBackwardBackward0, MseLossBackwardBackward0, ...) and its next_functions are PyTorch's."""
+    gold = GOLDEN[sid]
+    inputs = _inputs(sample)
+    wrt = _grad_inputs(sample, inputs)
+    grads = autograd_grad(_loss(sample.run(TORCH, *inputs)), wrt, allow_unused=True, create_graph=True)
+    names = [None if g is None else _node_name(g.grad_fn) for g in grads]
+    below = [None if g is None or g.grad_fn is None else [_node_name(f) for f, _ in g.grad_fn.next_functions]
+             for g in grads]
+    assert (names, below) == (gold["cg_grad_fn"], gold["cg_next"])
+
+
 def _variant_params():
     out = []
     for sid, op, sample in IDS:
@@ -275,7 +294,7 @@ def test_method_function_and_inplace_variants_agree(sid, op, sample):
         y = inputs[0] * 1     # a non-leaf: in-place on it is allowed and recorded
         getattr(y, op + "_")(*inputs[1:], *sample.args, **sample.kwargs)
         assert y.tolist() == want.tolist()
-        if want.requires_grad:
+        if want.requires_grad and "grad_error" not in GOLDEN[sid]:   # backward itself fails in PyTorch
             wrt = _grad_inputs(sample, inputs)
             expect = autograd_grad(_loss(want), wrt, allow_unused=True)
             got = autograd_grad(_loss(y), wrt, allow_unused=True)

@@ -116,6 +116,14 @@ def test_pool_gradients(rng, ceil, padding):
     check(lambda a: F["avg_pool2d"](a, 2, 1, padding, count_include_pad=False), [x])
 
 
+@settings(max_examples=4, deadline=None)
+@given(rng=arrays, out_h=st.integers(1, 6), out_w=st.integers(2, 5))
+def test_adaptive_avg_pool_gradients(rng, out_h, out_w):
+    x = rng.normal(size=(2, 3, 6, 5))   # overlapping windows whenever the sizes do not divide
+    check(lambda a: F["adaptive_avg_pool2d"](a, (out_h, out_w)), [x])
+    check(lambda a: F["adaptive_avg_pool1d"](a, out_w), [rng.normal(size=(2, 7))])
+
+
 def test_embedding_gradient_adds_repeated_rows_and_skips_padding():
     weight = T["randn"](5, 3, dtype=T["float64"], requires_grad=True)
     idx = T["tensor"]([[0, 2, 2], [4, 0, 1]])
@@ -180,10 +188,62 @@ def test_create_graph_through_gelu_tanh():
     np.testing.assert_allclose(x.grad.tolist(), numeric_grad(first, [x0], 0), rtol=1e-5, atol=1e-6)
 
 
-def test_create_graph_through_an_array_rule_says_it_is_not_available():
-    x = T["randn"](2, 1, 4, 4, dtype=T["float64"], requires_grad=True)
-    w = T["randn"](1, 1, 3, 3, dtype=T["float64"], requires_grad=True)
-    with pytest.raises(NotImplementedError, match="double backward through ConvolutionBackward0"):
-        T["autograd"]["grad"](F["conv2d"](x, w).sum(), w, create_graph=True)
-    (g,) = T["autograd"]["grad"](F["conv2d"](x, w).sum(), w)     # first order is fine
-    assert not g.requires_grad
+@pytest.mark.parametrize("norm", ["layer_norm", "batch_norm", "batch_norm_eval"])
+def test_second_derivatives_through_norms_match_finite_differences(norm):
+    """The input gradient of a normalisation, differentiated again (PyTorch's
+    NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0), against central
+    differences of the first-order gradient, for the input and the weight."""
+    rng = np.random.default_rng(3)
+    x0, w0, b0 = rng.normal(size=(4, 3)), rng.normal(size=3), rng.normal(size=3)
+    rm, rv = _t(rng.normal(size=3), grad=False), _t(rng.uniform(0.5, 2, size=3), grad=False)
+
+    def penalty(xa, wa, create_graph=True):
+        x, w, b = _t(xa), _t(wa), _t(b0)
+        if norm == "layer_norm":
+            y = F["layer_norm"](x, (3,), w, b)
+        else:
+            y = F["batch_norm"](x, rm.clone(), rv.clone(), w, b, training=norm == "batch_norm")
+        (gx,) = T["autograd"]["grad"]((y.tanh() * y).sum(), x, create_graph=create_graph)
+        return x, w, (gx * gx).sum()
+
+    x, w, p = penalty(x0, w0)
+    assert p.requires_grad
+    gx, gw = T["autograd"]["grad"](p, [x, w])
+    for k, (got, base) in enumerate(((gx, x0), (gw, w0))):
+        num = np.zeros(base.shape)
+        for i in np.ndindex(base.shape):
+            vals = []
+            for step in (1e-6, -1e-6):
+                moved = [x0.copy(), w0.copy()]
+                moved[k][i] += step
+                vals.append(penalty(moved[0], moved[1], create_graph=False)[2].item())
+            num[i] = (vals[0] - vals[1]) / 2e-6
+        np.testing.assert_allclose(got.tolist(), num, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("groups,stride,padding", [(1, 1, 0), (2, 2, 1)])
+def test_gradient_penalty_through_a_convolution_matches_finite_differences(groups, stride, padding):
+    """WGAN-GP's penalty: the input gradient of a conv net, itself differentiated (PyTorch's
+    ConvolutionBackwardBackward0), against central differences of the first-order gradient."""
+    rng = np.random.default_rng(7)
+    x0, w0, b0 = rng.normal(size=(2, 2, 5, 5)), rng.normal(size=(2, 2 // groups, 3, 3)), rng.normal(size=2)
+
+    def penalty(xa, wa, ba, create_graph=True):
+        x, w, b = _t(xa), _t(wa), _t(ba)
+        y = F["conv2d"](x, w, b, stride=stride, padding=padding, groups=groups).tanh()
+        (gx,) = T["autograd"]["grad"](y.sum(), x, create_graph=create_graph)
+        return x, w, b, (gx * gx).sum()
+
+    x, w, b, p = penalty(x0, w0, b0)
+    assert p.grad_fn is not None
+    gw, gx = T["autograd"]["grad"](p, [w, x])
+    for k, (got, base) in enumerate(((gw, w0), (gx, x0))):
+        num = np.zeros(base.shape)
+        for i in np.ndindex(base.shape):
+            vals = []
+            for step in (1e-6, -1e-6):
+                moved = [x0.copy(), w0.copy()]
+                moved[1 - k][i] += step
+                vals.append(penalty(moved[0], moved[1], b0, create_graph=False)[3].item())
+            num[i] = (vals[0] - vals[1]) / 2e-6
+        np.testing.assert_allclose(got.tolist(), num, rtol=1e-5, atol=1e-6)

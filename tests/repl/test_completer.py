@@ -60,7 +60,7 @@ def complete(completer, text):
     ("exp(x).grad_", ["grad_fn"]),
     ("F.relu(x).deta", ["detach", "detach_"]),
     ("x[0].is_l", ["is_leaf"]),
-    ("y.grad[:, 1].ab", ["abs", "abs_"]),
+    ("y.grad[:, 1].ab", ["abs", "abs_", "absolute", "absolute_"]),
 ])
 def test_completions(completer, text, expected):
     assert complete(completer, text) == expected

@@ -175,3 +175,15 @@ def test_dumb_terminal_reads_plain_lines_with_continuation(tmp_path):
     terminal.expect("...")
     run(terminal, "", "row 0\nrow 1\n")
     finish(terminal)
+
+
+def test_lang_flag_starts_the_repl_in_chinese(tmp_path):
+    """`gradrepl --lang zh` on an English locale: banner, annotations, the tools, hints."""
+    terminal = spawn(tmp_path, "--lang", "zh")
+    assert "看得见的 autograd" in CONTROL.sub("", terminal.child.before or "") + terminal.raw
+    run(terminal, "y = torch.ones(2, requires_grad=True) * 2", "y：requires_grad=True  is_leaf=False")
+    run(terminal, ":explain y", "y 的链式法则")
+    run(terminal, "y.backward()", "提示：传入一个形状相同的梯度")
+    run(terminal, ":lang en", "language: en")
+    run(terminal, ":explain y", "Chain rule for y")
+    finish(terminal)

@@ -58,6 +58,8 @@ def test_list_names_and_table_with_progress(capsys, private_data_home):
 def test_usage_errors_exit_2(capsys):
     assert main(["no-such-lesson"]) == 2
     assert "no lesson named 'no-such-lesson'" in capsys.readouterr().err
+    assert main(["no-such-lesson", "--lang", "zh"]) == 2
+    assert "错误：没有名为 'no-such-lesson' 的课程（已有：autograd-tutorial" in capsys.readouterr().err
     assert main(["--lang", "fr", "list"]) == 2
     assert main(["1", "2"]) == 2
 

@@ -1,4 +1,5 @@
 """The lesson parser: the shipped lessons, a small lesson of each step kind, and format errors."""
+import re
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,28 @@ def test_control_characters_are_refused_and_crlf_is_fine():
     assert info.value.line == 11
     good = (HEAD + body.replace("\x1b]0;owned\x07", "")).replace("\n", "\r\n")
     assert parse_lesson(good).steps[0].text.en == "Text  here."
+
+
+def test_predict_choices_in_chinese():
+    body = "## A | 甲\n\n```python\nx = 1\nx + 1\n```\n\n```output\n2\n```\n\n"
+    with_zh = PREDICT.replace('choices = ["1", "2"]\n', 'choices = ["one", "2"]\nchoices_zh = ["一", "2"]\n')
+    (code,) = parse_lesson(HEAD + body + with_zh).steps
+    assert code.predict.shown_choices("zh") == ("一", "2") and code.predict.shown_choices("en") == ("one", "2")
+    (plain,) = parse_lesson(HEAD + body + PREDICT).steps
+    assert plain.predict.shown_choices("zh") == ("1", "2")
+    with pytest.raises(LessonError, match="as many non-empty strings as choices"):
+        parse_lesson(HEAD + body + with_zh.replace('["一", "2"]', '["一"]'))
+    with pytest.raises(LessonError, match="the same in both languages"):     # the right one is output
+        parse_lesson(HEAD + body + with_zh.replace('["一", "2"]', '["一", "二"]'))
+
+
+def test_shipped_lessons_show_no_english_prose_choice_in_chinese():
+    for lesson in load_all():
+        for step in lesson.steps:
+            predict = getattr(step, "predict", None)
+            if predict is None:
+                continue
+            for k, choice in enumerate(predict.shown_choices("zh")):
+                output = predict.in_output and k == predict.answer
+                if not output and not choice.startswith(("RuntimeError", "tensor", "(tensor")):
+                    assert not re.search(r"\b(becomes|stays|nothing|the|it|and|stops)\b", choice), (lesson.id, choice)

@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from gradrepl.tutor.lesson import default_lang, find_lesson
+from gradrepl.messages import default_lang
+from gradrepl.tutor.lesson import find_lesson
 from gradrepl.tutor.lesson import Exercise, load_all
 from gradrepl.tutor.player import Player
 from gradrepl.tutor.progress import LessonProgress, ProgressStore

@@ -1,4 +1,11 @@
 """Lesson code runs untrusted in the sandbox; output is script mode's, errors end a step."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
 from gradrepl.lang import Session
 from gradrepl.tutor.runner import SandboxRunner
 
@@ -44,3 +51,24 @@ def test_hints_for_errors_are_kept_apart_from_the_output():
     assert any("ones_like" in hint for hint in runner.last_hints)
     runner.run("print(1)")
     assert runner.last_hints == []
+
+
+BUDGET_LESSON = Path(__file__).resolve().parents[1] / "data" / "tutor" / "budget"
+
+
+@pytest.mark.parametrize("how", [["--auto"], ["--check"], []])
+def test_budget_flags_reach_every_lesson_runner(how, tmp_path):
+    """`gradrepl lesson ... --max-steps N` limits lesson code as the REPL's lessons are limited:
+    --auto, --check and the line-based player (piped) all build their session from the flags."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "COLUMNS": "100"}
+    base = [sys.executable, "-m", "gradrepl", "lesson", *(["loop"] if how != ["--check"] else []), *how,
+            "--dir", str(BUDGET_LESSON)]
+    fine = subprocess.run(base, input="\n", capture_output=True, text=True, env=env, timeout=120)
+    assert fine.returncode == 0, fine.stdout + fine.stderr
+    assert "BudgetExceeded" not in fine.stdout + fine.stderr
+    for flag, budget in ((["--max-steps", "1000"], "--max-steps"), (["--max-elements", "500"], "--max-elements")):
+        for argv in (base + flag, base[:4] + flag + base[4:]):    # flags after or before the subcommand
+            proc = subprocess.run(argv, input="\n", capture_output=True, text=True, env=env, timeout=120)
+            shown = proc.stdout + proc.stderr
+            assert "BudgetExceeded" in shown and f"(raise it with {budget})" in shown, (argv, shown)
+            assert proc.returncode == (0 if not how else 1), (argv, shown)

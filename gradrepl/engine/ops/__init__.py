@@ -27,13 +27,20 @@ def _torch_function(op, name):
     return fn
 
 
+def inplace_names(op):
+    """x.name_() and the in-place form of each method alias (x.swapaxes_, x.clip_)."""
+    if op.inplace is None:
+        return ()
+    return (op.name + "_",) + tuple(a + "_" for a in op.methods[1:])
+
+
 def _install():
     torch_functions, functional = {}, {}
     for op in REGISTRY.values():
         for name in op.methods:
             setattr(Tensor, name, property(op.forward) if op.attribute else op.forward)
-        if op.inplace is not None:
-            setattr(Tensor, op.name + "_", op.inplace)
+        for name in inplace_names(op):
+            setattr(Tensor, name, op.inplace)
         for dunder, fn in op.dunders.items():
             setattr(Tensor, dunder, fn)
         for name in op.functions:
@@ -45,7 +52,7 @@ def _install():
 
 TORCH_FUNCTIONS, FUNCTIONAL = _install()
 METHODS = frozenset(n for op in REGISTRY.values() for n in op.methods) | frozenset(
-    op.name + "_" for op in REGISTRY.values() if op.inplace is not None)
+    n for op in REGISTRY.values() for n in inplace_names(op))
 BARE = tuple(sorted(op.name for op in REGISTRY.values() if op.bare))
 NOT_TENSOR_RESULTS = frozenset(n for op in REGISTRY.values() if not op.returns_tensor
                                for n in (*op.methods, *op.functions))

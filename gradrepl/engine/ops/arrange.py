@@ -9,16 +9,25 @@ import itertools
 
 import numpy as np
 
-from gradrepl.engine.ops.common import RESULT, as_tensor, result
-from gradrepl.engine.ops.inplace import unary_inplace
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.ops.common import RESULT, as_tensor, check_leaf_inplace, result
+from gradrepl.engine.ops.linalg import matrix_product
+from gradrepl.engine.ops.inplace import CopySlices, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
-from gradrepl.engine.ops.shape import cat, stack
+from gradrepl.engine.ops.shape import UnsafeViewBackward0, cat, stack
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import shape_args, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, shape_args, shape_list, warn, wrap_dim
 
 
 def _t(x):
     return x if type(x) is Tensor else as_tensor(x)
+
+
+def _value_of(fn, *tensors):
+    """fn's array, computed from detached inputs: an op composed of others whose own node
+    (PyTorch's, e.g. AddmvBackward0) is recorded by the caller, with the same values."""
+    return fn(*[t.detach() if type(t) is Tensor else t for t in tensors])._a
 
 
 # ================================================================ diagonals, triangles, trace
@@ -130,7 +139,7 @@ def trace(self):
     a = self._a
     if a.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(a.ndim))
-    acc = a.dtype if a.dtype.kind == "f" else np.int64
+    acc = a.dtype if a.dtype.kind in "fV" else np.int64
     return result(np.asarray(np.trace(a, dtype=acc)), TraceBackward0, (self,), (), a.shape)
 
 
@@ -145,10 +154,18 @@ declare("tril_indices", _indices(np.tril_indices), method=False, rules=[])
 declare("triu_indices", _indices(np.triu_indices), method=False, rules=[])
 
 
-@declare("fill_diagonal_", function=False, rules=[])
+@declare("fill_diagonal_", function=False, rules=[CopySlices])
 def fill_diagonal_(self, fill_value, wrap=False):
+    check_leaf_inplace(self, through_view=True)   # PyTorch fills the diagonal() view
     np.fill_diagonal(self._a, fill_value, wrap=wrap)
     self._ver[0] += 1
+    if GRAD[0] and self._fn is not None:
+        # PyTorch fills self.diagonal() in place: the history gains a CopySlices whose
+        # gradient is zero on the diagonal (the old values there no longer matter)
+        mask = np.zeros(self._a.shape, bool)
+        np.fill_diagonal(mask, True, wrap=wrap)
+        node = Node(CopySlices, (edge_of(self), None), (), (np.nonzero(mask), None, True))
+        self._fn, self._onr = node, 0
     return self
 
 
@@ -288,9 +305,14 @@ def unflatten(self, dim, sizes):
 declare("unflatten", unflatten, rules=[])
 
 
-def rot90(self, k=1, dims=(0, 1)):
-    k %= 4
-    d0, d1 = dims
+@rule("Rot90Backward0", ("self",), ("grad.rot90(-k, dims)",), ctx=("k", "dims"))
+def Rot90Backward0(grad, xp, k, dims):
+    if xp.tensors:
+        return (rot90(grad, -k, dims),)
+    return (np.rot90(grad, -k, axes=dims),)
+
+
+def _rot90(self, k, d0, d1):
     if k == 0:
         return self.clone()
     if k == 1:
@@ -300,18 +322,30 @@ def rot90(self, k=1, dims=(0, 1)):
     return self.transpose(d0, d1).flip(d1)
 
 
-declare("rot90", rot90, rules=[])
+def rot90(self, k=1, dims=(0, 1)):
+    k %= 4
+    d0, d1 = (wrap_dim(d, self._a.ndim) for d in dims)
+    out = np.ascontiguousarray(_value_of(lambda t: _rot90(t, k, d0, d1), self))
+    return result(out, Rot90Backward0, (self,), (), (k, (d0, d1)))
+
+
+declare("rot90", rot90, rules=[Rot90Backward0])
 declare("fliplr", lambda self: self.flip(1), rules=[])
 declare("flipud", lambda self: self.flip(0), rules=[])
-declare("swapdims", lambda self, dim0, dim1: self.transpose(dim0, dim1), rules=[])
+declare("swapdims", lambda self, dim0, dim1: self.transpose(dim0, dim1), rules=[],
+        inplace=lambda self, dim0, dim1: self.transpose_(dim0, dim1))
 
 
 def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
     if repeats is None:   # torch.repeat_interleave(repeats_tensor)
         reps = self._a
         return _new(np.repeat(np.arange(reps.shape[0]), reps).astype(np.int64))
-    src = self if dim is not None else self.reshape(-1)
+    src = self if dim is not None or self._a.ndim == 1 else self.reshape(-1)
     d = 0 if dim is None else wrap_dim(dim, self._a.ndim)
+    if type(repeats) is int and repeats >= 0 and src._a.ndim:
+        # PyTorch's int path: unsqueeze, expand, clone, flatten (ViewBackward0)
+        u = src.unsqueeze(d + 1)
+        return u.expand(*u.shape[:d + 1], repeats, *u.shape[d + 2:]).clone().flatten(d, d + 1)
     r = repeats._a if type(repeats) is Tensor else np.asarray(repeats)
     n = src._a.shape[d]
     counts = np.broadcast_to(r, (n,)) if r.ndim == 0 or r.size == 1 else r
@@ -332,7 +366,8 @@ def tensor_split(self, indices_or_sections, dim=0):
     else:
         cuts = [0] + [min(max(int(i), 0), n) for i in indices_or_sections] + [n]
         sizes = [max(b - a_, 0) for a_, b in zip(cuts, cuts[1:])]
-    return tuple(self.split(sizes, d))
+    starts = itertools.accumulate([0] + sizes[:-1])
+    return tuple(self.narrow(d, start, size) for start, size in zip(starts, sizes))   # SliceBackward0 each
 
 
 declare("tensor_split", tensor_split, rules=[])
@@ -364,15 +399,37 @@ declare("broadcast_to", lambda self, size: self.expand(*shape_args((size,))), ru
 @rule("UnfoldBackward0", ("self",), ("unfold_backward(grad, self.sizes(), dimension, size, step)",),
       ctx=("shape", "dim", "size", "step"))
 def UnfoldBackward0(grad, xp, shape, dim, size, step):
+    if xp.tensors:
+        return (unfold_backward(grad, shape, dim, size, step),)
+    return (_unfold_bw(grad, shape, dim, size, step),)
+
+
+def _unfold_bw(g, shape, dim, size, step):
     n = (shape[dim] - size) // step + 1
     idx = np.arange(n)[:, None] * step + np.arange(size)[None, :]
-    g = xp.raw(grad)
     out = np.zeros(shape, g.dtype)
     moved = np.moveaxis(out, dim, -1)
     gm = np.moveaxis(g, dim, -2)
     for w in range(n):
         moved[..., idx[w]] += gm[..., w, :]
-    return (xp.constant(out),)
+    return out
+
+
+@rule("UnfoldBackwardBackward0", ("grad_in",), ("grad.unfold(dim, size, step)",), ctx=("dim", "size", "step"))
+def UnfoldBackwardBackward0(grad, xp, dim, size, step):
+    if xp.tensors:
+        return (unfold(grad, dim, size, step),)
+    n = (grad.shape[dim] - size) // step + 1
+    idx = np.arange(n)[:, None] * step + np.arange(size)[None, :]
+    return (np.ascontiguousarray(np.moveaxis(np.take(grad, idx, axis=dim), dim + 1, -1)),)
+
+
+def unfold_backward(grad_in, shape, dim, size, step):
+    return result(_unfold_bw(grad_in._a, shape, dim, size, step), UnfoldBackwardBackward0, (grad_in,), (),
+                  (dim, size, step))
+
+
+declare("unfold_backward", unfold_backward, method=False, function=False, rules=[UnfoldBackwardBackward0])
 
 
 @declare("unfold", function=False, rules=[UnfoldBackward0])
@@ -389,8 +446,8 @@ def unfold(self, dimension, size, step):
 BmmBackward0 = rule("BmmBackward0", ("self", "mat2"),
                     ("grad.bmm(mat2.transpose(1, 2))", "self.transpose(1, 2).bmm(grad)"),
                     saved=("self", "mat2"), key="BmmBackward0 (batched)")(
-    lambda grad, xp, node, self, mat2: (None if node.edges[0] is None else xp.matmul(grad, xp.swap(mat2, 1, 2)),
-                                        None if node.edges[1] is None else xp.matmul(xp.swap(self, 1, 2), grad)))
+    lambda grad, xp, node, self, mat2: (None if node.edges[0] is None else xp.bmm(grad, xp.swap(mat2, 1, 2)),
+                                        None if node.edges[1] is None else xp.bmm(xp.swap(self, 1, 2), grad)))
 
 
 @declare("bmm", rules=[BmmBackward0])
@@ -403,7 +460,7 @@ def bmm(self, mat2):
     if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    return result(np.matmul(a, b), BmmBackward0, (self, mat2), (self, mat2))
+    return result(matrix_product(np.matmul, a, b), BmmBackward0, (self, mat2), (self, mat2))
 
 
 def einsum(equation, *operands):
@@ -528,6 +585,9 @@ declare("inner", inner, rules=[])
 @rule("LinalgCrossBackward0", ("self", "other"), ("other.cross(grad, dim)", "grad.cross(self, dim)"),
       saved=("self", "other"), ctx=("dim", "shapes"))
 def LinalgCrossBackward0(grad, xp, self, other, dim, shapes):
+    if xp.tensors:   # the op itself, so that create_graph differentiates it again
+        return (None if shapes[0] is None else xp.sum_to(cross(other, grad, dim), shapes[0]),
+                None if shapes[1] is None else xp.sum_to(cross(grad, self, dim), shapes[1]))
     a, b, g = xp.raw(self), xp.raw(other), xp.raw(grad)
     ga = np.cross(b, g, axis=dim)
     gb = np.cross(g, a, axis=dim)
@@ -557,11 +617,14 @@ declare("cross", cross, rules=[LinalgCrossBackward0])
 def kron(self, other):
     a, b = _t(self), _t(other)
     nd = max(a._a.ndim, b._a.ndim)
-    a = a.reshape(*([1] * (nd - a._a.ndim)), *a.shape)
-    b = b.reshape(*([1] * (nd - b._a.ndim)), *b.shape)
-    ai = a.reshape(*itertools.chain.from_iterable((s, 1) for s in a.shape))
-    bi = b.reshape(*itertools.chain.from_iterable((1, s) for s in b.shape))
-    return (ai * bi).reshape(*[x * y for x, y in zip(a.shape, b.shape)])
+    sa = (1,) * (nd - a._a.ndim) + tuple(a._a.shape)
+    sb = (1,) * (nd - b._a.ndim) + tuple(b._a.shape)
+    ai = a.reshape(*itertools.chain.from_iterable((s, 1) for s in sa))
+    bi = b.reshape(*itertools.chain.from_iterable((1, s) for s in sb))
+    prod = ai * bi
+    # PyTorch ends with _unsafe_view (UnsafeViewBackward0)
+    return result(prod._a.reshape([x * y for x, y in zip(sa, sb)]), UnsafeViewBackward0, (prod,), (),
+                  tuple(prod._a.shape))
 
 
 declare("kron", kron, rules=[])
@@ -605,35 +668,75 @@ def tensordot(a, b, dims=2):
 declare("tensordot", tensordot, method=False, rules=[])
 
 
+@rule("VdotBackward0", ("self", "other"), ("grad * other", "grad * self"), saved=("self", "other"))
+def VdotBackward0(grad, xp, node, self, other):
+    ea, eb = node.edges
+    return (None if ea is None else grad * other, None if eb is None else grad * self)
+
+
 def vdot(self, other):
-    return self.dot(other)
+    out = _value_of(lambda a, b: a.dot(b), self, other)
+    return result(out, VdotBackward0, (self, other), (self, other))
 
 
-declare("vdot", vdot, rules=[])
+declare("vdot", vdot, rules=[VdotBackward0])
 
 
-def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
-    prod = batch1.bmm(batch2)
-    return (self * beta if beta != 1 else self) + (prod * alpha if alpha != 1 else prod)
+def _scaled(g, factor):
+    return g if factor == 1 else g * factor
 
 
-def addmv(self, mat, vec, *, beta=1, alpha=1):
-    prod = mat.mv(vec)
-    return (self * beta if beta != 1 else self) + (prod * alpha if alpha != 1 else prod)
+def _add_product(name, product, grads, formulas):
+    """self * beta + alpha * product(m1, m2), recorded as PyTorch's one node (AddmvBackward0, ...):
+    `grads(grad, xp, m1, m2)` gives the product's gradients before alpha."""
+    @rule(name, ("self", "m1", "m2"), ("maybe_multiply(grad, beta)", *formulas), saved=("m1", "m2"),
+          ctx=("self_shape", "beta", "alpha"))
+    def backward(grad, xp, node, m1, m2, self_shape, beta, alpha):
+        e = node.edges
+        g_self = None if e[0] is None else xp.sum_to(_scaled(grad, beta), self_shape)
+        g1, g2 = grads(grad, xp, m1 if e[2] is not None else None, m2 if e[1] is not None else None)
+        return (g_self, None if e[1] is None else _scaled(g1, alpha), None if e[2] is None else _scaled(g2, alpha))
+
+    def forward(self, m1, m2, *, beta=1, alpha=1):
+        def composed(s, a, b):
+            prod = product(a, b)
+            return (s * beta if beta != 1 else s) + (prod * alpha if alpha != 1 else prod)
+        out = _value_of(composed, self, m1, m2)
+        return result(out, backward, (self, m1, m2), (m1, m2), (self._a.shape, beta, alpha))
+    forward.__name__ = name
+    return forward, backward
 
 
-def addr(self, vec1, vec2, *, beta=1, alpha=1):
-    prod = vec1.unsqueeze(1) * vec2.unsqueeze(0)
-    return (self * beta if beta != 1 else self) + (prod * alpha if alpha != 1 else prod)
+def _bmm_grads(grad, xp, b1, b2):
+    return (None if b2 is None else xp.bmm(grad, xp.swap(b2, 1, 2)),
+            None if b1 is None else xp.bmm(xp.swap(b1, 1, 2), grad))
 
 
-def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
-    prod = batch1.bmm(batch2).sum(0)
-    return (self * beta if beta != 1 else self) + (prod * alpha if alpha != 1 else prod)
+def _addbmm_grads(grad, xp, b1, b2):
+    g = xp.expand(xp.unsqueeze_dims(grad, (0,)), ((b1 if b1 is not None else b2).shape[0],) + tuple(grad.shape))
+    return _bmm_grads(g, xp, b1, b2)
 
 
-for _name, _fn in (("baddbmm", baddbmm), ("addmv", addmv), ("addr", addr), ("addbmm", addbmm)):
-    declare(_name, _fn, rules=[])
+baddbmm, BaddbmmBackward0 = _add_product(
+    "BaddbmmBackward0", lambda a, b: a.bmm(b), _bmm_grads,
+    ("grad.bmm(batch2.transpose(1, 2)) * alpha", "batch1.transpose(1, 2).bmm(grad) * alpha"))
+addmv, AddmvBackward0 = _add_product(
+    "AddmvBackward0", lambda a, b: a.mv(b),
+    lambda grad, xp, mat, vec: (None if vec is None else xp.outer(grad, vec),
+                                None if mat is None else xp.matmul(xp.mT(mat), grad)),
+    ("grad.ger(vec) * alpha", "mat.t().mv(grad) * alpha"))
+addr, AddrBackward0 = _add_product(
+    "AddrBackward0", lambda a, b: a.unsqueeze(1) * b.unsqueeze(0),
+    lambda grad, xp, v1, v2: (None if v2 is None else xp.matmul(grad, v2),
+                              None if v1 is None else xp.matmul(xp.mT(grad), v1)),
+    ("grad.mv(vec2) * alpha", "grad.t().mv(vec1) * alpha"))
+addbmm, AddbmmBackward0 = _add_product(
+    "AddbmmBackward0", lambda a, b: a.bmm(b).sum(0), _addbmm_grads,
+    ("grad.unsqueeze(0).expand(b, n, p).bmm(batch2.transpose(1, 2)) * alpha",
+     "batch1.transpose(1, 2).bmm(grad.unsqueeze(0).expand(b, n, p)) * alpha"))
+for _name, _fn, _rule in (("baddbmm", baddbmm, BaddbmmBackward0), ("addmv", addmv, AddmvBackward0),
+                          ("addr", addr, AddrBackward0), ("addbmm", addbmm, AddbmmBackward0)):
+    declare(_name, _fn, rules=[_rule])
 
 
 def multi_dot(tensors):
@@ -648,11 +751,8 @@ def multi_dot(tensors):
     acc = ts[0]
     for t in ts[1:]:
         acc = acc.mm(t)
-    if first_vec:
-        acc = acc.squeeze(0)
-    if last_vec:
-        acc = acc.squeeze(-1)
-    return acc
+    shape = acc.shape[1 if first_vec else 0:-1 if last_vec else None]
+    return acc.view(*shape)   # PyTorch's multi_dot ends with a view to the output shape (ViewBackward0)
 
 
 def chain_matmul(*matrices):
@@ -691,7 +791,7 @@ def dist(self, other, p=2):
     return result(out, DistBackward0, (self, other), (self, other, RESULT), (p, shapes))
 
 
-def cdist(x1, x2, p=2.0, compute_mode=None):
+def _cdist_composed(x1, x2, p):
     diff_ = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     if p == 2:
         return (diff_ * diff_).sum(-1).sqrt()
@@ -700,7 +800,50 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     return (diff_.abs() ** p).sum(-1) ** (1.0 / p)
 
 
-declare("cdist", cdist, method=False, rules=[])
+def _cdist_bw(g, a, b, dist, p):
+    """_cdist_backward: d x1 of sum(g * cdist(x1, x2)); 0 where a distance is 0 (as PyTorch)."""
+    diff = a[..., :, None, :] - b[..., None, :, :]
+    d = dist[..., None]
+    with np.errstate(all="ignore"):
+        if p == 1:
+            local = np.sign(diff)
+        elif p == 2:
+            local = diff / d
+        else:
+            local = diff * np.abs(diff) ** (p - 2) / d ** (p - 1)
+    local = np.where(d == 0, 0, local)
+    return (g[..., None] * local).sum(-2).astype(a.dtype, copy=False)
+
+
+@rule("CdistBackwardBackward0", ("grad", "x1", "x2", "cdist"), ("not implemented",) * 4)
+def CdistBackwardBackward0(grad, xp):
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+def _cdist_backward(grad, x1, x2, dist, p):
+    """Under create_graph: the gradient requires grad, as PyTorch's, but has no derivative of its own."""
+    return result(_cdist_bw(grad._a, x1._a, x2._a, dist._a, p), CdistBackwardBackward0, (grad, x1, x2, dist))
+
+
+@rule("CdistBackward0", ("x1", "x2"), ("_cdist_backward(grad, x1, x2, p, result)", "_cdist_backward(grad.mT, x2, x1, p, result.mT)"),
+      saved=("x1", "x2", "result"), ctx=("p",))
+def CdistBackward0(grad, xp, node, x1, x2, result, p):
+    e = node.edges
+    if xp.tensors:
+        return (None if e[0] is None else _cdist_backward(grad, x1, x2, result, p),
+                None if e[1] is None else _cdist_backward(grad.mT, x2, x1, result.mT.clone(), p))
+    return (None if e[0] is None else _cdist_bw(grad, x1, x2, result, p),
+            None if e[1] is None else _cdist_bw(np.swapaxes(grad, -1, -2), x2, x1, np.swapaxes(result, -1, -2), p))
+
+
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    if p == float("inf") or p <= 0:
+        return _cdist_composed(x1, x2, p)
+    out = _value_of(lambda a, b: _cdist_composed(a, b, p), x1, x2)
+    return result(out, CdistBackward0, (x1, x2), (x1, x2, RESULT), p)
+
+
+declare("cdist", cdist, method=False, rules=[CdistBackward0])
 
 
 def cartesian_prod(*tensors):
@@ -714,3 +857,262 @@ def cartesian_prod(*tensors):
 declare("cartesian_prod", cartesian_prod, method=False, rules=[])
 LINALG = {"multi_dot": multi_dot, "cross": lambda input, other, *, dim=-1: cross(input, other, dim),
           "vecdot": lambda x, y, *, dim=-1: (x * y).sum(dim)}
+
+
+# ================================================================ more of the documented API (issue 14)
+@declare("ravel", rules=[])
+def ravel(self):
+    return self.contiguous().view(-1)     # PyTorch's ravel: CloneBackward0 then ViewBackward0
+
+
+def _directional_split(name, need, dim_of):
+    """torch.hsplit / vsplit / dsplit: tensor_split along a fixed dim; sections must divide it."""
+    def split(self, indices_or_sections):
+        nd = self._a.ndim
+        if nd < need:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, but got a tensor with "
+                               f"{nd} dimensions!")
+        d = dim_of(nd)
+        if isinstance(indices_or_sections, int):
+            n, k = self._a.shape[d], indices_or_sections
+            if k <= 0 or n % k:
+                raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but the size of the "
+                                   f"dimension {n} is not divisible by the split_size {k}!")
+        return tensor_split(self, indices_or_sections, d)
+    split.__name__ = name
+    declare(name, split, rules=[])
+
+
+_directional_split("hsplit", 1, lambda nd: 1 if nd > 1 else 0)
+_directional_split("vsplit", 2, lambda nd: 0)
+_directional_split("dsplit", 3, lambda nd: 2)
+declare("split_with_sizes", lambda self, split_sizes, dim=0: self.split(list(split_sizes), dim), rules=[])
+
+
+@declare("diagflat", rules=[])
+def diagflat(self, offset=0):
+    return self.reshape(-1).diag_embed(offset)
+
+
+@declare("sum_to_size", function=False, rules=[])
+def sum_to_size(self, *size):
+    shape = shape_args(size)
+    own = self._a.shape
+    lead = len(own) - len(shape)
+    if lead < 0 or any(s != 1 and s != o for s, o in zip(shape, own[lead:])):
+        raise RuntimeError(f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
+                           f"{{{', '.join(map(str, own))}}}.")
+    if shape == own:
+        return self
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and own[lead + i] != 1)
+    out = self.sum(dims, keepdim=True) if dims else self
+    return out.view(*shape) if lead else out
+
+
+def _matrix_transpose(name, message):
+    def adjoint(self):
+        if self._a.ndim < 2:
+            raise RuntimeError(message.format(nd=self._a.ndim))
+        return self.transpose(-2, -1)
+    adjoint.__name__ = name
+    return adjoint
+
+
+declare("mH", _matrix_transpose("mH", "tensor.mH is only supported on matrices or batches of matrices. Got {nd}-D "
+                                "tensor."), function=False, attribute=True, rules=[])
+declare("adjoint", _matrix_transpose("adjoint", "tensor.adjoint() is only supported on matrices or batches of "
+                                     "matrices. Got {nd}-D tensor."), rules=[])
+
+
+@declare("H", function=False, attribute=True, rules=[])
+def H(self):
+    if self._a.ndim not in (0, 2):
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._a.ndim}-D tensor.")
+    return self.transpose(0, 1) if self._a.ndim == 2 else self
+
+
+@rule("BlockDiagBackward0", ("tensors",), ("grad's block at each input's place",), ctx=("blocks",))
+def BlockDiagBackward0(grad, xp, node, blocks):
+    out = []
+    for (r, c, shape, rows, cols), edge in zip(blocks, node.edges):
+        if edge is None:
+            out.append(None)
+            continue
+        part = xp.index(grad, (slice(r, r + rows), slice(c, c + cols)))
+        out.append(xp.reshape(part, shape))
+    return tuple(out)
+
+
+def block_diag(*tensors):
+    ts = [_t(x) for x in tensors]
+    for k, t in enumerate(ts):
+        if t._a.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {k} has "
+                               f"{t._a.ndim} dimensions")
+    mats = [t._a.reshape(1, -1) if t._a.ndim < 2 else t._a for t in ts]
+    rd = D.result_type([t for t in ts]) if ts else D.DEFAULT_FLOAT[0]
+    out = np.zeros((int(np.sum([m.shape[0] for m in mats])), int(np.sum([m.shape[1] for m in mats]))), rd.np)
+    blocks, r, c = [], 0, 0
+    for t, m in zip(ts, mats):
+        out[r:r + m.shape[0], c:c + m.shape[1]] = m
+        blocks.append((r, c, t._a.shape, m.shape[0], m.shape[1]))
+        r, c = r + m.shape[0], c + m.shape[1]
+    if not rd.is_floating_point:
+        return _new(out)
+    return result(out, BlockDiagBackward0, ts, (), tuple(blocks))
+
+
+declare("block_diag", block_diag, method=False, rules=[BlockDiagBackward0])
+
+
+def combinations(input, r=2, with_replacement=False):
+    if input._a.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {shape_list(input._a.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return _new(np.zeros((0,), input._a.dtype))
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(input._a.shape[0]), r))
+    if not rows:
+        return _new(np.zeros((0, r), input._a.dtype))
+    cols = np.asarray(rows, dtype=np.int64).T
+    return stack([input[_new(col.copy())] for col in cols], 1)
+
+
+declare("combinations", combinations, method=False, rules=[])
+
+
+def broadcast_tensors(*tensors):
+    ts = [_t(x) for x in (tensors[0] if len(tensors) == 1 and type(tensors[0]) in (list, tuple) else tensors)]
+    shape = ()
+    for t in ts:
+        shape = broadcast_shape(shape, t._a.shape)
+    return tuple(t.expand(*shape) for t in ts)
+
+
+declare("broadcast_tensors", broadcast_tensors, method=False, rules=[])
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    a = _t(elements)._a
+    b = _t(test_elements)._a
+    return _new(np.isin(a, b, invert=invert))
+
+
+declare("isin", isin, method=False, rules=[])
+
+
+def unravel_index(indices, shape):
+    idx = _t(indices)
+    if idx._a.dtype.kind not in "iu":
+        raise TypeError("expected 'indices' to be integer dtype, but got " + str(idx.dtype))
+    shape = shape_args((shape,)) if not isinstance(shape, int) else (shape,)
+    n = int(np.prod(shape, dtype=np.int64))
+    flat = idx._a
+    if flat.size and (flat.min() < -n or flat.max() >= n):
+        raise RuntimeError("index out of bounds for shape")
+    parts = np.unravel_index(np.where(flat < 0, flat + n, flat), shape)
+    return tuple(_new(np.asarray(p, np.int64)) for p in parts)
+
+
+declare("unravel_index", unravel_index, method=False, rules=[], returns_tensor=False)
+
+
+def vander(x, N=None, increasing=False):
+    x = _t(x)
+    if x._a.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x._a.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    if x._a.dtype.kind in "biu":
+        x = x.to(D.int64)
+    if n == 0:
+        return _new(np.zeros((x._a.shape[0], 0), x._a.dtype))
+    # PyTorch: a column of ones, then the running product of x, flipped unless increasing
+    ones = _new(np.ones((x._a.shape[0], 1), x._a.dtype))
+    out = cat([ones, x.unsqueeze(1).expand(x._a.shape[0], n - 1)], 1).cumprod(1) if n > 1 else ones
+    return out if increasing else out.flip(1)
+
+
+declare("vander", vander, method=False, rules=[])
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    if fweights is not None or aweights is not None:
+        raise RuntimeError("cov(): fweights and aweights are not available in gradrepl")
+    if input._a.ndim > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input._a.ndim} dimensions")
+    x = input.reshape(1, -1) if input._a.ndim < 2 else input
+    if not x.dtype.is_floating_point:
+        x = x.to(D.DEFAULT_FLOAT[0])
+    n = x._a.shape[1]
+    w_sum = _new(np.asarray(n, np.int64))
+    avg = x.sum(1) / w_sum
+    norm = w_sum - correction
+    if int(norm._a) <= 0:
+        warn("UserWarning", "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number "
+             "of observations.")
+        norm = norm.clamp_min(0)
+    xc = x - avg.unsqueeze(1)
+    return (xc @ xc.t()).true_divide(norm).squeeze()
+
+
+declare("cov", cov, rules=[])
+
+
+def corrcoef(input):
+    c = cov(input)
+    if c._a.ndim == 0:
+        return c / c
+    d = c.diagonal().sqrt()
+    c = c / d.view(-1, 1)
+    c = c / d.view(1, -1)
+    return c.clamp(-1, 1)
+
+
+declare("corrcoef", corrcoef, rules=[])
+
+
+def _trapezoid_spacing(y, x, dim):
+    """x's spacing along dim, shaped to broadcast against y (PyTorch's trapezoid with x)."""
+    x = _t(x)
+    if x._a.ndim == 1:
+        view = [1] * y._a.ndim
+        view[dim] = x._a.shape[0]
+        x = x.view(*view)
+    n = x._a.shape[dim]
+    return x.narrow(dim, 1, n - 1) - x.narrow(dim, 0, n - 1)
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = wrap_dim(dim, y._a.ndim)
+    n = y._a.shape[d]
+    if n == 0:
+        return y.sum(d) * 0
+    if x is not None:   # PyTorch: (dx * (y[1:] + y[:-1])).sum(dim) / 2
+        if dx is not None:
+            raise TypeError("trapezoid() received an invalid combination of arguments - got both x and dx")
+        return (_trapezoid_spacing(y, x, d) * (y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1))).sum(d) / 2.0
+    step = 1.0 if dx is None else dx
+    return (y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * step
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = wrap_dim(dim, y._a.ndim)
+    n = y._a.shape[d]
+    pairs = y.narrow(d, 0, n - 1) + y.narrow(d, 1, n - 1)
+    if x is not None:
+        return (_trapezoid_spacing(y, x, d) * pairs).cumsum(d) / 2.0
+    return ((1.0 if dx is None else dx) / 2.0 * pairs).cumsum(d)
+
+
+declare("trapezoid", trapezoid, method=False, rules=[])
+declare("trapz", trapz, method=False, rules=[])
+declare("cumulative_trapezoid", cumulative_trapezoid, method=False, rules=[])

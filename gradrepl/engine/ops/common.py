@@ -1,9 +1,11 @@
 """What every op's forward uses: wrapping results and recording nodes, views, operand
 casting with PyTorch's type promotion, and the in-place checks."""
+import weakref
+
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.autograd import GRAD, Node, accumulator, edge_of
 from gradrepl.engine.creation import tensor as _tensor_from_data
 from gradrepl.engine.ops.registry import RESULT
 from gradrepl.engine.tensor import _INFERENCE, INFERENCE_MODE, Tensor, _new, is_inference
@@ -38,6 +40,14 @@ def no_grad_view(view, base):
         base = base._base
     if not GRAD[0] and base.requires_grad:
         view._rg = True
+        key = id(view)
+        NO_GRAD_VIEWS[key] = weakref.ref(view, lambda _ref: NO_GRAD_VIEWS.pop(key, None))
+
+
+# Views made under no_grad of a tensor that requires grad, by id (a WeakSet would compare
+# Tensors with ==): PyTorch refuses to modify them in place with grad mode on (their
+# creation_meta is NO_GRAD_MODE).
+NO_GRAD_VIEWS = {}
 
 
 def multi(self, parts, spec, ctx):
@@ -56,6 +66,25 @@ def multi(self, parts, spec, ctx):
     for o in outs:
         no_grad_view(o, self)
     return tuple(outs)
+
+
+def is_reduced(arr):
+    """float16 or bfloat16: PyTorch's CPU kernels compute on them in float32 and round."""
+    return arr.dtype.itemsize == 2 and arr.dtype.kind in "fV"
+
+
+def in_float32(kernel, t, *args, **kwargs):
+    """kernel(t, ...) computed on t's values in float32, its result rounded to t's dtype
+    (PyTorch accumulates float16/bfloat16 reductions in float32). The float32 stand-in
+    carries t's autograd identity, so the node kernel records points at t's history."""
+    s = _new(t._a.astype(np.float32))
+    s._fn, s._onr, s._rg = t._fn, t._onr, t._rg
+    if t._fn is None and t._rg:
+        accumulator(t)
+        s._acc = t._acc
+    r = kernel(s, *args, **kwargs)
+    r._a = r._a.astype(t._a.dtype)
+    return r
 
 
 def scalar_tensor(value, like):
@@ -87,7 +116,7 @@ def operands(a, b, floating=False):
                 rd = D.DEFAULT_FLOAT[0]
             xa = xa.astype(rd.np, copy=False)
             xb = xb.astype(rd.np, copy=False)
-        elif floating and xa.dtype.kind not in "f":
+        elif floating and xa.dtype.kind not in "fV":
             xa = xa.astype(D.DEFAULT_FLOAT[0].np)
             xb = xb.astype(D.DEFAULT_FLOAT[0].np)
         if xa.shape != xb.shape:
@@ -95,7 +124,7 @@ def operands(a, b, floating=False):
         return xa, xb
     tb = type(b)
     if tb is float:
-        if xa.dtype.kind == "f":
+        if xa.dtype.kind in "fV":
             return xa, b
         return xa.astype(D.DEFAULT_FLOAT[0].np), b
     if tb is int:
@@ -105,7 +134,7 @@ def operands(a, b, floating=False):
                 if not info.min <= b <= info.max:
                     return xa, np.asarray(b).astype(xa.dtype)
             return xa, b
-        if xa.dtype.kind == "f":
+        if xa.dtype.kind in "fV":
             return xa, float(b) if abs(b) < 2 ** 53 else b
         if xa.dtype.kind == "b":
             return xa.astype(np.int64), b
@@ -168,6 +197,12 @@ def check_leaf_inplace(t, through_view=False):
     if not GRAD[0]:
         check_writable(t)
         return
+    if t._base is not None and id(t) in NO_GRAD_VIEWS and NO_GRAD_VIEWS[id(t)]() is t:
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
+            "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+            "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+            "tracked) or both outside (if you want the inplace to be tracked).")
     if t._fn is None and t._rg:
         if through_view or t._base is not None:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")

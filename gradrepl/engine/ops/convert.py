@@ -59,9 +59,16 @@ def _to_dtype(name, dtype):
     declare(name, method, function=False, rules=[ToCopyBackward0])
 
 
-for _name, _dtype in (("float", D.float32), ("double", D.float64), ("half", D.float16), ("long", D.int64),
-                      ("int", D.int32), ("bool", D.bool_)):
+for _name, _dtype in (("float", D.float32), ("double", D.float64), ("half", D.float16), ("bfloat16", D.bfloat16), ("long", D.int64),
+                      ("int", D.int32), ("short", D.int16), ("char", D.int8), ("byte", D.uint8), ("bool", D.bool_)):
     _to_dtype(_name, _dtype)
+
+
+@declare("type_as", function=False, rules=[ToCopyBackward0])
+def type_as(self, other):
+    if type(other) is not Tensor:
+        raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not {pytype(other)}")
+    return self.to(other.dtype)
 
 
 @declare("type", function=False, rules=[ToCopyBackward0], returns_tensor=False)

@@ -6,13 +6,13 @@ above it, with the saved values and context named as the rule's parameters.
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
+from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
-from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
+from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, pytype
+from gradrepl.engine.util import broadcast_shape, cname, pytype, wrap_dim
 
 
 def _dunder(fn):
@@ -35,6 +35,11 @@ def AddBackward0(grad, xp, self_shape, other_shape, alpha):
             None if other_shape is None else xp.sum_to(gb, other_shape))
 
 
+@rule("AddBackward1", ("self",), ("grad",), ctx=("self_shape",))
+def AddBackward1(grad, xp, self_shape):
+    return (xp.sum_to(grad, self_shape),)
+
+
 def add(a, b, alpha=1):
     if type(a) is not Tensor:
         a = as_tensor(a)
@@ -44,9 +49,13 @@ def add(a, b, alpha=1):
     out = xa + xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
+            if CPP_FORMULA[0] and type(b) is not Tensor:   # add(Tensor, Scalar) in a C++ formula
+                return result(out, AddBackward1, (a,), (), s[0])
             t = _new(out)
             t._fn = Node(AddBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
             return t
@@ -57,7 +66,7 @@ def _torch_add(input, other, alpha=1, out=None):
     return add(input, other, alpha=alpha)
 
 
-declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
+declare("add", add, rules=[AddBackward0, AddBackward1], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
         dunders={"__add__": _dunder(add), "__radd__": _dunder(add), "__iadd__": lambda self, other: self.add_(other)})
 
 
@@ -65,6 +74,11 @@ declare("add", add, rules=[AddBackward0], inplace=binary_inplace(add, ufunc=np.a
 def SubBackward0(grad, xp, self_shape, other_shape, alpha):
     return (None if self_shape is None else xp.sum_to(grad, self_shape),
             None if other_shape is None else xp.sum_to(-grad * alpha if alpha != 1 else -grad, other_shape))
+
+
+@rule("SubBackward1", ("self",), ("grad",), ctx=("self_shape",))
+def SubBackward1(grad, xp, self_shape):
+    return (xp.sum_to(grad, self_shape),)
 
 
 @rule("RsubBackward1", ("self",), ("-grad * alpha",))
@@ -91,9 +105,13 @@ def sub(a, b, alpha=1):
     out = xa - xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
+            if CPP_FORMULA[0] and type(b) is not Tensor:   # sub(Tensor, Scalar) in a C++ formula
+                return result(out, SubBackward1, (a,), (), s[0])
             t = _new(out)
             t._fn = Node(SubBackward0, (edge_of(a), edge_of(b) if type(b) is Tensor else None), (), (*s, alpha))
             return t
@@ -107,11 +125,14 @@ def rsub(a, b):
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
     xa, xb = operands(a, b)
     out = np.asarray(xb - xa)
-    if out.dtype != xa.dtype and xa.dtype.kind == "f":
+    if out.dtype != xa.dtype and xa.dtype.kind in "fV":
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
-        t._fn = Node(RsubBackward1, (edge_of(a),), (), None)
+        if CPP_FORMULA[0]:   # C++'s `Scalar - Tensor`: a filled tensor, then sub_ (SubBackward0)
+            t._fn = Node(SubBackward0, (None, edge_of(a)), (), (None, a._a.shape, 1))
+        else:
+            t._fn = Node(RsubBackward1, (edge_of(a),), (), None)
         return t
     return _new(out)
 
@@ -120,7 +141,7 @@ def _torch_sub(input, other, alpha=1, out=None):
     return sub(input, other, alpha=alpha)
 
 
-declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, RsubBackward1], torch_forward=_torch_sub,
+declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, SubBackward1, RsubBackward1], torch_forward=_torch_sub,
         inplace=binary_inplace(sub, check=_check_bool_sub, ufunc=np.subtract),
         dunders={"__sub__": _dunder(sub), "__rsub__": _dunder(rsub), "__isub__": lambda self, other: self.sub_(other)})
 
@@ -137,7 +158,18 @@ def MulBackward0(grad, xp, self, other, self_shape, other_shape):
       key="MulBackward0 by a number")
 def MulBackward0_number(grad, xp, self, self_shape, other):
     # tensor * Python number: the number is context, not a saved tensor
-    return (xp.sum_to(grad * other, self_shape), None)
+    return (xp.sum_to(grad * _wrapped(xp, other, grad), self_shape), None)
+
+
+def _wrapped(xp, number, like):
+    """Python's `x * 2` wraps 2 into a 0-d tensor: its rule multiplies Tensor by Tensor (MulBackward0
+    under create_graph, not a C++ formula's MulBackward1)."""
+    return xp.constant(np.asarray(number, xp.raw(like).dtype)) if xp.tensors else number
+
+
+@rule("MulBackward1", ("self",), ("grad * other",), ctx=("self_shape", "other"))
+def MulBackward1(grad, xp, self_shape, other):
+    return (xp.sum_to(grad * other, self_shape),)
 
 
 def mul(a, b):
@@ -147,6 +179,10 @@ def mul(a, b):
     out = xa * xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
+        out = out.astype(xa.dtype)
+    if CPP_FORMULA[0] and type(b) is not Tensor:   # mul(Tensor, Scalar) in a C++ formula
+        return result(out, MulBackward1, (a,), (), (a._a.shape, b))
     return binary_result(out, a, b, MulBackward0, MulBackward0_number)
 
 
@@ -154,7 +190,7 @@ def _torch_mul(input, other, out=None):
     return mul(input, other)
 
 
-declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number], torch_forward=_torch_mul,
+declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_number, MulBackward1], torch_forward=_torch_mul,
         inplace=binary_inplace(mul, ufunc=np.multiply),
         dunders={"__mul__": _dunder(mul), "__rmul__": _dunder(mul), "__imul__": lambda self, other: self.mul_(other)})
 
@@ -169,7 +205,7 @@ def DivBackward0(grad, xp, self, other, self_shape, other_shape):
 @rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self",),
       ctx=("self_shape", "other"), key="DivBackward0 by a number")
 def DivBackward0_number(grad, xp, self, self_shape, other):
-    return (xp.sum_to(grad / other, self_shape), None)
+    return (xp.sum_to(grad / _wrapped(xp, other, grad), self_shape), None)
 
 
 @rule("DivBackward2", ("self", "other"), ("zeros_like(grad)", "zeros_like(grad)"), ctx=("self_shape", "other_shape"))
@@ -185,17 +221,19 @@ def div(a, b, rounding_mode=None):
         xa, xb = operands(a, b)
         out = np.floor_divide(xa, xb) if rounding_mode == "floor" else np.trunc(np.true_divide(xa, xb)).astype(xa.dtype)
         out = np.asarray(out)
-        if GRAD[0] and out.dtype.kind == "f":
+        if GRAD[0] and out.dtype.kind in "fV":
             return result(out, DivBackward2, (a, b if type(b) is Tensor else None), (), shapes(a, b))
         return _new(out)
     xa, xb = operands(a, b, floating=True)
-    if xa.dtype.kind != "f":
+    if xa.dtype.kind not in "fV":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     out = xa / xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
+    if CPP_FORMULA[0] and type(b) is not Tensor:   # div(Tensor, Scalar) in a C++ formula
+        return result(out, DivBackward1, (a,), (), b)
     return binary_result(out, a, b, DivBackward0, DivBackward0_number)
 
 
@@ -223,7 +261,7 @@ def _rtruediv(self, other):
         return NotImplemented
 
 
-declare("div", div, aliases=("divide",), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
+declare("div", div, aliases=("divide", "true_divide"), rules=[DivBackward0, DivBackward0_number, DivBackward1, DivBackward2],
         torch_forward=_torch_div,
         inplace=binary_inplace(div, floating=True),
         dunders={"__truediv__": _dunder(div), "__rtruediv__": _rtruediv,
@@ -322,7 +360,7 @@ def _pow_scalar(xa, b):
     with np.errstate(all="ignore"):
         if b == 2:
             return xa * xa
-        if xa.dtype.kind != "f":
+        if xa.dtype.kind not in "fV":
             return np.power(xa, b)
         if b == 3:
             return xa * xa * xa
@@ -383,11 +421,11 @@ def rpow(a, base):
     if not isinstance(base, (int, float)):
         raise Unsupported(f"unsupported operand type(s): '{pytype(base)}' and 'Tensor'")
     xa = a._a
-    if xa.dtype.kind != "f" and isinstance(base, float):
+    if xa.dtype.kind not in "fV" and isinstance(base, float):
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     with np.errstate(all="ignore"):
-        out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind == "f" else base, xa))
-    if xa.dtype.kind == "f" and out.dtype != xa.dtype:
+        out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind in "fV" else base, xa))
+    if xa.dtype.kind in "fV" and out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
@@ -422,7 +460,7 @@ def atan2(self, other, position=1):
     if type(other) is not Tensor:
         raise TypeError(f"atan2(): argument 'other' (position {position}) must be Tensor, not {pytype(other)}")
     xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
-    if xa.dtype.kind != "f":
+    if xa.dtype.kind not in "fV":
         xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
     out = _f64_binary(np.arctan2)(xa, xb)
     return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
@@ -469,8 +507,8 @@ def minimum(a, b):
     return result(out, MinimumBackward0, (a, b), (a, b), shapes(a, b))
 
 
-declare("maximum", maximum, method=False, rules=[MaximumBackward0], bare=True)
-declare("minimum", minimum, method=False, rules=[MinimumBackward0], bare=True)
+declare("maximum", maximum, rules=[MaximumBackward0], bare=True)
+declare("minimum", minimum, rules=[MinimumBackward0], bare=True)
 
 
 @rule("WhereBackward0", ("condition", "self", "other"),
@@ -502,7 +540,13 @@ def where(condition, input=None, other=None):
     return result(out, WhereBackward0, (None, ti, to), (_new(c),), (sa, sb))
 
 
+def _where_method(self, condition, y):
+    """x.where(condition, y): torch.where(condition, x, y)."""
+    return where(condition, self, y)
+
+
 declare("where", where, method=False, rules=[WhereBackward0], bare=True)
+declare("where_method", _where_method, method="where", function=False, rules=[WhereBackward0])
 
 
 # ================================================================ comparisons and logic (no gradient)
@@ -519,17 +563,18 @@ def _compare(a, b, fn):
     return _compare(a, bt, fn)
 
 
-def _comparison(name, fn, dunder):
+def _comparison(name, fn, dunder, aliases):
     def forward(self, other):
         return _compare(self, other, fn)
     forward.__name__ = name
-    declare(name, forward, dunders={dunder: forward})
+    declare(name, forward, aliases=aliases, dunders={dunder: forward}, inplace=binary_inplace(forward))
 
 
-for _name, _fn, _dunder_name in (("eq", np.equal, "__eq__"), ("ne", np.not_equal, "__ne__"),
-                                 ("lt", np.less, "__lt__"), ("le", np.less_equal, "__le__"),
-                                 ("gt", np.greater, "__gt__"), ("ge", np.greater_equal, "__ge__")):
-    _comparison(_name, _fn, _dunder_name)
+for _name, _fn, _dunder_name, _aliases in (
+        ("eq", np.equal, "__eq__", ()), ("ne", np.not_equal, "__ne__", ("not_equal",)),
+        ("lt", np.less, "__lt__", ("less",)), ("le", np.less_equal, "__le__", ("less_equal",)),
+        ("gt", np.greater, "__gt__", ("greater",)), ("ge", np.greater_equal, "__ge__", ("greater_equal",))):
+    _comparison(_name, _fn, _dunder_name, _aliases)
 
 
 @declare("equal", returns_tensor=False)
@@ -562,7 +607,7 @@ def _invert(self):
 def _shift(fn):
     """<< and >> on integer arrays (PyTorch has no float kernel)."""
     def shift(xa, xb):
-        if xa.dtype.kind == "f" or np.asarray(xb).dtype.kind == "f":
+        if xa.dtype.kind in "fV" or np.asarray(xb).dtype.kind in "fV":
             raise RuntimeError(f'"{fn.__name__[:-len("_shift")]}shift_cpu" not implemented for \'Float\'')
         return fn(xa, np.asarray(xb).astype(xa.dtype, copy=False))
     shift.__name__ = fn.__name__
@@ -599,7 +644,7 @@ for _name, _fn in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isf
     def _test(self, _fn=_fn):
         return _new(_fn(self._a))
     _test.__name__ = _name
-    declare(_name, _test)
+    declare(_name, _test, inplace=unary_inplace(_test) if _name == "logical_not" else None)
 
 
 # ================================================================ unary math
@@ -637,7 +682,7 @@ def _rounding(fn, name):
     def f(a):
         if a.dtype.kind == "b":
             raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
-        return fn(a) if a.dtype.kind == "f" else a.copy()
+        return fn(a) if a.dtype.kind in "fV" else a.copy()
     return f
 
 
@@ -645,7 +690,7 @@ def unary(a, fn, spec, float_only=True):
     """fn on a's array (integers computed in the default float unless float_only is False),
     recording spec with what it saves: its `self` input or its `result`."""
     xa = a._a
-    if float_only and xa.dtype.kind != "f":
+    if float_only and xa.dtype.kind not in "fV":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     out = fn(xa)
     if type(out) is not np.ndarray:
@@ -678,6 +723,49 @@ def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=
     return spec
 
 
+# ---------------------------------------------------------------- backward kernels
+# PyTorch runs some backward formulas as ops of their own (aten::tanh_backward, ...). Under
+# create_graph=True a rule calls the op, so the gradient's grad_fn is PyTorch's
+# (TanhBackwardBackward0, with its edges) and that node's own rule gives the next derivative;
+# a plain backward computes the same kernel on arrays (the same bits either way).
+def _tanh_bw(grad_output, output):
+    return grad_output * (1 - output * output)
+
+
+def _sigmoid_bw(grad_output, output):
+    return grad_output * (1 - output) * output
+
+
+@rule("TanhBackwardBackward0", ("grad_output", "output"),
+      ("tanh_backward(grad, output)", "grad * -2 * output * grad_output"), saved=("grad_output", "output"))
+def TanhBackwardBackward0(grad, xp, node, grad_output, output):
+    e = node.edges
+    return (None if e[0] is None else (tanh_backward(grad, output) if xp.tensors else _tanh_bw(grad, output)),
+            None if e[1] is None else grad * (-2 * output * grad_output))
+
+
+def tanh_backward(grad_output, output):
+    return result(_tanh_bw(grad_output._a, output._a), TanhBackwardBackward0, (grad_output, output),
+                  (grad_output, output))
+
+
+@rule("SigmoidBackwardBackward0", ("grad_output", "output"),
+      ("sigmoid_backward(grad, output)", "grad * grad_output * (1 - 2 * output)"), saved=("grad_output", "output"))
+def SigmoidBackwardBackward0(grad, xp, node, grad_output, output):
+    e = node.edges
+    return (None if e[0] is None else (sigmoid_backward(grad, output) if xp.tensors else _sigmoid_bw(grad, output)),
+            None if e[1] is None else grad * grad_output * (-2 * output + 1))
+
+
+def sigmoid_backward(grad_output, output):
+    return result(_sigmoid_bw(grad_output._a, output._a), SigmoidBackwardBackward0, (grad_output, output),
+                  (grad_output, output))
+
+
+declare("tanh_backward", tanh_backward, method=False, function=False, rules=[TanhBackwardBackward0])
+declare("sigmoid_backward", sigmoid_backward, method=False, function=False, rules=[SigmoidBackwardBackward0])
+
+
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
 _math("exp", _exp, "ExpBackward0", "result", "grad * result", lambda grad, xp, result: (grad * result,),
       bare=True, inplace=True)
@@ -707,15 +795,17 @@ _math("sinh", _f64(np.sinh), "SinhBackward0", "self", "grad * self.cosh()",
 _math("cosh", _f64(np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
       lambda grad, xp, self: (grad * xp.sinh(self),), bare=True)
 _math("asin", _f64(np.arcsin), "AsinBackward0", "self", "grad / sqrt(1 - self ** 2)",
-      lambda grad, xp, self: (grad / xp.sqrt(1 - self * self),), bare=True)
+      lambda grad, xp, self: (grad / xp.sqrt(1 - self * self),), bare=True, aliases=("arcsin",))
 _math("acos", _f64(np.arccos), "AcosBackward0", "self", "-grad / sqrt(1 - self ** 2)",
-      lambda grad, xp, self: (-grad / xp.sqrt(1 - self * self),), bare=True)
+      lambda grad, xp, self: (-grad / xp.sqrt(1 - self * self),), bare=True, aliases=("arccos",))
 _math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
-      lambda grad, xp, self: (grad / (1 + self * self),), bare=True)
-_math("tanh", _f64(np.tanh), "TanhBackward0", "result", "grad * (1 - result * result)",
-      lambda grad, xp, result: (grad * (1 - result * result),), bare=True, functional=True)
-_math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "grad * (1 - result) * result",
-      lambda grad, xp, result: (grad * (1 - result) * result,), bare=True, functional=True)
+      lambda grad, xp, self: (grad / (1 + self * self),), bare=True, aliases=("arctan",))
+_math("tanh", _f64(np.tanh), "TanhBackward0", "result", "tanh_backward(grad, result)",
+      lambda grad, xp, result: (tanh_backward(grad, result) if xp.tensors else _tanh_bw(grad, result),),
+      bare=True, functional=True)
+_math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "sigmoid_backward(grad, result)",
+      lambda grad, xp, result: (sigmoid_backward(grad, result) if xp.tensors else _sigmoid_bw(grad, result),),
+      bare=True, functional=True)
 _math("floor", _rounding(np.floor, "floor"), "FloorBackward0", None, "zeros_like(grad)",
       lambda grad, xp: (xp.zeros_like(grad),), float_only=False, bare=True)
 _math("ceil", _rounding(np.ceil, "ceil"), "CeilBackward0", None, "zeros_like(grad)",
@@ -750,16 +840,37 @@ def AbsBackward0(grad, xp, self):
     return (grad * xp.sign(self),)
 
 
-@declare("abs", rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()}, inplace=unary_inplace(lambda self: abs(self)))
+@declare("abs", aliases=("absolute",), rules=[AbsBackward0], dunders={"__abs__": lambda self: self.abs()}, inplace=unary_inplace(lambda self: abs(self)))
 def abs(self):
     if self._a.dtype.kind == "b":
         raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
     return unary(self, np.abs, AbsBackward0, float_only=False)
 
 
-@rule("ReluBackward0", ("self",), ("grad where result > 0, else 0",), saved=("result",))
+def _threshold_bw(grad_output, self, threshold):
+    return np.where(self <= threshold, 0, grad_output).astype(grad_output.dtype, copy=False)
+
+
+@rule("ThresholdBackwardBackward0", ("grad_output", "self"),
+      ("threshold_backward(grad, self, threshold)", "zeros_like(grad)"), saved=("self",), ctx=("threshold",))
+def ThresholdBackwardBackward0(grad, xp, node, self, threshold):
+    e = node.edges
+    return (None if e[0] is None else (threshold_backward(grad, self, threshold) if xp.tensors
+                                       else _threshold_bw(grad, self, threshold)),
+            None if e[1] is None else xp.zeros_like(grad))
+
+
+def threshold_backward(grad_output, self, threshold):
+    return result(_threshold_bw(grad_output._a, self._a, threshold), ThresholdBackwardBackward0,
+                  (grad_output, self), (self,), threshold)
+
+
+declare("threshold_backward", threshold_backward, method=False, function=False, rules=[ThresholdBackwardBackward0])
+
+
+@rule("ReluBackward0", ("self",), ("threshold_backward(grad, result, 0)",), saved=("result",))
 def ReluBackward0(grad, xp, result):
-    return (xp.depends(xp.zero_where(xp.raw(result) <= 0, grad), result),)
+    return (threshold_backward(grad, result, 0) if xp.tensors else _threshold_bw(grad, result, 0),)
 
 
 def relu(self):
@@ -777,14 +888,18 @@ def SignBackward0(grad, xp):
     return (xp.zeros_like(grad),)
 
 
-@declare("sign", rules=[SignBackward0], bare=True)
 def sign(self):
     return unary(self, lambda a: a.copy() if a.dtype.kind == "b" else np.sign(a), SignBackward0, float_only=False)
 
 
-@declare("square", rules=[], bare=True)
+declare("sign", sign, rules=[SignBackward0], bare=True, inplace=unary_inplace(sign))
+
+
 def square(self):
     return pow(self, 2)
+
+
+declare("square", square, rules=[], bare=True, inplace=unary_inplace(square))
 
 
 @rule("RoundBackward0", ("self",), ("zeros_like(grad)",))
@@ -797,11 +912,13 @@ def RoundBackward1(grad, xp):
     return (xp.zeros_like(grad),)
 
 
-@declare("round", rules=[RoundBackward0, RoundBackward1])
 def round(self, decimals=0):
     if decimals:
         return unary(self, lambda a: np.round(a, decimals), RoundBackward1)
     return unary(self, _rounding(np.round, "round"), RoundBackward0, float_only=False)
+
+
+declare("round", round, rules=[RoundBackward0, RoundBackward1], inplace=unary_inplace(round))
 
 
 # ================================================================ clamp, masked_fill, leaky_relu
@@ -864,9 +981,9 @@ def clamp(self, min=None, max=None):
     hi = max.item() if type(max) is Tensor else max
     out = self._a
     if lo is not None:
-        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind == "f" or isinstance(lo, int) else np.float32))
+        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind in "fV" or isinstance(lo, int) else np.float32))
     if hi is not None:
-        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind == "f" or isinstance(hi, int) else np.float32))
+        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind in "fV" or isinstance(hi, int) else np.float32))
     return result(np.asarray(out), ClampBackward1, (self,), (self,), (lo, hi))
 
 
@@ -886,18 +1003,20 @@ def ClampMaxBackward0(grad, xp, self, max):
 def _clamp_one(self, bound, spec, ufunc):
     b = bound.item() if type(bound) is Tensor else bound
     xa = self._a
-    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind == "f" or isinstance(b, int) else np.float32)))
+    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind in "fV" or isinstance(b, int) else np.float32)))
     return result(out, spec, (self,), (self,), b)
 
 
-@declare("clamp_min", rules=[ClampMinBackward0])
 def clamp_min(self, min):
     return _clamp_one(self, min, ClampMinBackward0, np.maximum)
 
 
-@declare("clamp_max", rules=[ClampMaxBackward0])
 def clamp_max(self, max):
     return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
+
+
+declare("clamp_min", clamp_min, rules=[ClampMinBackward0], inplace=unary_inplace(clamp_min))
+declare("clamp_max", clamp_max, rules=[ClampMaxBackward0], inplace=unary_inplace(clamp_max))
 
 
 @rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))
@@ -905,20 +1024,100 @@ def MaskedFillBackward0(grad, xp, mask):
     return (grad * xp.mask(~mask, grad),)
 
 
-@declare("masked_fill", rules=[MaskedFillBackward0])
-def masked_fill(self, mask, value):
-    m = as_tensor(mask)._a.astype(bool)
+@rule("MaskedFillBackward1", ("self", "value"), ("grad.masked_fill(mask, 0)", "grad.masked_select(mask).sum()"),
+      ctx=("mask", "self_shape"))
+def MaskedFillBackward1(grad, xp, node, mask, self_shape):
+    gs = grad * xp.mask(~mask, grad) if node.edges[0] is not None else None
+    gv = xp.sum(grad * xp.mask(mask, grad), tuple(range(grad.ndim)), False) if node.edges[1] is not None else None
+    return (None if gs is None else xp.sum_to(gs, self_shape), gv)
+
+
+def _arg_kind(v):
+    """An argument's type as PyTorch's "invalid combination" messages name it."""
+    if isinstance(v, list):
+        return "list of [" + ", ".join(pytype(e) for e in v) + "]"
+    if isinstance(v, tuple):
+        return "tuple of (" + ", ".join(pytype(e) for e in v) + ")"
+    return pytype(v)
+
+
+def _masked_fill_args(name, mask, value, lead=""):
+    """PyTorch's argument check: a Tensor mask and a Tensor or Number value."""
+    bad_mask = type(mask) is not Tensor
+    if not bad_mask and (type(value) is Tensor or type(value) in (bool, int, float)):
+        return
+    got = ", ".join(["Tensor"] * bool(lead) + [pytype(mask), pytype(value)])
+    marks = ", ".join(["Tensor"] * bool(lead) + [f"!{_arg_kind(mask)}!" if bad_mask else "Tensor",
+                                                  f"!{_arg_kind(value)}!"])
+    sig = "Tensor input, " if lead else ""
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                    f" * ({sig}Tensor mask, Tensor value)\n"
+                    f"      didn't match because some of the arguments have invalid types: ({marks})\n"
+                    f" * ({sig}Tensor mask, Number value)\n"
+                    f"      didn't match because some of the arguments have invalid types: ({marks})\n")
+
+
+def _masked_fill(self, mask, value, name="masked_fill", lead=""):
+    _masked_fill_args(name, mask, value, lead)
+    if mask._a.dtype.kind != "b":
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {cname(mask.dtype)}")
+    if type(value) is Tensor and value._a.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._a.ndim} dimension(s).")
+    m = mask._a
     broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
-    v = value.item() if type(value) is Tensor else value
-    out = np.where(m, np.asarray(v, self._a.dtype), self._a)
-    return result(out, MaskedFillBackward0, (self,), (), np.broadcast_to(m, out.shape))
+    v = value._a[()] if type(value) is Tensor else value
+    out = np.where(m, np.asarray(v).astype(self._a.dtype), self._a)
+    m = np.broadcast_to(m, out.shape)
+    if type(value) is Tensor:
+        return result(out, MaskedFillBackward1, (self, value), (), (m, self._a.shape))
+    return result(out, MaskedFillBackward0, (self,), (), m)
 
 
-@rule("LeakyReluBackward0", ("self",), ("grad where self > 0, else grad * negative_slope",), saved=("self",),
+def _torch_masked_fill(input, mask, value):
+    return _masked_fill(as_tensor(input), mask, value, lead="input")
+
+
+def _masked_fill_(self, mask, value):
+    _masked_fill_args("masked_fill_", mask, value)
+    return inplace(self, None, lambda s, _other: _masked_fill(s, mask, value))
+
+
+@declare("masked_fill", rules=[MaskedFillBackward0, MaskedFillBackward1], torch_forward=_torch_masked_fill,
+         inplace=_masked_fill_)
+def masked_fill(self, mask, value):
+    return _masked_fill(self, mask, value)
+
+
+def _leaky_relu_bw(grad_output, self, negative_slope):
+    dt = grad_output.dtype
+    return grad_output * ((self > 0).astype(dt) + (self <= 0).astype(dt) * negative_slope)
+
+
+@rule("LeakyReluBackwardBackward0", ("grad_output", "self"),
+      ("leaky_relu_backward(grad, self, negative_slope)", "zeros_like(grad)"), saved=("self",),
+      ctx=("negative_slope",))
+def LeakyReluBackwardBackward0(grad, xp, node, self, negative_slope):
+    e = node.edges
+    return (None if e[0] is None else (leaky_relu_backward(grad, self, negative_slope) if xp.tensors
+                                       else _leaky_relu_bw(grad, self, negative_slope)),
+            None if e[1] is None else xp.zeros_like(grad))
+
+
+def leaky_relu_backward(grad_output, self, negative_slope):
+    return result(_leaky_relu_bw(grad_output._a, self._a, negative_slope), LeakyReluBackwardBackward0,
+                  (grad_output, self), (self,), negative_slope)
+
+
+declare("leaky_relu_backward", leaky_relu_backward, method=False, function=False, rules=[LeakyReluBackwardBackward0])
+
+
+@rule("LeakyReluBackward0", ("self",), ("leaky_relu_backward(grad, self, negative_slope)",), saved=("self",),
       ctx=("negative_slope",))
 def LeakyReluBackward0(grad, xp, self, negative_slope):
-    s = xp.raw(self)
-    return (xp.depends(grad * (xp.mask(s > 0, grad) + xp.mask(s <= 0, grad) * negative_slope), self),)
+    if xp.tensors:
+        return (leaky_relu_backward(grad, self, negative_slope),)
+    return (_leaky_relu_bw(grad, self, negative_slope),)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -928,3 +1127,96 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 declare("leaky_relu", leaky_relu, method=False, function=False, functional=True, rules=[LeakyReluBackward0])
+
+
+# ================================================================ shrinkage, threshold, glu
+@rule("HardshrinkBackward0", ("self",), ("grad where |self| > lambd, else 0",), saved=("self",), ctx=("lambd",))
+def HardshrinkBackward0(grad, xp, self, lambd):
+    s = xp.raw(self)
+    return (xp.depends(grad * xp.mask(~((s >= -lambd) & (s <= lambd)), grad), self),)
+
+
+@rule("SoftshrinkBackward0", ("self",), ("grad where |self| > lambd, else 0",), saved=("self",), ctx=("lambd",))
+def SoftshrinkBackward0(grad, xp, self, lambd):
+    s = xp.raw(self)
+    return (xp.depends(grad * xp.mask(~((s >= -lambd) & (s <= lambd)), grad), self),)
+
+
+def _check_lambd(self, lambd):
+    if lambd < 0:
+        name = {"float32": "Float", "float64": "Double"}.get(self._a.dtype.name, self._a.dtype.name)
+        raise RuntimeError(f"lambda must be in range [0, 3.40282e+38] for input dtype {name}, but found {lambd:g}")
+
+
+def hardshrink(self, lambd=0.5):
+    a = self._a
+    l = a.dtype.type(lambd)
+    out = np.where((a >= -l) & (a <= l), a.dtype.type(0), a)
+    return result(out, HardshrinkBackward0, (self,), (self,), l)
+
+
+def softshrink(input, lambd=0.5):
+    _check_lambd(input, lambd)
+    a = input._a
+    l = a.dtype.type(lambd)
+    out = np.where(a > l, a - l, np.where(a < -l, a + l, a * a.dtype.type(0))).astype(a.dtype, copy=False)
+    return result(out, SoftshrinkBackward0, (input,), (input,), l)
+
+
+declare("hardshrink", hardshrink, functional=True, rules=[HardshrinkBackward0])
+declare("softshrink", softshrink, method=False, function=False, functional=True, rules=[SoftshrinkBackward0])
+
+
+@rule("ThresholdBackward0", ("self",), ("grad where self > threshold, else 0",), saved=("self",), ctx=("threshold",))
+def ThresholdBackward0(grad, xp, self, threshold):
+    return (xp.depends(grad * xp.mask(xp.raw(self) > threshold, grad), self),)
+
+
+ThresholdBackward1 = rule("ThresholdBackward1", ("self",), ("grad where self > threshold, else 0",), saved=("self",),
+                          ctx=("threshold",))(ThresholdBackward0.fn)   # the in-place threshold_
+
+
+def _threshold(input, cut, value, spec=ThresholdBackward0):
+    a = input._a
+    t = np.asarray(cut).astype(a.dtype)[()]
+    out = np.where(a > t, a, np.asarray(value).astype(a.dtype)).astype(a.dtype, copy=False)
+    return result(out, spec, (input,), (input,), t)
+
+
+def threshold(input, threshold, value, inplace=False):
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _threshold(input, threshold, value)
+
+
+def threshold_(input, threshold, value):
+    return inplace(input, None, lambda s, _other: _threshold(s, threshold, value, ThresholdBackward1))
+
+
+declare("threshold", threshold, method=False, functional=True, rules=[ThresholdBackward0])
+declare("threshold_", threshold_, method=False, functional=True, rules=[ThresholdBackward1])
+
+
+@rule("GluBackward0", ("self",), ("cat(grad * sigmoid(b), grad * a * sigmoid(b) * (1 - sigmoid(b)))",),
+      saved=("self",), ctx=("dim",))
+def GluBackward0(grad, xp, self, dim):
+    n = self.shape[dim] // 2
+    a = xp.index(self, (slice(None),) * dim + (slice(0, n),))
+    b = xp.index(self, (slice(None),) * dim + (slice(n, 2 * n),))
+    sig = 1 / (1 + xp.exp(-b))
+    return (xp.cat([grad * sig, grad * a * sig * (1 - sig)], dim),)
+
+
+def glu(input, dim=-1):
+    a = input._a
+    if a.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = wrap_dim(dim, a.ndim)
+    if a.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {a.shape[d]}")
+    first, second = np.split(a, 2, axis=d)
+    out = (first * _sigmoid(second)).astype(a.dtype, copy=False)
+    return result(out, GluBackward0, (input,), (input,), d)
+
+
+declare("glu", glu, method=False, function=False, functional=True, rules=[GluBackward0])

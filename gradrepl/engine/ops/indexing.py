@@ -123,7 +123,7 @@ def _norm_index(t, index):
         if isinstance(i, (list, tuple, range)):  # PyTorch indexes with a range as with its list
             check_numel(_nested_numel(i))      # [[0] * 10**4] * 10**4: sized before converting
             arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
-            if arr.dtype.kind == "f":
+            if arr.dtype.kind in "fV":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             size = t._a.shape[dim]
             if arr.dtype.kind in "iu" and arr.size and (arr.max() >= size or arr.min() < -size):
@@ -299,7 +299,7 @@ def setitem(t, index, value):
     t._a[idx] = v
     t._ver[0] += 1
     src_rg = type(value) is Tensor and value.requires_grad
-    if GRAD[0] and (t.requires_grad or src_rg) and t._a.dtype.kind == "f":  # integer tensors have no history
+    if GRAD[0] and (t.requires_grad or src_rg) and t._a.dtype.kind in "fV":  # integer tensors have no history
         spec = CopySlices
         if advanced and t._base is None:  # index_put_ on a tensor that is not a view
             spec = IndexPutBackward0_inplace

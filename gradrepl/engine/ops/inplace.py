@@ -34,7 +34,7 @@ def inplace(t, other, op, floating=False, check=None, **kw):
         broadcast_shape(t._a.shape, other._a.shape, out=t._a.shape)
     if check is not None:
         check(t, other)
-    if t._a.dtype.kind != "f":
+    if t._a.dtype.kind not in "fV":
         rd = D.result_type((t, other)) if other is not None else t.dtype
         if floating:
             rd = D.DEFAULT_FLOAT[0] if not rd.is_floating_point else rd
@@ -73,7 +73,7 @@ def binary_inplace(forward, floating=False, check=None, ufunc=None):
         # record: the ufunc writes into self (the same values as computing then copying)
         a = self._a
         if (not kw and type(other) is Tensor and other._a.dtype is a.dtype and other._a.shape == a.shape
-                and a.dtype.kind == "f" and a.flags.writeable
+                and a.dtype.kind in "fV" and a.flags.writeable
                 and not (GRAD[0] and (self._fn is not None or self._rg or self._base is not None
                                       or other._fn is not None or other._rg))):
             ufunc(a, other._a, out=a)

@@ -1,13 +1,13 @@
 """Linear algebra: dot, mv, mm, matmul (with PyTorch's folding and messages), outer."""
 import numpy as np
 
-from gradrepl.engine.ops.common import result
+from gradrepl.engine.ops.common import is_reduced, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor
 from gradrepl.engine.util import broadcast_shape, legacy_scalar, prod, pytype
 from gradrepl.limits import check_numel
 
-_NP_NAME = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
+_NP_NAME = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
             "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int"}
 
 
@@ -48,13 +48,13 @@ def _matmul_general(grad, xp, node, self, other, self_shape, other_shape):
     ga = gb = None
     if ea is not None:
         ga = xp.matmul(g2, xp.mT(b2))
-        if len(sa) == 1:
-            ga = xp.reshape(xp.sum_to(ga, (1,) + tuple(sa)), sa)
+        if len(sa) == 1:   # the backward of matmul's unsqueeze(0): squeeze (SqueezeBackward1 under create_graph)
+            ga = xp.squeeze_dim(xp.sum_to(ga, (1,) + tuple(sa)), 0, sa)
         ga = xp.sum_to(ga, sa)
     if eb is not None:
         gb = xp.matmul(xp.mT(a2), g2)
         if len(sb) == 1:
-            gb = xp.reshape(xp.sum_to(gb, tuple(sb) + (1,)), sb)
+            gb = xp.squeeze_dim(xp.sum_to(gb, tuple(sb) + (1,)), -1, sb)
         gb = xp.sum_to(gb, sb)
     return (ga, gb)
 
@@ -64,6 +64,13 @@ UnsafeViewBackward0 = rule("UnsafeViewBackward0", ("self", "other"), ("(batched 
                            **_MATMUL)(_matmul_general)
 SqueezeBackward4 = rule("SqueezeBackward4", ("self", "other"), ("(vector @ matrix) grad @ other.mT", "self.mT @ grad"),
                         **_MATMUL)(_matmul_general)
+
+
+def matrix_product(f, xa, xb):
+    """f(xa, xb); float16/bfloat16 operands are multiplied in float32 and the result rounded."""
+    if is_reduced(xa):
+        return np.asarray(f(xa.astype(np.float32), xb.astype(np.float32))).astype(xa.dtype)
+    return f(xa, xb)
 
 
 @declare("dot", rules=[DotBackward0], bare=True)
@@ -77,7 +84,7 @@ def dot(a, b):
     if a._a.dtype != b._a.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {legacy_scalar(a.dtype)} "
                            f"and {legacy_scalar(b.dtype)}")
-    out = np.asarray(np.dot(a._a, b._a))
+    out = np.asarray(matrix_product(np.dot, a._a, b._a))
     return result(out, DotBackward0, (a, b), (a, b), None)
 
 
@@ -93,7 +100,7 @@ def mv(a, b):
     if a._a.dtype != b._a.dtype:   # mv runs as addmv(self, mat, vec) with self of vec's dtype
         va, ma = legacy_scalar(b.dtype), legacy_scalar(a.dtype)
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {va}, {ma}, and {va}")
-    return result(np.asarray(a._a @ b._a), MvBackward0, (a, b), (a, b), None)
+    return result(np.asarray(matrix_product(np.matmul, a._a, b._a)), MvBackward0, (a, b), (a, b), None)
 
 
 @declare("mm", rules=[MmBackward0], bare=True)
@@ -107,7 +114,7 @@ def mm(a, b):
                            f"{b._a.shape[0]}x{b._a.shape[1]})")
     _check_same_dtype(a, b)
     check_numel(a._a.shape[0] * b._a.shape[1])
-    return result(a._a @ b._a, MmBackward0, (a, b), (a, b), None)
+    return result(matrix_product(np.matmul, a._a, b._a), MmBackward0, (a, b), (a, b), None)
 
 
 @declare("matmul", rules=[DotBackward0, MvBackward0, MmBackward0, UnsafeViewBackward0, SqueezeBackward4], bare=True,
@@ -140,7 +147,7 @@ def matmul(a, b):
     _check_same_dtype(a, b)
     batch = broadcast_shape(sa[:-2] if na > 2 else (), sb[:-2] if nb > 2 else ())
     check_numel(prod(batch) * (sa[-2] if na > 1 else 1) * (sb[-1] if nb > 1 else 1))
-    out = np.asarray(np.matmul(a._a, b._a))
+    out = np.asarray(matrix_product(np.matmul, a._a, b._a))
     spec = SqueezeBackward4 if na == 1 or (nb == 1 and na == 2) else UnsafeViewBackward0
     return result(out, spec, (a, b), (a, b), (sa, sb))
 
@@ -181,6 +188,6 @@ def _check_folded_matmul(sa, sb):
 
 
 
-@declare("outer", aliases=("ger",), method=False, rules=[], bare=True)
+@declare("outer", aliases=("ger",), rules=[], bare=True)
 def outer(a, b):
     return a.reshape(-1, 1) * b.reshape(1, -1)

@@ -5,6 +5,7 @@ Factorisations call NumPy's LAPACK; like matrix products, their last bits may di
 from PyTorch's MKL (README: Matrix products)."""
 import numpy as np
 
+from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.sorting import returns
@@ -24,7 +25,7 @@ def _square(a, name):
 
 
 def _float(t, name):
-    if t._a.dtype.kind != "f":
+    if t._a.dtype.kind not in "fV":
         raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. Got "
                            f"{t.dtype.legacy[:-len('Tensor')]}")
 
@@ -36,7 +37,8 @@ def _mT(xp, a):
 # ================================================================ det, slogdet
 @rule("LinalgDetBackward0", ("A",), ("grad * det * A.inverse().mH",), saved=("A", "result"))
 def LinalgDetBackward0(grad, xp, A, result):
-    inv = xp.constant(np.linalg.inv(xp.raw(A)).astype(xp.raw(A).dtype))
+    # under create_graph the inverse is the op itself, so that second derivatives flow through it
+    inv = inverse(A) if xp.tensors else xp.constant(np.linalg.inv(xp.raw(A)).astype(xp.raw(A).dtype))
     g = _expand2(xp, grad * result)
     return (g * _mT(xp, inv),)
 
@@ -104,7 +106,7 @@ def inverse(self):
       ctx=("vector",))
 def LinalgSolveExBackward0(grad, xp, A, result, vector):
     a = xp.raw(A)
-    ainvT = xp.constant(np.linalg.inv(a).swapaxes(-1, -2).astype(a.dtype))
+    ainvT = _mT(xp, inverse(A)) if xp.tensors else xp.constant(np.linalg.inv(a).swapaxes(-1, -2).astype(a.dtype))
     g = grad
     x = result
     if vector:
@@ -173,18 +175,73 @@ def _svdvals(A):
     return _new(np.asarray(s).astype(A._a.dtype))
 
 
-def svd_(A, full_matrices=True):
+@rule("LinalgSvdBackward0", ("A",),
+      ("U [(skew(U^T gU) / E) S + S (skew(V^T gV) / E) + diag(gS)] V^T + (I - U U^T) gU S^-1 V^T "
+       "+ U S^-1 gV^T (I - V V^T), E_jk = S_k^2 - S_j^2",),
+      saved=("U", "S", "Vh"), multi=True)
+def LinalgSvdBackward0(grads, xp, U, S, Vh):
+    """PyTorch's svd_backward (real case); with full_matrices the extra columns get no gradient."""
+    gU, gS, gVh = grads
+    k = xp.raw(S).shape[-1]
+    if xp.raw(U).shape[-1] != k:
+        U = xp.index(U, (Ellipsis, slice(0, k)))
+        gU = None if gU is None else xp.index(gU, (Ellipsis, slice(0, k)))
+    if xp.raw(Vh).shape[-2] != k:
+        Vh = xp.index(Vh, (Ellipsis, slice(0, k), slice(None)))
+        gVh = None if gVh is None else xp.index(gVh, (Ellipsis, slice(0, k), slice(None)))
+    row = xp.unsqueeze_dims(S, (len(S.shape) - 1,))      # S as a row: scales columns
+    col = xp.unsqueeze_dims(S, (len(S.shape),))          # S as a column: scales rows
+    eye = xp.constant(np.eye(k, dtype=xp.raw(S).dtype))
+    inner = None
+    if gS is not None:
+        inner = xp.unsqueeze_dims(gS, (len(gS.shape),)) * eye
+    if gU is not None or gVh is not None:
+        s2 = S * S
+        E = xp.unsqueeze_dims(s2, (len(s2.shape) - 1,)) - xp.unsqueeze_dims(s2, (len(s2.shape),)) + eye
+        if gU is not None:
+            UhgU = xp.matmul(_mT(xp, U), gU)
+            term = (UhgU - _mT(xp, UhgU)) / E * row
+            inner = term if inner is None else inner + term
+        if gVh is not None:
+            V, gV = _mT(xp, Vh), _mT(xp, gVh)
+            VhgV = xp.matmul(Vh, gV)
+            term = col * ((VhgV - _mT(xp, VhgV)) / E)
+            inner = term if inner is None else inner + term
+    gA = None if inner is None else xp.matmul(xp.matmul(U, inner), Vh)
+    m, n = xp.raw(U).shape[-2], xp.raw(Vh).shape[-1]
+    if gU is not None and m > k:
+        extra = xp.matmul((gU - xp.matmul(U, UhgU)) / row, Vh)
+        gA = extra if gA is None else gA + extra
+    if gVh is not None and n > k:
+        extra = xp.matmul(U, _mT(xp, (gV - xp.matmul(V, VhgV)) / row))
+        gA = extra if gA is None else gA + extra
+    return (gA,)
+
+
+def _svd_outputs(A, full_matrices):
+    """U, S, Vh as Tensors, one LinalgSvdBackward0 node for the three when A needs a gradient."""
     u, s, vh = np.linalg.svd(A._a, full_matrices=full_matrices)
     dt = A._a.dtype
-    return returns("linalg_svd", ("U", "S", "Vh"))((_new(u.astype(dt)), _new(s.astype(dt)), _new(vh.astype(dt))))
+    outs = (_new(u.astype(dt)), _new(s.astype(dt)), _new(vh.astype(dt)))
+    if GRAD[0] and (A._fn is not None or A._rg) and dt.kind == "f":
+        node = Node(LinalgSvdBackward0, (edge_of(A),), outs, None)
+        node.n_out = 3
+        for k, o in enumerate(outs):
+            o._fn, o._onr = node, k
+        node.saved = tuple(SavedOutput(o, node) for o in outs)
+        node.saved_outputs = (0, 1, 2)
+    return outs
 
 
-@declare("svd", rules=[])
+def svd_(A, full_matrices=True):
+    return returns("linalg_svd", ("U", "S", "Vh"))(_svd_outputs(A, full_matrices))
+
+
+@declare("svd", rules=[LinalgSvdBackward0])
 def svd(self, some=True, compute_uv=True):
-    u, s, vh = np.linalg.svd(self._a, full_matrices=not some)
-    dt = self._a.dtype
-    v = np.swapaxes(vh, -1, -2)
-    return returns("svd", ("U", "S", "V"))((_new(u.astype(dt)), _new(s.astype(dt)), _new(np.ascontiguousarray(v).astype(dt))))
+    u, s, vh = _svd_outputs(self, not some)
+    v = vh.transpose(-2, -1)     # PyTorch's V: TransposeBackward0 of Vh
+    return returns("svd", ("U", "S", "V"))((u, s, v))
 
 
 def qr(A, mode="reduced"):

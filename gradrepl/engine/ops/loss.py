@@ -10,55 +10,147 @@ from gradrepl.engine.tensor import Size, _new
 from gradrepl.engine.util import broadcast_shape, legacy_scalar
 
 
-@rule("MseLossBackward0", ("self", "target"), ("2 * (self - target) * grad / N  (reduction='mean')", "-(the same)"),
-      saved=("self", "target"), ctx=("reduction",))
-def MseLossBackward0(grad, xp, self, target, reduction):
+def _mse_bw(grad_output, self, target, reduction):
     d = (self - target) * 2
-    if reduction == "mean":
-        d = d * grad / xp.numel(self)
-    else:
-        d = d * grad
+    return d * grad_output / self.size if reduction == "mean" else d * grad_output
+
+
+@rule("MseLossBackwardBackward0", ("grad_output", "self", "target"),
+      ("sum(2 * (self - target) * grad) / N  (reduction='mean')", "2 * grad * grad_output / N", "-(the same)"),
+      saved=("grad_output", "self", "target"), ctx=("reduction",))
+def MseLossBackwardBackward0(grad, xp, node, grad_output, self, target, reduction):
+    e = node.edges
+    n = xp.numel(self)
+    g_out = g_self = g_target = None
+    if e[0] is not None:
+        r = grad * (self - target) * 2
+        g_out = xp.sum_to(r / n if reduction == "mean" else r, tuple(grad_output.shape))
+    if e[1] is not None or e[2] is not None:
+        d = grad * grad_output * 2
+        d = d / n if reduction == "mean" else d
+        g_self = None if e[1] is None else xp.sum_to(d, tuple(self.shape))
+        g_target = None if e[2] is None else xp.sum_to(-d, tuple(target.shape))
+    return (g_out, g_self, g_target)
+
+
+def mse_loss_backward(grad_output, self, target, reduction):
+    return result(_mse_bw(grad_output._a, self._a, target._a, reduction), MseLossBackwardBackward0,
+                  (grad_output, self, target), (grad_output, self, target), reduction)
+
+
+declare("mse_loss_backward", mse_loss_backward, method=False, function=False, rules=[MseLossBackwardBackward0])
+
+
+@rule("MseLossBackward0", ("self", "target"),
+      ("mse_loss_backward(grad, self, target)  (2 * (self - target) * grad / N)", "mse_loss_backward(grad, target, self)"),
+      saved=("self", "target"), ctx=("reduction",))
+def MseLossBackward0(grad, xp, node, self, target, reduction):
+    if xp.tensors:
+        e = node.edges
+        return (None if e[0] is None else mse_loss_backward(grad, self, target, reduction),
+                None if e[1] is None else mse_loss_backward(grad, target, self, reduction))
+    d = _mse_bw(grad, self, target, reduction)
     return (d, -d)
 
 
-@rule("NllLossBackward0", ("self", "target"), ("-grad / N at [i, target_i]  (reduction='mean')", "non-differentiable"),
+@rule("NllLossBackward0", ("self", "target"),
+      ("nll_loss_backward(grad, self, target)  (-grad / N at [i, target_i], reduction='mean')", "non-differentiable"),
       saved=("self", "target"), ctx=("shape", "reduction", "weight", "ignore_index", "total"))
 def NllLossBackward0(grad, xp, self, target, shape, reduction, weight, ignore_index, total):
-    t = xp.raw(target)
-    dtype = xp.raw(grad).dtype
-    if (not xp.tensors and weight is None and reduction in ("mean", "sum") and len(shape) == 2
+    if xp.tensors:
+        return (nll_loss_backward(grad, self, target, shape, reduction, weight, ignore_index, total), None)
+    return (_nll_bw(grad, xp.raw(target), shape, reduction, weight, ignore_index, total), None)
+
+
+def _nll_bw(grad, t, shape, reduction, weight, ignore_index, total):
+    dtype = grad.dtype
+    if (weight is None and reduction in ("mean", "sum") and len(shape) == 2
             and t.dtype == np.int64 and (ignore_index < 0 or ignore_index >= shape[1])
             and (not t.size or t.min() >= 0)):
         # every row counts with weight 1: -w * scale is -scale (the general path's values)
         z = np.zeros(shape, dtype)
         z[np.arange(t.shape[0]), t] = -(grad / total if reduction == "mean" else grad)
-        return (z, None)
+        return z
     w = np.ones(t.shape, dtype) if weight is None else weight[t].astype(dtype)
     w = np.where(t == ignore_index, 0, w).astype(dtype)
     z = np.zeros(shape, dtype)
     at = (np.arange(t.shape[0]), np.where(t == ignore_index, 0, t)) if len(shape) == 2 else \
         (0 if t == ignore_index else int(t))
-    if xp.tensors:   # linear in grad, so that the result stays differentiable
-        z[at] = -w / total if reduction == "mean" else -w
-        g = xp.unsqueeze_dims(grad, (1,)) if reduction == "none" and len(shape) == 2 else grad
-        return (xp.depends(xp.constant(z) * g, self), None)
     # PyTorch's kernel: -(grad / total_weight) * weight[target]
     z[at] = -w * (grad if reduction == "none" else (grad / total if reduction == "mean" else grad))
-    return (z, None)
+    return z
+
+
+@rule("NllLossBackwardBackward0", ("grad_output", "self"),
+      ("nll_loss(grad, target, weight, reduction, ignore_index)", "zeros_like(grad)"),
+      saved=("target",), ctx=("reduction", "weight", "ignore_index"))
+def NllLossBackwardBackward0(grad, xp, node, target, reduction, weight, ignore_index):
+    e = node.edges
+    g_out = None
+    if e[0] is not None:
+        w = None if weight is None else _new(weight)
+        if xp.tensors:
+            g_out = nll_loss(grad, target, w, ignore_index=ignore_index, reduction=reduction)
+        else:
+            g_out = nll_loss(_new(grad), _new(target), w, ignore_index=ignore_index, reduction=reduction)._a
+    return (g_out, None if e[1] is None else xp.zeros_like(grad))
+
+
+def nll_loss_backward(grad_output, self, target, shape, reduction, weight, ignore_index, total):
+    return result(_nll_bw(grad_output._a, target._a, shape, reduction, weight, ignore_index, total),
+                  NllLossBackwardBackward0, (grad_output, self), (target,), (reduction, weight, ignore_index))
+
+
+declare("nll_loss_backward", nll_loss_backward, method=False, function=False, rules=[NllLossBackwardBackward0])
+
+
+def _bce_bw(grad_output, self, target, reduction):
+    eps = 1e-12
+    den = (1 - self) * self
+    den = np.maximum(den, eps).astype(den.dtype)
+    d = grad_output * (self - target) / den
+    return d / self.size if reduction == "mean" else d
+
+
+@rule("BinaryCrossEntropyBackwardBackward0", ("grad_output", "self", "target"),
+      ("sum(grad * (self - target) / max((1 - self) * self, eps)) / N",
+       "grad * grad_output * ((self - target) ** 2 + target * (1 - target)) / ((1 - self) * self) ** 2 / N",
+       "-grad * grad_output / ((1 - self) * self) / N"),
+      saved=("grad_output", "self", "target"), ctx=("reduction",))
+def BinaryCrossEntropyBackwardBackward0(grad, xp, node, grad_output, self, target, reduction):
+    e = node.edges
+    raw = xp.raw(self)
+    n = raw.size if reduction == "mean" else 1
+    eps = 1e-12
+    den = xp.at_least((1 - self) * self, (1 - raw) * raw < eps, eps)
+    g_out = g_self = g_target = None
+    if e[0] is not None:
+        g_out = xp.sum_to(grad * (self - target) / den / n, tuple(grad_output.shape))
+    if e[1] is not None:
+        diff = self - target
+        g_self = grad * grad_output * (diff * diff + target * (1 - target)) / (den * den) / n
+    if e[2] is not None:
+        g_target = -grad * grad_output / den / n
+    return (g_out, g_self, g_target)
+
+
+def binary_cross_entropy_backward(grad_output, self, target, reduction):
+    return result(_bce_bw(grad_output._a, self._a, target._a, reduction), BinaryCrossEntropyBackwardBackward0,
+                  (grad_output, self, target), (grad_output, self, target), reduction)
+
+
+declare("binary_cross_entropy_backward", binary_cross_entropy_backward, method=False, function=False,
+        rules=[BinaryCrossEntropyBackwardBackward0])
 
 
 @rule("BinaryCrossEntropyBackward0", ("self", "target"),
-      ("grad * (self - target) / max((1 - self) * self, eps) / N", "non-differentiable"),
+      ("binary_cross_entropy_backward(grad, self, target)  (grad * (self - target) / max((1 - self) * self, eps) / N)",
+       "non-differentiable"),
       saved=("self", "target"), ctx=("reduction",))
 def BinaryCrossEntropyBackward0(grad, xp, self, target, reduction):
-    raw = xp.raw(self)
-    eps = 1e-12
-    den = (1 - self) * self
-    den = xp.at_least(den, (1 - raw) * raw < eps, eps)
-    d = grad * (self - target) / den
-    if reduction == "mean":
-        d = d / raw.size
-    return (d, None)
+    if xp.tensors:
+        return (binary_cross_entropy_backward(grad, self, target, reduction), None)
+    return (_bce_bw(grad, self, target, reduction), None)
 
 
 def reduce_loss(losses, reduction, like):

@@ -92,6 +92,22 @@ class Layout:
 LAYOUT = Layout()
 
 
+class MemoryFormat:
+    """torch.contiguous_format & co.: gradrepl's tensors are always laid out row-major."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "torch." + self.name
+
+
+MEMORY_FORMATS = {n: MemoryFormat(n) for n in ("contiguous_format", "preserve_format", "channels_last",
+                                               "channels_last_3d")}
+
+
 # ================================================================ post-accumulate-grad hooks
 @declare("register_post_accumulate_grad_hook", function=False, rules=[], returns_tensor=False)
 def register_post_accumulate_grad_hook(self, hook):
@@ -105,3 +121,39 @@ def register_post_accumulate_grad_hook(self, hook):
 @declare("is_inference", function=False, rules=[], returns_tensor=False)
 def is_inference_(self):
     return is_inference(self)
+
+
+@declare("is_cpu", function=False, rules=[], returns_tensor=False, attribute=True)
+def is_cpu(self):
+    return True
+
+
+@declare("is_neg", rules=[], returns_tensor=False)
+def is_neg(self):
+    return False
+
+
+@declare("is_same_size", function=False, rules=[], returns_tensor=False)
+def is_same_size(self, other):
+    return self._a.shape == other._a.shape
+
+
+@declare("is_nonzero", rules=[], returns_tensor=False)
+def is_nonzero(self):
+    if self._a.size != 1:
+        if self._a.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(self._a.reshape(()))
+
+
+def _calls_python(name):
+    def refuse(self, *args, **kwargs):
+        raise RuntimeError(f"Tensor.{name} is not supported in gradrepl: it calls a Python function on every element; "
+                           "write the computation with tensor operations instead")
+    refuse.__name__ = name
+    declare(name, refuse, function=False, rules=[], returns_tensor=False)
+
+
+for _name in ("apply_", "map_", "map2_"):
+    _calls_python(_name)

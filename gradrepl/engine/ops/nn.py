@@ -10,12 +10,14 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
-from gradrepl.engine.ops.elementwise import DivBackward1
+from gradrepl.engine.ops.inplace import inplace
+from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, leaky_relu
 from gradrepl.engine.ops.loss import reduce_loss
-from gradrepl.engine.ops.registry import RESULT, declare, rule
+from gradrepl.engine.ops.registry import ABSENT, RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
-from gradrepl.engine.util import cname, legacy_scalar, pytype, warn
+from gradrepl.engine.util import cname, legacy_scalar, pytype, shape_list, warn
 
 _erf64 = np.frompyfunc(math.erf, 1, 1)
 
@@ -43,7 +45,7 @@ def first_order(xp, name, *values):
 def _float_input(t, name):
     if type(t) is not Tensor:
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {pytype(t)}")
-    if t._a.dtype.kind != "f":
+    if t._a.dtype.kind not in "fV":
         raise NotImplementedError(f"\"{name}\" not implemented for '{legacy_scalar(D.from_np(t._a.dtype))}'")
     return t._a
 
@@ -135,17 +137,48 @@ def _gelu_grad(x, approximate):
     return cdf + x * pdf
 
 
-@rule("GeluBackward0", ("self",), ("grad * (Phi(self) + self * phi(self))",), saved=("self",),
+def _gelu_grad2(x, approximate):
+    """d2 gelu / dx2 (float64 arrays, or Tensors under create_graph)."""
+    arrays = type(x) is np.ndarray
+    if approximate == "tanh":
+        u = (x + x * x * x * _KAPPA) * _TANH_BETA
+        t = np.tanh(u) if arrays else u.tanh()
+        k = (1 + x * x * (3 * _KAPPA)) * _TANH_BETA
+        return (1 - t * t) * (k - x * t * k * k + x * x * (3 * _TANH_BETA * _KAPPA))
+    pdf = (np.exp(x * x * -0.5) if arrays else (x * x * -0.5).exp()) * _BETA
+    return pdf * (2 - x * x)
+
+
+def _gelu_bw(grad_output, self, approximate):
+    return grad_output * _out(_gelu_grad(self, approximate), self)
+
+
+@rule("GeluBackwardBackward0", ("grad_output", "self"),
+      ("gelu_backward(grad, self, approximate)", "grad * grad_output * gelu''(self)"),
+      saved=("grad_output", "self"), ctx=("approximate",))
+def GeluBackwardBackward0(grad, xp, node, grad_output, self, approximate):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = gelu_backward(grad, self, approximate) if xp.tensors else _gelu_bw(grad, self, approximate)
+    if e[1] is not None:
+        d2 = _gelu_grad2(self, approximate) if xp.tensors else _out(_gelu_grad2(_f64(self), approximate), self)
+        g_self = grad * grad_output * d2
+    return (g_out, g_self)
+
+
+def gelu_backward(grad_output, self, approximate):
+    return result(_gelu_bw(grad_output._a, self._a, approximate), GeluBackwardBackward0, (grad_output, self),
+                  (grad_output, self), approximate)
+
+
+declare("gelu_backward", gelu_backward, method=False, function=False, rules=[GeluBackwardBackward0])
+
+
+@rule("GeluBackward0", ("self",), ("gelu_backward(grad, self, approximate)",), saved=("self",),
       ctx=("approximate",))
 def GeluBackward0(grad, xp, self, approximate):
-    if xp.tensors:      # written with ops, so that create_graph differentiates it again
-        if approximate == "tanh":
-            t = ((self + self * self * self * _KAPPA) * _TANH_BETA).tanh()
-            inner = (1 + self * self * (3 * _KAPPA)) * _TANH_BETA
-            return (grad * ((1 + t) * 0.5 + self * 0.5 * (1 - t * t) * inner),)
-        cdf = ((self * _SQRT1_2).erf() + 1) * 0.5
-        return (grad * (cdf + self * (self * self * -0.5).exp() * _BETA),)
-    return (grad * xp.constant(_out(_gelu_grad(xp.raw(self), approximate), xp.raw(self))),)
+    return (gelu_backward(grad, self, approximate) if xp.tensors else _gelu_bw(grad, self, approximate),)
 
 
 def gelu(input, approximate="none"):
@@ -163,16 +196,46 @@ def gelu(input, approximate="none"):
 declare("gelu", gelu, method=False, function=False, functional=True, rules=[GeluBackward0])
 
 
-@rule("EluBackward0", ("self",), ("grad * (self > 0 ? scale : alpha * scale * input_scale * exp(self * input_scale))",),
+def _elu_bw(grad_output, x, alpha, scale, input_scale):
+    d = np.where(_f64(x) <= 0, alpha * scale * input_scale * np.exp(_f64(x) * input_scale), scale)
+    return grad_output * _out(d, x)
+
+
+@rule("EluBackwardBackward0", ("grad_output", "self"),
+      ("elu_backward(grad, alpha, scale, input_scale, self)",
+       "grad * grad_output * (self > 0 ? 0 : alpha * scale * input_scale ** 2 * exp(self * input_scale))"),
+      saved=("grad_output", "self"), ctx=("alpha", "scale", "input_scale"))
+def EluBackwardBackward0(grad, xp, node, grad_output, self, alpha, scale, input_scale):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = (elu_backward(grad, self, alpha, scale, input_scale) if xp.tensors
+                 else _elu_bw(grad, self, alpha, scale, input_scale))
+    if e[1] is not None:
+        x = xp.raw(self)
+        c = alpha * scale * input_scale * input_scale
+        if xp.tensors:
+            neg = xp.constant(_out(_f64(x) <= 0, x))
+            g_self = grad * grad_output * neg * (self * input_scale).exp() * c
+        else:
+            g_self = grad * grad_output * _out(np.where(_f64(x) <= 0, c * np.exp(_f64(x) * input_scale), 0.0), x)
+    return (g_out, g_self)
+
+
+def elu_backward(grad_output, self, alpha, scale, input_scale):
+    return result(_elu_bw(grad_output._a, self._a, alpha, scale, input_scale), EluBackwardBackward0,
+                  (grad_output, self), (grad_output, self), (alpha, scale, input_scale))
+
+
+declare("elu_backward", elu_backward, method=False, function=False, rules=[EluBackwardBackward0])
+
+
+@rule("EluBackward0", ("self",), ("elu_backward(grad, alpha, scale, input_scale, self)",),
       saved=("self",), ctx=("alpha", "scale", "input_scale"))
 def EluBackward0(grad, xp, self, alpha, scale, input_scale):
-    x = xp.raw(self)
     if xp.tensors:
-        pos = xp.constant(_out(_f64(x) > 0, x))
-        return (grad * (pos * scale + (1 - pos) * (self * input_scale).exp() * (alpha * scale * input_scale)),)
-    neg = _f64(x) <= 0
-    d = np.where(neg, alpha * scale * input_scale * np.exp(_f64(x) * input_scale), scale)
-    return (grad * xp.constant(_out(d, x)),)
+        return (elu_backward(grad, self, alpha, scale, input_scale),)
+    return (_elu_bw(grad, self, alpha, scale, input_scale),)
 
 
 def _elu(input, alpha, scale, input_scale, name, spec):
@@ -254,16 +317,48 @@ def mish(input, inplace=False):
 declare("mish", mish, method=False, function=False, functional=True, rules=[MishBackward0])
 
 
-@rule("SoftplusBackward0", ("self",), ("grad * (self * beta > threshold ? 1 : sigmoid(self * beta))",),
+@rule("SoftplusBackward0", ("self",), ("softplus_backward(grad, self, beta, threshold)",),
       saved=("self",), ctx=("beta", "threshold"))
 def SoftplusBackward0(grad, xp, self, beta, threshold):
-    x = xp.raw(self)
     if xp.tensors:
-        linear = xp.constant(_out(_f64(x) * beta > threshold, x))
-        return (grad * (linear + (1 - linear) * (self * beta).sigmoid()),)
+        return (softplus_backward(grad, self, beta, threshold),)
+    return (_softplus_bw(grad, self, beta, threshold),)
+
+
+def _softplus_bw(grad_output, x, beta, threshold):
     z = np.exp(_f64(x) * beta)
     d = np.where(_f64(x) * beta > threshold, 1.0, z / (z + 1))
-    return (grad * xp.constant(_out(d, x)),)
+    return grad_output * _out(d, x)
+
+
+@rule("SoftplusBackwardBackward0", ("grad_output", "self"),
+      ("softplus_backward(grad, self, beta, threshold)",
+       "grad * grad_output * (self * beta > threshold ? 0 : beta * sigmoid(beta * self) * (1 - sigmoid(beta * self)))"),
+      saved=("grad_output", "self"), ctx=("beta", "threshold"))
+def SoftplusBackwardBackward0(grad, xp, node, grad_output, self, beta, threshold):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = (softplus_backward(grad, self, beta, threshold) if xp.tensors
+                 else _softplus_bw(grad, self, beta, threshold))
+    if e[1] is not None:
+        x = xp.raw(self)
+        inside = _f64(x) * beta <= threshold
+        if xp.tensors:
+            s = (self * beta).sigmoid()
+            g_self = grad * grad_output * xp.constant(_out(inside, x)) * s * (1 - s) * beta
+        else:
+            s = _sig64(_f64(x) * beta)
+            g_self = grad * grad_output * _out(np.where(inside, beta * s * (1 - s), 0.0), x)
+    return (g_out, g_self)
+
+
+def softplus_backward(grad_output, self, beta, threshold):
+    return result(_softplus_bw(grad_output._a, self._a, beta, threshold), SoftplusBackwardBackward0,
+                  (grad_output, self), (grad_output, self), (beta, threshold))
+
+
+declare("softplus_backward", softplus_backward, method=False, function=False, rules=[SoftplusBackwardBackward0])
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -277,11 +372,34 @@ def softplus(input, beta=1.0, threshold=20.0):
 declare("softplus", softplus, method=False, function=False, functional=True, rules=[SoftplusBackward0])
 
 
-@rule("HardtanhBackward0", ("self",), ("grad * (min_val < self < max_val)",), saved=("self",),
+@rule("HardtanhBackward0", ("self",), ("hardtanh_backward(grad, self, min_val, max_val)",), saved=("self",),
       ctx=("min_val", "max_val"))
 def HardtanhBackward0(grad, xp, self, min_val, max_val):
-    x = xp.raw(self)
-    return (xp.zero_where((x <= min_val) | (x >= max_val), grad),)
+    if xp.tensors:
+        return (hardtanh_backward(grad, self, min_val, max_val),)
+    return (_hardtanh_bw(grad, self, min_val, max_val),)
+
+
+def _hardtanh_bw(grad_output, x, min_val, max_val):
+    return np.where((x <= min_val) | (x >= max_val), 0, grad_output).astype(grad_output.dtype, copy=False)
+
+
+@rule("HardtanhBackwardBackward0", ("grad_output", "self"),
+      ("hardtanh_backward(grad, self, min_val, max_val)", "zeros_like(grad)"), saved=("self",),
+      ctx=("min_val", "max_val"))
+def HardtanhBackwardBackward0(grad, xp, node, self, min_val, max_val):
+    e = node.edges
+    return (None if e[0] is None else (hardtanh_backward(grad, self, min_val, max_val) if xp.tensors
+                                       else _hardtanh_bw(grad, self, min_val, max_val)),
+            None if e[1] is None else xp.zeros_like(grad))
+
+
+def hardtanh_backward(grad_output, self, min_val, max_val):
+    return result(_hardtanh_bw(grad_output._a, self._a, min_val, max_val), HardtanhBackwardBackward0,
+                  (grad_output, self), (self,), (min_val, max_val))
+
+
+declare("hardtanh_backward", hardtanh_backward, method=False, function=False, rules=[HardtanhBackwardBackward0])
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -297,12 +415,30 @@ def relu6(input, inplace=False):
 
 
 declare("hardtanh", hardtanh, method=False, function=False, functional=True, rules=[HardtanhBackward0])
+
+
+def _functional_inplace(name, forward):
+    """F.elu_(x) & co.: the activation written into its input, with the in-place checks (the
+    node keeps the out-of-place name: EluBackward0 where PyTorch shows EluBackward1)."""
+    def method(input, *args, **kwargs):
+        return inplace(input, None, lambda s, _other: forward(s, *args, **kwargs))
+    method.__name__ = name
+    declare(name, method, method=False, function=False, functional=True, rules=[])
+
+
+for _name, _forward in (("elu_", elu), ("selu_", selu), ("celu_", celu), ("hardtanh_", hardtanh),
+                        ("leaky_relu_", leaky_relu), ("relu_", lambda input: input.relu())):
+    _functional_inplace(_name, _forward)
 declare("relu6", relu6, method=False, function=False, functional=True, rules=[])
 
 
 @rule("HardsigmoidBackward0", ("self",), ("grad / 6 where -3 < self < 3",), saved=("self",))
 def HardsigmoidBackward0(grad, xp, self):
     x = xp.raw(self)
+    if xp.tensors:   # PyTorch's hardsigmoid_backward has no derivative of its own
+        out = np.where((x <= -3) | (x >= 3), 0, xp.raw(grad) * _ONE_SIXTH).astype(x.dtype)
+        return (result(out, NotImplemented_, tuple(t for t in (grad, self) if t.requires_grad), (),
+                       "aten::hardsigmoid_backward"),)
     return (xp.zero_where((x <= -3) | (x >= 3), grad * _ONE_SIXTH),)
 
 
@@ -317,15 +453,39 @@ def hardsigmoid(input, inplace=False):
 declare("hardsigmoid", hardsigmoid, method=False, function=False, functional=True, rules=[HardsigmoidBackward0])
 
 
-@rule("HardswishBackward0", ("self",), ("grad * (self < -3 ? 0 : self <= 3 ? self / 3 + 0.5 : 1)",),
+@rule("HardswishBackward0", ("self",), ("hardswish_backward(grad, self)",),
       saved=("self",))
 def HardswishBackward0(grad, xp, self):
-    x = xp.raw(self)
     if xp.tensors:
-        middle = xp.constant(_out((x >= -3) & (x <= 3), x))
-        return (grad * (middle * (self / 3 + 0.5) + xp.constant(_out(x > 3, x))),)
+        return (hardswish_backward(grad, self),)
+    return (_hardswish_bw(grad, self),)
+
+
+def _hardswish_bw(grad_output, x):
     d = np.where(x < -3, 0.0, np.where(x <= 3, _f64(x) / 3 + 0.5, 1.0))
-    return (grad * xp.constant(_out(d, x)),)
+    return grad_output * _out(d, x)
+
+
+@rule("HardswishBackwardBackward0", ("grad_output", "self"),
+      ("hardswish_backward(grad, self)", "grad * grad_output / 3 where -3 < self < 3, else 0"),
+      saved=("grad_output", "self"))
+def HardswishBackwardBackward0(grad, xp, node, grad_output, self):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = hardswish_backward(grad, self) if xp.tensors else _hardswish_bw(grad, self)
+    if e[1] is not None:
+        x = xp.raw(self)
+        g_self = xp.zero_where((x <= -3) | (x >= 3), grad * grad_output / 3)
+    return (g_out, g_self)
+
+
+def hardswish_backward(grad_output, self):
+    return result(_hardswish_bw(grad_output._a, self._a), HardswishBackwardBackward0, (grad_output, self),
+                  (grad_output, self))
+
+
+declare("hardswish_backward", hardswish_backward, method=False, function=False, rules=[HardswishBackwardBackward0])
 
 
 def hardswish(input, inplace=False):
@@ -336,12 +496,41 @@ def hardswish(input, inplace=False):
 declare("hardswish", hardswish, method=False, function=False, functional=True, rules=[HardswishBackward0])
 
 
-@rule("LogSigmoidBackward0", ("self",), ("grad * sigmoid(-self)",), saved=("self",))
+@rule("LogSigmoidBackward0", ("self",), ("log_sigmoid_backward(grad, self)",), saved=("self",))
 def LogSigmoidBackward0(grad, xp, self):
     if xp.tensors:
-        return (grad * (-self).sigmoid(),)
-    x = xp.raw(self)
-    return (grad * xp.constant(_out(_sig64(-_f64(x)), x)),)
+        return (log_sigmoid_backward(grad, self),)
+    return (_log_sigmoid_bw(grad, self),)
+
+
+def _log_sigmoid_bw(grad_output, x):
+    return grad_output * _out(_sig64(-_f64(x)), x)
+
+
+@rule("LogSigmoidBackwardBackward0", ("grad_output", "self"),
+      ("log_sigmoid_backward(grad, self)", "-grad * grad_output * sigmoid(self) * sigmoid(-self)"),
+      saved=("grad_output", "self"))
+def LogSigmoidBackwardBackward0(grad, xp, node, grad_output, self):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = log_sigmoid_backward(grad, self) if xp.tensors else _log_sigmoid_bw(grad, self)
+    if e[1] is not None:
+        if xp.tensors:
+            g_self = -(grad * grad_output * self.sigmoid() * (-self).sigmoid())
+        else:
+            x64 = _f64(self)
+            g_self = grad * grad_output * _out(-_sig64(x64) * _sig64(-x64), self)
+    return (g_out, g_self)
+
+
+def log_sigmoid_backward(grad_output, self):
+    return result(_log_sigmoid_bw(grad_output._a, self._a), LogSigmoidBackwardBackward0, (grad_output, self),
+                  (grad_output, self))
+
+
+declare("log_sigmoid_backward", log_sigmoid_backward, method=False, function=False,
+        rules=[LogSigmoidBackwardBackward0])
 
 
 def logsigmoid(input):
@@ -376,22 +565,86 @@ def _pairwise(input, target):
     return x, y
 
 
-@rule("SmoothL1LossBackward0", ("self", "target"), ("grad * clamp((self - target) / beta, -1, 1) / N", "-(the same)"),
-      saved=("self", "target"), ctx=("reduction", "beta"))
-def SmoothL1LossBackward0(grad, xp, self, target, reduction, beta):
-    first_order(xp, "SmoothL1LossBackward0", self, target)
-    x, y = np.broadcast_arrays(xp.raw(self), xp.raw(target))
+def _smooth_l1_local(x, y, beta):
     d = _f64(x) - _f64(y)
-    g = np.where(d < -beta, -1.0, np.where(d > beta, 1.0, d / beta if beta else 0.0))
-    return _loss_grads(grad, xp, g, x, reduction, self, target)
+    return np.where(d < -beta, -1.0, np.where(d > beta, 1.0, d / beta if beta else 0.0))
 
 
-def _loss_grads(grad, xp, local, like, reduction, self, target):
-    g = xp.constant(_out(local, like))
-    if reduction == "mean":
-        g = g / like.size
-    g = g * grad
-    return (xp.sum_to(g, xp.raw(self).shape), xp.sum_to(-g, xp.raw(target).shape))
+def _huber_local(x, y, delta):
+    return np.clip(_f64(x) - _f64(y), -delta, delta)
+
+
+def _pointwise_loss_bw(local):
+    """The array kernel of smooth_l1_loss_backward / huber_loss_backward: grad * local / N
+    (in the broadcast shape of self and target)."""
+    def kernel(grad_output, self, target, reduction, param):
+        x, y = np.broadcast_arrays(self, target)
+        g = _out(local(x, y, param), x)
+        if reduction == "mean":
+            g = g / x.size
+        return g * grad_output
+    return kernel
+
+
+_smooth_l1_bw = _pointwise_loss_bw(_smooth_l1_local)
+_huber_bw = _pointwise_loss_bw(_huber_local)
+
+
+def _pointwise_loss_double(name, kernel, inside):
+    """The rule of SmoothL1LossBackwardBackward0 / HuberLossBackwardBackward0: the gradient is
+    linear in grad_output, and in self - target where |self - target| < param (slope `inside`)."""
+    @rule(name, ("grad_output", "self", "target"),
+          (f"{name[:-len('BackwardBackward0')]}_backward(grad, self, target) summed to grad_output's shape",
+           "grad * grad_output * slope where |self - target| < param / N", "-(the same)"),
+          saved=("grad_output", "self", "target"), ctx=("reduction", "param"))
+    def double(grad, xp, node, grad_output, self, target, reduction, param):
+        e = node.edges
+        g_out = g_self = g_target = None
+        if e[0] is not None:
+            g = op(grad, self, target, reduction, param) if xp.tensors else kernel(grad, self, target, reduction, param)
+            g_out = xp.sum_to(g, tuple(grad_output.shape))
+        if e[1] is not None or e[2] is not None:
+            x, y = np.broadcast_arrays(xp.raw(self), xp.raw(target))
+            d = np.abs(_f64(x) - _f64(y))
+            slope = _out(np.where(d < param, inside(param), 0.0), x)
+            if reduction == "mean":
+                slope = slope / x.size
+            h = grad * grad_output * xp.constant(slope)
+            g_self = None if e[1] is None else xp.sum_to(h, tuple(self.shape))
+            g_target = None if e[2] is None else xp.sum_to(-h, tuple(target.shape))
+        return (g_out, g_self, g_target)
+
+    def op(grad_output, self, target, reduction, param):
+        return result(kernel(grad_output._a, self._a, target._a, reduction, param), double,
+                      (grad_output, self, target), (grad_output, self, target), (reduction, param))
+    return double, op
+
+
+SmoothL1LossBackwardBackward0, smooth_l1_loss_backward = _pointwise_loss_double(
+    "SmoothL1LossBackwardBackward0", _smooth_l1_bw, lambda beta: 1.0 / beta if beta else 0.0)
+HuberLossBackwardBackward0, huber_loss_backward = _pointwise_loss_double(
+    "HuberLossBackwardBackward0", _huber_bw, lambda delta: 1.0)
+declare("smooth_l1_loss_backward", smooth_l1_loss_backward, method=False, function=False,
+        rules=[SmoothL1LossBackwardBackward0])
+declare("huber_loss_backward", huber_loss_backward, method=False, function=False, rules=[HuberLossBackwardBackward0])
+
+
+def _loss_grads(grad, xp, node, op, kernel, self, target, reduction, param):
+    """(d self, d target) of a pointwise loss: its backward kernel, run as an op under create_graph."""
+    e = node.edges
+    if xp.tensors:
+        return (None if e[0] is None else xp.sum_to(op(grad, self, target, reduction, param), tuple(self.shape)),
+                None if e[1] is None else xp.sum_to(op(grad, target, self, reduction, param), tuple(target.shape)))
+    g = kernel(grad, self, target, reduction, param)
+    return (xp.sum_to(g, self.shape), xp.sum_to(-g, target.shape))
+
+
+@rule("SmoothL1LossBackward0", ("self", "target"),
+      ("smooth_l1_loss_backward(grad, self, target)  (grad * clamp((self - target) / beta, -1, 1) / N)",
+       "smooth_l1_loss_backward(grad, target, self)"),
+      saved=("self", "target"), ctx=("reduction", "beta"))
+def SmoothL1LossBackward0(grad, xp, node, self, target, reduction, beta):
+    return _loss_grads(grad, xp, node, smooth_l1_loss_backward, _smooth_l1_bw, self, target, reduction, beta)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
@@ -410,13 +663,12 @@ declare("smooth_l1_loss", smooth_l1_loss, method=False, function=False, function
         rules=[SmoothL1LossBackward0])
 
 
-@rule("HuberLossBackward0", ("self", "target"), ("grad * clamp(self - target, -delta, delta) / N", "-(the same)"),
+@rule("HuberLossBackward0", ("self", "target"),
+      ("huber_loss_backward(grad, self, target)  (grad * clamp(self - target, -delta, delta) / N)",
+       "huber_loss_backward(grad, target, self)"),
       saved=("self", "target"), ctx=("reduction", "delta"))
-def HuberLossBackward0(grad, xp, self, target, reduction, delta):
-    first_order(xp, "HuberLossBackward0", self, target)
-    x, y = np.broadcast_arrays(xp.raw(self), xp.raw(target))
-    d = _f64(x) - _f64(y)
-    return _loss_grads(grad, xp, np.clip(d, -delta, delta), x, reduction, self, target)
+def HuberLossBackward0(grad, xp, node, self, target, reduction, delta):
+    return _loss_grads(grad, xp, node, huber_loss_backward, _huber_bw, self, target, reduction, delta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -437,8 +689,9 @@ declare("huber_loss", huber_loss, method=False, function=False, functional=True,
        "grad * (log(1 - sigmoid(self)) - pos_weight * log(sigmoid(self))) * weight / N"),
       saved=("self", "target"), ctx=("weight", "pos_weight", "reduction"))
 def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, pos_weight, reduction):
-    first_order(xp, "BinaryCrossEntropyWithLogitsBackward0", self, target)
     x, y = xp.raw(self), xp.raw(target)
+    if xp.tensors:
+        return _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reduction)
     s = _sig64(x)
     y64 = _f64(y)
     scale = (1.0 if weight is None else weight) / (x.size if reduction == "mean" else 1)
@@ -452,6 +705,33 @@ def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, 
         d_t = -_f64(x) if pos_weight is None else np.log1p(-s) - pos_weight * np.log(s)
         g_t = grad * xp.constant(_out(d_t * scale, x))
     return (g_in, g_t)
+
+
+def _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reduction):
+    """Under create_graph: PyTorch's binary_cross_entropy_with_logits_backward, composed of ops."""
+    x = xp.raw(self)
+    e = node.edges
+    g_in = g_t = None
+    sig = self.sigmoid()
+    if e[0] is not None:
+        if pos_weight is None:
+            g_in = (sig - target) * grad
+        else:
+            t = xp.constant(_out(pos_weight, x)) * target
+            g_in = ((t + 1 - target) * sig - t) * grad
+    if e[1] is not None:
+        if pos_weight is None:
+            g_t = -self * grad
+        else:
+            g_t = ((1 - sig).log() - xp.constant(_out(pos_weight, x)) * sig.log()) * grad
+    out = []
+    for g in (g_in, g_t):
+        if g is not None and weight is not None:
+            g = g * xp.constant(_out(weight, x))
+        if g is not None and reduction == "mean":
+            g = div_scalar(g, x.size)
+        out.append(g)
+    return tuple(out)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
@@ -506,15 +786,22 @@ def _windows(xp_, kernel, stride, dilation):
       ("conv_transpose(grad, weight)", "conv(input, grad)", "grad.sum(batch and spatial dims)"),
       saved=("input", "weight"), ctx=("stride", "padding", "dilation", "groups", "has_bias"))
 def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilation, groups, has_bias):
-    first_order(xp, "ConvolutionBackward0", grad, input, weight)
-    x, w, g = xp.raw(input), xp.raw(weight), xp.raw(grad)
+    e = node.edges
+    mask = (e[0] is not None, e[1] is not None, has_bias and e[2] is not None)
+    if xp.tensors:
+        return convolution_backward(grad, input, weight, (stride, padding, dilation, groups), mask)
+    return _conv_bw(grad, input, weight, stride, padding, dilation, groups, mask)
+
+
+def _conv_bw(g, x, w, stride, padding, dilation, groups, mask):
+    """convolution_backward on arrays: (d input, d weight, d bias) for the outputs in mask."""
     n = w.ndim - 2
     pad = [(0, 0), (0, 0)] + [(p, p) for p in padding]
     xpad = np.pad(x, pad)
     _, views = _windows(xpad, w.shape[2:], stride, dilation)
     cin_g, cout_g = w.shape[1], w.shape[0] // groups
-    gx = np.zeros(xpad.shape, np.float64) if node.edges[0] is not None else None
-    gw = np.zeros(w.shape, np.float64) if node.edges[1] is not None else None
+    gx = np.zeros(xpad.shape, np.float64) if mask[0] else None
+    gw = np.zeros(w.shape, np.float64) if mask[1] else None
     g64 = _f64(g)
     for gi in range(groups):
         gsl = g64[:, gi * cout_g:(gi + 1) * cout_g]
@@ -530,11 +817,67 @@ def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilatio
                 gx[channels] += np.einsum("no...,oc->nc...", gsl, wk)
     if gx is not None:
         crop = (slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, x.shape[2:]))
-        gx = xp.constant(_out(gx[crop], x))
-    gb = None
-    if has_bias and node.edges[2] is not None:
-        gb = xp.constant(_out(g64.sum(axis=(0, *range(2, 2 + n))), g))
-    return (gx, None if gw is None else xp.constant(_out(gw, w)), gb)
+        gx = _out(gx[crop], x)
+    gb = _out(g64.sum(axis=(0, *range(2, 2 + n))), g) if mask[2] else None
+    return (gx, None if gw is None else _out(gw, w), gb)
+
+
+@rule("ConvolutionBackwardBackward0", ("grad_output", "input", "weight"),
+      ("conv(ggI, weight) + conv(input, ggW) + ggb", "convolution_backward(grad_output, input, ggW)[input]",
+       "convolution_backward(grad_output, ggI, weight)[weight]"),
+      saved=("grad_output", "input", "weight"), ctx=("geometry", "mask"), multi=True)
+def ConvolutionBackwardBackward0(grads, xp, node, grad_output, input, weight, geometry, mask):
+    """The gradient of convolution_backward's outputs (d input, d weight, d bias): it is
+    linear in grad_output, and bilinear in grad_output and weight (d input) or input (d weight)."""
+    gg_in, gg_w, gg_b = (list(grads) + [None] * 3)[:3]
+    stride, padding, dilation, groups = geometry
+    e = node.edges
+    g_out = g_in = g_w = None
+    if e[0] is not None:
+        parts = []
+        if gg_in is not None:
+            parts.append(_conv_op(xp, gg_in, weight, geometry))
+        if gg_w is not None:
+            parts.append(_conv_op(xp, input, gg_w, geometry))
+        if gg_b is not None:
+            parts.append(xp.reshape(gg_b, (1, -1) + (1,) * (weight.ndim - 2)))
+        for part in parts:
+            g_out = part if g_out is None else g_out + part
+    if e[1] is not None and gg_w is not None:
+        g_in = (convolution_backward(grad_output, input, gg_w, geometry, (True, False, False))[0] if xp.tensors
+                else _conv_bw(grad_output, input, gg_w, stride, padding, dilation, groups, (True, False, False))[0])
+    if e[2] is not None and gg_in is not None:
+        g_w = (convolution_backward(grad_output, gg_in, weight, geometry, (False, True, False))[1] if xp.tensors
+               else _conv_bw(grad_output, gg_in, weight, stride, padding, dilation, groups, (False, True, False))[1])
+    return (g_out, g_in, g_w)
+
+
+def _conv_op(xp, x, w, geometry):
+    """conv(x, w) without bias: the op itself under create_graph (ConvolutionBackward0), else arrays."""
+    stride, padding, dilation, groups = geometry
+    if xp.tensors:
+        return _conv_forward(x, w, None, stride, padding, dilation, groups)
+    return _out(_conv_arrays(x, w, stride, padding, dilation, groups), x)
+
+
+def convolution_backward(grad_output, input, weight, geometry, mask):
+    """aten::convolution_backward under create_graph: its three outputs come from one node
+    (ConvolutionBackwardBackward0) with grad_output, input and weight as inputs."""
+    stride, padding, dilation, groups = geometry
+    arrays = _conv_bw(grad_output._a, input._a, weight._a, stride, padding, dilation, groups, mask)
+    outs = tuple(None if a is None else _new(a) for a in arrays)
+    if GRAD[0] and any(t._fn is not None or t._rg for t in (grad_output, input, weight)):
+        node = Node(ConvolutionBackwardBackward0, tuple(edge_of(t) for t in (grad_output, input, weight)),
+                    (grad_output, input, weight), (geometry, mask))
+        node.n_out = 3
+        for k, o in enumerate(outs):
+            if o is not None:
+                o._fn, o._onr = node, k
+    return outs
+
+
+declare("convolution_backward", convolution_backward, method=False, function=False,
+        rules=[ConvolutionBackwardBackward0])
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
@@ -565,11 +908,20 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
         raise RuntimeError(f"Given groups={groups}, weight of size {list(w.shape)}, expected input{list(x.shape)} to "
                            f"have {w.shape[1] * groups} channels, but got {x.shape[1]} channels instead")
     xpad = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
-    out_sp, views = _windows(xpad, w.shape[2:], stride, dilation)
+    out_sp, _ = _windows(xpad, w.shape[2:], stride, dilation)
     if any(o <= 0 for o in out_sp):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(str(s) for s in xpad.shape[2:])}). "
                            f"Kernel size: ({' x '.join(str(s) for s in w.shape[2:])}). Kernel size can't be greater "
                            "than actual input size")
+    inputs = (input if not unbatched else input.unsqueeze(0), weight, bias)
+    t = _conv_forward(inputs[0], weight, bias, stride, padding, dilation, groups)
+    return t.squeeze(0) if unbatched else t
+
+
+def _conv_arrays(x, w, stride, padding, dilation, groups):
+    """The convolution in float64, without bias."""
+    xpad = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+    out_sp, views = _windows(xpad, w.shape[2:], stride, dilation)
     cin_g, cout_g = w.shape[1], w.shape[0] // groups
     out = np.zeros((x.shape[0], w.shape[0], *out_sp), np.float64)
     for gi in range(groups):
@@ -577,12 +929,17 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
             patch = _f64(xpad[(slice(None), slice(gi * cin_g, (gi + 1) * cin_g)) + idx[2:]])
             wk = _f64(w[(slice(gi * cout_g, (gi + 1) * cout_g), slice(None)) + tuple(offset)])
             out[:, gi * cout_g:(gi + 1) * cout_g] += np.einsum("nc...,oc->no...", patch, wk)
+    return out
+
+
+def _conv_forward(input, weight, bias, stride, padding, dilation, groups):
+    """A batched convolution's Tensor (its arguments checked by the caller)."""
+    x, w = input._a, weight._a
+    out = _conv_arrays(x, w, stride, padding, dilation, groups)
     if bias is not None:
-        out += _f64(bias._a).reshape((1, -1) + (1,) * n)
-    inputs = (input if not unbatched else input.unsqueeze(0), weight, bias)
-    t = result(_out(out, x), ConvolutionBackward0, inputs, (inputs[0], weight),
-               (stride, padding, dilation, groups, bias is not None))
-    return t.squeeze(0) if unbatched else t
+        out += _f64(bias._a).reshape((1, -1) + (1,) * (w.ndim - 2))
+    return result(_out(out, x), ConvolutionBackward0, (input, weight, bias), (input, weight),
+                  (stride, padding, dilation, groups, bias is not None))
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -639,13 +996,49 @@ def _pool_windows(x, kernel, stride, padding, dilation, out, fill):
 @rule("MaxPool2DWithIndicesBackward0", ("self",), ("grad scattered to the max of each window",),
       saved=("self", "indices"), ctx=())
 def MaxPool2DWithIndicesBackward0(grad, xp, self, indices):
-    first_order(xp, "MaxPool2DWithIndicesBackward0", grad)
-    x, idx, g = xp.raw(self), xp.raw(indices), xp.raw(grad)
+    if xp.tensors:
+        return (max_pool2d_with_indices_backward(grad, self, indices),)
+    return (_max_pool_bw(grad, self, indices),)
+
+
+def _max_pool_bw(g, x, idx):
     H, W = x.shape[-2:]
     lead = int(np.prod(x.shape[:-2]))
     gx = np.zeros((lead, H * W), g.dtype)
     np.add.at(gx, (np.arange(lead)[:, None], idx.reshape(lead, -1)), g.reshape(lead, -1))
-    return (xp.constant(gx.reshape(x.shape)),)
+    return gx.reshape(x.shape)
+
+
+def _max_pool_gather(g, idx):
+    """max_pool_double_backward: each window's maximum position read from g (input-shaped)."""
+    lead = int(np.prod(g.shape[:-2]))
+    flat = g.reshape(lead, -1)
+    return np.take_along_axis(flat, idx.reshape(lead, -1), 1).reshape(idx.shape)
+
+
+@rule("MaxPool2DWithIndicesBackwardBackward0", ("grad_output", "self"),
+      ("grad read at the max of each window (max_pool_double_backward)", "zeros_like(self)"),
+      saved=("self", "indices"))
+def MaxPool2DWithIndicesBackwardBackward0(grad, xp, node, self, indices):
+    e = node.edges
+    g_out = None
+    if e[0] is not None:
+        if xp.tensors:
+            idx = xp.raw(indices)
+            lead = int(np.prod(idx.shape[:-2]))
+            g_out = grad.reshape(lead, -1).gather(1, _new(idx.reshape(lead, -1))).reshape(idx.shape)
+        else:
+            g_out = _max_pool_gather(grad, indices)
+    return (g_out, None if e[1] is None else xp.zeros_like(self))
+
+
+def max_pool2d_with_indices_backward(grad_output, self, indices):
+    return result(_max_pool_bw(grad_output._a, self._a, indices._a), MaxPool2DWithIndicesBackwardBackward0,
+                  (grad_output, self), (self, indices))
+
+
+declare("max_pool2d_with_indices_backward", max_pool2d_with_indices_backward, method=False, function=False,
+        rules=[MaxPool2DWithIndicesBackwardBackward0])
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -674,8 +1067,34 @@ declare("max_pool2d", max_pool2d, method=False, functional=True, rules=[MaxPool2
 @rule("AvgPool2DBackward0", ("self",), ("grad / divisor spread over each window",), saved=("self",),
       ctx=("kernel", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"))
 def AvgPool2DBackward0(grad, xp, self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    first_order(xp, "AvgPool2DBackward0", grad)
-    x, g = xp.raw(self), xp.raw(grad)
+    args = (kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    if xp.tensors:
+        return (avg_pool2d_backward(grad, self, args),)
+    return (_avg_pool_bw(grad, self, *args),)
+
+
+@rule("AvgPool2DBackwardBackward0", ("grad_output", "self"), ("avg_pool2d(grad)", "zeros_like(self)"),
+      saved=("self",), ctx=("args",))
+def AvgPool2DBackwardBackward0(grad, xp, node, self, args):
+    e = node.edges
+    g_out = None
+    if e[0] is not None:
+        kernel, stride, padding, ceil_mode, count_include_pad, divisor_override = args
+        pooled = avg_pool2d(grad if xp.tensors else _new(grad), kernel, stride, padding, ceil_mode, count_include_pad,
+                            divisor_override)
+        g_out = pooled if xp.tensors else pooled._a
+    return (g_out, None if e[1] is None else xp.zeros_like(self))
+
+
+def avg_pool2d_backward(grad_output, self, args):
+    return result(_avg_pool_bw(grad_output._a, self._a, *args), AvgPool2DBackwardBackward0, (grad_output, self),
+                  (self,), args)
+
+
+declare("avg_pool2d_backward", avg_pool2d_backward, method=False, function=False, rules=[AvgPool2DBackwardBackward0])
+
+
+def _avg_pool_bw(g, x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
     H, W = x.shape[-2:]
     out = g.shape[-2:]
     _, flat = _pool_windows(x, kernel, stride, padding, (1, 1), out, 0)
@@ -686,7 +1105,7 @@ def AvgPool2DBackward0(grad, xp, self, kernel, stride, padding, ceil_mode, count
     gx = np.zeros((lead, H * W + 1), np.float64)
     target = np.where(flat >= 0, flat, H * W)
     np.add.at(gx, (np.arange(lead)[:, None, None, None], np.broadcast_to(target, share.shape)), share)
-    return (xp.constant(_out(gx[:, :H * W].reshape(x.shape), x)),)
+    return _out(gx[:, :H * W].reshape(x.shape), x)
 
 
 def _avg_divisor(shape, kernel, stride, padding, out, count_include_pad, divisor_override):
@@ -722,17 +1141,101 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 declare("avg_pool2d", avg_pool2d, method=False, function=False, functional=True, rules=[AvgPool2DBackward0])
 
 
+def _adaptive_windows(size, out):
+    """PyTorch's adaptive pooling windows along one dim: [floor(i*size/out), ceil((i+1)*size/out))."""
+    return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
+
+
+@rule("AdaptiveAvgPool2DBackward0", ("self",), ("grad / window size spread over each window",), ctx=("shape",))
+def AdaptiveAvgPool2DBackward0(grad, xp, shape):
+    first_order(xp, "AdaptiveAvgPool2DBackward0", grad)
+    g = xp.raw(grad)
+    acc = _accumulator(g)
+    gx = np.zeros(shape, acc)
+    for i, (h0, h1) in enumerate(_adaptive_windows(shape[-2], g.shape[-2])):
+        for j, (w0, w1) in enumerate(_adaptive_windows(shape[-1], g.shape[-1])):
+            # PyTorch's CPU kernel: each output's gradient divided by the window's height, then width
+            gx[..., h0:h1, w0:w1] += (g[..., i, j, None, None].astype(acc) / acc.type(h1 - h0)) / acc.type(w1 - w0)
+    return (xp.constant(_out(gx, g)),)
+
+
+def _accumulator(a):
+    """The dtype PyTorch's CPU pooling kernels add in: float32 for float16/bfloat16."""
+    return np.dtype(np.float32) if a.dtype.itemsize == 2 else a.dtype
+
+
+def adaptive_avg_pool2d(input, output_size):
+    x = input._a
+    if x.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {shape_list(x.shape)}")
+    sizes = (output_size, output_size) if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    if len(sizes) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    out = tuple(x.shape[-2 + k] if s is None else s for k, s in enumerate(sizes))
+    if any(s < 0 for s in out):
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{out[0]}, {out[1]}}}")
+    if out == (1, 1):   # PyTorch: a mean over the last two dims
+        return input.mean((-2, -1), keepdim=True)
+    acc = _accumulator(x)
+    res = np.zeros(x.shape[:-2] + out, acc)
+    for i, (h0, h1) in enumerate(_adaptive_windows(x.shape[-2], out[0])):
+        for j, (w0, w1) in enumerate(_adaptive_windows(x.shape[-1], out[1])):
+            total = np.zeros(x.shape[:-2], acc)
+            for ih in range(h0, h1):            # PyTorch's CPU kernel: row by row, left to right,
+                for iw in range(w0, w1):        # then divided by the window's height and width
+                    total += x[..., ih, iw]
+            res[..., i, j] = total / acc.type(h1 - h0) / acc.type(w1 - w0)
+    return result(_out(res, x), AdaptiveAvgPool2DBackward0, (input,), (), x.shape)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    if input._a.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input._a.ndim}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for adaptive_avg_pool1d)")
+    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+
+
+declare("adaptive_avg_pool2d", adaptive_avg_pool2d, method=False, function=False, functional=True,
+        rules=[AdaptiveAvgPool2DBackward0])
+declare("adaptive_avg_pool1d", adaptive_avg_pool1d, method=False, functional=True, rules=[])
+
+
 # ------------------------------------------------------------------ embedding
 @rule("EmbeddingBackward0", ("weight",), ("grad rows added at the indices",), saved=("indices",),
       ctx=("num_weights", "padding_idx"))
 def EmbeddingBackward0(grad, xp, indices, num_weights, padding_idx):
-    first_order(xp, "EmbeddingBackward0", grad)
-    idx, g = xp.raw(indices), xp.raw(grad)
+    if xp.tensors:
+        return (embedding_dense_backward(grad, indices, num_weights, padding_idx),)
+    return (_embedding_bw(grad, indices, num_weights, padding_idx),)
+
+
+def _embedding_bw(g, idx, num_weights, padding_idx):
     gw = np.zeros((num_weights, g.shape[-1]), g.dtype)
     np.add.at(gw, idx.reshape(-1), g.reshape(-1, g.shape[-1]))
     if padding_idx is not None and padding_idx >= 0:
         gw[padding_idx] = 0
-    return (xp.constant(gw),)
+    return gw
+
+
+@rule("EmbeddingDenseBackwardBackward0", ("grad_output",), ("grad rows read at the indices",), saved=("indices",),
+      ctx=("padding_idx",))
+def EmbeddingDenseBackwardBackward0(grad, xp, indices, padding_idx):
+    idx = xp.raw(indices)
+    keep = xp.constant(_out((idx != padding_idx)[..., None], xp.raw(grad)))
+    if xp.tensors:
+        return (grad[_new(idx)] * keep,)
+    return (grad[idx] * keep,)
+
+
+def embedding_dense_backward(grad_output, indices, num_weights, padding_idx):
+    return result(_embedding_bw(grad_output._a, indices._a, num_weights, padding_idx), EmbeddingDenseBackwardBackward0,
+                  (grad_output,), (indices,), padding_idx)
+
+
+declare("embedding_dense_backward", embedding_dense_backward, method=False, function=False,
+        rules=[EmbeddingDenseBackwardBackward0])
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
@@ -775,23 +1278,139 @@ declare("one_hot", one_hot, method=False, function=False, functional=True, rules
 @rule("NativeLayerNormBackward0", ("input", "weight", "bias"),
       ("(weight * grad - mean(weight * grad) - xhat * mean(weight * grad * xhat)) * rstd",
        "sum(grad * xhat)", "sum(grad)"),
-      saved=("input", "weight"), ctx=("axes", "mean", "rstd"), optional=("weight",))
-def NativeLayerNormBackward0(grad, xp, node, input, weight, axes, mean, rstd):
-    first_order(xp, "NativeLayerNormBackward0", grad, input, weight)
-    x, g = _f64(xp.raw(input)), _f64(xp.raw(grad))
+      saved=("input", "weight"), ctx=("axes", "mean", "rstd", "eps"), optional=("weight",))
+def NativeLayerNormBackward0(grad, xp, node, input, weight, axes, mean, rstd, eps):
+    mask = tuple(e is not None for e in node.edges)
+    if xp.tensors:
+        return _norm_backward_op(NativeLayerNormBackwardBackward0, _layer_norm_bw, grad, input, weight, node.edges,
+                                 (axes, mean, rstd, eps), mask)
+    return _layer_norm_bw(grad, input, weight, axes, mean, rstd, eps, mask)
+
+
+def _layer_norm_bw(grad, input, weight, axes, mean, rstd, eps, mask):
+    """native_layer_norm_backward on arrays: (d input, d weight, d bias) where mask says."""
+    x, g = _f64(input), _f64(grad)
     xhat = (x - mean) * rstd
     lead = tuple(range(x.ndim - len(axes)))
     gw = gb = gx = None
-    if node.edges[1] is not None:
-        gw = xp.constant(_out((g * xhat).sum(axis=lead), xp.raw(grad)))
-    if node.edges[2] is not None:
-        gb = xp.constant(_out(g.sum(axis=lead), xp.raw(grad)))
-    if node.edges[0] is not None:
-        wg = g if weight is None else g * _f64(xp.raw(weight))
+    if mask[1]:
+        gw = _out((g * xhat).sum(axis=lead), grad)
+    if mask[2]:
+        gb = _out(g.sum(axis=lead), grad)
+    if mask[0]:
+        wg = g if weight is None else g * _f64(weight)
         m1 = wg.mean(axis=axes, keepdims=True)
         m2 = (wg * xhat).mean(axis=axes, keepdims=True)
-        gx = xp.constant(_out((wg - m1 - xhat * m2) * rstd, xp.raw(grad)))
+        gx = _out((wg - m1 - xhat * m2) * rstd, grad)
     return (gx, gw, gb)
+
+
+def _layer_norm_graph(g, x, w, axes, eps):
+    """The first-order gradients of layer_norm written in ops (differentiable again)."""
+    mean = x.mean(axes, keepdim=True)
+    xc = x - mean
+    rstd = ((xc * xc).mean(axes, keepdim=True) + eps).rsqrt()
+    xhat = xc * rstd
+    lead = tuple(range(x.ndim - len(axes)))
+    wg = g if w is None else g * w
+    gx = (wg - wg.mean(axes, keepdim=True) - xhat * (wg * xhat).mean(axes, keepdim=True)) * rstd
+    return gx, (g * xhat).sum(lead) if lead else g * xhat, g.sum(lead) if lead else g
+
+
+def _batch_norm_graph(g, x, w, axes, eps, training, mean, invstd):
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    if training:
+        mean_t = x.mean(axes, keepdim=True)
+        xc = x - mean_t
+        invstd_t = ((xc * xc).mean(axes, keepdim=True) + eps).rsqrt()
+    else:
+        xc = x - _new(mean.astype(x._a.dtype))
+        invstd_t = _new(invstd.astype(x._a.dtype))
+    xhat = xc * invstd_t
+    ws = 1.0 if w is None else w.reshape(shape)
+    if training:
+        gx = (g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True)) * invstd_t * ws
+    else:
+        gx = g * invstd_t * ws
+    return gx, (g * xhat).sum(axes), g.sum(axes)
+
+
+def _norm_backward_op(spec, kernel, grad, input, weight, edges, ctx, mask):
+    """native_layer_norm_backward / native_batch_norm_backward under create_graph: the plain
+    kernel's values, recorded as one node of three outputs (PyTorch's ...BackwardBackward0)
+    whose rule differentiates the formula again."""
+    arrays = kernel(grad._a, input._a, None if weight is None else weight._a, *ctx, mask)
+    outs = tuple(None if a is None else _new(a) for a in arrays)
+    if GRAD[0] and (grad.requires_grad or edges[0] is not None or edges[1] is not None):
+        if spec is NativeLayerNormBackwardBackward0:   # grad_out, input, mean, rstd, weight, bias
+            node_edges = (edge_of(grad), edges[0], None, None, edges[1], edges[2])
+        else:                                          # grad_out, input, weight, running_mean, running_var
+            node_edges = (edge_of(grad), edges[0], edges[1], None, None)
+        node = Node(spec, node_edges, (grad, input, ABSENT if weight is None else weight), ctx)
+        node.n_out = 3
+        for k, o in enumerate(outs):
+            if o is not None:
+                o._fn, o._onr = node, k
+    return outs
+
+
+def _norm_double(grads, xp, grad_output, input, weight, first_order_graph):
+    """(d grad_output, d input, d weight) of the first-order gradients contracted with
+    `grads`, by the engine's own backward through their formula in ops."""
+    prev = GRAD[0]
+    GRAD[0] = True
+    try:
+        leaves = []
+        for t in (grad_output, input, weight):
+            if t is None:
+                leaves.append(None)
+            elif xp.tensors and t.requires_grad:
+                leaves.append(t)          # stays attached: third derivatives flow through
+            else:
+                leaf = _new(t._a if type(t) is Tensor else t)
+                leaf._rg = True
+                leaves.append(leaf)
+        outs = first_order_graph(*leaves)
+    finally:
+        GRAD[0] = prev
+    roots, seeds = [], []
+    for o, gg in zip(outs, list(grads) + [None] * 3):
+        if gg is not None and o is not None and o.requires_grad:
+            roots.append(o)
+            seeds.append(gg if xp.tensors else _new(np.asarray(gg)))
+    wanted = [t for t in leaves if t is not None]
+    if not roots:
+        return [None] * 3
+    got = run_backward(roots, seeds, retain_graph=False, create_graph=xp.tensors, inputs=wanted, accumulate=False,
+                       allow_unused=True)
+    it = iter(got)
+    res = [None if t is None else next(it) for t in leaves]
+    return [None if r is None else (r if xp.tensors else r._a) for r in res]
+
+
+@rule("NativeLayerNormBackwardBackward0", ("grad_out", "input", "mean", "rstd", "weight", "bias"),
+      ("d/d grad_out of the first-order formula", "d/d input (through mean and rstd)", "non-differentiable here",
+       "non-differentiable here", "d/d weight", "0"),
+      saved=("grad_out", "input", "weight"), ctx=("axes", "mean", "rstd", "eps"), optional=("weight",), multi=True)
+def NativeLayerNormBackwardBackward0(grads, xp, node, grad_out, input, weight, axes, mean, rstd, eps):
+    gg, gi, gw = _norm_double(grads, xp, grad_out, input, weight,
+                              lambda g, x, w: _layer_norm_graph(g, x, w, axes, eps))
+    e = node.edges
+    return (gg if e[0] is not None else None, gi if e[1] is not None else None, None, None,
+            gw if e[4] is not None else None, None)
+
+
+@rule("NativeBatchNormBackwardBackward0", ("grad_out", "input", "weight", "running_mean", "running_var"),
+      ("d/d grad_out of the first-order formula", "d/d input (through the batch statistics when training)",
+       "d/d weight", "non-differentiable here", "non-differentiable here"),
+      saved=("grad_out", "input", "weight"), ctx=("axes", "mean", "invstd", "training", "eps"), optional=("weight",),
+      multi=True)
+def NativeBatchNormBackwardBackward0(grads, xp, node, grad_out, input, weight, axes, mean, invstd, training, eps):
+    gg, gi, gw = _norm_double(grads, xp, grad_out, input, weight,
+                              lambda g, x, w: _batch_norm_graph(g, x, w, axes, eps, training, mean, invstd))
+    e = node.edges
+    return (gg if e[0] is not None else None, gi if e[1] is not None else None,
+            gw if e[2] is not None else None, None, None)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -811,7 +1430,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         y = y * _f64(weight._a)
     if bias is not None:
         y = y + _f64(bias._a)
-    return result(_out(y, x), NativeLayerNormBackward0, (input, weight, bias), (input, weight), (axes, mean, rstd))
+    return result(_out(y, x), NativeLayerNormBackward0, (input, weight, bias), (input, weight),
+                  (axes, mean, rstd, eps))
 
 
 declare("layer_norm", layer_norm, method=False, functional=True, rules=[NativeLayerNormBackward0])
@@ -820,23 +1440,31 @@ declare("layer_norm", layer_norm, method=False, functional=True, rules=[NativeLa
 @rule("NativeBatchNormBackward0", ("input", "weight", "bias"),
       ("training: (grad - mean(grad) - xhat * mean(grad * xhat)) * weight * invstd; eval: grad * weight * invstd",
        "sum(grad * xhat)", "sum(grad)"),
-      saved=("input", "weight"), ctx=("axes", "mean", "invstd", "training"), optional=("weight",))
-def NativeBatchNormBackward0(grad, xp, node, input, weight, axes, mean, invstd, training):
-    first_order(xp, "NativeBatchNormBackward0", grad, input, weight)
-    x, g = _f64(xp.raw(input)), _f64(xp.raw(grad))
+      saved=("input", "weight"), ctx=("axes", "mean", "invstd", "training", "eps"), optional=("weight",))
+def NativeBatchNormBackward0(grad, xp, node, input, weight, axes, mean, invstd, training, eps):
+    mask = tuple(e is not None for e in node.edges)
+    if xp.tensors:
+        return _norm_backward_op(NativeBatchNormBackwardBackward0, _batch_norm_bw, grad, input, weight, node.edges,
+                                 (axes, mean, invstd, training, eps), mask)
+    return _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask)
+
+
+def _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask):
+    """native_batch_norm_backward on arrays: (d input, d weight, d bias) where mask says."""
+    x, g = _f64(input), _f64(grad)
     xhat = (x - mean) * invstd
     gw = gb = gx = None
-    if node.edges[1] is not None:
-        gw = xp.constant(_out((g * xhat).sum(axis=axes), xp.raw(grad)))
-    if node.edges[2] is not None:
-        gb = xp.constant(_out(g.sum(axis=axes), xp.raw(grad)))
-    if node.edges[0] is not None:
-        w = 1.0 if weight is None else _f64(xp.raw(weight)).reshape(mean.shape)
+    if mask[1]:
+        gw = _out((g * xhat).sum(axis=axes), grad)
+    if mask[2]:
+        gb = _out(g.sum(axis=axes), grad)
+    if mask[0]:
+        w = 1.0 if weight is None else _f64(weight).reshape(mean.shape)
         if training:
             d = (g - g.mean(axis=axes, keepdims=True) - xhat * (g * xhat).mean(axis=axes, keepdims=True)) * invstd * w
         else:
             d = g * invstd * w
-        gx = xp.constant(_out(d, xp.raw(grad)))
+        gx = _out(d, grad)
     return (gx, gw, gb)
 
 
@@ -871,7 +1499,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if bias is not None:
         y = y + _f64(bias._a).reshape(shape)
     return result(_out(y, x), NativeBatchNormBackward0, (input, weight, bias), (input, weight),
-                  (axes, mean, invstd, training))
+                  (axes, mean, invstd, training, eps))
 
 
 declare("batch_norm", batch_norm, method=False, function=False, functional=True, rules=[NativeBatchNormBackward0])
@@ -887,8 +1515,9 @@ def _pad_array(x, widths, value):
 
 @rule("ConstantPadNdBackward0", ("self",), ("constant_pad_nd(grad, -pad, 0)",), ctx=("widths",))
 def ConstantPadNdBackward0(grad, xp, widths):
-    first_order(xp, "ConstantPadNdBackward0", grad)
-    return (xp.constant(_pad_array(xp.raw(grad), [(-a, -b) for a, b in widths], 0)),)
+    if xp.tensors:   # the op itself on grad, with the widths negated (linear: create_graph goes through it)
+        return (pad(grad, [-w for a, b in reversed(widths) for w in (a, b)]),)
+    return (_pad_array(grad, [(-a, -b) for a, b in widths], 0),)
 
 
 def pad(input, pad, mode="constant", value=None):

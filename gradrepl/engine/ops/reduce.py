@@ -4,8 +4,9 @@ import builtins
 import numpy as np
 
 from gradrepl.engine.autograd import GRAD
-from gradrepl.engine.ops.common import RESULT, result
+from gradrepl.engine.ops.common import RESULT, in_float32, is_reduced, result
 from gradrepl.engine.ops.elementwise import maximum, minimum
+from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
@@ -66,6 +67,8 @@ def reduce_sum(a, dim=None, keepdim=False, dtype=None):
 
 @declare("sum", rules=[SumBackward0, SumBackward1])
 def sum(self, dim=None, keepdim=None, dtype=None):
+    if dtype is None and is_reduced(self._a):
+        return in_float32(reduce_sum, self, dim, _keepdim("sum", dim, keepdim))
     return reduce_sum(self, dim, _keepdim("sum", dim, keepdim), dtype)
 
 
@@ -85,7 +88,7 @@ def reduce_mean(a, dim=None, keepdim=False, dtype=None):
     xa = a._a
     if dtype is not None:
         xa = xa.astype(dtype.np)
-    elif xa.dtype.kind != "f":
+    elif xa.dtype.kind not in "fV":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
             f"Got: {legacy_scalar(a.dtype)}")
@@ -111,6 +114,8 @@ def reduce_mean(a, dim=None, keepdim=False, dtype=None):
 
 @declare("mean", rules=[MeanBackward0, MeanBackward1], bare=True)
 def mean(self, dim=None, keepdim=None, dtype=None):
+    if dtype is None and is_reduced(self._a):
+        return in_float32(reduce_mean, self, dim, _keepdim("mean", dim, keepdim))
     return reduce_mean(self, dim, _keepdim("mean", dim, keepdim), dtype)
 
 
@@ -343,10 +348,27 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
     return (self * absa ** (p - 2) * grad / safe ** (p - 1) * nonzero,)
 
 
+# ATen's at::norm (what pairwise_distance calls) records NormBackward1: the same derivative
+NormBackward1 = rule("NormBackward1", ("self",), LinalgVectorNormBackward0.formulas, saved=("self", "result"),
+                     ctx=("dims", "keepdim", "p"))(LinalgVectorNormBackward0.fn)
+
+
 @declare("norm", rules=[LinalgVectorNormBackward0])
 def norm(self, p="fro", dim=None, keepdim=False):
+    return vector_norm(self, p, dim, keepdim, LinalgVectorNormBackward0)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    dim = builtins.max(x1._a.ndim, x2._a.ndim) - 1     # ATen: norm(x1 - x2 + eps, p, last dim)
+    return vector_norm(x1 - x2 + eps, p, dim, keepdim, NormBackward1)
+
+
+declare("pairwise_distance", pairwise_distance, method=False, functional=True, rules=[NormBackward1])
+
+
+def vector_norm(self, p, dim, keepdim, spec):
     xa = self._a
-    if xa.dtype.kind != "f":
+    if xa.dtype.kind not in "fV":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {legacy_scalar(self.dtype)}")
     dims = None if dim is None else dims_tuple(dim, xa.ndim)
@@ -366,7 +388,7 @@ def norm(self, p="fro", dim=None, keepdim=False):
         else:
             out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
     out = np.asarray(out, dtype=xa.dtype)
-    return result(out, LinalgVectorNormBackward0, (self,), (self, RESULT), (dims, keepdim, p))
+    return result(out, spec, (self,), (self, RESULT), (dims, keepdim, p))
 
 
 # ================================================================ var, std
@@ -402,7 +424,7 @@ def StdBackward0(grad, xp, self, result, dims, correction, keepdim):
 
 def _var(a, dim, unbiased, keepdim, correction, std):
     xa = a._a
-    if xa.dtype.kind != "f":
+    if xa.dtype.kind not in "fV":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 0 if unbiased is False else 1
@@ -441,46 +463,108 @@ def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 # ================================================================ softmax, log_softmax, logsumexp, cumsum
-@rule("SoftmaxBackward0", ("self",), ("result * (grad - (grad * result).sum(dim, keepdim=True))",),
-      saved=("result",), ctx=("dim",))
+def _softmax_bw(grad_output, output, dim):
+    dims = (dim,) if output.ndim else None   # a 0-d tensor: its one element
+    return output * (grad_output - np.add.reduce(grad_output * output, axis=dims, keepdims=True))
+
+
+def _log_softmax_bw(grad_output, output, dim):
+    dims = (dim,) if output.ndim else None
+    return grad_output - np.exp(output) * np.add.reduce(grad_output, axis=dims, keepdims=True)
+
+
+@rule("SoftmaxBackwardDataBackward0", ("grad_output", "output"),
+      ("_softmax_backward_data(grad, output, dim)",
+       "grad * (grad_output - (grad_output * output).sum(dim)) - grad_output * (grad * output).sum(dim)"),
+      saved=("grad_output", "output"), ctx=("dim",))
+def SoftmaxBackwardDataBackward0(grad, xp, node, grad_output, output, dim):
+    e = node.edges
+    g_out = g_self = None
+    if e[0] is not None:
+        g_out = softmax_backward_data(grad, output, dim) if xp.tensors else _softmax_bw(grad, output, dim)
+    if e[1] is not None:
+        dims = (dim,) if xp.raw(output).ndim else None
+        g_self = (grad * (grad_output - xp.sum(grad_output * output, dims, True))
+                  - grad_output * xp.sum(grad * output, dims, True))
+    return (g_out, g_self)
+
+
+def softmax_backward_data(grad_output, output, dim):
+    return result(_softmax_bw(grad_output._a, output._a, dim), SoftmaxBackwardDataBackward0, (grad_output, output),
+                  (grad_output, output), dim)
+
+
+@rule("LogSoftmaxBackwardDataBackward0", ("grad_output", "output"),
+      ("grad - (grad * output.exp()).sum(dim)", "-grad_output.sum(dim) * output.exp() * grad"),
+      saved=("grad_output", "output"), ctx=("dim",))
+def LogSoftmaxBackwardDataBackward0(grad, xp, node, grad_output, output, dim):
+    e = node.edges
+    dims = (dim,) if xp.raw(output).ndim else None
+    return (None if e[0] is None else grad - xp.sum(grad * xp.exp(output), dims, True),
+            None if e[1] is None else -xp.sum(grad_output, dims, True) * xp.exp(output) * grad)
+
+
+def log_softmax_backward_data(grad_output, output, dim):
+    return result(_log_softmax_bw(grad_output._a, output._a, dim), LogSoftmaxBackwardDataBackward0,
+                  (grad_output, output), (grad_output, output), dim)
+
+
+declare("softmax_backward_data", softmax_backward_data, method=False, function=False,
+        rules=[SoftmaxBackwardDataBackward0])
+declare("log_softmax_backward_data", log_softmax_backward_data, method=False, function=False,
+        rules=[LogSoftmaxBackwardDataBackward0])
+
+
+@rule("SoftmaxBackward0", ("self",), ("_softmax_backward_data(grad, result, dim)",), saved=("result",), ctx=("dim",))
 def SoftmaxBackward0(grad, xp, result, dim):
-    dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
-    return (result * (grad - xp.sum(grad * result, dims, True)),)
+    return (softmax_backward_data(grad, result, dim) if xp.tensors else _softmax_bw(grad, result, dim),)
 
 
-@rule("LogSoftmaxBackward0", ("self",), ("grad - result.exp() * grad.sum(dim, keepdim=True)",),
-      saved=("result",), ctx=("dim",))
+@rule("LogSoftmaxBackward0", ("self",), ("_log_softmax_backward_data(grad, result, dim)",), saved=("result",),
+      ctx=("dim",))
 def LogSoftmaxBackward0(grad, xp, result, dim):
-    dims = (dim,) if xp.raw(result).ndim else None   # a 0-d tensor: its one element
-    return (grad - xp.exp(result) * xp.sum(grad, dims, True),)
+    return (log_softmax_backward_data(grad, result, dim) if xp.tensors else _log_softmax_bw(grad, result, dim),)
 
 
 def _softmax_dtype_check(a, d, name):
-    if a._a.dtype.kind != "f":
+    if a._a.dtype.kind not in "fV":
         kernel = f"{name}_lastdim_kernel_impl" if d == builtins.max(a._a.ndim - 1, 0) else f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy_scalar(a.dtype)}\'')
 
 
+def _softmax_operand(arr):
+    """The array softmax computes on (float32 for integers, float16 and bfloat16) and the
+    result's dtype."""
+    if arr.dtype.kind not in "fV":
+        return arr.astype(np.float32), np.float32
+    return (arr.astype(np.float32) if is_reduced(arr) else arr), arr.dtype
+
+
 def softmax_kernel(a, dim, dtype=None):
-    xa = a._a if a._a.dtype.kind == "f" else a._a.astype(np.float32)
+    xa, rd = _softmax_operand(a._a)
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "softmax")
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
-    out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype)
+    out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype).astype(rd, copy=False)
     return result(out, SoftmaxBackward0, (a,), (RESULT,), d)
 
 
 def log_softmax_kernel(a, dim, dtype=None):
-    xa = a._a if a._a.dtype.kind == "f" else a._a.astype(np.float32)
+    xa, rd = _softmax_operand(a._a)
     d = wrap_dim(dim, xa.ndim)
     if dtype is None:
         _softmax_dtype_check(a, d, "log_softmax")
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m
-    out = np.asarray(s - np.log(np.add.reduce(np.exp(s), axis=d, keepdims=True)), dtype=xa.dtype)
+    total = np.add.reduce(np.exp(s), axis=d, keepdims=True)
+    if is_reduced(a._a):   # PyTorch rounds the sum and its log to the reduced dtype
+        log_total = np.log(total.astype(rd)).astype(rd).astype(xa.dtype)
+    else:
+        log_total = np.log(total)
+    out = np.asarray(s - log_total, dtype=xa.dtype).astype(rd, copy=False)
     return result(out, LogSoftmaxBackward0, (a,), (RESULT,), d)
 
 
@@ -515,8 +599,10 @@ def CumsumBackward0(grad, xp, dim):
     return (xp.reverse_cumsum(grad, dim),)
 
 
-@declare("cumsum", rules=[CumsumBackward0])
+@declare("cumsum", rules=[CumsumBackward0], inplace=unary_inplace(lambda self, dim, **kw: cumsum(self, dim, **kw)))
 def cumsum(self, dim):
+    if is_reduced(self._a):
+        return in_float32(cumsum, self, dim)
     d = wrap_dim(dim, self._a.ndim)
     out = np.cumsum(self._a, axis=d, dtype=self._a.dtype if self.dtype.is_floating_point else np.int64)
     out += 0  # PyTorch's running sum starts at +0: a leading -0. becomes 0.
@@ -535,7 +621,7 @@ def LogsumexpBackward0(grad, xp, self, result, dims, keepdim):
 
 @declare("logsumexp", rules=[LogsumexpBackward0])
 def logsumexp(self, dim, keepdim=False):
-    if self._a.dtype.kind != "f":  # integer and bool inputs give a float result
+    if self._a.dtype.kind not in "fV":  # integer and bool inputs give a float result
         return logsumexp(self.float(), dim, keepdim)
     prev = GRAD[0]
     GRAD[0] = False

@@ -51,6 +51,7 @@ class Rule:
 
     __slots__ = ("name", "inputs", "formulas", "saved_names", "ctx_names", "backward", "fn", "saves", "multi",
                  "key", "optional")
+    builtin = True   # a formula of PyTorch's C++ code (autograd.CPP_FORMULA), unlike a custom Function's
 
     def __init__(self, name, inputs, formulas, saved, ctx, fn, saves, multi, key, optional=()):
         self.name = name

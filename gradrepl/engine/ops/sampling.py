@@ -28,7 +28,7 @@ def _write(t, values):
 
 
 def _floating(t, name):
-    if t._a.dtype.kind != "f":
+    if t._a.dtype.kind not in "fV":
         raise NotImplementedError(f'"{name}_kernel_cpu" not implemented for \'{t.dtype.legacy[:-len("Tensor")]}\'')
 
 
@@ -58,7 +58,7 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
     return _write(self, _gen(generator).uniform(a.shape, from_, to, a.dtype))
 
 
-_RANDOM_TOP = {"float32": (1 << 24) + 1, "float64": (1 << 53) + 1, "float16": (1 << 11) + 1,
+_RANDOM_TOP = {"float32": (1 << 24) + 1, "float64": (1 << 53) + 1, "float16": (1 << 11) + 1, "bfloat16": (1 << 8) + 1,
                "int64": 1 << 63, "int32": 1 << 31, "int16": 1 << 15, "int8": 1 << 7, "uint8": 1 << 8,
                "bool": 2}
 

@@ -104,6 +104,24 @@ def scatter_add(self, dim, index, src):
 _REDUCE = {"sum": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
 
 
+@rule("ScatterReduceBackward0", ("self", "src"),
+      ("grad (reduce='sum'; / count for 'mean'), 0 where include_self=False and scattered to",
+       "grad.gather(dim, index) (/ count for 'mean')"),
+      saved=("index",), ctx=("dim", "reduce", "include_self", "count", "src_shape"))
+def ScatterReduceBackward0(grad, xp, node, index, dim, reduce, include_self, count, src_shape):
+    idx = xp.raw(index)
+    where = _along(idx, dim)
+    g = grad
+    if reduce == "mean":
+        g = grad / xp.constant(count.astype(xp.raw(grad).dtype))
+    g_self = g_src = None
+    if node.edges[0] is not None:
+        g_self = g if include_self else xp.zero_at(g, where)
+    if src_shape is not None:
+        g_src = xp.scatter(src_shape, tuple(slice(0, n) for n in idx.shape), xp.index(g, where))
+    return (g_self, g_src)
+
+
 def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
     a = self._a
     d = wrap_dim(dim, a.ndim)
@@ -119,17 +137,24 @@ def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
         touched = np.zeros(a.shape, bool)
         touched[where] = True
         mean = total / np.maximum(count, 1)
-        out = np.where(touched, mean.astype(a.dtype) if a.dtype.kind == "f" else mean // 1, out).astype(a.dtype)
-        return _new(out)
+        out = np.where(touched, mean.astype(a.dtype) if a.dtype.kind in "fV" else mean // 1, out).astype(a.dtype)
+        return _reduce_result(out, self, src, index, idx, d, reduce, include_self, np.maximum(count, 1))
     ufunc = _REDUCE[reduce]
     if not include_self:
         touched = np.zeros(a.shape, bool)
         touched[where] = True
         first = {"sum": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}[reduce]
-        out = np.where(touched, np.asarray(first).astype(a.dtype) if a.dtype.kind == "f" or reduce in ("sum", "prod")
+        out = np.where(touched, np.asarray(first).astype(a.dtype) if a.dtype.kind in "fV" or reduce in ("sum", "prod")
                        else out, out)
     ufunc.at(out, where, vals)
-    return _new(out)
+    if reduce == "sum":
+        return _reduce_result(out, self, src, index, idx, d, reduce, include_self, None)
+    return _new(out)   # prod/amax/amin: no gradient in gradrepl yet
+
+
+def _reduce_result(out, self, src, index, idx, d, reduce, include_self, count):
+    return result(out, ScatterReduceBackward0, (self, src), (index if type(index) is Tensor else _new(idx),),
+                  (d, reduce, include_self, count, src._a.shape if src.requires_grad else None))
 
 
 def _inplace_of(fn):
@@ -144,7 +169,7 @@ def _inplace_of(fn):
 
 declare("scatter", scatter, rules=[ScatterBackward0, ScatterBackward1], inplace=_inplace_of(scatter))
 declare("scatter_add", scatter_add, rules=[ScatterAddBackward0], inplace=_inplace_of(scatter_add))
-declare("scatter_reduce", scatter_reduce, rules=[], inplace=_inplace_of(scatter_reduce))
+declare("scatter_reduce", scatter_reduce, rules=[ScatterReduceBackward0], inplace=_inplace_of(scatter_reduce))
 
 
 # ================================================================ index_add, index_fill, index_copy
@@ -175,25 +200,59 @@ def index_add(self, dim, index, source, *, alpha=1):
                   (d, alpha, source._a.shape if source.requires_grad else None))
 
 
+def _select(dim, idx):
+    return tuple([slice(None)] * dim + [idx])
+
+
+@rule("IndexFillBackward0", ("self",), ("grad.index_fill(dim, index, 0)",), saved=("index",), ctx=("dim",))
+def IndexFillBackward0(grad, xp, index, dim):
+    return (xp.zero_at(grad, _select(dim, xp.raw(index))),)
+
+
+@rule("IndexFillBackward1", ("self", "value"), ("grad.index_fill(dim, index, 0)", "grad.index_select(dim, index).sum()"),
+      saved=("index",), ctx=("dim",))
+def IndexFillBackward1(grad, xp, node, index, dim):
+    sel = _select(dim, xp.raw(index))
+    return (None if node.edges[0] is None else xp.zero_at(grad, sel),
+            None if node.edges[1] is None else xp.sum(xp.index(grad, sel), None, False))
+
+
+@rule("IndexCopyBackward0", ("self", "source"), ("grad.index_fill(dim, index, 0)", "grad.index_select(dim, index)"),
+      saved=("index",), ctx=("dim", "source_shape"))
+def IndexCopyBackward0(grad, xp, node, index, dim, source_shape):
+    sel = _select(dim, xp.raw(index))
+    return (None if node.edges[0] is None else xp.zero_at(grad, sel),
+            None if source_shape is None else xp.reshape(xp.index(grad, sel), source_shape))
+
+
+def _index_tensor(index, idx):
+    return index if type(index) is Tensor else _new(idx)
+
+
 def index_fill(self, dim, index, value):
     a = self._a
     d = wrap_dim(dim, a.ndim) if a.ndim else 0
     out = a.copy()
-    out[tuple([slice(None)] * d + [_idx(index)])] = value.item() if type(value) is Tensor else value
-    return _new(out)
+    idx = _idx(index)
+    out[_select(d, idx)] = value.item() if type(value) is Tensor else value
+    if type(value) is Tensor:
+        return result(out, IndexFillBackward1, (self, value), (_index_tensor(index, idx),), d)
+    return result(out, IndexFillBackward0, (self,), (_index_tensor(index, idx),), d)
 
 
 def index_copy(self, dim, index, source):
     a = self._a
     d = wrap_dim(dim, a.ndim) if a.ndim else 0
     out = a.copy()
-    out[tuple([slice(None)] * d + [_idx(index)])] = source._a
-    return _new(out)
+    idx = _idx(index)
+    out[_select(d, idx)] = source._a
+    return result(out, IndexCopyBackward0, (self, source), (_index_tensor(index, idx),),
+                  (d, source._a.shape if source.requires_grad else None))
 
 
 declare("index_add", index_add, rules=[IndexAddBackward0], inplace=_inplace_of(index_add))
-declare("index_fill", index_fill, rules=[], inplace=_inplace_of(index_fill))
-declare("index_copy", index_copy, rules=[], inplace=_inplace_of(index_copy))
+declare("index_fill", index_fill, rules=[IndexFillBackward0, IndexFillBackward1], inplace=_inplace_of(index_fill))
+declare("index_copy", index_copy, rules=[IndexCopyBackward0], inplace=_inplace_of(index_copy))
 
 
 # ================================================================ take, masked_select, nonzero
@@ -300,7 +359,7 @@ def bincount(self, weights=None, minlength=0):
     out = np.bincount(a, weights=w, minlength=minlength)
     if w is None:
         return _new(out.astype(np.int64))
-    return _new(out.astype(w.dtype if w.dtype.kind == "f" else np.float64))
+    return _new(out.astype(w.dtype if w.dtype.kind in "fV" else np.float64))
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False):
@@ -336,5 +395,5 @@ def histc(self, bins=100, min=0, max=0):
         lo, hi = lo - 1, hi + 1
     inside = a[(a >= lo) & (a <= hi)]
     idx = np.minimum(((inside - lo) * bins / (hi - lo)).astype(np.int64), bins - 1)
-    out = np.bincount(idx, minlength=bins).astype(self._a.dtype if self._a.dtype.kind == "f" else np.float32)
+    out = np.bincount(idx, minlength=bins).astype(self._a.dtype if self._a.dtype.kind in "fV" else np.float32)
     return _new(out)

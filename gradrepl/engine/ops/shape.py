@@ -23,6 +23,12 @@ SqueezeBackward0 = rule("SqueezeBackward0", ("self",), ("grad.reshape(self.sizes
 SqueezeBackward1 = rule("SqueezeBackward1", ("self",), ("grad.unsqueeze(dim)",), ctx=("shape",))(_reshape_back)
 SqueezeBackward2 = rule("SqueezeBackward2", ("self",), ("grad.unsqueeze(dims)",), ctx=("shape",))(_reshape_back)
 UnsqueezeBackward0 = rule("UnsqueezeBackward0", ("self",), ("grad.squeeze(dim)",), ctx=("shape",))(_reshape_back)
+# the in-place forms (x.squeeze_(), x.unsqueeze_(0)) record nodes of their own names
+SqueezeBackward3 = rule("SqueezeBackward3", ("self",), ("grad.reshape(self.sizes())",), ctx=("shape",))(_reshape_back)
+SqueezeBackward4 = rule("SqueezeBackward4", ("self",), ("grad.unsqueeze(dim)",), ctx=("shape",),
+                        key="SqueezeInplaceDim")(_reshape_back)  # matmul records a two-input SqueezeBackward4
+SqueezeBackward5 = rule("SqueezeBackward5", ("self",), ("grad.unsqueeze(dims)",), ctx=("shape",))(_reshape_back)
+UnsqueezeBackward1 = rule("UnsqueezeBackward1", ("self",), ("grad.squeeze(dim)",), ctx=("shape",))(_reshape_back)
 
 
 @rule("TBackward0", ("self",), ("grad.t()",))
@@ -30,9 +36,29 @@ def TBackward0(grad, xp):
     return (xp.mT(grad) if grad.ndim == 2 else grad,)
 
 
+TBackward1 = rule("TBackward1", ("self",), ("grad.t()",))(TBackward0.fn)
+
+
 @rule("TransposeBackward0", ("self",), ("grad.transpose(dim0, dim1)",), ctx=("dim0", "dim1"))
 def TransposeBackward0(grad, xp, dim0, dim1):
     return (grad if dim0 == dim1 else xp.swap(grad, dim0, dim1),)   # dim0 == dim1: a 0-d tensor
+
+
+TransposeBackward1 = rule("TransposeBackward1", ("self",), ("grad.transpose(dim0, dim1)",),
+                          ctx=("dim0", "dim1"))(TransposeBackward0.fn)
+
+
+def restride(self, arr, spec, ctx):
+    """An in-place shape op (x.unsqueeze_(0), x.t_()): self takes the view `arr` of its own
+    memory, its version counter moves and, with grad on, spec's node records the change."""
+    check_leaf_inplace(self)
+    node = Node(spec, (edge_of(self),), (), ctx) if GRAD[0] and self.requires_grad else None
+    self._a = arr
+    self._ver[0] += 1
+    self._vidx = None   # no longer the base's index: later in-place ops do not rewrite the base
+    if node is not None:
+        self._fn, self._onr = node, 0
+    return self
 
 
 @rule("PermuteBackward0", ("self",), ("grad.permute(inverse(dims))",), ctx=("dims",))
@@ -141,83 +167,51 @@ def flatten(self, start_dim=0, end_dim=-1):
     return self.reshape(*sh[:s], -1, *sh[e + 1:])
 
 
-@declare("squeeze", rules=[SqueezeBackward0, SqueezeBackward1, SqueezeBackward2])
-def squeeze(self, dim=None):
+def _squeezed(self, dim):
+    """The squeezed shape and which of the three squeeze nodes (all dims, one, several)."""
     sh = self._a.shape
     if dim is None:
-        new = tuple(s for s in sh if s != 1)
-        return make_view(self, self._a.reshape(new), SqueezeBackward0, sh)
+        return tuple(s for s in sh if s != 1), 0
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     dd = {wrap_dim(d, self._a.ndim) for d in dims}
     if not sh:
         dd = set()
-    new = tuple(s for i, s in enumerate(sh) if not (i in dd and s == 1))
-    spec = SqueezeBackward2 if isinstance(dim, (tuple, list)) else SqueezeBackward1
-    return make_view(self, self._a.reshape(new), spec, sh)
+    return tuple(s for i, s in enumerate(sh) if not (i in dd and s == 1)), 2 if isinstance(dim, (tuple, list)) else 1
 
 
-@declare("unsqueeze", rules=[UnsqueezeBackward0])
+def squeeze_(self, dim=None):
+    new, kind = _squeezed(self, dim)
+    return restride(self, self._a.reshape(new), (SqueezeBackward3, SqueezeBackward4, SqueezeBackward5)[kind],
+                    self._a.shape)
+
+
+@declare("squeeze", rules=[SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, SqueezeBackward3, SqueezeBackward4,
+                           SqueezeBackward5], inplace=squeeze_)
+def squeeze(self, dim=None):
+    new, kind = _squeezed(self, dim)
+    return make_view(self, self._a.reshape(new), (SqueezeBackward0, SqueezeBackward1, SqueezeBackward2)[kind],
+                     self._a.shape)
+
+
+def unsqueeze_(self, dim):
+    d = wrap_dim(dim, self._a.ndim + 1)
+    return restride(self, np.expand_dims(self._a, d), UnsqueezeBackward1, self._a.shape)
+
+
+@declare("unsqueeze", rules=[UnsqueezeBackward0, UnsqueezeBackward1], inplace=unsqueeze_)
 def unsqueeze(self, dim):
     d = wrap_dim(dim, self._a.ndim + 1)
     return make_view(self, np.expand_dims(self._a, d), UnsqueezeBackward0, self._a.shape)
 
 
-# ---------------------------------------------------------------- shape changes in place
-# x.unsqueeze_(0), x.squeeze_(), x.t_(), x.transpose_(0, 1): the tensor itself takes the
-# view's shape (the same storage); with history, the node is PyTorch's in-place variant.
-UnsqueezeBackward1 = rule("UnsqueezeBackward1", ("self",), ("grad.squeeze(dim)",), ctx=("shape",))(_reshape_back)
-SqueezeBackward3 = rule("SqueezeBackward3", ("self",), ("grad.reshape(self.sizes())",), ctx=("shape",))(_reshape_back)
-SqueezeBackward4 = rule("SqueezeBackward4", ("self",), ("grad.unsqueeze(dim)",), ctx=("shape",),
-                        key="SqueezeBackward4 (squeeze_)")(_reshape_back)
-SqueezeBackward5 = rule("SqueezeBackward5", ("self",), ("grad.unsqueeze(dims)",), ctx=("shape",))(_reshape_back)
-
-
-@rule("TBackward1", ("self",), ("grad.t()",))
-def TBackward1(grad, xp):
-    return (xp.mT(grad) if grad.ndim == 2 else grad,)
-
-
-@rule("TransposeBackward1", ("self",), ("grad.transpose(dim0, dim1)",), ctx=("dim0", "dim1"))
-def TransposeBackward1(grad, xp, dim0, dim1):
-    return (grad if dim0 == dim1 else xp.swap(grad, dim0, dim1),)
-
-
-def _reshape_inplace(self, view, spec, ctx):
-    check_leaf_inplace(self)
-    edge = edge_of(self) if GRAD[0] and (self._fn is not None or self._rg) else None
-    self._a = view._a
-    self._ver[0] += 1
-    if edge is not None:
-        self._fn, self._onr = Node(spec, (edge,), (), ctx), 0
-    return self
-
-
-def unsqueeze_(self, dim):
-    return _reshape_inplace(self, self.detach().unsqueeze(dim), UnsqueezeBackward1, self._a.shape)
-
-
-def squeeze_(self, dim=None):
-    spec = SqueezeBackward3 if dim is None else SqueezeBackward5 if isinstance(dim, (tuple, list)) else SqueezeBackward4
-    return _reshape_inplace(self, self.detach().squeeze(dim), spec, self._a.shape)
-
-
 def t_(self):
-    return _reshape_inplace(self, self.detach().t(), TBackward1, None)
-
-
-def transpose_(self, dim0, dim1):
     nd = self._a.ndim
-    view = self.detach().transpose(dim0, dim1)
-    return _reshape_inplace(self, view, TransposeBackward1, (wrap_dim(dim0, nd), wrap_dim(dim1, nd)))
+    if nd > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    return restride(self, self._a.T, TBackward1, None)
 
 
-declare("unsqueeze_", unsqueeze_, function=False, rules=[UnsqueezeBackward1])
-declare("squeeze_", squeeze_, function=False, rules=[SqueezeBackward3, SqueezeBackward4, SqueezeBackward5])
-declare("t_", t_, function=False, rules=[TBackward1])
-declare("transpose_", transpose_, function=False, aliases=("swapdims_", "swapaxes_"), rules=[TransposeBackward1])
-
-
-@declare("t", rules=[TBackward0])
+@declare("t", rules=[TBackward0, TBackward1], inplace=t_)
 def t(self):
     nd = self._a.ndim
     if nd > 2:
@@ -240,12 +234,59 @@ def mT(self):
     return self.transpose(-2, -1)
 
 
-@declare("transpose", aliases=("swapaxes",), rules=[TransposeBackward0])
+def transpose_(self, dim0, dim1):
+    nd = self._a.ndim
+    d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
+    return restride(self, np.swapaxes(self._a, d0, d1) if nd else self._a[()], TransposeBackward1, (d0, d1))
+
+
+@declare("transpose", aliases=("swapaxes",), rules=[TransposeBackward0, TransposeBackward1], inplace=transpose_)
 def transpose(self, dim0, dim1):
     nd = self._a.ndim
     d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
     return make_view(self, np.swapaxes(self._a, d0, d1) if nd else self._a[()], TransposeBackward0, (d0, d1))
 
+
+
+def resize_(self, *size, memory_format=None):
+    """x.resize_(2, 3): x takes the shape, keeping its elements in memory order (cut short,
+    or grown with zeros where PyTorch leaves the new memory uninitialised). No history."""
+    if not size:
+        raise TypeError('resize_() missing 1 required positional arguments: "size"')
+    if len(size) == 1 and not isinstance(size[0], (tuple, list, int)):
+        raise TypeError(f"resize_(): argument 'size' (position 1) must be tuple of ints, not {pytype(size[0])}")
+    shape = shape_args(size)
+    if any(s < 0 for s in shape):
+        raise RuntimeError("numel: integer multiplication overflow")
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    check_leaf_inplace(self)
+    n = prod(shape)
+    check_numel(n, shape)
+    a = self._a
+    if shape != a.shape:
+        if a.flags.c_contiguous and n <= a.size:
+            a = a.reshape(-1)[:n].reshape(shape)      # the same memory, as PyTorch's storage
+        else:
+            flat = a.ravel(order="K")
+            grown = np.zeros(n, a.dtype)
+            grown[:min(n, flat.size)] = flat[:n]
+            a = grown.reshape(shape)
+    self._a = a
+    self._ver[0] += 1
+    self._vidx = None
+    return self
+
+
+def resize_as_(self, the_template, memory_format=None):
+    if type(the_template) is not Tensor:
+        raise TypeError(f"resize_as_(): argument 'the_template' (position 1) must be Tensor, not "
+                        f"{pytype(the_template)}")
+    return resize_(self, the_template._a.shape)
+
+
+declare("resize_", resize_, function=False, rules=[])
+declare("resize_as_", resize_as_, function=False, rules=[])
 
 
 @declare("permute", rules=[PermuteBackward0])

@@ -6,8 +6,10 @@ and send the gradient back to the selected positions (value_selecting_reduction_
 """
 import numpy as np
 
+from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
-from gradrepl.engine.ops.reduce import extreme_backward
+from gradrepl.engine.ops.inplace import unary_inplace
+from gradrepl.engine.ops.reduce import MeanBackward0, MeanBackward1, StdBackward0, VarBackward0, extreme_backward
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.tensor import Tensor, _new
@@ -79,7 +81,7 @@ def _sort_idx(a, d, descending=False):
 
 def _desc(a, d):
     """Indices of a stable descending sort along d (NaN first, as PyTorch)."""
-    key = np.where(np.isnan(a), np.inf, a) if a.dtype.kind == "f" else a
+    key = np.where(np.isnan(a), np.inf, a) if a.dtype.kind in "fV" else a
     order = np.argsort(key, axis=d, kind="stable")
     # reverse the ascending order, then restore stability within runs of equal values
     n = a.shape[d]
@@ -146,17 +148,17 @@ def MedianBackward0(grad, xp, self, result):
 
 def _lower_median_index(a, d, skipnan=False):
     key = a
-    if a.dtype.kind == "f":
+    if a.dtype.kind in "fV":
         key = np.where(np.isnan(a), np.inf, a)
     order = np.argsort(key, axis=d, kind="stable")
     n = a.shape[d]
-    if skipnan and a.dtype.kind == "f":
+    if skipnan and a.dtype.kind in "fV":
         count = np.sum(~np.isnan(a), axis=d, keepdims=True)
         k = np.maximum(count - 1, 0) // 2
     else:
         k = np.full([1 if i == d else s for i, s in enumerate(a.shape)], (n - 1) // 2)
     pos = np.take_along_axis(order, k.astype(np.int64), d)
-    if not skipnan and a.dtype.kind == "f":   # a NaN in the row is the median
+    if not skipnan and a.dtype.kind in "fV":   # a NaN in the row is the median
         has_nan = np.isnan(a).any(axis=d, keepdims=True)
         first_nan = np.argmax(np.isnan(a), axis=d, keepdims=True)
         pos = np.where(has_nan, first_nan, pos)
@@ -265,17 +267,36 @@ def amin(self, dim=(), keepdim=False):
     return result(out, AminBackward0, (self,), (self, RESULT), (dims, keepdim))
 
 
-@declare("aminmax", rules=[])
+@rule("AminmaxBackward0", ("self",), ("grad_min and grad_max spread evenly over the elements equal to min / max",),
+      saved=("self",), ctx=("lo", "hi", "dims", "keepdim"), multi=True)
+def AminmaxBackward0(grads, xp, self, lo, hi, dims, keepdim):
+    total = None
+    for g, r in zip(grads, (lo, hi)):
+        if g is not None:
+            part = extreme_backward(g, xp, self, r, dims, keepdim)[0]
+            total = part if total is None else total + part
+    return (total,)
+
+
+@declare("aminmax", rules=[AminmaxBackward0])
 def aminmax(self, *, dim=None, keepdim=False):
     a = self._a
     if dim is None:
+        dims = tuple(range(a.ndim))
         lo, hi = np.asarray(a.min()), np.asarray(a.max())
         if keepdim:
             lo, hi = lo.reshape((1,) * a.ndim), hi.reshape((1,) * a.ndim)
     else:
         d = wrap_dim(dim, a.ndim)
+        dims = (d,) if a.ndim else ()
         lo, hi = np.asarray(a.min(axis=d, keepdims=keepdim)), np.asarray(a.max(axis=d, keepdims=keepdim))
-    return returns("aminmax", ("min", "max"))((_new(lo), _new(hi)))
+    outs = (_new(lo), _new(hi))
+    if GRAD[0] and (self._fn is not None or self._rg) and a.dtype.kind == "f":
+        node = Node(AminmaxBackward0, (edge_of(self),), (self,), (lo, hi, dims, keepdim))
+        node.n_out = 2
+        for k, o in enumerate(outs):
+            o._fn, o._onr = node, k
+    return returns("aminmax", ("min", "max"))(outs)
 
 
 # ================================================================ scans
@@ -293,9 +314,9 @@ def _cumext(self, dim, which):
             row = moved[pos]
             best, at = row[0], 0
             for j in range(row.shape[0]):
-                if better(row[j], best) or (row.dtype.kind == "f" and np.isnan(row[j])) or \
-                        (row.dtype.kind == "f" and np.isnan(best)):
-                    if not (row.dtype.kind == "f" and np.isnan(best) and not np.isnan(row[j])):
+                if better(row[j], best) or (row.dtype.kind in "fV" and np.isnan(row[j])) or \
+                        (row.dtype.kind in "fV" and np.isnan(best)):
+                    if not (row.dtype.kind in "fV" and np.isnan(best) and not np.isnan(row[j])):
                         best, at = row[j], j
                 vals[pos + (j,)] = best
                 idx[pos + (j,)] = at
@@ -339,14 +360,17 @@ def CumprodBackward0(grad, xp, self, dim):
     x = xp.raw(self)
     if x.ndim == 0:
         return (grad,)
+    if xp.tensors and x.all():   # PyTorch's formula without zeros, in ops: create_graph differentiates it
+        return (xp.reverse_cumsum(grad * self.cumprod(dim), dim) / self,)
     return (xp.constant(_cumprod_grad(x, xp.raw(grad), dim).astype(x.dtype)),)
 
 
-@declare("cumprod", rules=[CumprodBackward0])
+@declare("cumprod", rules=[CumprodBackward0],
+         inplace=unary_inplace(lambda self, dim, **kw: cumprod(self, dim, **kw)))
 def cumprod(self, dim, *, dtype=None):
     a = self._a
     d = wrap_dim(dim, a.ndim) if a.ndim else 0
-    acc = a.dtype if a.dtype.kind == "f" else np.int64
+    acc = a.dtype if a.dtype.kind in "fV" else np.int64
     out = np.cumprod(a, axis=d, dtype=acc) if a.ndim else a.astype(acc)
     if dtype is not None:
         out = out.astype(dtype.np)
@@ -359,6 +383,8 @@ def LogcumsumexpBackward0(grad, xp, self, result, dim):
     x, r, g = xp.raw(self), xp.raw(result), xp.raw(grad)
     if x.ndim == 0:
         return (grad,)
+    if xp.tensors:   # sum_{j>=i} g_j exp(x_i - r_j), in ops: create_graph differentiates it
+        return (xp.exp(self) * xp.reverse_cumsum(grad * xp.exp(-result), dim),)
     xm, rm, gm = (np.moveaxis(v, dim, -1).astype(np.float64) for v in (x, r, g))
     n = xm.shape[-1]
     w = gm * np.exp(-rm)                       # sum_{j>=i} g_j exp(x_i - r_j)
@@ -424,10 +450,49 @@ def _stat_mean(which):
             kw["unbiased"] = unbiased
         stat = getattr(input, which)(dim, keepdim=keepdim, **kw) if dim is not None else getattr(input, which)(**kw)
         mean = input.mean(dim, keepdim) if dim is not None else input.mean()
+        if stat._fn is None:
+            return (stat, mean)
+        # one node for both outputs, as PyTorch's StdMeanBackward0 / VarMeanBackward0
+        dims, correction, keep = stat._fn.ctx
+        stat, mean = _new(stat._a), _new(mean._a)
+        spec = StdMeanBackward0 if which == "std" else VarMeanBackward0
+        node = Node(spec, (edge_of(input),), (input, stat) if which == "std" else (input,),
+                    (tuple(input._a.shape), dims, correction, keep))
+        node.n_out = 2
+        stat._fn, stat._onr, mean._fn, mean._onr = node, 0, node, 1
+        if which == "std":
+            node.saved = (input, SavedOutput(stat, node))
+            node.saved_outputs = (1,)
         return (stat, mean)
     fn.__name__ = which + "_mean"
     return fn
 
 
-declare("std_mean", _stat_mean("std"), method=False, rules=[])
-declare("var_mean", _stat_mean("var"), method=False, rules=[])
+def _mean_part(g, xp, shape, dims, keepdim):
+    if dims is None:
+        return MeanBackward0.fn(g, xp, shape)[0]
+    return MeanBackward1.fn(g, xp, shape, dims, keepdim)[0]
+
+
+def _sum_parts(a, b):
+    return b if a is None else (a if b is None else a + b)
+
+
+@rule("StdMeanBackward0", ("self",), ("std_backward(grads[0], self, result0) + mean_backward(grads[1])",),
+      saved=("self", "result0"), ctx=("shape", "dims", "correction", "keepdim"), multi=True)
+def StdMeanBackward0(grads, xp, self, result0, shape, dims, correction, keepdim):
+    g_std, g_mean = grads
+    part = None if g_std is None else StdBackward0.fn(g_std, xp, self, result0, dims, correction, keepdim)[0]
+    return (_sum_parts(part, None if g_mean is None else _mean_part(g_mean, xp, shape, dims, keepdim)),)
+
+
+@rule("VarMeanBackward0", ("self",), ("var_backward(grads[0], self) + mean_backward(grads[1])",),
+      saved=("self",), ctx=("shape", "dims", "correction", "keepdim"), multi=True)
+def VarMeanBackward0(grads, xp, self, shape, dims, correction, keepdim):
+    g_var, g_mean = grads
+    part = None if g_var is None else VarBackward0.fn(g_var, xp, self, dims, correction, keepdim)[0]
+    return (_sum_parts(part, None if g_mean is None else _mean_part(g_mean, xp, shape, dims, keepdim)),)
+
+
+declare("std_mean", _stat_mean("std"), method=False, rules=[StdMeanBackward0])
+declare("var_mean", _stat_mean("var"), method=False, rules=[VarMeanBackward0])

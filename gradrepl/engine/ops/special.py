@@ -7,13 +7,14 @@ the gamma-family kernels use Python's math module element by element (no SciPy h
 """
 import math
 
+import ml_dtypes
 import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
 from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid
-from gradrepl.engine.ops.inplace import binary_inplace
+from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
 
@@ -114,11 +115,11 @@ _lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.
 
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
 _math("asinh", _f64(np.arcsinh), "AsinhBackward0", "self", "grad * (self.pow(2) + 1).rsqrt()",
-      lambda grad, xp, self: (grad / xp.sqrt(self * self + 1),))
+      lambda grad, xp, self: (grad / xp.sqrt(self * self + 1),), aliases=("arcsinh",))
 _math("acosh", _f64(np.arccosh), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
-      lambda grad, xp, self: (grad / xp.sqrt(self * self - 1),))
+      lambda grad, xp, self: (grad / xp.sqrt(self * self - 1),), aliases=("arccosh",))
 _math("atanh", _f64(np.arctanh), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
-      lambda grad, xp, self: (grad / (1 - self * self),))
+      lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
 _math("erf", _as64(_erf64), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: (grad * (2.0 / _SQRT_PI) * xp.exp(-(self * self)),))
 _math("erfc", _as64(_erfc64), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
@@ -128,8 +129,8 @@ _math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI)
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
-      lambda grad, xp, self: (grad * _apply(xp, self, _trigamma64),))
-_math("trunc", lambda a: np.trunc(a) if a.dtype.kind == "f" else a.copy(), "TruncBackward0", None,
+      lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else _apply(xp, self, _trigamma64)),))
+_math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
 _math("exp2", _f64(np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
@@ -142,7 +143,27 @@ _math("sinc", _as64(lambda a: np.sinc(a)), "SincBackward0", "self",
       "((M_PI * self * (M_PI * self).cos() - (M_PI * self).sin()) / (M_PI * self * self)) * grad",
       lambda grad, xp, self: (grad * _sinc_slope(xp, self),))
 _math("i0", _as64(np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
-      lambda grad, xp, self: (grad * _apply(xp, self, _i1),))
+      lambda grad, xp, self: (grad * (special_i1(self) if xp.tensors else _apply(xp, self, _i1)),))
+
+
+@rule("SpecialI1Backward0", ("self",), ("grad * (i0(self) - i1(self) / self), 0.5 * grad at 0",), saved=("self",))
+def SpecialI1Backward0(grad, xp, self):
+    x = xp.raw(self)
+    if xp.tensors:
+        safe = self + xp.constant((x == 0).astype(x.dtype))     # i1(x) / x is 1/2 at 0
+        return (grad * xp.where(x == 0, xp.constant(np.full(x.shape, 0.5, x.dtype)), self.i0() - special_i1(self) / safe),)
+    with np.errstate(all="ignore"):
+        x64 = x.astype(np.float64)
+        d = np.where(x == 0, 0.5, np.i0(x64) - _i1(x64) / x64)
+    return (grad * xp.constant(d.astype(x.dtype)),)
+
+
+def special_i1(self):
+    """torch.special.i1: i0's derivative (a kernel of create_graph; not a torch.* name here yet)."""
+    return result(_as64(_i1)(self._a), SpecialI1Backward0, (self,), (self,))
+
+
+declare("special_i1", special_i1, method=False, function=False, rules=[SpecialI1Backward0])
 
 
 def _dsinc(x):
@@ -195,9 +216,9 @@ def LogitBackward0(grad, xp, self, eps):
     return (grad / (self * (1 - self)) * xp.mask(inside, grad),)
 
 
-@declare("logit", rules=[LogitBackward0])
+@declare("logit", rules=[LogitBackward0], inplace=unary_inplace(lambda self, *args, **kw: logit(self, *args, **kw)))
 def logit(self, eps=None):
-    a = self._a if self._a.dtype.kind == "f" else self._a.astype(D.DEFAULT_FLOAT[0].np)
+    a = self._a if self._a.dtype.kind in "fV" else self._a.astype(D.DEFAULT_FLOAT[0].np)
     x = a if eps is None else np.clip(a, eps, 1 - eps)
     with np.errstate(all="ignore"):
         out = _f64(lambda v: np.log(v / (1 - v)))(x)
@@ -213,7 +234,8 @@ def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, 
         ga, gb = deriv(grad, xp, self, other)
         return (None if self_shape is None or ga is None else xp.sum_to(ga, self_shape),
                 None if other_shape is None or gb is None else xp.sum_to(gb, other_shape))
-    spec = rule(node, ("self", "other"), formulas, saved=("self", "other"), ctx=("self_shape", "other_shape"))(fn)
+    spec = rule(node, ("self", "other"), formulas, saved=("self", "other"), ctx=("self_shape", "other_shape"),
+                key=f"{node} {name}" if node == "NotImplemented" else None)(fn)
     # PyTorch's node for a Python-number `other` (fmod.Scalar: FmodBackward0) when it differs
     scalar_spec = spec if scalar_node is None else rule(scalar_node, ("self", "other"), formulas,
                                                         saved=("self", "other"), ctx=("self_shape", "other_shape"),
@@ -242,7 +264,7 @@ def _binary(name, kernel, node, formulas, deriv, *, floating=True, method=True, 
 def _k64(fn):
     def f(a, b):
         a = np.asarray(a)
-        dt = a.dtype if a.dtype.kind == "f" else np.result_type(a, b)
+        dt = a.dtype if a.dtype.kind in "fV" else np.result_type(a, b)
         return np.asarray(fn(np.asarray(a, np.float64), np.asarray(b, np.float64))).astype(dt)
     return f
 
@@ -252,7 +274,8 @@ hypot = _binary("hypot", _k64(np.hypot), "HypotBackward0",
                 lambda grad, xp, a, b: (grad * a / xp.sqrt(a * a + b * b), grad * b / xp.sqrt(a * a + b * b)))
 fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
                ("grad", "-grad * self.div(other, rounding_mode='trunc')"),
-               lambda grad, xp, a, b: (grad, -grad * _apply(xp, a / b, np.trunc)), floating=False,
+               lambda grad, xp, a, b: (grad, -grad * (a.div(b, rounding_mode="trunc") if xp.tensors
+                                                      else _apply(xp, a / b, np.trunc))), floating=False,
                scalar_node="FmodBackward0")
 xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b))), "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
@@ -270,7 +293,7 @@ copysign = _binary("copysign", lambda a, b: np.copysign(a, b), "CopysignBackward
                    # result / self, written so the gradient keeps self's history (as PyTorch's does)
                    lambda grad, xp, a, b: (grad * (xp.mask(np.where(xp.raw(a) == 0, 0.0, np.sign(xp.raw(a)) *
                                                                     np.sign(np.copysign(1.0, xp.raw(b)))), grad)
-                                                   + a * 0), grad * 0))
+                                                   + a * 0), xp.zeros_like(grad)))
 fmax = _binary("fmax", lambda a, b: np.fmax(a, b), "FmaxBackward0",
                ("grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)",
                 "grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)"),
@@ -283,8 +306,15 @@ fmin = _binary("fmin", lambda a, b: np.fmin(a, b), "FminBackward0",
                lambda grad, xp, a, b: (grad * xp.mask((xp.raw(a) <= xp.raw(b)) | np.isnan(xp.raw(b)), grad),
                                        grad * xp.mask(~((xp.raw(a) <= xp.raw(b)) | np.isnan(xp.raw(b))), grad)),
                floating=False, inplace=False)
-_binary("heaviside", lambda a, b: np.heaviside(a, b).astype(np.result_type(a, b)), "HeavisideBackward0",
-        ("not differentiable", "not differentiable"), lambda grad, xp, a, b: (grad * 0, grad * 0), floating=False)
+def _not_implemented(op):
+    def deriv(grad, xp, a, b):
+        raise RuntimeError(f"derivative for {op} is not implemented")
+    return deriv
+
+
+# PyTorch defines no derivative: the result requires grad, backward through it fails
+_binary("heaviside", lambda a, b: np.heaviside(a, b).astype(np.result_type(a, b)), "NotImplemented",
+        ("not implemented", "not implemented"), _not_implemented("aten::heaviside"), floating=False)
 
 
 def _int_binary(name, fn):
@@ -316,7 +346,8 @@ def LerpBackward1(grad, xp, self, end, weight, shapes):
     return tuple(None if s is None else xp.sum_to(g, s) for g, s in zip(gs, shapes))
 
 
-@declare("lerp", rules=[LerpBackward0, LerpBackward1])
+@declare("lerp", rules=[LerpBackward0, LerpBackward1],
+         inplace=lambda self, end, weight: inplace(self, end, lerp, weight=weight))
 def lerp(self, end, weight):
     a, b = self._a, end._a
     if type(weight) is Tensor:
@@ -380,12 +411,12 @@ def float_power(self, exponent):
     return _new(out)
 
 
-@declare("nan_to_num", rules=[])
+@declare("nan_to_num", rules=[], inplace=unary_inplace(lambda self, *args, **kw: nan_to_num(self, *args, **kw)))
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     a = self._a
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         return _new(a.copy())
-    info = np.finfo(a.dtype)
+    info = ml_dtypes.finfo(a.dtype)
     out = np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
                         neginf=info.min if neginf is None else neginf)
     return result(out.astype(a.dtype), _NAN_TO_NUM, (self,), (self,))
@@ -443,7 +474,7 @@ def _logical(name, fn):
         b = other._a if type(other) is Tensor else other
         return _new(np.asarray(fn(self._a, b)))
     f.__name__ = name
-    declare(name, f, rules=[])
+    declare(name, f, rules=[], inplace=binary_inplace(f))
 
 
 _logical("logical_and", np.logical_and)
@@ -451,12 +482,41 @@ _logical("logical_or", np.logical_or)
 _logical("logical_xor", np.logical_xor)
 
 
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
+
+
+def _polygamma_one(n, v):
+    """psi^(n)(v) for n >= 2: the recurrence up to v >= 20, then the asymptotic series."""
+    if v <= 0 and v == math.floor(v):
+        return math.nan
+    acc = 0.0
+    while v < 20:
+        acc += 1 / v ** (n + 1)
+        v += 1
+    tail = math.factorial(n - 1) / v ** n + math.factorial(n) / (2 * v ** (n + 1))
+    for k, b in enumerate(_BERNOULLI, 1):
+        tail += b * math.factorial(2 * k + n - 1) / (math.factorial(2 * k) * v ** (2 * k + n))
+    return (-1) ** (n + 1) * (math.factorial(n) * acc + tail)
+
+
+def _polygamma64(n, x):
+    if n == 1:
+        return _trigamma64(x)
+    x = np.asarray(x, np.float64)
+    return np.asarray([_polygamma_one(n, v) for v in x.ravel().tolist()], np.float64).reshape(x.shape)
+
+
+@rule("PolygammaBackward0", ("self",), ("grad * polygamma(n + 1, self)",), saved=("self",), ctx=("n",))
+def PolygammaBackward0(grad, xp, self, n):
+    return (grad * (_polygamma(n + 1, self) if xp.tensors else _apply(xp, self, lambda a: _polygamma64(n + 1, a))),)
+
+
 def _polygamma(n, input):
     if n == 0:
         return input.digamma()
-    if n == 1:
-        return _new(_trigamma64(input._a).astype(input._a.dtype if input._a.dtype.kind == "f" else np.float32))
-    raise NotImplementedError("polygamma of order above 1 is not available in gradrepl")
+    a = input._a
+    out = _polygamma64(n, a).astype(a.dtype if a.dtype.kind in "fV" else np.float32)
+    return result(out, PolygammaBackward0, (input,), (input,), n)
 
 
 def _mvlgamma(input, p):
