@@ -270,7 +270,15 @@ def _build_torch():
     ns["from_numpy"] = from_numpy
     ns.update(S.namespace())
     S.extend_autograd(ns["autograd"])
+    # torch.functional: the module PyTorch defines these torch.* functions in
+    # (`import torch.functional as F` in the introyt tutorial)
+    ns["functional"] = {n: ns[n] for n in TORCH_FUNCTIONAL if n in ns}
     return ns
+
+
+TORCH_FUNCTIONAL = ("atleast_1d atleast_2d atleast_3d broadcast_shapes broadcast_tensors cartesian_prod "
+                    "block_diag cdist chain_matmul einsum istft lu norm meshgrid pca_lowrank split stft "
+                    "svd_lowrank tensordot unique unique_consecutive unravel_index").split()
 
 
 FACTORIES = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "

@@ -29,6 +29,7 @@ np.seterr(all="ignore")
 # Tensors that are torch.nn.Parameters (gradrepl.nn marks them; a Parameter stays a plain
 # Tensor so every op's `type(x) is Tensor` fast path holds): id -> tensor.
 PARAMETERS = weakref.WeakValueDictionary()
+UNINITIALIZED = weakref.WeakValueDictionary()   # a LazyLinear's parameters before its first input
 
 
 class Tensor:
@@ -239,6 +240,8 @@ class Tensor:
         text = tensor_repr(self._a, requires_grad=self._rg and fn is None,
                            grad_fn_name=None if fn is None else fn.spec.name)
         if PARAMETERS and PARAMETERS.get(id(self)) is self:
+            if UNINITIALIZED and UNINITIALIZED.get(id(self)) is self:
+                return "<UninitializedParameter>"
             return "Parameter containing:\n" + text
         return text
 

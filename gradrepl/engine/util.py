@@ -18,6 +18,16 @@ def pytype(v):
     return type(v).__name__
 
 
+def got_args(args, kwargs):
+    """The `got (...)` of PyTorch's "invalid combination of arguments" messages: the
+    positional types, then name=type for the keywords (the last one first, as PyTorch's
+    parser lists them; a trailing ', ' when there is no positional argument)."""
+    kw = [f"{k}={pytype(v)}" for k, v in reversed(list(kwargs.items()))]
+    if args:
+        return ", ".join([pytype(a) for a in args] + kw)
+    return "".join(k + ", " for k in kw)
+
+
 def shape_list(shape):
     return "[" + ", ".join(str(int(s)) for s in shape) + "]"
 

@@ -75,6 +75,7 @@ IMPORTS = {
     "torch.autograd": ("torch", "autograd"),
     "torch.autograd.functional": ("torch", "autograd", "functional"),
     "torch.func": ("torch", "func"),
+    "torch.functional": ("torch", "functional"),
     "torch.linalg": ("torch", "linalg"),
     "torch.special": ("torch", "special"),
     "torch.nn": ("torch", "nn"),

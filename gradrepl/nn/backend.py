@@ -13,7 +13,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine import tensor as T
 from gradrepl.engine.ops.nn import div_scalar, rnn_layer_output  # noqa: F401 (ATen's C++ composites)
-from gradrepl.engine.tensor import PARAMETERS, Tensor
+from gradrepl.engine.tensor import PARAMETERS, UNINITIALIZED, Tensor
 from gradrepl.engine.util import legacy_scalar  # noqa: F401 (ScalarType names in messages)
 from gradrepl.engine.util import warn as engine_warn
 

@@ -50,6 +50,42 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+class LazyLinear(Linear):
+    """torch.nn.LazyLinear(out_features): in_features is read from the first input; the
+    parameters are then shaped in place, initialised as Linear's, and the module becomes
+    a Linear (PyTorch's LazyModuleMixin with cls_to_become = Linear)."""
+    torch_path = _path("LazyLinear", "linear")
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features = 0
+        self.out_features = out_features
+        self.weight = Parameter(B.TORCH["empty"](0, dtype=dtype))
+        if bias:
+            self.bias = Parameter(B.TORCH["empty"](0, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        for p in (self.weight, self.bias):
+            if p is not None:
+                B.UNINITIALIZED[id(p)] = p
+
+        def initialize(module, args):
+            handle.remove()
+            for p in (module.weight, module.bias):
+                B.UNINITIALIZED.pop(id(p), None)
+            module.in_features = int(args[0].shape[-1])
+            module.weight.data = B.TORCH["empty"]((module.out_features, module.in_features), dtype=dtype)
+            if module.bias is not None:
+                module.bias.data = B.TORCH["empty"](module.out_features, dtype=dtype)
+            object.__setattr__(module, "__class__", Linear)
+            module.reset_parameters()
+        handle = self._forward_pre_hooks.add(initialize)
+
+    def reset_parameters(self):
+        if self.in_features != 0:
+            super().reset_parameters()
+
+
 class Flatten(Module):
     torch_path = _path("Flatten", "flatten")
 

@@ -516,7 +516,7 @@ def _einsum(terms, out, ops):
         drop = [i for i, c in enumerate(t0) if c not in later]
         if drop:
             acc = acc.sum(tuple(drop))
-            t0 = "".join(c for c in t0 if c not in later or t0.index(c) not in drop)
+            t0 = "".join(c for i, c in enumerate(t0) if i not in drop)
         if k == len(cur):
             break
         t1, o1 = cur[k]

@@ -5,7 +5,7 @@ from gradrepl.engine.devices import Device
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor
-from gradrepl.engine.util import pytype
+from gradrepl.engine.util import got_args, pytype
 
 
 @rule("ToCopyBackward0", ("self",), ("grad.to(self.dtype)",), ctx=("dtype",))
@@ -21,8 +21,11 @@ def convert(t, dtype):
 
 
 @declare("to", function=False, rules=[ToCopyBackward0])
-def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
+def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None, **kwargs):
     """x.to(dtype), x.to(device[, dtype]), x.to(other): only the CPU exists (devices.check)."""
+    if kwargs:     # x.to(requires_grad=True) in the former-torchies autograd tutorial
+        raise TypeError(f"to() received an invalid combination of arguments - got ({got_args(args, kwargs)}), "
+                        "but expected one of:")
     for a in args:
         if isinstance(a, D.DType):
             dtype = a

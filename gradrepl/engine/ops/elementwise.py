@@ -326,7 +326,10 @@ declare("floor_divide", floor_divide, rules=[NotImplemented_], inplace=binary_in
 def PowBackward0(grad, xp, self, exponent):
     if exponent == 0:
         return (grad * 0,)
-    return (grad * (exponent * self ** (exponent - 1)),)
+    # self.pow(exponent - 1) with the forward's kernel (x ** -2 is 1 / (x * x) there too),
+    # so a hand-written `-x**-2 * grad` equals autograd's bit for bit (makemore part 4)
+    power = _pow_scalar(self, exponent - 1) if type(self) is np.ndarray else self ** (exponent - 1)
+    return (grad * (exponent * power),)
 
 
 @rule("PowBackward1", ("self", "exponent"),
