@@ -51,30 +51,37 @@ def expf(d):
         return _chunked(expf, d)
     if not d.size:
         return d.copy()
-    if not (np.abs(d).max() <= 104):
+    top = _max(np.abs(d), axis=None)
+    if not (top <= 104):
         odd = ~(np.abs(d) <= 104)
         out = expf(np.where(odd, f32(0), d))
         out[odd] = _expf(d[odd], fma32)
         return out
-    q = np.rint(d * _R_LN2)
-    q64 = q.astype(np.float64)
-    t = q64 * -_L2U64
+    # few NumPy calls (small arrays cost their calls, not their arithmetic): the float64
+    # sums of the fused steps go straight into the rows that _redo checks
+    q = np.rint(d * _R_LN2, dtype=np.float64)
+    sums = np.empty((len(_EXP_POLY),) + d.shape)
+    t = np.multiply(q, -_L2U64)
     t += d
-    t += q64 * -_L2L64
+    t += np.multiply(q, -_L2L64, out=sums[0])
     s = t.astype(f32)
-    s64 = s.astype(np.float64)
-    sums = []
-    u = _EXP_POLY64[0]
-    for c in _EXP_POLY64[1:]:
-        t = s64 * u
-        t += c
-        sums.append(t)
-        u = t.astype(f32)
-    t = np.multiply(s * s, u, dtype=np.float64)
-    t += s64
-    sums.append(t)
-    with np.errstate(over="ignore"):
-        out = np.ldexp(f32(1) + t.astype(f32), q.astype(np.int32))
+    s64 = t
+    s64[...] = s
+    row = np.multiply(s64, _EXP_POLY64[0], out=sums[0])
+    for k, c in enumerate(_EXP_POLY64[1:], 1):
+        if k > 1:
+            row = np.multiply(s64, u, out=sums[k - 1])
+        row += c
+        u = row.astype(f32)
+    row = np.multiply(s * s, u, out=sums[-1], dtype=np.float64)
+    row += s64
+    out = row.astype(f32)
+    out += f32(1)
+    if top > 88:        # below, the result is under 2**128: ldexp cannot overflow
+        with np.errstate(over="ignore"):
+            out = np.ldexp(out, q.astype(np.int32))
+    else:
+        out = np.ldexp(out, q.astype(np.int32))
     return _redo(out, sums, _expf, d)
 
 
@@ -86,46 +93,77 @@ def logf(d):
     d = np.asarray(d, f32)
     if d.size > _CHUNK:
         return _chunked(logf, d)
-    odd = ~(d > 0) | ~(d < np.inf)          # zero, negative, NaN, infinity
-    if odd.any():
+    if not d.size:
+        return d.copy()
+    if not (_min(d, axis=None) > 0 and _max(d, axis=None) < np.inf):   # zero, negative, NaN, infinity
+        odd = ~(d > 0) | ~(d < np.inf)
         out = logf(np.where(odd, f32(1), d))
         out[odd] = _logf(d[odd], fma32)
         return out
     _, ex = np.frexp(d * _R075)
-    e = (ex - 1).astype(f32)
+    ex -= 1
+    e = ex.astype(f32)
     fr, _ = np.frexp(d)
     m = np.where(fr >= f32(0.75), fr, fr * f32(2))
     e64 = e.astype(np.float64)
     sx = _LN2_HI * e
-    sy = ((_LN2_HI64 * e64 - sx) + _LN2_LO64 * e64).astype(f32)
-    nx, ny = _two_sum(f32(-1), m)
-    dx, dy = _two_sum(f32(1), m)
+    sy = _LN2_HI64 * e64
+    sy -= sx
+    sy += np.multiply(_LN2_LO64, e64, out=e64)
+    sy = sy.astype(f32)
+    # m is in [0.75, 1.5): m - 1 is exact (dfadd2(-1, m) is (m - 1, +0)), and 1 + m is exact
+    # in float64 (dfadd2(1, m)'s error is that sum less its float32 rounding)
+    nx = m - f32(1)
+    sum64 = np.add(m, 1.0, dtype=np.float64)
+    dx = sum64.astype(f32)
+    dy = sum64
+    dy -= dx
     t = f32(1) / dx
     xx = nx * t
     t64, xx64 = t.astype(np.float64), xx.astype(np.float64)
-    u = (t64 * nx - xx64).astype(f32)
-    inner = (1 - dx * t64).astype(f32)
+    u = np.multiply(t64, nx)
+    u -= xx64
+    u = u.astype(f32)
+    inner = np.multiply(dx, t64)
+    np.subtract(1, inner, out=inner)
+    inner = inner.astype(f32)
     # dy is 0 or +-2**-23, so dy*t is a float32 value and this is the sum of two: a float64
     # sum of two float32 values that lies on a float32 half-way point is exact (a true tie)
-    v = (-dy * t64 + inner).astype(f32)
-    sums = [ny * t64 + u]
-    sums.append(xx64 * v + sums[0].astype(f32))
-    xy = sums[1].astype(f32)
+    np.negative(dy, out=dy)
+    dy *= t64
+    dy += inner
+    v = dy.astype(f32)
+    sums = np.empty((3,) + d.shape)
+    row = np.multiply(xx64, v, out=sums[0])     # (the first sum, ny * t + u, is u: ny is +0)
+    row += u
+    xy = row.astype(f32)
     x2 = xx * xx
     x2_64 = x2.astype(np.float64)
-    sums.append(x2_64 * _LOG_POLY64[0] + _LOG_POLY64[1])
-    sums.append(x2_64 * sums[2].astype(f32) + _LOG_POLY64[2])
-    p = sums[3].astype(f32)
-    yx, yy = xx * f32(2), xy * f32(2)
+    row = np.multiply(x2_64, _LOG_POLY64[0], out=sums[1])
+    row += _LOG_POLY64[1]
+    row = np.multiply(x2_64, row.astype(f32), out=sums[2])
+    row += _LOG_POLY64[2]
+    p = row.astype(f32)
+    yx = xx * f32(2)
+    xy *= f32(2)
     hi = sx + yx
-    lo = (((sx - hi) + yx) + sy) + yy
-    w = (x2 * xx) * p
+    lo = sx - hi
+    lo += yx
+    lo += sy
+    lo += xy
+    w = x2 * xx
+    w *= p
     hi2 = hi + w
-    lo = ((hi - hi2) + w) + lo
-    return _redo(hi2 + lo, sums, _logf, d)
+    hi -= hi2
+    hi += w
+    hi += lo
+    hi2 += hi
+    return _redo(hi2, sums, _logf, d)
 
 
-_MID_MASK, _MID = 0x1FFFFFFF, 0x10000000
+_MID_SHIFT = np.uint64(35)          # 64 - 29: a float64's bits below float32's precision
+_INT64_MIN = np.iinfo(np.int64).min
+_max, _min = np.maximum.reduce, np.minimum.reduce
 _CHUNK = 1 << 16        # elements per pass: the float64 temporaries stay a few MB
 
 
@@ -139,10 +177,17 @@ def _chunked(fn, d):
 
 def _redo(out, sums, fn, d):
     """out with the elements redone by fn(d, fma32) where one of the float64 sums of the fast
-    path lies on a float32 half-way point (rounding it again may be one off there)."""
-    bits = np.stack(sums).view(np.int64)
-    redo = np.logical_or.reduce((bits & _MID_MASK) == _MID, axis=0)
-    if redo.any():
+    path lies on a float32 half-way point (rounding it again may be one off there).
+
+    sums: a float64 array of the sums (one row each) or a list of them; it is overwritten."""
+    if isinstance(sums, list):
+        sums = np.stack(sums)
+    # the low 29 bits moved to the top: 1 followed by zeros there is int64's minimum
+    bits = sums.view(np.uint64)
+    np.left_shift(bits, _MID_SHIFT, out=bits)
+    bits = bits.view(np.int64)
+    if _min(bits, axis=None) == _INT64_MIN:
+        redo = np.logical_or.reduce(bits == _INT64_MIN, axis=0)
         out[redo] = fn(d[redo], fma32)
     return out
 
@@ -340,18 +385,24 @@ def nll_sum(picked):
     levels added in order at the end."""
     levels = [f32(0)] * 8
     n = picked.shape[0]
-    b = 0
-    while b < n:
-        end = min(n, (b + 15) // 16 * 16 + 1)       # one past the next b that flushes
-        levels[0] = -np.cumsum(picked[b:end], dtype=f32)[-1]     # level 0 is 0 at a run's start
-        last = end - 1
-        if last % 16 == 0:
-            for j in range(7):
-                if last & (15 << (4 * j)):
-                    break
-                levels[j + 1] = f32(levels[j + 1] + levels[j])
-                levels[j] = f32(0)
-        b = end
+    if n:
+        # level 0's runs: [0, 1), then 16 elements at a time, each summed left to right in
+        # one cumsum (a row each; the last run padded with -0.0, which changes no sum)
+        runs = (n + 14) // 16
+        padded = np.full(1 + 16 * runs, f32(-0.0))
+        padded[:n] = picked
+        ends = np.cumsum(padded[1:].reshape(runs, 16), axis=1)[:, -1]
+        np.negative(ends, out=ends)
+        last = 0
+        for run in range(runs + 1):
+            levels[0] = -picked[0] if run == 0 else ends[run - 1]
+            if last % 16 == 0:                      # the run ended at a b that flushes
+                for j in range(7):
+                    if last & (15 << (4 * j)):
+                        break
+                    levels[j + 1] = f32(levels[j + 1] + levels[j])
+                    levels[j] = f32(0)
+            last = min(n - 1, last + 16)
     acc = f32(0)
     for v in levels:
         acc = f32(acc + v)

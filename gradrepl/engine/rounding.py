@@ -5,6 +5,11 @@ GCC contracts `a * b + c` into one fused multiply-add in PyTorch's AVX2/AVX512 k
 """
 import numpy as np
 
+_min = np.minimum.reduce
+_SHIFT, _ONE = np.uint64(35), np.uint64(1)
+_INT64_MIN = np.iinfo(np.int64).min
+_TINY_LESS_ONE = np.float64(1.1754943508222875e-38).view(np.uint64) - _ONE
+
 
 def fma32(a, b, c):
     """float32 arrays: a*b + c rounded once to float32 (a, b, c broadcast together).
@@ -14,24 +19,34 @@ def fma32(a, b, c):
     low 29 bits are 1 followed by zeros) or below float32's normal range: only there is the
     rounding error of the float64 sum needed (_exact).
     """
-    s = np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64)
+    prod = np.multiply(a, b, dtype=np.float64)
+    s = np.add(prod, c, dtype=np.float64)
     if s.ndim == 0:
-        return _exact_one(float(a), float(b), float(c))
+        return _exact_one(float(a) * float(b), float(c))
     r = s.astype(np.float32)
-    doubtful = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < 1.1754943508222875e-38)
-    if doubtful.any():
-        a, b, c = np.broadcast_arrays(a, b, c)
-        a, b, c = a[doubtful], b[doubtful], c[doubtful]
-        if a.size > 8:
-            r[doubtful] = _exact(a, b, c)
+    # the common case, nothing doubtful, in few NumPy calls: |s|'s low 29 bits moved to the
+    # top are int64's minimum exactly on a half-way point; |s|'s bits less one (zero wraps
+    # around) are below those of float32's smallest normal exactly when 0 < |s| < it (a zero
+    # sum is exact, so zeros are not doubtful)
+    mag = np.abs(s).view(np.uint64)
+    if (_min(np.left_shift(mag, _SHIFT).view(np.int64), axis=None) == _INT64_MIN
+            or _min(np.subtract(mag, _ONE, out=mag), axis=None) < _TINY_LESS_ONE):
+        doubtful = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | ((np.abs(s) < 1.1754943508222875e-38) & (s != 0))
+        # a*b is exact in float64: the doubtful sums are redone from it and c
+        if prod.shape != s.shape:
+            prod = np.broadcast_to(prod, s.shape)
+        if np.shape(c) != s.shape:
+            c = np.broadcast_to(c, s.shape)
+        prod, c = prod[doubtful], c[doubtful]
+        if prod.size > 8:
+            r[doubtful] = _exact(prod, c)
         else:   # the usual few: one by one, without the array machinery's fixed cost
-            r[doubtful] = [_exact_one(float(x), float(y), float(z)) for x, y, z in zip(a, b, c)]
+            r[doubtful] = [_exact_one(p, z) for p, z in zip(prod.tolist(), c.tolist())]
     return r
 
 
-def _exact_one(a, b, c):
-    """_exact for one element (Python floats holding float32 values)."""
-    p = a * b
+def _exact_one(p, c):
+    """_exact for one element: p the exact float64 product, c a float32 value (Python floats)."""
     s = p + c
     bp = s - c
     err = (p - bp) + (c - (s - bp))
@@ -44,11 +59,10 @@ def _exact_one(a, b, c):
     return max(r, other) if err > 0 else min(r, other)
 
 
-def _exact(a, b, c):
-    """fma32 through the exact error of the float64 sum (TwoSum): rounding the float64 sum to
-    float32 is right unless it lies exactly half-way between two float32 values while the
-    error is not zero; there the error decides the direction."""
-    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+def _exact(p, c):
+    """fma32 through the exact error of the float64 sum p + c (p = a*b, exact in float64; TwoSum):
+    rounding the float64 sum to float32 is right unless it lies exactly half-way between two
+    float32 values while the error is not zero; there the error decides the direction."""
     c = np.asarray(c, np.float64)
     s = p + c
     bp = s - c

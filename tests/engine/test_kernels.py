@@ -168,3 +168,89 @@ def test_fast_paths_equal_the_step_by_step_port(fast, reference):
     want = np.concatenate([reference(x[i:i + 65536], fma32) for i in range(0, x.size, 65536)])
     same = (got.view(np.uint32) == want.view(np.uint32)) | (np.isnan(got) & np.isnan(want))
     assert same.all(), x[~same][:5]
+
+
+def _all_in_binade(lo, step=1):
+    """Every float32 in [lo, 2*lo) (every step-th bit pattern)."""
+    start, stop = np.float32(lo).view(np.int32), np.float32(2 * lo).view(np.int32)
+    return np.arange(start, stop, step, dtype=np.int32).view(np.float32)
+
+
+@pytest.mark.parametrize("lo", [2.0 ** -20, 0.25, 1.0, 8.0, 64.0])
+def test_expf_fast_path_is_the_step_by_step_kernel(lo):
+    # the fast path (float64 sums, few NumPy calls) against Sleef's steps with fma32, on both
+    # signs of a binade and in the small arrays of a training step (32 x 24)
+    x = _all_in_binade(lo, 61)
+    for v in (x, -x, x[:768].reshape(32, 24), -x[:31]):
+        assert K.expf(v).view(np.int32).tolist() == K._expf(v, fma32).view(np.int32).tolist()
+
+
+def test_expf_fast_path_near_overflow_and_underflow():
+    x = np.concatenate([uniform(87, 104, 20000, 11), uniform(-104, -87, 20000, 12), [np.float32(88.0)]])
+    with np.errstate(over="ignore"):
+        want = K._expf(x, fma32)
+    assert K.expf(x).view(np.int32).tolist() == want.view(np.int32).tolist()
+    assert K.expf(np.float32([80.0, -80.0])).view(np.int32).tolist() == \
+        K._expf(np.float32([80.0, -80.0]), fma32).view(np.int32).tolist()
+
+
+@pytest.mark.parametrize("lo", [2.0 ** -126, 2.0 ** -40, 0.5, 1.0, 2.0, 16.0, 2.0 ** 20])
+def test_logf_fast_path_is_the_step_by_step_kernel(lo):
+    x = _all_in_binade(lo, 41)
+    for v in (x, x[:32]):
+        assert K.logf(v).view(np.int32).tolist() == K._logf(v, fma32).view(np.int32).tolist()
+
+
+def test_logf_small_and_empty_arrays():
+    assert K.logf(np.zeros(0, np.float32)).shape == (0,)
+    x = np.float32([1.0, 24.0, 3.5, np.nextafter(np.float32(1), np.float32(2))])
+    assert K.logf(x).view(np.int32).tolist() == K._logf(x, fma32).view(np.int32).tolist()
+
+
+def _nll_sum_one_by_one(picked):
+    """cascade_sum's levels, one addition at a time (the definition nll_sum follows)."""
+    levels = [np.float32(0)] * 8
+    for b, v in enumerate(picked):
+        levels[0] = np.float32(levels[0] - v)
+        if b % 16 == 0:
+            for j in range(7):
+                if b & (15 << (4 * j)):
+                    break
+                levels[j + 1] = np.float32(levels[j + 1] + levels[j])
+                levels[j] = np.float32(0)
+    acc = np.float32(0)
+    for v in levels:
+        acc = np.float32(acc + v)
+    return acc
+
+
+@pytest.mark.parametrize("n", [1, 2, 15, 16, 17, 18, 32, 33, 255, 256, 257, 258, 4097, 5000])
+def test_nll_sum_is_cascade_sum_one_by_one(n):
+    rng = np.random.default_rng(n)
+    picked = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)).astype(np.float32)
+    picked[rng.random(n) < 0.1] = np.float32(-0.0)
+    got, want = K.nll_sum(picked), _nll_sum_one_by_one(picked)
+    assert np.float32(got).view(np.int32) == np.float32(want).view(np.int32)
+
+
+def test_fma32_doubtful_sums_with_broadcasting():
+    # half-way sums among many ordinary ones, a*b broadcast against a bigger c, exact zeros
+    a = np.float32(1 + 2 ** -12)
+    col = np.full((3, 1), a, np.float32)
+    row = np.full((1, 4), a, np.float32)
+    c = np.zeros((3, 4), np.float32)
+    c[0] = np.float32(2 ** -60)
+    c[1] = np.float32(-2 ** -60)
+    got = fma32(col, row, c)
+    assert (got[0] == np.float32(1 + 2 ** -11 + 2 ** -23)).all() and (got[1] == np.float32(1 + 2 ** -11)).all()
+    assert (got[2] == np.float32(1 + 2 ** -11)).all()      # a true tie (c = 0): to even
+    y = np.float32([1, -1, 0.5, 1, -1])
+    assert fma32(-y, y, np.float32(1)).tolist() == [0, 0, 0.75, 0, 0]
+    tiny = np.float32(2 ** -75)                 # a*b + c below float32's normal range: ties to even
+    for n in (1, 9):
+        t = np.full(n, tiny)
+        assert fma32(t, t, np.full(n, np.float32(2 ** -149))).tolist() == [2 ** -148] * n
+        assert fma32(t, t, np.full(n, np.float32(3 * 2 ** -149))).tolist() == [2 ** -147] * n
+        assert fma32(t, -t, np.full(n, np.float32(2 ** -126))).tolist() == [2 ** -126] * n
+        three = np.full(n, np.float32(3 * 2 ** -76))           # 0.75 of the smallest subnormal
+        assert fma32(three, t, np.full(n, np.float32(-2 ** -126))).tolist() == [-2 ** -126 + 2 ** -149] * n
