@@ -77,11 +77,18 @@ def expf(d):
     row += s64
     out = row.astype(f32)
     out += f32(1)
-    if top > 88:        # below, the result is under 2**128: ldexp cannot overflow
+    qi = q.astype(np.int32)
+    if top <= 87:
+        # |q| <= 126: 2**q is a normal float32, built from its exponent bits, and the product
+        # rounds once, as ldexp does (which NumPy calls element by element)
+        qi += 127
+        qi <<= 23
+        out *= qi.view(f32)
+    elif top > 88:      # below, the result is under 2**128: ldexp cannot overflow
         with np.errstate(over="ignore"):
-            out = np.ldexp(out, q.astype(np.int32))
+            out = np.ldexp(out, qi)
     else:
-        out = np.ldexp(out, q.astype(np.int32))
+        out = np.ldexp(out, qi)
     return _redo(out, sums, _expf, d)
 
 
