@@ -29,19 +29,25 @@ def fma32(a, b, c):
     # around) are below those of float32's smallest normal exactly when 0 < |s| < it (a zero
     # sum is exact, so zeros are not doubtful)
     mag = np.abs(s).view(np.uint64)
-    if (_min(np.left_shift(mag, _SHIFT).view(np.int64), axis=None) == _INT64_MIN
-            or _min(np.subtract(mag, _ONE, out=mag), axis=None) < _TINY_LESS_ONE):
-        doubtful = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | ((np.abs(s) < 1.1754943508222875e-38) & (s != 0))
+    top = np.left_shift(mag, _SHIFT).view(np.int64)
+    half = _min(top, axis=None) == _INT64_MIN
+    np.subtract(mag, _ONE, out=mag)
+    tiny = _min(mag, axis=None) < _TINY_LESS_ONE
+    if half or tiny:
+        if half:
+            doubtful = top == _INT64_MIN
+            if tiny:
+                doubtful |= mag < _TINY_LESS_ONE
+        else:
+            doubtful = mag < _TINY_LESS_ONE
         # a*b is exact in float64: the doubtful sums are redone from it and c
-        if prod.shape != s.shape:
-            prod = np.broadcast_to(prod, s.shape)
-        if np.shape(c) != s.shape:
-            c = np.broadcast_to(c, s.shape)
-        prod, c = prod[doubtful], c[doubtful]
-        if prod.size > 8:
-            r[doubtful] = _exact(prod, c)
+        at = np.flatnonzero(doubtful)
+        prod = (prod if prod.shape == s.shape else np.broadcast_to(prod, s.shape)).ravel()[at]
+        c = (np.asarray(c) if np.shape(c) == s.shape else np.broadcast_to(c, s.shape)).ravel()[at]
+        if at.size > 8:
+            np.put(r, at, _exact(prod, c))
         else:   # the usual few: one by one, without the array machinery's fixed cost
-            r[doubtful] = [_exact_one(p, z) for p, z in zip(prod.tolist(), c.tolist())]
+            np.put(r, at, [_exact_one(p, z) for p, z in zip(prod.tolist(), c.tolist())])
     return r
 
 
