@@ -25,6 +25,7 @@ _EXP_POLY = tuple(f32(c) for c in (0.000198527617612853646278381, 0.001393043552
                                    0.00833336077630519866943359, 0.0416664853692054748535156,
                                    0.166666671633720397949219, 0.5))
 _L2U64, _L2L64 = float(_L2U), float(_L2L)
+_L2_64 = _L2U64 + _L2L64     # exact: 43 significant bits
 _EXP_POLY64 = tuple(float(c) for c in _EXP_POLY)
 _LN2_HI, _LN2_LO = f32(0.69314718246459960938), f32(-1.904654323148236017e-09)
 _LN2_HI64, _LN2_LO64 = float(_LN2_HI), float(_LN2_LO)
@@ -61,9 +62,10 @@ def expf(d):
     # sums of the fused steps go straight into the rows that _redo checks
     q = np.rint(d * _R_LN2, dtype=np.float64)
     sums = np.empty((len(_EXP_POLY),) + d.shape)
-    t = np.multiply(q, -_L2U64)
+    # q*L2U + q*L2L is q*(L2U + L2L) exactly (43 bits times q's 8), so d less it rounds once,
+    # as d - q*L2U (exact) - q*L2L does
+    t = np.multiply(q, -_L2_64)
     t += d
-    t += np.multiply(q, -_L2L64, out=sums[0])
     s = t.astype(f32)
     s64 = t
     s64[...] = s
