@@ -254,3 +254,16 @@ def test_fma32_doubtful_sums_with_broadcasting():
         assert fma32(t, -t, np.full(n, np.float32(2 ** -126))).tolist() == [2 ** -126] * n
         three = np.full(n, np.float32(3 * 2 ** -76))           # 0.75 of the smallest subnormal
         assert fma32(three, t, np.full(n, np.float32(-2 ** -126))).tolist() == [-2 ** -126 + 2 ** -149] * n
+
+
+def test_tanh_backward_is_fma32_near_saturation_and_zero():
+    # outputs at and near +-1 (exact half-way sums), tiny ones, zeros, NaN: the fused kernel
+    rng = np.random.default_rng(21)
+    one_less = (np.float32(1) - rng.integers(0, 4096, 20000).astype(np.float32) * np.float32(2 ** -24))
+    y = np.concatenate([one_less, -one_less, uniform(-0.125, 0.125, 20000, 22), uniform(-1, 1, 20000, 23),
+                        np.float32([1, -1, 0, -0.0, np.nan, 0.125, -0.125, 2 ** -70])])
+    g = normal(y.shape, 1.0, 24)
+    got = K.tanh_backward(g, y)
+    want = g * fma32(-y, y, np.float32(1))
+    assert got.view(np.int32).tolist() == want.view(np.int32).tolist()
+    assert K.tanh_backward(g[:6].reshape(2, 3), y[:6].reshape(2, 3)).shape == (2, 3)
