@@ -319,8 +319,8 @@ def log_softmax_backward_lastdim(grad, out):
 def tanh_backward(grad, out):
     """grad * (1 - out * out) with 1 - out*out fused (PyTorch's tanh_backward kernel).
 
-    fma32(-out, out, 1) in fewer calls: for |out| >= 1/8, out*out is a multiple of 2**-52,
-    so 1 - out*out is exact in float64 and rounding it to float32 is the fused result, even
+    fma32(-out, out, 1) in fewer calls: for 1/8 <= |out| <= 1, out*out is a multiple of
+    2**-52, so 1 - out*out is exact in float64 and rounding it to float32 is the fused result, even
     on a half-way point (the many near tanh's saturation); only smaller outputs whose float64
     sum lies half-way are redone by fma32."""
     y = np.asarray(out)
@@ -332,7 +332,8 @@ def tanh_backward(grad, out):
     r = s.astype(f32)
     top = np.left_shift(s.view(np.uint64), _MID_SHIFT).view(np.int64)
     if _min(top, axis=None) == _INT64_MIN:
-        redo = (top == _INT64_MIN) & ~(np.abs(y) >= f32(0.125))
+        mag = np.abs(y)
+        redo = (top == _INT64_MIN) & ~((mag >= f32(0.125)) & (mag <= f32(1)))
         if redo.any():
             r[redo] = fma32(-y[redo], y[redo], f32(1))
     return grad * r

@@ -267,3 +267,5 @@ def test_tanh_backward_is_fma32_near_saturation_and_zero():
     want = g * fma32(-y, y, np.float32(1))
     assert got.view(np.int32).tolist() == want.view(np.int32).tolist()
     assert K.tanh_backward(g[:6].reshape(2, 3), y[:6].reshape(2, 3)).shape == (2, 3)
+    big = np.float32([3.0, 2 ** 30 + 64, -(2 ** 27 + 8), 1.5])      # not tanh's, still the fused kernel
+    assert K.tanh_backward(np.ones(4, np.float32), big).tolist() == fma32(-big, big, np.float32(1)).tolist()
