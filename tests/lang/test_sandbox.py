@@ -92,7 +92,8 @@ def test_module_facades_hide_host_modules():
 
 
 @pytest.mark.parametrize("src", [
-    "torch.save(torch.ones(1), 'f')\n", "torch.load('f')\n", "torch.jit\n", "torch.utils.checkpoint\n",
+    "torch.serialization.save(torch.ones(1), 'f')\n", "torch.ones(1).save('f')\n", "torch.jit\n",
+    "torch.utils.checkpoint\n",
     "torch.ones(4).as_strided((2,), (1,))\n",
 ])
 def test_refused_torch_names_say_so(src):
