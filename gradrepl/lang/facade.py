@@ -219,6 +219,8 @@ class Access:
         if is_user_class(obj):
             return self.get_class(obj, name)
         if isinstance(obj, type):
+            if name in obj.__dict__.get("gradrepl_class_public", ()):   # nn.Transformer's static methods
+                return self.outward(getattr(obj, name), f"{obj.__name__}.{name}")
             raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
