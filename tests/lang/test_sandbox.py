@@ -41,7 +41,7 @@ def test_dangerous_builtins_do_not_exist(name):
                                      "(only torch, math and random)"),
     ("import numpy as np\n", "import of 'numpy' is not allowed in gradrepl (only torch, math and random)"),
     ("import torch.optim.swa_utils\n", "No module named 'torch.optim.swa_utils' in gradrepl"),
-    ("from torch.nn import Transformer\n", "cannot import name 'Transformer' from 'torch.nn'"),
+    ("from torch.nn import Transformers\n", "cannot import name 'Transformers' from 'torch.nn'"),
     ("from . import x\n", "relative imports are not allowed in gradrepl"),
     ("import math.os\n", "No module named 'math.os'; 'math' is not a package"),
     ("import torch.utils.tensorboard\n", "No module named 'torch.utils.tensorboard' in gradrepl"),

@@ -95,3 +95,10 @@ def test_saved_files_are_capped_by_the_memory_budget():
                   "torch.save(torch.ones(2000), 'b.pt')\n", Session(limits=Limits(max_bytes=10_000)))
     assert len(r.errors) == 1 and r.errors[0].line == 4
     assert "--max-memory" in r.errors[0].message
+
+
+def test_a_missing_file_can_be_caught_as_in_python():
+    out, r, _ = run("import torch\ntry:\n    sd = torch.load('ckpt.pt')\nexcept FileNotFoundError as e:\n"
+                    "    print('no checkpoint:', e)\n    sd = None\nprint(sd)\n")
+    assert r.ok, r.errors
+    assert out == "no checkpoint: [Errno 2] No such file or directory: 'ckpt.pt'\nNone\n"
