@@ -70,13 +70,25 @@ def _is_plain_value(obj):
 class _Copier:
     """A deep copy as pickling and unpickling make it: one memo for the whole call."""
 
+    MAX_DEPTH = 500      # pickle's own limit is the recursion limit: nesting this deep fails there too
+
     def __init__(self, weights_only=False, saving=False):
         self.memo = {}
         self.weights_only = weights_only
         self.saving = saving
         self.nbytes = 0
+        self.depth = 0
 
     def copy(self, obj):
+        self.depth += 1
+        try:
+            if self.depth > self.MAX_DEPTH:
+                raise RecursionError("maximum recursion depth exceeded while pickling an object")
+            return self._copy(obj)
+        finally:
+            self.depth -= 1
+
+    def _copy(self, obj):
         if isinstance(obj, _ATOMS) and type(obj) in _ATOMS:
             return obj
         key = id(obj)
@@ -133,7 +145,10 @@ class _Copier:
         return new
 
     def _object(self, obj):
-        new = object.__new__(type(obj))
+        try:
+            new = object.__new__(type(obj))
+        except TypeError:       # a tuple-based record (load_state_dict's result): immutable, kept
+            return obj
         self.memo[id(obj)] = new
         state = {k: self.copy(v) for k, v in obj.__dict__.items()}
         new.__dict__.update(state)

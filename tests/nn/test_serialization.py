@@ -102,3 +102,15 @@ def test_a_missing_file_can_be_caught_as_in_python():
                     "    print('no checkpoint:', e)\n    sd = None\nprint(sd)\n")
     assert r.ok, r.errors
     assert out == "no checkpoint: [Errno 2] No such file or directory: 'ckpt.pt'\nNone\n"
+
+
+def test_deep_nesting_and_cycles():
+    out, r, _ = run("import torch\na = []\nfor i in range(600):\n    a = [a]\ntorch.save(a, 'deep.pt')\n")
+    # pickle fails there too; here the copy stops at its own depth or at the call-depth budget
+    assert r.errors[0].line == 5 and r.errors[0].type_name in ("RecursionError", "BudgetExceeded")
+    out, r, _ = run("import torch\nd = {'x': torch.ones(1)}\nd['self'] = d\ntorch.save(d, 'c.pt')\n"
+                    "e = torch.load('c.pt')\nprint(e['self'] is e, e['x'])\n"
+                    "m = torch.nn.Linear(1, 1)\nk = m.load_state_dict(m.state_dict())\ntorch.save([k], 'k.pt')\n"
+                    "print(torch.load('k.pt', weights_only=False))\n")
+    assert r.ok, r.errors
+    assert out == "True tensor([1.])\n[<All keys matched successfully>]\n"
