@@ -8,7 +8,9 @@ PyTorch computes `need_weights=False` attention (what the Transformer layers ask
 its fused CPU flash-attention kernel, and in eval mode under no_grad takes fused fast paths
 (`_native_multi_head_attention`, `_transformer_encoder_layer_fwd`); gradrepl computes the
 math path there (ATen's `_scaled_dot_product_attention_math`), which agrees to print
-precision, not always to the last bit, and records ordinary graph nodes.
+precision, not always to the last bit, and records ordinary graph nodes. What the fast
+paths change that a learner sees is kept: TransformerEncoder's nested-tensor path (eval, no
+grad, batch_first, a padding mask) gives zeros at the padded positions.
 """
 import math
 
@@ -457,13 +459,36 @@ class TransformerEncoder(Module):
                                               "mask", src.dtype)
         mask = canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         output = src
-        batch_first = self.layers[0].self_attn.batch_first
+        first = self.layers[0]
+        batch_first = first.self_attn.batch_first
+        padded = self._nested_fast_path(src, mask, src_key_padding_mask, first)
         is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         for mod in self.layers:
             output = mod(output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
+        if padded is not None:      # to_padded_tensor(0.0): the padded positions come back as zeros
+            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+    def _nested_fast_path(self, src, mask, src_key_padding_mask, first):
+        """The padding mask (True where padded) when PyTorch would run the layers on a nested
+        tensor (eval, no grad, batch_first, a left-aligned padding mask and no attn mask),
+        else None. Its values at the real positions are the masked computation's."""
+        if not self.use_nested_tensor or first.training or src.dim() != 3 or src_key_padding_mask is None \
+                or mask is not None:
+            return None
+        pad = src_key_padding_mask != 0     # canonical: 0 for a real position, -inf for padding
+        keep = pad.logical_not().tolist()
+        if self.mask_check and any(row[i] < row[i + 1] for row in keep for i in range(len(row) - 1)):
+            return None                     # not left aligned
+        attn = first.self_attn
+        tensors = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias,
+                   first.norm1.weight, first.norm1.bias, first.norm2.weight, first.norm2.bias,
+                   first.linear1.weight, first.linear1.bias, first.linear2.weight, first.linear2.bias)
+        if B.grad_enabled() and any(t is not None and t.requires_grad for t in tensors):
+            return None
+        return pad
 
 
 class TransformerDecoderLayer(Module):
