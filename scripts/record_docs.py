@@ -203,6 +203,8 @@ HAND = {
     "torch.load": ("load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None)",
                    "Loads a fresh copy of what torch.save saved under the name f in this session; "
                    "weights_only (the default) refuses modules and optimizers, as PyTorch does."),
+    "torch.nn.RNNCellBase": ("RNNCellBase(input_size, hidden_size, bias, num_chunks, device=None, dtype=None)",
+                             "Base class of RNNCell, LSTMCell and GRUCell."),
     "help": ("help(obj)", "gradrepl's short documentation of obj: its signature and one line, as PyTorch's "
              "docstrings start."),
     "dir": ("dir([obj])", "The names of obj's attributes (or of your variables), sorted."),

@@ -23,6 +23,7 @@ def gru_cell(x, h, w_ih, w_hh, b_ih, b_hh):
 
 
 class RNNBase(Module):
+    torch_path = "torch.nn.modules.rnn.RNNBase"
     gradrepl_public = Module.gradrepl_public | {"reset_parameters", "all_weights"}
 
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
@@ -217,15 +218,15 @@ class RNNCellBase(Module):
     """RNNCell, LSTMCell, GRUCell (torch/nn/modules/rnn.py): one step of the recurrence, as
     ATen's rnn_tanh_cell / lstm_cell / gru_cell compose it (RNN.cpp's SimpleCell, LSTMCell,
     GRUCell): gates = linear(h, w_hh, b_hh) + linear(x, w_ih, b_ih)."""
+    torch_path = "torch.nn.modules.rnn.RNNCellBase"
     gradrepl_public = Module.gradrepl_public | {"reset_parameters", "input_size", "hidden_size", "bias"}
-    num_chunks = 1
 
-    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
         super().__init__()
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
-        n = self.num_chunks * hidden_size
+        n = num_chunks * hidden_size
         self.weight_ih = Parameter(B.TORCH["empty"]((n, input_size), dtype=dtype))
         self.weight_hh = Parameter(B.TORCH["empty"]((n, hidden_size), dtype=dtype))
         if bias:
@@ -285,7 +286,7 @@ class RNNCell(RNNCellBase):
     gradrepl_public = RNNCellBase.gradrepl_public | {"nonlinearity"}
 
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
-        super().__init__(input_size, hidden_size, bias, device, dtype)
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
@@ -303,7 +304,9 @@ class RNNCell(RNNCellBase):
 
 class LSTMCell(RNNCellBase):
     torch_path = "torch.nn.modules.rnn.LSTMCell"
-    num_chunks = 4
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
 
     def forward(self, input, hx=None):
         if hx is not None:
@@ -331,7 +334,9 @@ class LSTMCell(RNNCellBase):
 
 class GRUCell(RNNCellBase):
     torch_path = "torch.nn.modules.rnn.GRUCell"
-    num_chunks = 3
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
 
     def forward(self, input, hx=None):
         if hx is not None and hx.dim() not in (1, 2):
