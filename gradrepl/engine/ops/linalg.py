@@ -37,6 +37,14 @@ def MmBackward0(grad, xp, node, self, mat2):
 
 def _matmul_general(grad, xp, node, self, other, self_shape, other_shape):
     sa, sb = self_shape, other_shape
+    if len(sa) >= 3 and len(sb) == 2 and not xp.tensors:
+        # PyTorch folds (..., k) @ (k, n) into one mm (UnsafeViewBackward0 over MmBackward0): the
+        # weight's gradient is one (k, rows) @ (rows, n) product, not a sum of per-batch products
+        k, n = sb
+        g2 = grad.reshape(-1, n)
+        ea, eb = node.edges
+        return (None if ea is None else matrix_product(np.matmul, g2, other.T).reshape(sa),
+                None if eb is None else matrix_product(np.matmul, self.reshape(-1, k).T, g2))
     a2 = xp.reshape(self, (1,) + tuple(sa)) if len(sa) == 1 else self
     b2 = xp.reshape(other, tuple(sb) + (1,)) if len(sb) == 1 else other
     g2 = grad
@@ -156,7 +164,10 @@ def matmul(a, b):
     _check_same_dtype(a, b)
     batch = broadcast_shape(sa[:-2] if na > 2 else (), sb[:-2] if nb > 2 else ())
     check_numel(prod(batch) * (sa[-2] if na > 1 else 1) * (sb[-1] if nb > 1 else 1))
-    out = np.asarray(matrix_product(np.matmul, a._a, b._a))
+    if na >= 3 and nb == 2 and _matmul_folds(a, b):   # one mm on the folded operand, as PyTorch
+        out = matrix_product(np.matmul, a._a.reshape(-1, sa[-1]), b._a).reshape(sa[:-1] + (sb[-1],))
+    else:
+        out = np.asarray(matrix_product(np.matmul, a._a, b._a))
     spec = SqueezeBackward4 if na == 1 or (nb == 1 and na == 2) else UnsafeViewBackward0
     return result(out, spec, (a, b), (a, b), (sa, sb))
 
