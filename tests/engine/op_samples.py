@@ -643,8 +643,6 @@ GAPS = {
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); MulBackward0(MulBackward0, MaskedFillBackward0)",
         "atan2:1": "MulBackward0(MulBackward0, MulBackward1); ViewBackward0(SumBackward1) | "
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
-        "matmul:4": "UnsafeViewBackward0(None, TBackward0); ViewBackward0(SumBackward1) | "
-            "PyTorch ViewBackward0(MmBackward0); MmBackward0(TBackward0, None)",
         "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
             "PyTorch ViewBackward0(BmmBackward0); ViewBackward0(BmmBackward0)",
         "linear:0": "MmBackward0(None, TBackward0); TBackward0(MmBackward0); None | "
