@@ -114,12 +114,12 @@ def test_same_as_cpython(name):
 
 
 @pytest.mark.parametrize("src, message", [
-    ("class A:\n    def __call__(self):\n        pass\n",
-     "SyntaxError: defining the special method 'call' in a class (__init__ is the only one a "
-     "gradrepl class may define) is not supported in gradrepl"),
+    ("class A:\n    def __add__(self, other):\n        pass\n",
+     "SyntaxError: defining the special method 'add' in a class (__init__ and __call__ are the "
+     "only ones a gradrepl class may define) is not supported in gradrepl"),
     ("class A:\n    def __len__(self):\n        return 1\n",
-     "SyntaxError: defining the special method 'len' in a class (__init__ is the only one a "
-     "gradrepl class may define) is not supported in gradrepl"),
+     "SyntaxError: defining the special method 'len' in a class (__init__ and __call__ are the "
+     "only ones a gradrepl class may define) is not supported in gradrepl"),
     ("class A:\n    def _helper(self):\n        pass\n",
      "NameError: name '_helper' is not defined (names starting with '_' are not available in "
      "gradrepl)"),
@@ -166,6 +166,13 @@ def test_same_as_cpython(name):
      "and `yield from iterable` as statements) is not supported in gradrepl"),
     ("def g():\n    yield 1\ng().send(None)\n",
      "AttributeError: 'generator' object has no attribute 'send'"),
+    # x.__class__.__name__ is a name (lang_cases/cls_class_name); the class itself stays out of reach
+    ("x = 1\ny = x.__class__\n",
+     "AttributeError: attribute '\u2026' is not available in gradrepl (names starting with '_' are refused)"),
+    ("x = 1\nx.__class__.__bases__\n",
+     "AttributeError: attribute '\u2026' is not available in gradrepl (names starting with '_' are refused)"),
+    ("x = 1\nx.__class__.__name__.__class__\n",
+     "AttributeError: attribute '\u2026' is not available in gradrepl (names starting with '_' are refused)"),
 ])
 def test_refusals_say_what(src, message):
     _, r = run(src)
