@@ -1020,17 +1020,6 @@ class Compiler(GeneratorCompiler):
         return load_global
 
     def e_Attribute(self, node, scope):
-        inner = node.value
-        if node.attr == "__name__" and isinstance(inner, ast.Attribute) and inner.attr == "__class__":
-            # `layer.__class__.__name__` (makemore part 3 labels its plots so): the name of what
-            # type(layer) shows; neither the class nor any other dunder is reachable this way
-            value_ev = self.expr(inner.value, scope)
-            fallback = self.ctx.fallback
-
-            def class_name(env):
-                shown = repr(fallback["type"](value_ev(env)))      # <class 'torch.nn.parameter.Parameter'>
-                return shown[len("<class '"):-2].rsplit(".", 1)[-1]
-            return class_name
         self.check_attr(node)
         obj_ev = self.expr(node.value, scope)
         attr = node.attr
