@@ -112,12 +112,10 @@ BARE_TORCH = (
     "manual_seed", "no_grad", "enable_grad", "set_grad_enabled",
 )
 
-# Special methods a learner's class may define (DECISIONS: `__init__`; `__call__` too, for
-# makemore's hand-written layers called as `layer(x)`: Python calls it through the class
-# namespace's user_method, so it runs as sandbox code under the budgets).  A name added
+# Special methods a learner's class may define (DECISIONS: `__init__` only).  A name added
 # here is compiled like any method and put in the class namespace, so Python calls it
 # (e.g. "__len__", "__getitem__" for Dataset subclasses, if a ruling allows them).
-USER_DUNDERS = frozenset({"__init__", "__call__"})
+USER_DUNDERS = frozenset({"__init__"})
 
 # Only in trusted mode (what the learner types at the REPL prompt).
 TRUSTED_BUILTIN_NAMES = ("exit", "quit")
@@ -187,11 +185,11 @@ EXCEPTION_ATTRS = frozenset({"args"})
 MAX_FORMAT_WIDTH = 1000
 
 # Words that name host internals (dunder names, the FFI module, class namespaces): error
-# reports never echo them, nor a source line that contains them.  `__init__` and `__call__`
-# are the dunders a learner writes (def __init__, super().__init__()); the protocol names
-# Python's own TypeErrors mention ("type NoneType doesn't define __round__ method", "'int' object
+# reports never echo them, nor a source line that contains them.  `__init__` is the one
+# dunder a learner writes (def __init__, super().__init__()); the protocol names Python's
+# own TypeErrors mention ("type NoneType doesn't define __round__ method", "'int' object
 # has no attribute '__getitem__'") name nothing of the host either.
-_PROTOCOL = "init|call|round|len|getitem|setitem|iter|next|index|format|trunc|floor|ceil|enter|exit|contains|bool"
+_PROTOCOL = "init|round|len|getitem|setitem|iter|next|index|format|trunc|floor|ceil|enter|exit|contains|bool"
 HOST_WORDS = rf"__(?!(?:{_PROTOCOL})__\b)\w*__|\bctypes\b|mappingproxy"
 
 # --- control characters -----------------------------------------------------------
