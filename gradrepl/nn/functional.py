@@ -198,15 +198,6 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return pointwise
 
 
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    n1 = x1.norm(2, dim, keepdim=True).clone()     # cloned: clamped in place below
-    n2 = x2.norm(2, dim, keepdim=True).clone()
-    with B.TORCH["no_grad"]():      # ATen clamps in place under NoGradGuard
-        n1.clamp_(min=eps)
-        n2.clamp_(min=eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
-
-
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
@@ -233,9 +224,81 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     return _reduce(output, reduction)
 
 
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _feature_dropout(input, p, training, inplace):
+    return (B.TORCH["feature_dropout_"] if inplace else B.TORCH["feature_dropout"])(input, p, training)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _check_p(p)
+    return (B.TORCH["alpha_dropout_"] if inplace else B.TORCH["alpha_dropout"])(input, p, training)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _check_p(p)
+    return (B.TORCH["feature_alpha_dropout_"] if inplace else B.TORCH["feature_alpha_dropout"])(input, p, training)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {inp_dim}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+                           "dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    is_batched = inp_dim == 3
+    if not is_batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not is_batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (3, 4):
+        B.warn("UserWarning", f"dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated and will "
+                              "result in an error in a future release. To retain the behavior and silence this "
+                              "warning, please use dropout instead. Note that dropout2d exists to provide "
+                              "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and an "
+                              "optional batch dimension (i.e. 3D or 4D inputs).")
+    if inp_dim == 3:
+        B.warn("UserWarning", "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                              "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel "
+                              "dim. This behavior will change in a future release to interpret the input as one "
+                              "without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
+                              "dropout behavior, please switch to using dropout1d instead.")
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (4, 5):
+        B.warn("UserWarning", f"dropout3d: Received a {inp_dim}-D input to dropout3d, which is deprecated and will "
+                              "result in an error in a future release. To retain the behavior and silence this "
+                              "warning, please use dropout instead. Note that dropout3d exists to provide "
+                              "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, and an "
+                              "optional batch dimension (i.e. 4D or 5D inputs).")
+    is_batched = inp_dim == 5
+    if not is_batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not is_batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
 COMPOSED = ("softmax", "log_softmax", "softmin", "relu", "sigmoid", "tanh", "softsign", "tanhshrink", "dropout",
             "mse_loss", "l1_loss", "nll_loss", "cross_entropy", "binary_cross_entropy", "kl_div",
-            "cosine_similarity", "normalize", "margin_ranking_loss", "hinge_embedding_loss")
+            "normalize", "margin_ranking_loss", "hinge_embedding_loss", "alpha_dropout", "feature_alpha_dropout",
+            "dropout1d", "dropout2d", "dropout3d")
 
 
 def namespace():

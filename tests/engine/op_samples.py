@@ -599,6 +599,71 @@ SAMPLES = {
     "adaptive_avg_pool1d": [S(R(1, 2, 6), call=_fn("adaptive_avg_pool1d", 3))],
 }
 
+def _seeded(fn):
+    """fn(torch, *tensors) after torch.manual_seed(0): PyTorch's own draws, every call."""
+    def call(torch, *tensors):
+        torch.manual_seed(0)
+        return fn(torch, *tensors)
+    return call
+
+
+def _sdpa(**kwargs):
+    def call(torch, q, k, v):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, **kwargs)
+    return call
+
+
+# issue 14: attention, dropout variants, pixel shuffle, 1-d and adaptive pooling, group and
+# instance norm, prelu, rrelu (gradrepl/engine/ops/nn_extra.py)
+SAMPLES.update({
+    "safe_softmax": "at::_safe_softmax has no public name: checked through scaled_dot_product_attention's "
+                    "3-d samples (SafeSoftmaxBackward0)",
+    "scaled_dot_product_attention": [
+        S(R(2, 3, 4), R(2, 5, 4), R(2, 5, 4), call=_sdpa()),
+        S(R(2, 3, 4), R(2, 3, 4), R(2, 3, 4), call=_sdpa(is_causal=True, scale=0.4)),
+        S(R(1, 3, 2), R(1, 4, 2), R(1, 4, 2), C(3, 4), call=lambda torch, q, k, v, m:
+          torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=m)),
+        S(R(1, 2, 3, 4), R(1, 2, 5, 4), R(1, 2, 5, 4), call=_sdpa()),
+        S(R(1, 2, 3, 4), R(1, 2, 3, 4), R(1, 2, 3, 4), call=_sdpa(is_causal=True))],
+    "feature_dropout": [S(R(2, 3, 2), call=_seeded(lambda torch, x: torch.feature_dropout(x, 0.4, True)))],
+    "alpha_dropout": [S(R(3, 4), call=_seeded(lambda torch, x: torch.alpha_dropout(x, 0.3, True))),
+                      S(R(3, 4), call=lambda torch, x: torch.alpha_dropout(x, 0.3, False))],
+    "feature_alpha_dropout": [S(R(2, 3, 2), call=_seeded(lambda torch, x: torch.feature_alpha_dropout(x, 0.5, True)))],
+    "torch_dropout": [S(R(3, 4), call=_seeded(lambda torch, x: torch.dropout(x, 0.25, True)))],
+    **{name: [S(R(2, 3, 2), call=_seeded(lambda torch, x, name=name: getattr(torch, name)(x * 1, 0.5, True)))]
+       for name in ("dropout_", "feature_dropout_", "alpha_dropout_", "feature_alpha_dropout_")},
+    "pixel_shuffle": [S(R(1, 8, 2, 3), call=_fn("pixel_shuffle", 2)), S(R(4, 1, 2), call=lambda torch, x:
+                      torch.pixel_shuffle(x, 2))],
+    "pixel_unshuffle": [S(R(1, 2, 4, 6), call=_fn("pixel_unshuffle", 2))],
+    "max_pool1d": [S(R(2, 3, 7), call=_fn("max_pool1d", 3, 2)), S(R(3, 6), call=lambda torch, x:
+                   torch.max_pool1d(x, 2, 1, 1))],
+    "max_pool1d_with_indices": [S(R(1, 2, 6), call=lambda torch, x: torch.nn.functional.max_pool1d_with_indices(
+        x, 2)[0])],
+    "max_pool2d_with_indices": [S(R(1, 2, 4, 4), call=lambda torch, x:
+                                  torch.nn.functional.max_pool2d_with_indices(x, 2, 1)[0])],
+    "avg_pool1d": [S(R(2, 3, 7), call=_fn("avg_pool1d", 3, 2, 1)), S(R(3, 5), call=lambda torch, x:
+                   torch.avg_pool1d(x, 2, ceil_mode=True, count_include_pad=False))],
+    "adaptive_max_pool2d": [S(R(1, 2, 5, 4), call=_fn("adaptive_max_pool2d", (2, 3)))],
+    "adaptive_max_pool2d_with_indices": [S(R(2, 3, 3), call=lambda torch, x:
+                                           torch.nn.functional.adaptive_max_pool2d_with_indices(x, 2)[0])],
+    "adaptive_max_pool1d": [S(R(2, 3, 7), call=_fn("adaptive_max_pool1d", 3)),
+                            S(R(2, 5), call=lambda torch, x: torch.adaptive_max_pool1d(x, 2)[0])],
+    "adaptive_max_pool1d_with_indices": [S(R(1, 2, 5), call=lambda torch, x:
+                                           torch.nn.functional.adaptive_max_pool1d_with_indices(x, 2)[0])],
+    "group_norm": [S(R(2, 4, 3), R(4), R(4), call=lambda torch, x, w, b: torch.nn.functional.group_norm(x, 2, w, b)),
+                   S(R(3, 2, 2, 2), call=lambda torch, x: torch.group_norm(x, 1))],
+    "instance_norm": [S(R(2, 3, 4), call=_fn("instance_norm")),
+                      S(R(2, 2, 2, 3), R(2), R(2), call=lambda torch, x, w, b:
+                        torch.instance_norm(x, w, b, None, None, True, 0.1, 1e-5, False))],
+    "torch_embedding": [S(R(5, 3), I([[0, 2], [4, 2]]), call=lambda torch, w, i: torch.embedding(w, i))],
+    "cosine_similarity": [S(R(3, 4), R(3, 4), call=_fn("cosine_similarity")),
+                          S(R(3, 4), R(4), call=lambda torch, a, b: torch.cosine_similarity(a, b, -1))],
+    "prelu": [S(R(2, 3, 2), P(3), call=_fn("prelu")), S(R(2, 3), C(1), call=lambda torch, x, w: x.prelu(w)),
+              S(R(4), P(1), call=lambda torch, x, w: torch.prelu(x, w))],
+    "rrelu": [S(R(2, 3), call=_fn("rrelu")), S(R(2, 3), call=_seeded(lambda torch, x:
+              torch.nn.functional.rrelu(x, 0.1, 0.5, training=True)))],
+})
+
 # PyTorch's backward kernels (aten::tanh_backward, ...): no torch.* name; they run under
 # create_graph=True, checked through their forward op's samples (the gradient's grad_fn and
 # next_functions, its values and the second derivatives).
@@ -623,6 +688,23 @@ GAPS = {
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
     "cg_graph": {
+        **{f"scaled_dot_product_attention:{k}": "the 3-d math path's matmuls are one UnsafeViewBackward0 each in "
+           "gradrepl (PyTorch: expand/view/bmm/_unsafe_view); the 4-d flash node's gradient is composed "
+           "(PyTorch: _scaled_dot_product_flash_attention_for_cpu_backward)" for k in range(5)},
+        **{f"{op}:{k}": "composed of unsqueeze / the 2-d pool / squeeze: the squeeze's create_graph rule is a "
+           "ViewBackward0 (PyTorch SqueezeBackward1)" for op, k in (("max_pool1d", 0), ("max_pool1d", 1),
+           ("max_pool1d_with_indices", 0), ("avg_pool1d", 0), ("avg_pool1d", 1), ("adaptive_max_pool1d", 0),
+           ("adaptive_max_pool1d", 1), ("adaptive_max_pool1d_with_indices", 0))},
+        "adaptive_max_pool2d:0": "max_pool2d's backward kernel under create_graph (PyTorch "
+            "AdaptiveMaxPool2DBackwardBackward0)",
+        "adaptive_max_pool2d_with_indices:0": "max_pool2d's backward kernel under create_graph (PyTorch "
+            "AdaptiveMaxPool2DBackwardBackward0)",
+        "group_norm:0": "composed under create_graph (PyTorch NativeGroupNormBackwardBackward0)",
+        "group_norm:1": "composed under create_graph (PyTorch NativeGroupNormBackwardBackward0)",
+        "instance_norm:1": "weight.repeat(N)'s create_graph rule differs (PyTorch RepeatBackward0's sum of views)",
+        "cosine_similarity:1": "the broadcast x2 (3-d vs 1-d) sums to shape through another node",
+        **{f"prelu:{k}": "composed under create_graph (PyTorch _prelu_kernel_backward)" for k in range(3)},
+        **{f"rrelu:{k}": "composed under create_graph (PyTorch rrelu_with_noise_backward)" for k in range(2)},
         "adaptive_avg_pool1d": "ViewBackward0(AdaptiveAvgPool2DBackwardBackward0) | PyTorch "
             "SqueezeBackward1(AdaptiveAvgPool2DBackwardBackward0): UnsqueezeBackward0's rule reshapes (no dim kept)",
         "hardshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch HardshrinkBackwardBackward0",

@@ -1,0 +1,613 @@
+"""More of torch.nn.functional's kernels (issue 14): attention, channel and feature dropout,
+pixel shuffle, 1-d and adaptive max pooling, group and instance norm, prelu and rrelu.
+
+Where ATen composes an op from others (the math path of scaled_dot_product_attention,
+instance_norm through batch_norm, max_pool1d through max_pool2d) the forward composes the
+same ops, so the graph holds PyTorch's nodes; the rest are kernels with their own rule.
+"""
+import math
+
+import numpy as np
+
+from gradrepl.engine import rng
+from gradrepl.engine.autograd import GRAD
+from gradrepl.engine.ops.common import as_tensor, result
+from gradrepl.engine.ops.elementwise import MulBackward1
+from gradrepl.engine.ops.inplace import inplace as _inplace
+from gradrepl.engine.ops.nn import (_f64, _float_input, _out, _tuple, adaptive_avg_pool2d, avg_pool2d, batch_norm,
+                                    embedding, max_pool2d, _max_pool_bw, MaxPool2DWithIndicesBackward0,
+                                    max_pool2d_with_indices_backward)
+from gradrepl.engine.ops.reduce import SoftmaxBackward0, softmax_kernel
+from gradrepl.engine.ops.registry import RESULT, declare, rule
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import pytype, shape_list, wrap_dim
+
+
+def _mul_cpp(t, number):
+    """mul(Tensor, Scalar) as ATen's C++ calls it: MulBackward1 (Python's `t * 2` is MulBackward0)."""
+    a = t._a
+    return result((a * a.dtype.type(number)).astype(a.dtype, copy=False), MulBackward1, (t,), (), (a.shape, number))
+
+
+# ------------------------------------------------------------------ attention
+SafeSoftmaxBackward0 = rule("SafeSoftmaxBackward0", ("self",), SoftmaxBackward0.formulas, saved=("result",),
+                            ctx=("dim",))(SoftmaxBackward0.fn)
+
+
+def safe_softmax(input, dim):
+    """at::_safe_softmax: softmax, with 0 (not NaN) on rows that are all -inf."""
+    d = wrap_dim(dim, input._a.ndim)
+    out = softmax_kernel(_new(input._a), d)._a
+    dead = np.all(input._a == -np.inf, axis=d, keepdims=True)
+    if dead.any():
+        out = np.where(dead, out.dtype.type(0), out)
+    return result(out, SafeSoftmaxBackward0, (input,), (RESULT,), d)
+
+
+declare("safe_softmax", safe_softmax, method=False, function=False, rules=[SafeSoftmaxBackward0])
+
+
+def _flash_bw(grad, xp, q, k, v, p, scale):
+    """The gradients of softmax(q @ k^T * scale + mask) @ v, given the probabilities p."""
+    g_v = xp.matmul(xp.mT(p), grad)
+    g_p = xp.matmul(grad, xp.mT(v))
+    g_s = p * (g_p - xp.sum(g_p * p, (-1,), True))
+    return xp.matmul(g_s, k) * scale, xp.matmul(xp.mT(g_s), q) * scale, g_v
+
+
+@rule("ScaledDotProductFlashAttentionForCpuBackward0", ("query", "key", "value"),
+      ("softmax_backward(grad @ value^T) @ key * scale", "softmax_backward(grad @ value^T)^T @ query * scale",
+       "attn^T @ grad"),
+      saved=("query", "key", "value", "attn"), ctx=("scale", "mask"))
+def ScaledDotProductFlashAttentionForCpuBackward0(grad, xp, node, query, key, value, attn, scale, mask):
+    if xp.tensors:   # the probabilities again, as a function of query and key
+        sf = math.sqrt(abs(scale))
+        s = xp.matmul(query * (sf if scale > 0 else -sf), xp.mT(key) * sf)
+        attn = (s if mask is None else s + xp.constant(mask)).softmax(-1)
+    gq, gk, gv = _flash_bw(grad, xp, query, key, value, attn, scale)
+    e = node.edges
+    return (gq if e[0] is not None else None, gk if e[1] is not None else None, gv if e[2] is not None else None)
+
+
+def _bool_mask(mask, dtype):
+    return np.where(mask, dtype.type(0), dtype.type(-np.inf))
+
+
+def _attention_arrays(q, k, v, mask, scale):
+    """The math path on arrays: (output, probabilities)."""
+    sf = q.dtype.type(math.sqrt(scale))
+    s = np.matmul(q * sf, np.swapaxes(k, -2, -1) * sf)
+    if mask is not None:
+        s = s + mask
+    m = np.max(s, axis=-1, keepdims=True)
+    m = np.where(np.isneginf(m), 0, m)
+    e = np.exp(_f64(s - m))
+    total = e.sum(-1, keepdims=True)
+    p = np.where(total == 0, 0, e / np.where(total == 0, 1, total)).astype(q.dtype)
+    return np.matmul(p, v).astype(q.dtype, copy=False), p
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    for name, t, pos in (("query", query, 1), ("key", key, 2), ("value", value, 3)):
+        if type(t) is not Tensor:
+            raise TypeError(f"scaled_dot_product_attention(): argument '{name}' (position {pos}) must be Tensor, "
+                            f"not {pytype(t)}")
+    q, k, v = query._a, key._a, value._a
+    if not (q.dtype == k.dtype == v.dtype):
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got query.dtype: "
+                           f"{_ctype(q)} key.dtype: {_ctype(k)} and value.dtype: {_ctype(v)} instead.")
+    softmax_scale = (1.0 / math.sqrt(q.shape[-1])) if scale is None else abs(scale)
+    mask = None
+    if is_causal:
+        mask = _new(_bool_mask(np.tril(np.ones((q.shape[-2], k.shape[-2]), bool)), q.dtype))
+    elif attn_mask is not None:
+        mask = _new(_bool_mask(attn_mask._a, q.dtype)) if attn_mask._a.dtype == np.bool_ else attn_mask
+    flash = (q.ndim == 4 and k.ndim == 4 and v.ndim == 4 and dropout_p == 0.0 and q.dtype.kind == "f"
+             and not enable_gqa)
+    if flash:   # PyTorch's CPU flash kernel: one node
+        out, p = _attention_arrays(q, k, v, None if mask is None else mask._a, softmax_scale)
+        if scale is not None and scale < 0:
+            out, p = _attention_arrays(-q, k, v, None if mask is None else mask._a, softmax_scale)
+        sign = -softmax_scale if scale is not None and scale < 0 else softmax_scale
+        return result(out, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
+                      (query, key, value, _new(p)), (sign, None if mask is None else mask._a))
+    # _scaled_dot_product_attention_math
+    sf = math.sqrt(softmax_scale)
+    qs = _mul_cpp(query, 0.0 - sf if scale is not None and scale < 0 else sf)
+    attn = qs.matmul(_mul_cpp(key.transpose(-2, -1), sf))
+    if mask is not None:
+        attn = attn.add_(mask)
+    attn = safe_softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout_kernel(attn, dropout_p, True)
+    return attn.matmul(value)
+
+
+def _ctype(a):
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}.get(
+        a.dtype.name, a.dtype.name)
+
+
+declare("scaled_dot_product_attention", scaled_dot_product_attention, method=False, function=False,
+        functional=True, rules=[ScaledDotProductFlashAttentionForCpuBackward0])
+
+
+# ------------------------------------------------------------------ dropout and its variants
+_ALPHA = 1.7580993408473766
+
+
+def _feature_noise_shape(a):
+    if a.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    return a.shape[:2] + (1,) * (a.ndim - 2)
+
+
+def _dropout(input, p, train, feature, alpha, inplace=False):
+    """ATen's _dropout_impl: a Bernoulli(1 - p) noise (per channel for the feature variants)."""
+    if type(input) is not Tensor:
+        raise TypeError(f"dropout(): argument 'input' (position 1) must be Tensor, not {pytype(input)}")
+    a = input._a
+    if p < 0 or p > 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not train or a.size == 0:
+        return input
+    if p == 1:
+        zero = _new(np.zeros((), a.dtype))
+        return input.mul_(zero) if inplace else input.mul(zero)
+    shape = _feature_noise_shape(a) if feature else a.shape
+    noise = rng.default_generator.bernoulli(1 - p, shape, a.dtype).astype(a.dtype, copy=False)
+    if alpha:
+        scale = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
+        b = ((noise + a.dtype.type(-1)) * a.dtype.type(_ALPHA * scale) + a.dtype.type(_ALPHA * scale * p))
+        noise = noise * a.dtype.type(scale)
+        out = input.mul_(_new(noise)) if inplace else input.mul(_new(noise))
+        return out.add_(_new(b.astype(a.dtype, copy=False)))
+    noise = noise / a.dtype.type(1 - p)
+    return input.mul_(_new(noise)) if inplace else input.mul(_new(noise))
+
+
+def dropout_kernel(input, p, train):
+    return _dropout(input, p, train, False, False)
+
+
+def _dropout_variant(name, feature, alpha, inplace):
+    def fn(input, p, train):
+        return _dropout(input, p, train, feature, alpha, inplace)
+    fn.__name__ = fn.__qualname__ = name
+    declare(name, fn, method=False, rules=[])
+
+
+for _name, _feature, _alpha in (("dropout", False, False), ("feature_dropout", True, False),
+                                ("alpha_dropout", False, True), ("feature_alpha_dropout", True, True)):
+    if _name != "dropout":
+        _dropout_variant(_name, _feature, _alpha, False)
+    _dropout_variant(_name + "_", _feature, _alpha, True)
+
+
+def _torch_dropout(input, p, train):
+    return _dropout(input, p, train, False, False)
+
+
+declare("torch_dropout", _torch_dropout, method=False, function="dropout", rules=[])
+
+
+# ------------------------------------------------------------------ pixel shuffle
+@rule("PixelShuffleBackward0", ("self",), ("pixel_unshuffle(grad, upscale_factor)",), ctx=("factor",))
+def PixelShuffleBackward0(grad, xp, factor):
+    return (pixel_unshuffle(grad, factor) if xp.tensors else _unshuffle(grad, factor),)
+
+
+@rule("PixelUnshuffleBackward0", ("self",), ("pixel_shuffle(grad, downscale_factor)",), ctx=("factor",))
+def PixelUnshuffleBackward0(grad, xp, factor):
+    return (pixel_shuffle(grad, factor) if xp.tensors else _shuffle(grad, factor),)
+
+
+def _shuffle(a, r):
+    *lead, c, h, w = a.shape
+    oc = c // (r * r)
+    x = a.reshape(*lead, oc, r, r, h, w)
+    n = len(lead)
+    x = x.transpose(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return np.ascontiguousarray(x).reshape(*lead, oc, h * r, w * r)
+
+
+def _unshuffle(a, r):
+    *lead, c, h, w = a.shape
+    x = a.reshape(*lead, c, h // r, r, w // r, r)
+    n = len(lead)
+    x = x.transpose(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return np.ascontiguousarray(x).reshape(*lead, c * r * r, h // r, w // r)
+
+
+def pixel_shuffle(input, upscale_factor):
+    a = input._a
+    if a.ndim < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{a.ndim} dimension(s)")
+    if upscale_factor <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {upscale_factor}")
+    c = a.shape[-3]
+    if c % (upscale_factor * upscale_factor):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={c} is not divisible by "
+                           f"{upscale_factor * upscale_factor}")
+    return result(_shuffle(a, upscale_factor), PixelShuffleBackward0, (input,), (), upscale_factor)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    a = input._a
+    if a.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{a.ndim} dimension(s)")
+    if downscale_factor <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {downscale_factor}")
+    h, w = a.shape[-2:]
+    if h % downscale_factor:
+        raise RuntimeError("pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)="
+                           f"{h} is not divisible by {downscale_factor}")
+    if w % downscale_factor:
+        raise RuntimeError("pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)="
+                           f"{w} is not divisible by {downscale_factor}")
+    return result(_unshuffle(a, downscale_factor), PixelUnshuffleBackward0, (input,), (), downscale_factor)
+
+
+declare("pixel_shuffle", pixel_shuffle, method=False, functional=True, rules=[PixelShuffleBackward0])
+declare("pixel_unshuffle", pixel_unshuffle, method=False, functional=True, rules=[PixelUnshuffleBackward0])
+
+
+# ------------------------------------------------------------------ 1-d pooling, max pooling with indices
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    if input._a.ndim not in (2, 3):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{shape_list(input._a.shape)}")
+    k = _tuple(kernel_size, 1)[0]
+    s = k if stride is None or stride == [] or stride == () else _tuple(stride, 1)[0]
+    out, idx = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _tuple(padding, 1)[0]),
+                          (1, _tuple(dilation, 1)[0]), ceil_mode, True)
+    return out.squeeze(-2), _new(idx._a.squeeze(-2))
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out, idx = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+def _functional_max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                           return_indices=False):
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _torch_max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _torch_max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+declare("max_pool1d", max_pool1d, method=False, torch_forward=_torch_max_pool1d, functional=_functional_max_pool1d,
+        rules=[])
+declare("max_pool1d_with_indices", max_pool1d_with_indices, method=False,
+        torch_forward=_torch_max_pool1d_with_indices, functional=True, returns_tensor=False, rules=[])
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+declare("max_pool2d_with_indices", max_pool2d_with_indices, method=False, function=False, functional=True,
+        returns_tensor=False, rules=[])
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    a = input._a
+    if a.ndim not in (2, 3):
+        raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {shape_list(a.shape)}")
+    k = _tuple(kernel_size, 1)[0]
+    s = k if stride is None or stride == [] or stride == () else _tuple(stride, 1)[0]
+    out = avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _tuple(padding, 1)[0]), ceil_mode, count_include_pad)
+    return out.squeeze(-2)
+
+
+declare("avg_pool1d", avg_pool1d, method=False, functional=True, rules=[])
+
+
+# adaptive max pooling
+@rule("AdaptiveMaxPool2DBackward0", ("self",), ("grad scattered to the max of each window",),
+      saved=("self", "indices"))
+def AdaptiveMaxPool2DBackward0(grad, xp, self, indices):
+    if xp.tensors:
+        return (max_pool2d_with_indices_backward(grad, self, indices),)
+    return (_max_pool_bw(grad, self, indices),)
+
+
+def _adaptive_windows(size, out):
+    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    x = input._a
+    if x.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {shape_list(x.shape)}")
+    sizes = (output_size, output_size) if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    out = tuple(x.shape[-2 + k] if s is None else s for k, s in enumerate(sizes))
+    H, W = x.shape[-2:]
+    res = np.empty(x.shape[:-2] + out, x.dtype)
+    idx = np.empty(x.shape[:-2] + out, np.int64)
+    flat = x.reshape(x.shape[:-2] + (H * W,))
+    for i, (h0, h1) in enumerate(_adaptive_windows(H, out[0])):
+        for j, (w0, w1) in enumerate(_adaptive_windows(W, out[1])):
+            cells = (np.arange(h0, h1)[:, None] * W + np.arange(w0, w1)[None]).reshape(-1)
+            vals = flat[..., cells]
+            nan = np.isnan(vals)
+            pick = np.where(nan.any(-1), nan.argmax(-1), vals.argmax(-1))
+            res[..., i, j] = np.take_along_axis(vals, pick[..., None], -1)[..., 0]
+            idx[..., i, j] = cells[pick]
+    indices = _new(idx)
+    t = result(res, AdaptiveMaxPool2DBackward0, (input,), (input, indices))
+    return (t, indices) if return_indices else t
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    a = input._a
+    if a.ndim not in (2, 3):
+        raise RuntimeError(f"adaptive_max_pool1d() Expected 2D or 3D input tensor, but got {shape_list(a.shape)}")
+    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
+    out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, size), True)
+    out, idx = out.squeeze(-2), _new(idx._a.squeeze(-2))
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def _torch_adaptive_max_pool1d(input, output_size):
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+declare("adaptive_max_pool2d", adaptive_max_pool2d, method=False, function=False, functional=True,
+        rules=[AdaptiveMaxPool2DBackward0])
+declare("adaptive_max_pool2d_with_indices", adaptive_max_pool2d_with_indices, method=False, function=False,
+        functional=True, returns_tensor=False, rules=[])
+declare("adaptive_max_pool1d", adaptive_max_pool1d, method=False, torch_forward=_torch_adaptive_max_pool1d,
+        functional=True, rules=[])
+declare("adaptive_max_pool1d_with_indices", adaptive_max_pool1d_with_indices, method=False, function=False,
+        functional=True, returns_tensor=False, rules=[])
+
+
+# ------------------------------------------------------------------ group norm, instance norm
+@rule("NativeGroupNormBackward0", ("input", "weight", "bias"),
+      ("(grad * weight - mean(grad * weight) - xhat * mean(grad * weight * xhat)) * rstd per group",
+       "sum(grad * xhat)", "sum(grad)"),
+      saved=("input", "weight"), ctx=("groups", "mean", "rstd", "eps"), optional=("weight",))
+def NativeGroupNormBackward0(grad, xp, node, input, weight, groups, mean, rstd, eps):
+    mask = tuple(e is not None for e in node.edges)
+    if xp.tensors:
+        return _group_norm_graph(grad, input, weight, groups, eps, mask)
+    return _group_norm_bw(grad, input, weight, groups, mean, rstd, mask)
+
+
+def _grouped(x, groups):
+    return x.reshape(x.shape[0], groups, -1)
+
+
+def _channel_view(w, x):
+    return w.reshape((1, x.shape[1]) + (1,) * (x.ndim - 2))
+
+
+def _group_norm_bw(grad, input, weight, groups, mean, rstd, mask):
+    x, g = _f64(input), _f64(grad)
+    xhat = (_grouped(x, groups) - mean) * rstd
+    xhat = xhat.reshape(x.shape)
+    axes = (0,) + tuple(range(2, x.ndim))
+    gx = gw = gb = None
+    if mask[1]:
+        gw = _out((g * xhat).sum(axis=axes), grad)
+    if mask[2]:
+        gb = _out(g.sum(axis=axes), grad)
+    if mask[0]:
+        gy = g if weight is None else g * _channel_view(_f64(weight), x)
+        gyg, xg = _grouped(gy, groups), _grouped(xhat, groups)
+        d = (gyg - gyg.mean(-1, keepdims=True) - xg * (gyg * xg).mean(-1, keepdims=True)) * rstd
+        gx = _out(d.reshape(x.shape), grad)
+    return (gx, gw, gb)
+
+
+def _group_norm_graph(g, x, w, groups, eps, mask):
+    """The same gradients composed of tensor ops (create_graph)."""
+    shape = x.shape
+    n = shape[0]
+    xg = x.reshape(n, groups, -1)
+    mu = xg.mean(-1, keepdim=True)
+    var = ((xg - mu) * (xg - mu)).mean(-1, keepdim=True)
+    r = (var + eps).rsqrt()
+    xhat = ((xg - mu) * r).reshape(shape)
+    axes = [0] + list(range(2, len(shape)))
+    gx = gw = gb = None
+    if mask[1]:
+        gw = (g * xhat).sum(axes)
+    if mask[2]:
+        gb = g.sum(axes)
+    if mask[0]:
+        gy = g if w is None else g * w.reshape((1, shape[1]) + (1,) * (len(shape) - 2))
+        gyg, xh = gy.reshape(n, groups, -1), xhat.reshape(n, groups, -1)
+        gx = ((gyg - gyg.mean(-1, keepdim=True) - xh * (gyg * xh).mean(-1, keepdim=True)) * r).reshape(shape)
+    return (gx, gw, gb)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
+    x = _float_input(input, "group_norm")
+    if x.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {x.ndim}")
+    c = x.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {shape_list(x.shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t._a.ndim != 1 or t._a.size != c):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
+                               f"but got {name} of shape {shape_list(t._a.shape)} and input of shape "
+                               f"{shape_list(x.shape)}")
+    x64 = _grouped(_f64(x), num_groups)
+    mean = x64.mean(-1, keepdims=True)
+    var = ((x64 - mean) ** 2).mean(-1, keepdims=True)
+    rstd = 1 / np.sqrt(var + eps)
+    y = ((x64 - mean) * rstd).reshape(x.shape)
+    if weight is not None:
+        y = y * _channel_view(_f64(weight._a), x)
+    if bias is not None:
+        y = y + _channel_view(_f64(bias._a), x)
+    return result(_out(y, x), NativeGroupNormBackward0, (input, weight, bias), (input, weight),
+                  (num_groups, mean, rstd, eps))
+
+
+def _functional_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    return group_norm(input, num_groups, weight, bias, eps)
+
+
+declare("group_norm", group_norm, method=False, functional=_functional_group_norm, rules=[NativeGroupNormBackward0])
+
+
+def instance_norm(input, weight=None, bias=None, running_mean=None, running_var=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5, cudnn_enabled=False):
+    """ATen's instance_norm: batch_norm over the input viewed as (1, N * C, ...)."""
+    a = input._a
+    n, c = a.shape[0], a.shape[1]
+    shape = (1, n * c) + a.shape[2:]
+    w = None if weight is None else weight.repeat(n)
+    b = None if bias is None else bias.repeat(n)
+    rm = None if running_mean is None else _new(np.tile(running_mean._a, n))
+    rv = None if running_var is None else _new(np.tile(running_var._a, n))
+    out = batch_norm(input.contiguous().view(*shape), rm, rv, w, b, use_input_stats, momentum, eps)
+    if running_mean is not None:
+        running_mean._a[...] = rm._a.reshape(n, c).mean(0).astype(running_mean._a.dtype)
+        running_mean._ver[0] += 1
+    if running_var is not None:
+        running_var._a[...] = rv._a.reshape(n, c).mean(0).astype(running_var._a.dtype)
+        running_var._ver[0] += 1
+    return out.view(*a.shape)
+
+
+def _functional_instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                              use_input_stats=True, momentum=0.1, eps=1e-5):
+    if use_input_stats:
+        size = input.size()
+        n = 1
+        for s in size[2:]:
+            n *= s
+        if n == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {size!r}")
+    return instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps)
+
+
+declare("instance_norm", instance_norm, method=False, functional=_functional_instance_norm, rules=[])
+
+
+# ------------------------------------------------------------------ embedding, cosine similarity
+def _torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    return embedding(indices, weight, None if padding_idx == -1 else padding_idx)
+
+
+declare("torch_embedding", _torch_embedding, method=False, function="embedding", rules=[])
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    n1 = x1.norm(2, dim, keepdim=True).clone()     # cloned: clamped in place below
+    n2 = x2.norm(2, dim, keepdim=True).clone()
+    prev, GRAD[0] = GRAD[0], False      # ATen clamps in place under NoGradGuard
+    try:
+        n1.clamp_(min=eps)
+        n2.clamp_(min=eps)
+    finally:
+        GRAD[0] = prev
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+declare("cosine_similarity", cosine_similarity, method=False, functional=True, rules=[])
+
+
+# ------------------------------------------------------------------ prelu, rrelu
+@rule("PreluKernelBackward0", ("self", "weight"),
+      ("grad where self > 0, else grad * weight", "sum of grad * self where self <= 0"),
+      saved=("self", "weight"))
+def PreluKernelBackward0(grad, xp, node, self, weight):
+    s = xp.raw(self)
+    pos = xp.mask(s > 0, grad)
+    shape = _prelu_shape(xp.raw(weight).size, s.ndim)
+    w = xp.reshape(weight, shape)
+    g_self = g_w = None
+    if node.edges[0] is not None:
+        g_self = xp.depends(grad * pos + grad * w * (1 - pos), self)
+    if node.edges[1] is not None:
+        g_w = xp.reshape(xp.sum_to(grad * self * (1 - pos), shape), xp.raw(weight).shape)
+    return (g_self, g_w)
+
+
+def _prelu_shape(n, ndim):
+    """The weight's shape broadcast along dim 1 of the input."""
+    if n == 1 or ndim < 2:
+        return (1,) * ndim
+    return (1, n) + (1,) * (ndim - 2)
+
+
+def prelu(self, weight):
+    x = _float_input(self, "prelu")
+    w = weight._a
+    if w.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {w.ndim}")
+    channels = 1 if x.ndim < 2 else x.shape[1]
+    if w.size != 1 and w.size != channels:
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{w.size} and channel size = {channels}.")
+    wb = w.reshape(_prelu_shape(w.size, x.ndim))
+    out = np.where(x > 0, x, x * wb).astype(x.dtype, copy=False)
+    return result(out, PreluKernelBackward0, (self, weight), (self, weight))
+
+
+declare("prelu", prelu, functional=True, rules=[PreluKernelBackward0])
+
+
+@rule("RreluWithNoiseBackward0", ("self",), ("grad * noise (training), grad * (lower + upper) / 2 where self <= 0",),
+      saved=("self", "noise"), ctx=("lower", "upper", "training"))
+def RreluWithNoiseBackward0(grad, xp, self, noise, lower, upper, training):
+    s = xp.raw(self)
+    if training:
+        return (xp.depends(grad * xp.constant(xp.raw(noise)), self),)
+    neg = (lower + upper) / 2
+    factor = np.where(s > 0, s.dtype.type(1), s.dtype.type(neg)).astype(s.dtype)
+    return (xp.depends(grad * xp.constant(factor), self),)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if inplace:
+        return _inplace(input, None, lambda s, _other: rrelu(s, lower, upper, training))
+    x = _float_input(input, "rrelu_with_noise")
+    if training:
+        noise = np.ones_like(x)
+        neg = x <= 0
+        count = int(neg.sum())
+        draws = rng.default_generator.uniform((count,), lower, upper, np.float64).astype(x.dtype)
+        noise[neg] = draws
+        out = (x * noise).astype(x.dtype, copy=False)
+    else:
+        noise = np.ones_like(x)
+        slope = x.dtype.type((lower + upper) / 2)
+        out = np.where(x <= 0, x * slope, x).astype(x.dtype, copy=False)
+    return result(out, RreluWithNoiseBackward0, (input,), (input, _new(noise)), (lower, upper, training))
+
+
+def _torch_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    return rrelu(input, lower, upper, training)
+
+
+declare("rrelu", rrelu, method=False, torch_forward=_torch_rrelu, functional=True, rules=[RreluWithNoiseBackward0])
