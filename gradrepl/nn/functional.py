@@ -8,6 +8,11 @@ _engine_mse, _engine_l1 = ENGINE["mse_loss"], ENGINE["l1_loss"]
 _engine_nll, _engine_dropout = ENGINE["nll_loss"], ENGINE["dropout"]
 
 
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    return ENGINE["interpolate"](input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)
+
+
 def _softmax_dim(name, ndim):
     B.warn("UserWarning", f"Implicit dimension choice for {name} has been deprecated. Change the call to "
                           "include dim=X as an argument.")
@@ -295,10 +300,26 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     return result
 
 
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    B.warn("UserWarning", "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    B.warn("UserWarning", "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    B.warn("UserWarning", "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
 COMPOSED = ("softmax", "log_softmax", "softmin", "relu", "sigmoid", "tanh", "softsign", "tanhshrink", "dropout",
             "mse_loss", "l1_loss", "nll_loss", "cross_entropy", "binary_cross_entropy", "kl_div",
             "normalize", "margin_ranking_loss", "hinge_embedding_loss", "alpha_dropout", "feature_alpha_dropout",
-            "dropout1d", "dropout2d", "dropout3d")
+            "dropout1d", "dropout2d", "dropout3d", "upsample", "upsample_nearest",
+            "upsample_bilinear")
 
 
 def namespace():

@@ -660,6 +660,16 @@ SAMPLES.update({
                           S(R(3, 4), R(4), call=lambda torch, a, b: torch.cosine_similarity(a, b, -1))],
     "prelu": [S(R(2, 3, 2), P(3), call=_fn("prelu")), S(R(2, 3), C(1), call=lambda torch, x, w: x.prelu(w)),
               S(R(4), P(1), call=lambda torch, x, w: torch.prelu(x, w))],
+    "upsample": "F.interpolate's kernels: checked through interpolate's samples",
+    "upsample_backward": "a backward kernel, run under create_graph: checked through interpolate's samples",
+    "interpolate": [S(R(1, 2, 3), call=_fn("interpolate", scale_factor=2)),
+                    S(R(1, 1, 2, 3), call=_fn("interpolate", size=(3, 5))),
+                    S(R(1, 2, 4), call=_fn("interpolate", size=7, mode="nearest-exact")),
+                    S(R(2, 2, 4), call=_fn("interpolate", size=6, mode="linear")),
+                    S(R(1, 2, 3, 3), call=_fn("interpolate", scale_factor=1.5, mode="bilinear")),
+                    S(R(1, 1, 3, 4), call=_fn("interpolate", size=(4, 6), mode="bilinear", align_corners=True)),
+                    S(R(1, 1, 2, 2, 3), call=_fn("interpolate", scale_factor=2, mode="trilinear")),
+                    S(R(1, 2, 4, 4), call=_fn("interpolate", scale_factor=0.5, mode="area"))],
     "rrelu": [S(R(2, 3), call=_fn("rrelu")), S(R(2, 3), call=_seeded(lambda torch, x:
               torch.nn.functional.rrelu(x, 0.1, 0.5, training=True)))],
 })

@@ -14,7 +14,7 @@ from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, result
 from gradrepl.engine.ops.elementwise import MulBackward1
 from gradrepl.engine.ops.inplace import inplace as _inplace
-from gradrepl.engine.ops.nn import (_f64, _float_input, _out, _tuple, adaptive_avg_pool2d, avg_pool2d, batch_norm,
+from gradrepl.engine.ops.nn import (_f64, _float_input, _out, _tuple, adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool2d, batch_norm,
                                     embedding, max_pool2d, _max_pool_bw, MaxPool2DWithIndicesBackward0,
                                     max_pool2d_with_indices_backward)
 from gradrepl.engine.ops.reduce import SoftmaxBackward0, softmax_kernel
@@ -611,3 +611,263 @@ def _torch_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=
 
 
 declare("rrelu", rrelu, method=False, torch_forward=_torch_rrelu, functional=True, rules=[RreluWithNoiseBackward0])
+
+
+# ------------------------------------------------------------------ upsampling (F.interpolate's kernels)
+_UPSAMPLE_NAMES = {("nearest", 1): "UpsampleNearest1D", ("nearest", 2): "UpsampleNearest2D",
+                   ("nearest", 3): "UpsampleNearest3D", ("nearest-exact", 1): "UpsampleNearestExact1D",
+                   ("nearest-exact", 2): "UpsampleNearestExact2D", ("nearest-exact", 3): "UpsampleNearestExact3D",
+                   ("linear", 1): "UpsampleLinear1D", ("linear", 2): "UpsampleBilinear2D",
+                   ("linear", 3): "UpsampleTrilinear3D"}
+
+
+def _f32(v):
+    return np.float32(v)
+
+
+def _nearest_index(in_size, out_size, scale, exact):
+    """ATen's nearest_idx / nearest_exact_idx: the source index of each output index."""
+    o = np.arange(out_size)
+    if not exact and out_size == in_size:
+        return o
+    if not exact and out_size == 2 * in_size:
+        return o >> 1
+    s = _f32(1.0 / scale) if scale is not None and scale > 0 else _f32(in_size) / _f32(out_size)
+    if exact:
+        src = np.floor((o + 0.5) * np.float64(s)).astype(np.int64)
+    else:
+        src = np.floor(o.astype(np.float32) * s).astype(np.int64)
+    return np.minimum(src, in_size - 1)
+
+
+def _linear_weights(in_size, out_size, align_corners, scale, dtype=np.float32):
+    """(index0, index1, lambda0, lambda1) per output index, in the kernel's opmath type (float32
+    for float32, with the source index's multiply-add fused; float64 for float64)."""
+    ft = np.float64 if dtype == np.float64 else np.float32
+    o = np.arange(out_size)
+    if out_size == in_size:
+        return o, o, np.ones(out_size, ft), np.zeros(out_size, ft)
+    if align_corners:
+        ratio = ft(in_size - 1) / ft(out_size - 1) if out_size > 1 else ft(0)
+        real = (o.astype(ft) * ratio).astype(ft)
+    else:
+        ratio = ft(1.0 / scale) if scale is not None and scale > 0 else ft(in_size) / ft(out_size)
+        real = (np.float64(ratio) * (o.astype(ft) + ft(0.5)).astype(np.float64) - 0.5).astype(ft)
+        real = np.where(real < 0, ft(0), real)
+    i0 = np.minimum(np.floor(real).astype(np.int64), in_size - 1)
+    lam1 = np.clip((real - i0.astype(ft)).astype(ft), ft(0), ft(1))
+    i1 = i0 + (i0 < in_size - 1)
+    return i0, i1, (ft(1) - lam1).astype(ft), lam1
+
+
+def _fma(a, b, c):
+    if a.dtype == np.float32:
+        return (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(np.float32)
+    return a * b + c
+
+
+def _take(x, axis_from_end, idx):
+    return np.take(x, idx, axis=x.ndim - axis_from_end)
+
+
+def _upsample_arrays(x, mode, out, align_corners, scales):
+    n = len(out)
+    ins = x.shape[-n:]
+    if mode != "linear":
+        res = x
+        for d in range(n):
+            res = _take(res, n - d, _nearest_index(ins[d], out[d], scales[d], mode == "nearest-exact"))
+        return np.ascontiguousarray(res)
+    w = [_linear_weights(ins[d], out[d], align_corners, scales[d], x.dtype) for d in range(n)]
+    dt = x.dtype
+
+    def lam(d, k):
+        shape = [1] * n
+        shape[d] = out[d]
+        return w[d][2 + k].astype(dt).reshape(shape)
+    if n == 1:
+        i0, i1, _, _ = w[0]
+        return _fma(x[..., i0], lam(0, 0), x[..., i1] * lam(0, 1))
+    if n == 2:
+        rows = [_take(x, 2, w[0][k]) for k in (0, 1)]
+        x00, x01 = (_take(rows[0], 1, w[1][k]) for k in (0, 1))
+        x10, x11 = (_take(rows[1], 1, w[1][k]) for k in (0, 1))
+        h0, h1, w0, w1 = lam(0, 0), lam(0, 1), lam(1, 0), lam(1, 1)
+        return _fma(x11, h1 * w1, _fma(x10, h1 * w0, _fma(x01, h0 * w1, x00 * (h0 * w0))))
+    res = _f64(x)
+    for d in range(n):
+        i0, i1, l0, l1 = w[d]
+        res = _take(res, n - d, i0) * _f64(lam(d, 0)) + _take(res, n - d, i1) * _f64(lam(d, 1))
+    return res.astype(dt)
+
+
+def _upsample_grad(g, in_shape, mode, align_corners, scales):
+    """The input's gradient: each output's gradient added, output by output, into the inputs
+    it was read from (times its weight)."""
+    n = g.ndim - 2 if g.ndim >= 3 else 1
+    out = g.shape[-n:]
+    ins = in_shape[-n:]
+    per_dim = []
+    for d in range(n):
+        if mode == "linear":
+            i0, i1, l0, l1 = _linear_weights(ins[d], out[d], align_corners, scales[d], g.dtype)
+            per_dim.append(((i0, l0), (i1, l1)))
+        else:
+            per_dim.append(((_nearest_index(ins[d], out[d], scales[d], mode == "nearest-exact"),
+                             np.ones(out[d], g.dtype)),))
+    # every (output position, contribution) pair, in the kernel's order
+    idx = np.zeros(out + (1,), np.int64)
+    wts = np.ones(out + (1,), g.dtype)
+    stride = 1
+    for d in reversed(range(n)):
+        shape = [1] * n + [1]
+        shape[d] = out[d]
+        parts_i = [i.reshape(shape) * stride for i, _ in per_dim[d]]
+        parts_w = [w.reshape(shape) for _, w in per_dim[d]]
+        idx = np.concatenate([p + idx for p in parts_i], -1)     # this dim's choice outermost
+        wts = np.concatenate([p * wts for p in parts_w], -1)
+        stride *= ins[d]
+    lead = int(np.prod(g.shape[:-n]))
+    k = idx.shape[-1]
+    gf = g.reshape(lead, -1)
+    gi = np.zeros((lead, int(np.prod(ins))), g.dtype)
+    if mode == "linear" and g.dtype == np.float32:    # grad_input[i] += weight * grad, fused, in order
+        acc = gi.T.astype(np.float64)
+        flat_w = wts.reshape(-1, k).astype(np.float64)
+        flat_i = idx.reshape(-1, k)
+        g64 = gf.T.astype(np.float64)
+        for p in range(flat_i.shape[0]):
+            for j in range(k):
+                at = flat_i[p, j]
+                acc[at] = (acc[at] + flat_w[p, j] * g64[p]).astype(np.float32)
+        return acc.T.astype(np.float32).reshape(tuple(g.shape[:-n]) + tuple(ins))
+    vals = (np.repeat(gf, k, axis=1) * wts.reshape(1, -1).astype(g.dtype)).astype(g.dtype)
+    np.add.at(gi, (slice(None), idx.reshape(-1)), vals)
+    return gi.reshape(tuple(g.shape[:-n]) + tuple(ins))
+
+
+def _upsample_rules(mode, n):
+    name = _UPSAMPLE_NAMES[mode, n]
+
+    @rule(name + "BackwardBackward0", ("grad_output",), (f"{name.lower()}(grad)",),
+          ctx=("in_shape", "mode", "align_corners", "scales"), key=name + "BackwardBackward0")
+    def backward_backward(grad, xp, in_shape, mode, align_corners, scales):
+        out = tuple(xp.raw(grad).shape[-len(scales):])
+        return (_upsample_arrays(grad, mode, out, align_corners, scales) if not xp.tensors else
+                _upsample(grad, mode, out, align_corners, scales),)
+
+    @rule(name + "Backward0", ("self",), (f"{name.lower()}_backward(grad)",),
+          ctx=("in_shape", "mode", "align_corners", "scales"), key=name + "Backward0")
+    def backward(grad, xp, in_shape, mode, align_corners, scales):
+        if xp.tensors:
+            return (upsample_backward(grad, in_shape, mode, align_corners, scales),)
+        return (_upsample_grad(grad, in_shape, mode, align_corners, scales),)
+    return backward, backward_backward
+
+
+_UPSAMPLE_RULES = {key: _upsample_rules(*key) for key in _UPSAMPLE_NAMES}
+
+
+def upsample_backward(grad_output, in_shape, mode, align_corners, scales):
+    spec = _UPSAMPLE_RULES[mode, len(scales)][1]
+    return result(_upsample_grad(grad_output._a, in_shape, mode, align_corners, scales), spec, (grad_output,), (),
+                  (in_shape, mode, align_corners, scales))
+
+
+declare("upsample_backward", upsample_backward, method=False, function=False,
+        rules=[r[1] for r in _UPSAMPLE_RULES.values()])
+
+
+def _upsample(input, mode, out, align_corners, scales):
+    x = input._a
+    res = _upsample_arrays(x, mode, tuple(out), align_corners, tuple(scales))
+    spec = _UPSAMPLE_RULES[mode, len(out)][0]
+    return result(res.astype(x.dtype, copy=False), spec, (input,), (), (x.shape, mode, align_corners, tuple(scales)))
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """F.interpolate's kernels (upsample_nearest1d ... upsample_trilinear3d): output sizes
+    from `size`, or floor(input size * scale_factor) with the scale passed on."""
+    x = _float_input(input, "upsample") if mode == "linear" else input._a
+    n = x.ndim - 2
+    if size is not None:
+        out = tuple(int(s) for s in size)
+        scales = (None,) * n
+    else:
+        scales = tuple(float(s) for s in scale_factor)
+        out = tuple(int(math.floor(float(x.shape[2 + d]) * scales[d])) for d in range(n))
+    if any(o <= 0 for o in out) or any(s <= 0 for s in x.shape[2:]):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({', '.join(map(str, x.shape[2:]))}) and output ({', '.join(map(str, out))})")
+    return _upsample(input, mode, out, bool(align_corners), scales)
+
+
+declare("upsample", upsample, method=False, function=False, rules=[r[0] for r in _UPSAMPLE_RULES.values()])
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """torch/nn/functional.py's interpolate: its checks, then the upsample kernel of the mode."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                             "bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input "
+                                 f"with spatial dimensions of {list(input.shape[2:])} and output size of {size}. "
+                                 "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                                 "(o1, o2, ...,oK) format.")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got "
+                                 f"input with spatial dimensions of {list(input.shape[2:])} and scale_factor of "
+                                 f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
+                                 "format and scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        output_size = [int(input.size(i + 2) * scale_factors[i]) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
+                         "tensor as input")
+    if antialias:
+        raise NotImplementedError("F.interpolate(antialias=True) is not available in gradrepl")
+    if mode in ("nearest", "nearest-exact") and input.dim() in (3, 4, 5):
+        return upsample(input, output_size, scale_factors, mode)
+    if mode == "area" and input.dim() in (3, 4):
+        pool = adaptive_avg_pool1d if input.dim() == 3 else adaptive_avg_pool2d
+        return pool(input, output_size)
+    if (mode, input.dim()) in (("linear", 3), ("bilinear", 4), ("trilinear", 5)):
+        return upsample(input, output_size, scale_factors, "linear", align_corners)
+    if mode == "bicubic" and input.dim() == 4 or mode == "area" and input.dim() == 5:
+        raise NotImplementedError(f"F.interpolate(mode={mode!r}) is not available in gradrepl")
+    wants = {"linear": "3D", "bilinear": "4D", "trilinear": "5D"}
+    if mode in wants and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {wants[mode]} input")
+    raise NotImplementedError("Input Error: Only 3D, 4D and 5D input Tensors supported"
+                              f" (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear "
+                              f"| lanczos | area | nearest-exact (got {mode})")
+
+
+declare("interpolate", interpolate, method=False, function=False, functional=True, rules=[])
