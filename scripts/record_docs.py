@@ -123,6 +123,16 @@ HAND = {
     "torch.rrelu": ("rrelu(input, lower=0.125, upper=0.3333333333333333, training=False, generator=None) -> Tensor",
         "Randomized leaky ReLU; see torch.nn.functional.rrelu."),
     "Tensor.prelu": ("prelu(weight) -> Tensor", "See torch.nn.functional.prelu."),
+    "torch.kl_div": ("kl_div(input, target, reduction=0, *, log_target=False) -> Tensor",
+        "The Kullback-Leibler divergence loss (reduction: 0 none, 1 mean, 2 sum); see torch.nn.functional.kl_div."),
+    "torch.poisson_nll_loss": ("poisson_nll_loss(input, target, log_input, full, eps, reduction) -> Tensor",
+        "Poisson negative log likelihood loss; see torch.nn.functional.poisson_nll_loss."),
+    "torch.cosine_embedding_loss": ("cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1) -> Tensor",
+        "See torch.nn.functional.cosine_embedding_loss."),
+    "torch.triplet_margin_loss": ("triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, "
+        "swap=False, reduction=1) -> Tensor", "See torch.nn.functional.triplet_margin_loss."),
+    "torch.rms_norm": ("rms_norm(input, normalized_shape, weight=None, eps=None) -> Tensor",
+        "Root mean square layer normalization; see torch.nn.functional.rms_norm."),
     "Tensor": ("Tensor", "A multi-dimensional array of one dtype; with requires_grad=True, autograd records "
                "the operations on it so that backward() can compute gradients."),
     "torch.Tensor": ("Tensor", "A multi-dimensional array of one dtype; with requires_grad=True, autograd "

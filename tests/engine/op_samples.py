@@ -670,6 +670,30 @@ SAMPLES.update({
                     S(R(1, 1, 3, 4), call=_fn("interpolate", size=(4, 6), mode="bilinear", align_corners=True)),
                     S(R(1, 1, 2, 2, 3), call=_fn("interpolate", scale_factor=2, mode="trilinear")),
                     S(R(1, 2, 4, 4), call=_fn("interpolate", scale_factor=0.5, mode="area"))],
+    "kl_div": [S(R(2, 3), Pr(2, 3, grad=False), call=lambda torch, x, t: torch.kl_div(x, t)),
+               S(R(2, 3), R(2, 3), call=lambda torch, x, t: torch.kl_div(x, t, 0, log_target=True))],
+    "poisson_nll_loss": [S(R(2, 3), Pr(2, 3, grad=False), call=_fn("poisson_nll_loss")),
+                         S(P(2, 3), P(2, 3, ), call=lambda torch, x, t: torch.poisson_nll_loss(x, t * 2, False, True,
+                                                                                              1e-8, 0))],
+    "cosine_embedding_loss": [S(R(3, 4), R(3, 4), I([1, -1, 1]), call=_fn("cosine_embedding_loss", margin=0.1)),
+                              S(R(4), R(4), I(-1), call=lambda torch, a, b, t: torch.cosine_embedding_loss(
+                                  a, b, t, -0.9, 0))],
+    "triplet_margin_loss": [S(R(3, 4), R(3, 4), R(3, 4), call=_fn("triplet_margin_loss")),
+                            S(R(3, 4), R(3, 4), R(3, 4), call=_fn("triplet_margin_loss", p=1.5, swap=True,
+                                                                  reduction="none"))],
+    "soft_margin_loss": [S(R(2, 3), C(2, 3), call=_fn("soft_margin_loss")),
+                         S(R(2, 3), C(2, 3), call=_fn("soft_margin_loss", reduction="none"))],
+    "multi_margin_loss": [S(R(3, 4), I([1, 0, 3]), call=_fn("multi_margin_loss")),
+                          S(R(3, 4), I([2, 2, 0]), C(4, kind="positive"), call=lambda torch, x, t, w:
+                            torch.nn.functional.multi_margin_loss(x, t, p=2, margin=0.5, weight=w, reduction="none"))],
+    "multilabel_margin_loss": [S(R(3, 4), I([[1, 0, -1, 0], [3, -1, 0, 0], [0, 1, 2, 3]]),
+                                 call=_fn("multilabel_margin_loss")),
+                               S(R(2, 3), I([[2, -1, 0], [0, 1, -1]]), call=_fn("multilabel_margin_loss",
+                                                                               reduction="sum"))],
+    "rms_norm": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.rms_norm(x, (3,))),
+                 S(R(2, 3), R(3), call=lambda torch, x, w: torch.rms_norm(x, [3], w, 1e-3))],
+    "bilinear": [S(R(3, 4), R(3, 2), R(5, 4, 2), R(5), call=_fn("bilinear")),
+                 S(R(2, 3, 2), R(2, 3, 2), R(1, 2, 2), call=lambda torch, a, b, w: torch.bilinear(a, b, w, None))],
     "rrelu": [S(R(2, 3), call=_fn("rrelu")), S(R(2, 3), call=_seeded(lambda torch, x:
               torch.nn.functional.rrelu(x, 0.1, 0.5, training=True)))],
 })
@@ -715,6 +739,11 @@ GAPS = {
         "cosine_similarity:1": "the broadcast x2 (3-d vs 1-d) sums to shape through another node",
         **{f"prelu:{k}": "composed under create_graph (PyTorch _prelu_kernel_backward)" for k in range(3)},
         **{f"rrelu:{k}": "composed under create_graph (PyTorch rrelu_with_noise_backward)" for k in range(2)},
+        "poisson_nll_loss:0": "exp(input)'s gradient under create_graph multiplies in the other order",
+        **{f"{op}:{k}": f"composed under create_graph (PyTorch {name}BackwardBackward0)" for op, name in (
+            ("soft_margin_loss", "SoftMarginLoss"), ("multi_margin_loss", "MultiMarginLoss"),
+            ("multilabel_margin_loss", "MultilabelMarginLoss")) for k in range(2)},
+        **{f"bilinear:{k}": "composed under create_graph (PyTorch _trilinear's own formulas)" for k in range(2)},
         "adaptive_avg_pool1d": "ViewBackward0(AdaptiveAvgPool2DBackwardBackward0) | PyTorch "
             "SqueezeBackward1(AdaptiveAvgPool2DBackwardBackward0): UnsqueezeBackward0's rule reshapes (no dim kept)",
         "hardshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch HardshrinkBackwardBackward0",

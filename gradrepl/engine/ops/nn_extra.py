@@ -17,7 +17,7 @@ from gradrepl.engine.ops.inplace import inplace as _inplace
 from gradrepl.engine.ops.nn import (_f64, _float_input, _out, _tuple, adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool2d, batch_norm,
                                     embedding, max_pool2d, _max_pool_bw, MaxPool2DWithIndicesBackward0,
                                     max_pool2d_with_indices_backward)
-from gradrepl.engine.ops.reduce import SoftmaxBackward0, softmax_kernel
+from gradrepl.engine.ops.reduce import SoftmaxBackward0, pairwise_distance, softmax_kernel
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import pytype, shape_list, wrap_dim
@@ -871,3 +871,339 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 
 declare("interpolate", interpolate, method=False, function=False, functional=True, rules=[])
+
+
+# ------------------------------------------------------------------ losses ATen composes
+_REDUCTIONS = {0: "none", 1: "mean", 2: "sum", "none": "none", "mean": "mean", "sum": "sum"}
+
+
+def _apply_reduction(loss, reduction):
+    reduction = _REDUCTIONS[reduction]
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def kl_div(input, target, reduction=0, log_target=False):
+    """ATen's kl_div: xlogy(target, target) - target * input (exp(target) * (target - input) for a
+    log target), then the reduction."""
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = target.xlogy(target) - target * input
+    return _apply_reduction(loss, reduction)
+
+
+declare("kl_div", kl_div, method=False, rules=[])
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, eps=1e-8, reduction=1):
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _apply_reduction(loss, reduction)
+
+
+def _functional_poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                                 reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return poisson_nll_loss(input, target, log_input, full, eps, reduction)
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return "mean" if size_average and reduce else ("sum" if reduce else "none")
+
+
+declare("poisson_nll_loss", poisson_nll_loss, method=False, functional=_functional_poisson_nll_loss, rules=[])
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
+    t = target._a
+    if t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1._a.ndim != input2._a.ndim:
+        raise RuntimeError(f"cosine_embedding_loss(): input1 and input2 must have the same number of dimensions, "
+                           f"but got {input1._a.ndim} and {input2._a.ndim}")
+    dim = input1._a.ndim - 1 if input1._a.ndim else 0
+    if t.ndim == 0 and input1._a.ndim > 1 or t.ndim == 1 and input1._a.ndim != 2:
+        raise RuntimeError(f"{t.ndim}D target tensor expects {t.ndim + 1}D input tensors, but found inputs with sizes "
+                           f"{shape_list(input1._a.shape)} and {shape_list(input2._a.shape)}.")
+    prod_sum = (input1 * input2).sum(dim)
+    mag1 = (input1 * input1).sum(dim) + 1e-12
+    mag2 = (input2 * input2).sum(dim) + 1e-12
+    denom = (mag1 * mag2).sqrt_()
+    cos = prod_sum / denom
+    zeros = _new(np.zeros(cos._a.shape, cos._a.dtype))
+    pos = 1 - cos
+    neg = (cos - margin).clamp_min_(0)
+    out = _where(target == 1, pos, zeros) + _where(target == -1, neg, zeros)
+    return _apply_reduction(out, reduction)
+
+
+def _where(cond, a, b):
+    return a.where(cond, b)
+
+
+def _functional_cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                                      reduction="mean"):
+    return cosine_embedding_loss(input1, input2, target, margin, _legacy_reduction(size_average, reduce, reduction))
+
+
+declare("cosine_embedding_loss", cosine_embedding_loss, method=False, functional=_functional_cosine_embedding_loss,
+        rules=[])
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, reduction=1):
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = dist_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _apply_reduction((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+
+
+def _functional_triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                                    size_average=None, reduce=None, reduction="mean"):
+    a, pos, neg = anchor._a.ndim, positive._a.ndim, negative._a.ndim
+    if not (a == pos == neg):
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {a}D, positive {pos}D, and negative {neg}D inputs")
+    return triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                               _legacy_reduction(size_average, reduce, reduction))
+
+
+declare("triplet_margin_loss", triplet_margin_loss, method=False, functional=_functional_triplet_margin_loss,
+        rules=[])
+
+
+# soft margin, multi margin, multilabel margin: kernels of their own
+@rule("SoftMarginLossBackward0", ("self", "target"), ("-target * sigmoid(-target * self) * grad (/ n for mean)",
+                                                      "-self * sigmoid(-target * self) * grad (/ n for mean)"),
+      saved=("self", "target"), ctx=("reduction",))
+def SoftMarginLossBackward0(grad, xp, node, self, target, reduction):
+    n = xp.numel(self) if reduction == "mean" else 1
+    z = xp.exp(-target * self)
+    common = grad * (z / (z + 1))
+    if n != 1:
+        common = common / n
+    e = node.edges
+    return (None if e[0] is None else -target * common, None if e[1] is None else -self * common)
+
+
+def soft_margin_loss(input, target, reduction=1):
+    x, y = _f64(input._a), _f64(target._a)
+    losses = np.log1p(np.exp(-x * y))
+    out = _reduce_array(losses, _REDUCTIONS[reduction], input._a)
+    return result(out, SoftMarginLossBackward0, (input, target), (input, target), _REDUCTIONS[reduction])
+
+
+def _reduce_array(losses, reduction, like):
+    if reduction == "none":
+        return losses.astype(like.dtype)
+    total = losses.astype(like.dtype).sum(dtype=like.dtype)
+    if reduction == "sum":
+        return np.asarray(total, like.dtype)
+    return np.asarray(total / like.dtype.type(losses.size), like.dtype)
+
+
+def _functional_soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return soft_margin_loss(input, target, _legacy_reduction(size_average, reduce, reduction))
+
+
+declare("soft_margin_loss", soft_margin_loss, method=False, function=False, functional=_functional_soft_margin_loss,
+        rules=[SoftMarginLossBackward0])
+
+
+def _margin_terms(x, y, p, margin, weight):
+    """multi_margin_loss: per sample, sum over i != y of max(0, margin - x[y] + x[i])^p (* w[y]) / C."""
+    n, c = x.shape
+    picked = x[np.arange(n), y][:, None]
+    z = margin - picked + x
+    z[np.arange(n), y] = 0
+    h = np.maximum(z, 0) ** p
+    if weight is not None:
+        h = h * weight[y][:, None]
+    return h, z
+
+
+@rule("MultiMarginLossBackward0", ("self",), ("p * max(0, margin - x[y] + x[i])^(p-1) * w[y] * grad / C",),
+      saved=("self", "target", "weight"), ctx=("p", "margin", "reduction"), optional=("weight",))
+def MultiMarginLossBackward0(grad, xp, self, target, weight, p, margin, reduction):
+    s = xp.raw(self)
+    x2 = _f64(s).reshape(-1, s.shape[-1]) if s.ndim else _f64(s).reshape(1, 1)
+    y = xp.raw(target).reshape(-1)
+    w = None if weight is None else _f64(xp.raw(weight))
+    n, c = x2.shape
+    _, z = _margin_terms(x2, y, p, margin, w)
+    d = np.where(z > 0, p * np.maximum(z, 0) ** (p - 1) if p != 1 else 1.0, 0.0)
+    d[np.arange(n), y] = 0
+    if w is not None:
+        d = d * w[y][:, None]
+    d[np.arange(n), y] = -d.sum(1)
+    return (_loss_grad(grad, xp, self, d / c, n, reduction),)
+
+
+def _loss_grad(grad, xp, self, d, n, reduction):
+    """grad times the per-element derivative d (rows: samples), as the reduction spreads it."""
+    s = xp.raw(self)
+    if reduction == "mean":
+        d = d / n
+    coef = xp.constant(_out(d, s))
+    if reduction == "none":
+        out = xp.reshape(xp.reshape(grad, (-1, 1)) * coef, s.shape)
+    else:
+        out = xp.reshape(grad * coef, s.shape)
+    return xp.depends(out, self)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction=1):
+    if p not in (1, 2):
+        raise RuntimeError("only p == 1 and p == 2 supported")
+    x = input._a
+    x2 = _f64(x).reshape(-1, x.shape[-1]) if x.ndim else _f64(x).reshape(1, 1)
+    y = target._a.reshape(-1)
+    c = x2.shape[1]
+    if y.size and (y.min() < 0 or y.max() >= c):
+        raise RuntimeError("target out of range")
+    h, _ = _margin_terms(x2, y, p, margin, None if weight is None else _f64(weight._a))
+    losses = h.sum(1) / c
+    red = _REDUCTIONS[reduction]
+    out = _reduce_array(losses.reshape(target._a.shape) if red == "none" else losses, red, x)
+    return result(out, MultiMarginLossBackward0, (input,), (input, target, weight), (p, margin, red))
+
+
+def _functional_multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                                  reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    return multi_margin_loss(input, target, p, margin, weight, reduction)
+
+
+declare("multi_margin_loss", multi_margin_loss, method=False, function=False,
+        functional=_functional_multi_margin_loss, rules=[MultiMarginLossBackward0])
+
+
+def _multilabel_terms(x, y):
+    """Per sample: the target classes (up to the first -1) and sum over j in targets, i not in
+    targets of max(0, 1 - (x[j] - x[i]))."""
+    n, c = x.shape
+    is_target = np.zeros((n, c), bool)
+    for k in range(n):
+        for j in y[k]:
+            if j < 0:
+                break
+            is_target[k, j] = True
+    z = 1 - (x[:, :, None] - x[:, None, :])      # [k, j, i]
+    active = is_target[:, :, None] & ~is_target[:, None, :] & (z > 0)
+    return z, active
+
+
+@rule("MultilabelMarginLossBackward0", ("self",), ("-grad / C at targets, grad / C at the others, per active pair",),
+      saved=("self", "target"), ctx=("reduction",))
+def MultilabelMarginLossBackward0(grad, xp, self, target, reduction):
+    s = xp.raw(self)
+    x2 = _f64(s).reshape(-1, s.shape[-1])
+    y = xp.raw(target).reshape(x2.shape)
+    n, c = x2.shape
+    _, active = _multilabel_terms(x2, y)
+    return (_loss_grad(grad, xp, self, (-active.sum(2) + active.sum(1)) / c, n, reduction),)
+
+
+def multilabel_margin_loss(input, target, reduction=1):
+    x = input._a
+    x2 = _f64(x).reshape(-1, x.shape[-1] if x.ndim else 1)
+    y = target._a.reshape(x2.shape)
+    n, c = x2.shape
+    z, active = _multilabel_terms(x2, y)
+    losses = np.where(active, z, 0).sum((1, 2)) / c
+    red = _REDUCTIONS[reduction]
+    out = _reduce_array(losses.reshape(x.shape[:-1]) if red == "none" else losses, red, x)
+    return result(out, MultilabelMarginLossBackward0, (input,), (input, target), red)
+
+
+def _functional_multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return multilabel_margin_loss(input, target, _legacy_reduction(size_average, reduce, reduction))
+
+
+declare("multilabel_margin_loss", multilabel_margin_loss, method=False, function=False,
+        functional=_functional_multilabel_margin_loss, rules=[MultilabelMarginLossBackward0])
+
+
+# ------------------------------------------------------------------ rms_norm, bilinear
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    x = input._a
+    if tuple(x.shape[x.ndim - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+                           f"{', '.join(str(s) for s in shape)}], but got input of size{list(x.shape)}")
+    dims = list(range(x.ndim - len(shape), x.ndim))
+    if eps is None:
+        eps = float(np.finfo(x.dtype).eps)
+    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+
+declare("rms_norm", rms_norm, method=False, functional=True, rules=[])
+
+
+@rule("TrilinearBackward0", ("i1", "i2", "i3"),
+      ("grad @ (i3 · i2)", "i1^T-weighted grad ⊗ i3", "grad @ (i1 · i2)"),
+      saved=("i1", "i2", "i3"))
+def TrilinearBackward0(grad, xp, node, i1, i2, i3):
+    """out[n, o] = sum_ij x1[n, i] w[o, i, j] x2[n, j] (i1 = x1, i2 = w, i3 = x2)."""
+    e = node.edges
+    g1 = g2 = g3 = None
+    if xp.tensors:
+        if e[0] is not None:
+            g1 = (grad.unsqueeze(2).unsqueeze(3) * i2.unsqueeze(0) * i3.unsqueeze(1).unsqueeze(1)).sum([1, 3])
+        if e[1] is not None:
+            g2 = (grad.unsqueeze(2).unsqueeze(3) * i1.unsqueeze(1).unsqueeze(3) * i3.unsqueeze(1).unsqueeze(1)).sum(0)
+        if e[2] is not None:
+            g3 = (grad.unsqueeze(2).unsqueeze(3) * i2.unsqueeze(0) * i1.unsqueeze(1).unsqueeze(3)).sum([1, 2])
+        return (g1, g2, g3)
+    if e[0] is not None:
+        g1 = np.einsum("no,oij,nj->ni", grad, i2, i3).astype(grad.dtype)
+    if e[1] is not None:
+        g2 = np.einsum("no,ni,nj->oij", grad, i1, i3).astype(grad.dtype)
+    if e[2] is not None:
+        g3 = np.einsum("no,oij,ni->nj", grad, i2, i1).astype(grad.dtype)
+    return (g1, g2, g3)
+
+
+def bilinear(input1, input2, weight, bias=None):
+    a, b, w = input1._a, input2._a, weight._a
+    if a.ndim != b.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {a.ndim} and {b.ndim}")
+    if a.shape[:-1] != b.shape[:-1]:
+        raise RuntimeError("bilinear(): input batch dimensions do not match: got "
+                           f"{shape_list(a.shape[:-1])} and {shape_list(b.shape[:-1])}")
+    if a.shape[-1] != w.shape[1]:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {a.shape[-1]} but expected "
+                           f"{w.shape[1]}")
+    if b.shape[-1] != w.shape[2]:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {b.shape[-1]} but expected "
+                           f"{w.shape[2]}")
+    lead = a.shape[:-1]
+    x1 = input1.reshape(-1, a.shape[-1])
+    x2 = input2.reshape(-1, b.shape[-1])
+    out = np.einsum("ni,oij,nj->no", x1._a, w, x2._a).astype(a.dtype)
+    t = result(out, TrilinearBackward0, (x1, weight, x2), (x1, weight, x2))
+    t = t.view(*lead, w.shape[0])
+    return t if bias is None else t + bias
+
+
+declare("bilinear", bilinear, method=False, functional=True, rules=[TrilinearBackward0])
