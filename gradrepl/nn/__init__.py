@@ -2,13 +2,13 @@
 
 `namespace()` is what the `torch.nn` facade shows user code.
 """
-from gradrepl.nn import containers, functional, init, layers, loss, rnn, utils
+from gradrepl.nn import containers, functional, init, layers, layers_extra, loss, rnn, utils
 from gradrepl.nn.module import Module, Parameter
 
 
 def namespace():
     ns = {"Module": Module, "Parameter": Parameter}
-    for mod in (containers, layers, loss, rnn):
+    for mod in (containers, layers, layers_extra, loss, rnn):
         for name, value in vars(mod).items():
             if isinstance(value, type) and "torch_path" in value.__dict__ and not name.startswith("_"):
                 ns[name] = value

@@ -694,6 +694,12 @@ SAMPLES.update({
                  S(R(2, 3), R(3), call=lambda torch, x, w: torch.rms_norm(x, [3], w, 1e-3))],
     "bilinear": [S(R(3, 4), R(3, 2), R(5, 4, 2), R(5), call=_fn("bilinear")),
                  S(R(2, 3, 2), R(2, 3, 2), R(1, 2, 2), call=lambda torch, a, b, w: torch.bilinear(a, b, w, None))],
+    "pad_nonconstant": [S(R(1, 2, 5), call=_fn("pad", (2, 1), mode="reflect")),
+                        S(R(1, 3, 4), call=_fn("pad", (1, 0, 2, 2), mode="reflect")),
+                        S(R(2, 4), call=_fn("pad", (1, 3), mode="replicate")),
+                        S(R(1, 1, 3, 3), call=_fn("pad", (2, 0, 1, 1), mode="replicate")),
+                        S(R(1, 2, 4), call=_fn("pad", (1, 2), mode="circular")),
+                        S(R(1, 1, 2, 2, 3), call=_fn("pad", (1, 1, 0, 1, 1, 0), mode="reflect"))],
     "rrelu": [S(R(2, 3), call=_fn("rrelu")), S(R(2, 3), call=_seeded(lambda torch, x:
               torch.nn.functional.rrelu(x, 0.1, 0.5, training=True)))],
 })
@@ -739,6 +745,8 @@ GAPS = {
         "cosine_similarity:1": "the broadcast x2 (3-d vs 1-d) sums to shape through another node",
         **{f"prelu:{k}": "composed under create_graph (PyTorch _prelu_kernel_backward)" for k in range(3)},
         **{f"rrelu:{k}": "composed under create_graph (PyTorch rrelu_with_noise_backward)" for k in range(2)},
+        **{f"pad_nonconstant:{k}": "index_add under create_graph (PyTorch Reflection/ReplicationPadNDBackwardBackward0)"
+           for k in (0, 1, 2, 3, 5)},
         "poisson_nll_loss:0": "exp(input)'s gradient under create_graph multiplies in the other order",
         **{f"{op}:{k}": f"composed under create_graph (PyTorch {name}BackwardBackward0)" for op, name in (
             ("soft_margin_loss", "SoftMarginLoss"), ("multi_margin_loss", "MultiMarginLoss"),

@@ -14,7 +14,7 @@ from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, result
 from gradrepl.engine.ops.elementwise import MulBackward1
 from gradrepl.engine.ops.inplace import inplace as _inplace
-from gradrepl.engine.ops.nn import (_f64, _float_input, _out, _tuple, adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool2d, batch_norm,
+from gradrepl.engine.ops.nn import (PAD_MODES, _f64, _float_input, _out, _tuple, adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool2d, batch_norm,
                                     embedding, max_pool2d, _max_pool_bw, MaxPool2DWithIndicesBackward0,
                                     max_pool2d_with_indices_backward)
 from gradrepl.engine.ops.reduce import SoftmaxBackward0, pairwise_distance, softmax_kernel
@@ -1207,3 +1207,76 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 declare("bilinear", bilinear, method=False, functional=True, rules=[TrilinearBackward0])
+
+
+# ------------------------------------------------------------------ reflect / replicate / circular padding
+def _pad_indices(size, before, after, mode):
+    i = np.arange(-before, size + after)
+    if mode == "reflect":
+        period = 2 * (size - 1)
+        j = np.abs(i) % period if period else np.zeros_like(i)
+        return np.where(j >= size, period - j, j)
+    if mode == "replicate":
+        return np.clip(i, 0, size - 1)
+    return i % size     # circular
+
+
+def _pad_rules(mode, n):
+    name = {"reflect": f"ReflectionPad{n}DBackward0", "replicate": f"ReplicationPad{n}DBackward0",
+            "circular": "CopySlices"}[mode]
+
+    @rule(name, ("self",), (f"{mode} padding's gradient: each padded element's gradient added to its source",),
+          saved=("self",), ctx=("shape", "index"), key=f"{mode}_pad{n}d")
+    def backward(grad, xp, self, shape, index):
+        if xp.tensors:     # index_add along each padded dim: differentiable in grad
+            out = grad
+            for d, idx in index:
+                zeros = _new(np.zeros(out.shape[:d] + (shape[d],) + out.shape[d + 1:], xp.raw(grad).dtype))
+                out = zeros.index_add(d, _new(idx), out)
+            return (out if mode == "circular" else xp.depends(out, self),)   # circular: slices only
+        return (_pad_grad(grad, shape, index),)
+    return backward
+
+
+def _pad_grad(g, shape, index):
+    out = g
+    for d, idx in index:
+        acc = np.zeros(out.shape[:d] + (shape[d],) + out.shape[d + 1:], out.dtype)
+        moved = np.moveaxis(acc, d, 0)
+        np.add.at(moved, idx, np.moveaxis(out, d, 0))
+        out = acc
+    return out
+
+
+_PAD_RULES = {(m, n): _pad_rules(m, n) for m in ("reflect", "replicate", "circular") for n in (1, 2, 3)}
+
+
+def pad_nonconstant(input, pad, mode):
+    x = input._a
+    k = len(pad) // 2
+    if len(pad) % 2 or k not in (1, 2, 3) or x.ndim not in (k + 1, k + 2):
+        raise NotImplementedError(f"Padding size {len(pad)} is not supported for {x.ndim}D input tensor.\n"
+                                  "Supported combinations for non-constant padding:\n"
+                                  "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                                  "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                                  "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    index = []
+    out = x
+    for i in range(k):
+        d = x.ndim - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        size = x.shape[d]
+        if mode == "reflect" and (before >= size or after >= size):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                               f"but got: padding ({before}, {after}) at dimension {d} of input {shape_list(x.shape)}")
+        if mode == "circular" and (before > size or after > size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        idx = _pad_indices(size, before, after, mode)
+        out = np.take(out, idx, axis=d)
+        index.append((d, idx))
+    return result(np.ascontiguousarray(out), _PAD_RULES[mode, k], (input,), (input,),
+                  (x.shape, tuple(reversed(index))))
+
+
+declare("pad_nonconstant", pad_nonconstant, method=False, function=False, rules=list(_PAD_RULES.values()))
+PAD_MODES.update(reflect=pad_nonconstant, replicate=pad_nonconstant, circular=pad_nonconstant)

@@ -1,0 +1,695 @@
+"""More layers of torch.nn (issue 14): the thin modules around nn.functional's norms, pooling,
+padding, shuffling, upsampling, dropout variants, activations and losses, with PyTorch's reprs."""
+import math
+
+from gradrepl.nn import backend as B
+from gradrepl.nn import functional as F
+from gradrepl.nn import init
+from gradrepl.nn.layers import _ntuple
+from gradrepl.nn.loss import Loss, WeightedLoss
+from gradrepl.nn.module import Module, Parameter
+
+
+def _path(name, file):
+    return f"torch.nn.modules.{file}.{name}"
+
+
+def _fn(name):
+    return F.namespace_fn(name)
+
+
+# ------------------------------------------------------------------ normalisation
+class GroupNorm(Module):
+    torch_path = _path("GroupNorm", "normalization")
+    gradrepl_public = Module.gradrepl_public | {"reset_parameters"}
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(B.TORCH["ones"](num_channels, dtype=dtype))
+            if bias:
+                self.bias = Parameter(B.TORCH["zeros"](num_channels, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return _fn("group_norm")(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
+
+
+class _InstanceNorm(Module):
+    dims = 2
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(B.TORCH["ones"](num_features, dtype=dtype))
+            if bias:
+                self.bias = Parameter(B.TORCH["zeros"](num_features, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", B.TORCH["zeros"](num_features, dtype=dtype))
+            self.register_buffer("running_var", B.TORCH["ones"](num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", B.TORCH["tensor"](0))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+    def forward(self, input):
+        expected = self.dims + 1
+        if input.dim() not in (expected, expected + 1):
+            raise ValueError(f"expected {expected}D or {expected + 1}D input (got {input.dim()}D input)")
+        unbatched = input.dim() == expected
+        if unbatched:
+            input = input.unsqueeze(0)
+        out = _fn("instance_norm")(input, self.running_mean, self.running_var, self.weight, self.bias,
+                                   self.training or not self.track_running_stats, self.momentum
+                                   if self.momentum is not None else 0.0, self.eps)
+        return out.squeeze(0) if unbatched else out
+
+
+class InstanceNorm1d(_InstanceNorm):
+    torch_path = _path("InstanceNorm1d", "instancenorm")
+    dims = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    torch_path = _path("InstanceNorm2d", "instancenorm")
+    dims = 2
+
+
+class InstanceNorm3d(_InstanceNorm):
+    torch_path = _path("InstanceNorm3d", "instancenorm")
+    dims = 3
+
+
+class LocalResponseNorm(Module):
+    torch_path = _path("LocalResponseNorm", "normalization")
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return _fn("local_response_norm")(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class RMSNorm(Module):
+    torch_path = _path("RMSNorm", "normalization")
+    gradrepl_public = Module.gradrepl_public | {"reset_parameters"}
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(B.TORCH["ones"](self.normalized_shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return _fn("rms_norm")(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+# ------------------------------------------------------------------ distances, shuffles, upsampling
+class CosineSimilarity(Module):
+    torch_path = _path("CosineSimilarity", "distance")
+
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def forward(self, x1, x2):
+        return _fn("cosine_similarity")(x1, x2, self.dim, self.eps)
+
+
+class PairwiseDistance(Module):
+    torch_path = _path("PairwiseDistance", "distance")
+
+    def __init__(self, p=2.0, eps=1e-6, keepdim=False):
+        super().__init__()
+        self.norm = p
+        self.eps = eps
+        self.keepdim = keepdim
+
+    def forward(self, x1, x2):
+        return _fn("pairwise_distance")(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class PixelShuffle(Module):
+    torch_path = _path("PixelShuffle", "pixelshuffle")
+
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input):
+        return _fn("pixel_shuffle")(input, self.upscale_factor)
+
+    def extra_repr(self):
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    torch_path = _path("PixelUnshuffle", "pixelshuffle")
+
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input):
+        return _fn("pixel_unshuffle")(input, self.downscale_factor)
+
+    def extra_repr(self):
+        return f"downscale_factor={self.downscale_factor}"
+
+
+class Upsample(Module):
+    torch_path = _path("Upsample", "upsampling")
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        if isinstance(scale_factor, tuple):
+            self.scale_factor = tuple(float(factor) for factor in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input):
+        return _fn("interpolate")(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                                  recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self):
+        if self.scale_factor is not None:
+            info = "scale_factor=" + repr(self.scale_factor)
+        else:
+            info = "size=" + repr(self.size)
+        return info + ", mode=" + repr(self.mode)
+
+
+class UpsamplingNearest2d(Upsample):
+    torch_path = _path("UpsamplingNearest2d", "upsampling")
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    torch_path = _path("UpsamplingBilinear2d", "upsampling")
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ------------------------------------------------------------------ activations
+class PReLU(Module):
+    torch_path = _path("PReLU", "activation")
+    gradrepl_public = Module.gradrepl_public | {"reset_parameters"}
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(B.TORCH["empty"](num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init_module.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return _fn("prelu")(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+init_module = init
+
+
+class Threshold(Module):
+    torch_path = _path("Threshold", "activation")
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _fn("threshold")(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return f"threshold={self.threshold}, value={self.value}{inplace_str}"
+
+
+class GLU(Module):
+    torch_path = _path("GLU", "activation")
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return _fn("glu")(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Hardshrink(Module):
+    torch_path = _path("Hardshrink", "activation")
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return _fn("hardshrink")(input, self.lambd)
+
+    def extra_repr(self):
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    torch_path = _path("Softshrink", "activation")
+
+    def forward(self, input):
+        return _fn("softshrink")(input, self.lambd)
+
+
+class RReLU(Module):
+    torch_path = _path("RReLU", "activation")
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _fn("rrelu")(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{inplace_str}"
+
+
+# ------------------------------------------------------------------ dropout variants
+class _DropoutNd(Module):
+    function = "dropout"
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _fn(self.function)(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(_DropoutNd):
+    torch_path = _path("Dropout1d", "dropout")
+    function = "dropout1d"
+
+
+class Dropout2d(_DropoutNd):
+    torch_path = _path("Dropout2d", "dropout")
+    function = "dropout2d"
+
+
+class Dropout3d(_DropoutNd):
+    torch_path = _path("Dropout3d", "dropout")
+    function = "dropout3d"
+
+
+class AlphaDropout(_DropoutNd):
+    torch_path = _path("AlphaDropout", "dropout")
+    function = "alpha_dropout"
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    torch_path = _path("FeatureAlphaDropout", "dropout")
+    function = "feature_alpha_dropout"
+
+
+# ------------------------------------------------------------------ padding
+def _padding(padding, n):
+    return tuple(padding) if isinstance(padding, (tuple, list)) else (padding,) * (2 * n)
+
+
+class _ConstantPadNd(Module):
+    dims = 1
+
+    def __init__(self, padding, value):
+        super().__init__()
+        self.padding = _padding(padding, self.dims)
+        self.value = value
+
+    def forward(self, input):
+        return _fn("pad")(input, self.padding, "constant", self.value)
+
+    def extra_repr(self):
+        return f"padding={self.padding}, value={self.value}"
+
+
+class _ZeroPadNd(_ConstantPadNd):
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self):
+        return f"{self.padding}"
+
+
+class _ModePadNd(Module):
+    dims = 1
+    mode = "reflect"
+
+    def __init__(self, padding):
+        super().__init__()
+        self.padding = _padding(padding, self.dims)
+
+    def forward(self, input):
+        return _fn("pad")(input, self.padding, self.mode)
+
+    def extra_repr(self):
+        return f"{self.padding}"
+
+
+def _pad_class(name, base, dims, mode=None):
+    ns = {"torch_path": _path(name, "padding"), "dims": dims, "__module__": __name__, "__qualname__": name}
+    if mode is not None:
+        ns["mode"] = mode
+    return type(Module)(name, (base,), ns)
+
+
+ConstantPad1d = _pad_class("ConstantPad1d", _ConstantPadNd, 1)
+ConstantPad2d = _pad_class("ConstantPad2d", _ConstantPadNd, 2)
+ConstantPad3d = _pad_class("ConstantPad3d", _ConstantPadNd, 3)
+ZeroPad1d = _pad_class("ZeroPad1d", _ZeroPadNd, 1)
+ZeroPad2d = _pad_class("ZeroPad2d", _ZeroPadNd, 2)
+ZeroPad3d = _pad_class("ZeroPad3d", _ZeroPadNd, 3)
+ReflectionPad1d = _pad_class("ReflectionPad1d", _ModePadNd, 1, "reflect")
+ReflectionPad2d = _pad_class("ReflectionPad2d", _ModePadNd, 2, "reflect")
+ReflectionPad3d = _pad_class("ReflectionPad3d", _ModePadNd, 3, "reflect")
+ReplicationPad1d = _pad_class("ReplicationPad1d", _ModePadNd, 1, "replicate")
+ReplicationPad2d = _pad_class("ReplicationPad2d", _ModePadNd, 2, "replicate")
+ReplicationPad3d = _pad_class("ReplicationPad3d", _ModePadNd, 3, "replicate")
+CircularPad1d = _pad_class("CircularPad1d", _ModePadNd, 1, "circular")
+CircularPad2d = _pad_class("CircularPad2d", _ModePadNd, 2, "circular")
+CircularPad3d = _pad_class("CircularPad3d", _ModePadNd, 3, "circular")
+
+
+# ------------------------------------------------------------------ pooling
+class MaxPool1d(Module):
+    torch_path = _path("MaxPool1d", "pooling")
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return _fn("max_pool1d")(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                 ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class AvgPool1d(Module):
+    torch_path = _path("AvgPool1d", "pooling")
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, 1)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, 1)
+        self.padding = _ntuple(padding, 1)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return _fn("avg_pool1d")(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                 self.count_include_pad)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveMaxPool1d(Module):
+    torch_path = _path("AdaptiveMaxPool1d", "pooling")
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        return _fn("adaptive_max_pool1d")(input, self.output_size, self.return_indices)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool2d(AdaptiveMaxPool1d):
+    torch_path = _path("AdaptiveMaxPool2d", "pooling")
+
+    def forward(self, input):
+        return _fn("adaptive_max_pool2d")(input, self.output_size, self.return_indices)
+
+
+class LPPool1d(Module):
+    torch_path = _path("LPPool1d", "pooling")
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return _fn("lp_pool1d")(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+    def extra_repr(self):
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"ceil_mode={self.ceil_mode}")
+
+
+class LPPool2d(LPPool1d):
+    torch_path = _path("LPPool2d", "pooling")
+
+    def forward(self, input):
+        return _fn("lp_pool2d")(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+# ------------------------------------------------------------------ bilinear
+class Bilinear(Module):
+    torch_path = _path("Bilinear", "linear")
+    gradrepl_public = Module.gradrepl_public | {"reset_parameters"}
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(B.TORCH["empty"]((out_features, in1_features, in2_features), dtype=dtype))
+        if bias:
+            self.bias = Parameter(B.TORCH["empty"](out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return _fn("bilinear")(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+# ------------------------------------------------------------------ losses
+def _loss_path(name):
+    return f"torch.nn.modules.loss.{name}"
+
+
+class PoissonNLLLoss(Loss):
+    torch_path = _loss_path("PoissonNLLLoss")
+
+    def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input, target):
+        return _fn("poisson_nll_loss")(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
+                                       reduction=self.reduction)
+
+
+class GaussianNLLLoss(Loss):
+    torch_path = _loss_path("GaussianNLLLoss")
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(None, None, reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input, target, var):
+        return _fn("gaussian_nll_loss")(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class SoftMarginLoss(Loss):
+    torch_path = _loss_path("SoftMarginLoss")
+
+    def forward(self, input, target):
+        return _fn("soft_margin_loss")(input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(WeightedLoss):
+    torch_path = _loss_path("MultiLabelSoftMarginLoss")
+
+    def forward(self, input, target):
+        return _fn("multilabel_soft_margin_loss")(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(Loss):
+    torch_path = _loss_path("MultiLabelMarginLoss")
+
+    def forward(self, input, target):
+        return _fn("multilabel_margin_loss")(input, target, reduction=self.reduction)
+
+
+class MultiMarginLoss(WeightedLoss):
+    torch_path = _loss_path("MultiMarginLoss")
+
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D "
+                             "instead")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return _fn("multi_margin_loss")(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                        reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(Loss):
+    torch_path = _loss_path("CosineEmbeddingLoss")
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return _fn("cosine_embedding_loss")(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class MarginRankingLoss(CosineEmbeddingLoss):
+    torch_path = _loss_path("MarginRankingLoss")
+
+    def forward(self, input1, input2, target):
+        return _fn("margin_ranking_loss")(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(Loss):
+    torch_path = _loss_path("HingeEmbeddingLoss")
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input, target):
+        return _fn("hinge_embedding_loss")(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class TripletMarginLoss(Loss):
+    torch_path = _loss_path("TripletMarginLoss")
+
+    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return _fn("triplet_margin_loss")(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
+                                          swap=self.swap, reduction=self.reduction)
