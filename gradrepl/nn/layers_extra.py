@@ -693,3 +693,41 @@ class TripletMarginLoss(Loss):
     def forward(self, anchor, positive, negative):
         return _fn("triplet_margin_loss")(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
                                           swap=self.swap, reduction=self.reduction)
+
+
+# ------------------------------------------------------------------ fold, unfold
+class Fold(Module):
+    torch_path = _path("Fold", "fold")
+
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.output_size = output_size
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        return _fn("fold")(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self):
+        return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, dilation={self.dilation}, "
+                f"padding={self.padding}, stride={self.stride}")
+
+
+class Unfold(Module):
+    torch_path = _path("Unfold", "fold")
+
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        return _fn("unfold")(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding}, "
+                f"stride={self.stride}")

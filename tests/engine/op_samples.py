@@ -700,6 +700,19 @@ SAMPLES.update({
                         S(R(1, 1, 3, 3), call=_fn("pad", (2, 0, 1, 1), mode="replicate")),
                         S(R(1, 2, 4), call=_fn("pad", (1, 2), mode="circular")),
                         S(R(1, 1, 2, 2, 3), call=_fn("pad", (1, 1, 0, 1, 1, 0), mode="reflect"))],
+    "conv3d": [S(R(1, 2, 3, 3, 3), R(2, 2, 2, 2, 2), R(2), call=_fn("conv3d", padding=1)),
+               S(R(2, 3, 2, 3), R(1, 2, 1, 2, 2), call=_fn("conv3d", stride=(1, 2, 1)))],
+    "conv_transpose1d": [S(R(2, 3, 4), R(3, 2, 3), R(2), call=_fn("conv_transpose1d", stride=2, padding=1,
+                                                               output_padding=1)),
+                         S(R(4, 3), R(4, 1, 2), call=_fn("conv_transpose1d", groups=2, dilation=2))],
+    "conv_transpose2d": [S(R(1, 2, 3, 3), R(2, 3, 2, 2), R(3), call=_fn("conv_transpose2d", stride=2)),
+                         S(R(1, 4, 2, 3), R(4, 1, 2, 2), call=_fn("conv_transpose2d", padding=1, groups=2))],
+    "im2col": "F.unfold's kernel: checked through functional_unfold's samples",
+    "col2im": "F.fold's kernel: checked through fold's samples",
+    "functional_unfold": [S(R(2, 3, 4, 5), call=_fn("unfold", (2, 3), padding=1, stride=(2, 1))),
+                          S(R(2, 3, 3), call=_fn("unfold", 2, dilation=(1, 2)))],
+    "fold": [S(R(1, 8, 6), call=_fn("fold", (3, 4), 2)),
+             S(R(12, 6), call=_fn("fold", (4, 5), (2, 3), padding=1, stride=(2, 1)))],
     "rrelu": [S(R(2, 3), call=_fn("rrelu")), S(R(2, 3), call=_seeded(lambda torch, x:
               torch.nn.functional.rrelu(x, 0.1, 0.5, training=True)))],
 })
@@ -747,6 +760,9 @@ GAPS = {
         **{f"rrelu:{k}": "composed under create_graph (PyTorch rrelu_with_noise_backward)" for k in range(2)},
         **{f"pad_nonconstant:{k}": "index_add under create_graph (PyTorch Reflection/ReplicationPadNDBackwardBackward0)"
            for k in (0, 1, 2, 3, 5)},
+        "conv3d:1": "unbatched: the unsqueeze/squeeze around the 3-d convolution (PyTorch SqueezeBackward1)",
+        **{f"conv_transpose{d}d:{k}": "composed under create_graph (PyTorch convolution_backward with transposed=True: "
+           "ConvolutionBackwardBackward0 for the three)" for d in (1, 2) for k in (0, 1)},
         "poisson_nll_loss:0": "exp(input)'s gradient under create_graph multiplies in the other order",
         **{f"{op}:{k}": f"composed under create_graph (PyTorch {name}BackwardBackward0)" for op, name in (
             ("soft_margin_loss", "SoftMarginLoss"), ("multi_margin_loss", "MultiMarginLoss"),

@@ -45,8 +45,8 @@ def _install():
             setattr(Tensor, dunder, fn)
         for name in op.functions:
             torch_functions[name] = _torch_function(op, name)
-        if op.functional is not None:
-            functional[op.name] = op.functional
+        if op.functional is not None:   # under the op's name, or the function's `functional_name`
+            functional[getattr(op.functional, "functional_name", op.name)] = op.functional
     return torch_functions, functional
 
 

@@ -14,8 +14,9 @@ from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, result
 from gradrepl.engine.ops.elementwise import MulBackward1
 from gradrepl.engine.ops.inplace import inplace as _inplace
-from gradrepl.engine.ops.nn import (PAD_MODES, _f64, _float_input, _out, _tuple, adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool2d, batch_norm,
-                                    embedding, max_pool2d, _max_pool_bw, MaxPool2DWithIndicesBackward0,
+from gradrepl.engine.ops.nn import (PAD_MODES, _conv, _conv_arrays, _conv_bw, _conv_forward, _f64, _float_input,
+                                    _max_pool_bw, _out, _tuple, _windows, adaptive_avg_pool1d, adaptive_avg_pool2d,
+                                    avg_pool2d, batch_norm, convolution_backward, embedding, max_pool2d,
                                     max_pool2d_with_indices_backward)
 from gradrepl.engine.ops.reduce import SoftmaxBackward0, pairwise_distance, softmax_kernel
 from gradrepl.engine.ops.registry import RESULT, declare, rule
@@ -1280,3 +1281,191 @@ def pad_nonconstant(input, pad, mode):
 
 declare("pad_nonconstant", pad_nonconstant, method=False, function=False, rules=list(_PAD_RULES.values()))
 PAD_MODES.update(reflect=pad_nonconstant, replicate=pad_nonconstant, circular=pad_nonconstant)
+
+
+# ------------------------------------------------------------------ conv3d, transposed convolution
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+declare("conv3d", conv3d, method=False, functional=True, rules=[])
+
+
+@rule("ConvolutionBackward0", ("input", "weight", "bias"),
+      ("conv(grad, weight)", "convolution_backward(input, grad)[weight]", "grad.sum(batch and spatial dims)"),
+      saved=("input", "weight"), ctx=("stride", "padding", "dilation", "groups", "has_bias"),
+      key="ConvolutionBackward0_transposed")
+def ConvTransposeBackward0(grad, xp, node, input, weight, stride, padding, dilation, groups, has_bias):
+    """y = conv_transpose(x, w) is the input gradient of conv(., w): <y, g> = <x, conv(g, w)>."""
+    e = node.edges
+    n = len(stride)
+    g_in = g_w = g_b = None
+    if xp.tensors:
+        if e[0] is not None:
+            g_in = _conv_forward(grad, weight, None, stride, padding, dilation, groups)
+        if e[1] is not None:
+            g_w = convolution_backward(input, grad, weight, (stride, padding, dilation, groups),
+                                       (False, True, False))[1]
+        if has_bias and e[2] is not None:    # one node for all three in PyTorch: attached to input and weight
+            g_b = xp.depends(grad.sum([0, *range(2, 2 + n)]), input, weight)
+        return (g_in, g_w, g_b)
+    if e[0] is not None:
+        g_in = _out(_conv_arrays(grad, weight, stride, padding, dilation, groups), grad)
+    if e[1] is not None:
+        g_w = _conv_bw(input, grad, weight, stride, padding, dilation, groups, (False, True, False))[1]
+    if has_bias and e[2] is not None:
+        g_b = _out(_f64(grad).sum(axis=(0, *range(2, 2 + n))), grad)
+    return (g_in, g_w, g_b)
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, n, name):
+    x, w = input._a, weight._a
+    unbatched = x.ndim == n + 1
+    if x.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input of "
+                           f"size: {shape_list(x.shape)}")
+    if unbatched:
+        input = input.unsqueeze(0)
+        x = input._a
+    stride, padding = _tuple(stride, n, "stride"), _tuple(padding, n, "padding")
+    output_padding, dilation = _tuple(output_padding, n, "output_padding"), _tuple(dilation, n, "dilation")
+    if x.shape[1] != w.shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {shape_list(w.shape)}, expected input"
+                           f"{shape_list(x.shape)} to have {w.shape[0]} channels, but got {x.shape[1]} channels "
+                           "instead")
+    for op, s, d in zip(output_padding, stride, dilation):
+        if op >= s and op >= d:
+            raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                               f"output_padding_height: {op}, output_padding_width: {op}, stride_height: {s}, "
+                               f"stride_width: {s}, dilation_height: {d}, dilation_width: {d}")
+    size = tuple((x.shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (w.shape[2 + i] - 1)
+                 + output_padding[i] + 1 for i in range(n))
+    shell = np.zeros((x.shape[0], w.shape[1] * groups) + size, x.dtype)
+    out = _conv_bw(x, shell, w, stride, padding, dilation, groups, (True, False, False))[0]
+    out = _f64(out)
+    if bias is not None:
+        out = out + _f64(bias._a).reshape((1, -1) + (1,) * n)
+    t = result(_out(out, x), ConvTransposeBackward0, (input, weight, bias), (input, weight),
+               (stride, padding, dilation, groups, bias is not None))
+    return t.squeeze(0) if unbatched else t
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
+                           "conv_transpose1d")
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
+                           "conv_transpose2d")
+
+
+declare("conv_transpose1d", conv_transpose1d, method=False, functional=True, rules=[ConvTransposeBackward0])
+declare("conv_transpose2d", conv_transpose2d, method=False, functional=True, rules=[])
+
+
+# ------------------------------------------------------------------ fold / unfold (col2im / im2col)
+def _im2col_arrays(x, kernel, dilation, padding, stride):
+    if x.ndim == 3:     # unbatched: ATen's im2col takes it as it is
+        cols, out = _im2col_arrays(x[None], kernel, dilation, padding, stride)
+        return cols[0], out
+    xpad = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+    out, views = _windows(xpad, kernel, stride, dilation)
+    n, c = x.shape[:2]
+    cols = np.stack([xpad[idx] for _, idx in views], 2)     # (N, C, kh*kw, oh, ow)
+    return np.ascontiguousarray(cols).reshape(n, c * len(views), -1), out
+
+
+def _col2im_arrays(cols, output_size, kernel, dilation, padding, stride):
+    if cols.ndim == 2:
+        return _col2im_arrays(cols[None], output_size, kernel, dilation, padding, stride)[0]
+    n = cols.shape[0]
+    k = int(np.prod(kernel))
+    c = cols.shape[1] // k
+    img = np.zeros((n, c) + tuple(s + 2 * p for s, p in zip(output_size, padding)), cols.dtype)
+    out, views = _windows(img, kernel, stride, dilation)
+    blocks = cols.reshape((n, c, k) + out)
+    for j, (_, idx) in enumerate(views):
+        img[idx] += blocks[:, :, j]
+    crop = (slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, output_size))
+    return np.ascontiguousarray(img[crop])
+
+
+@rule("Im2ColBackward0", ("self",), ("col2im(grad, input size, kernel_size, dilation, padding, stride)",),
+      ctx=("size", "geometry"))
+def Im2ColBackward0(grad, xp, size, geometry):
+    if xp.tensors:
+        return (col2im(grad, size, *geometry),)
+    return (_col2im_arrays(grad, size, *geometry),)
+
+
+@rule("Col2ImBackward0", ("self",), ("im2col(grad, kernel_size, dilation, padding, stride)",), ctx=("geometry",))
+def Col2ImBackward0(grad, xp, geometry):
+    if xp.tensors:
+        return (im2col(grad, *geometry),)
+    return (_im2col_arrays(grad, *geometry)[0],)
+
+
+def _geometry(kernel_size, dilation, padding, stride):
+    return (_tuple(kernel_size, 2, "kernel_size"), _tuple(dilation, 2, "dilation"), _tuple(padding, 2, "padding"),
+            _tuple(stride, 2, "stride"))
+
+
+def im2col(input, kernel, dilation, padding, stride):
+    x = input._a
+    cols, _ = _im2col_arrays(x, kernel, dilation, padding, stride)
+    return result(cols, Im2ColBackward0, (input,), (), (x.shape[-2:], (kernel, dilation, padding, stride)))
+
+
+def col2im(input, output_size, kernel, dilation, padding, stride):
+    img = _col2im_arrays(input._a, tuple(output_size), kernel, dilation, padding, stride)
+    return result(img, Col2ImBackward0, (input,), (), (kernel, dilation, padding, stride))
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    x = input._a
+    if x.ndim not in (3, 4):
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {shape_list(x.shape)}")
+    kernel, dilation, padding, stride = _geometry(kernel_size, dilation, padding, stride)
+    unbatched = x.ndim == 3
+    src = input.unsqueeze(0) if unbatched else input
+    sizes = [(src._a.shape[2 + i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+             for i in range(2)]
+    if any(s < 1 for s in sizes):
+        raise RuntimeError(f"Given input with spatial size ({src._a.shape[2]}, {src._a.shape[3]}), "
+                           f"kernel_size=({kernel[0]}, {kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), "
+                           f"padding=({padding[0]}, {padding[1]}), calculated shape of the array of sliding blocks "
+                           f"as ({sizes[0]}, {sizes[1]}), but its components must be at least one.")
+    return im2col(input, kernel, dilation, padding, stride)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    x = input._a
+    if x.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                           f"dimensions for input, but got: {shape_list(x.shape)}")
+    kernel, dilation, padding, stride = _geometry(kernel_size, dilation, padding, stride)
+    output_size = _tuple(output_size, 2, "output_size")
+    unbatched = x.ndim == 2
+    src = input.unsqueeze(0) if unbatched else input
+    k = kernel[0] * kernel[1]
+    if src._a.shape[1] % k:
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+                           f"got input.size(1)={src._a.shape[1]} and kernel_size=({kernel[0]}, {kernel[1]}).")
+    blocks = [(output_size[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+              for i in range(2)]
+    if blocks[0] * blocks[1] != src._a.shape[2]:
+        raise RuntimeError(f"Given output_size=({output_size[0]}, {output_size[1]}), kernel_size=({kernel[0]}, "
+                           f"{kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, "
+                           f"{padding[1]}), stride=({stride[0]}, {stride[1]}), expected size of input's dimension 2 "
+                           f"to match the calculated number of sliding blocks {blocks[0]} * {blocks[1]} = "
+                           f"{blocks[0] * blocks[1]}, but got input.size(2)={src._a.shape[2]}.")
+    return col2im(input, output_size, kernel, dilation, padding, stride)
+
+
+declare("im2col", im2col, method=False, function=False, rules=[Im2ColBackward0])
+declare("col2im", col2im, method=False, function=False, rules=[Col2ImBackward0])
+unfold.functional_name = "unfold"     # F.unfold (Tensor.unfold is another op)
+declare("functional_unfold", unfold, method=False, function=False, functional=unfold, rules=[])
+declare("fold", fold, method=False, function=False, functional=True, rules=[])
