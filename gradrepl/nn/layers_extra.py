@@ -5,7 +5,7 @@ import math
 from gradrepl.nn import backend as B
 from gradrepl.nn import functional as F
 from gradrepl.nn import init
-from gradrepl.nn.layers import _ntuple
+from gradrepl.nn.layers import ConvNd, _ntuple
 from gradrepl.nn.loss import Loss, WeightedLoss
 from gradrepl.nn.module import Module, Parameter
 
@@ -731,3 +731,74 @@ class Unfold(Module):
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding}, "
                 f"stride={self.stride}")
+
+
+# ------------------------------------------------------------------ conv3d, transposed convolutions
+class Conv3d(ConvNd):
+    torch_path = _path("Conv3d", "conv")
+    dims = 3
+
+    def forward(self, input):
+        return _fn("conv3d")(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class _ConvTransposeNd(ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        Module.__init__(self)
+        n = self.dims
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = _ntuple(kernel_size, n)
+        self.stride = _ntuple(stride, n)
+        self.padding = _ntuple(padding, n)
+        self.dilation = _ntuple(dilation, n)
+        self.transposed = True
+        self.output_padding = _ntuple(output_padding, n)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(B.TORCH["empty"]((in_channels, out_channels // groups, *self.kernel_size),
+                                                 dtype=dtype))
+        if bias:
+            self.bias = Parameter(B.TORCH["empty"](out_channels, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += ", padding={padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += ", dilation={dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ", output_padding={output_padding}"
+        if self.groups != 1:
+            s += ", groups={groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s.format(**self.__dict__)
+
+    def forward(self, input, output_size=None):
+        if output_size is not None:
+            raise NotImplementedError(f"{type(self).__name__}.forward(output_size=...) is not available in gradrepl")
+        return _fn(f"conv_transpose{self.dims}d")(input, self.weight, self.bias, self.stride, self.padding,
+                                                   self.output_padding, self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    torch_path = _path("ConvTranspose1d", "conv")
+    dims = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    torch_path = _path("ConvTranspose2d", "conv")
+    dims = 2
