@@ -123,6 +123,8 @@ HAND = {
     "torch.rrelu": ("rrelu(input, lower=0.125, upper=0.3333333333333333, training=False, generator=None) -> Tensor",
         "Randomized leaky ReLU; see torch.nn.functional.rrelu."),
     "Tensor.prelu": ("prelu(weight) -> Tensor", "See torch.nn.functional.prelu."),
+    "Tensor.new": ("new(*args) -> Tensor", "The legacy constructor: new(data) makes a tensor of the data, new(*sizes) "
+                   "an uninitialized one, both with this tensor's dtype (prefer new_tensor / new_empty)."),
     "torch.kl_div": ("kl_div(input, target, reduction=0, *, log_target=False) -> Tensor",
         "The Kullback-Leibler divergence loss (reduction: 0 none, 1 mean, 2 sum); see torch.nn.functional.kl_div."),
     "torch.poisson_nll_loss": ("poisson_nll_loss(input, target, log_input, full, eps, reduction) -> Tensor",

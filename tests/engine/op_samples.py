@@ -713,6 +713,20 @@ SAMPLES.update({
                           S(R(2, 3, 3), call=_fn("unfold", 2, dilation=(1, 2)))],
     "fold": [S(R(1, 8, 6), call=_fn("fold", (3, 4), 2)),
              S(R(12, 6), call=_fn("fold", (4, 5), (2, 3), padding=1, stride=(2, 1)))],
+    "select_scatter": [S(R(3, 4), R(4), call=lambda torch, x, s: torch.select_scatter(x, s, 0, 1)),
+                       S(R(3, 4), R(3), call=lambda torch, x, s: x.select_scatter(s, -1, -2))],
+    "slice_scatter": [S(R(3, 4), R(3, 2), call=lambda torch, x, s: torch.slice_scatter(x, s, 1, 0, 4, 2)),
+                      S(R(4, 2), R(2, 2), call=lambda torch, x, s: x.slice_scatter(s, start=1, end=3))],
+    "diagonal_scatter": [S(R(3, 4), R(3), call=lambda torch, x, s: torch.diagonal_scatter(x, s, 1)),
+                         S(R(3, 3), R(2), call=lambda torch, x, s: x.diagonal_scatter(s, -1))],
+    "ldexp": [S(R(2, 3), I([1, -2, 3]), call=lambda torch, x, e: torch.ldexp(x, e)),
+              S(R(2, 3), R(3), call=lambda torch, x, e: x.ldexp(e))],
+    "frexp": [S(R(2, 3), call=lambda torch, x: torch.frexp(x)[0]), S(R(2, 3), call=lambda torch, x: x.frexp()[1])],
+    "angle": [S(R(2, 3)), S(I([-1, 0, 2]), call=lambda torch, x: torch.angle(x))],
+    "range": [S(call=lambda torch: torch.range(1, 4)), S(call=lambda torch: torch.range(0, 1, 0.25,
+                                                                                       dtype=torch.float64))],
+    "new": [S(R(2, 3), call=lambda torch, x: x.new([1, 2])), S(R(2, 3), call=lambda torch, x: x.new(2, 0))],
+    "multinomial": [S(Pr(3, grad=False), call=_seeded(lambda torch, p: p.multinomial(4, True)))],
     "rrelu": [S(R(2, 3), call=_fn("rrelu")), S(R(2, 3), call=_seeded(lambda torch, x:
               torch.nn.functional.rrelu(x, 0.1, 0.5, training=True)))],
 })
@@ -763,6 +777,7 @@ GAPS = {
         "conv3d:1": "unbatched: the unsqueeze/squeeze around the 3-d convolution (PyTorch SqueezeBackward1)",
         **{f"conv_transpose{d}d:{k}": "composed under create_graph (PyTorch convolution_backward with transposed=True: "
            "ConvolutionBackwardBackward0 for the three)" for d in (1, 2) for k in (0, 1)},
+        "ldexp:1": "exp2(other) composed in another order under create_graph",
         "poisson_nll_loss:0": "exp(input)'s gradient under create_graph multiplies in the other order",
         **{f"{op}:{k}": f"composed under create_graph (PyTorch {name}BackwardBackward0)" for op, name in (
             ("soft_margin_loss", "SoftMarginLoss"), ("multi_margin_loss", "MultiMarginLoss"),
@@ -835,6 +850,8 @@ GAPS = {
         "mode": "the gradient equals PyTorch's; central finite differences are meaningless at the ties a mode "
                 "sample needs (PyTorch's gradcheck skips mode too)",
         "vander": "backward runs; PyTorch's own vander backward fails (its cumprod's input is modified in place)",
+        "ldexp:0": "the gradient equals PyTorch's, whose pow(2, integer exponent) is 0 for negative exponents "
+                   "(finite differences say 2^e)",
     },
     "variants": {},
 }
