@@ -727,6 +727,14 @@ SAMPLES.update({
                                                                                        dtype=torch.float64))],
     "new": [S(R(2, 3), call=lambda torch, x: x.new([1, 2])), S(R(2, 3), call=lambda torch, x: x.new(2, 0))],
     "multinomial": [S(Pr(3, grad=False), call=_seeded(lambda torch, p: p.multinomial(4, True)))],
+    "masked_scatter": [S(R(2, 3), B([[True, False, True], [False, True, True]]), R(5),
+                         call=lambda torch, x, m, s: x.masked_scatter(m, s)),
+                       S(R(2, 3), B([False, True, True]), R(2, 3), call=lambda torch, x, m, s: torch.masked_scatter(
+                           x, m, s))],
+    "put": [S(R(2, 3), I([1, 4]), R(2), call=lambda torch, x, i, s: x.put(i, s)),
+            S(R(2, 3), I([0, 0, -1]), R(3), call=lambda torch, x, i, s: torch.put(x, i, s, accumulate=True))],
+    "index_put": [S(R(3, 4), I([0, 2]), I([1, 3]), R(2), call=lambda torch, x, i, j, v: x.index_put((i, j), v)),
+                  S(R(3, 4), I([0, 0]), R(4), call=lambda torch, x, i, v: torch.index_put(x, (i,), v, True))],
     "rrelu": [S(R(2, 3), call=_fn("rrelu")), S(R(2, 3), call=_seeded(lambda torch, x:
               torch.nn.functional.rrelu(x, 0.1, 0.5, training=True)))],
 })

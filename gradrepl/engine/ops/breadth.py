@@ -6,7 +6,7 @@ import numpy as np
 
 from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.ops.common import as_tensor, result
+from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.tensor import Size, Tensor, _new
@@ -247,3 +247,128 @@ def multinomial_method(self, num_samples, replacement=False, *, generator=None):
 
 
 declare("multinomial", multinomial_method, function=False, rules=[])
+
+
+# ------------------------------------------------------------------ masked_scatter, put, index_put
+@rule("MaskedScatterBackward0", ("self", "source"),
+      ("grad.masked_fill(mask, 0)", "grad[mask] in order, zeros after, in source's shape"),
+      saved=("mask",), ctx=("source_shape",))
+def MaskedScatterBackward0(grad, xp, node, mask, source_shape):
+    e = node.edges
+    m = np.broadcast_to(xp.raw(mask), xp.raw(grad).shape)
+    g_self = xp.zero_where(m, grad) if e[0] is not None else None
+    g_src = None
+    if e[1] is not None:
+        n = int(np.prod(source_shape))
+        picked = xp.index(grad, m)
+        count = int(m.sum())
+        if xp.tensors:
+            pad = _new(np.zeros(n - count, xp.raw(grad).dtype))
+            g_src = xp.cat([picked, pad], 0).reshape(source_shape)
+        else:
+            flat = np.zeros(n, grad.dtype)
+            flat[:count] = picked
+            g_src = flat.reshape(source_shape)
+    return (g_self, g_src)
+
+
+def masked_scatter(self, mask, source):
+    a, m = self._a, mask._a
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                           f"{D.from_np(m.dtype).legacy if hasattr(D.from_np(m.dtype), 'legacy') else m.dtype}")
+    mb = np.broadcast_to(m, a.shape)
+    count = int(mb.sum())
+    src = source._a.reshape(-1)
+    if src.size < count:
+        raise RuntimeError("masked_scatter: expected source to have at least as many elements as the ones selected "
+                           f"by the mask, but got {src.size} and {count}")
+    out = a.copy()
+    out[mb] = src[:count].astype(a.dtype)
+    return result(out, MaskedScatterBackward0, (self, source), (mask,), source._a.shape)
+
+
+@rule("PutBackward0", ("self", "source"), ("grad.put(index, zeros_like(source), accumulate)", "grad.take(index)"),
+      saved=("index",), ctx=("accumulate", "source_shape"))
+def PutBackward0(grad, xp, node, index, accumulate, source_shape):
+    e = node.edges
+    idx = xp.raw(index).reshape(-1)
+    g_self = g_src = None
+    if e[0] is not None:
+        if accumulate:
+            g_self = grad
+        else:
+            shape = xp.raw(grad).shape
+            flat_mask = np.zeros(int(np.prod(shape)), bool)
+            flat_mask[idx % max(flat_mask.size, 1)] = True
+            g_self = xp.zero_where(flat_mask.reshape(shape), grad)
+    if e[1] is not None:
+        g_src = xp.reshape(xp.index(xp.reshape(grad, (-1,)), idx % max(int(np.prod(xp.raw(grad).shape)), 1)),
+                           source_shape)
+    return (g_self, g_src)
+
+
+def put(self, index, source, accumulate=False):
+    a = self._a
+    idx = index._a.reshape(-1)
+    n = a.size
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = int(idx[(idx >= n) | (idx < -n)][0])
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    src = source._a.reshape(-1).astype(a.dtype)
+    if src.size != idx.size:
+        raise RuntimeError(f"put_(): Expected source and index to have the same number of elements, but got "
+                           f"source.numel() = {src.size}, index.numel() = {idx.size}")
+    out = a.copy().reshape(-1)
+    if accumulate:
+        np.add.at(out, idx % n, src)
+    else:
+        out[idx % n] = src
+    return result(out.reshape(a.shape), PutBackward0, (self, source), (index,), (accumulate, source._a.shape))
+
+
+@rule("IndexPutBackward0", ("self", "values"),
+      ("grad.index_put(indices, zeros_like(values), accumulate)", "grad[indices] summed to values' shape"),
+      ctx=("indices", "accumulate", "values_shape"), key="IndexPutBackward0 (index_put)")
+def IndexPutBackward0(grad, xp, node, indices, accumulate, values_shape):
+    e = node.edges
+    g_self = g_val = None
+    if e[0] is not None:
+        g_self = grad if accumulate else xp.zero_at(grad, indices)
+    if e[1] is not None:
+        g_val = xp.sum_to(xp.index(grad, indices), values_shape)
+    return (g_self, g_val)
+
+
+def _index_tuple(indices):
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, not "
+                        f"{pytype(indices)}")
+    return tuple(None if i is None else i._a for i in indices)
+
+
+def index_put(self, indices, values, accumulate=False):
+    a = self._a
+    idx = tuple(slice(None) if i is None else i for i in _index_tuple(indices))
+    out = a.copy()
+    v = values._a.astype(a.dtype)
+    if accumulate:
+        np.add.at(out, idx, v)
+    else:
+        out[idx] = v
+    return result(out, IndexPutBackward0, (self, values), (), (idx, accumulate, values._a.shape))
+
+
+def _inplace_of(fn):
+    def method(self, *args, **kwargs):
+        check_leaf_inplace(self)
+        r = fn(self.detach() if self._fn is not None else _new(self._a), *args, **kwargs)
+        self._a[...] = r._a
+        self._ver[0] += 1
+        return self
+    return method
+
+
+declare("masked_scatter", masked_scatter, rules=[MaskedScatterBackward0], inplace=_inplace_of(masked_scatter))
+declare("put", put, rules=[PutBackward0], inplace=_inplace_of(put))
+declare("index_put", index_put, rules=[IndexPutBackward0], inplace=_inplace_of(index_put))
