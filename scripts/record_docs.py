@@ -123,6 +123,9 @@ HAND = {
     "torch.rrelu": ("rrelu(input, lower=0.125, upper=0.3333333333333333, training=False, generator=None) -> Tensor",
         "Randomized leaky ReLU; see torch.nn.functional.rrelu."),
     "Tensor.prelu": ("prelu(weight) -> Tensor", "See torch.nn.functional.prelu."),
+    "torch.masked_scatter": ("masked_scatter(input, mask, source) -> Tensor", "See Tensor.masked_scatter."),
+    "torch.put": ("put(input, index, source, accumulate=False) -> Tensor", "See Tensor.put."),
+    "torch.index_put": ("index_put(input, indices, values, accumulate=False) -> Tensor", "See Tensor.index_put."),
     "Tensor.new": ("new(*args) -> Tensor", "The legacy constructor: new(data) makes a tensor of the data, new(*sizes) "
                    "an uninitialized one, both with this tensor's dtype (prefer new_tensor / new_empty)."),
     "torch.kl_div": ("kl_div(input, target, reduction=0, *, log_target=False) -> Tensor",
