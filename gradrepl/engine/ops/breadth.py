@@ -7,7 +7,8 @@ import numpy as np
 from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, result
-from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.registry import RESULT, declare, rule
+from gradrepl.engine.ops.special import SPECIAL, _i1, special_i1
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.tensor import Size, Tensor, _new
 from gradrepl.engine.util import pytype, warn, wrap_dim
@@ -372,3 +373,131 @@ def _inplace_of(fn):
 declare("masked_scatter", masked_scatter, rules=[MaskedScatterBackward0], inplace=_inplace_of(masked_scatter))
 declare("put", put, rules=[PutBackward0], inplace=_inplace_of(put))
 declare("index_put", index_put, rules=[IndexPutBackward0], inplace=_inplace_of(index_put))
+
+
+# ------------------------------------------------------------------ torch.special: more functions
+def _k64(fn):
+    """A float64 kernel rounded once to the input's floating dtype (integers give float32)."""
+    def kernel(a):
+        dt = a.dtype if a.dtype.kind == "f" else np.dtype(D.DEFAULT_FLOAT[0].np)
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(a.astype(np.float64))).astype(dt)
+    return kernel
+
+
+_erfc64 = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _erfc(x):
+    return _erfc64(x).astype(np.float64)
+
+
+def _erfcx(x):
+    big = x > 25
+    xs = np.where(big, 0.0, x)
+    small = np.exp(xs * xs) * _erfc(xs)
+    xb = np.where(big, x, 1.0)
+    asym = 1 / (xb * math.sqrt(math.pi)) * (1 - 1 / (2 * xb * xb) + 3 / (4 * xb ** 4))
+    return np.where(big, asym, small)
+
+
+def _log_ndtr(x):
+    return np.where(x < -20, -0.5 * x * x - np.log(-x) - 0.5 * math.log(2 * math.pi),
+                    np.where(x > 0, np.log1p(-0.5 * _erfc(x / math.sqrt(2))), np.log(0.5 * _erfc(-x / math.sqrt(2)))))
+
+
+def _ndtri(p):
+    """The normal quantile: Newton steps on ndtr from Acklam's rational start."""
+    from_erf = np.frompyfunc(lambda v: math.sqrt(2) * _erfinv_scalar(2 * v - 1), 1, 1)
+    return np.where(p <= 0, -np.inf, np.where(p >= 1, np.inf, from_erf(np.clip(p, 1e-300, 1)).astype(np.float64)))
+
+
+def _erfinv_scalar(y):
+    if y <= -1:
+        return -math.inf
+    if y >= 1:
+        return math.inf
+    w = -math.log((1 - y) * (1 + y))     # Giles' approximation, then two Newton steps on erf
+    if w < 5:
+        w -= 2.5
+        p = 2.81022636e-08
+        for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                  -0.00417768164, 0.246640727, 1.50140941):
+            p = c + p * w
+    else:
+        w = math.sqrt(w) - 3
+        p = -0.000200214257
+        for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+                  0.00943887047, 1.00167406, 2.83297682):
+            p = c + p * w
+    x = p * y
+    for _ in range(2):
+        x -= (math.erf(x) - y) / (2 / math.sqrt(math.pi) * math.exp(-x * x))
+    return x
+
+
+def _special_unary(name, node, kernel, slope, formula):
+    """A torch.special function with its own node; the rule multiplies grad by slope(x, result)
+    (float64, rounded once; a constant under create_graph)."""
+    @rule(node, ("self",), (formula,), saved=("self", "result"), key=node)
+    def backward(grad, xp, self, result):    # noqa: F811 (the saved output, by the rule's name)
+        x, r = xp.raw(self), xp.raw(result)
+        with np.errstate(all="ignore"):
+            d = slope(x.astype(np.float64), r.astype(np.float64)).astype(r.dtype)
+        return (xp.depends(grad * xp.constant(d), self),)
+
+    def forward(self):
+        return result(kernel(self._a), backward, (self,), (self, RESULT))
+    forward.__name__ = forward.__qualname__ = name
+    declare(name, forward, method=False, function=False, rules=[backward])
+    return forward
+
+
+_SQRT_PI = math.sqrt(math.pi)
+_SQRT_2PI = math.sqrt(2 * math.pi)
+special_entr = _special_unary("special_entr", "SpecialEntrBackward0",
+                              _k64(lambda x: np.where(x > 0, -x * np.log(np.where(x > 0, x, 1)),
+                                                      np.where(x == 0, 0.0, -np.inf))),
+                              lambda x, r: -(1 + np.log(x)), "grad * -(1 + log(self))")
+special_erfcx = _special_unary("special_erfcx", "SpecialErfcxBackward0", _k64(_erfcx),
+                               lambda x, r: 2 * x * r - 2 / _SQRT_PI, "(2 * self * result - 2 / sqrt(pi)) * grad")
+special_log_ndtr = _special_unary("special_log_ndtr", "SpecialLogNdtrBackward0", _k64(_log_ndtr),
+                                  lambda x, r: np.exp(-0.5 * x * x - r) / _SQRT_2PI,
+                                  "grad * exp(-self^2 / 2 - result) / sqrt(2 pi)")
+special_ndtri = _special_unary("special_ndtri", "SpecialNdtriBackward0", _k64(_ndtri),
+                               lambda x, r: _SQRT_2PI * np.exp(0.5 * r * r), "grad * sqrt(2 pi) * exp(result^2 / 2)")
+special_i0e = _special_unary("special_i0e", "SpecialI0EBackward0", _k64(lambda x: np.exp(-np.abs(x)) * np.i0(x)),
+                             lambda x, r: np.exp(-np.abs(x)) * _i1(x) - np.sign(x) * r,
+                             "grad * (i1e(self) - sgn(self) * result)")
+special_i1e = _special_unary("special_i1e", "SpecialI1EBackward0", _k64(lambda x: np.exp(-np.abs(x)) * _i1(x)),
+                             lambda x, r: np.where(x == 0, 0.5, np.exp(-np.abs(x)) * np.i0(x)
+                                                   - r * (np.sign(x) + 1 / np.where(x == 0, 1, x))),
+                             "grad * (i0e(self) - result * (sgn(self) + 1 / self))")
+
+
+@rule("SpecialXlog1PyBackward0", ("self", "other"), ("grad * log1p(other)", "grad * self / (other + 1)"),
+      saved=("self", "other"), ctx=("self_shape", "other_shape"))
+def SpecialXlog1PyBackward0(grad, xp, node, self, other, self_shape, other_shape):
+    e = node.edges
+    g_self = xp.sum_to(grad * (other.log1p() if xp.tensors else np.log1p(other)), self_shape) \
+        if e[0] is not None else None
+    g_other = xp.sum_to(grad * self / (other + 1), other_shape) if e[1] is not None else None
+    return (g_self, g_other)
+
+
+def special_xlog1py(self, other):
+    if type(self) is not Tensor:
+        self = as_tensor(self)
+    if type(other) is not Tensor:
+        other = as_tensor(other)
+    dt = np.result_type(self._a.dtype, other._a.dtype)
+    dt = dt if dt.kind == "f" else np.dtype(D.DEFAULT_FLOAT[0].np)
+    x, y = self._a.astype(np.float64), other._a.astype(np.float64)
+    with np.errstate(all="ignore"):
+        out = np.where(x == 0, np.where(np.isnan(y), np.nan, 0.0), x * np.log1p(y)).astype(dt)
+    return result(out, SpecialXlog1PyBackward0, (self, other), (self, other), (self._a.shape, other._a.shape))
+
+
+declare("special_xlog1py", special_xlog1py, method=False, function=False, rules=[SpecialXlog1PyBackward0])
+SPECIAL.update(entr=special_entr, erfcx=special_erfcx, log_ndtr=special_log_ndtr, ndtri=special_ndtri,
+               i0e=special_i0e, i1e=special_i1e, i1=special_i1, xlog1py=special_xlog1py)
