@@ -1,6 +1,6 @@
 """More layers of torch.nn (issue 14): the thin modules around nn.functional's norms, pooling,
-padding, shuffling, upsampling, dropout variants, activations and losses, with PyTorch's reprs."""
-import math
+padding, shuffling, upsampling, activations, transposed convolutions and losses, with PyTorch's
+reprs (InstanceNorm*, the dropout variants and Bilinear are in extra_layers.py)."""
 
 from gradrepl.nn import backend as B
 from gradrepl.nn import functional as F
@@ -53,67 +53,6 @@ class GroupNorm(Module):
     def extra_repr(self):
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
                 f"bias={self.bias is not None}")
-
-
-class _InstanceNorm(Module):
-    dims = 2
-
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
-                 dtype=None, *, bias=True):
-        super().__init__()
-        self.num_features = num_features
-        self.eps = eps
-        self.momentum = momentum
-        self.affine = affine
-        self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(B.TORCH["ones"](num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(B.TORCH["zeros"](num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if track_running_stats:
-            self.register_buffer("running_mean", B.TORCH["zeros"](num_features, dtype=dtype))
-            self.register_buffer("running_var", B.TORCH["ones"](num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", B.TORCH["tensor"](0))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
-
-    def extra_repr(self):
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
-
-    def forward(self, input):
-        expected = self.dims + 1
-        if input.dim() not in (expected, expected + 1):
-            raise ValueError(f"expected {expected}D or {expected + 1}D input (got {input.dim()}D input)")
-        unbatched = input.dim() == expected
-        if unbatched:
-            input = input.unsqueeze(0)
-        out = _fn("instance_norm")(input, self.running_mean, self.running_var, self.weight, self.bias,
-                                   self.training or not self.track_running_stats, self.momentum
-                                   if self.momentum is not None else 0.0, self.eps)
-        return out.squeeze(0) if unbatched else out
-
-
-class InstanceNorm1d(_InstanceNorm):
-    torch_path = _path("InstanceNorm1d", "instancenorm")
-    dims = 1
-
-
-class InstanceNorm2d(_InstanceNorm):
-    torch_path = _path("InstanceNorm2d", "instancenorm")
-    dims = 2
-
-
-class InstanceNorm3d(_InstanceNorm):
-    torch_path = _path("InstanceNorm3d", "instancenorm")
-    dims = 3
 
 
 class LocalResponseNorm(Module):
@@ -350,49 +289,6 @@ class RReLU(Module):
         return f"lower={self.lower}, upper={self.upper}{inplace_str}"
 
 
-# ------------------------------------------------------------------ dropout variants
-class _DropoutNd(Module):
-    function = "dropout"
-
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
-        self.inplace = inplace
-
-    def forward(self, input):
-        return _fn(self.function)(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self):
-        return f"p={self.p}, inplace={self.inplace}"
-
-
-class Dropout1d(_DropoutNd):
-    torch_path = _path("Dropout1d", "dropout")
-    function = "dropout1d"
-
-
-class Dropout2d(_DropoutNd):
-    torch_path = _path("Dropout2d", "dropout")
-    function = "dropout2d"
-
-
-class Dropout3d(_DropoutNd):
-    torch_path = _path("Dropout3d", "dropout")
-    function = "dropout3d"
-
-
-class AlphaDropout(_DropoutNd):
-    torch_path = _path("AlphaDropout", "dropout")
-    function = "alpha_dropout"
-
-
-class FeatureAlphaDropout(_DropoutNd):
-    torch_path = _path("FeatureAlphaDropout", "dropout")
-    function = "feature_alpha_dropout"
-
-
 # ------------------------------------------------------------------ padding
 def _padding(padding, n):
     return tuple(padding) if isinstance(padding, (tuple, list)) else (padding,) * (2 * n)
@@ -546,37 +442,6 @@ class LPPool2d(LPPool1d):
 
     def forward(self, input):
         return _fn("lp_pool2d")(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
-
-
-# ------------------------------------------------------------------ bilinear
-class Bilinear(Module):
-    torch_path = _path("Bilinear", "linear")
-    gradrepl_public = Module.gradrepl_public | {"reset_parameters"}
-
-    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
-        super().__init__()
-        self.in1_features = in1_features
-        self.in2_features = in2_features
-        self.out_features = out_features
-        self.weight = Parameter(B.TORCH["empty"]((out_features, in1_features, in2_features), dtype=dtype))
-        if bias:
-            self.bias = Parameter(B.TORCH["empty"](out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
-
-    def reset_parameters(self):
-        bound = 1 / math.sqrt(self.weight.size(1))
-        init.uniform_(self.weight, -bound, bound)
-        if self.bias is not None:
-            init.uniform_(self.bias, -bound, bound)
-
-    def forward(self, input1, input2):
-        return _fn("bilinear")(input1, input2, self.weight, self.bias)
-
-    def extra_repr(self):
-        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
-                f"out_features={self.out_features}, bias={self.bias is not None}")
 
 
 # ------------------------------------------------------------------ losses
