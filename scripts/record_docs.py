@@ -95,6 +95,49 @@ json.dump(out, sys.stdout, indent=0)
 
 # Written by hand: what PyTorch documents elsewhere or in words gradrepl cannot show as is.
 HAND = {
+    "torch.dropout": ("dropout(input, p, train) -> Tensor",
+        "torch.nn.functional.dropout's kernel: zeroes elements with probability p and scales the rest by 1 / (1 - p) when train."),
+    "torch.dropout_": ("dropout_(input, p, train) -> Tensor", "In-place version of torch.dropout."),
+    "torch.feature_dropout": ("feature_dropout(input, p, train) -> Tensor",
+        "Zeroes whole channels (dim 1) with probability p, as nn.functional.dropout1d/2d/3d do."),
+    "torch.feature_dropout_": ("feature_dropout_(input, p, train) -> Tensor", "In-place version of torch.feature_dropout."),
+    "torch.alpha_dropout": ("alpha_dropout(input, p, train) -> Tensor",
+        "Alpha dropout (keeps the mean and variance of SELU outputs); see torch.nn.functional.alpha_dropout."),
+    "torch.alpha_dropout_": ("alpha_dropout_(input, p, train) -> Tensor", "In-place version of torch.alpha_dropout."),
+    "torch.feature_alpha_dropout": ("feature_alpha_dropout(input, p, train) -> Tensor",
+        "Alpha dropout of whole channels; see torch.nn.functional.feature_alpha_dropout."),
+    "torch.feature_alpha_dropout_": ("feature_alpha_dropout_(input, p, train) -> Tensor",
+        "In-place version of torch.feature_alpha_dropout."),
+    "torch.max_pool1d": ("max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False) -> Tensor",
+        "1D max pooling; see torch.nn.functional.max_pool1d."),
+    "torch.max_pool1d_with_indices": ("max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, "
+        "ceil_mode=False) -> (Tensor, Tensor)", "1D max pooling and the indices of the maxima."),
+    "torch.adaptive_max_pool1d": ("adaptive_max_pool1d(input, output_size) -> (Tensor, Tensor)",
+        "1D adaptive max pooling: the output and the indices of the maxima."),
+    "torch.group_norm": ("group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True) -> Tensor",
+        "Group normalization; see torch.nn.functional.group_norm."),
+    "torch.instance_norm": ("instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, "
+        "eps, cudnn_enabled) -> Tensor", "Instance normalization; see torch.nn.functional.instance_norm."),
+    "torch.embedding": ("embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False) -> Tensor",
+        "The rows of weight at indices; see torch.nn.functional.embedding (note the order of the arguments)."),
+    "torch.rrelu": ("rrelu(input, lower=0.125, upper=0.3333333333333333, training=False, generator=None) -> Tensor",
+        "Randomized leaky ReLU; see torch.nn.functional.rrelu."),
+    "Tensor.prelu": ("prelu(weight) -> Tensor", "See torch.nn.functional.prelu."),
+    "torch.masked_scatter": ("masked_scatter(input, mask, source) -> Tensor", "See Tensor.masked_scatter."),
+    "torch.put": ("put(input, index, source, accumulate=False) -> Tensor", "See Tensor.put."),
+    "torch.index_put": ("index_put(input, indices, values, accumulate=False) -> Tensor", "See Tensor.index_put."),
+    "Tensor.new": ("new(*args) -> Tensor", "The legacy constructor: new(data) makes a tensor of the data, new(*sizes) "
+                   "an uninitialized one, both with this tensor's dtype (prefer new_tensor / new_empty)."),
+    "torch.kl_div": ("kl_div(input, target, reduction=0, *, log_target=False) -> Tensor",
+        "The Kullback-Leibler divergence loss (reduction: 0 none, 1 mean, 2 sum); see torch.nn.functional.kl_div."),
+    "torch.poisson_nll_loss": ("poisson_nll_loss(input, target, log_input, full, eps, reduction) -> Tensor",
+        "Poisson negative log likelihood loss; see torch.nn.functional.poisson_nll_loss."),
+    "torch.cosine_embedding_loss": ("cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1) -> Tensor",
+        "See torch.nn.functional.cosine_embedding_loss."),
+    "torch.triplet_margin_loss": ("triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, "
+        "swap=False, reduction=1) -> Tensor", "See torch.nn.functional.triplet_margin_loss."),
+    "torch.rms_norm": ("rms_norm(input, normalized_shape, weight=None, eps=None) -> Tensor",
+        "Root mean square layer normalization; see torch.nn.functional.rms_norm."),
     "Tensor": ("Tensor", "A multi-dimensional array of one dtype; with requires_grad=True, autograd records "
                "the operations on it so that backward() can compute gradients."),
     "torch.Tensor": ("Tensor", "A multi-dimensional array of one dtype; with requires_grad=True, autograd "

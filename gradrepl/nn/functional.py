@@ -1,11 +1,18 @@
 """torch.nn.functional: the engine's kernels (declared in gradrepl/engine/ops with
 functional=True) plus what torch/nn/functional.py and ATen compose from other ops, with
 PyTorch's argument checks and warnings."""
+import math
+
 from gradrepl.nn import backend as B
 
 ENGINE = B.TORCH["nn"]["functional"]
 _engine_mse, _engine_l1 = ENGINE["mse_loss"], ENGINE["l1_loss"]
 _engine_nll, _engine_dropout = ENGINE["nll_loss"], ENGINE["dropout"]
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    return ENGINE["interpolate"](input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)
 
 
 def _softmax_dim(name, ndim):
@@ -177,34 +184,20 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
-        reduction = _legacy(size_average, reduce, reduction)
-    elif reduction == "mean":
-        B.warn("UserWarning", "reduction: 'mean' divides the total loss by both the batch size and the support "
-                              "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
-                              "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
-                              "major release.")
-    if log_target:
-        pointwise = target.exp() * (target - input)
+        enum = _legacy(size_average, reduce, reduction)
     else:
-        zero = target == 0
-        pointwise = target * (target.masked_fill(zero, 1.0).log() - input)
-    if reduction == "batchmean":
-        summed = pointwise.sum()
-        return summed / input.size(0) if input.dim() != 0 else summed
-    if reduction == "mean":
-        return pointwise.mean()
-    if reduction == "sum":
-        return pointwise.sum()
-    return pointwise
-
-
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    n1 = x1.norm(2, dim, keepdim=True).clone()     # cloned: clamped in place below
-    n2 = x2.norm(2, dim, keepdim=True).clone()
-    with B.TORCH["no_grad"]():      # ATen clamps in place under NoGradGuard
-        n1.clamp_(min=eps)
-        n2.clamp_(min=eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
+        if reduction == "mean":
+            B.warn("UserWarning", "reduction: 'mean' divides the total loss by both the batch size and the support "
+                                  "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+                                  "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+                                  "major release.")
+        enum = "sum" if reduction == "batchmean" else reduction
+        if enum not in ("none", "mean", "sum"):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+    reduced = B.TORCH["kl_div"](input, target, enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -233,9 +226,209 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     return _reduce(output, reduction)
 
 
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _feature_dropout(input, p, training, inplace):
+    return (B.TORCH["feature_dropout_"] if inplace else B.TORCH["feature_dropout"])(input, p, training)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _check_p(p)
+    return (B.TORCH["alpha_dropout_"] if inplace else B.TORCH["alpha_dropout"])(input, p, training)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _check_p(p)
+    return (B.TORCH["feature_alpha_dropout_"] if inplace else B.TORCH["feature_alpha_dropout"])(input, p, training)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {inp_dim}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+                           "dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    is_batched = inp_dim == 3
+    if not is_batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not is_batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (3, 4):
+        B.warn("UserWarning", f"dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated and will "
+                              "result in an error in a future release. To retain the behavior and silence this "
+                              "warning, please use dropout instead. Note that dropout2d exists to provide "
+                              "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and an "
+                              "optional batch dimension (i.e. 3D or 4D inputs).")
+    if inp_dim == 3:
+        B.warn("UserWarning", "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                              "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel "
+                              "dim. This behavior will change in a future release to interpret the input as one "
+                              "without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
+                              "dropout behavior, please switch to using dropout1d instead.")
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (4, 5):
+        B.warn("UserWarning", f"dropout3d: Received a {inp_dim}-D input to dropout3d, which is deprecated and will "
+                              "result in an error in a future release. To retain the behavior and silence this "
+                              "warning, please use dropout instead. Note that dropout3d exists to provide "
+                              "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, and an "
+                              "optional batch dimension (i.e. 4D or 5D inputs).")
+    is_batched = inp_dim == 5
+    if not is_batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not is_batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    B.warn("UserWarning", "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    B.warn("UserWarning", "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    B.warn("UserWarning", "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * B.TORCH["ones_like"](input)
+    elif B.TORCH["any"](var < 0):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = var.unsqueeze(-1)
+        elif input.dim() == var.dim() and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with B.TORCH["no_grad"]():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy(size_average, reduce, reduction)
+    logsigmoid = ENGINE["logsigmoid"]
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    c = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / c
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = ENGINE["pad"](div, (0, 0, size // 2, (size - 1) // 2))
+        div = ENGINE["avg_pool2d"](div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = ENGINE["pad"](div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        n, c, d, h, w = div.shape    # avg_pool3d over (size, 1, 1): windows along d only
+        div = ENGINE["avg_pool2d"](div.view(n, c, d, h * w), (size, 1), stride=1).view(n, c, d - size + 1, h, w)
+        div = div.squeeze(1).view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def _pair(v):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    kw, kh = _pair(kernel_size)
+    if norm_type == float("inf"):
+        return ENGINE["max_pool2d"](input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -float("inf"):
+        return -ENGINE["max_pool2d"](-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = ENGINE["avg_pool2d"](input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = ENGINE["avg_pool2d"](input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if norm_type == float("inf"):
+        return ENGINE["max_pool1d"](input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -float("inf"):
+        return -ENGINE["max_pool1d"](-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = ENGINE["avg_pool1d"](input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = ENGINE["avg_pool1d"](input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    if eps != 1e-10:
+        B.warn("UserWarning", "`eps` parameter is deprecated and has no effect.")
+    gumbels = -B.TORCH["empty_like"](logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = B.TORCH["zeros_like"](logits).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
 COMPOSED = ("softmax", "log_softmax", "softmin", "relu", "sigmoid", "tanh", "softsign", "tanhshrink", "dropout",
             "mse_loss", "l1_loss", "nll_loss", "cross_entropy", "binary_cross_entropy", "kl_div",
-            "cosine_similarity", "normalize", "margin_ranking_loss", "hinge_embedding_loss")
+            "normalize", "margin_ranking_loss", "hinge_embedding_loss", "alpha_dropout", "feature_alpha_dropout",
+            "dropout1d", "dropout2d", "dropout3d", "upsample", "upsample_nearest",
+            "upsample_bilinear", "gaussian_nll_loss", "multilabel_soft_margin_loss", "local_response_norm",
+            "lp_pool1d", "lp_pool2d", "gumbel_softmax")
 
 
 def namespace():

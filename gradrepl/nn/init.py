@@ -1,6 +1,8 @@
 """torch.nn.init, as torch/nn/init.py computes its bounds (the digits depend on it)."""
 import math
 
+import numpy as np
+
 from gradrepl.nn import backend as B
 
 
@@ -163,6 +165,46 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     return tensor
 
 
+def dirac_(tensor, groups=1):
+    dimensions = tensor.ndimension()
+    if dimensions not in [3, 4, 5]:
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_chans_per_grp = sizes[0] // groups
+    min_dim = min(out_chans_per_grp, sizes[1])
+    a = B.array(tensor).copy()
+    a[...] = 0
+    centre = tuple(s // 2 for s in sizes[2:])
+    for g in range(groups):
+        for d in range(min_dim):
+            a[(g * out_chans_per_grp + d, d) + centre] = 1
+    return B.fill_(tensor, a)
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """A (semi-)orthogonal matrix from the QR factorisation of standard normal draws, as
+    torch/nn/init.py (the same draws; LAPACK's Householder QR, signs fixed by diag(R))."""
+    if tensor.ndimension() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flattened = B.TORCH["empty"]((rows, cols), dtype=tensor.dtype)
+    B.normal_(flattened, 0, 1, generator)
+    a = B.array(flattened)
+    if rows < cols:
+        a = a.T
+    q, r = np.linalg.qr(a)
+    q = q * np.sign(np.diag(r)).astype(q.dtype)
+    if rows < cols:
+        q = q.T
+    q = q.astype(B.array(tensor).dtype)
+    return B.fill_(tensor, (q * q.dtype.type(gain)).reshape(B.array(tensor).shape))
+
+
 def _deprecated(new_name):
     old_name = new_name[:-1]
 
@@ -173,10 +215,10 @@ def _deprecated(new_name):
     return init
 
 
-PUBLIC = ("calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
+PUBLIC = ("calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_", "dirac_", "orthogonal_",
           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_")
 DEPRECATED = ("uniform_", "normal_", "constant_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
-              "kaiming_normal_")
+              "kaiming_normal_", "eye_", "dirac_", "orthogonal_")
 
 
 def namespace():

@@ -602,6 +602,154 @@ SAMPLES = {
     "adaptive_avg_pool1d": [S(R(1, 2, 6), call=_fn("adaptive_avg_pool1d", 3))],
 }
 
+def _seeded(fn):
+    """fn(torch, *tensors) after torch.manual_seed(0): PyTorch's own draws, every call."""
+    def call(torch, *tensors):
+        torch.manual_seed(0)
+        return fn(torch, *tensors)
+    return call
+
+
+def _sdpa(**kwargs):
+    def call(torch, q, k, v):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, **kwargs)
+    return call
+
+
+# issue 14: attention, dropout variants, pixel shuffle, 1-d and adaptive pooling, group and
+# instance norm, prelu, rrelu (gradrepl/engine/ops/nn_extra.py)
+SAMPLES.update({
+    "safe_softmax": "at::_safe_softmax has no public name: checked through scaled_dot_product_attention's "
+                    "3-d samples (SafeSoftmaxBackward0)",
+    "scaled_dot_product_attention": [
+        S(R(2, 3, 4), R(2, 5, 4), R(2, 5, 4), call=_sdpa()),
+        S(R(2, 3, 4), R(2, 3, 4), R(2, 3, 4), call=_sdpa(is_causal=True, scale=0.4)),
+        S(R(1, 3, 2), R(1, 4, 2), R(1, 4, 2), C(3, 4), call=lambda torch, q, k, v, m:
+          torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=m)),
+        S(R(1, 2, 3, 4), R(1, 2, 5, 4), R(1, 2, 5, 4), call=_sdpa()),
+        S(R(1, 2, 3, 4), R(1, 2, 3, 4), R(1, 2, 3, 4), call=_sdpa(is_causal=True))],
+    "feature_dropout": [S(R(2, 3, 2), call=_seeded(lambda torch, x: torch.feature_dropout(x, 0.4, True)))],
+    "alpha_dropout": [S(R(3, 4), call=_seeded(lambda torch, x: torch.alpha_dropout(x, 0.3, True))),
+                      S(R(3, 4), call=lambda torch, x: torch.alpha_dropout(x, 0.3, False))],
+    "feature_alpha_dropout": [S(R(2, 3, 2), call=_seeded(lambda torch, x: torch.feature_alpha_dropout(x, 0.5, True)))],
+    "torch_dropout": [S(R(3, 4), call=_seeded(lambda torch, x: torch.dropout(x, 0.25, True)))],
+    **{name: [S(R(2, 3, 2), call=_seeded(lambda torch, x, name=name: getattr(torch, name)(x * 1, 0.5, True)))]
+       for name in ("dropout_", "feature_dropout_", "alpha_dropout_", "feature_alpha_dropout_")},
+    "pixel_shuffle": [S(R(1, 8, 2, 3), call=_fn("pixel_shuffle", 2)), S(R(4, 1, 2), call=lambda torch, x:
+                      torch.pixel_shuffle(x, 2))],
+    "pixel_unshuffle": [S(R(1, 2, 4, 6), call=_fn("pixel_unshuffle", 2))],
+    "max_pool1d": [S(R(2, 3, 7), call=_fn("max_pool1d", 3, 2)), S(R(3, 6), call=lambda torch, x:
+                   torch.max_pool1d(x, 2, 1, 1))],
+    "max_pool1d_with_indices": [S(R(1, 2, 6), call=lambda torch, x: torch.nn.functional.max_pool1d_with_indices(
+        x, 2)[0])],
+    "max_pool2d_with_indices": [S(R(1, 2, 4, 4), call=lambda torch, x:
+                                  torch.nn.functional.max_pool2d_with_indices(x, 2, 1)[0])],
+    "avg_pool1d": [S(R(2, 3, 7), call=_fn("avg_pool1d", 3, 2, 1)), S(R(3, 5), call=lambda torch, x:
+                   torch.avg_pool1d(x, 2, ceil_mode=True, count_include_pad=False))],
+    "adaptive_max_pool2d": [S(R(1, 2, 5, 4), call=_fn("adaptive_max_pool2d", (2, 3)))],
+    "adaptive_max_pool2d_with_indices": [S(R(2, 3, 3), call=lambda torch, x:
+                                           torch.nn.functional.adaptive_max_pool2d_with_indices(x, 2)[0])],
+    "adaptive_max_pool1d": [S(R(2, 3, 7), call=_fn("adaptive_max_pool1d", 3)),
+                            S(R(2, 5), call=lambda torch, x: torch.adaptive_max_pool1d(x, 2)[0])],
+    "adaptive_max_pool1d_with_indices": [S(R(1, 2, 5), call=lambda torch, x:
+                                           torch.nn.functional.adaptive_max_pool1d_with_indices(x, 2)[0])],
+    "group_norm": [S(R(2, 4, 3), R(4), R(4), call=lambda torch, x, w, b: torch.nn.functional.group_norm(x, 2, w, b)),
+                   S(R(3, 2, 2, 2), call=lambda torch, x: torch.group_norm(x, 1))],
+    "instance_norm": [S(R(2, 3, 4), call=_fn("instance_norm")),
+                      S(R(2, 2, 2, 3), R(2), R(2), call=lambda torch, x, w, b:
+                        torch.instance_norm(x, w, b, None, None, True, 0.1, 1e-5, False))],
+    "torch_embedding": [S(R(5, 3), I([[0, 2], [4, 2]]), call=lambda torch, w, i: torch.embedding(w, i))],
+    "cosine_similarity": [S(R(3, 4), R(3, 4), call=_fn("cosine_similarity")),
+                          S(R(3, 4), R(4), call=lambda torch, a, b: torch.cosine_similarity(a, b, -1))],
+    "prelu": [S(R(2, 3, 2), P(3), call=_fn("prelu")), S(R(2, 3), C(1), call=lambda torch, x, w: x.prelu(w)),
+              S(R(4), P(1), call=lambda torch, x, w: torch.prelu(x, w))],
+    "upsample": "F.interpolate's kernels: checked through interpolate's samples",
+    "upsample_backward": "a backward kernel, run under create_graph: checked through interpolate's samples",
+    "interpolate": [S(R(1, 2, 3), call=_fn("interpolate", scale_factor=2)),
+                    S(R(1, 1, 2, 3), call=_fn("interpolate", size=(3, 5))),
+                    S(R(1, 2, 4), call=_fn("interpolate", size=7, mode="nearest-exact")),
+                    S(R(2, 2, 4), call=_fn("interpolate", size=6, mode="linear")),
+                    S(R(1, 2, 3, 3), call=_fn("interpolate", scale_factor=1.5, mode="bilinear")),
+                    S(R(1, 1, 3, 4), call=_fn("interpolate", size=(4, 6), mode="bilinear", align_corners=True)),
+                    S(R(1, 1, 2, 2, 3), call=_fn("interpolate", scale_factor=2, mode="trilinear")),
+                    S(R(1, 2, 4, 4), call=_fn("interpolate", scale_factor=0.5, mode="area"))],
+    "kl_div": [S(R(2, 3), Pr(2, 3, grad=False), call=lambda torch, x, t: torch.kl_div(x, t)),
+               S(R(2, 3), R(2, 3), call=lambda torch, x, t: torch.kl_div(x, t, 0, log_target=True))],
+    "poisson_nll_loss": [S(R(2, 3), Pr(2, 3, grad=False), call=_fn("poisson_nll_loss")),
+                         S(P(2, 3), P(2, 3, ), call=lambda torch, x, t: torch.poisson_nll_loss(x, t * 2, False, True,
+                                                                                              1e-8, 0))],
+    "cosine_embedding_loss": [S(R(3, 4), R(3, 4), I([1, -1, 1]), call=_fn("cosine_embedding_loss", margin=0.1)),
+                              S(R(4), R(4), I(-1), call=lambda torch, a, b, t: torch.cosine_embedding_loss(
+                                  a, b, t, -0.9, 0))],
+    "triplet_margin_loss": [S(R(3, 4), R(3, 4), R(3, 4), call=_fn("triplet_margin_loss")),
+                            S(R(3, 4), R(3, 4), R(3, 4), call=_fn("triplet_margin_loss", p=1.5, swap=True,
+                                                                  reduction="none"))],
+    "soft_margin_loss": [S(R(2, 3), C(2, 3), call=_fn("soft_margin_loss")),
+                         S(R(2, 3), C(2, 3), call=_fn("soft_margin_loss", reduction="none"))],
+    "multi_margin_loss": [S(R(3, 4), I([1, 0, 3]), call=_fn("multi_margin_loss")),
+                          S(R(3, 4), I([2, 2, 0]), C(4, kind="positive"), call=lambda torch, x, t, w:
+                            torch.nn.functional.multi_margin_loss(x, t, p=2, margin=0.5, weight=w, reduction="none"))],
+    "multilabel_margin_loss": [S(R(3, 4), I([[1, 0, -1, 0], [3, -1, 0, 0], [0, 1, 2, 3]]),
+                                 call=_fn("multilabel_margin_loss")),
+                               S(R(2, 3), I([[2, -1, 0], [0, 1, -1]]), call=_fn("multilabel_margin_loss",
+                                                                               reduction="sum"))],
+    "rms_norm": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.rms_norm(x, (3,))),
+                 S(R(2, 3), R(3), call=lambda torch, x, w: torch.rms_norm(x, [3], w, 1e-3))],
+    "bilinear": [S(R(3, 4), R(3, 2), R(5, 4, 2), R(5), call=_fn("bilinear")),
+                 S(R(2, 3, 2), R(2, 3, 2), R(1, 2, 2), call=lambda torch, a, b, w: torch.bilinear(a, b, w, None))],
+    "pad_nonconstant": [S(R(1, 2, 5), call=_fn("pad", (2, 1), mode="reflect")),
+                        S(R(1, 3, 4), call=_fn("pad", (1, 0, 2, 2), mode="reflect")),
+                        S(R(2, 4), call=_fn("pad", (1, 3), mode="replicate")),
+                        S(R(1, 1, 3, 3), call=_fn("pad", (2, 0, 1, 1), mode="replicate")),
+                        S(R(1, 2, 4), call=_fn("pad", (1, 2), mode="circular")),
+                        S(R(1, 1, 2, 2, 3), call=_fn("pad", (1, 1, 0, 1, 1, 0), mode="reflect"))],
+    "conv3d": [S(R(1, 2, 3, 3, 3), R(2, 2, 2, 2, 2), R(2), call=_fn("conv3d", padding=1)),
+               S(R(2, 3, 2, 3), R(1, 2, 1, 2, 2), call=_fn("conv3d", stride=(1, 2, 1)))],
+    "conv_transpose1d": [S(R(2, 3, 4), R(3, 2, 3), R(2), call=_fn("conv_transpose1d", stride=2, padding=1,
+                                                               output_padding=1)),
+                         S(R(4, 3), R(4, 1, 2), call=_fn("conv_transpose1d", groups=2, dilation=2))],
+    "conv_transpose2d": [S(R(1, 2, 3, 3), R(2, 3, 2, 2), R(3), call=_fn("conv_transpose2d", stride=2)),
+                         S(R(1, 4, 2, 3), R(4, 1, 2, 2), call=_fn("conv_transpose2d", padding=1, groups=2))],
+    "im2col": "F.unfold's kernel: checked through functional_unfold's samples",
+    "col2im": "F.fold's kernel: checked through fold's samples",
+    "functional_unfold": [S(R(2, 3, 4, 5), call=_fn("unfold", (2, 3), padding=1, stride=(2, 1))),
+                          S(R(2, 3, 3), call=_fn("unfold", 2, dilation=(1, 2)))],
+    "fold": [S(R(1, 8, 6), call=_fn("fold", (3, 4), 2)),
+             S(R(12, 6), call=_fn("fold", (4, 5), (2, 3), padding=1, stride=(2, 1)))],
+    "select_scatter": [S(R(3, 4), R(4), call=lambda torch, x, s: torch.select_scatter(x, s, 0, 1)),
+                       S(R(3, 4), R(3), call=lambda torch, x, s: x.select_scatter(s, -1, -2))],
+    "slice_scatter": [S(R(3, 4), R(3, 2), call=lambda torch, x, s: torch.slice_scatter(x, s, 1, 0, 4, 2)),
+                      S(R(4, 2), R(2, 2), call=lambda torch, x, s: x.slice_scatter(s, start=1, end=3))],
+    "diagonal_scatter": [S(R(3, 4), R(3), call=lambda torch, x, s: torch.diagonal_scatter(x, s, 1)),
+                         S(R(3, 3), R(2), call=lambda torch, x, s: x.diagonal_scatter(s, -1))],
+    "ldexp": [S(R(2, 3), I([1, -2, 3]), call=lambda torch, x, e: torch.ldexp(x, e)),
+              S(R(2, 3), R(3), call=lambda torch, x, e: x.ldexp(e))],
+    "frexp": [S(R(2, 3), call=lambda torch, x: torch.frexp(x)[0]), S(R(2, 3), call=lambda torch, x: x.frexp()[1])],
+    "angle": [S(R(2, 3)), S(I([-1, 0, 2]), call=lambda torch, x: torch.angle(x))],
+    "range": [S(call=lambda torch: torch.range(1, 4)), S(call=lambda torch: torch.range(0, 1, 0.25,
+                                                                                       dtype=torch.float64))],
+    "new": [S(R(2, 3), call=lambda torch, x: x.new([1, 2])), S(R(2, 3), call=lambda torch, x: x.new(2, 0))],
+    "multinomial": [S(Pr(3, grad=False), call=_seeded(lambda torch, p: p.multinomial(4, True)))],
+    "masked_scatter": [S(R(2, 3), B([[True, False, True], [False, True, True]]), R(5),
+                         call=lambda torch, x, m, s: x.masked_scatter(m, s)),
+                       S(R(2, 3), B([False, True, True]), R(2, 3), call=lambda torch, x, m, s: torch.masked_scatter(
+                           x, m, s))],
+    "put": [S(R(2, 3), I([1, 4]), R(2), call=lambda torch, x, i, s: x.put(i, s)),
+            S(R(2, 3), I([0, 0, -1]), R(3), call=lambda torch, x, i, s: torch.put(x, i, s, accumulate=True))],
+    "index_put": [S(R(3, 4), I([0, 2]), I([1, 3]), R(2), call=lambda torch, x, i, j, v: x.index_put((i, j), v)),
+                  S(R(3, 4), I([0, 0]), R(4), call=lambda torch, x, i, v: torch.index_put(x, (i,), v, True))],
+    "special_entr": [S(P(2, 3), call=lambda torch, x: torch.special.entr(x))],
+    "special_erfcx": [S(R(2, 3), call=lambda torch, x: torch.special.erfcx(x))],
+    "special_log_ndtr": [S(R(2, 3), call=lambda torch, x: torch.special.log_ndtr(x))],
+    "special_ndtri": [S(Pr(2, 3), call=lambda torch, x: torch.special.ndtri(x))],
+    "special_i0e": [S(R(2, 3), call=lambda torch, x: torch.special.i0e(x))],
+    "special_i1e": [S(R(2, 3), call=lambda torch, x: torch.special.i1e(x))],
+    "special_xlog1py": [S(R(2, 3), P(2, 3), call=lambda torch, x, y: torch.special.xlog1py(x, y)),
+                        S(R(2, 3), P(3), call=lambda torch, x, y: torch.special.xlog1py(x, y))],
+    "rrelu": [S(R(2, 3), call=_fn("rrelu")), S(R(2, 3), call=_seeded(lambda torch, x:
+              torch.nn.functional.rrelu(x, 0.1, 0.5, training=True)))],
+})
+
 # PyTorch's backward kernels (aten::tanh_backward, ...): no torch.* name; they run under
 # create_graph=True, checked through their forward op's samples (the gradient's grad_fn and
 # next_functions, its values and the second derivatives).
@@ -621,11 +769,45 @@ SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
 GAPS = {
     "create_graph": {},
-    "second_order": {},
+    "second_order": {
+        **{f"special_{n}:0": "the derivative's coefficient is a constant under create_graph (no second derivative "
+           "yet)" for n in ("entr", "erfcx", "log_ndtr", "ndtri", "i0e", "i1e")},
+    },
     # the create_graph gradient's grad_fn(next_functions) here | PyTorch's: a rule's create_graph path
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
     "cg_graph": {
+        **{f"scaled_dot_product_attention:{k}": "the 3-d math path's matmuls are one UnsafeViewBackward0 each in "
+           "gradrepl (PyTorch: expand/view/bmm/_unsafe_view); the 4-d flash node's gradient is composed "
+           "(PyTorch: _scaled_dot_product_flash_attention_for_cpu_backward)" for k in range(5)},
+        **{f"{op}:{k}": "composed of unsqueeze / the 2-d pool / squeeze: the squeeze's create_graph rule is a "
+           "ViewBackward0 (PyTorch SqueezeBackward1)" for op, k in (("max_pool1d", 0), ("max_pool1d", 1),
+           ("max_pool1d_with_indices", 0), ("avg_pool1d", 0), ("avg_pool1d", 1), ("adaptive_max_pool1d", 0),
+           ("adaptive_max_pool1d", 1), ("adaptive_max_pool1d_with_indices", 0))},
+        "adaptive_max_pool2d:0": "max_pool2d's backward kernel under create_graph (PyTorch "
+            "AdaptiveMaxPool2DBackwardBackward0)",
+        "adaptive_max_pool2d_with_indices:0": "max_pool2d's backward kernel under create_graph (PyTorch "
+            "AdaptiveMaxPool2DBackwardBackward0)",
+        "group_norm:0": "composed under create_graph (PyTorch NativeGroupNormBackwardBackward0)",
+        "group_norm:1": "composed under create_graph (PyTorch NativeGroupNormBackwardBackward0)",
+        "instance_norm:1": "weight.repeat(N)'s create_graph rule differs (PyTorch RepeatBackward0's sum of views)",
+        "cosine_similarity:1": "the broadcast x2 (3-d vs 1-d) sums to shape through another node",
+        **{f"prelu:{k}": "composed under create_graph (PyTorch _prelu_kernel_backward)" for k in range(3)},
+        **{f"rrelu:{k}": "composed under create_graph (PyTorch rrelu_with_noise_backward)" for k in range(2)},
+        **{f"pad_nonconstant:{k}": "index_add under create_graph (PyTorch Reflection/ReplicationPadNDBackwardBackward0)"
+           for k in (0, 1, 2, 3, 5)},
+        "conv3d:1": "unbatched: the unsqueeze/squeeze around the 3-d convolution (PyTorch SqueezeBackward1)",
+        **{f"conv_transpose{d}d:{k}": "composed under create_graph (PyTorch convolution_backward with transposed=True: "
+           "ConvolutionBackwardBackward0 for the three)" for d in (1, 2) for k in (0, 1)},
+        "ldexp:1": "exp2(other) composed in another order under create_graph",
+        **{f"special_{n}:0": "the coefficient is a constant under create_graph (PyTorch composes its formula)"
+           for n in ("entr", "erfcx", "log_ndtr", "ndtri", "i0e", "i1e")},
+        **{f"special_xlog1py:{k}": "composed in another order under create_graph" for k in (0, 1)},
+        "poisson_nll_loss:0": "exp(input)'s gradient under create_graph multiplies in the other order",
+        **{f"{op}:{k}": f"composed under create_graph (PyTorch {name}BackwardBackward0)" for op, name in (
+            ("soft_margin_loss", "SoftMarginLoss"), ("multi_margin_loss", "MultiMarginLoss"),
+            ("multilabel_margin_loss", "MultilabelMarginLoss")) for k in range(2)},
+        **{f"bilinear:{k}": "composed under create_graph (PyTorch _trilinear's own formulas)" for k in range(2)},
         "adaptive_avg_pool1d": "ViewBackward0(AdaptiveAvgPool2DBackwardBackward0) | PyTorch "
             "SqueezeBackward1(AdaptiveAvgPool2DBackwardBackward0): UnsqueezeBackward0's rule reshapes (no dim kept)",
         "hardshrink": "composed under create_graph (merged from the API-breadth branch); PyTorch HardshrinkBackwardBackward0",
@@ -691,6 +873,8 @@ GAPS = {
         "mode": "the gradient equals PyTorch's; central finite differences are meaningless at the ties a mode "
                 "sample needs (PyTorch's gradcheck skips mode too)",
         "vander": "backward runs; PyTorch's own vander backward fails (its cumprod's input is modified in place)",
+        "ldexp:0": "the gradient equals PyTorch's, whose pow(2, integer exponent) is 0 for negative exponents "
+                   "(finite differences say 2^e)",
     },
     "variants": {},
 }

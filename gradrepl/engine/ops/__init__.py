@@ -6,7 +6,8 @@ Python operators, in-place methods) and builds the tables user code is given: th
 else lists ops by hand.
 """
 from gradrepl.engine.ops import (arrange, convert, elementwise, indexing, inplace, linalg, linalg_ext,  # noqa: F401
-                                 loss, meta, nn, reduce, sampling, scatter, shape, sorting, special)
+                                 loss, meta, nn, nn_extra, reduce, sampling, scatter, shape, sorting, special,
+                                 breadth)
 from gradrepl.engine.ops.common import as_tensor
 from gradrepl.engine.ops.registry import REGISTRY, SPECS
 from gradrepl.engine.tensor import Tensor
@@ -45,8 +46,8 @@ def _install():
             setattr(Tensor, dunder, fn)
         for name in op.functions:
             torch_functions[name] = _torch_function(op, name)
-        if op.functional is not None:
-            functional[op.name] = op.functional
+        if op.functional is not None:   # under the op's name, or the function's `functional_name`
+            functional[getattr(op.functional, "functional_name", op.name)] = op.functional
     return torch_functions, functional
 
 

@@ -1546,9 +1546,14 @@ def ConstantPadNdBackward0(grad, xp, widths):
     return (_pad_array(grad, [(-a, -b) for a, b in widths], 0),)
 
 
+PAD_MODES = {}   # mode -> kernel (reflect, replicate, circular: ops/nn_extra.py)
+
+
 def pad(input, pad, mode="constant", value=None):
     if mode != "constant":
-        raise NotImplementedError(f"F.pad(mode='{mode}') is not available in gradrepl (only 'constant')")
+        if mode not in PAD_MODES:
+            raise NotImplementedError(f"F.pad(mode='{mode}') is not available in gradrepl")
+        return PAD_MODES[mode](input, tuple(pad), mode)
     x = input._a
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")

@@ -1,0 +1,40 @@
+import torch
+import torch.nn.functional as F
+_ = torch.manual_seed(0)
+import torch.nn as nn
+x = torch.randn(2, 3, 5, requires_grad=True)
+w = torch.randn(3, 2, 3, requires_grad=True)
+b = torch.randn(2, requires_grad=True)
+y = F.conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1)
+print(y, y.shape)
+(y * y).sum().backward()
+print(x.grad[0], w.grad[1], b.grad)
+x2 = torch.randn(1, 4, 3, 3, requires_grad=True)
+w2 = torch.randn(4, 1, 2, 2, requires_grad=True)
+y2 = F.conv_transpose2d(x2, w2, stride=2, groups=2)
+print(y2[0, 1], y2.shape)
+y2.sum().backward()
+print(x2.grad[0, 3], w2.grad[2])
+x3 = torch.randn(1, 2, 3, 3, 3, requires_grad=True)
+w3 = torch.randn(2, 2, 2, 2, 2)
+y3 = F.conv3d(x3, w3, padding=1)
+print(y3.shape, y3[0, 0, 1], y3.grad_fn)
+y3.sum().backward()
+print(x3.grad[0, 1, 0])
+
+x = torch.randn(2, 3, 4, 5, requires_grad=True)
+u = F.unfold(x, (2, 3), padding=1, stride=(2, 1))
+print(u.shape, u[0, :4, :5], u.grad_fn)
+f = F.fold(u, (4, 5), (2, 3), padding=1, stride=(2, 1))
+print(f[1, 2], f.grad_fn)
+(f * f).sum().backward()
+print(x.grad[0, 1])
+c = torch.randn(1, 8, 6, requires_grad=True)
+g = F.fold(c, (3, 4), 2)
+print(g, nn.Fold((3, 4), 2)(c).shape, nn.Unfold(2, padding=1)(x).shape)
+print(nn.Fold((4, 4), 2), nn.Unfold(2, padding=1))
+for bad in [lambda: F.unfold(x, 6), lambda: F.fold(c, (4, 4), 2), lambda: F.fold(c, (3, 4), 3)]:
+    try:
+        bad()
+    except RuntimeError as err:
+        print(err)

@@ -1,0 +1,32 @@
+import torch
+_ = torch.manual_seed(0)
+x = torch.randn(3, 4, requires_grad=True)
+s = torch.randn(4, requires_grad=True)
+a = torch.select_scatter(x, s, 0, 1)
+b = x.slice_scatter(torch.ones(3, 2), 1, 0, 4, 2)
+c = torch.diagonal_scatter(x, torch.zeros(3), 1)
+print(a, b, c)
+(a * a).sum().backward()
+(b * torch.arange(12.0).view(3, 4)).sum().backward()
+c.sum().backward()
+print(x.grad, s.grad)
+e = torch.tensor([1, 2, -1, 0])
+l = torch.ldexp(x, e)
+print(l, x.ldexp(torch.tensor(2.0)))
+f = torch.frexp(x.detach())
+print(f, f.mantissa.dtype, f.exponent.dtype)
+m, ex = x.detach().frexp()
+print(torch.angle(torch.tensor([-1.0, 0.0, 2.0, float("nan")])), torch.angle(torch.tensor([-1, 0, 2])), x.angle().grad_fn)
+print(torch.range(1, 4), torch.range(0, 1, 0.3), torch.range(1, 4, dtype=torch.int64))
+print(x.new([1, 2]), x.new(2, 3).shape, x.new().shape, x.new((2, 3)).shape, x.new([[1.5]]).dtype)
+p = torch.tensor([0.1, 0.2, 0.7])
+_ = torch.manual_seed(1)
+print(p.multinomial(5, replacement=True), torch.multinomial(p, 2))
+try:
+    x.new(torch.tensor([1, 2]))
+except TypeError as err:
+    print(err)
+try:
+    torch.select_scatter(x, torch.ones(3), 0, 0)
+except RuntimeError as err:
+    print(err)
