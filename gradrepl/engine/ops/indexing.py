@@ -9,7 +9,7 @@ from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import expand
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, prod, pytype, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, check_gather_scatter, prod, pytype, shape_list, wrap_dim
 from gradrepl.limits import check_numel
 
 
@@ -375,7 +375,18 @@ def GatherBackward0(grad, xp, index, shape, dim):
 @declare("gather", rules=[GatherBackward0])
 def gather(self, dim, index):
     d = wrap_dim(dim, self._a.ndim)
-    out = np.take_along_axis(self._a, index._a, axis=d)
+    idx = index._a
+    if idx.dtype.kind not in "iu" or idx.dtype.itemsize < 4:
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    check_gather_scatter("gather", self._a.shape, d, idx)
+    a = self._a
+    if a.ndim == 0:
+        out = np.broadcast_to(a, idx.shape).copy()
+    elif idx.ndim == 0:
+        out = np.take_along_axis(a, idx.reshape((1,) * a.ndim), axis=d).reshape(())
+    else:   # index no larger than self apart from dim: gather from the leading block
+        block = a[tuple(slice(None) if k == d else slice(0, n) for k, n in enumerate(idx.shape))]
+        out = np.take_along_axis(block, idx, axis=d)
     return result(out, GatherBackward0, (self,), (index,), (self._a.shape, d))
 
 
