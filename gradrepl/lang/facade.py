@@ -4,6 +4,7 @@
 Nothing here hands a host module, class, frame or function to user code.
 """
 import math
+import re
 import string
 import sys
 import types
@@ -145,6 +146,9 @@ class autograd_function:
 
 
 autograd_function.__name__ = "FunctionMeta"
+
+
+CLASS_REPR = re.compile(r"<class '([\w.]+)'>")
 
 
 class Access:
@@ -292,6 +296,27 @@ class Access:
                 (name != "__init__" and name not in host_public(cls)):
             raise AttributeError(f"'super' object has no attribute '{name}'")
         return self.outward(getattr(super(proxy.cls, obj), name), f"{owner.__name__}.{name}")
+
+    def name_of(self, obj):
+        """`X.__name__` for a class or a function (what `type(e).__name__` prints); any
+        other object has none, as in Python."""
+        t = type(obj)
+        if t is type_standin:
+            return obj.name.rsplit(".", 1)[-1]
+        if t is pytype or t is autograd_function or t is function:
+            return obj.name.rsplit(".", 1)[-1]
+        if t is builtin_function_or_method:
+            return obj.label.rsplit(".", 1)[-1]
+        if t is method:
+            fn = obj.fn
+            name = obj.name or (fn.name if type(fn) is function else getattr(fn, "__name__", ""))
+            return name.rsplit(".", 1)[-1]
+        if isinstance(obj, type) or t is types.FunctionType:
+            return obj.__name__.rsplit(".", 1)[-1]
+        shown = CLASS_REPR.fullmatch(safe_repr(obj)) if t in (type(self.api.TENSOR_TYPE), self.api.TypeStandIn) else None
+        if shown:       # the engine's stand-ins for torch.Tensor, torch.dtype, ...
+            return shown.group(1).rsplit(".", 1)[-1]
+        raise AttributeError(f"'{self.type_label(obj)}' object has no attribute '__name__'")
 
     def get_init(self, obj):
         """`X.__init__` in a call (super().__init__(...), nn.Module.__init__(self))."""
