@@ -168,3 +168,21 @@ def test_fast_paths_equal_the_step_by_step_port(fast, reference):
     want = np.concatenate([reference(x[i:i + 65536], fma32) for i in range(0, x.size, 65536)])
     same = (got.view(np.uint32) == want.view(np.uint32)) | (np.isnan(got) & np.isnan(want))
     assert same.all(), x[~same][:5]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-1, 1), st.floats(-1e3, 1e3), st.floats(-1e3, 1e3))
+def test_fma64_is_the_exact_sum_within_an_ulp(a, b, c):
+    from fractions import Fraction
+    from gradrepl.engine.rounding import fma64
+    got = float(fma64(a, b, c))
+    exact = float(Fraction(a) * Fraction(b) + Fraction(c))
+    assert got == exact or abs(got - exact) <= np.spacing(abs(exact))
+
+
+def test_tanh_backward_fuses_in_double():
+    """micrograd's cross-check: PyTorch's double tanh_backward computes 1 - y*y fused, so
+    d tanh(n)/dn at tanh(n) = 0.7071067811865476 is 0.49999999999999994, not ...9999."""
+    n = wrap(np.array([0.8813735870195432])).requires_grad_()
+    TORCH["tanh"](n).backward()
+    assert n.grad.tolist() == [0.49999999999999994]

@@ -7,6 +7,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
+from gradrepl.engine.rounding import fma64
 from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
@@ -734,6 +735,8 @@ def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=
 def _tanh_bw(grad_output, output):
     if grad_output.dtype == np.float32 and output.dtype == np.float32:
         return kernels.tanh_backward(grad_output, output)     # 1 - y*y fused, as PyTorch's kernel
+    if grad_output.dtype == np.float64 and output.dtype == np.float64:
+        return grad_output * fma64(-output, output, 1.0)      # the same fused kernel in double
     return grad_output * (1 - output * output)
 
 
