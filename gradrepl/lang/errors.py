@@ -78,9 +78,10 @@ class UserError(Record):
 
     @property
     def headline(self) -> str:
-        """The exact `Type: message` line (first line of the message)."""
+        """The exact `Type: message` line (first line of the message); `Type:` for an empty
+        message (a bare `assert`, `next()` on an exhausted iterator), as the oracle prints it."""
         first = redact(self.message.splitlines()[0]) if self.message else ""
-        return f"{self.type_name}: {first}" if first else self.type_name
+        return f"{self.type_name}: {first}" if first else f"{self.type_name}:"
 
     def format(self) -> str:
         """Plain-text report: place, source line (caret for syntax errors), headline, hint."""
@@ -100,7 +101,7 @@ class UserError(Record):
                 elif self.carets:
                     out.append("    " + self.carets)
         msg = redact(self.message)
-        out.append(f"{self.type_name}: {msg}" if msg else self.type_name)
+        out.append(f"{self.type_name}: {msg}" if msg else f"{self.type_name}:")
         if self.hint:
             out.append(f"hint: {self.hint}")
         return escape_control("\n".join(out))
