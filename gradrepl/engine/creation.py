@@ -82,8 +82,10 @@ def _check_leaves(data):
 def _infer_data(data):
     """Shape and flat scalars of nested lists, with PyTorch's messages for ragged data."""
     def shape_of(x, depth):
-        if type(x) is Tensor:
-            return tuple(x._a.shape)
+        if type(x) is Tensor:       # inside a list a tensor is one number, as PyTorch reads it
+            if x._a.size != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            return ()
         if isinstance(x, _SEQUENCES):
             if not x:
                 return (0,)
