@@ -27,9 +27,59 @@ def escape_control(text: str) -> str:
 _INTERNAL_ATTR = r"^'([^']*)' object has no attribute '_(?!_name__')[^']*'$"
 
 
+# Python's message for a call that misses arguments, and the torch functions PyTorch writes in
+# Python (their message stays Python's; every other torch function and Tensor method is C++,
+# whose argument parser says `cumsum() missing 1 required positional arguments: "dim"`).
+_PY_MISSING = r"^(?:_torch_)?(\w+)\(\) missing (\d+) required positional arguments?: ('.+)$"
+_PYTHON_TORCH = frozenset((
+    "atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes broadcast_tensors cartesian_prod "
+    "cdist chain_matmul einsum get_default_dtype initial_seed is_tensor istft lu manual_seed "
+    "meshgrid norm seed set_default_dtype set_printoptions set_rng_state split stft tensordot "
+    "unique unique_consecutive unravel_index get_rng_state").split())
+_PARAM_NAMES = {("matmul", "b"): "other", ("mm", "b"): "mat2", ("bmm", "b"): "mat2",
+                ("dot", "b"): "tensor", ("pow", "b"): "exponent"}
+_C_OPS = []
+
+
+def _c_ops():
+    if not _C_OPS:
+        from gradrepl.engine import api
+        from gradrepl.engine.tensor import Tensor
+        from gradrepl.lang.classes import TENSOR_PYTHON_METHODS
+        names = {n for n in api.TORCH if not n.startswith("_")} - _PYTHON_TORCH
+        names |= {n for n in dir(Tensor) if not n.startswith("_")} - TENSOR_PYTHON_METHODS
+        _C_OPS.append(frozenset(names))
+    return _C_OPS[0]
+
+
+def pytorch_missing_args(exc):
+    """A torch op called without a required argument: PyTorch's parser's message (Python's
+    binding of the engine's function raised it: no frame of gradrepl's own binder for a
+    learner's function is on the traceback)."""
+    m = re.match(_PY_MISSING, exc.args[0])
+    if not m or m.group(1) not in _c_ops():
+        return exc
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None and tb.tb_frame.f_code.co_filename.endswith(("lang/runtime.py", "lang\\runtime.py")):
+        return exc      # a learner's own function: Python's message
+    name, n = m.group(1), int(m.group(2))
+    params = re.findall(r"'(\w+)'", m.group(3))
+    params = ", ".join(f'"{_PARAM_NAMES.get((name, p), p)}"' for p in params)
+    clean = TypeError(f"{name}() missing {n} required positional argument{'s' if n == 1 else ''}: {params}")
+    clean.__dict__.update(exc.__dict__)
+    clean.__traceback__ = exc.__traceback__
+    return clean
+
+
 def without_internals(exc):
     """An engine error that names an internal attribute (a list passed where the engine
-    reads a tensor's `_a`) becomes the TypeError it is, without the internal name."""
+    reads a tensor's `_a`) becomes the TypeError it is, without the internal name; a torch op
+    missing an argument says so as PyTorch does."""
+    if type(exc) is TypeError and len(exc.args) == 1 and type(exc.args[0]) is str \
+            and "required positional" in exc.args[0]:
+        return pytorch_missing_args(exc)
     if type(exc) is AttributeError and len(exc.args) == 1 and type(exc.args[0]) is str:
         m = re.match(_INTERNAL_ATTR, exc.args[0])
         if m:
