@@ -9,7 +9,7 @@ from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import expand
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, check_gather_scatter, prod, pytype, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, check_gather_scatter, legacy_scalar, prod, pytype, shape_list, wrap_dim
 from gradrepl.limits import check_numel
 
 
@@ -298,6 +298,13 @@ def setitem(t, index, value):
     if type(value) is Tensor:
         v = value._a
         if v.dtype != t._a.dtype:
+            # index_put_ (a list, an index tensor) needs the same dtype; a lone mask with one
+            # value is masked_fill, and basic indexing copies into a view, both casting
+            mask_fill = type(index) is Tensor and index._a.dtype == np.bool_ and v.size == 1
+            if advanced and not mask_fill:
+                raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                                   f"{legacy_scalar(t.dtype)} for the destination and "
+                                   f"{legacy_scalar(value.dtype)} for the source.")
             v = v.astype(t._a.dtype)
     elif isinstance(value, (int, float, bool)):
         v = value
