@@ -14,7 +14,7 @@ from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_r
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, cname, pytype, wrap_dim
+from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, pytype, wrap_dim
 
 
 def _dunder(fn):
@@ -530,7 +530,10 @@ def where(condition, input=None, other=None):
     if input is None or other is None:
         got = ", ".join(pytype(a) for a in (condition, input, other) if a is not None)
         raise TypeError(f"where() received an invalid combination of arguments - got ({got}), but expected one of:")
-    c = condition._a.astype(bool)
+    if condition._a.dtype != np.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{legacy_scalar(condition.dtype)}")
+    c = condition._a
     ti = as_tensor(input) if type(input) is Tensor or type(other) is not Tensor else scalar_tensor(input, other)
     to = other if type(other) is Tensor else scalar_tensor(other, ti)
     rd = D.result_type((input if type(input) is Tensor else ti, other if type(other) is Tensor else to))

@@ -355,6 +355,8 @@ declare("__setitem__", setitem, method=False, function=False,
 
 @declare("index_select", rules=[IndexSelectBackward0])
 def index_select(self, dim, index):
+    if index._a.dtype.kind not in "iu" or index._a.dtype.itemsize < 4:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     d = wrap_dim(dim, self._a.ndim)
     idx = (slice(None),) * d + (index._a,)
     check_numel(prod(self._a.shape[:d]) * index._a.size * prod(self._a.shape[d + 1:]))
