@@ -564,6 +564,8 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin("method")
     if t in (pytype, type_standin, autograd_function) or isinstance(obj, type):
         return standin("builtins.type")   # not "<class 'type'>": that names the host metaclass
+    if t.__module__ == "collections":       # a state_dict's OrderedDict
+        return standin(f"collections.{t.__name__}")
     return standin(t.__name__)
 
 
