@@ -116,6 +116,8 @@ CASES = {
                           "s = S()\nlen(s), s[0], s[-1], list(s), 5.0 in s, [x for x in s]\n"
                           "class T(S):\n    pass\nlen(T()), T()[1]\ns[3]\n",
     "dunder_len_not_int": "class L:\n    def __len__(self):\n        return 'x'\nlen(L())\n",
+    "bin_hex_oct_hash": "bin(5), hex(255), oct(8), bin(-3), hex(2 ** 70), hash('a') == hash('a'), "
+                        "hash((1, 2)) == hash((1, 2)), hash(3)\nhash([1])\n",
     "dunder_name_main": "if __name__ == '__main__':\n    print('run as a script', __name__)\n",
 }
 
