@@ -321,6 +321,9 @@ def setitem(t, index, value):
             np.broadcast_shapes(v.shape, target_shape)
             if len(v.shape) > len(target_shape) and any(s != 1 for s in v.shape[:len(v.shape) - len(target_shape)]):
                 raise ValueError
+            tail = v.shape[max(0, len(v.shape) - len(target_shape)):]
+            if np.broadcast_shapes(tail, target_shape) != tuple(target_shape):   # value -> target only
+                raise ValueError
         except ValueError:
             if not advanced:   # basic indexing copies into a view: PyTorch's expand message
                 expand(_new(v), *target_shape)
