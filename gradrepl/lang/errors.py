@@ -73,6 +73,32 @@ def pytorch_missing_args(exc):
     return clean
 
 
+_PY_TOO_MANY = r"^(\w+)\(\) takes from (\d+) to (\d+) positional arguments but (\d+) were given$"
+
+
+def pytorch_too_many_args(exc):
+    """A Tensor method given too many arguments: PyTorch counts them without `self`."""
+    m = re.match(_PY_TOO_MANY, exc.args[0])
+    if not m or m.group(1) not in _c_ops() or exc.__dict__.get("self_uncounted"):
+        return exc
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame.f_code)
+        tb = tb.tb_next
+    engine = [c for c in frames if "/engine/" in c.co_filename.replace("\\", "/")]
+    if engine and engine[-1].co_name != "method":
+        return exc          # torch.f(...): PyTorch counts `input` too, as Python does
+    if not engine and frames and not frames[-1].co_filename.replace("\\", "/").endswith("lang/session.py"):
+        return exc
+    name, lo, hi, got = m.group(1), int(m.group(2)) - 1, int(m.group(3)) - 1, int(m.group(4)) - 1
+    clean = TypeError(f"{name}() takes from {lo} to {hi} positional arguments but {got} were given")
+    clean.__dict__.update(exc.__dict__)
+    clean.__dict__["self_uncounted"] = True     # converted once: the except clause converts again
+    clean.__traceback__ = exc.__traceback__
+    return clean
+
+
 def without_internals(exc):
     """An engine error that names an internal attribute (a list passed where the engine
     reads a tensor's `_a`) becomes the TypeError it is, without the internal name; a torch op
@@ -80,6 +106,9 @@ def without_internals(exc):
     if type(exc) is TypeError and len(exc.args) == 1 and type(exc.args[0]) is str \
             and "required positional" in exc.args[0]:
         return pytorch_missing_args(exc)
+    if type(exc) is TypeError and len(exc.args) == 1 and type(exc.args[0]) is str \
+            and " positional arguments but " in exc.args[0]:
+        return pytorch_too_many_args(exc)
     if type(exc) is AttributeError and len(exc.args) == 1 and type(exc.args[0]) is str:
         m = re.match(_INTERNAL_ATTR, exc.args[0])
         if m:
