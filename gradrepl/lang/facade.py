@@ -4,7 +4,6 @@
 Nothing here hands a host module, class, frame or function to user code.
 """
 import math
-import re
 import string
 import sys
 import types
@@ -148,9 +147,6 @@ class autograd_function:
 autograd_function.__name__ = "FunctionMeta"
 
 
-CLASS_REPR = re.compile(r"<class '([\w.]+)'>")
-
-
 class Access:
     """The attribute rule: read, write and delete attributes named in source."""
 
@@ -223,6 +219,8 @@ class Access:
         if is_user_class(obj):
             return self.get_class(obj, name)
         if isinstance(obj, type):
+            if name in obj.__dict__.get("gradrepl_class_public", ()):   # nn.Transformer's static methods
+                return self.outward(getattr(obj, name), f"{obj.__name__}.{name}")
             raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
@@ -296,27 +294,6 @@ class Access:
                 (name != "__init__" and name not in host_public(cls)):
             raise AttributeError(f"'super' object has no attribute '{name}'")
         return self.outward(getattr(super(proxy.cls, obj), name), f"{owner.__name__}.{name}")
-
-    def name_of(self, obj):
-        """`X.__name__` for a class or a function (what `type(e).__name__` prints); any
-        other object has none, as in Python."""
-        t = type(obj)
-        if t is type_standin:
-            return obj.name.rsplit(".", 1)[-1]
-        if t is pytype or t is autograd_function or t is function:
-            return obj.name.rsplit(".", 1)[-1]
-        if t is builtin_function_or_method:
-            return obj.label.rsplit(".", 1)[-1]
-        if t is method:
-            fn = obj.fn
-            name = obj.name or (fn.name if type(fn) is function else getattr(fn, "__name__", ""))
-            return name.rsplit(".", 1)[-1]
-        if isinstance(obj, type) or t is types.FunctionType:
-            return obj.__name__.rsplit(".", 1)[-1]
-        shown = CLASS_REPR.fullmatch(safe_repr(obj)) if t in (type(self.api.TENSOR_TYPE), self.api.TypeStandIn) else None
-        if shown:       # the engine's stand-ins for torch.Tensor, torch.dtype, ...
-            return shown.group(1).rsplit(".", 1)[-1]
-        raise AttributeError(f"'{self.type_label(obj)}' object has no attribute '__name__'")
 
     def get_init(self, obj):
         """`X.__init__` in a call (super().__init__(...), nn.Module.__init__(self))."""
@@ -564,7 +541,7 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin("method")
     if t in (pytype, type_standin, autograd_function) or isinstance(obj, type):
         return standin("builtins.type")   # not "<class 'type'>": that names the host metaclass
-    if t.__module__ == "collections":       # a state_dict's OrderedDict
+    if t.__module__ == "collections":      # a state_dict's OrderedDict
         return standin(f"collections.{t.__name__}")
     return standin(t.__name__)
 
@@ -733,10 +710,33 @@ def torch_facade(api):
             return mod.entries
         return module(name, build=build)
 
+    torch.entries["save"], torch.entries["load"] = _session_files()
     torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
     torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
     torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace()})
     return torch
+
+
+def _session_files():
+    """torch.save / torch.load on this session's in-memory files (gradrepl.nn.serialization:
+    nothing is written to the disk; "files live in the session")."""
+    store = []
+
+    def files():
+        if not store:
+            from gradrepl.nn.serialization import Files
+            store.append(Files())
+        return store[0]
+
+    def save(obj, f, pickle_module=None, pickle_protocol=2):
+        return files().save(obj, f, pickle_module, pickle_protocol)
+
+    def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None):
+        return files().load(f, map_location, pickle_module, weights_only=weights_only, mmap=mmap)
+
+    save.__qualname__ = "save"
+    load.__qualname__ = "load"
+    return save, load
 
 
 _LIBRARY = {}
