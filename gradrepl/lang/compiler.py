@@ -709,8 +709,7 @@ class Compiler(GeneratorCompiler):
             return
         if attr.startswith("__") and attr.endswith("__"):
             raise not_supported(f"defining the special method '{attr[2:-2]}' in a class "
-                                f"(__init__, __len__ and __getitem__ are the ones a gradrepl class may "
-                                f"define)", node)
+                                f"(__init__ is the only one a gradrepl class may define)", node)
         if is_private(attr):
             raise private_name(attr, node)
         if attr.startswith("gradrepl_"):

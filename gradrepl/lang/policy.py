@@ -112,11 +112,10 @@ BARE_TORCH = (
     "manual_seed", "no_grad", "enable_grad", "set_grad_enabled",
 )
 
-# Special methods a learner's class may define: `__init__` (DECISIONS) and the sequence
-# protocol of a Dataset subclass (`__len__`, `__getitem__`, as PyTorch's data tutorial
-# writes them).  A name here is compiled like any method and put in the class namespace,
-# so Python calls it (len(ds), ds[i], DataLoader's reads), under the usual budgets.
-USER_DUNDERS = frozenset({"__init__", "__len__", "__getitem__"})
+# Special methods a learner's class may define (DECISIONS: `__init__` only).  A name added
+# here is compiled like any method and put in the class namespace, so Python calls it
+# (e.g. "__len__", "__getitem__" for Dataset subclasses, if a ruling allows them).
+USER_DUNDERS = frozenset({"__init__"})
 
 # Only in trusted mode (what the learner types at the REPL prompt).
 TRUSTED_BUILTIN_NAMES = ("exit", "quit")
