@@ -973,8 +973,6 @@ class Compiler(GeneratorCompiler):
 
     def load_name(self, node, scope):
         name = node.id
-        if name == "__name__":      # `if __name__ == "__main__":` runs, as in a script
-            return lambda env: "__main__"
         if is_private(name):
             raise private_name(name, node)
         depth = 0
@@ -1022,10 +1020,6 @@ class Compiler(GeneratorCompiler):
         return load_global
 
     def e_Attribute(self, node, scope):
-        if node.attr == "__name__":      # type(e).__name__, fn.__name__: a read-only string
-            obj_ev = self.expr(node.value, scope)
-            name_of = self.access.name_of
-            return lambda env: name_of(obj_ev(env))
         self.check_attr(node)
         obj_ev = self.expr(node.value, scope)
         attr = node.attr

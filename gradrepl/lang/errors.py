@@ -24,7 +24,7 @@ def escape_control(text: str) -> str:
     return re.sub(_SURROGATE, lambda m: f"\\u{ord(m.group()):04x}", text.translate(CONTROL_CHARS))
 
 
-_INTERNAL_ATTR = r"^'([^']*)' object has no attribute '_(?!_name__')[^']*'$"
+_INTERNAL_ATTR = r"^'([^']*)' object has no attribute '_[^']*'$"
 
 
 # Python's message for a call that misses arguments, and the torch functions PyTorch writes in

@@ -186,10 +186,10 @@ MAX_FORMAT_WIDTH = 1000
 
 # Words that name host internals (dunder names, the FFI module, class namespaces): error
 # reports never echo them, nor a source line that contains them.  `__init__` is the one
-# dunder a learner writes (def __init__, super().__init__()), `__name__` the one it reads; the protocol names Python's
+# dunder a learner writes (def __init__, super().__init__()); the protocol names Python's
 # own TypeErrors mention ("type NoneType doesn't define __round__ method", "'int' object
 # has no attribute '__getitem__'") name nothing of the host either.
-_PROTOCOL = "init|name|round|len|getitem|setitem|iter|next|index|format|trunc|floor|ceil|enter|exit|contains|bool"
+_PROTOCOL = "init|round|len|getitem|setitem|iter|next|index|format|trunc|floor|ceil|enter|exit|contains|bool"
 HOST_WORDS = rf"__(?!(?:{_PROTOCOL})__\b)\w*__|\bctypes\b|mappingproxy"
 
 # --- control characters -----------------------------------------------------------

@@ -101,19 +101,10 @@ CASES = {
                             "    def make(cls):\n        return super().make() + ['B']\n"
                             "B.make()\nsuper(B, B).make()\nsuper(B, B).f\n",
     "id_fn": "a = [1]\nid(a) == id(a), id(a) == id([1])\n",
-    # __name__ reads: the one dunder a learner's code may read (a string), and the script's name
-    "dunder_name_exception": "try:\n    {}['k']\nexcept Exception as e:\n    print(type(e).__name__, e)\n"
-                             "KeyError.__name__\n",
-    "dunder_name_functions": "def f():\n    def g():\n        pass\n    return g\nf.__name__, f().__name__, "
-                             "(lambda: 0).__name__, int.__name__, type(1.5).__name__, print.__name__, "
-                             "len.__name__\n",
-    "dunder_name_class": "class A:\n    def m(self):\n        pass\nclass B(A):\n    pass\n"
-                         "A.__name__, type(B()).__name__, B().m.__name__, type(None).__name__\nA().__name__\n",
     "bin_hex_oct_hash": "bin(5), hex(255), oct(8), bin(-3), hex(2 ** 70), hash('a') == hash('a'), "
                         "hash((1, 2)) == hash((1, 2)), hash(3)\nhash([1])\n",
     "too_many_args_with_defaults": "def f(a, b=1):\n    return a\ndef g(a, b=1, *, c=2):\n    return a\n"
                                    "try:\n    g(1, 2, 3)\nexcept TypeError as e:\n    print(e)\nf(1, 2, 3)\n",
-    "dunder_name_main": "if __name__ == '__main__':\n    print('run as a script', __name__)\n",
 }
 
 
