@@ -3,7 +3,7 @@ def t(f):
     try:
         print(f())
     except Exception as e:
-        print(type(e).__name__, e)
+        print(e)
 def a():
     y = torch.zeros(2, 3); y[0] = torch.ones(1, 3); return y
 def b():

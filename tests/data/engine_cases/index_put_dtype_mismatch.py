@@ -1,7 +1,7 @@
 import torch
 def t(f):
   try: print(f())
-  except Exception as e: print(type(e).__name__+':', e)
+  except Exception as e: print(e)
 def s1(): y=torch.arange(4); y[[0]] = torch.tensor(1.5); return y
 def s2(): y=torch.arange(4); y[y>1] = torch.zeros(2); return y
 def s3(): y=torch.arange(4); y[y>1] = torch.zeros(1); return y

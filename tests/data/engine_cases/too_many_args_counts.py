@@ -4,7 +4,7 @@ for f in [lambda: x.argmax(0, 1, 2), lambda: x.flatten(0, 1, 2), lambda: torch.a
     try:
         f()
     except Exception as e:
-        print(type(e).__name__, str(e).splitlines()[0])
+        print(str(e).splitlines()[0])
 def mine(a, b=1):
     return a
 mine(1, 2, 3)
