@@ -6,7 +6,7 @@ from gradrepl.engine import rng
 from gradrepl.engine.ndarray import NumpyArray
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import prod, pytype, shape_args, shape_list, warn
+from gradrepl.engine.util import legacy_scalar, prod, pytype, shape_args, shape_list, warn
 from gradrepl.limits import check_numel
 
 def _dtype_arg(dtype, default=None):
@@ -82,8 +82,10 @@ def _check_leaves(data):
 def _infer_data(data):
     """Shape and flat scalars of nested lists, with PyTorch's messages for ragged data."""
     def shape_of(x, depth):
-        if type(x) is Tensor:
-            return tuple(x._a.shape)
+        if type(x) is Tensor:       # inside a list a tensor is one number, as PyTorch reads it
+            if x._a.size != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            return ()
         if isinstance(x, _SEQUENCES):
             if not x:
                 return (0,)
@@ -395,6 +397,20 @@ def bernoulli(input, p=None, generator=None):
 
 
 def multinomial(input, num_samples, replacement=False, generator=None):
+    a = input._a
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{legacy_scalar(input.dtype)}")
+    if a.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if isinstance(num_samples, int) and num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > a.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if not np.isfinite(a.astype(np.float64)).all() or (a < 0).any():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if (a.reshape(-1, a.shape[-1]).sum(-1) <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     if isinstance(num_samples, int) and num_samples > 0:
         check_numel(num_samples * (input._a.shape[0] if input._a.ndim == 2 else 1))
     return _new(np.asarray(_gen(generator).multinomial(input._a, num_samples, replacement), np.int64))

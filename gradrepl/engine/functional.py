@@ -81,8 +81,10 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     single = type(inputs) is Tensor
     xs = tuple(x.detach() for x in _as_tuple(inputs))
     out = func(*xs)
-    if type(out) is not Tensor or out._a.size != 1:
-        raise RuntimeError("The function given to hvp should return a single element Tensor")
+    if type(out) is Tensor and out._a.size != 1:
+        raise RuntimeError("The Tensor returned by the function given to hvp should contain a single element")
+    if type(out) is not Tensor:
+        raise RuntimeError("The function given to hvp should return a single Tensor")
     vs = list(_as_tuple(v))
     H = hessian(func, xs[0] if single else xs)
     res = []

@@ -222,8 +222,16 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
     """torch.autograd.functional.hessian: the jacobian of the jacobian (the inner one with create_graph)."""
     def single_output(*xs):
         out = func(*xs)
-        if type(out) is not Tensor or out.numel() != 1:
-            raise RuntimeError("The function given to hessian should return a single element Tensor")
+        if type(out) is tuple and len(out) == 1:
+            out = out[0]
+        if type(out) is tuple:
+            raise RuntimeError("The function given to hessian should return a single Tensor")
+        if type(out) is not Tensor:
+            raise TypeError(f"The outputs of the user-provided function given to hessian must be either a Tensor "
+                            f"or a tuple of Tensors but the given outputs of the user-provided function has type "
+                            f"<class '{type(out).__name__}'>.")
+        if out.numel() != 1:
+            raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
         return out.squeeze()
 
     def jac_func(*xs):

@@ -84,3 +84,28 @@ def _exact(p, c):
         up = np.where(err > 0, np.maximum(r, other), np.minimum(r, other))
         r = np.where(halfway, up, r)
     return r
+
+
+_SPLIT = 134217729.0    # 2**27 + 1: Veltkamp's split of a float64 into two 26-bit halves
+
+
+def fma64(a, b, c):
+    """float64 arrays: a*b + c as one fused multiply-add (PyTorch's kernels compiled with FMA),
+    through error-free transformations: a*b = p + e exactly (Dekker), p + c = s + t exactly
+    (TwoSum), then s + (t + e), which is a*b + c rounded once but for rare double roundings.
+    For moderate magnitudes (the split overflows above about 1e300)."""
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    c = np.asarray(c, np.float64)
+    p = a * b
+    ta = _SPLIT * a
+    ah = ta - (ta - a)
+    al = a - ah
+    tb = _SPLIT * b
+    bh = tb - (tb - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bp = s - c
+    t = (p - bp) + (c - (s - bp))
+    return s + (t + e)

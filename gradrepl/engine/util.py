@@ -151,3 +151,39 @@ def broadcast_shape(sa, sb, out=None):
             f"output with shape {shape_list(out)} doesn't match the broadcast shape {shape_list(res)}")
     check_numel(prod(res), res)
     return res
+
+
+def check_gather_scatter(name, self_shape, dim, idx, src_shape=None):
+    """PyTorch's checks of gather/scatter arguments (ScatterGatherChecks.h): same number of
+    dims, index no larger than self (and src) apart from dim, every index within self's size."""
+    nd = len(self_shape)
+    if idx.ndim and nd and idx.ndim != nd:
+        what = "input" if name == "gather" else "self"
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} tensor")
+    if src_shape is not None and idx.ndim and len(src_shape) and idx.ndim != len(src_shape):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if idx.ndim == nd:
+        for d in range(nd):
+            if d != dim and idx.shape[d] > self_shape[d]:
+                if name == "gather":
+                    raise RuntimeError(f"Size does not match at dimension {d} expected index "
+                                       f"{shape_list(idx.shape)} to be no larger than self "
+                                       f"{shape_list(self_shape)} apart from dimension {dim}")
+                break
+        else:
+            d = None
+        if name != "gather":
+            bad_src = src_shape is not None and len(src_shape) == idx.ndim and \
+                any(i > s for i, s in zip(idx.shape, src_shape))
+            if d is not None or bad_src:
+                tail = f" and to be no larger size than src {shape_list(src_shape)}" \
+                    if src_shape is not None else ""
+                raise RuntimeError(f"Expected index {shape_list(idx.shape)} to be no larger than self "
+                                   f"{shape_list(self_shape)} apart from dimension {dim}{tail}")
+    size = self_shape[dim] if nd else 1
+    if idx.size:
+        flat = idx.reshape(-1)
+        bad = (flat < 0) | (flat >= size)
+        if bad.any():
+            v = int(flat[bad.argmax()])
+            raise RuntimeError(f"index {v} is out of bounds for dimension {dim} with size {size}")

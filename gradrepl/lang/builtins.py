@@ -208,6 +208,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
         "pow": power, "divmod": divmod, "chr": chr, "ord": ord, "callable": callable,
         "getattr": _getattr, "hasattr": _hasattr, "setattr": _setattr, "delattr": _delattr,
         "super": _super, "map": map, "filter": filter, "id": id, "iter": _iter, "next": next,
+        "bin": bin, "hex": hex, "oct": oct, "hash": hash,
     }
     for name, fn in functions.items():
         if hasattr(fn, "__code__"):     # Python's own messages name the function: the public name

@@ -27,9 +27,88 @@ def escape_control(text: str) -> str:
 _INTERNAL_ATTR = r"^'([^']*)' object has no attribute '_[^']*'$"
 
 
+# Python's message for a call that misses arguments, and the torch functions PyTorch writes in
+# Python (their message stays Python's; every other torch function and Tensor method is C++,
+# whose argument parser says `cumsum() missing 1 required positional arguments: "dim"`).
+_PY_MISSING = r"^(?:_torch_)?(\w+)\(\) missing (\d+) required positional arguments?: ('.+)$"
+_PYTHON_TORCH = frozenset((
+    "atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes broadcast_tensors cartesian_prod "
+    "cdist chain_matmul einsum get_default_dtype initial_seed is_tensor istft lu manual_seed "
+    "meshgrid norm seed set_default_dtype set_printoptions set_rng_state split stft tensordot "
+    "unique unique_consecutive unravel_index get_rng_state").split())
+_PARAM_NAMES = {("matmul", "b"): "other", ("mm", "b"): "mat2", ("bmm", "b"): "mat2",
+                ("dot", "b"): "tensor", ("pow", "b"): "exponent"}
+_C_OPS = []
+
+
+def _c_ops():
+    if not _C_OPS:
+        from gradrepl.engine import api
+        from gradrepl.engine.tensor import Tensor
+        from gradrepl.lang.classes import TENSOR_PYTHON_METHODS
+        names = {n for n in api.TORCH if not n.startswith("_")} - _PYTHON_TORCH
+        names |= {n for n in dir(Tensor) if not n.startswith("_")} - TENSOR_PYTHON_METHODS
+        _C_OPS.append(frozenset(names))
+    return _C_OPS[0]
+
+
+def pytorch_missing_args(exc):
+    """A torch op called without a required argument: PyTorch's parser's message (Python's
+    binding of the engine's function raised it: no frame of gradrepl's own binder for a
+    learner's function is on the traceback)."""
+    m = re.match(_PY_MISSING, exc.args[0])
+    if not m or m.group(1) not in _c_ops():
+        return exc
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None and tb.tb_frame.f_code.co_filename.endswith(("lang/runtime.py", "lang\\runtime.py")):
+        return exc      # a learner's own function: Python's message
+    name, n = m.group(1), int(m.group(2))
+    params = re.findall(r"'(\w+)'", m.group(3))
+    params = ", ".join(f'"{_PARAM_NAMES.get((name, p), p)}"' for p in params)
+    clean = TypeError(f"{name}() missing {n} required positional argument{'s' if n == 1 else ''}: {params}")
+    clean.__dict__.update(exc.__dict__)
+    clean.__traceback__ = exc.__traceback__
+    return clean
+
+
+_PY_TOO_MANY = r"^(\w+)\(\) takes from (\d+) to (\d+) positional arguments but (\d+) were given$"
+
+
+def pytorch_too_many_args(exc):
+    """A Tensor method given too many arguments: PyTorch counts them without `self`."""
+    m = re.match(_PY_TOO_MANY, exc.args[0])
+    if not m or m.group(1) not in _c_ops() or exc.__dict__.get("self_uncounted"):
+        return exc
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame.f_code)
+        tb = tb.tb_next
+    engine = [c for c in frames if "/engine/" in c.co_filename.replace("\\", "/")]
+    if engine and engine[-1].co_name != "method":
+        return exc          # torch.f(...): PyTorch counts `input` too, as Python does
+    if not engine and frames and not frames[-1].co_filename.replace("\\", "/").endswith("lang/session.py"):
+        return exc
+    name, lo, hi, got = m.group(1), int(m.group(2)) - 1, int(m.group(3)) - 1, int(m.group(4)) - 1
+    clean = TypeError(f"{name}() takes from {lo} to {hi} positional arguments but {got} were given")
+    clean.__dict__.update(exc.__dict__)
+    clean.__dict__["self_uncounted"] = True     # converted once: the except clause converts again
+    clean.__traceback__ = exc.__traceback__
+    return clean
+
+
 def without_internals(exc):
     """An engine error that names an internal attribute (a list passed where the engine
-    reads a tensor's `_a`) becomes the TypeError it is, without the internal name."""
+    reads a tensor's `_a`) becomes the TypeError it is, without the internal name; a torch op
+    missing an argument says so as PyTorch does."""
+    if type(exc) is TypeError and len(exc.args) == 1 and type(exc.args[0]) is str \
+            and "required positional" in exc.args[0]:
+        return pytorch_missing_args(exc)
+    if type(exc) is TypeError and len(exc.args) == 1 and type(exc.args[0]) is str \
+            and " positional arguments but " in exc.args[0]:
+        return pytorch_too_many_args(exc)
     if type(exc) is AttributeError and len(exc.args) == 1 and type(exc.args[0]) is str:
         m = re.match(_INTERNAL_ATTR, exc.args[0])
         if m:
@@ -78,9 +157,10 @@ class UserError(Record):
 
     @property
     def headline(self) -> str:
-        """The exact `Type: message` line (first line of the message)."""
+        """The exact `Type: message` line (first line of the message); `Type:` for an empty
+        message (a bare `assert`, `next()` on an exhausted iterator), as the oracle prints it."""
         first = redact(self.message.splitlines()[0]) if self.message else ""
-        return f"{self.type_name}: {first}" if first else self.type_name
+        return f"{self.type_name}: {first}" if first else f"{self.type_name}:"
 
     def format(self) -> str:
         """Plain-text report: place, source line (caret for syntax errors), headline, hint."""
@@ -100,7 +180,7 @@ class UserError(Record):
                 elif self.carets:
                     out.append("    " + self.carets)
         msg = redact(self.message)
-        out.append(f"{self.type_name}: {msg}" if msg else self.type_name)
+        out.append(f"{self.type_name}: {msg}" if msg else f"{self.type_name}:")
         if self.hint:
             out.append(f"hint: {self.hint}")
         return escape_control("\n".join(out))

@@ -100,7 +100,7 @@ BUILTIN_NAMES = (
     "round", "float", "int", "bool", "str", "list", "tuple", "dict", "set",
     "isinstance", "sorted", "reversed", "any", "all", "type", "repr", "format",
     "pow", "divmod", "chr", "ord", "callable", "getattr", "hasattr", "setattr", "delattr",
-    "super", "map", "filter", "id", "iter", "next",
+    "super", "map", "filter", "id", "iter", "next", "bin", "hex", "oct", "hash",
 )
 
 # torch functions also available without the `torch.` prefix (`y = x**2 * exp(x)`):

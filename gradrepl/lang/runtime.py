@@ -600,6 +600,9 @@ class function:
                 given = len(args)
                 takes = len(names)
                 plural = "" if takes == 1 else "s"
+                if self.defaults:   # CPython: "takes from 1 to 2 positional arguments"
+                    raise TypeError(f"{fname}() takes from {takes - len(self.defaults)} to {takes} "
+                                    f"positional arguments but {given} {'was' if given == 1 else 'were'} given")
                 raise TypeError(f"{fname}() takes {takes} positional argument{plural} "
                                 f"but {given} {'was' if given == 1 else 'were'} given")
             local[p.vararg] = tuple(args[len(names):])

@@ -58,6 +58,8 @@ def generator(gen=None):
 
 
 def uniform_(t, low, high, gen=None):
+    if low > high:      # nn.init.uniform_ calls tensor.uniform_(a, b), which checks
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={low} > to={high}")
     a = t._a
     return fill_(t, generator(gen).uniform(a.shape, low, high, a.dtype))
 

@@ -131,14 +131,27 @@ class RNNBase(Module):
         directions = 2 if self.bidirectional else 1
         zeros = B.TORCH["zeros"](self.num_layers * directions, batch, self.hidden_size, dtype=input.dtype)
         lstm = self.mode == "LSTM"
+        want = (self.num_layers * directions, batch, self.hidden_size)
+        kind = "batched 3-D" if batched else "unbatched 2-D"
+        nd = 3 if batched else 2
         if hx is None:
             h0, c0 = zeros, zeros
         elif lstm:
             h0, c0 = hx
+            if h0.dim() != nd or c0.dim() != nd:
+                raise RuntimeError(f"For {kind} input, hx and cx should also be {nd}-D but got "
+                                   f"({h0.dim()}-D, {c0.dim()}-D) tensors")
             if not batched:
                 h0, c0 = h0.unsqueeze(1), c0.unsqueeze(1)
+            for k, state in enumerate((h0, c0)):
+                if tuple(state.shape) != want:
+                    raise RuntimeError(f"Expected hidden[{k}] size {want}, got {list(state.shape)}")
         else:
+            if hx.dim() != nd:
+                raise RuntimeError(f"For {kind} input, hx should also be {nd}-D but got {hx.dim()}-D tensor")
             h0 = hx if batched else hx.unsqueeze(1)
+            if tuple(h0.shape) != want:
+                raise RuntimeError(f"Expected hidden size {want}, got {list(h0.shape)}")
         per_step = 4 if self.bias else 2
         layer_input = input
         finals_h, finals_c = [], []

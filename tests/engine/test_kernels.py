@@ -269,3 +269,21 @@ def test_tanh_backward_is_fma32_near_saturation_and_zero():
     assert K.tanh_backward(g[:6].reshape(2, 3), y[:6].reshape(2, 3)).shape == (2, 3)
     big = np.float32([3.0, 2 ** 30 + 64, -(2 ** 27 + 8), 1.5])      # not tanh's, still the fused kernel
     assert K.tanh_backward(np.ones(4, np.float32), big).tolist() == fma32(-big, big, np.float32(1)).tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-1, 1), st.floats(-1e3, 1e3), st.floats(-1e3, 1e3))
+def test_fma64_is_the_exact_sum_within_an_ulp(a, b, c):
+    from fractions import Fraction
+    from gradrepl.engine.rounding import fma64
+    got = float(fma64(a, b, c))
+    exact = float(Fraction(a) * Fraction(b) + Fraction(c))
+    assert got == exact or abs(got - exact) <= np.spacing(abs(exact))
+
+
+def test_tanh_backward_fuses_in_double():
+    """micrograd's cross-check: PyTorch's double tanh_backward computes 1 - y*y fused, so
+    d tanh(n)/dn at tanh(n) = 0.7071067811865476 is 0.49999999999999994, not ...9999."""
+    n = wrap(np.array([0.8813735870195432])).requires_grad_()
+    TORCH["tanh"](n).backward()
+    assert n.grad.tolist() == [0.49999999999999994]

@@ -39,7 +39,7 @@ def python_oracle(src):
                     exec(compile(ast.Module(body=[node], type_ignores=[]), "case.py", "exec"), ns)
             except Exception as e:  # noqa: BLE001
                 msg = str(e).splitlines()[0] if str(e) else ""
-                return buf.getvalue(), f"{type(e).__name__}: {msg}" if msg else type(e).__name__
+                return buf.getvalue(), f"{type(e).__name__}: {msg}".rstrip()   # the oracle's line
     return buf.getvalue(), None
 
 

@@ -119,3 +119,22 @@ def test_name_error_points_at_the_import_that_offers_it():
     assert r.errors[0].hint == "it lives in torch.autograd: from torch.autograd import Variable"
     _, r = run("mse_loss\n")
     assert r.errors[0].hint == "it lives in torch.nn.functional: from torch.nn.functional import mse_loss"
+
+
+def test_a_torch_op_missing_an_argument_says_so_as_pytorch():
+    """PyTorch's C++ parser: `missing 1 required positional arguments: "dim"` (its plural);
+    a learner's own function and PyTorch's Python functions keep Python's message."""
+    for src, want in [
+        ("import torch\ntorch.ones(3).cumsum()\n", 'cumsum() missing 1 required positional arguments: "dim"'),
+        ("import torch\ntorch.cumsum(torch.ones(3))\n", 'cumsum() missing 1 required positional arguments: "dim"'),
+        ("import torch\ntorch.ones(2, 3).gather(1)\n", 'gather() missing 1 required positional arguments: "index"'),
+        ("import torch\ntorch.ones(2, 2).matmul()\n", 'matmul() missing 1 required positional arguments: "other"'),
+        ("import torch\ntry:\n    torch.ones(3).topk()\nexcept TypeError as e:\n    print(e)\n", None),
+        ("import torch\ntorch.ones(3).split()\n", "split() missing 1 required positional argument: 'split_size'"),
+        ("def cumsum(x, dim):\n    return x\ncumsum(1)\n", "cumsum() missing 1 required positional argument: 'dim'"),
+    ]:
+        out, r = run(src)
+        if want is None:
+            assert out == 'topk() missing 1 required positional arguments: "k"\n'
+        else:
+            assert headline(r) == "TypeError: " + want, src

@@ -101,6 +101,10 @@ CASES = {
                             "    def make(cls):\n        return super().make() + ['B']\n"
                             "B.make()\nsuper(B, B).make()\nsuper(B, B).f\n",
     "id_fn": "a = [1]\nid(a) == id(a), id(a) == id([1])\n",
+    "bin_hex_oct_hash": "bin(5), hex(255), oct(8), bin(-3), hex(2 ** 70), hash('a') == hash('a'), "
+                        "hash((1, 2)) == hash((1, 2)), hash(3)\nhash([1])\n",
+    "too_many_args_with_defaults": "def f(a, b=1):\n    return a\ndef g(a, b=1, *, c=2):\n    return a\n"
+                                   "try:\n    g(1, 2, 3)\nexcept TypeError as e:\n    print(e)\nf(1, 2, 3)\n",
 }
 
 

@@ -474,6 +474,29 @@ def einsum(equation, *operands):
     if len(terms) != len(ops):
         raise RuntimeError(f"einsum(): more operands were provided than specified in the equation" if len(ops) > len(terms)
                            else "einsum(): fewer operands were provided than specified in the equation")
+    seen = {}
+    for k, (t, o) in enumerate(zip(terms, ops)):
+        shape = o._a.shape
+        if "..." not in t:
+            if len(t) != len(shape):
+                raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(t)}) does not match "
+                                   f"the number of dimensions ({len(shape)}) for operand {k} and no ellipsis was given")
+            mine = {}
+            for c, n in zip(t, shape):
+                if c in mine and mine[c] != n:
+                    raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {k} but the sizes don't "
+                                       f"match, {n} != {mine[c]}")
+                mine[c] = n
+                if c in seen and n != seen[c] and n != 1 and seen[c] != 1:
+                    raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which does not "
+                                       f"broadcast with previously seen size {seen[c]}")
+                if n != 1 or c not in seen:
+                    seen[c] = n
+    if arrow:
+        for c in rhs.replace("...", ""):
+            if c not in lhs:
+                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation for any input "
+                                   f"operand")
     # expand '...' into fresh letters
     free = iter(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in eq)
     ell = None

@@ -7,13 +7,14 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
+from gradrepl.engine.rounding import fma64
 from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, cname, pytype, wrap_dim
+from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, pytype, wrap_dim
 
 
 def _dunder(fn):
@@ -529,7 +530,10 @@ def where(condition, input=None, other=None):
     if input is None or other is None:
         got = ", ".join(pytype(a) for a in (condition, input, other) if a is not None)
         raise TypeError(f"where() received an invalid combination of arguments - got ({got}), but expected one of:")
-    c = condition._a.astype(bool)
+    if condition._a.dtype != np.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{legacy_scalar(condition.dtype)}")
+    c = condition._a
     ti = as_tensor(input) if type(input) is Tensor or type(other) is not Tensor else scalar_tensor(input, other)
     to = other if type(other) is Tensor else scalar_tensor(other, ti)
     rd = D.result_type((input if type(input) is Tensor else ti, other if type(other) is Tensor else to))
@@ -734,6 +738,8 @@ def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=
 def _tanh_bw(grad_output, output):
     if grad_output.dtype == np.float32 and output.dtype == np.float32:
         return kernels.tanh_backward(grad_output, output)     # 1 - y*y fused, as PyTorch's kernel
+    if grad_output.dtype == np.float64 and output.dtype == np.float64:
+        return grad_output * fma64(-output, output, 1.0)      # the same fused kernel in double
     return grad_output * (1 - output * output)
 
 

@@ -9,7 +9,7 @@ from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import expand
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, prod, pytype, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, check_gather_scatter, legacy_scalar, prod, pytype, shape_list, wrap_dim
 from gradrepl.limits import check_numel
 
 
@@ -298,6 +298,13 @@ def setitem(t, index, value):
     if type(value) is Tensor:
         v = value._a
         if v.dtype != t._a.dtype:
+            # index_put_ (a list, an index tensor) needs the same dtype; a lone mask with one
+            # value is masked_fill, and basic indexing copies into a view, both casting
+            mask_fill = type(index) is Tensor and index._a.dtype == np.bool_ and v.size == 1
+            if advanced and not mask_fill:
+                raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                                   f"{legacy_scalar(t.dtype)} for the destination and "
+                                   f"{legacy_scalar(value.dtype)} for the source.")
             v = v.astype(t._a.dtype)
     elif isinstance(value, (int, float, bool)):
         v = value
@@ -313,6 +320,9 @@ def setitem(t, index, value):
         try:
             np.broadcast_shapes(v.shape, target_shape)
             if len(v.shape) > len(target_shape) and any(s != 1 for s in v.shape[:len(v.shape) - len(target_shape)]):
+                raise ValueError
+            tail = v.shape[max(0, len(v.shape) - len(target_shape)):]
+            if np.broadcast_shapes(tail, target_shape) != tuple(target_shape):   # value -> target only
                 raise ValueError
         except ValueError:
             if not advanced:   # basic indexing copies into a view: PyTorch's expand message
@@ -348,6 +358,8 @@ declare("__setitem__", setitem, method=False, function=False,
 
 @declare("index_select", rules=[IndexSelectBackward0])
 def index_select(self, dim, index):
+    if index._a.dtype.kind not in "iu" or index._a.dtype.itemsize < 4:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     d = wrap_dim(dim, self._a.ndim)
     idx = (slice(None),) * d + (index._a,)
     check_numel(prod(self._a.shape[:d]) * index._a.size * prod(self._a.shape[d + 1:]))
@@ -375,7 +387,18 @@ def GatherBackward0(grad, xp, index, shape, dim):
 @declare("gather", rules=[GatherBackward0])
 def gather(self, dim, index):
     d = wrap_dim(dim, self._a.ndim)
-    out = np.take_along_axis(self._a, index._a, axis=d)
+    idx = index._a
+    if idx.dtype.kind not in "iu" or idx.dtype.itemsize < 4:
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    check_gather_scatter("gather", self._a.shape, d, idx)
+    a = self._a
+    if a.ndim == 0:
+        out = np.broadcast_to(a, idx.shape).copy()
+    elif idx.ndim == 0:
+        out = np.take_along_axis(a, idx.reshape((1,) * a.ndim), axis=d).reshape(())
+    else:   # index no larger than self apart from dim: gather from the leading block
+        block = a[tuple(slice(None) if k == d else slice(0, n) for k, n in enumerate(idx.shape))]
+        out = np.take_along_axis(block, idx, axis=d)
     return result(out, GatherBackward0, (self,), (index,), (self._a.shape, d))
 
 

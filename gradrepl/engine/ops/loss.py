@@ -225,8 +225,9 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if x.ndim == 2:
         valid = t != ignore_index
         tt = np.where(valid, t, 0)
-        if (tt >= x.shape[1]).any() or (tt < 0).any():
-            raise IndexError(f"Target {int(tt.max())} is out of bounds.")
+        bad = (tt >= x.shape[1]) | (tt < 0)
+        if bad.any():       # the first target out of range, as the kernel meets it
+            raise IndexError(f"Target {int(tt[bad][0])} is out of bounds.")
         picked = x[np.arange(x.shape[0]), tt]
         ww = np.ones_like(picked) if w is None else w[tt].astype(x.dtype)
         ww = np.where(valid, ww, 0).astype(x.dtype)
@@ -269,6 +270,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
          rules=[BinaryCrossEntropyBackward0])
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     x, y = input._a, target._a
+    if y.dtype != x.dtype:
+        raise RuntimeError(f"Found dtype {legacy_scalar(target.dtype)} but expected {legacy_scalar(input.dtype)}")
     if x.shape != y.shape:
         raise ValueError(f"Using a target size ({Size(y.shape)!r}) that is different to the input size "
                          f"({Size(x.shape)!r}) is deprecated. Please ensure they have the same size.")

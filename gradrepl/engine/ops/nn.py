@@ -1498,6 +1498,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     x = input._a
     if x.ndim < 2:
         raise ValueError(f"expected 2D or 3D input (got {x.ndim}D input)")
+    for stat, name in ((running_mean, "running_mean"), (running_var, "running_var"), (weight, "weight"),
+                       (bias, "bias")):
+        if stat is not None and stat._a.size != x.shape[1]:
+            raise RuntimeError(f"{name} should contain {x.shape[1]} elements not {stat._a.size}")
     axes = (0,) + tuple(range(2, x.ndim))
     shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
     x64 = _f64(x)

@@ -623,6 +623,8 @@ def log_softmax(self, dim=None, dtype=None):
 
 @rule("CumsumBackward0", ("self",), ("grad.flip(dim).cumsum(dim).flip(dim)",), ctx=("dim",))
 def CumsumBackward0(grad, xp, dim):
+    if xp.raw(grad).ndim == 0:      # the cumulative sum of a 0-d tensor is the tensor
+        return (grad,)
     return (xp.reverse_cumsum(grad, dim),)
 
 

@@ -10,7 +10,7 @@ from gradrepl.engine.ops.common import check_leaf_inplace, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import wrap_dim
+from gradrepl.engine.util import check_gather_scatter, wrap_dim
 from gradrepl.limits import check_numel
 
 
@@ -26,8 +26,9 @@ def _idx(index):
 
 
 def _check_index(index, name):
-    if type(index) is Tensor and index.dtype.is_floating_point:
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    if type(index) is Tensor and index._a.dtype.kind not in "iu" or \
+            type(index) is Tensor and index._a.dtype.itemsize < 4:
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
 
 
 def _sub(a, idx):
@@ -71,6 +72,7 @@ def scatter(self, dim, index, src=None, value=None, *, reduce=None):
     a = self._a
     d = wrap_dim(dim, a.ndim)
     idx = _idx(index)
+    check_gather_scatter("scatter", a.shape, d, idx, src._a.shape if type(src) is Tensor else None)
     out = a.copy()
     where = _along(idx, d)
     if type(src) is Tensor:
@@ -100,6 +102,7 @@ def scatter_add(self, dim, index, src):
     a = self._a
     d = wrap_dim(dim, a.ndim)
     idx = _idx(index)
+    check_gather_scatter("scatter_add", a.shape, d, idx, src._a.shape)
     out = a.copy()
     np.add.at(out, _along(idx, d), _sub(src._a, idx).astype(a.dtype))
     return result(out, ScatterAddBackward0, (self, src), (index if type(index) is Tensor else _new(idx),),

@@ -390,6 +390,8 @@ def split(self, split_size, dim=0):
 
 @declare("chunk", rules=[SplitBackward0])
 def chunk(self, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = wrap_dim(dim, self._a.ndim)
     n = self._a.shape[d]
     size = -(-n // chunks)
