@@ -114,9 +114,8 @@ BARE_TORCH = (
 
 # Special methods a learner's class may define.  A name here is compiled like any method
 # and put in the class namespace, so Python calls it: `len(ds)`, `ds[i]` (a Dataset
-# subclass, d2l's Accumulator), iteration and unpacking through `__getitem__`, or through
-# `__iter__` (often a generator: the nn tutorial's WrappedDataLoader).
-USER_DUNDERS = frozenset({"__init__", "__len__", "__getitem__", "__iter__"})
+# subclass, d2l's Accumulator), iteration and unpacking through `__getitem__`.
+USER_DUNDERS = frozenset({"__init__", "__len__", "__getitem__"})
 
 # Only in trusted mode (what the learner types at the REPL prompt).
 TRUSTED_BUILTIN_NAMES = ("exit", "quit")
