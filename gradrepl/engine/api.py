@@ -250,6 +250,7 @@ def _build_torch():
         "backward": B.backward,
         "Function": FUNCTION_BASE,
         "gradcheck": F.gradcheck,
+        "gradgradcheck": F.gradgradcheck,
         "functional": {"jacobian": F.jacobian, "hessian": F.hessian},
         "no_grad": F.no_grad,
         "enable_grad": F.enable_grad,

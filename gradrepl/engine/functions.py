@@ -10,6 +10,8 @@ from gradrepl.engine.creation import (Generator, arange, as_tensor, bernoulli, e
                                       manual_seed, multinomial, normal, ones, ones_like, rand, rand_like, randint,
                                       randint_like, randn, randn_like, randperm, seed, set_rng_state, tensor, zeros,
                                       zeros_like)
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.ops.sampling import uniform_
 from gradrepl.engine.ops.shape import stack
 from gradrepl.engine.tensor import INFERENCE_MODE, Size, Tensor, _new
 from gradrepl.engine.util import broadcast_shape, pytype
@@ -240,37 +242,73 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
     return jacobian(jac_func, inputs, create_graph=create_graph)
 
 
+def _outputs(value):
+    return [value] if type(value) is Tensor else list(value)
+
+
 def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **kw):
-    """Compare autograd with central finite differences (float64 inputs expected, as PyTorch warns)."""
+    """Compare autograd with central finite differences (float64 inputs expected, as PyTorch warns).
+    A function of several outputs is checked output by output, as PyTorch's slow mode does."""
     ins = [inputs] if type(inputs) is Tensor else list(inputs)
     tensors = [x for x in ins if type(x) is Tensor and x.requires_grad]
     analytical = jacobian(lambda *xs: func(*xs), tuple(tensors))
+    out = func(*ins)
+    outs = _outputs(out)
+    rows = [analytical] if type(out) is Tensor else list(analytical)   # per output: per input
     for j, x in enumerate(tensors):
-        base = x._a.copy()
-        with no_grad():
-            out0 = func(*ins)
-        n_out = out0._a.size
-        num = np.zeros((n_out, x._a.size))
-        for k in range(x._a.size):
-            flat = x._a.reshape(-1)
-            orig = base.reshape(-1)[k]
+        flat = x._a.reshape(-1)
+        nums = [np.zeros((o._a.size, flat.size)) for o in outs]
+        for k in range(flat.size):
+            orig = flat[k]
             flat[k] = orig + eps
-            with no_grad():
-                plus = func(*ins)._a.astype(np.float64).reshape(-1)
+            plus = [o._a.astype(np.float64).reshape(-1) for o in _outputs(func(*ins))]
             flat[k] = orig - eps
-            with no_grad():
-                minus = func(*ins)._a.astype(np.float64).reshape(-1)
+            minus = [o._a.astype(np.float64).reshape(-1) for o in _outputs(func(*ins))]
             flat[k] = orig
-            num[:, k] = (plus - minus) / (2 * eps)
-        ana = analytical[0][j]._a.reshape(n_out, -1).astype(np.float64) if isinstance(analytical[0], tuple) else \
-            analytical[j]._a.reshape(n_out, -1).astype(np.float64)
-        if not np.allclose(ana, num, rtol=rtol, atol=atol):
-            if raise_exception:
-                raise GradcheckError(
-                    f"Jacobian mismatch for output 0 with respect to input {j},\nnumerical:{_new(num)!r}\n"
-                    f"analytical:{_new(ana)!r}\n")
-            return False
+            for num, p, m in zip(nums, plus, minus):
+                num[:, k] = (p - m) / (2 * eps)
+        for i, (o, num) in enumerate(zip(outs, nums)):
+            ana = rows[i][j]._a.reshape(o._a.size, -1).astype(np.float64)
+            if not np.allclose(ana, num, rtol=rtol, atol=atol):
+                if raise_exception:
+                    raise GradcheckError(
+                        f"Jacobian mismatch for output {i} with respect to input {j},\nnumerical:{_new(num)!r}\n"
+                        f"analytical:{_new(ana)!r}\n")
+                return False
     return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, **kw):
+    """torch.autograd.gradgradcheck: gradcheck of the function's vector-Jacobian product with
+    respect to its inputs and the gradients of its outputs; missing grad_outputs are drawn as
+    PyTorch's make_tensor draws them (uniform in [-1, 1), so the generator advances alike)."""
+    tupled = tuple([inputs] if type(inputs) is Tensor else inputs)
+    if grad_outputs is None:
+        outs = [o for o in _outputs(func(*tupled)) if o.requires_grad]
+        grads = []
+        for o in outs:
+            dtype = o.dtype if o.is_floating_point() or o.is_complex() else D.float64
+            g = empty(tuple(o.shape), dtype=dtype)
+            uniform_(g, -1, 1)
+            g.requires_grad = True
+            grads.append(g)
+        tupled_grads = tuple(grads)
+    else:
+        tupled_grads = tuple([grad_outputs] if type(grad_outputs) is Tensor else grad_outputs)
+    n_out = len(tupled_grads)
+    diff_in = {i for i, x in enumerate(tupled) if type(x) is Tensor and x.requires_grad}
+
+    def new_func(*args):
+        input_args = args[:-n_out] if n_out else args
+        outs = [o for o in _outputs(func(*input_args)) if o.requires_grad]
+        diff_args = [x for i, x in enumerate(input_args) if i in diff_in]
+        gs = autograd_grad(outs, diff_args, list(args[-n_out:]) if n_out else None, create_graph=True,
+                           allow_unused=True)
+        return tuple(g for g in gs if g is not None)
+
+    return gradcheck(new_func, tupled + tupled_grads, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)
 
 
 class GradcheckError(RuntimeError):

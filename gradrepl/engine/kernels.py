@@ -434,3 +434,107 @@ def nll_sum(picked):
     for v in levels:
         acc = f32(acc + v)
     return acc
+
+
+# ---------------------------------------------------------------- pow (Sleef_powf16_u10)
+
+def _df_add2(xx, xy, y):
+    """dfadd2_vf2_vf2_vf: (xx, xy) + y."""
+    s = xx + y
+    v = s - xx
+    return s, ((xx - (s - v)) + (y - v)) + xy
+
+
+def _logkf(d, fma32):
+    """Sleef's logkf (AVX512F branch): log(d) as a double-float (hi, lo), d > 0."""
+    scaled = d * f32(1.0 / 0.75)
+    _, ex = np.frexp(scaled)
+    e = (ex - 1).astype(f32)                                  # vgetexp
+    e[np.isposinf(scaled)] = f32(128)
+    fr, _ = np.frexp(d)
+    m = np.where(fr >= f32(0.75), fr, fr * f32(2))            # vgetmant into [0.75, 1.5)
+    nx, ny = _two_sum(f32(-1), m)
+    dx, dy = _two_sum(f32(1), m)
+    t = f32(1) / dx                                           # dfdiv(n, d)
+    xx = nx * t
+    u = fma32(t, nx, -xx)
+    v = fma32(-dy, t, fma32(-dx, t, f32(1)))
+    xy = fma32(xx, v, fma32(ny, t, u))
+    x2x = xx * xx                                             # dfsqu(x)
+    x2y = fma32(xx + xx, xy, fma32(xx, xx, -x2x))
+    p = fma32(fma32(np.full(d.shape, f32(0.240320354700088500976562), f32), x2x,
+                    f32(0.285112679004669189453125)), x2x, f32(0.400007992982864379882812))
+    sx = _LN2_HI * e                                          # dfmul((ln2 hi, lo), e)
+    sy = fma32(_LN2_LO, e, fma32(_LN2_HI, e, -sx))
+    hx = sx + xx * f32(2)                                     # dfadd(s, dfscale(x, 2))
+    hy = (((sx - hx) + xx * f32(2)) + sy) + xy * f32(2)
+    cx = x2x * xx                                             # dfmul(x2, x)
+    cy = fma32(x2x, xy, fma32(x2y, xx, fma32(x2x, xx, -cx)))
+    qx = x2x * p                                              # dfmul(x2, t)
+    qy = fma32(x2y, p, fma32(x2x, p, -qx))
+    ax = qx + f32(0.66666662693023681640625)                  # dfadd2(., c)
+    av = ax - qx
+    ay = ((qx - (ax - av)) + (f32(0.66666662693023681640625) - av)) + (qy + f32(3.69183861259614332084311e-09))
+    bx = cx * ax                                              # dfmul(x2*x, .)
+    by = fma32(cx, ay, fma32(cy, ax, fma32(cx, ax, -bx)))
+    rx = hx + bx                                              # dfadd(s, .)
+    ry = (((hx - rx) + bx) + hy) + by
+    return rx, ry
+
+
+def _expkf(dx, dy, fma32):
+    """Sleef's expkf: exp of a double-float, rounded to float32."""
+    q = np.rint(np.clip((dx + dy) * _R_LN2, f32(-300), f32(300)))   # cvtps_epi32: to nearest even
+    sx, sy = _df_add2(dx, dy, q * -_L2U)
+    sx, sy = _df_add2(sx, sy, q * -_L2L)
+    s = sx + sy                                               # dfnormalize
+    sy = (sx - s) + sy
+    sx = s
+    u = np.full(sx.shape, f32(0.00136324646882712841033936), f32)
+    for c in (0.00836596917361021041870117, 0.0416710823774337768554688, 0.166665524244308471679688,
+              0.499999850988388061523438):
+        u = fma32(u, sx, f32(c))
+    qqx = sx * sx                                             # dfsqu(s)
+    qqy = fma32(sx + sx, sy, fma32(sx, sx, -qqx))
+    mx = qqx * u                                              # dfmul(., u)
+    my = fma32(qqy, u, fma32(qqx, u, -mx))
+    tx = sx + mx                                              # dfadd(s, .)
+    ty = (((sx - tx) + mx) + sy) + my
+    wx = f32(1) + tx                                          # dfadd(1, t)
+    wy = ((f32(1) - wx) + tx) + ty
+    r = np.ldexp(wx + wy, q.astype(np.int32)).astype(f32)
+    r[dx < -104] = 0
+    return r
+
+
+def _powf_sleef(x, y):
+    """Sleef_powf16_u10 (xpowf): exp(y * log|x|) in double-float steps, then its sign and
+    special-value rules."""
+    with np.errstate(all="ignore"):
+        y = np.broadcast_to(np.asarray(y, f32), x.shape)
+        ax = np.abs(x)
+        lx, ly = _logkf(np.where(ax == 0, f32(1), ax), fma32)
+        px = lx * y                                           # dfmul(log, y)
+        py = fma32(ly, y, fma32(lx, y, -px))
+        r = _expkf(px, py, fma32)
+        r[np.isnan(r)] = np.inf
+        yint = (np.trunc(y) == y) | (np.abs(y) > f32(1 << 24))
+        yodd = yint & (np.abs(y) < f32(1 << 24)) & (np.fmod(np.trunc(np.where(np.abs(y) < f32(1 << 24), y, 0)), 2) != 0)
+        r = r * np.where(x > 0, f32(1), np.where(yint, np.where(yodd, f32(-1), f32(1)), f32(np.nan)))
+        efx = np.copysign(ax - f32(1), y)
+        r = np.where(np.isinf(y), np.where(efx < 0, f32(0), np.where(efx == 0, f32(1), f32(np.inf))), r)
+        zero_or_inf = np.isinf(x) | (x == 0)
+        mag = np.where(np.signbit(y) ^ (x == 0), f32(0), f32(np.inf))
+        r = np.where(zero_or_inf, np.copysign(mag, np.where(yodd, x, f32(1))), r)
+        r = np.where(np.isnan(x) | np.isnan(y), f32(np.nan), r)
+        r = np.where((y == 0) | (x == 1), f32(1), r)
+    return r.astype(f32)
+
+
+def pow_scalar(x, b):
+    """float32 x ** b for an exponent PyTorch's pow kernel does not special-case: Sleef's
+    powf of the exponent rounded to float32 in the vectorised body; in the tail
+    std::pow(float, double), which takes the exponent as given and rounds once."""
+    e = f32(b)
+    return _body_and_tail(x, lambda v: _powf_sleef(v, e),
+                          lambda v: np.power(v.astype(np.float64), float(b)).astype(f32))

@@ -357,8 +357,8 @@ def PowBackward2(grad, xp, result, base):
 
 def _pow_scalar(xa, b):
     """x ** b as PyTorch's CPU kernel computes it: the exponents it special-cases are
-    products and quotients in the dtype itself; any other exponent is pow, here rounded
-    once from float64 (PyTorch's vectorised pow can differ from that in the last bit)."""
+    products and quotients in the dtype itself; any other float32 power is Sleef's powf, as
+    PyTorch's vectorised kernel computes it (engine/kernels.py), float64 NumPy's pow."""
     with np.errstate(all="ignore"):
         if b == 2:
             return xa * xa
@@ -375,7 +375,7 @@ def _pow_scalar(xa, b):
         if b == -2:
             return 1 / (xa * xa)
         if xa.dtype == np.float32:
-            return np.power(xa.astype(np.float64), b).astype(np.float32)
+            return kernels.pow_scalar(xa, b)
         return np.power(xa, b)
 
 
