@@ -64,3 +64,40 @@ def _exact(a, b, c):
         up = np.where(err > 0, np.maximum(r, other), np.minimum(r, other))
         r = np.where(halfway, up, r)
     return r
+
+
+def fma64(a, b, c):
+    """float64 arrays: a*b + c rounded once (Dekker's exact product, then a TwoSum with c);
+    what a contracted `start + step * idx` computes in double (arange's kernel)."""
+    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
+    p = a * b
+    split = 134217729.0                      # 2**27 + 1: Veltkamp's split into halves
+    ah = a * split
+    ah = ah - (ah - a)
+    al = a - ah
+    bh = b * split
+    bh = bh - (bh - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl   # a*b == p + e exactly
+    s = p + c
+    bp = s - p
+    t = (p - (s - bp)) + (c - bp)            # p + c == s + t exactly
+    return s + (t + e)
+
+
+def arange_values(start, step, n, dtype):
+    """PyTorch's CPU arange of n float32/float64 values: blocks of two SIMD vectors (AVX2: 8
+    float32 or 4 float64 lanes) start at float(fma(step, i, start)) and add lane * step to
+    that in double, each rounded once to the dtype; the elements after the last whole
+    block are fma(step, i, start) one by one."""
+    lanes = 32 // np.dtype(dtype).itemsize
+    idx = np.arange(n, dtype=np.float64)
+    whole = n // (2 * lanes) * (2 * lanes)
+    out = np.empty(n, dtype)
+    if whole:
+        i = idx[:whole]
+        lane = i % lanes
+        base = fma64(step, i - lane, start).astype(dtype).astype(np.float64)
+        out[:whole] = fma64(lane, step, base)
+    out[whole:] = fma64(step, idx[whole:], start)
+    return out
