@@ -118,7 +118,7 @@ BARE_TORCH = (
 # Special methods a learner's class may define.  A name here is compiled like any method
 # and put in the class namespace, so Python calls it: `len(ds)`, `ds[i]` (a Dataset
 # subclass, d2l's Accumulator), iteration and unpacking through `__getitem__`.
-USER_DUNDERS = frozenset({"__init__", "__len__", "__getitem__", "__call__", "__iter__"})
+USER_DUNDERS = frozenset({"__init__", "__len__", "__getitem__", "__call__"})
 
 # Only in trusted mode (what the learner types at the REPL prompt).
 TRUSTED_BUILTIN_NAMES = ("exit", "quit")
