@@ -118,7 +118,7 @@ BARE_TORCH = (
 # Special methods a learner's class may define.  A name here is compiled like any method
 # and put in the class namespace, so Python calls it: `len(ds)`, `ds[i]` (a Dataset
 # subclass, d2l's Accumulator), iteration and unpacking through `__getitem__`.
-USER_DUNDERS = frozenset({"__init__", "__len__", "__getitem__", "__call__"})
+USER_DUNDERS = frozenset({"__init__", "__len__", "__getitem__"})
 
 # Only in trusted mode (what the learner types at the REPL prompt).
 TRUSTED_BUILTIN_NAMES = ("exit", "quit")
@@ -191,7 +191,7 @@ MAX_FORMAT_WIDTH = 1000
 # dunder a learner writes (def __init__, super().__init__()); the protocol names Python's
 # own TypeErrors mention ("type NoneType doesn't define __round__ method", "'int' object
 # has no attribute '__getitem__'") name nothing of the host either.
-_PROTOCOL = "init|call|round|len|getitem|setitem|iter|next|index|format|trunc|floor|ceil|enter|exit|contains|bool"
+_PROTOCOL = "init|round|len|getitem|setitem|iter|next|index|format|trunc|floor|ceil|enter|exit|contains|bool"
 HOST_WORDS = rf"__(?!(?:{_PROTOCOL})__\b)\w*__|\bctypes\b|mappingproxy"
 
 # --- control characters -----------------------------------------------------------
