@@ -708,10 +708,8 @@ class Compiler(GeneratorCompiler):
         if attr in USER_DUNDERS:
             return
         if attr.startswith("__") and attr.endswith("__"):
-            allowed = sorted(USER_DUNDERS)
-            raise not_supported(f"defining the special method '{attr[2:-2]}' in a class (a "
-                                f"gradrepl class may define {', '.join(allowed[:-1])} and "
-                                f"{allowed[-1]} only)", node)
+            raise not_supported(f"defining the special method '{attr[2:-2]}' in a class "
+                                f"(__init__ is the only one a gradrepl class may define)", node)
         if is_private(attr):
             raise private_name(attr, node)
         if attr.startswith("gradrepl_"):

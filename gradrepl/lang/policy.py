@@ -115,10 +115,10 @@ BARE_TORCH = (
     "manual_seed", "no_grad", "enable_grad", "set_grad_enabled",
 )
 
-# Special methods a learner's class may define.  A name here is compiled like any method
-# and put in the class namespace, so Python calls it: `len(ds)`, `ds[i]` (a Dataset
-# subclass, d2l's Accumulator), iteration and unpacking through `__getitem__`.
-USER_DUNDERS = frozenset({"__init__", "__len__", "__getitem__"})
+# Special methods a learner's class may define (DECISIONS: `__init__` only).  A name added
+# here is compiled like any method and put in the class namespace, so Python calls it
+# (e.g. "__len__", "__getitem__" for Dataset subclasses, if a ruling allows them).
+USER_DUNDERS = frozenset({"__init__"})
 
 # Only in trusted mode (what the learner types at the REPL prompt).
 TRUSTED_BUILTIN_NAMES = ("exit", "quit")

@@ -72,8 +72,8 @@ def test_unsupported_constructs_name_the_construct():
         "x = 1\ndef g():\n    global x\n": "'global' is not supported in gradrepl",
         "match 1:\n    case 1:\n        pass\n": "'match' is not supported in gradrepl",
         "class A:\n    def __repr__(self):\n        return 'a'\n":
-            "defining the special method 'repr' in a class (a gradrepl class may define "
-            "__getitem__, __init__ and __len__ only) is not supported in gradrepl",
+            "defining the special method 'repr' in a class (__init__ is the only one a gradrepl "
+            "class may define) is not supported in gradrepl",
         "class A(metaclass=type):\n    pass\n":
             "a class keyword (metaclass=...) is not supported in gradrepl",
         "@f\nclass A:\n    pass\n": "a class decorator is not supported in gradrepl",

@@ -115,11 +115,11 @@ def test_same_as_cpython(name):
 
 @pytest.mark.parametrize("src, message", [
     ("class A:\n    def __call__(self):\n        pass\n",
-     "SyntaxError: defining the special method 'call' in a class (a gradrepl class may define "
-     "__getitem__, __init__ and __len__ only) is not supported in gradrepl"),
-    ("class A:\n    def __iter__(self):\n        return iter([1])\n",
-     "SyntaxError: defining the special method 'iter' in a class (a gradrepl class may define "
-     "__getitem__, __init__ and __len__ only) is not supported in gradrepl"),
+     "SyntaxError: defining the special method 'call' in a class (__init__ is the only one a "
+     "gradrepl class may define) is not supported in gradrepl"),
+    ("class A:\n    def __len__(self):\n        return 1\n",
+     "SyntaxError: defining the special method 'len' in a class (__init__ is the only one a "
+     "gradrepl class may define) is not supported in gradrepl"),
     ("class A:\n    def _helper(self):\n        pass\n",
      "NameError: name '_helper' is not defined (names starting with '_' are not available in "
      "gradrepl)"),
