@@ -128,6 +128,7 @@ EXCEPTIONS = (
     Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
     KeyError, LookupError, NameError, NotImplementedError, OverflowError,
     RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError, StopIteration,
+    FileNotFoundError,      # torch.load of a name never saved in the session
 )
 
 # --- methods and attributes of Python values ---------------------------------------
