@@ -373,17 +373,21 @@ class _LazyConvNd(ConvNd):
                 raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
                                    f"{type(module).__name__}, but got input of size: {list(input.shape)}")
             handle.remove()
+            # parameters a load_state_dict already materialized keep their loaded values
+            fresh = any(p is not None and B.UNINITIALIZED.get(id(p)) is p for p in (module.weight, module.bias))
             for p in (module.weight, module.bias):
                 B.UNINITIALIZED.pop(id(p), None)
-            module.in_channels = int(input.shape[1] if input.dim() == n + 2 else input.shape[0])
-            if module.in_channels % module.groups != 0:
-                raise ValueError("in_channels must be divisible by groups")
-            module.weight.data = B.TORCH["empty"](
-                (module.out_channels, module.in_channels // module.groups, *module.kernel_size), dtype=dtype)
-            if module.bias is not None:
-                module.bias.data = B.TORCH["empty"](module.out_channels, dtype=dtype)
+            if fresh:       # (loaded parameters leave in_channels 0, as PyTorch's repr shows)
+                module.in_channels = int(input.shape[1] if input.dim() == n + 2 else input.shape[0])
+                if module.in_channels % module.groups != 0:
+                    raise ValueError("in_channels must be divisible by groups")
+                module.weight.data = B.TORCH["empty"](
+                    (module.out_channels, module.in_channels // module.groups, *module.kernel_size), dtype=dtype)
+                if module.bias is not None:
+                    module.bias.data = B.TORCH["empty"](module.out_channels, dtype=dtype)
             object.__setattr__(module, "__class__", module.becomes)
-            module.reset_parameters()
+            if fresh:
+                module.reset_parameters()
         handle = self._forward_pre_hooks.add(initialize)
 
     def reset_parameters(self):
