@@ -4,7 +4,7 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine.ndarray import NumpyArray
-from gradrepl.engine.rounding import fma32
+from gradrepl.engine.rounding import arange_values, fma32
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import legacy_scalar, prod, pytype, shape_args, shape_list, warn
 from gradrepl.limits import check_numel
@@ -265,7 +265,9 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
     check_numel(n, (n,))
     if dtype is None:
         dtype = D.DEFAULT_FLOAT[0] if any(isinstance(v, float) for v in (start, end, step)) else D.int64
-    if dtype.is_floating_point:
+    if dtype is D.float32 or dtype is D.float64:
+        arr = arange_values(float(start), float(step), n, dtype.np)
+    elif dtype.is_floating_point:
         arr = (start + np.arange(n, dtype=np.float64) * step).astype(dtype.np)
     else:
         arr = np.arange(start, start + n * step, step, dtype=dtype.np)[:n]

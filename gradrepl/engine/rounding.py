@@ -109,3 +109,21 @@ def fma64(a, b, c):
     bp = s - c
     t = (p - bp) + (c - (s - bp))
     return s + (t + e)
+
+
+def arange_values(start, step, n, dtype):
+    """PyTorch's CPU arange of n float32/float64 values: blocks of two SIMD vectors (AVX2: 8
+    float32 or 4 float64 lanes) start at float(fma(step, i, start)) and add lane * step to
+    that in double, each rounded once to the dtype; the elements after the last whole
+    block are fma(step, i, start) one by one."""
+    lanes = 32 // np.dtype(dtype).itemsize
+    idx = np.arange(n, dtype=np.float64)
+    whole = n // (2 * lanes) * (2 * lanes)
+    out = np.empty(n, dtype)
+    if whole:
+        i = idx[:whole]
+        lane = i % lanes
+        base = fma64(step, i - lane, start).astype(dtype).astype(np.float64)
+        out[:whole] = fma64(lane, step, base)
+    out[whole:] = fma64(step, idx[whole:], start)
+    return out

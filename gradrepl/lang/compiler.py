@@ -982,6 +982,15 @@ class Compiler(GeneratorCompiler):
             depth += 1
         if s.kind == "module":
             return self.global_load(name)
+        if depth == 0 and s.kind == "class":
+            outer = self.global_load(name)
+
+            def load_class_name(env):       # Python's LOAD_NAME: the class body, then globals
+                try:
+                    return env[name]
+                except KeyError:
+                    return outer(env)
+            return load_class_name
         if depth == 0:
             def load_local(env):
                 try:

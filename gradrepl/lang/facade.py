@@ -714,6 +714,8 @@ def torch_facade(api):
     torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
     torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
     torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace()})
+    torch.entries["distributions"] = later("torch.distributions",
+                                           lambda: _library("distributions").namespace())
     return torch
 
 
@@ -750,6 +752,8 @@ def _library(name):
             from gradrepl import nn as lib
         elif name == "optim":
             from gradrepl import optim as lib
+        elif name == "distributions":
+            from gradrepl import distributions as lib
         else:
             from gradrepl import data as lib
         _LIBRARY[name] = lib

@@ -86,6 +86,9 @@ IMPORTS = {
     "torch.optim.lr_scheduler": ("torch", "optim", "lr_scheduler"),
     "torch.utils": ("torch", "utils"),
     "torch.utils.data": ("torch", "utils", "data"),
+    "torch.distributions": ("torch", "distributions"),
+    "torch.distributions.categorical": ("torch", "distributions", "categorical"),
+    "torch.distributions.multinomial": ("torch", "distributions", "multinomial"),
     "math": ("math",),
     "random": ("random",),
 }

@@ -349,6 +349,64 @@ class Conv2d(ConvNd):
     dims = 2
 
 
+class _LazyConvNd(ConvNd):
+    """torch.nn.LazyConv1d/2d(out_channels, kernel_size, ...): in_channels is read from the
+    first input (dim 1, or dim 0 unbatched); the parameters are then shaped, initialised as
+    ConvNd's, and the module becomes a Conv1d/Conv2d (PyTorch's LazyModuleMixin)."""
+    becomes = ConvNd
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        ConvNd.__init__(self, 0, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                        padding_mode, device, dtype)
+        self.weight = Parameter(B.TORCH["empty"](0, dtype=dtype))
+        if bias:
+            self.bias = Parameter(B.TORCH["empty"](0, dtype=dtype))
+        for p in (self.weight, self.bias):
+            if p is not None:
+                B.UNINITIALIZED[id(p)] = p
+
+        def initialize(module, args):
+            input = args[0]
+            n = len(module.kernel_size)
+            if input.dim() not in (n + 1, n + 2):
+                raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
+                                   f"{type(module).__name__}, but got input of size: {list(input.shape)}")
+            handle.remove()
+            # parameters a load_state_dict already materialized keep their loaded values
+            fresh = any(p is not None and B.UNINITIALIZED.get(id(p)) is p for p in (module.weight, module.bias))
+            for p in (module.weight, module.bias):
+                B.UNINITIALIZED.pop(id(p), None)
+            if fresh:       # (loaded parameters leave in_channels 0, as PyTorch's repr shows)
+                module.in_channels = int(input.shape[1] if input.dim() == n + 2 else input.shape[0])
+                if module.in_channels % module.groups != 0:
+                    raise ValueError("in_channels must be divisible by groups")
+                module.weight.data = B.TORCH["empty"](
+                    (module.out_channels, module.in_channels // module.groups, *module.kernel_size), dtype=dtype)
+                if module.bias is not None:
+                    module.bias.data = B.TORCH["empty"](module.out_channels, dtype=dtype)
+            object.__setattr__(module, "__class__", module.becomes)
+            if fresh:
+                module.reset_parameters()
+        handle = self._forward_pre_hooks.add(initialize)
+
+    def reset_parameters(self):
+        if self.in_channels != 0:
+            super().reset_parameters()
+
+
+class LazyConv1d(_LazyConvNd):
+    torch_path = _path("LazyConv1d", "conv")
+    dims = 1
+    becomes = Conv1d
+
+
+class LazyConv2d(_LazyConvNd):
+    torch_path = _path("LazyConv2d", "conv")
+    dims = 2
+    becomes = Conv2d
+
+
 class MaxPool2d(Module):
     torch_path = _path("MaxPool2d", "pooling")
 

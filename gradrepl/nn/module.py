@@ -485,7 +485,9 @@ class Module(metaclass=LibraryMeta):
         return self
 
     def cuda(self, device=None):
-        raise AssertionError("Torch not compiled with CUDA enabled")
+        for t in (*self.parameters(), *self.buffers()):     # PyTorch's _apply: at the first tensor
+            return t.cuda(device)
+        return self
 
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from gradrepl.engine import kernels as K
 from gradrepl.engine.api import TORCH
-from gradrepl.engine.rounding import fma32
+from gradrepl.engine.rounding import fma32, fma64
 from gradrepl.engine.tensor import wrap
 
 DATA = json.loads((pathlib.Path(__file__).parent.parent / "data" / "kernels.json").read_text())
@@ -135,6 +135,22 @@ def test_fma32_rounds_once(a, b, c):
                   if np.isfinite(v)]
     # no float32 is nearer the exact value than the result
     assert all(abs(Fraction(float(got)) - exact) <= abs(Fraction(float(v)) - exact) for v in neighbours)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-1e6, 1e6, allow_nan=False), st.integers(0, 10 ** 6), st.floats(-1e9, 1e9, allow_nan=False))
+def test_fma64_rounds_once(step, i, start):
+    # arange's `start + step * i` contracted to one fused multiply-add in double
+    from fractions import Fraction
+    got = float(fma64(step, float(i), start))
+    exact = Fraction(step) * i + Fraction(start)
+    assert got == float(exact)      # Fraction's float() rounds once, to nearest even
+
+
+def test_fma64_keeps_the_product_error():
+    # -8 + 80 * 0.1: the double product rounds to 8 exactly, the fused one keeps 2**-51
+    assert fma64(0.1, 80.0, -8.0) == 2.0 ** -51
+    assert fma64(np.array([0.1, 0.1]), np.array([80.0, 10.0]), -8.0).tolist() == [2.0 ** -51, -7.0]
 
 
 def test_fma32_half_way_sums():

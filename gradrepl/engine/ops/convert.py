@@ -44,7 +44,23 @@ def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, mem
 
 @declare("cuda", function=False, rules=[])
 def cuda(self, device=None, non_blocking=False, memory_format=None):
+    check_cuda_target(device)
     raise AssertionError(devices.NO_CUDA)
+
+
+def check_cuda_target(device):
+    """What `cuda(device)` raises on a CPU-only PyTorch before its `not compiled with CUDA`:
+    an index asks the (absent) accelerator, another device type is refused."""
+    if device is None:
+        return
+    if isinstance(device, bool) or not isinstance(device, (int, str, Device)):
+        raise TypeError(f"cuda(): argument 'device' (position 1) must be torch.device, not {pytype(device)}")
+    if isinstance(device, int):
+        if device < 0:
+            raise RuntimeError("Device index must not be negative")
+        raise RuntimeError(devices.NO_ACCELERATOR)
+    if devices.device(device).type != "cuda":
+        raise RuntimeError("Invalid device, must be cuda device")
 
 
 @declare("get_device", function=False, rules=[], returns_tensor=False)
