@@ -369,12 +369,21 @@ def select(self, dim, index):
 @rule("GatherBackward0", ("self",), ("zeros(self.sizes()).scatter_add(dim, index, grad)",), saved=("index",),
       ctx=("shape", "dim"))
 def GatherBackward0(grad, xp, index, shape, dim):
+    if len(xp.raw(grad).shape) != len(shape):     # a 0-d index gathered one element
+        grad = xp.reshape(grad, (1,))
     return (xp.scatter_add_along(shape, dim, xp.raw(index), grad),)
 
 
 @declare("gather", rules=[GatherBackward0])
 def gather(self, dim, index):
+    if max(index._a.ndim, 1) != max(self._a.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    if self._a.ndim == 0:                          # a 0-d tensor counts as one element here
+        return gather(self.reshape(1), dim, index.reshape(-1)).reshape(index.shape)
     d = wrap_dim(dim, self._a.ndim)
+    if index._a.ndim == 0:
+        wrap_dim(dim, 1)
+        return result(self._a[index._a], GatherBackward0, (self,), (index.reshape(1),), (self._a.shape, 0))
     out = np.take_along_axis(self._a, index._a, axis=d)
     return result(out, GatherBackward0, (self,), (index,), (self._a.shape, d))
 
