@@ -707,9 +707,25 @@ def torch_facade(api):
         return module(name, build=build)
 
     torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
+    torch.entries["save"], torch.entries["load"] = _file_functions()
     torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
     torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace()})
     return torch
+
+
+def _file_functions():
+    """torch.save / torch.load over files kept in this session's memory: gradrepl writes
+    no files (gradrepl.nn.serialization)."""
+    files = {}
+
+    def save(obj, f, pickle_module=None, pickle_protocol=2):
+        _library("serialization").save(files, obj, f)
+
+    def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+        return _library("serialization").load(files, f, weights_only)
+
+    save.__qualname__, load.__qualname__ = "save", "load"   # PyTorch's <function save at 0x...>
+    return save, load
 
 
 _LIBRARY = {}
@@ -721,6 +737,8 @@ def _library(name):
     if lib is None:
         if name == "nn":
             from gradrepl import nn as lib
+        elif name == "serialization":
+            from gradrepl.nn import serialization as lib
         elif name == "optim":
             from gradrepl import optim as lib
         else:
