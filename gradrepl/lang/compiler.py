@@ -121,6 +121,11 @@ def bound_names(nodes):
     return out
 
 
+FUTURE_FEATURES = frozenset(("nested_scopes", "generators", "division", "absolute_import", "with_statement",
+                             "print_function", "unicode_literals", "barry_as_FLUFL", "generator_stop",
+                             "annotations"))
+
+
 def comp_targets(generators):
     out = set()
     for g in generators:
@@ -801,6 +806,8 @@ class Compiler(GeneratorCompiler):
 
     def s_ImportFrom(self, node, scope, loops):
         path = node.module or ""
+        if path == "__future__" and not node.level:
+            return self.future_import(node)
         if node.level:
             def refused(env):
                 raise count_refusal(ImportError("relative imports are not allowed in gradrepl"))
@@ -830,6 +837,17 @@ class Compiler(GeneratorCompiler):
                     exc = refusal(value)
                     raise ImportError(str(exc)) if type(value) is Later else exc
                 env[target] = value
+        return run
+
+    @staticmethod
+    def future_import(node):
+        """`from __future__ import print_function` (old tutorials): Python 3 has them all."""
+        unknown = [a.name for a in node.names if a.name not in FUTURE_FEATURES]
+
+        def run(env):
+            if unknown:
+                raise SyntaxError("not a chance" if unknown[0] == "braces"
+                                  else f"future feature {unknown[0]} is not defined")
         return run
 
     # --- targets ---------------------------------------------------------------------------
