@@ -120,6 +120,19 @@ def _split_budget_flags(argv):
     return flags, rest
 
 
+def _lang_after_command(argv):
+    """`gradrepl --lang zh lesson list` = `gradrepl lesson list --lang zh`: a leading --lang
+    moves after the subcommands that take it (lesson, graph, explain, gradcheck)."""
+    i, moved = 0, []
+    while i < len(argv) and argv[i].split("=", 1)[0] == "--lang":
+        take = 1 if "=" in argv[i] else 2
+        moved.extend(argv[i:i + take])
+        i += take
+    if moved and i < len(argv) and argv[i] in _DELEGATED:
+        return argv[i:] + moved
+    return argv
+
+
 def _parser():
     parser = _Parser(prog="gradrepl", description="An interactive autograd REPL and tutor.",
                      epilog=_EPILOG, formatter_class=_raw_description())
@@ -237,6 +250,7 @@ def _main(argv):
     budgets = budget_flags(_budget_parser().parse_args(flags)) if flags else {}
     limits_module.FLAGS.clear()       # for subcommands that make their own sessions
     limits_module.FLAGS.update(budgets)
+    argv = _lang_after_command(argv)
     if argv and argv[0] in _DELEGATED:
         _collector_on()
         module_name, with_name = _DELEGATED[argv[0]]

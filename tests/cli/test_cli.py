@@ -151,6 +151,10 @@ def test_delegated_subcommands_reach_their_modules(monkeypatch):
     assert cli.main(["lesson", "list"]) == 0
     assert cli.main(["graph", "f.py", "y"]) == 0
     assert seen == [["list"], ["graph", "f.py", "y"]]
+    seen.clear()        # --lang before the subcommand goes after it, as the budget flags may
+    assert cli.main(["--lang", "zh", "lesson", "list"]) == 0
+    assert cli.main(["--lang=en", "explain", "f.py", "y"]) == 0
+    assert seen == [["list", "--lang", "zh"], ["explain", "f.py", "y", "--lang=en"]]
 
 
 def test_closed_stdout_pipe_is_quiet(script):
