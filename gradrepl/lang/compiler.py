@@ -11,6 +11,7 @@ to eval/exec/compile.
 import ast
 import builtins
 import operator
+import sys
 
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
 from gradrepl.lang.errors import NotSupported, suggest, without_internals
@@ -120,6 +121,11 @@ def bound_names(nodes):
         stack.extend(ast.iter_child_nodes(n))
     return out
 
+
+# What `pip install torch` brings along (importable next to PyTorch, refused here); any other
+# module that is not in the standard library is one a plain PyTorch install does not have.
+WITH_PYTORCH = frozenset(("numpy", "sympy", "mpmath", "networkx", "jinja2", "markupsafe", "filelock", "fsspec",
+                          "typing_extensions", "setuptools", "pkg_resources", "pip", "torchgen", "functorch"))
 
 FUTURE_FEATURES = frozenset(("nested_scopes", "generators", "division", "absolute_import", "with_statement",
                              "print_function", "unicode_literals", "barry_as_FLUFL", "generator_stop",
@@ -798,6 +804,13 @@ class Compiler(GeneratorCompiler):
                     raise ImportError(str(refusal(value)))
                 raise ImportError(f"No module named '{path}' in gradrepl")
             return not_offered
+
+        if top not in sys.stdlib_module_names and top not in WITH_PYTORCH:
+            def missing():              # torchvision, matplotlib, pandas: as in a plain PyTorch install
+                exc = ModuleNotFoundError(f"No module named '{top}'")
+                exc.gradrepl_hint = msg("hint.no_module", "en", name=top)
+                raise exc
+            return missing
 
         def refused():
             raise count_refusal(ImportError(f"import of '{top}' is not allowed in gradrepl "

@@ -124,7 +124,7 @@ TRUSTED_BUILTIN_NAMES = ("exit", "quit")
 EXCEPTIONS = (
     Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
     KeyError, LookupError, NameError, NotImplementedError, OverflowError,
-    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError, StopIteration,
+    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError, ModuleNotFoundError, StopIteration,
 )
 
 # --- methods and attributes of Python values ---------------------------------------

@@ -86,7 +86,7 @@ def test_keyword_arguments(completer, text, expected):
     "1e5",
     "x.requires_grad.",           # a bool attribute: nothing known to offer
     "unknown.attr",
-    "torch.sav",                  # refused torch names are not offered
+    "torch.ji",                   # refused torch names (torch.jit) are not offered
     "x.item().",                  # a Python number, not a tensor
     "x.size().",
     "scale(x).",                  # what a learner's function returns is unknown
