@@ -197,6 +197,14 @@ HAND = {
                          "along dim with value."),
     "torch.is_anomaly_enabled": ("is_anomaly_enabled() -> bool",
                                  "Returns True if anomaly detection is currently enabled."),
+    "torch.save": ("save(obj, f, pickle_module=None, pickle_protocol=2)",
+                   "Saves a copy of obj under the name f; gradrepl keeps it in the session (no file is "
+                   "written), and torch.load(f) returns a fresh copy of it."),
+    "torch.load": ("load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None)",
+                   "Loads a fresh copy of what torch.save saved under the name f in this session; "
+                   "weights_only (the default) refuses modules and optimizers, as PyTorch does."),
+    "torch.nn.RNNCellBase": ("RNNCellBase(input_size, hidden_size, bias, num_chunks, device=None, dtype=None)",
+                             "Base class of RNNCell, LSTMCell and GRUCell."),
     "help": ("help(obj)", "gradrepl's short documentation of obj: its signature and one line, as PyTorch's "
              "docstrings start."),
     "dir": ("dir([obj])", "The names of obj's attributes (or of your variables), sorted."),

@@ -182,8 +182,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
 
 
 def as_tensor(data, dtype=None, device=None):
-    if type(data) is Tensor and (dtype is None or dtype is data.dtype):
-        return data
+    if type(data) is Tensor:          # no copy warning: as_tensor of a tensor is data.to(dtype)
+        return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if type(data) is NumpyArray and dtype is None:
         return from_numpy(data)
     return tensor(data, dtype=dtype)

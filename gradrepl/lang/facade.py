@@ -219,6 +219,8 @@ class Access:
         if is_user_class(obj):
             return self.get_class(obj, name)
         if isinstance(obj, type):
+            if name in obj.__dict__.get("gradrepl_class_public", ()):   # nn.Transformer's static methods
+                return self.outward(getattr(obj, name), f"{obj.__name__}.{name}")
             raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
@@ -539,6 +541,8 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin("method")
     if t in (pytype, type_standin, autograd_function) or isinstance(obj, type):
         return standin("builtins.type")   # not "<class 'type'>": that names the host metaclass
+    if t.__module__ == "collections":      # a state_dict's OrderedDict
+        return standin(f"collections.{t.__name__}")
     return standin(t.__name__)
 
 
@@ -706,25 +710,32 @@ def torch_facade(api):
             return mod.entries
         return module(name, build=build)
 
+    torch.entries["save"], torch.entries["load"] = _session_files()
     torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
-    torch.entries["save"], torch.entries["load"] = _file_functions()
     torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
     torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace()})
     return torch
 
 
-def _file_functions():
-    """torch.save / torch.load over files kept in this session's memory: gradrepl writes
-    no files (gradrepl.nn.serialization)."""
-    files = {}
+def _session_files():
+    """torch.save / torch.load on this session's in-memory files (gradrepl.nn.serialization:
+    nothing is written to the disk; "files live in the session")."""
+    store = []
+
+    def files():
+        if not store:
+            from gradrepl.nn.serialization import Files
+            store.append(Files())
+        return store[0]
 
     def save(obj, f, pickle_module=None, pickle_protocol=2):
-        _library("serialization").save(files, obj, f)
+        return files().save(obj, f, pickle_module, pickle_protocol)
 
-    def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
-        return _library("serialization").load(files, f, weights_only)
+    def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None):
+        return files().load(f, map_location, pickle_module, weights_only=weights_only, mmap=mmap)
 
-    save.__qualname__, load.__qualname__ = "save", "load"   # PyTorch's <function save at 0x...>
+    save.__qualname__ = "save"
+    load.__qualname__ = "load"
     return save, load
 
 
@@ -737,8 +748,6 @@ def _library(name):
     if lib is None:
         if name == "nn":
             from gradrepl import nn as lib
-        elif name == "serialization":
-            from gradrepl.nn import serialization as lib
         elif name == "optim":
             from gradrepl import optim as lib
         else:

@@ -125,6 +125,7 @@ EXCEPTIONS = (
     Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
     KeyError, LookupError, NameError, NotImplementedError, OverflowError,
     RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError, ModuleNotFoundError, StopIteration,
+    FileNotFoundError,      # torch.load of a name never saved in the session
 )
 
 # --- methods and attributes of Python values ---------------------------------------

@@ -1,9 +1,10 @@
-"""Sequential, ModuleList and ModuleDict (torch/nn/modules/container.py)."""
+"""Sequential, ModuleList, ModuleDict, ParameterList and ParameterDict (torch/nn/modules/container.py)."""
 import operator
 from collections import OrderedDict
 from itertools import chain, islice
 
-from gradrepl.nn.module import Module, _addindent, typename
+from gradrepl.nn import backend as B
+from gradrepl.nn.module import Module, Parameter, _addindent, is_parameter, typename
 
 
 def _path(name):
@@ -248,3 +249,194 @@ class ModuleDict(Module):
                 if len(m) != 2:
                     raise ValueError(f"ModuleDict update sequence element #{j} has length {len(m)}; 2 is required")
                 self[m[0]] = m[1]
+
+
+def _param_line(k, p, dtype_name):
+    if B.is_tensor(p):
+        size_str = "x".join(str(size) for size in p.size())
+        kind = "Parameter" if is_parameter(p) else "Tensor"
+        return f"  ({k}): {kind} containing: [{dtype_name(p)} of size {size_str}]"
+    return f"  ({k}): Object of type: {type(p).__name__}"
+
+
+def _as_parameter(value):
+    return Parameter(value) if B.is_tensor(value) and not is_parameter(value) else value
+
+
+class ParameterList(Module):
+    torch_path = _path("ParameterList")
+    gradrepl_public = Module.gradrepl_public | {"append", "extend"}
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _get_abs_string_index(self, idx):
+        idx = operator.index(idx)
+        if not -len(self) <= idx < len(self):
+            raise IndexError(f"index {idx} is out of range")
+        if idx < 0:
+            idx += len(self)
+        return str(idx)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            out = type(self)()
+            for i in range(*idx.indices(len(self))):
+                out.append(self[i])
+            return out
+        return getattr(self, self._get_abs_string_index(idx))
+
+    def __setitem__(self, idx, param):
+        setattr(self, self._get_abs_string_index(idx), _as_parameter(param))
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter([self[i] for i in range(len(self))])
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def append(self, value):
+        new_idx = len(self)
+        self._size += 1
+        self[new_idx] = value
+        return self
+
+    def extend(self, values):
+        if B.is_tensor(values) or not hasattr(values, "__iter__"):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got "
+                            + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        return "\n".join(_param_line(k, p, lambda t: t.dtype) for k, p in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    torch_path = _path("ParameterDict")
+    gradrepl_public = Module.gradrepl_public | {"copy", "setdefault", "clear", "pop", "popitem", "get", "fromkeys",
+                                                "keys", "items", "values", "update"}
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    @staticmethod
+    def _key_to_attr(key):
+        if not isinstance(key, str):
+            raise TypeError("Index given to ParameterDict cannot be used as a key as it is not a string (type is "
+                            f"'{type(key).__name__}'). Open an issue on github if you need non-string keys.")
+        return key
+
+    def __getitem__(self, key):
+        return getattr(self, self._key_to_attr(key))
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None
+        setattr(self, self._key_to_attr(key), _as_parameter(value))
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __reversed__(self):
+        return reversed(self._keys)
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def copy(self):
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self):
+        for k in self._keys.copy():
+            del self[k]
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def popitem(self):
+        k, _ = self._keys.popitem()
+        self._keys[k] = None
+        val = self[k]
+        del self[k]
+        return k, val
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def fromkeys(self, keys, default=None):
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters):
+        if not hasattr(parameters, "__iter__"):
+            raise TypeError("ParametersDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(parameters).__name__)
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            for key, parameter in parameters.items():
+                self[key] = parameter
+        elif isinstance(parameters, dict):
+            for key, parameter in sorted(parameters.items()):
+                self[key] = parameter
+        else:
+            for j, p in enumerate(parameters):
+                if not hasattr(p, "__iter__"):
+                    raise TypeError(f"ParameterDict update sequence element #{j} should be Iterable; is"
+                                    + type(p).__name__)
+                if len(p) != 2:
+                    raise ValueError(f"ParameterDict update sequence element #{j} has length {len(p)}; 2 is required")
+                self[p[0]] = p[1]
+
+    def extra_repr(self):
+        return "\n".join(_param_line(k, p, typename) for k, p in self.items())
+
+    def __call__(self, input):
+        raise RuntimeError("ParameterDict should not be called.")
+
+    def __or__(self, other):
+        copy = self.copy()
+        copy.update(other)
+        return copy
+
+    def __ror__(self, other):
+        copy = other.copy()
+        copy.update(self)
+        return copy
+
+    def __ior__(self, other):
+        self.update(other)
+        return self

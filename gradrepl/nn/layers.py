@@ -71,14 +71,18 @@ class LazyLinear(Linear):
 
         def initialize(module, args):
             handle.remove()
+            # parameters a load_state_dict already materialized keep their loaded values
+            fresh = any(p is not None and B.UNINITIALIZED.get(id(p)) is p for p in (module.weight, module.bias))
             for p in (module.weight, module.bias):
                 B.UNINITIALIZED.pop(id(p), None)
             module.in_features = int(args[0].shape[-1])
-            module.weight.data = B.TORCH["empty"]((module.out_features, module.in_features), dtype=dtype)
-            if module.bias is not None:
-                module.bias.data = B.TORCH["empty"](module.out_features, dtype=dtype)
+            if fresh:
+                module.weight.data = B.TORCH["empty"]((module.out_features, module.in_features), dtype=dtype)
+                if module.bias is not None:
+                    module.bias.data = B.TORCH["empty"](module.out_features, dtype=dtype)
             object.__setattr__(module, "__class__", Linear)
-            module.reset_parameters()
+            if fresh:
+                module.reset_parameters()
         handle = self._forward_pre_hooks.add(initialize)
 
     def reset_parameters(self):

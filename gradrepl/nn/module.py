@@ -516,6 +516,9 @@ class Module(metaclass=LibraryMeta):
                     error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
                                       f'Tensor-like object from checkpoint but received {B.class_repr(input_param)}')
                     continue
+                if B.UNINITIALIZED.get(id(param)) is param:     # a lazy module's parameter: materialized
+                    del B.UNINITIALIZED[id(param)]              # with the checkpoint's shape (_lazy_load_hook)
+                    param.data = B.TORCH["empty"](tuple(input_param.shape), dtype=param.dtype)
                 if len(param.shape) == 0 and len(input_param.shape) == 1 and input_param.shape[0] == 1:
                     input_param = input_param[0]
                 if input_param.shape != param.shape:

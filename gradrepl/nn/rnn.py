@@ -11,7 +11,19 @@ from gradrepl.nn.module import Module, Parameter
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
+def gru_cell(x, h, w_ih, w_hh, b_ih, b_hh):
+    """ATen's GRUCell (RNN.cpp): h' = (h - n) * z + n, in its order of operations."""
+    linear = F.namespace_fn("linear")
+    gi = linear(x, w_ih, b_ih).chunk(3, -1)
+    gh = linear(h, w_hh, b_hh).chunk(3, -1)
+    r = (gh[0] + gi[0]).sigmoid()
+    z = (gh[1] + gi[1]).sigmoid()
+    n = (gi[2] + gh[2] * r).tanh()
+    return (h - n) * z + n
+
+
 class RNNBase(Module):
+    torch_path = "torch.nn.modules.rnn.RNNBase"
     gradrepl_public = Module.gradrepl_public | {"reset_parameters", "all_weights"}
 
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
@@ -97,12 +109,7 @@ class RNNBase(Module):
             h = o.sigmoid() * c.tanh()
             return h, (h, c)
         if self.mode == "GRU":
-            gi = linear(x, w_ih, b_ih).chunk(3, -1)
-            gh = linear(state, w_hh, b_hh).chunk(3, -1)
-            r = (gi[0] + gh[0]).sigmoid()
-            z = (gi[1] + gh[1]).sigmoid()
-            n = (gi[2] + r * gh[2]).tanh()
-            h = (1 - z) * n + z * state
+            h = gru_cell(x, state, w_ih, w_hh, b_ih, b_hh)
             return h, h
         pre = linear(x, w_ih, b_ih) + linear(state, w_hh, b_hh)
         h = pre.tanh() if self.mode == "RNN_TANH" else pre.relu()
@@ -204,3 +211,138 @@ class GRU(RNNBase):
 
     def forward(self, input, hx=None):
         return self.run(input, hx)
+
+
+# ------------------------------------------------------------------ single steps
+class RNNCellBase(Module):
+    """RNNCell, LSTMCell, GRUCell (torch/nn/modules/rnn.py): one step of the recurrence, as
+    ATen's rnn_tanh_cell / lstm_cell / gru_cell compose it (RNN.cpp's SimpleCell, LSTMCell,
+    GRUCell): gates = linear(h, w_hh, b_hh) + linear(x, w_ih, b_ih)."""
+    torch_path = "torch.nn.modules.rnn.RNNCellBase"
+    gradrepl_public = Module.gradrepl_public | {"reset_parameters", "input_size", "hidden_size", "bias"}
+
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        n = num_chunks * hidden_size
+        self.weight_ih = Parameter(B.TORCH["empty"]((n, input_size), dtype=dtype))
+        self.weight_hh = Parameter(B.TORCH["empty"]((n, hidden_size), dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(B.TORCH["empty"](n, dtype=dtype))
+            self.bias_hh = Parameter(B.TORCH["empty"](n, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _batched(self, input, hx):
+        """(input, hx, is_batched) as the Python forward prepares them."""
+        name = type(self).__name__
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        return input, is_batched
+
+    def _check(self, input, hiddens):
+        """ATen's check_rnn_cell_forward_input / _hidden."""
+        if input.size(1) != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} expected "
+                               f"{self.input_size}")
+        for k, hx in enumerate(hiddens):
+            if input.size(0) != hx.size(0):
+                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{k} batch size "
+                                   f"{hx.size(0)}")
+            if hx.size(1) != self.hidden_size:
+                raise RuntimeError(f"hidden{k} has inconsistent hidden_size: got {hx.size(1)}, expected "
+                                   f"{self.hidden_size}")
+
+    def _zeros(self, input):
+        return B.TORCH["zeros"](input.size(0), self.hidden_size, dtype=input.dtype)
+
+    def _gates(self, input, hx):
+        linear = F.namespace_fn("linear")
+        return linear(hx, self.weight_hh, self.bias_hh) + linear(input, self.weight_ih, self.bias_ih)
+
+
+class RNNCell(RNNCellBase):
+    torch_path = "torch.nn.modules.rnn.RNNCell"
+    gradrepl_public = RNNCellBase.gradrepl_public | {"nonlinearity"}
+
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        if hx is not None and hx.dim() not in (1, 2):
+            raise ValueError(f"RNNCell: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
+        input, is_batched = self._batched(input, hx)
+        hx = self._zeros(input) if hx is None else (hx if is_batched else hx.unsqueeze(0))
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        self._check(input, (hx,))
+        pre = self._gates(input, hx)
+        ret = pre.tanh() if self.nonlinearity == "tanh" else pre.relu()
+        return ret if is_batched else ret.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    torch_path = "torch.nn.modules.rnn.LSTMCell"
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
+
+    def forward(self, input, hx=None):
+        if hx is not None:
+            if B.is_tensor(hx) or not isinstance(hx, (tuple, list)):
+                raise TypeError("lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, not "
+                                f"{'Tensor' if B.is_tensor(hx) else type(hx).__name__}")
+            for idx, value in enumerate(hx):
+                if value.dim() not in (1, 2):
+                    raise ValueError(f"LSTMCell: Expected hx[{idx}] to be 1D or 2D, got {value.dim()}D instead")
+        input, is_batched = self._batched(input, hx)
+        if hx is None:
+            zeros = self._zeros(input)
+            hx = (zeros, zeros)
+        elif not is_batched:
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        h, c = hx
+        self._check(input, (h, c))
+        ingate, forgetgate, cellgate, outgate = self._gates(input, h).chunk(4, 1)
+        ingate, forgetgate = ingate.sigmoid(), forgetgate.sigmoid()
+        cellgate, outgate = cellgate.tanh(), outgate.sigmoid()
+        cy = forgetgate * c + ingate * cellgate
+        hy = outgate * cy.tanh()
+        return (hy, cy) if is_batched else (hy.squeeze(0), cy.squeeze(0))
+
+
+class GRUCell(RNNCellBase):
+    torch_path = "torch.nn.modules.rnn.GRUCell"
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
+
+    def forward(self, input, hx=None):
+        if hx is not None and hx.dim() not in (1, 2):
+            raise ValueError(f"GRUCell: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
+        input, is_batched = self._batched(input, hx)
+        hx = self._zeros(input) if hx is None else (hx if is_batched else hx.unsqueeze(0))
+        self._check(input, (hx,))
+        ret = gru_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return ret if is_batched else ret.squeeze(0)

@@ -535,6 +535,9 @@ SAMPLES = {
     "bucketize": [S(R(2, 3), C(3), call=lambda torch, x, b: torch.bucketize(x, b.sort()[0]))],
     "searchsorted": [S(C(4), R(3), call=lambda torch, s, x: torch.searchsorted(s.sort()[0], x))],
     "histc": [S(R(6), args=(4, -2, 2))],
+    "histogram": [S(C(6), call=lambda torch, x: torch.histogram(x, 4)[0]),
+                  S(C(2, 3), call=lambda torch, x: x.histogram(3, range=(-1.0, 1.0), density=True)[0]),
+                  S(R(6), call=lambda torch, x: torch.histogram(x, 5)[1])],
     # losses and nn.functional
     "mse_loss": [S(R(2, 3), C(2, 3), call=lambda torch, x, y: torch.nn.functional.mse_loss(x, y)),
                  S(R(2, 3), C(2, 3), call=lambda torch, x, y: torch.nn.functional.mse_loss(x, y, reduction="sum"))],
@@ -640,8 +643,6 @@ GAPS = {
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); MulBackward0(MulBackward0, MaskedFillBackward0)",
         "atan2:1": "MulBackward0(MulBackward0, MulBackward1); ViewBackward0(SumBackward1) | "
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
-        "matmul:4": "UnsafeViewBackward0(None, TBackward0); ViewBackward0(SumBackward1) | "
-            "PyTorch ViewBackward0(MmBackward0); MmBackward0(TBackward0, None)",
         "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
             "PyTorch ViewBackward0(BmmBackward0); ViewBackward0(BmmBackward0)",
         "linear:0": "MmBackward0(None, TBackward0); TBackward0(MmBackward0); None | "

@@ -42,7 +42,7 @@ def test_dangerous_builtins_do_not_exist(name):
                                      "(only torch, math and random)"),
     ("import numpy as np\n", "import of 'numpy' is not allowed in gradrepl (only torch, math and random)"),
     ("import torch.optim.swa_utils\n", "No module named 'torch.optim.swa_utils' in gradrepl"),
-    ("from torch.nn import Transformer\n", "cannot import name 'Transformer' from 'torch.nn'"),
+    ("from torch.nn import Transformers\n", "cannot import name 'Transformers' from 'torch.nn'"),
     ("from . import x\n", "relative imports are not allowed in gradrepl"),
     ("import math.os\n", "No module named 'math.os'; 'math' is not a package"),
     ("import torch.utils.tensorboard\n", "No module named 'torch.utils.tensorboard' in gradrepl"),
@@ -93,7 +93,8 @@ def test_module_facades_hide_host_modules():
 
 
 @pytest.mark.parametrize("src", [
-    "torch.jit\n", "torch.utils.checkpoint\n", "torch.serialization\n",
+    "torch.serialization.save(torch.ones(1), 'f')\n", "torch.ones(1).save('f')\n", "torch.jit\n",
+    "torch.utils.checkpoint\n",
     "torch.ones(4).as_strided((2,), (1,))\n",
 ])
 def test_refused_torch_names_say_so(src):

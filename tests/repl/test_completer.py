@@ -86,7 +86,7 @@ def test_keyword_arguments(completer, text, expected):
     "1e5",
     "x.requires_grad.",           # a bool attribute: nothing known to offer
     "unknown.attr",
-    "torch.ji",                   # refused torch names (torch.jit) are not offered
+    "torch.from_fi",              # refused torch names (torch.from_file) are not offered
     "x.item().",                  # a Python number, not a tensor
     "x.size().",
     "scale(x).",                  # what a learner's function returns is unknown

@@ -3,6 +3,8 @@ import numpy as np
 
 from gradrepl.engine.ops.common import is_reduced, result
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.shape import UnsafeViewBackward0 as ReshapeBackward
+from gradrepl.engine.ops.shape import reshape
 from gradrepl.engine.tensor import Tensor
 from gradrepl.engine.util import broadcast_shape, legacy_scalar, prod, pytype
 from gradrepl.limits import check_numel, check_work
@@ -126,7 +128,8 @@ def mm(a, b):
     return result(matrix_product(np.matmul, a._a, b._a), MmBackward0, (a, b), (a, b), None)
 
 
-@declare("matmul", rules=[DotBackward0, MvBackward0, MmBackward0, UnsafeViewBackward0, SqueezeBackward4], bare=True,
+@declare("matmul", rules=[DotBackward0, MvBackward0, MmBackward0, UnsafeViewBackward0, SqueezeBackward4,
+                          ReshapeBackward], bare=True,
          dunders={"__matmul__": lambda self, other: matmul(self, other) if type(other) is Tensor else NotImplemented,
                   "__rmatmul__": lambda self, other: NotImplemented})
 def matmul(a, b):
@@ -156,6 +159,12 @@ def matmul(a, b):
     _check_same_dtype(a, b)
     batch = broadcast_shape(sa[:-2] if na > 2 else (), sb[:-2] if nb > 2 else ())
     check_numel(prod(batch) * (sa[-2] if na > 1 else 1) * (sb[-1] if nb > 1 else 1))
+    if na >= 3 and nb == 2 and _matmul_folds(a, b):
+        # PyTorch folds (..., k) @ (k, n) into one mm: reshape (ViewBackward0), mm (MmBackward0),
+        # _unsafe_view (UnsafeViewBackward0); the weight's gradient is one (k, rows) @ (rows, n)
+        # product, not a sum of per-batch products (other last bits)
+        folded = mm(reshape(a, (-1, sa[-1])), b)
+        return result(folded._a.reshape(sa[:-1] + (sb[-1],)), ReshapeBackward, (folded,), (), folded._a.shape)
     out = np.asarray(matrix_product(np.matmul, a._a, b._a))
     spec = SqueezeBackward4 if na == 1 or (nb == 1 and na == 2) else UnsafeViewBackward0
     return result(out, spec, (a, b), (a, b), (sa, sb))

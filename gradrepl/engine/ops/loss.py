@@ -284,6 +284,22 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return result(np.asarray(out, x.dtype), BinaryCrossEntropyBackward0, (input,), (input, target), reduction)
 
 
+def memory_order(a):
+    """The axes of `a` from outermost to innermost in memory when `a` is a permuted dense
+    block (a transposed view), else None. PyTorch's empty_like keeps such strides and its
+    random fills run in memory order, so a mask for a transposed input is drawn in that order."""
+    if a.ndim < 2 or a.flags.c_contiguous:
+        return None
+    axes = [d for d in range(a.ndim) if a.shape[d] > 1]
+    order = sorted(axes, key=lambda d: -a.strides[d])
+    step = a.itemsize
+    for d in reversed(order):
+        if a.strides[d] != step:
+            return None
+        step *= a.shape[d]
+    return [d for d in range(a.ndim) if a.shape[d] <= 1] + order
+
+
 @declare("dropout", method=False, function=False, functional=True, rules=[])
 def dropout(input, p=0.5, training=True, inplace=False):
     if not training or p == 0:
@@ -291,5 +307,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 1:
         return input * 0
     # the mask is already scaled by 1 / (1 - p), as PyTorch's
-    mask = rng.default_generator.dropout_mask(input._a.shape, p, input._a.dtype)
-    return input * _new(np.asarray(mask, input._a.dtype))
+    a = input._a
+    order = memory_order(a)
+    if order is None:
+        mask = rng.default_generator.dropout_mask(a.shape, p, a.dtype)
+    else:
+        mask = rng.default_generator.dropout_mask(tuple(a.shape[d] for d in order), p, a.dtype)
+        mask = np.transpose(mask, np.argsort(order))
+    return input * _new(np.asarray(mask, a.dtype))

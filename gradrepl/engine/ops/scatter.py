@@ -1,10 +1,14 @@
 """Writing at indices and selecting by them: scatter, scatter_add, scatter_reduce,
 index_add/index_fill/index_copy, take, take_along_dim, nonzero/argwhere, masked_select,
-and the counting/searching helpers (unique, bincount, bucketize, searchsorted, histc)."""
+and the counting/searching helpers (unique, bincount, bucketize, searchsorted, histc, histogram)."""
 import numpy as np
 
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.creation import linspace
 from gradrepl.engine.ops.common import check_leaf_inplace, result
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import wrap_dim
 from gradrepl.limits import check_numel
@@ -422,3 +426,91 @@ def histc(self, bins=100, min=0, max=0):
     idx = np.minimum(((inside - lo) * bins / (hi - lo)).astype(np.int64), bins - 1)
     out = np.bincount(idx, minlength=bins).astype(self._a.dtype if self._a.dtype.kind in "fV" else np.float32)
     return _new(out)
+
+
+@rule("NotImplemented", ("self",), ("not implemented",), ctx=("op",), multi=True, key="NotImplemented histogram")
+def HistogramNotImplemented(grads, xp, op):
+    raise RuntimeError(f"derivative for {op} is not implemented")
+
+
+def _histogram_counts(a, edges, weight, density, search):
+    """PyTorch's histogramdd kernel in the input's dtype: `search` is its linear interpolation
+    with local search (equal-width bins from an int), else the binary search over given edges."""
+    lo, hi, n = edges[0], edges[-1], len(edges)
+    keep = (a >= lo) & (a <= hi)          # NaN and values outside the edges are skipped
+    x = a[keep]
+    if search:
+        with np.errstate(all="ignore"):
+            pos = ((x - lo) * a.dtype.type(n - 1) / (hi - lo)).astype(np.int64)
+        # std::upper_bound over the edges pos-1, pos, pos+1: the bin whose edges hold x
+        found = np.maximum(pos - 1, 0)
+        for k in (pos - 1, pos, pos + 1):
+            inside = (k >= 0) & (k < n)
+            found = found + (inside & (edges[np.clip(k, 0, n - 1)] <= x))
+        pos = found - 1
+    else:
+        pos = np.searchsorted(edges, x, side="right") - 1
+    pos = np.minimum(pos, n - 2)          # the rightmost bin includes its right edge
+    w = None if weight is None else weight[keep]
+    hist = np.bincount(pos, weights=w, minlength=n - 1).astype(a.dtype)
+    if density:
+        hist = hist / hist.sum(dtype=a.dtype)
+        hist = hist / np.diff(edges)
+    return hist
+
+
+_C_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+           "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+           "bool": "bool"}
+
+
+def histogram(self, bins=100, *, range=None, weight=None, density=False):
+    a = self._a
+    if a.dtype.kind != "f" or a.dtype == D.bfloat16.np:
+        name = {"i": "Long", "u": "Byte", "b": "Bool"}.get(a.dtype.kind, str(a.dtype))
+        if a.dtype.kind in "iu":
+            name = {np.dtype(np.int64): "Long", np.dtype(np.int32): "Int", np.dtype(np.int16): "Short",
+                    np.dtype(np.int8): "Char", np.dtype(np.uint8): "Byte"}[a.dtype]
+        raise NotImplementedError(f'"histogramdd" not implemented for \'{name}\'')
+    flat = a.reshape(-1)
+    if weight is not None:
+        if type(weight) is not Tensor or weight._a.dtype != a.dtype or weight._a.shape != a.shape:
+            raise RuntimeError("torch.histogram: if weight tensor is provided it should have the same shape as "
+                               "the input tensor")
+        weight = weight._a.reshape(-1)
+    if type(bins) is Tensor:
+        if bins._a.dtype != a.dtype:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but "
+                               f"got input with dtype {_C_NAME[a.dtype.name]} and bins for dimension 0 with "
+                               f"dtype {_C_NAME[bins._a.dtype.name]}")
+        edges = bins._a.reshape(-1).copy()
+        search = False
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        check_numel(bins + 1)
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+        elif flat.size:
+            lo, hi = float(flat.min()), float(flat.max())
+        else:
+            lo, hi = 0.0, 1.0
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{lo:g}, {hi:g}] is not finite")
+        if lo > hi:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} "
+                               f"for dimension 0")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = linspace(lo, hi, bins + 1, dtype=D.from_np(a.dtype))._a
+        search = True
+    outs = (_new(_histogram_counts(flat, edges, weight, density, search)), _new(edges))
+    if GRAD[0] and (self._fn is not None or self._rg):
+        node = Node(HistogramNotImplemented, (edge_of(self),), (), "aten::histogram")
+        node.n_out = 2
+        for k, o in enumerate(outs):
+            o._fn, o._onr = node, k
+    return returns("histogram", ("hist", "bin_edges"))(outs)
+
+
+declare("histogram", histogram, rules=[HistogramNotImplemented])
