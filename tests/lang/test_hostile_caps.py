@@ -165,7 +165,7 @@ def test_statements_that_met_a_refusal_are_not_kept_even_when_caught():
            "try:\n    import os\n    os.system('touch /tmp/gradrepl-pwned')\nexcept Exception:\n"
            "    pass\n"
            "try:\n    open('/etc/passwd')\nexcept Exception:\n    pass\n"
-           "try:\n    torch.jit.script(a)\nexcept Exception:\n    pass\n"
+           "try:\n    torch.save(a, 'f')\nexcept Exception:\n    pass\n"
            "try:\n    from os import path\nexcept Exception:\n    pass\n"
            "try:\n    undefined_name\nexcept Exception:\n    pass\n"
            "b = 2\n")
