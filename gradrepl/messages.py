@@ -475,6 +475,8 @@ Keys
                            "在 `with torch.no_grad():` 中更新叶子节点（在其中写 x -= lr * x.grad）"),
     "hint.lives_in": ("it lives in {home}: from {home} import {name}", "它在 {home} 中：from {home} import {name}"),
     "hint.did_you_mean": ("did you mean {name}?", "你是不是想写 {name}？"),
+    "hint.no_module": ("gradrepl has no {name}: a program imports torch, math and random only",
+                       "gradrepl 没有 {name}：程序只能导入 torch、math 和 random"),
     "hint.write_torch": ("write torch.{name}: this file imports torch, so it runs as a PyTorch script, where bare "
                          "{name} is not defined (the shorthand is for the prompt and for files that never import "
                          "torch)",

@@ -23,6 +23,7 @@ from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.printing import set_default_float
 from gradrepl.engine.ops import arrange, linalg_ext, shape, special
 from gradrepl.engine.ops.meta import LAYOUT, MEMORY_FORMATS
+from gradrepl.engine.ops.nn import THREADS
 from gradrepl.engine.ops.registry import REGISTRY
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import legacy_scalar, pytype, warn
@@ -349,7 +350,7 @@ SETTINGS = {"threads": os.cpu_count() or 1, "interop_threads": os.cpu_count() or
 def set_num_threads(int):
     if type(int) is not builtins.int or int <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
-    SETTINGS["threads"] = int
+    SETTINGS["threads"] = THREADS["n"] = int
 
 
 def set_num_interop_threads(int):

@@ -11,6 +11,7 @@ to eval/exec/compile.
 import ast
 import builtins
 import operator
+import sys
 
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
 from gradrepl.lang.errors import NotSupported, suggest, without_internals
@@ -119,6 +120,16 @@ def bound_names(nodes):
                 out.add((alias.asname or alias.name).split(".")[0])
         stack.extend(ast.iter_child_nodes(n))
     return out
+
+
+# What `pip install torch` brings along (importable next to PyTorch, refused here); any other
+# module that is not in the standard library is one a plain PyTorch install does not have.
+WITH_PYTORCH = frozenset(("numpy", "sympy", "mpmath", "networkx", "jinja2", "markupsafe", "filelock", "fsspec",
+                          "typing_extensions", "setuptools", "pkg_resources", "pip", "torchgen", "functorch"))
+
+FUTURE_FEATURES = frozenset(("nested_scopes", "generators", "division", "absolute_import", "with_statement",
+                             "print_function", "unicode_literals", "barry_as_FLUFL", "generator_stop",
+                             "annotations"))
 
 
 def comp_targets(generators):
@@ -794,6 +805,13 @@ class Compiler(GeneratorCompiler):
                 raise ImportError(f"No module named '{path}' in gradrepl")
             return not_offered
 
+        if top not in sys.stdlib_module_names and top not in WITH_PYTORCH:
+            def missing():              # torchvision, matplotlib, pandas: as in a plain PyTorch install
+                exc = ModuleNotFoundError(f"No module named '{top}'")
+                exc.gradrepl_hint = msg("hint.no_module", "en", name=top)
+                raise exc
+            return missing
+
         def refused():
             raise count_refusal(ImportError(f"import of '{top}' is not allowed in gradrepl "
                                             f"(only torch, math and random)"))
@@ -801,6 +819,8 @@ class Compiler(GeneratorCompiler):
 
     def s_ImportFrom(self, node, scope, loops):
         path = node.module or ""
+        if path == "__future__" and not node.level:
+            return self.future_import(node)
         if node.level:
             def refused(env):
                 raise count_refusal(ImportError("relative imports are not allowed in gradrepl"))
@@ -830,6 +850,17 @@ class Compiler(GeneratorCompiler):
                     exc = refusal(value)
                     raise ImportError(str(exc)) if type(value) is Later else exc
                 env[target] = value
+        return run
+
+    @staticmethod
+    def future_import(node):
+        """`from __future__ import print_function` (old tutorials): Python 3 has them all."""
+        unknown = [a.name for a in node.names if a.name not in FUTURE_FEATURES]
+
+        def run(env):
+            if unknown:
+                raise SyntaxError("not a chance" if unknown[0] == "braces"
+                                  else f"future feature {unknown[0]} is not defined")
         return run
 
     # --- targets ---------------------------------------------------------------------------

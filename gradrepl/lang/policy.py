@@ -127,7 +127,7 @@ TRUSTED_BUILTIN_NAMES = ("exit", "quit")
 EXCEPTIONS = (
     Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
     KeyError, LookupError, NameError, NotImplementedError, OverflowError,
-    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError, StopIteration,
+    RuntimeError, TypeError, ValueError, ZeroDivisionError, ImportError, ModuleNotFoundError, StopIteration,
     FileNotFoundError,      # torch.load of a name never saved in the session
 )
 

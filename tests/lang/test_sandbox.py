@@ -1,4 +1,5 @@
 """The sandbox rules, one by one (policy.py): what user code can never reach."""
+import pathlib
 import pytest
 from lang_helpers import headline, run
 
@@ -100,6 +101,18 @@ def test_refused_torch_names_say_so(src):
     _, r = run(src)
     assert not r.ok
     assert "not available" in r.errors[0].message or "has no attribute" in r.errors[0].message
+
+
+def test_torch_save_keeps_files_in_memory_and_writes_none(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out, r = run("torch.save({'w': torch.ones(2)}, 'f.pth')\ntorch.load('f.pth')\n"
+                 "torch.save(print, '/tmp/gradrepl-pwned')\ntorch.load('missing.pth')\n")
+    assert out == "{'w': tensor([1., 1.])}\n"
+    assert r.errors[0].headline == "FileNotFoundError: [Errno 2] No such file or directory: 'missing.pth'"
+    assert list(tmp_path.iterdir()) == []
+    assert not pathlib.Path("/tmp/gradrepl-pwned").exists()
+    _, r = run("torch.load('f.pth')\n")        # another session has other files
+    assert r.errors[0].type_name == "FileNotFoundError"
 
 
 def test_no_host_objects_by_attributes():

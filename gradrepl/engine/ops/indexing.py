@@ -381,16 +381,24 @@ def select(self, dim, index):
 @rule("GatherBackward0", ("self",), ("zeros(self.sizes()).scatter_add(dim, index, grad)",), saved=("index",),
       ctx=("shape", "dim"))
 def GatherBackward0(grad, xp, index, shape, dim):
+    if len(xp.raw(grad).shape) != len(shape):     # a 0-d index gathered one element
+        grad = xp.reshape(grad, (1,))
     return (xp.scatter_add_along(shape, dim, xp.raw(index), grad),)
 
 
 @declare("gather", rules=[GatherBackward0])
 def gather(self, dim, index):
+    if max(index._a.ndim, 1) != max(self._a.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    if self._a.ndim == 0:                          # a 0-d tensor counts as one element here
+        return gather(self.reshape(1), dim, index.reshape(-1)).reshape(index.shape)
     d = wrap_dim(dim, self._a.ndim)
     idx = index._a
     if idx.dtype.kind not in "iu" or idx.dtype.itemsize < 4:
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     check_gather_scatter("gather", self._a.shape, d, idx)
+    if idx.ndim == 0:
+        return result(self._a[idx], GatherBackward0, (self,), (index.reshape(1),), (self._a.shape, 0))
     a = self._a
     if a.ndim == 0:
         out = np.broadcast_to(a, idx.shape).copy()

@@ -6,6 +6,7 @@ rules are written against xp where the formula is elementwise, so create_graph w
 them; the structural ones (convolution, pooling, norms) compute their gradient on arrays.
 """
 import math
+import os
 
 import numpy as np
 
@@ -1494,6 +1495,48 @@ def _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask)
     return (gx, gw, gb)
 
 
+# at::get_num_threads(): PyTorch's channels-last batch-norm statistics depend on it
+# (torch.set_num_threads sets it, through spellings.set_num_threads)
+THREADS = {"n": os.cpu_count() or 1}
+
+
+def _fma32(a, b, c):
+    """a * b + c rounded once, as PyTorch's CPU kernels (built with FMA contraction) give it
+    for float32; float64 stays a plain multiply-add."""
+    if a.dtype != np.float32:
+        return a * b + c
+    return (a.astype(np.float64) * b + c).astype(np.float32)
+
+
+def _bn_batch_stats(x, n):
+    """PyTorch's batch_norm_cpu_collect_stats kernels: per-channel mean and sum of squared
+    deviations, in the input's dtype, summed in PyTorch's order."""
+    dt, c = x.dtype, x.shape[1]
+    if x.size == x.shape[0] * c:
+        # N x C (image size 1) takes the channels-last kernel: each thread sums its block of
+        # rows in the input's dtype, the blocks are then added in double
+        rows = x.reshape(x.shape[0], c)
+        threads = min(THREADS["n"], len(rows))
+        chunk = -(-len(rows) // threads)
+        blocks = [rows[k:k + chunk] for k in range(0, len(rows), chunk)]
+        total = np.zeros(c)
+        for block in blocks:
+            total = total + np.add.accumulate(block, axis=0)[-1]
+        mean = (total / n).astype(dt)
+        total = np.zeros(c)
+        for block in blocks:
+            acc = np.zeros(c, dt)
+            for row in block:
+                d = row - mean
+                acc = _fma32(d, d, acc)
+            total = total + acc
+        return mean, total.astype(dt)
+    per_channel = np.moveaxis(x, 1, 0).reshape(c, -1)
+    mean = (np.add.accumulate(per_channel.astype(np.float64), axis=1)[:, -1] / n).astype(dt)
+    d = per_channel - mean[:, None]
+    return mean, np.add.accumulate((d * d).astype(np.float64), axis=1)[:, -1].astype(dt)
+
+
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
     x = input._a
     if x.ndim < 2:
@@ -1502,6 +1545,39 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                        (bias, "bias")):
         if stat is not None and stat._a.size != x.shape[1]:
             raise RuntimeError(f"{name} should contain {x.shape[1]} elements not {stat._a.size}")
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    n = x.size // x.shape[1]
+    if x.dtype not in (np.float32, np.float64):
+        return _batch_norm_f64(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    dt = x.dtype.type
+    if training:
+        if n <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size torch.Size({list(x.shape)})")
+        mean, var_sum = _bn_batch_stats(x, n)
+        invstd = (1 / np.sqrt((var_sum / dt(n)).astype(np.float64) + eps)).astype(dt)
+        mom = dt(momentum)                  # PyTorch updates the running stats in their dtype
+        if running_mean is not None:
+            rm = running_mean._a
+            rm[...] = _out(mom * mean + (dt(1) - mom) * rm.astype(dt), rm)
+            running_mean._ver[0] += 1
+        if running_var is not None:
+            rv = running_var._a
+            rv[...] = _out(_fma32(np.full_like(var_sum, mom), var_sum / dt(n - 1), (dt(1) - mom) * rv.astype(dt)), rv)
+            running_var._ver[0] += 1
+    else:
+        mean = running_mean._a.astype(x.dtype)
+        invstd = dt(1) / np.sqrt(running_var._a.astype(x.dtype) + dt(eps))
+    alpha = invstd if weight is None else invstd * weight._a.astype(x.dtype)
+    beta = (_f64(bias._a) if bias is not None else 0.0) - _f64(mean) * alpha
+    y = _fma32(x, alpha.reshape(shape), beta.astype(x.dtype).reshape(shape))
+    return result(y, NativeBatchNormBackward0, (input, weight, bias), (input, weight),
+                  (axes, _f64(mean).reshape(shape), _f64(invstd).reshape(shape), training, eps))
+
+
+def _batch_norm_f64(input, running_mean, running_var, weight, bias, training, momentum, eps):
+    """Half precision: computed in float64 and rounded once."""
+    x = input._a
     axes = (0,) + tuple(range(2, x.ndim))
     shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
     x64 = _f64(x)

@@ -31,6 +31,21 @@ def _check_index(index, name):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
 
 
+def _dims_checked(self, index, src):
+    """PyTorch's dimension checks of scatter/scatter_add (a 0-d tensor counts as one
+    dimension there); returns the index as a Tensor and an array of at least one dim."""
+    nd = max(self._a.ndim, 1)
+    idx = _idx(index)
+    if max(idx.ndim, 1) != nd:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if type(src) is Tensor and max(src._a.ndim, 1) != nd:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if idx.ndim == 0:
+        idx = idx.reshape(1)
+        return _new(idx), idx
+    return (index if type(index) is Tensor else _new(idx)), idx
+
+
 def _sub(a, idx):
     """The leading block of `a` that an index of shape idx.shape addresses (PyTorch lets
     src be larger than index)."""
@@ -45,7 +60,9 @@ def ScatterBackward0(grad, xp, index, dim, src_shape):
     gs = None
     if src_shape is not None:
         taken = xp.index(grad, _along(idx, dim))
-        gs = xp.scatter(src_shape, tuple(slice(0, n) for n in idx.shape), taken)
+        gs = xp.scatter(src_shape or (1,), tuple(slice(0, n) for n in idx.shape), taken)
+        if not src_shape:                       # a 0-d src took part as one element
+            gs = xp.reshape(gs, src_shape)
     return (xp.zero_at(grad, _along(idx, dim)), gs)
 
 
@@ -61,7 +78,9 @@ def ScatterAddBackward0(grad, xp, index, dim, src_shape):
     gs = None
     if src_shape is not None:
         taken = xp.index(grad, _along(idx, dim))
-        gs = xp.scatter(src_shape, tuple(slice(0, n) for n in idx.shape), taken)
+        gs = xp.scatter(src_shape or (1,), tuple(slice(0, n) for n in idx.shape), taken)
+        if not src_shape:
+            gs = xp.reshape(gs, src_shape)
     return (grad, gs)
 
 
@@ -69,14 +88,16 @@ def scatter(self, dim, index, src=None, value=None, *, reduce=None):
     _check_index(index, "scatter")
     if src is None:
         src = value
+    if self._a.ndim == 0:                       # PyTorch treats a 0-d self as one element
+        return scatter(self.reshape(1), dim, index, src, reduce=reduce).reshape(())
+    index, idx = _dims_checked(self, index, src)
     a = self._a
     d = wrap_dim(dim, a.ndim)
-    idx = _idx(index)
-    check_gather_scatter("scatter", a.shape, d, idx, src._a.shape if type(src) is Tensor else None)
+    check_gather_scatter("scatter", a.shape, d, idx, (src._a.shape or (1,)) if type(src) is Tensor else None)
     out = a.copy()
     where = _along(idx, d)
     if type(src) is Tensor:
-        vals = _sub(src._a, idx).astype(a.dtype)
+        vals = _sub(src._a.reshape(-1) if src._a.ndim == 0 else src._a, idx).astype(a.dtype)
         if reduce == "add":
             np.add.at(out, where, vals)
         elif reduce == "multiply":
@@ -85,8 +106,7 @@ def scatter(self, dim, index, src=None, value=None, *, reduce=None):
             out[where] = vals
         src_shape = src._a.shape if src.requires_grad else None
         if reduce is None:
-            return result(out, ScatterBackward0, (self, src), (index if type(index) is Tensor else _new(idx),),
-                          (d, src_shape))
+            return result(out, ScatterBackward0, (self, src), (index,), (d, src_shape))
         return _new(out)
     if reduce == "add":
         np.add.at(out, where, a.dtype.type(src))
@@ -94,19 +114,20 @@ def scatter(self, dim, index, src=None, value=None, *, reduce=None):
         np.multiply.at(out, where, a.dtype.type(src))
     else:
         out[where] = src
-    return result(out, ScatterBackward1, (self,), (index if type(index) is Tensor else _new(idx),), d)
+    return result(out, ScatterBackward1, (self,), (index,), d)
 
 
 def scatter_add(self, dim, index, src):
     _check_index(index, "scatter_add")
+    if self._a.ndim == 0:
+        return scatter_add(self.reshape(1), dim, index, src).reshape(())
+    index, idx = _dims_checked(self, index, src)
     a = self._a
     d = wrap_dim(dim, a.ndim)
-    idx = _idx(index)
-    check_gather_scatter("scatter_add", a.shape, d, idx, src._a.shape)
+    check_gather_scatter("scatter_add", a.shape, d, idx, src._a.shape or (1,))
     out = a.copy()
-    np.add.at(out, _along(idx, d), _sub(src._a, idx).astype(a.dtype))
-    return result(out, ScatterAddBackward0, (self, src), (index if type(index) is Tensor else _new(idx),),
-                  (d, src._a.shape if src.requires_grad else None))
+    np.add.at(out, _along(idx, d), _sub(src._a.reshape(-1) if src._a.ndim == 0 else src._a, idx).astype(a.dtype))
+    return result(out, ScatterAddBackward0, (self, src), (index,), (d, src._a.shape if src.requires_grad else None))
 
 
 _REDUCE = {"sum": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
