@@ -362,6 +362,10 @@ def _pow_scalar(xa, b):
     with np.errstate(all="ignore"):
         if b == 2:
             return xa * xa
+        if b == 1:              # pow_Tensor_Scalar_out copies the base for 1 and fills 1 for 0
+            return xa.copy()
+        if b == 0:
+            return np.ones_like(xa)
         if xa.dtype.kind not in "fV":
             return np.power(xa, b)
         if b == 3:
