@@ -536,6 +536,19 @@ class Embedding(Module):
         return s.format(**self.__dict__)
 
 
+def _affine_parameters(module, shape, affine, bias, dtype):
+    """A norm layer's weight (ones) and bias (zeros), or None for each, as PyTorch's."""
+    if affine:
+        module.weight = Parameter(B.TORCH["ones"](shape, dtype=dtype))
+        if bias:
+            module.bias = Parameter(B.TORCH["zeros"](shape, dtype=dtype))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
 class LayerNorm(Module):
     torch_path = _path("LayerNorm", "normalization")
 
@@ -546,15 +559,7 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(B.TORCH["ones"](self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(B.TORCH["zeros"](self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, dtype)
 
     def forward(self, input):
         return F.namespace_fn("layer_norm")(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -576,15 +581,7 @@ class BatchNorm1d(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(B.TORCH["ones"](num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(B.TORCH["zeros"](num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_features, affine, bias, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", B.TORCH["zeros"](num_features, dtype=dtype))
             self.register_buffer("running_var", B.TORCH["ones"](num_features, dtype=dtype))

@@ -5,7 +5,7 @@ reprs (InstanceNorm*, the dropout variants and Bilinear are in extra_layers.py).
 from gradrepl.nn import backend as B
 from gradrepl.nn import functional as F
 from gradrepl.nn import init
-from gradrepl.nn.layers import ConvNd, _ntuple
+from gradrepl.nn.layers import ConvNd, _affine_parameters, _ntuple
 from gradrepl.nn.loss import Loss, WeightedLoss
 from gradrepl.nn.module import Module, Parameter
 
@@ -31,15 +31,7 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(B.TORCH["ones"](num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(B.TORCH["zeros"](num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_channels, affine, bias, dtype)
 
     def reset_parameters(self):
         if self.affine:
