@@ -407,8 +407,8 @@ class LazyConv2d(_LazyConvNd):
     becomes = Conv2d
 
 
-class MaxPool2d(Module):
-    torch_path = _path("MaxPool2d", "pooling")
+class _MaxPoolNd(Module):
+    function = None     # the F.max_pool* a subclass's forward calls
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
@@ -420,12 +420,17 @@ class MaxPool2d(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input):
-        return F.namespace_fn("max_pool2d")(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+        return F.namespace_fn(self.function)(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool2d(_MaxPoolNd):
+    torch_path = _path("MaxPool2d", "pooling")
+    function = "max_pool2d"
 
 
 class AvgPool2d(Module):

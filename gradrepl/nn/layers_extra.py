@@ -5,13 +5,9 @@ reprs (InstanceNorm*, the dropout variants and Bilinear are in extra_layers.py).
 from gradrepl.nn import backend as B
 from gradrepl.nn import functional as F
 from gradrepl.nn import init
-from gradrepl.nn.layers import ConvNd, _affine_parameters, _ntuple
-from gradrepl.nn.loss import Loss, WeightedLoss
+from gradrepl.nn.layers import ConvNd, _MaxPoolNd, _affine_parameters, _ntuple, _path
+from gradrepl.nn.loss import Loss, WeightedLoss, _path as _loss_path
 from gradrepl.nn.module import Module, Parameter
-
-
-def _path(name, file):
-    return f"torch.nn.modules.{file}.{name}"
 
 
 def _fn(name):
@@ -349,25 +345,9 @@ CircularPad3d = _pad_class("CircularPad3d", _ModePadNd, 3, "circular")
 
 
 # ------------------------------------------------------------------ pooling
-class MaxPool1d(Module):
+class MaxPool1d(_MaxPoolNd):
     torch_path = _path("MaxPool1d", "pooling")
-
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.dilation = dilation
-        self.return_indices = return_indices
-        self.ceil_mode = ceil_mode
-
-    def forward(self, input):
-        return _fn("max_pool1d")(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                                 ceil_mode=self.ceil_mode, return_indices=self.return_indices)
-
-    def extra_repr(self):
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+    function = "max_pool1d"
 
 
 class AvgPool1d(Module):
@@ -437,10 +417,6 @@ class LPPool2d(LPPool1d):
 
 
 # ------------------------------------------------------------------ losses
-def _loss_path(name):
-    return f"torch.nn.modules.loss.{name}"
-
-
 class PoissonNLLLoss(Loss):
     torch_path = _loss_path("PoissonNLLLoss")
 
