@@ -245,6 +245,16 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     return (B.TORCH["feature_alpha_dropout_"] if inplace else B.TORCH["feature_alpha_dropout"])(input, p, training)
 
 
+def _feature_dropout_maybe_unbatched(input, p, training, inplace, is_batched):
+    """dropout1d/3d: an unbatched input gets a batch dimension for the draw, then loses it."""
+    if not is_batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not is_batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
 def dropout1d(input, p=0.5, training=True, inplace=False):
     _check_p(p)
     inp_dim = input.dim()
@@ -252,13 +262,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
         raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {inp_dim}D input. Note that dropout1d "
                            "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
                            "dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
-    is_batched = inp_dim == 3
-    if not is_batched:
-        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-    result = _feature_dropout(input, p, training, inplace)
-    if not is_batched:
-        result = result.squeeze_(0) if inplace else result.squeeze(0)
-    return result
+    return _feature_dropout_maybe_unbatched(input, p, training, inplace, inp_dim == 3)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
@@ -288,13 +292,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
                               "warning, please use dropout instead. Note that dropout3d exists to provide "
                               "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, and an "
                               "optional batch dimension (i.e. 4D or 5D inputs).")
-    is_batched = inp_dim == 5
-    if not is_batched:
-        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-    result = _feature_dropout(input, p, training, inplace)
-    if not is_batched:
-        result = result.squeeze_(0) if inplace else result.squeeze(0)
-    return result
+    return _feature_dropout_maybe_unbatched(input, p, training, inplace, inp_dim == 5)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
