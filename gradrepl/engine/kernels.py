@@ -354,16 +354,17 @@ def _body_and_tail(x, vector, scalar):
     return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
 
 
-def _glibc_exp_table():
-    """2**(i/32) rounded to float64, as bit patterns less i << 47 (the exp2f_data table)."""
-    from decimal import Decimal, getcontext
-    getcontext().prec = 40
-    exact = [float(Decimal(2) ** (Decimal(i) / 32)) for i in range(32)]
-    bits = np.array(exact, np.float64).view(np.uint64)
-    return bits - (np.arange(32, dtype=np.uint64) << np.uint64(47))
-
-
-_GLIBC_T = _glibc_exp_table()
+# 2**(i/32) rounded to float64, as bit patterns less i << 47: glibc's exp2f_data table
+# (sysdeps/ieee754/flt-32/e_exp2f_data.c), written out as glibc writes it.
+_GLIBC_T = np.array([
+    0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
+    0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
+    0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
+    0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429, 0x3feea47eb03a5585,
+    0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
+    0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
+    0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
+    0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540], np.uint64)
 _GLIBC_INVLN2N = float.fromhex("0x1.71547652b82fep+0") * 32
 _GLIBC_SHIFT = float.fromhex("0x1.8p+52")
 _GLIBC_C = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3, float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,

@@ -44,19 +44,20 @@ def _parameters(fn):
     """(positional parameter names, all parameter names) of fn, following __wrapped__ as
     inspect.signature does; read from the code object (inspect.signature of the ~800 torch
     functions cost ~10 ms of every start), falling back to inspect for other callables."""
-    fn = inspect.unwrap(fn)
-    code = getattr(fn, "__code__", None)
-    if code is None or type(fn) is not types.FunctionType:
+    while hasattr(fn, "__wrapped__"):   # inspect.unwrap without its cycle bookkeeping
+        fn = fn.__wrapped__
+    if type(fn) is not types.FunctionType:
         try:
             params = inspect.signature(fn).parameters.values()
         except (TypeError, ValueError):
             return None
         positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         return positional, [p.name for p in params]
+    code = fn.__code__
     count = code.co_argcount + code.co_kwonlyargcount
     count += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
     names = code.co_varnames[:count]      # positional, keyword-only, then *args and **kwargs
-    return list(names[:code.co_argcount]), list(names)
+    return names[:code.co_argcount], names
 
 
 def _takes_dim(fn):

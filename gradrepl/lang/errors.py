@@ -5,8 +5,8 @@ from gradrepl.errors import Record
 from gradrepl.lang.policy import CONTROL_CHARS, HOST_WORDS
 from gradrepl.messages import msg
 
-_CONTROL_RE = re.compile("[" + "".join(chr(c) for c in CONTROL_CHARS) + "\ud800-\udfff]")
-# The patterns of error paths are compiled when first used (re's cache), not at start-up.
+# The patterns are compiled when first used (re's cache), not at start-up.
+_CONTROL = "[" + "".join(chr(c) for c in CONTROL_CHARS) + "\ud800-\udfff]"
 _SURROGATE = "[\ud800-\udfff]"
 
 
@@ -18,7 +18,7 @@ def redact(text: str) -> str:
 def escape_control(text: str) -> str:
     """Escape control characters (all but \\n and \\t) the way DECISIONS.md says, and lone
     surrogates."""
-    if _CONTROL_RE.search(text) is None:
+    if re.search(_CONTROL, text) is None:
         return text
     # a lone surrogate cannot be written to a UTF-8 terminal: shown as Python spells it
     return re.sub(_SURROGATE, lambda m: f"\\u{ord(m.group()):04x}", text.translate(CONTROL_CHARS))

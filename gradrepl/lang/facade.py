@@ -4,9 +4,9 @@
 Nothing here hands a host module, class, frame or function to user code.
 """
 import math
-import string
 import sys
 import types
+from _string import formatter_parser   # string.Formatter.parse, without string's import
 
 from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
     is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
@@ -426,7 +426,6 @@ def capped_method(obj, name, method):
     return run
 
 
-_FORMATTER = string.Formatter()
 _CONVERSIONS = {None: None, "s": safe_str, "r": safe_repr, "a": safe_ascii}
 
 
@@ -438,7 +437,7 @@ def str_format(template, args, kwargs, depth=2, auto=None):
     if auto is None:
         auto = [0, None]    # next automatic index; 'auto' / 'manual' once decided
     try:
-        parsed = list(_FORMATTER.parse(template))
+        parsed = list(formatter_parser(template))
     except ValueError as e:
         raise ValueError(str(e)) from None
     for literal, field, spec, conversion in parsed:

@@ -4,7 +4,6 @@ import faulthandler
 import os
 import signal
 import sys
-import threading
 
 from gradrepl import limits as limits_module
 from gradrepl.errors import BudgetExceeded, Interrupted, Record
@@ -411,8 +410,7 @@ class _Watchdog:
         self.limit = limit
         self.fired = False
         self.active = False
-        self.enabled = limit is not None and hasattr(signal, "setitimer") \
-            and threading.current_thread() is threading.main_thread()
+        self.enabled = limit is not None and hasattr(signal, "setitimer") and _main_thread()
         self.hard_stop = hard_stop and limit is not None
         self.previous = None
 
@@ -444,6 +442,11 @@ class _Watchdog:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
         return False
+
+
+def _main_thread():
+    import threading    # only with a time limit: `run FILE` and the prompt start without it
+    return threading.current_thread() is threading.main_thread()
 
 
 def _apply_limits(limits):

@@ -44,6 +44,15 @@ def test_expf_hard_inputs():
     assert got.view(np.int32).tolist() == want.view(np.int32).tolist()
 
 
+def test_glibc_exp_table_is_two_to_the_i_over_32():
+    """The written-out exp2f_data table: 2**(i/32) correctly rounded to float64, less i << 47."""
+    from decimal import Decimal, getcontext
+    getcontext().prec = 40
+    exact = np.array([float(Decimal(2) ** (Decimal(i) / 32)) for i in range(32)], np.float64)
+    want = exact.view(np.uint64) - (np.arange(32, dtype=np.uint64) << np.uint64(47))
+    assert K._GLIBC_T.dtype == np.uint64 and K._GLIBC_T.tolist() == want.tolist()
+
+
 @pytest.mark.parametrize("case", DATA["rows"], ids=lambda c: f"{c['shape']}")
 def test_softmax_and_log_softmax_rows(case):
     rows, cols = case["shape"]
