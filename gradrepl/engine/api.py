@@ -234,7 +234,7 @@ def _build_torch():
     for name in FACTORIES:
         ns[name] = S.factory(ns[name], name)
     for name, fn in ops.TORCH_FUNCTIONS.items():   # every declared op with a torch.* variant
-        ns[name] = S._torch_spellings(fn, name, S._takes_dim(fn))
+        ns[name] = S._torch_spellings(fn, name)
     ns["numel"] = F.numel
     ns["Tensor"] = TENSOR_TYPE
     ns["Size"] = Size

@@ -60,12 +60,9 @@ def _parameters(fn):
     return names[:code.co_argcount], names
 
 
-def _takes_dim(fn):
-    found = _parameters(fn)
-    if found is None:
-        return False
-    params = found[1]
-    return "dim" in params or "keepdim" in params or "dims" in params
+def _takes_dim(found):
+    """Whether parameters found by _parameters include dim/keepdim (numpy's axis=/keepdims= apply)."""
+    return found is not None and ("dim" in found[1] or "keepdim" in found[1] or "dims" in found[1])
 
 
 def _aliased_method(forward, name):
@@ -107,9 +104,9 @@ def write_out(result, out, name):
     return out
 
 
-def _second_param(fn):
-    """The name torch.NAME(input, other=...) must reach when fn calls its second parameter otherwise."""
-    found = _parameters(fn)
+def _second_param(found):
+    """The name torch.NAME(input, other=...) must reach when the function calls its second
+    parameter otherwise (found: its _parameters)."""
     if found is None:
         return None
     names = found[0]
@@ -118,8 +115,9 @@ def _second_param(fn):
     return names[1]
 
 
-def _torch_spellings(fn, name, takes_dim):
-    other_name = _second_param(getattr(fn, "__wrapped__", fn))
+def _torch_spellings(fn, name):
+    found = _parameters(fn)
+    takes_dim, other_name = _takes_dim(found), _second_param(found)
 
     def torch_fn(*args, **kwargs):
         if kwargs:
@@ -161,7 +159,7 @@ def inplace_functions():
 def install_method_aliases():
     """axis=/keepdims= on every Tensor method whose op takes dim/keepdim."""
     for op in REGISTRY.values():
-        if op.attribute or not _takes_dim(op.forward):
+        if op.attribute or not _takes_dim(_parameters(op.forward)):
             continue
         for name in op.methods:
             setattr(Tensor, name, _aliased_method(op.forward, name))

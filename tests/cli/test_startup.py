@@ -13,7 +13,7 @@ ENV = dict(os.environ, NO_COLOR="1", TERM="dumb")
 ENV.pop("GRADREPL_IN_PROCESS", None)
 
 # never needed to run a script that does not use them
-HEAVY = {"json", "argparse", "dataclasses", "shutil", "gettext", "locale",
+HEAVY = {"json", "argparse", "dataclasses", "shutil", "gettext", "locale", "decimal", "string", "threading",
          "rich", "prompt_toolkit", "pygments", "markdown_it", "ml_dtypes"}
 LIBRARY = {"gradrepl.nn", "gradrepl.optim", "gradrepl.data"}
 

@@ -36,24 +36,24 @@ def inplace_names(op):
 
 
 def _install():
-    torch_functions, functional = {}, {}
+    torch_functions, functional, methods = {}, {}, set()
     for op in REGISTRY.values():
         for name in op.methods:
             setattr(Tensor, name, property(op.forward) if op.attribute else op.forward)
-        for name in inplace_names(op):
+        inplace = inplace_names(op)
+        for name in inplace:
             setattr(Tensor, name, op.inplace)
+        methods.update(op.methods, inplace)
         for dunder, fn in op.dunders.items():
             setattr(Tensor, dunder, fn)
         for name in op.functions:
             torch_functions[name] = _torch_function(op, name)
         if op.functional is not None:   # under the op's name, or the function's `functional_name`
             functional[getattr(op.functional, "functional_name", op.name)] = op.functional
-    return torch_functions, functional
+    return torch_functions, functional, frozenset(methods)
 
 
-TORCH_FUNCTIONS, FUNCTIONAL = _install()
-METHODS = frozenset(n for op in REGISTRY.values() for n in op.methods) | frozenset(
-    n for op in REGISTRY.values() for n in inplace_names(op))
+TORCH_FUNCTIONS, FUNCTIONAL, METHODS = _install()
 BARE = tuple(sorted(op.name for op in REGISTRY.values() if op.bare))
 NOT_TENSOR_RESULTS = frozenset(n for op in REGISTRY.values() if not op.returns_tensor
                                for n in (*op.methods, *op.functions))
