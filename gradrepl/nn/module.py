@@ -24,6 +24,11 @@ class LibraryMeta(type):
         return f"<class '{path or '__main__.' + cls.__name__}'>"
 
 
+def _path(name, file):
+    """The dotted name PyTorch prints for a class of torch/nn/modules/FILE.py."""
+    return f"torch.nn.modules.{file}.{name}"
+
+
 # ------------------------------------------------------------------ Parameter
 def is_parameter(obj):
     return B.is_tensor(obj) and B.PARAMETERS.get(id(obj)) is obj
