@@ -273,59 +273,9 @@ class EmbeddingBag(Module):
             B.fill_row_(self.weight, self.padding_idx, 0)
 
     def forward(self, input, offsets=None, per_sample_weights=None):
-        mode = self.mode
-        if per_sample_weights is not None and input.size() != per_sample_weights.size():
-            raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then "
-                             f"it must have the same shape as the input ({input.shape})")
-        include_last = self.include_last_offset
-        if input.dim() == 2:
-            if offsets is not None:
-                raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch "
-                                 "of fixed length sequences. However, found offsets of type "
-                                 f"{B.class_repr(offsets)}")
-            starts = list(range(0, input.numel(), input.size(1))) if input.size(1) else [0] * input.size(0)
-            include_last = False
-            flat = input.reshape(-1)
-            weights = None if per_sample_weights is None else per_sample_weights.reshape(-1)
-        elif input.dim() == 1:
-            if offsets is None:
-                raise ValueError("offsets has to be a 1D Tensor but got None")
-            if offsets.dim() != 1:
-                raise ValueError("offsets has to be a 1D Tensor")
-            starts = offsets.tolist()
-            flat, weights = input, per_sample_weights
-        else:
-            raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
-        if mode not in ("sum", "mean", "max"):
-            raise ValueError("mode has to be one of sum, mean or max")
-        if weights is not None and mode != "sum":
-            raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
-                                      f"supported for mode='sum' (got mode='{mode}'). Please open a feature request "
-                                      "on GitHub.")
-        n = flat.numel()
-        ends = starts[1:] + [n]
-        if include_last:
-            starts, ends = starts[:-1], starts[1:]
-        rows = F.namespace_fn("embedding")(flat, self.weight)
-        if weights is not None:
-            rows = rows * weights.unsqueeze(1)
-        idx = flat.tolist()
-        bags = []
-        zeros = B.TORCH["zeros"](self.embedding_dim, dtype=self.weight.dtype)
-        for s, e in zip(starts, ends):
-            keep = [k for k in range(s, e) if idx[k] != self.padding_idx]
-            if not keep:
-                bags.append(zeros)
-                continue
-            picked = rows[keep[0]:keep[-1] + 1] if keep == list(range(keep[0], keep[-1] + 1)) else \
-                rows[B.TORCH["tensor"](keep)]
-            if mode == "max":
-                bags.append(picked.max(0)[0])
-            elif mode == "mean":
-                bags.append(picked.sum(0) / len(keep))
-            else:
-                bags.append(picked.sum(0))
-        return B.TORCH["stack"](bags, 0) if bags else B.TORCH["zeros"](0, self.embedding_dim)
+        return F.namespace_fn("embedding_bag")(input, self.weight, offsets, self.max_norm, self.norm_type,
+                                               self.scale_grad_by_freq, self.mode, self.sparse, per_sample_weights,
+                                               self.include_last_offset, self.padding_idx)
 
     @classmethod
     def from_pretrained(cls, embeddings, freeze=True, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
