@@ -15,6 +15,7 @@ from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scala
 from gradrepl.engine.ops.elementwise import _exp, _f64, _math, _sigmoid
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.rng import _fma32 as fma32
 from gradrepl.engine.tensor import Tensor, _new
 
 _SQRT_PI = math.sqrt(math.pi)
@@ -355,17 +356,25 @@ def LerpBackward1(grad, xp, self, end, weight, shapes):
     return tuple(None if s is None else xp.sum_to(g, s) for g, s in zip(gs, shapes))
 
 
+def _lerp_kernel(a, b, w):
+    """ATen's lerp: start + weight * (end - start) for |weight| < 0.5, else end - (end - start) * (1 - weight);
+    float32 with a fused multiply-add (its vectorised kernel), float64 plainly."""
+    d = b - a
+    small = np.abs(w) < 0.5
+    if a.dtype == np.float32:
+        return np.where(small, fma32(w, d, a), fma32(w - w.dtype.type(1), d, b))
+    return np.where(small, a + w * d, b - d * (1 - w)).astype(a.dtype)
+
+
 @declare("lerp", rules=[LerpBackward0, LerpBackward1],
          inplace=lambda self, end, weight: inplace(self, end, lerp, weight=weight))
 def lerp(self, end, weight):
     a, b = self._a, end._a
     if type(weight) is Tensor:
-        w = weight._a
-        out = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)).astype(a.dtype)
+        out = _lerp_kernel(a, b, weight._a)
         shp = tuple(t._a.shape if t.requires_grad else None for t in (self, end, weight))
         return result(out, LerpBackward1, (self, end, weight), (self, end, weight), shp)
-    w = a.dtype.type(weight)
-    out = np.where(abs(weight) < 0.5, a + w * (b - a), b - (b - a) * (a.dtype.type(1) - w)).astype(a.dtype)
+    out = _lerp_kernel(a, b, np.asarray(weight, a.dtype))
     shp = (a.shape if self.requires_grad else None, b.shape if end.requires_grad else None)
     return result(np.asarray(out), LerpBackward0, (self, end), (), (weight, *shp))
 
