@@ -97,7 +97,15 @@ class _Context:
     def call(fn, args, kwargs):
         if type(fn) is function:
             return fn.invoke(args, kwargs)
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, AttributeError, RuntimeError, IndexError) as e:
+            # arguments of types PyTorch's parser refuses: its message, whatever ours said
+            from gradrepl.engine import signatures
+            wrong = signatures.mismatch(fn, args, kwargs, e)
+            if wrong is None:
+                raise
+            raise wrong from None
 
     def autograd_function_base(self):
         return self.api.TORCH["autograd"]["Function"]
