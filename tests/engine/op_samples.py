@@ -492,6 +492,12 @@ SAMPLES = {
     "map2_": "refused on purpose (calls a Python function per element): tests/engine/test_api_extras.py",
     "cartesian_prod": [S(R(2), R(3), call=lambda torch, x, y: torch.cartesian_prod(x, y))],
     # tensor API breadth: sorting and reductions
+    "quantile": [S(R(3, 4), call=lambda torch, x: torch.quantile(x, 0.3)),
+                 S(R(3, 4), call=lambda torch, x: x.quantile(torch.tensor([0.2, 0.8], dtype=torch.float64), dim=1,
+                                                             keepdim=True)),
+                 S(R(3, 4), call=lambda torch, x: torch.quantile(x, 0.6, dim=0, interpolation="midpoint")),
+                 S(R(5), call=lambda torch, x: x.quantile(0.5, interpolation="nearest"))],
+    "nanquantile": [S(R(3, 4), call=lambda torch, x: torch.nanquantile(x, 0.4, dim=1))],
     "sort": [S(R(2, 3), call=lambda torch, x: x.sort(1)[0]), S(R(2, 3), call=lambda torch, x: x.sort(0, True)[1])],
     "argsort": [S(R(2, 3))],
     "msort": [S(R(3, 2))],
