@@ -74,6 +74,8 @@ IMPORTS = {
     "torch": ("torch",),
     "torch.autograd": ("torch", "autograd"),
     "torch.autograd.functional": ("torch", "autograd", "functional"),
+    "torch.autograd.profiler": ("torch", "autograd", "profiler"),
+    "torch.profiler": ("torch", "profiler"),
     "torch.func": ("torch", "func"),
     "torch.functional": ("torch", "functional"),
     "torch.linalg": ("torch", "linalg"),
