@@ -248,3 +248,17 @@ class RReLU(Module):
     def extra_repr(self):
         inplace_str = ", inplace=True" if self.inplace else ""
         return f"lower={self.lower}, upper={self.upper}{inplace_str}"
+
+
+class ChannelShuffle(Module):
+    torch_path = _path("ChannelShuffle", "channelshuffle")
+
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.namespace_fn("channel_shuffle")(input, self.groups)
+
+    def extra_repr(self):
+        return f"groups={self.groups}"

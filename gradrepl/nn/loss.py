@@ -1,5 +1,6 @@
 """The loss modules of torch.nn (torch/nn/modules/loss.py)."""
 from gradrepl.nn import functional as F
+from gradrepl.nn.layers import PairwiseDistance
 from gradrepl.nn.module import Module, _path
 
 
@@ -236,3 +237,21 @@ class TripletMarginLoss(Loss):
     def forward(self, anchor, positive, negative):
         return F.namespace_fn("triplet_margin_loss")(anchor, positive, negative, margin=self.margin, p=self.p,
                                                      eps=self.eps, swap=self.swap, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(Loss):
+    torch_path = _path("TripletMarginWithDistanceLoss", "loss")
+
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} "
+                             "instead")
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.namespace_fn("triplet_margin_with_distance_loss")(
+            anchor, positive, negative, distance_function=self.distance_function, margin=self.margin, swap=self.swap,
+            reduction=self.reduction)

@@ -152,3 +152,34 @@ class LPPool1d(_LPPoolNd):
 class LPPool2d(_LPPoolNd):
     torch_path = _path("LPPool2d", "pooling")
     function = "lp_pool2d"
+
+
+class _MaxUnpoolNd(Module):
+    function = None
+    single = None       # the tuple helper: (k,) or (k, k)
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        tup = type(self).single
+        self.kernel_size = tup(kernel_size)
+        self.stride = tup(stride if stride is not None else kernel_size)
+        self.padding = tup(padding)
+
+    def forward(self, input, indices, output_size=None):
+        return F.namespace_fn(self.function)(input, indices, self.kernel_size, self.stride, self.padding,
+                                             output_size)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    torch_path = _path("MaxUnpool1d", "pooling")
+    function = "max_unpool1d"
+    single = staticmethod(lambda v: _ntuple(v, 1))
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    torch_path = _path("MaxUnpool2d", "pooling")
+    function = "max_unpool2d"
+    single = staticmethod(lambda v: _ntuple(v, 2))

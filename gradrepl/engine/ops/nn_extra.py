@@ -255,6 +255,93 @@ def pixel_unshuffle(input, downscale_factor):
 
 
 declare("pixel_shuffle", pixel_shuffle, method=False, functional=True, rules=[PixelShuffleBackward0])
+
+
+# ------------------------------------------------------------------ channel shuffle, max unpooling
+def _channel_shuffle(a, groups):
+    n, c = a.shape[:2]
+    return np.ascontiguousarray(a.reshape(n, groups, c // groups, *a.shape[2:]).swapaxes(1, 2)).reshape(a.shape)
+
+
+@rule("ChannelShuffleBackward0", ("self",), ("channel_shuffle(grad, channels / groups)",), ctx=("groups",))
+def ChannelShuffleBackward0(grad, xp, groups):
+    if xp.tensors:
+        return (channel_shuffle(grad, grad.shape[1] // groups),)
+    return (_channel_shuffle(grad, grad.shape[1] // groups),)
+
+
+def channel_shuffle(input, groups):
+    """torch.channel_shuffle / F.channel_shuffle: the channels in `groups` groups, interleaved."""
+    a = input._a
+    if a.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {shape_list(a.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    if a.shape[1] % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {a.shape[1]} channels and {groups} "
+                           "groups.")
+    return result(_channel_shuffle(a, groups), ChannelShuffleBackward0, (input,), (), groups)
+
+
+declare("channel_shuffle", channel_shuffle, method=False, functional=True, rules=[ChannelShuffleBackward0])
+
+
+@rule("MaxUnpool2DBackward0", ("self",), ("grad read back at indices",), ctx=("indices",))
+def MaxUnpool2DBackward0(grad, xp, indices):
+    flat_idx = indices.reshape(*indices.shape[:-2], -1)
+    if xp.tensors:      # a gather, so that the gradient stays a function of grad
+        return (grad.flatten(-2).gather(-1, _new(flat_idx)).view(*indices.shape),)
+    flat = grad.reshape(*grad.shape[:-2], -1)
+    return (np.take_along_axis(flat, flat_idx, -1).reshape(indices.shape),)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    """torch.nn.functional's _unpool_output_size: the default size, or output_size checked against it."""
+    n = len(kernel_size)
+    default = [(input._a.shape[-n + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(n)]
+    if output_size is None:
+        return default
+    if len(output_size) == n + 2:
+        output_size = output_size[2:]
+    if len(output_size) != n:
+        raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a length "
+                         f"of '{len(output_size)}'")
+    for d in range(n):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return list(output_size)
+
+
+def _max_unpool2d(input, indices, output_size):
+    """ATen's max_unpool2d: each value written at its index of an (oh, ow) plane of zeros."""
+    a, idx = input._a, indices._a
+    oh, ow = output_size
+    if idx.size and (idx.min() < 0 or idx.max() >= oh * ow):
+        bad = idx[(idx < 0) | (idx >= oh * ow)].flat[-1]     # ATen keeps the last one its loop meets
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {oh}x{ow})")
+    out = np.zeros((*a.shape[:-2], oh * ow), a.dtype)
+    np.put_along_axis(out, idx.reshape(*idx.shape[:-2], -1), a.reshape(*a.shape[:-2], -1), -1)
+    return result(out.reshape(*a.shape[:-2], oh, ow), MaxUnpool2DBackward0, (input,), (), idx.copy())
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = _tuple(kernel_size, 2)
+    stride = _tuple(stride, 2) if stride is not None else kernel_size
+    return _max_unpool2d(input, indices, _unpool_output_size(input, kernel_size, stride, _tuple(padding, 2),
+                                                             output_size))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """PyTorch's composite: max_unpool2d over a trailing dim of 1, squeezed."""
+    kernel_size = _tuple(kernel_size, 1)
+    stride = _tuple(stride, 1) if stride is not None else kernel_size
+    size = _unpool_output_size(input, kernel_size, stride, _tuple(padding, 1), output_size) + [1]
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), size).squeeze(-1)
+
+
+declare("max_unpool1d", max_unpool1d, method=False, function=False, functional=True, rules=[])
+declare("max_unpool2d", max_unpool2d, method=False, function=False, functional=True, rules=[MaxUnpool2DBackward0])
 declare("pixel_unshuffle", pixel_unshuffle, method=False, functional=True, rules=[PixelUnshuffleBackward0])
 
 
