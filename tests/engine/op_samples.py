@@ -352,6 +352,8 @@ SAMPLES = {
                    S(R(4, 3), C(3), C(3, kind="positive"), call=_fn("batch_norm"))],
     "layer_norm": [S(R(2, 3), R(3), R(3), call=lambda torch, x, w, b: torch.nn.functional.layer_norm(x, (3,), w, b))],
     "embedding": [S(I([[0, 2], [4, 2]]), R(5, 3), call=_fn("embedding"))],
+    "rrelu_": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.rrelu_(x * 1)),
+               S(R(5), call=lambda torch, x: torch.rrelu_(x * 1, 0.1, 0.3))],
     "channel_shuffle": [S(R(2, 6, 2, 2), call=_fn("channel_shuffle", 3))],
     "max_unpool1d": [S(R(1, 2, 3), I([[[1, 2, 5], [0, 3, 4]]]), call=_fn("max_unpool1d", 2))],
     "max_unpool2d": [S(R(1, 2, 2, 2), I([[[[0, 3], [9, 14]], [[1, 6], [8, 15]]]]), call=_fn("max_unpool2d", 2)),
@@ -794,6 +796,9 @@ GAPS = {
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
     "cg_graph": {
+        **{f"rrelu_:{k}": "in place on x * 1, the create_graph gradient reaches MulBackward0's input through "
+           "AddBackward0 in gradrepl (PyTorch: RreluWithNoiseBackwardBackward0, the in-place node's own double "
+           "backward)" for k in range(2)},
         **{f"scaled_dot_product_attention:{k}": "the 3-d math path's matmuls are one UnsafeViewBackward0 each in "
            "gradrepl (PyTorch: expand/view/bmm/_unsafe_view); the 4-d flash node's gradient is composed "
            "(PyTorch: _scaled_dot_product_flash_attention_for_cpu_backward)" for k in range(5)},

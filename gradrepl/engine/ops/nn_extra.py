@@ -831,9 +831,18 @@ def RreluWithNoiseBackward0(grad, xp, self, noise, lower, upper, training):
     return (xp.depends(grad * xp.constant(factor), self),)
 
 
+# rrelu_with_noise_ (in place): the same derivative under its own node name
+RreluWithNoiseBackward1 = rule("RreluWithNoiseBackward1", ("self",), RreluWithNoiseBackward0.formulas,
+                               saved=("self", "noise"), ctx=("lower", "upper", "training"))(RreluWithNoiseBackward0.fn)
+
+
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     if inplace:
-        return _inplace(input, None, lambda s, _other: rrelu(s, lower, upper, training))
+        return _inplace(input, None, lambda s, _other: _rrelu(s, lower, upper, training, RreluWithNoiseBackward1))
+    return _rrelu(input, lower, upper, training, RreluWithNoiseBackward0)
+
+
+def _rrelu(input, lower, upper, training, spec):
     x = _float_input(input, "rrelu_with_noise")
     if training:
         noise = np.ones_like(x)
@@ -846,14 +855,23 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         noise = np.ones_like(x)
         slope = x.dtype.type((lower + upper) / 2)
         out = np.where(x <= 0, x * slope, x).astype(x.dtype, copy=False)
-    return result(out, RreluWithNoiseBackward0, (input,), (input, _new(noise)), (lower, upper, training))
+    return result(out, spec, (input,), (input, _new(noise)), (lower, upper, training))
 
 
 def _torch_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
     return rrelu(input, lower, upper, training)
 
 
-declare("rrelu", rrelu, method=False, torch_forward=_torch_rrelu, functional=True, rules=[RreluWithNoiseBackward0])
+declare("rrelu", rrelu, method=False, torch_forward=_torch_rrelu, functional=True,
+        rules=[RreluWithNoiseBackward0, RreluWithNoiseBackward1])
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """F.rrelu_ / torch.rrelu_: rrelu in place."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+declare("rrelu_", rrelu_, method=False, functional=True, rules=[])
 
 
 # ------------------------------------------------------------------ upsampling (F.interpolate's kernels)
