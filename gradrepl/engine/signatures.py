@@ -16,7 +16,7 @@ from gradrepl.engine.dtypes import DType
 from gradrepl.engine.tensor import Tensor
 from gradrepl.engine.util import got_args, pytype
 
-_TABLE = json.loads((Path(__file__).with_name("signatures.json")).read_text(encoding="utf-8"))
+_TABLE = {}         # signatures.json, read on the first failed call
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}   # numpy spellings PyTorch's parser accepts
 # the ops whose Tensor arguments PyTorch's parser also takes as Python numbers (torch.add(1, 2))
 NUMBERS_AS_TENSORS = frozenset("add div divide mul multiply sub subtract true_divide floor_divide copy to".split())
@@ -165,6 +165,8 @@ def mismatch(fn, args, kwargs, error):
 def check(name, form, args, kwargs):
     """PyTorch's TypeError when args/kwargs fit none of the signatures of torch.NAME (form
     "function") or Tensor.NAME ("method", args without self), else None."""
+    if not _TABLE:
+        _TABLE.update(json.loads(Path(__file__).with_name("signatures.json").read_text(encoding="utf-8")))
     entry = _TABLE[form].get(name)
     if entry is None:
         return None
