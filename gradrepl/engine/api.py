@@ -11,7 +11,7 @@ from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
-from gradrepl.engine import ops, profiler, rng
+from gradrepl.engine import ops, profiler, rng, signatures
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine.creation import from_numpy
@@ -289,6 +289,7 @@ S.install_method_aliases()
 
 
 TORCH = _build_torch()
+signatures.register_functions(TORCH)
 
 
 # ------------------------------------------------------------------ attribute allow-lists

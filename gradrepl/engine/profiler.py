@@ -11,6 +11,7 @@ Python's profiling hook (sys.setprofile) sees each op's forward start and end.
 import sys
 import time
 
+from gradrepl.engine.ops import REGISTRY, SPECS
 from gradrepl.engine.tensor import Tensor
 
 ACTIVITIES = {"CPU": 0, "XPU": 1, "MTIA": 4, "CUDA": 2, "HPU": 3, "PrivateUse1": 5}
@@ -41,7 +42,6 @@ _SESSIONS = []      # the profiles that are recording (innermost last)
 def _op_codes():
     if _CODES:
         return
-    from gradrepl.engine.ops import REGISTRY, SPECS
     fns = []
     for op in REGISTRY.values():
         fns += [(op.forward, "aten::" + op.name)] + [(f, "aten::" + op.name) for f in op.dunders.values()]

@@ -9,7 +9,6 @@ parameters of the others. `mismatch` is asked only after a call has failed (the 
 call site), so calls that work cost nothing; it answers PyTorch's TypeError when the
 arguments fit none of PyTorch's signatures, else None (the call's own error stands).
 """
-import json
 from pathlib import Path
 
 from gradrepl.engine.dtypes import DType
@@ -21,7 +20,7 @@ _ALIASES = {"axis": "dim", "keepdims": "keepdim"}   # numpy spellings PyTorch's 
 # the ops whose Tensor arguments PyTorch's parser also takes as Python numbers (torch.add(1, 2))
 NUMBERS_AS_TENSORS = frozenset("add div divide mul multiply sub subtract true_divide floor_divide copy to".split())
 _PARSED = {}
-_FUNCTIONS = {}     # torch.* function object -> its name (filled on first use)
+_FUNCTIONS = {}     # torch.* function object -> its name (api.py registers them)
 
 
 def _is_int(v):
@@ -136,14 +135,6 @@ def _which(fn):
         if not hasattr(fn, "fn"):
             break
         fn = fn.fn
-    if not _FUNCTIONS:
-        from gradrepl.engine.api import TORCH
-        for key, value in TORCH.items():
-            if callable(value) and not isinstance(value, type):
-                try:
-                    _FUNCTIONS.setdefault(value, key)
-                except TypeError:       # unhashable
-                    pass
     try:
         name = _FUNCTIONS.get(fn)
     except TypeError:
@@ -151,10 +142,22 @@ def _which(fn):
     return (name, "function") if name is not None else None
 
 
+def register_functions(namespace):
+    """The torch namespace's functions, so that a failed call to one is known by its name."""
+    for key, value in namespace.items():
+        if callable(value) and not isinstance(value, type):
+            try:
+                _FUNCTIONS.setdefault(value, key)
+            except TypeError:       # unhashable
+                pass
+
+
 def mismatch(fn, args, kwargs, error):
     """PyTorch's TypeError for this failed call when its argument types fit none of PyTorch's
     signatures of fn; None when they do, when fn is not a torch function or Tensor method, or
     when the error already says what PyTorch says (it may say more below its first line)."""
+    if "in gradrepl" in str(error):     # gradrepl's own refusals (x.map_(f), budgets) stand
+        return None
     which = _which(fn)
     wrong = None if which is None else check(*which, args, kwargs)
     if wrong is None or str(error).split("\n")[0] == str(wrong).split("\n")[0]:
@@ -166,6 +169,7 @@ def check(name, form, args, kwargs):
     """PyTorch's TypeError when args/kwargs fit none of the signatures of torch.NAME (form
     "function") or Tensor.NAME ("method", args without self), else None."""
     if not _TABLE:
+        import json     # not at import: an empty script never needs it (tests/cli/test_startup.py)
         _TABLE.update(json.loads(Path(__file__).with_name("signatures.json").read_text(encoding="utf-8")))
     entry = _TABLE[form].get(name)
     if entry is None:

@@ -7,6 +7,7 @@ import sys
 import threading
 
 from gradrepl import limits as limits_module
+from gradrepl.engine import signatures
 from gradrepl.errors import BudgetExceeded, Interrupted, Record
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.carets import carets, find_statement
@@ -101,7 +102,6 @@ class _Context:
             return fn(*args, **kwargs)
         except (TypeError, ValueError, AttributeError, RuntimeError, IndexError) as e:
             # arguments of types PyTorch's parser refuses: its message, whatever ours said
-            from gradrepl.engine import signatures
             wrong = signatures.mismatch(fn, args, kwargs, e)
             if wrong is None:
                 raise
