@@ -7,7 +7,9 @@ overloaded name answers "NAME() received an invalid combination of arguments ...
 one of:" followed by its signatures, which are kept as printed. A name with one signature
 answers "NAME(): argument 'P' (position N) must be T, not ..."; the next position is then
 probed with a valid value in place of that one, and so on, which gives its positional
-parameters in order. Writes gradrepl/engine/signatures.json.
+parameters in order. A torch.nn.functional name is called with an odd object at position 0
+or 1 (tensors elsewhere): the message there, which names the C++ function it reaches, is kept
+as a template. Writes gradrepl/engine/signatures.json.
 
     /work/venv/bin/python scripts/record_signatures.py [--torch PYTHON]
 """
@@ -90,6 +92,33 @@ for name in names["method"]:
         found = probe(lambda *a, name=name: getattr(torch.ones(2, 2), name)(*a))
         if found:
             out["method"][name] = found
+# torch.nn.functional: a tensor where a parameter must be given, an odd object at position 0 or 1;
+# the message PyTorch's parser gives (it names the C++ function and its position) kept as a template
+import inspect
+import torch.nn.functional as F
+ONE = re.compile(r"^\w+\(\): argument '\w+' (?:\(position \d+\) )?must be (.+), not Odd$")
+out["functional"] = {}
+for name in names["functional"]:
+    fn = getattr(F, name, None)
+    if not callable(fn):
+        continue
+    try:
+        counts = [len([p for p in inspect.signature(fn).parameters.values()
+                       if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])]
+    except (TypeError, ValueError):     # a builtin (F.linear): try a few argument counts
+        counts = [1, 2, 3]
+    found = {}
+    for pos in (0, 1):
+        for count in counts:
+            args = [torch.ones(2, 3) for _ in range(max(count, pos + 1))]
+            args[pos] = Odd()
+            text = attempt(lambda *a: fn(*a), *args)
+            m = ONE.match((text or "").split("\n")[0])
+            if m is not None:
+                found[str(pos)] = [m.group(1), text.split("\n")[0][:-len("Odd")]]
+                break
+    if found:
+        out["functional"][name] = found
 json.dump(out, sys.stdout)
 '''
 
@@ -100,13 +129,15 @@ def main():
     args = parser.parse_args()
     from gradrepl.engine import api
     from gradrepl.engine.ops import METHODS
+    from gradrepl.nn import functional
     names = {"function": sorted(k for k, v in api.TORCH.items() if callable(v) and not isinstance(v, type)),
-             "method": sorted(METHODS)}
+             "method": sorted(METHODS), "functional": sorted(functional.namespace())}
     done = subprocess.run([args.torch, "-c", _TORCH_SIDE], input=json.dumps(names), capture_output=True, text=True,
                           check=True)
     table = json.loads(done.stdout)
     OUT.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"{len(table['function'])} functions, {len(table['method'])} methods -> {OUT.relative_to(ROOT)}",
+    print(f"{len(table['function'])} functions, {len(table['method'])} methods, {len(table['functional'])} "
+          f"nn.functional -> {OUT.relative_to(ROOT)}",
           file=sys.stderr)
 
 

@@ -290,6 +290,7 @@ S.install_method_aliases()
 
 TORCH = _build_torch()
 signatures.register_functions(TORCH)
+signatures.register_functions(TORCH["nn"]["functional"], "functional")
 
 
 # ------------------------------------------------------------------ attribute allow-lists

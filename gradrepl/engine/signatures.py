@@ -136,18 +136,18 @@ def _which(fn):
             break
         fn = fn.fn
     try:
-        name = _FUNCTIONS.get(fn)
+        return _FUNCTIONS.get(fn)
     except TypeError:
         return None
-    return (name, "function") if name is not None else None
 
 
-def register_functions(namespace):
-    """The torch namespace's functions, so that a failed call to one is known by its name."""
+def register_functions(namespace, form="function"):
+    """The functions of the torch namespace (form "function") or of torch.nn.functional
+    ("functional"), so that a failed call to one is known by its name."""
     for key, value in namespace.items():
         if callable(value) and not isinstance(value, type):
             try:
-                _FUNCTIONS.setdefault(value, key)
+                _FUNCTIONS.setdefault(value, (key, form))
             except TypeError:       # unhashable
                 pass
 
@@ -167,12 +167,22 @@ def mismatch(fn, args, kwargs, error):
 
 def check(name, form, args, kwargs):
     """PyTorch's TypeError when args/kwargs fit none of the signatures of torch.NAME (form
-    "function") or Tensor.NAME ("method", args without self), else None."""
+    "function"), Tensor.NAME ("method", args without self) or torch.nn.functional.NAME
+    ("functional": its first two arguments), else None."""
     if not _TABLE:
         import json     # not at import: an empty script never needs it (tests/cli/test_startup.py)
         _TABLE.update(json.loads(Path(__file__).with_name("signatures.json").read_text(encoding="utf-8")))
     entry = _TABLE[form].get(name)
     if entry is None:
+        return None
+    if form == "functional":     # the message of the C++ function F.NAME reaches, for position 0 or 1
+        for pos in (0, 1):
+            kind, text = entry.get(str(pos), (None, None))
+            if kind is None:
+                continue
+            value = args[pos] if pos < len(args) else kwargs.get(text.split("'")[1], None)
+            if value is not None and not _fits(kind, value, None):
+                return TypeError(text + pytype(value))
         return None
     if "params" in entry:
         params = entry["params"]

@@ -456,6 +456,7 @@ def namespace():
     ns = dict(ENGINE)
     g = globals()
     ns.update((name, g[name]) for name in COMPOSED)
+    B.register_functional(ns)
     return ns
 
 
