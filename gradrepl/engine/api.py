@@ -252,6 +252,7 @@ def _build_torch():
         "gradcheck": F.gradcheck,
         "gradgradcheck": F.gradgradcheck,
         "functional": {"jacobian": F.jacobian, "hessian": F.hessian},
+        "function": {"Function": FUNCTION_BASE, "once_differentiable": F.once_differentiable},
         "no_grad": F.no_grad,
         "enable_grad": F.enable_grad,
         "set_grad_enabled": F.set_grad_enabled,
@@ -288,6 +289,7 @@ S.install_method_aliases()
 
 
 TORCH = _build_torch()
+TORCH_UTILS = {"swap_tensors": F.swap_tensors}   # torch.utils besides torch.utils.data (lang's facade)
 
 
 # ------------------------------------------------------------------ attribute allow-lists
@@ -350,7 +352,7 @@ def public_attrs(obj):
     if t is S.iinfo:
         return S.IINFO_ATTRS
     if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
-             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform):
+             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform, F.OnceDifferentiable):
         return frozenset()
     return None
 

@@ -713,7 +713,7 @@ def torch_facade(api):
     torch.entries["save"], torch.entries["load"] = _session_files()
     torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
     torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
-    torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace()})
+    torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace(), **api.TORCH_UTILS})
     torch.entries["distributions"] = later("torch.distributions",
                                            lambda: _library("distributions").namespace())
     return torch

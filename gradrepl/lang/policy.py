@@ -74,6 +74,7 @@ IMPORTS = {
     "torch": ("torch",),
     "torch.autograd": ("torch", "autograd"),
     "torch.autograd.functional": ("torch", "autograd", "functional"),
+    "torch.autograd.function": ("torch", "autograd", "function"),
     "torch.func": ("torch", "func"),
     "torch.functional": ("torch", "functional"),
     "torch.linalg": ("torch", "linalg"),
