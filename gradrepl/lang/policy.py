@@ -83,6 +83,7 @@ IMPORTS = {
     "torch.nn.functional": ("torch", "nn", "functional"),
     "torch.nn.init": ("torch", "nn", "init"),
     "torch.nn.utils": ("torch", "nn", "utils"),
+    "torch.nn.utils.parametrize": ("torch", "nn", "utils", "parametrize"),
     "torch.optim": ("torch", "optim"),
     "torch.optim.lr_scheduler": ("torch", "optim", "lr_scheduler"),
     "torch.utils": ("torch", "utils"),

@@ -288,6 +288,9 @@ class Module(metaclass=LibraryMeta):
             m = d["_modules"]
             if name in m:
                 return m[name]
+        if name in d.get("_parametrized", ()):
+            from gradrepl.nn import parametrize
+            return parametrize.value(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setattr__(self, name, value):
@@ -300,6 +303,9 @@ class Module(metaclass=LibraryMeta):
                         d.discard(name)
 
         d = self.__dict__
+        if name in d.get("_parametrized", ()):
+            self.parametrizations[name].right_inverse(value)
+            return
         params = d.get("_parameters")
         if is_parameter(value):
             if params is None:
@@ -567,7 +573,8 @@ class Module(metaclass=LibraryMeta):
 
     # ------------------------------------------------------------ printing
     def _get_name(self):
-        return type(self).__name__
+        # torch.nn.utils.parametrize makes the module's class Parametrized<Class>
+        return ("Parametrized" if self.__dict__.get("_parametrized") else "") + type(self).__name__
 
     def extra_repr(self):
         return ""

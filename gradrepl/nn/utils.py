@@ -3,6 +3,7 @@
 import math
 
 from gradrepl.nn import backend as B
+from gradrepl.nn import parametrize
 
 
 def _tensors(parameters):
@@ -57,4 +58,4 @@ def parameters_to_vector(parameters):
 def namespace():
     return {"clip_grad_norm_": clip_grad_norm_, "clip_grad_value_": clip_grad_value_,
             "get_total_norm": get_total_norm, "clip_grads_with_norm_": clip_grads_with_norm_,
-            "parameters_to_vector": parameters_to_vector}
+            "parameters_to_vector": parameters_to_vector, "parametrize": parametrize.namespace()}
