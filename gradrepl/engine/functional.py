@@ -194,18 +194,99 @@ def _t(x):
     return x if type(x) is Tensor else _new(np.asarray(x))
 
 
+def _only(func, args, nums):
+    """func as a function of args[n] for n in nums, the other arguments held."""
+    def partial(*chosen):
+        full = list(args)
+        for n, a in zip(nums, chosen):
+            full[n] = a
+        return func(*full)
+    return partial
+
+
 def jacrev(func, argnums=0, *, has_aux=False):
     def call(*args):
+        nested = _tracked(args)     # inside another transform (hessian = jacobian of jacobian)
         if isinstance(argnums, int):
-            return jacobian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums])
-        return jacobian(func, tuple(args))
+            return jacobian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums],
+                            create_graph=nested)
+        return jacobian(_only(func, args, tuple(argnums)), tuple(args[n] for n in argnums), create_graph=nested)
     return FuncTransform(call, "jacrev.<locals>.wrapper_fn")
 
 
+def _func_inputs(primals):
+    """torch.func's inputs: graphs stay differentiable when the caller's tensors are tracked
+    (vjp(grad(f), x) inside another transform)."""
+    outer = _tracked(primals)
+    xs = tuple(p.view_as(p) if p.requires_grad else p.detach().requires_grad_(True) for p in primals)
+    return outer, xs
+
+
+def func_vjp(func, *primals, has_aux=False):
+    """torch.func.vjp: (func(*primals), vjp_fn); vjp_fn(cotangents) gives one gradient per primal."""
+    outer, xs = _func_inputs(primals)
+    with enable_grad():
+        out = func(*xs)
+    aux = None
+    if has_aux:
+        out, aux = out
+    outs = _as_tuple(out)
+
+    def vjp_fn(*cotangents):
+        cts = _as_tuple(cotangents[0]) if type(out) is Tensor or len(cotangents) == 1 else cotangents
+        live = [(o, c) for o, c in zip(outs, cts) if o.requires_grad]
+        gs = autograd_grad([o for o, _ in live], xs, [c for _, c in live], retain_graph=True,
+                           create_graph=outer, allow_unused=True) if live else (None,) * len(xs)
+        gs = _zeros_for(gs, xs)
+        return gs if outer else tuple(g.detach() for g in gs)
+    shown = out if outer else (out.detach() if type(out) is Tensor else tuple(o.detach() for o in outs))
+    fn = FuncTransform(vjp_fn, "vjp.<locals>.wrapper")
+    return (shown, fn, aux) if has_aux else (shown, fn)
+
+
+def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """torch.func.jvp: (func(*primals), J @ tangents), here by differentiating a vjp with
+    respect to its cotangent (reverse mode twice) instead of PyTorch's forward mode."""
+    if type(primals) not in (tuple, list) or type(tangents) not in (tuple, list):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid "
+                           "to call f(*primals).")
+    if len(primals) != len(tangents):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+                           f"structure. For example, if primals is a tuple of 3 tensors, tangents also must be. "
+                           f"Got primals with structure {len(primals)} and tangents with structure {len(tangents)}")
+    outer, xs = _func_inputs(tuple(primals))
+    with enable_grad():
+        out = func(*xs)
+        aux = None
+        if has_aux:
+            out, aux = out
+        outs = _as_tuple(out)
+        us = [_new(np.zeros_like(o._a)).requires_grad_(True) for o in outs]
+        live = [(o, u) for o, u in zip(outs, us) if o.requires_grad]
+        gs = autograd_grad([o for o, _ in live], xs, [u for _, u in live], create_graph=True,
+                           allow_unused=True) if live else (None,) * len(xs)
+        total = None
+        for g, t in zip(gs, tangents):
+            if g is not None:
+                term = (g * t).sum()
+                total = term if total is None else total + term
+        if total is not None and total.requires_grad:
+            js = autograd_grad(total, us, create_graph=outer, allow_unused=True)
+        else:
+            js = (None,) * len(us)
+    js = _zeros_for(js, outs)
+    if not outer:
+        js = tuple(j.detach() for j in js)
+        outs = tuple(o.detach() for o in outs)
+    single = type(out) is Tensor
+    res = (outs[0] if single else outs, js[0] if single else js)
+    return (*res, aux) if has_aux else res
+
+
 def func_hessian(func, argnums=0):
-    def call(*args):
-        return hessian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums])
-    return FuncTransform(call, "hessian.<locals>.wrapper_fn")
+    """torch.func.hessian: the jacobian of the jacobian, for any output shape."""
+    inner = jacrev(func, argnums)
+    return FuncTransform(jacrev(inner, argnums).call, "hessian.<locals>.wrapper_fn")
 
 
 # ================================================================ anomaly detection
@@ -263,4 +344,4 @@ def is_anomaly_enabled():
 
 AUTOGRAD_FUNCTIONAL = {"vjp": vjp, "jvp": jvp, "hvp": hvp, "vhp": vhp}
 FUNC = {"grad": func_grad, "grad_and_value": grad_and_value, "vmap": vmap, "jacrev": jacrev,
-        "jacfwd": jacrev, "hessian": func_hessian}
+        "jacfwd": jacrev, "hessian": func_hessian, "vjp": func_vjp, "jvp": func_jvp}

@@ -8,6 +8,7 @@ import numpy as np
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.tensor import _new
 
@@ -58,7 +59,6 @@ def _expm(a):
 def LinalgMatrixExpBackward0(grad, xp, self):
     # the upper-right block of exp([[A^H, G], [0, A^H]]) (Najfeld and Havel)
     if xp.tensors:      # under create_graph: the same block through the op itself, so it differentiates again
-        from gradrepl.engine.ops.shape import cat
         at = self.mT
         top, bottom = cat([at, grad], -1), cat([at * 0, at], -1)
         n = at.shape[-1]
