@@ -106,18 +106,46 @@ def _tracked(args):
     return any(type(a) is Tensor and a.requires_grad for a in args)
 
 
+def _leaves(tree):
+    """The tensors of a pytree (a tensor, or dicts, lists and tuples of them) in order."""
+    if type(tree) is Tensor:
+        return [tree]
+    if type(tree) is dict:
+        return [t for v in tree.values() for t in _leaves(v)]
+    if type(tree) in (list, tuple):
+        return [t for v in tree for t in _leaves(v)]
+    return []
+
+
+def _rebuild(tree, leaves):
+    """tree's structure with its tensors replaced, in order, by `leaves` (an iterator)."""
+    if type(tree) is Tensor:
+        return next(leaves)
+    if type(tree) is dict:
+        return {k: _rebuild(v, leaves) for k, v in tree.items()}
+    if type(tree) in (list, tuple):
+        return type(tree)(_rebuild(v, leaves) for v in tree)
+    return tree
+
+
+def _track(a):
+    if not a.requires_grad:
+        return a.detach().requires_grad_(True)
+    return a.view_as(a) if a._fn is None else a
+
+
 def _grad_call(func, argnums, has_aux, args, kwargs):
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    outer = _tracked(args)
+    outer = _tracked(_leaves(list(args)))
     args = list(args)
     for n in nums:
         a = args[n]
-        if type(a) is not Tensor:
+        if type(a) is Tensor:
+            args[n] = _track(a)
+        elif type(a) in (dict, list, tuple) and _leaves(a):
+            args[n] = _rebuild(a, iter([_track(t) for t in _leaves(a)]))
+        else:
             raise RuntimeError(f"grad(f)(*args): Expected args[{n}] to be a Tensor, got {pytype(a)}")
-        if not a.requires_grad:
-            args[n] = a.detach().requires_grad_(True)
-        elif a._fn is None:
-            args[n] = a.view_as(a)
     with enable_grad():
         out = func(*args, **kwargs)
     aux = None
@@ -127,7 +155,7 @@ def _grad_call(func, argnums, has_aux, args, kwargs):
         raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
                            f"with {out.dim() if type(out) is Tensor else 0} dims. Maybe you wanted to use the vjp "
                            "or jacrev APIs instead?")
-    targets = [args[n] for n in nums]
+    targets = _leaves([args[n] for n in nums])
     if out.requires_grad:
         gs = autograd_grad(out, targets, create_graph=outer, allow_unused=True)
     else:
@@ -136,7 +164,8 @@ def _grad_call(func, argnums, has_aux, args, kwargs):
     if not outer:
         gs = tuple(g.detach() for g in gs)
         out = out.detach()
-    g = gs[0] if isinstance(argnums, int) else tuple(gs)
+    shaped = _rebuild([args[n] for n in nums], iter(gs))
+    g = shaped[0] if isinstance(argnums, int) else tuple(shaped)
     return g, out, aux
 
 
@@ -183,6 +212,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             sliced = [a.select(d, i) if d is not None and type(a) is Tensor else a for a, d in zip(args, dims)]
             results.append(func(*sliced))
         first = results[0]
+        if type(first) is dict:
+            return {k: stack([_t(r[k]) for r in results], out_dims) for k in first}
         if type(first) is tuple:
             od = out_dims if type(out_dims) in (tuple, list) else (out_dims,) * len(first)
             return tuple(stack([_t(r[k]) for r in results], od[k]) for k in range(len(first)))

@@ -713,6 +713,12 @@ def torch_facade(api):
     torch.entries["save"], torch.entries["load"] = _session_files()
     torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
     torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
+    def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True,
+                        strict=False):
+        return _library("nn").utils.functional_call(module, parameter_and_buffer_dicts, args, kwargs,
+                                                    tie_weights=tie_weights, strict=strict)
+    torch.entries["func"].entries["functional_call"] = builtin_function_or_method(functional_call,
+                                                                                  "torch.func.functional_call")
     torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace(), **api.TORCH_UTILS})
     torch.entries["distributions"] = later("torch.distributions",
                                            lambda: _library("distributions").namespace())

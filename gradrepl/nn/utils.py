@@ -55,6 +55,51 @@ def parameters_to_vector(parameters):
     return B.TORCH["cat"]([p.view(-1) for p in parameters])
 
 
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True,
+                    strict=False):
+    """torch.func.functional_call: module(*args, **kwargs) with some parameters and buffers
+    (by dotted name) replaced by the given tensors for this one call."""
+    dicts = parameter_and_buffer_dicts
+    if isinstance(dicts, dict):
+        dicts = (dicts,)
+    elif not all(isinstance(d, dict) for d in dicts):
+        raise ValueError("Expected all elements of parameter_and_buffer_dicts to be dictionaries")
+    keys = [k for d in dicts for k in d]
+    repeated = [k for k in dict.fromkeys(keys) if keys.count(k) > 1]
+    if repeated:
+        raise ValueError(f"{repeated} appeared in multiple dictionaries; behavior of functional call is ambiguous")
+    swaps = {k: v for d in dicts for k, v in d.items()}
+    if strict:
+        known = {n for n, _ in module.named_parameters()} | {n for n, _ in module.named_buffers()}
+        missing, unexpected = sorted(known - set(swaps)), sorted(set(swaps) - known)
+        if missing or unexpected:
+            raise RuntimeError(f"Error(s) in reparametrizing for {module._get_name()}:\n\t"
+                               + ("Unexpected key(s): " + ", ".join(repr(k) for k in unexpected) + "."
+                                  if unexpected else "Missing key(s): " + ", ".join(repr(k) for k in missing) + "."))
+    saved = []
+    try:
+        for name, value in swaps.items():
+            *path, leaf = name.split(".")
+            owner = module.get_submodule(".".join(path)) if path else module
+            table = owner._buffers if leaf in owner._buffers else owner._parameters
+            saved.append((table, leaf, table.get(leaf, _ABSENT)))
+            table[leaf] = value
+        if args is None:
+            args = ()
+        elif not isinstance(args, tuple):
+            args = (args,)
+        return module(*args, **(kwargs or {}))
+    finally:
+        for table, leaf, old in reversed(saved):
+            if old is _ABSENT:
+                del table[leaf]
+            else:
+                table[leaf] = old
+
+
+_ABSENT = object()
+
+
 def namespace():
     return {"clip_grad_norm_": clip_grad_norm_, "clip_grad_value_": clip_grad_value_,
             "get_total_norm": get_total_norm, "clip_grads_with_norm_": clip_grads_with_norm_,
