@@ -202,14 +202,15 @@ def grad_and_value(func, argnums=0, has_aux=False):
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     def call(*args):
         dims = in_dims if type(in_dims) in (tuple, list) else (in_dims,) * len(args)
-        sizes = {a._a.shape[d] for a, d in zip(args, dims) if d is not None and type(a) is Tensor}
+        sizes = {t._a.shape[d] for a, d in zip(args, dims) if d is not None for t in _leaves(a)}
         if len(sizes) != 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                              f"{sorted(sizes)} for the mapped dimension")
         n = sizes.pop()
         results = []
         for i in range(n):
-            sliced = [a.select(d, i) if d is not None and type(a) is Tensor else a for a, d in zip(args, dims)]
+            sliced = [a if d is None else _rebuild(a, iter([t.select(d, i) for t in _leaves(a)]))
+                      for a, d in zip(args, dims)]
             results.append(func(*sliced))
         first = results[0]
         if type(first) is dict:

@@ -100,6 +100,30 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
 _ABSENT = object()
 
 
+def stack_module_state(models):
+    """torch.func.stack_module_state: each parameter and buffer of the same-class models,
+    stacked along a new first dimension (new leaves), by name."""
+    models = list(models)
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    if not all(type(m) is type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(tensors, name):
+        grads = [t.requires_grad for t in tensors]
+        if any(grads) and not all(grads):
+            raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+        out = B.TORCH["stack"](tensors)
+        return out.detach().requires_grad_() if all(grads) else out
+
+    all_params = [dict(m.named_parameters()) for m in models]
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    return ({k: stacked([p[k] for p in all_params], k) for k in all_params[0]},
+            {k: stacked([b[k] for b in all_buffers], k) for k in all_buffers[0]})
+
+
 def namespace():
     return {"clip_grad_norm_": clip_grad_norm_, "clip_grad_value_": clip_grad_value_,
             "get_total_norm": get_total_norm, "clip_grads_with_norm_": clip_grads_with_norm_,
