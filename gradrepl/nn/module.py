@@ -23,6 +23,12 @@ class LibraryMeta(type):
         path = cls.__dict__.get("torch_path")
         return f"<class '{path or '__main__.' + cls.__name__}'>"
 
+    def __call__(cls, *args, **kwargs):
+        # a torch.nn layer's device= goes to its factory calls in PyTorch: only the CPU exists here
+        if "device" in kwargs and "torch_path" in cls.__dict__:
+            B.check_device(kwargs["device"])
+        return super().__call__(*args, **kwargs)
+
 
 # ------------------------------------------------------------------ Parameter
 def is_parameter(obj):
