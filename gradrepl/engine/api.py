@@ -252,6 +252,7 @@ def _build_torch():
         "gradcheck": F.gradcheck,
         "gradgradcheck": F.gradgradcheck,
         "functional": {"jacobian": F.jacobian, "hessian": F.hessian},
+        "function": {"Function": FUNCTION_BASE, "once_differentiable": F.once_differentiable},
         "no_grad": F.no_grad,
         "enable_grad": F.enable_grad,
         "set_grad_enabled": F.set_grad_enabled,
@@ -291,6 +292,7 @@ S.install_method_aliases()
 TORCH = _build_torch()
 signatures.register_functions(TORCH)
 signatures.register_functions(TORCH["nn"]["functional"], "functional")
+TORCH_UTILS = {"swap_tensors": F.swap_tensors}   # torch.utils besides torch.utils.data (lang's facade)
 
 
 # ------------------------------------------------------------------ attribute allow-lists
@@ -355,7 +357,7 @@ def public_attrs(obj):
     if t in profiler.ATTRS:
         return profiler.ATTRS[t]
     if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
-             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform):
+             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform, F.OnceDifferentiable):
         return frozenset()
     return None
 

@@ -173,11 +173,14 @@ _SIZE_FIRST = frozenset(("zeros", "ones", "empty", "rand", "randn"))
 def factory(fn, name):
     """A torch.* factory with device=, size= and out=."""
     size_first = name in _SIZE_FIRST
+    like = name.endswith("_like")   # these follow their input's device, never the default one
 
     def make(*args, **kwargs):
+        if devices.ACTIVE[0] is not None and not like and "device" not in kwargs:
+            devices.check_factory(None)
         if kwargs:
             if "device" in kwargs:
-                devices.check(kwargs.pop("device"))
+                (devices.check if like else devices.check_factory)(kwargs.pop("device"))
             if size_first and "size" in kwargs:
                 args = (kwargs.pop("size"),) + args
             if "out" in kwargs:

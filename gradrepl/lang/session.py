@@ -182,6 +182,9 @@ class Session:
         printoptions = self.api.TORCH.get("set_printoptions")
         if callable(printoptions):          # process-wide: back to PyTorch's defaults too
             printoptions(profile="default")
+        default_device = self.api.TORCH.get("set_default_device")
+        if callable(default_device):
+            default_device(None)
         if monitor.ACTIVE is not None:
             monitor.ACTIVE.reset(self)
         self.transcript.clear()

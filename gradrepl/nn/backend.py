@@ -11,6 +11,7 @@ from gradrepl.engine import api
 from gradrepl.engine import autograd as A
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng, signatures
+from gradrepl.engine.devices import check_factory as check_device  # noqa: F401 (a layer's device=)
 from gradrepl.engine import tensor as T
 from gradrepl.engine.ops.nn import div_scalar, rnn_layer_output  # noqa: F401 (ATen's C++ composites)
 from gradrepl.engine.tensor import PARAMETERS, UNINITIALIZED, Tensor

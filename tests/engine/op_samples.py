@@ -529,6 +529,7 @@ SAMPLES = {
     # tensor API breadth: linear algebra
     "det": [S(R(3, 3))],
     "inverse": [S(R(3, 3))],
+    "matrix_exp": [S(R(3, 3)), S(R(2, 2, 2))],
     "linalg_solve": [S(R(3, 3), R(3, 2), call=lambda torch, a, b: torch.linalg.solve(a, b))],
     "svd": [S(R(3, 2), call=lambda torch, x: x.svd()[1])],
     "matrix_power": [S(R(2, 2), args=(3,))],
