@@ -29,6 +29,7 @@ _P = ctypes.c_void_p
 _I = ctypes.c_int
 _CBLAS_COL_MAJOR = 102
 _NO_TRANS, _TRANS = 111, 112
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 def _candidates():
@@ -143,46 +144,58 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
     (self broadcast to the result's shape; not read when beta is 0), the BLAS call's
     transpose flags and leading dimensions taken from the operands' strides as PyTorch takes
     them. None where MKL is not there."""
-    dt = _blas_type(m1, m2)
-    mkl = lib() if dt is not None else None
+    dt = m1.dtype
+    if (dt != _F32 and dt != _F64) or m2.dtype != dt:
+        return None
+    mkl = _LIB[0] if _LIB[0] is not None else lib()
     if not mkl:
         return None
-    rows, cols = m1.shape[0], m2.shape[1]
-    kdim = m1.shape[1]
+    rows, kdim = m1.shape
+    cols = m2.shape[1]
     result = np.empty((rows, cols), dt)      # row-major, as PyTorch's fresh result
-    if result.size == 0:
+    if not rows or not cols:
         return result
-    if kdim == 0:
+    if not kdim:
         if beta == 0 or self is None:
             result[...] = 0
         else:
             result[...] = self
             result *= dt.type(beta)
         return result
-    if beta != 0 and self is not None:
+    if self is not None and beta != 0:
         result[...] = self
-    # the result is row-major (strides (cols, 1)): PyTorch computes its transpose, swapping
-    # the operands, unless it has one column (strides (1, 1) read as column-major)
+    else:
+        self = None
+    # The result is row-major (strides (cols, 1)): PyTorch computes its transpose, swapping
+    # the operands, unless it has one column (strides (1, 1), read as column-major).
+    # Strides in bytes here: `one` is the item size.
+    one = dt.itemsize
     tc = cols != 1
-    a, b = (m2, m1) if tc else (m1, m2)
-    m, n, k = (cols, rows, kdim) if tc else (rows, cols, kdim)
-    sa, sb = _el_strides(a), _el_strides(b)
-    i, j = (1, 0) if tc else (0, 1)
-    if sa[i] == 1 and sa[j] is not None and sa[j] >= max(1, m):
-        ta = False
-    elif sa[j] == 1 and sa[i] is not None and sa[i] >= max(1, k):
-        ta = True
+    if tc:
+        a, b, m, n = m2, m1, cols, rows
+        ai, aj = a.strides[1], a.strides[0]
+        bi, bj = b.strides[1], b.strides[0]
+    else:
+        a, b, m, n = m1, m2, rows, cols
+        ai, aj = a.strides
+        bi, bj = b.strides
+    k = kdim
+    if ai == one and aj >= one * m and aj % one == 0:
+        ta, lda = False, aj
+    elif aj == one and ai >= one * k and ai % one == 0:
+        ta, lda = True, ai
     else:
         a, ta = np.ascontiguousarray(a), not tc
-    if sb[i] == 1 and sb[j] is not None and sb[j] >= max(1, k):
-        tb = False
-    elif sb[j] == 1 and sb[i] is not None and sb[i] >= max(1, n):
-        tb = True
+        lda = a.strides[0]
+    if bi == one and bj >= one * k and bj % one == 0:
+        tb, ldb = False, bj
+    elif bj == one and bi >= one * n and bi % one == 0:
+        tb, ldb = True, bi
     else:
         b, tb = np.ascontiguousarray(b), not tc
-    sa, sb = _el_strides(a), _el_strides(b)
-    lda = sa[1 if ta == tc else 0]
-    ldb = sb[1 if tb == tc else 0]
+        ldb = b.strides[0]
+    lda //= one
+    ldb //= one
     ldc = cols if tc else 1
     # cpublas' normalize_last_dims
     if n == 1:
@@ -197,9 +210,9 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
             ldb = n
     elif n == 1:
         ldb = k
-    gemm = mkl.cblas_sgemm if dt == np.float32 else mkl.cblas_dgemm
-    gemm(_CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, alpha,
-         _ptr(a), lda, _ptr(b), ldb, beta if self is not None else 0.0, _ptr(result), ldc)
+    (mkl.cblas_sgemm if dt == _F32 else mkl.cblas_dgemm)(
+        _CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, alpha,
+        a.ctypes.data, lda, b.ctypes.data, ldb, 0.0 if self is None else beta, result.ctypes.data, ldc)
     return result
 
 
