@@ -65,6 +65,10 @@ def _load():
             fn = getattr(lib, name)
             fn.restype, fn.argtypes = res, args
         lib.MKL_Set_Num_Threads.argtypes = [_I]
+        # as at::set_num_threads: MKL may not use fewer threads than set (its dynamic mode
+        # would, on a busy machine, and a product's bits depend on its threads)
+        lib.MKL_Set_Dynamic.argtypes = [_I]
+        lib.MKL_Set_Dynamic(0)
         return lib
     return False
 
