@@ -16,7 +16,7 @@ import types
 import numpy as np
 
 from gradrepl.engine import creation as C
-from gradrepl.engine import devices, functional
+from gradrepl.engine import devices, functional, mkl
 from gradrepl.engine import functions as F
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
@@ -354,6 +354,7 @@ def set_num_threads(int):
     if type(int) is not builtins.int or int <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
     SETTINGS["threads"] = THREADS["n"] = int
+    mkl.set_num_threads(int)     # a matrix product's bits depend on MKL's threads, as PyTorch's
 
 
 def set_num_interop_threads(int):

@@ -850,9 +850,7 @@ GAPS = {
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
         "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
             "PyTorch ViewBackward0(BmmBackward0); ViewBackward0(BmmBackward0)",
-        "linear:0": "MmBackward0(None, TBackward0); TBackward0(MmBackward0); None | "
-            "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
-        "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
+        "linear:1": "ViewBackward0(MmBackward0); TBackward0(TBackward0) | "
             "PyTorch SqueezeBackward1(MmBackward0); TBackward0(TBackward0)",
         "sinc:0": "MulBackward0(None, WhereBackward0) | PyTorch WhereBackward0(None, MulBackward0)",
         "logit:0": "MulBackward0(DivBackward0, None) | PyTorch WhereBackward0(DivBackward0, None)",

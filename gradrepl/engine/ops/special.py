@@ -12,7 +12,8 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
-from gradrepl.engine.ops.elementwise import _exp, _f64, _math, _sigmoid
+from gradrepl.engine.mkl import vml_kernel
+from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid, exp_kernel
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.rng import _fma32 as fma32
@@ -122,11 +123,11 @@ _math("acosh", _f64(np.arccosh), "AcoshBackward0", "self", "grad * (self.pow(2) 
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),), aliases=("arccosh",))
 _math("atanh", _f64(np.arctanh), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
       lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
-_math("erf", _as64(_erf64), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
+_math("erf", vml_kernel("erf", _as64(_erf64)), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
-_math("erfc", _as64(_erfc64), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
+_math("erfc", vml_kernel("erfc", _as64(_erfc64)), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((-2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
-_math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
+_math("erfinv", vml_kernel("erfinv", _as64(_erfinv64)), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
       lambda grad, xp, result: ((0.5 * _SQRT_PI) * _exp_of(xp, _square(xp, result)) * grad,))
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
@@ -191,7 +192,7 @@ def _square(xp, t):
 
 
 def _exp_of(xp, t):
-    return t.exp() if xp.tensors else _exp(t)
+    return t.exp() if xp.tensors else exp_kernel(t)
 
 
 def _apply(xp, t, fn):
