@@ -37,10 +37,11 @@ def broadcast_shapes(*shapes):
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
-    for name, value, cap in (("precision", precision, 1000), ("edgeitems", edgeitems, 10_000),
-                             ("linewidth", linewidth, 100_000)):
-        if value is not None and not (isinstance(value, int) and 0 <= value <= cap):
-            raise ValueError(f"set_printoptions: {name} must be an integer from 0 to {cap} in gradrepl")
+    # a negative precision is PyTorch's too: every later print of non-integral floats fails in format()
+    for name, value, low, cap in (("precision", precision, -1000, 1000), ("edgeitems", edgeitems, 0, 10_000),
+                                  ("linewidth", linewidth, 0, 100_000)):
+        if value is not None and not (isinstance(value, int) and low <= value <= cap):
+            raise ValueError(f"set_printoptions: {name} must be an integer from {max(low, 0)} to {cap} in gradrepl")
     if threshold is not None and (type(threshold) not in (int, float, bool) or threshold != threshold):
         # checked here: a bad threshold would break every later print (PyTorch fails there)
         raise TypeError(f"set_printoptions: threshold must be a number, not "
