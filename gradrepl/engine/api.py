@@ -15,7 +15,8 @@ from gradrepl.engine import ops, rng
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine.creation import from_numpy
-from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, NumpyArray, NumpyDType
+from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, SCALAR_ATTRS as NP_SCALAR_ATTRS, \
+    NumpyArray, NumpyDType, NumpyFloat, NumpyInt
 from gradrepl.engine import spellings as S
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
@@ -345,6 +346,8 @@ def public_attrs(obj):
         return ARRAY_ATTRS
     if t is NumpyDType:
         return NP_DTYPE_ATTRS
+    if t is NumpyFloat or t is NumpyInt:
+        return NP_SCALAR_ATTRS
     if t is S.finfo:
         return S.FINFO_ATTRS
     if t is S.iinfo:
@@ -374,7 +377,8 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
                S.iinfo: "torch.iinfo",
                # a stand-in, and says so: no NumPy class is ever named to user code
-               NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype"}
+               NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype",
+               NumpyFloat: "gradrepl.ndarray_float", NumpyInt: "gradrepl.ndarray_int"}
 
 
 def type_name(obj):
