@@ -184,9 +184,10 @@ class CustomFunction:
             fresh = []
             for i, o in enumerate(outs):
                 if type(o) is Tensor:
+                    non_diff = any(o is nd for nd in ctx._non_diff)
                     if any(o is a for a in tensor_inputs):
                         o = _new(o._a)    # an input returned as is: a new tensor on the same data
-                    if any(o is nd for nd in ctx._non_diff):
+                    if non_diff:
                         fresh.append(o)
                         continue
                     if o._fn is not None or o._rg:
