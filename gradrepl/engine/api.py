@@ -126,7 +126,7 @@ class _CustomSpec:
         self.backward = self._run
 
     def _run(self, grads, node, xp):
-        ctx, n_inputs, positions = node.ctx
+        ctx, n_inputs, positions, metas = node.ctx
         wrapped = [None if g is None else (g if xp is not ARRAYS else wrap(g)) for g in grads]
         if ctx._materialize:
             wrapped = [wrap(np.zeros(())) if g is None else g for g in wrapped]
@@ -139,17 +139,35 @@ class _CustomSpec:
             else:
                 raise RuntimeError(f"function {self.name} returned an incorrect number of gradients "
                                    f"(expected {n_inputs}, got {len(res)})")
+        for i, r in enumerate(res):
+            if r is not None and i not in positions:
+                raise RuntimeError(f"function {self.name} returned a gradient different than None at position "
+                                   f"{i + 1}, but the corresponding forward input was not a Variable")
         out = []
-        for i, e in zip(positions, node.edges):   # one edge per tensor argument
+        for i, e, (shape, dtype) in zip(positions, node.edges, metas):   # one edge per tensor argument
             r = res[i]
+            if r is not None and type(r) is not Tensor:
+                raise RuntimeError(f"expected Variable or None (got {pytype(r)})")
             if r is None or e is None:
                 out.append(None)
                 continue
-            if type(r) is not Tensor:
-                raise TypeError(f"function {self.name} returned a gradient of type {pytype(r)} at index {i}, "
-                                "expected a Tensor or None")
-            out.append(r._a if xp is ARRAYS else r)
+            g = r._a if xp is ARRAYS else r
+            out.append(_validate_grad(self.name, i, g, shape, dtype, xp))
         return tuple(out)
+
+
+def _validate_grad(name, i, g, shape, dtype, xp):
+    """PyTorch's validate_outputs for a custom Function's gradient: summed down to the input's
+    shape when that shape expands to it, cast to the input's dtype; any other shape is refused."""
+    if tuple(g.shape) != shape:
+        lead = len(g.shape) - len(shape)
+        if lead < 0 or any(s != 1 and s != d for s, d in zip(shape, tuple(g.shape)[lead:])):
+            raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} - got "
+                               f"{util.shape_list(g.shape)} but expected shape compatible with {util.shape_list(shape)}")
+        g = xp.sum_to(g, shape)
+    if xp is ARRAYS:
+        return g if g.dtype == dtype else g.astype(dtype)
+    return g if g._a.dtype == dtype else g.to(D.from_np(dtype))
 
 
 class CustomFunction:
@@ -179,7 +197,7 @@ class CustomFunction:
             # edges for the tensor arguments only, as PyTorch's next_functions
             positions = tuple(i for i, a in enumerate(tensor_inputs) if a is not None)
             node = A.Node(self._spec, tuple(A.edge_of(tensor_inputs[i]) for i in positions), (),
-                          (ctx, len(args), positions))
+                          (ctx, len(args), positions, tuple((args[i]._a.shape, args[i]._a.dtype) for i in positions)))
             node.n_out = len(outs)
             fresh = []
             for i, o in enumerate(outs):
