@@ -165,14 +165,14 @@ class Sigmoid(Module):
     torch_path = _path("Sigmoid", "activation")
 
     def forward(self, input):
-        return input.sigmoid()
+        return F.sigmoid(input)
 
 
 class Tanh(Module):
     torch_path = _path("Tanh", "activation")
 
     def forward(self, input):
-        return input.tanh()
+        return F.tanh(input)
 
 
 class LeakyReLU(Module):
