@@ -15,7 +15,8 @@ from gradrepl.engine import ops, profiler, rng, signatures
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine.creation import from_numpy
-from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, NumpyArray, NumpyDType
+from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, SCALAR_ATTRS as NP_SCALAR_ATTRS, \
+    NumpyArray, NumpyDType, NumpyFloat, NumpyInt
 from gradrepl.engine import spellings as S
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
@@ -125,7 +126,7 @@ class _CustomSpec:
         self.backward = self._run
 
     def _run(self, grads, node, xp):
-        ctx, n_inputs, positions = node.ctx
+        ctx, n_inputs, positions, metas = node.ctx
         wrapped = [None if g is None else (g if xp is not ARRAYS else wrap(g)) for g in grads]
         if ctx._materialize:
             wrapped = [wrap(np.zeros(())) if g is None else g for g in wrapped]
@@ -138,17 +139,35 @@ class _CustomSpec:
             else:
                 raise RuntimeError(f"function {self.name} returned an incorrect number of gradients "
                                    f"(expected {n_inputs}, got {len(res)})")
+        for i, r in enumerate(res):
+            if r is not None and i not in positions:
+                raise RuntimeError(f"function {self.name} returned a gradient different than None at position "
+                                   f"{i + 1}, but the corresponding forward input was not a Variable")
         out = []
-        for i, e in zip(positions, node.edges):   # one edge per tensor argument
+        for i, e, (shape, dtype) in zip(positions, node.edges, metas):   # one edge per tensor argument
             r = res[i]
+            if r is not None and type(r) is not Tensor:
+                raise RuntimeError(f"expected Variable or None (got {pytype(r)})")
             if r is None or e is None:
                 out.append(None)
                 continue
-            if type(r) is not Tensor:
-                raise TypeError(f"function {self.name} returned a gradient of type {pytype(r)} at index {i}, "
-                                "expected a Tensor or None")
-            out.append(r._a if xp is ARRAYS else r)
+            g = r._a if xp is ARRAYS else r
+            out.append(_validate_grad(self.name, i, g, shape, dtype, xp))
         return tuple(out)
+
+
+def _validate_grad(name, i, g, shape, dtype, xp):
+    """PyTorch's validate_outputs for a custom Function's gradient: summed down to the input's
+    shape when that shape expands to it, cast to the input's dtype; any other shape is refused."""
+    if tuple(g.shape) != shape:
+        lead = len(g.shape) - len(shape)
+        if lead < 0 or any(s != 1 and s != d for s, d in zip(shape, tuple(g.shape)[lead:])):
+            raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} - got "
+                               f"{util.shape_list(g.shape)} but expected shape compatible with {util.shape_list(shape)}")
+        g = xp.sum_to(g, shape)
+    if xp is ARRAYS:
+        return g if g.dtype == dtype else g.astype(dtype)
+    return g if g._a.dtype == dtype else g.to(D.from_np(dtype))
 
 
 class CustomFunction:
@@ -178,14 +197,15 @@ class CustomFunction:
             # edges for the tensor arguments only, as PyTorch's next_functions
             positions = tuple(i for i, a in enumerate(tensor_inputs) if a is not None)
             node = A.Node(self._spec, tuple(A.edge_of(tensor_inputs[i]) for i in positions), (),
-                          (ctx, len(args), positions))
+                          (ctx, len(args), positions, tuple((args[i]._a.shape, args[i]._a.dtype) for i in positions)))
             node.n_out = len(outs)
             fresh = []
             for i, o in enumerate(outs):
                 if type(o) is Tensor:
+                    non_diff = any(o is nd for nd in ctx._non_diff)
                     if any(o is a for a in tensor_inputs):
                         o = _new(o._a)    # an input returned as is: a new tensor on the same data
-                    if any(o is nd for nd in ctx._non_diff):
+                    if non_diff:
                         fresh.append(o)
                         continue
                     if o._fn is not None or o._rg:
@@ -350,6 +370,8 @@ def public_attrs(obj):
         return ARRAY_ATTRS
     if t is NumpyDType:
         return NP_DTYPE_ATTRS
+    if t is NumpyFloat or t is NumpyInt:
+        return NP_SCALAR_ATTRS
     if t is S.finfo:
         return S.FINFO_ATTRS
     if t is S.iinfo:
@@ -381,7 +403,8 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
                S.iinfo: "torch.iinfo",
                # a stand-in, and says so: no NumPy class is ever named to user code
-               NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype"}
+               NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype",
+               NumpyFloat: "gradrepl.ndarray_float", NumpyInt: "gradrepl.ndarray_int"}
 
 
 def type_name(obj):

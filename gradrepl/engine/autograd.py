@@ -437,8 +437,7 @@ def _run_pre_hooks(node, buf, create_graph, is_tensor, wrap):
                 gt = g if create_graph else wrap(g)
                 r = h(gt)
                 if r is not None:
-                    if not is_tensor(r):
-                        raise TypeError(f"hook returned an object of type {type(r).__name__}, expected a Tensor or None")
+                    _check_hook_result(h, gt, r, is_tensor)
                     buf[nr] = r if create_graph else r._a
     if retains:
         for nr, ref in retains.items():
@@ -453,6 +452,20 @@ def _run_pre_hooks(node, buf, create_graph, is_tensor, wrap):
             if r is not None:
                 buf = [None if g is None else (g if create_graph else g._a) for g in r]
     return buf
+
+
+def _check_hook_result(hook, grad, result, is_tensor):
+    """PyTorch's check_single_result: a tensor hook may return None or a tensor of the
+    gradient's dtype and shape."""
+    if not is_tensor(result):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "name", None) or getattr(hook, "__name__", None) or type(hook).__name__
+    name = name.rsplit(".", 1)[-1]
+    if result.dtype is not grad.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{grad.dtype.legacy} "
+                           f"got torch.{result.dtype.legacy})")
+    if result.shape != grad.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
 
 
 ANOMALY = [False]                            # torch.autograd.detect_anomaly / set_detect_anomaly

@@ -5,7 +5,7 @@ import numpy as np
 
 from gradrepl.engine import autograd as A
 from gradrepl.engine.backward import grad as autograd_grad
-from gradrepl.engine.functions import enable_grad, hessian, jacobian
+from gradrepl.engine.functions import enable_grad, hessian, jacobian, tensor_tuple, validate_v
 from gradrepl.engine.ops.shape import stack
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import pytype
@@ -16,7 +16,7 @@ def _as_tuple(x):
 
 
 def _prepare(inputs):
-    return tuple(x.detach().requires_grad_(True) for x in _as_tuple(inputs))
+    return tuple(x.detach().requires_grad_(True) for x in inputs)
 
 
 def _zeros_for(gs, xs):
@@ -27,20 +27,26 @@ def _out(single, values):
     return values[0] if single else tuple(values)
 
 
+def _vectors(v, other, is_other_tuple, fn_name, none_message):
+    """v as a tuple matching other (PyTorch's _as_tuple + _validate_v), or None when allowed."""
+    if v is None:
+        if len(other) != 1 or other[0]._a.size != 1:
+            raise RuntimeError(none_message)
+        return None
+    vs = tensor_tuple(v, "v", fn_name)[1]
+    validate_v(vs, other, is_other_tuple)
+    return vs
+
+
 # ================================================================ torch.autograd.functional
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
-    single = type(inputs) is Tensor
-    xs = _prepare(inputs)
+    in_tuple, xs = tensor_tuple(inputs, "inputs", "vjp")
+    xs = _prepare(xs)
     with enable_grad():
         out = func(*xs)
-    outs = _as_tuple(out)
-    if v is None:
-        if any(o._a.size != 1 for o in outs):
-            raise RuntimeError("The vector v can only be None if the user-provided function returns a single "
-                               "Tensor with a single element.")
-        vs = None
-    else:
-        vs = list(_as_tuple(v))
+    out_tuple, outs = tensor_tuple(out, "outputs of the user-provided function", "vjp")
+    vs = _vectors(v, outs, out_tuple, "vjp", "The vector v can only be None if the user-provided function "
+                  "returns a single Tensor with a single element.")
     live = [(o, None if vs is None else vs[i]) for i, o in enumerate(outs) if o.requires_grad]
     if live:
         gs = autograd_grad([o for o, _ in live], xs, None if vs is None else [g for _, g in live],
@@ -49,56 +55,62 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         gs = (None,) * len(xs)
     res = _zeros_for(gs, xs)
     detached = tuple(o.detach() for o in outs)
-    return (detached[0] if type(out) is Tensor else detached), _out(single, res)
+    return _out(not out_tuple, detached), _out(not in_tuple, res)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    single = type(inputs) is Tensor
-    xs = tuple(x.detach() for x in _as_tuple(inputs))
-    vs = list(_as_tuple(v)) if v is not None else None
+    in_tuple, xs = tensor_tuple(inputs, "inputs", "jvp")
+    xs = tuple(x.detach() for x in xs)
+    vs = _vectors(v, xs, in_tuple, "jvp", "The vector v can only be None if the input to the user-provided "
+                  "function is a single Tensor with a single element.")
     if vs is None:
-        if any(x._a.size != 1 for x in xs):
-            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                               "single Tensor with a single element.")
         vs = [_new(np.ones_like(x._a)) for x in xs]
-    jac = jacobian(func, xs[0] if single else xs)
     out = func(*xs)
-    outs = _as_tuple(out)
-    rows = [jac] if type(out) is Tensor else list(jac)
+    out_tuple, outs = tensor_tuple(out, "outputs of the user-provided function", "jvp")
+    jac = jacobian(func, xs if in_tuple else xs[0])
+    rows = list(jac) if out_tuple else [jac]
     res = []
     for o, row in zip(outs, rows):
-        per_in = [row] if single else list(row)
+        per_in = list(row) if in_tuple else [row]
         acc = np.zeros(o._a.shape, o._a.dtype)
         for k, (j, x) in enumerate(zip(per_in, xs)):
             n = x._a.size
             acc = acc + (j._a.reshape(o._a.size, n) @ vs[k]._a.reshape(n)).reshape(o._a.shape)
         res.append(_new(acc.astype(o._a.dtype)))
     detached = tuple(o.detach() for o in outs)
-    return (detached[0] if type(out) is Tensor else detached), _out(type(out) is Tensor, res)
+    return _out(not out_tuple, detached), _out(not out_tuple, res)
 
 
-def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    single = type(inputs) is Tensor
-    xs = tuple(x.detach() for x in _as_tuple(inputs))
+def _hessian_product(name, func, inputs, v):
+    """hvp and vhp: the Hessian of a C2 function is symmetric, so both are H @ v."""
+    in_tuple, xs = tensor_tuple(inputs, "inputs", name)
+    xs = tuple(x.detach() for x in xs)
+    vs = _vectors(v, xs, in_tuple, name, "The vector v can only be None if the input to the user-provided "
+                  "function is a single Tensor with a single element.")
+    if vs is None:
+        vs = [_new(np.ones_like(x._a)) for x in xs]
     out = func(*xs)
-    if type(out) is Tensor and out._a.size != 1:
-        raise RuntimeError("The Tensor returned by the function given to hvp should contain a single element")
-    if type(out) is not Tensor:
-        raise RuntimeError("The function given to hvp should return a single Tensor")
-    vs = list(_as_tuple(v))
-    H = hessian(func, xs[0] if single else xs)
+    if tensor_tuple(out, "outputs of the user-provided function", name)[0]:
+        raise RuntimeError(f"The function given to {name} should return a single Tensor")
+    if out._a.size != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {name} should contain a single element")
+    H = hessian(func, xs if in_tuple else xs[0])
     res = []
     for i, x in enumerate(xs):
         acc = np.zeros(x._a.shape, x._a.dtype)
         for j, y in enumerate(xs):
-            block = H if single else H[i][j]
+            block = H[i][j] if in_tuple else H
             acc = acc + (block._a.reshape(x._a.size, y._a.size) @ vs[j]._a.reshape(-1)).reshape(x._a.shape)
         res.append(_new(acc.astype(x._a.dtype)))
-    return out.detach(), _out(single, res)
+    return out.detach(), _out(not in_tuple, res)
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    return _hessian_product("hvp", func, inputs, v)
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
-    return hvp(func, inputs, v, create_graph, strict)   # the Hessian of a C2 function is symmetric
+    return _hessian_product("vhp", func, inputs, v)
 
 
 # ================================================================ torch.func

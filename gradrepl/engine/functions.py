@@ -37,10 +37,11 @@ def broadcast_shapes(*shapes):
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
-    for name, value, cap in (("precision", precision, 1000), ("edgeitems", edgeitems, 10_000),
-                             ("linewidth", linewidth, 100_000)):
-        if value is not None and not (isinstance(value, int) and 0 <= value <= cap):
-            raise ValueError(f"set_printoptions: {name} must be an integer from 0 to {cap} in gradrepl")
+    # a negative precision is PyTorch's too: every later print of non-integral floats fails in format()
+    for name, value, low, cap in (("precision", precision, -1000, 1000), ("edgeitems", edgeitems, 0, 10_000),
+                                  ("linewidth", linewidth, 0, 100_000)):
+        if value is not None and not (isinstance(value, int) and low <= value <= cap):
+            raise ValueError(f"set_printoptions: {name} must be an integer from {max(low, 0)} to {cap} in gradrepl")
     if threshold is not None and (type(threshold) not in (int, float, bool) or threshold != threshold):
         # checked here: a bad threshold would break every later print (PyTorch fails there)
         raise TypeError(f"set_printoptions: threshold must be a number, not "
@@ -229,17 +230,41 @@ def _is_float(t):
     return t._a.dtype.kind in "fV"
 
 
+def tensor_tuple(value, arg_name, fn_name):
+    """torch.autograd.functional's _as_tuple: (was it a tuple, the tuple of tensors), with
+    PyTorch's TypeError for anything else (a list is one wrong value, not a sequence)."""
+    is_tuple = type(value) is tuple
+    values = value if is_tuple else (value,)
+    for i, el in enumerate(values):
+        if type(el) is not Tensor:
+            where = f"value at index {i}" if is_tuple else f"given {arg_name}"
+            raise TypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
+                            f"the {where} has type <class '{pytype(el)}'>.")
+    return is_tuple, values
+
+
+def validate_v(v, other, is_other_tuple):
+    """torch.autograd.functional's _validate_v: one v per tensor of other, of its size."""
+    if len(other) != len(v):
+        if is_other_tuple:
+            raise RuntimeError(f"v is a tuple of invalid length: should be {len(other)} but got {len(v)}.")
+        raise RuntimeError("The given v should contain a single Tensor.")
+    for idx, (el_v, el_other) in enumerate(zip(v, other)):
+        if el_v.shape != el_other.shape:
+            prepend = f"Entry {idx} in " if is_other_tuple else ""
+            raise RuntimeError(f"{prepend}v has invalid size: should be {el_other.shape} but got {el_v.shape}.")
+
+
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
     """torch.autograd.functional.jacobian, reverse mode, row by row as PyTorch's loop: with
     create_graph the rows stay differentiable (stack(...).view(...): ViewBackward0)."""
-    single = type(inputs) is Tensor
-    ins = [inputs] if single else list(inputs)
+    in_tuple, ins = tensor_tuple(inputs, "inputs", "jacobian")
+    single = not in_tuple
     with enable_grad():
         # PyTorch's _grad_preprocess: a view keeps the graph to the caller's tensor
         xs = [x.view_as(x) if create_graph and x.requires_grad else x.detach().requires_grad_(True) for x in ins]
         out = func(*xs)
-        single_out = type(out) is Tensor
-        outs = [out] if single_out else list(out)
+        out_tuple, outs = tensor_tuple(out, "outputs of the user-provided function", "jacobian")
         rows = []
         for o in outs:
             cols = [[] for _ in xs]
@@ -255,21 +280,17 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                 block = stack(col, 0).view(shape) if col else zeros(*shape, dtype=x.dtype)
                 per_in.append(block if create_graph else block.detach())
             rows.append(per_in[0] if single else tuple(per_in))
-    return rows[0] if single_out else tuple(rows)
+    return tuple(rows) if out_tuple else rows[0]
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
     """torch.autograd.functional.hessian: the jacobian of the jacobian (the inner one with create_graph)."""
+    tensor_tuple(inputs, "inputs", "hessian")
+
     def single_output(*xs):
         out = func(*xs)
-        if type(out) is tuple and len(out) == 1:
-            out = out[0]
-        if type(out) is tuple:
+        if tensor_tuple(out, "outputs of the user-provided function", "hessian")[0]:
             raise RuntimeError("The function given to hessian should return a single Tensor")
-        if type(out) is not Tensor:
-            raise TypeError(f"The outputs of the user-provided function given to hessian must be either a Tensor "
-                            f"or a tuple of Tensors but the given outputs of the user-provided function has type "
-                            f"<class '{type(out).__name__}'>.")
         if out.numel() != 1:
             raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
         return out.squeeze()

@@ -6,6 +6,8 @@ writes into the array show in the tensor. The stand-in keeps the tensor and read
 current values each time, so printing behaves the same; `torch.from_numpy` gives the
 tensor back. NumPy's own functions are not offered (there is no `numpy` module here).
 """
+import operator
+
 import numpy as np
 
 
@@ -109,5 +111,133 @@ class NumpyArray:
         return row.item() if np.ndim(row) == 0 else NumpyArray(_Part(row))
 
 
-ARRAY_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "tolist", "item"})
+    # NumPy's arithmetic and comparisons with numbers and other arrays (`a * 2`, `a > 0`)
+    def _binary(self, other, op, reflected=False):
+        if type(other) is NumpyArray:
+            other = other._values()
+        elif type(other) not in (int, float, bool, NumpyFloat, NumpyInt):
+            return NotImplemented
+        a = self._values()
+        return _wrap(op(other, a) if reflected else op(a, other))
+
+    def __add__(self, o): return self._binary(o, operator.add)
+    def __radd__(self, o): return self._binary(o, operator.add, True)
+    def __sub__(self, o): return self._binary(o, operator.sub)
+    def __rsub__(self, o): return self._binary(o, operator.sub, True)
+    def __mul__(self, o): return self._binary(o, operator.mul)
+    def __rmul__(self, o): return self._binary(o, operator.mul, True)
+    def __truediv__(self, o): return self._binary(o, operator.truediv)
+    def __rtruediv__(self, o): return self._binary(o, operator.truediv, True)
+    def __floordiv__(self, o): return self._binary(o, operator.floordiv)
+    def __mod__(self, o): return self._binary(o, operator.mod)
+    def __pow__(self, o): return self._binary(o, operator.pow)
+    def __lt__(self, o): return self._binary(o, operator.lt)
+    def __le__(self, o): return self._binary(o, operator.le)
+    def __gt__(self, o): return self._binary(o, operator.gt)
+    def __ge__(self, o): return self._binary(o, operator.ge)
+    def __eq__(self, o): return self._binary(o, operator.eq)
+    def __ne__(self, o): return self._binary(o, operator.ne)
+    __hash__ = None
+
+    def __neg__(self):
+        return _wrap(-self._values())
+
+    def __abs__(self):
+        return _wrap(abs(self._values()))
+
+    # NumPy's reductions, as learners call them on what numpy() gave (`a.sum()`, `a.max(axis=0)`)
+    def _reduce(self, name, axis=None, keepdims=False, **kw):
+        if axis is not None and type(axis) is not int and not (type(axis) is tuple and
+                                                               all(type(d) is int for d in axis)):
+            raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
+        if keepdims:
+            kw["keepdims"] = True
+        return _wrap(getattr(self._values(), name)(axis=axis, **kw))
+
+    def sum(self, axis=None, keepdims=False):
+        return self._reduce("sum", axis, keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        return self._reduce("mean", axis, keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        return self._reduce("max", axis, keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        return self._reduce("min", axis, keepdims)
+
+    def prod(self, axis=None, keepdims=False):
+        return self._reduce("prod", axis, keepdims)
+
+    def std(self, axis=None, ddof=0, keepdims=False):
+        return self._reduce("std", axis, keepdims, ddof=ddof)
+
+    def var(self, axis=None, ddof=0, keepdims=False):
+        return self._reduce("var", axis, keepdims, ddof=ddof)
+
+    def argmax(self, axis=None):
+        return self._reduce("argmax", axis)
+
+    def argmin(self, axis=None):
+        return self._reduce("argmin", axis)
+
+    def round(self, decimals=0):
+        if type(decimals) is not int:
+            raise TypeError(f"'{type(decimals).__name__}' object cannot be interpreted as an integer")
+        return _wrap(self._values().round(decimals))
+
+
+class NumpyFloat(float):
+    """A NumPy float scalar (`a.sum()` of a float32 array): prints as NumPy's (`4.0`,
+    `np.float32(4.0)`); arithmetic on it is Python's."""
+
+    __slots__ = ("_np",)
+
+    def __new__(cls, value):
+        obj = float.__new__(cls, float(value))
+        obj._np = value
+        return obj
+
+    def __repr__(self):
+        return repr(self._np)
+
+    def __str__(self):
+        return str(self._np)
+
+    def item(self):
+        return float(self)
+
+
+class NumpyInt(int):
+    """A NumPy integer scalar (`a.argmax()`): prints as NumPy's (`3`, `np.int64(3)`)."""
+
+    def __new__(cls, value):
+        obj = int.__new__(cls, int(value))
+        obj._np = value
+        return obj
+
+    def __repr__(self):
+        return repr(self._np)
+
+    def __str__(self):
+        return str(self._np)
+
+    def item(self):
+        return int(self)
+
+
+def _wrap(result):
+    """A NumPy result as user code sees it: arrays behind the stand-in, scalars as the above."""
+    if isinstance(result, np.ndarray):
+        return NumpyArray(_Part(result))
+    if isinstance(result, np.floating):
+        return NumpyFloat(result)
+    if isinstance(result, np.bool_):
+        return bool(result)
+    return NumpyInt(result)
+
+
+ARRAY_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "tolist", "item", "sum", "mean", "max", "min", "prod",
+                         "std", "var", "argmax", "argmin", "round"})
+SCALAR_ATTRS = frozenset({"item"})
 DTYPE_ATTRS = frozenset({"name"})

@@ -143,8 +143,33 @@ class autograd_function:
     def __repr__(self):
         return f"<class '__main__.{self.name}'>"
 
+    def __call__(self, *args, **kwargs):
+        from gradrepl.engine.util import warn
+        warn("DeprecationWarning", f"{self!r} should not be instantiated. Methods on autograd functions are all "
+             "static, so you should invoke them on the class itself. Instantiating an autograd function will raise "
+             "an error in a future version of PyTorch.")
+        return legacy_function(self)
+
 
 autograd_function.__name__ = "FunctionMeta"
+
+
+class legacy_function:
+    """`Name()` of a learner's autograd Function: PyTorch makes an instance (with a warning)
+    whose `apply` works and whose call is the legacy-style error."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls):
+        self.cls = cls
+
+    def __repr__(self):
+        return f"<__main__.{self.cls.name} object at {id(self):#x}>"
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
 
 class Access:
@@ -206,6 +231,9 @@ class Access:
                 return builtin_function_or_method(capped_method(obj, name, value),
                                                   f"{t.__name__}.{name}")
             return builtin_function_or_method(value, f"{t.__name__}.{name}")
+        if t is legacy_function:
+            obj = obj.cls
+            t = autograd_function
         if t is autograd_function:
             if name == "apply":
                 return obj.engine_obj.apply
@@ -524,6 +552,8 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin(name)
     if is_user_instance(obj):
         return t
+    if t is legacy_function:
+        return obj.cls
     if t in EXCEPTIONS:
         return t
     if isinstance(obj, BaseException):
@@ -556,6 +586,10 @@ def isinstance_of(obj, spec, api, tensor_type):
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
+    if type(spec) is autograd_function:
+        return type(obj) is legacy_function and obj.cls is spec
+    if spec is api.TORCH["autograd"]["Function"]:
+        return type(obj) is legacy_function
     library = _sandbox()
     if spec in EXCEPTIONS or (library is not None and library.is_library_class(spec)):
         return isinstance(obj, spec)

@@ -23,14 +23,14 @@ class Sigmoid(Module):
     torch_path = _path("Sigmoid", "activation")
 
     def forward(self, input):
-        return input.sigmoid()
+        return B.TORCH["sigmoid"](input)
 
 
 class Tanh(Module):
     torch_path = _path("Tanh", "activation")
 
     def forward(self, input):
-        return input.tanh()
+        return B.TORCH["tanh"](input)
 
 
 class LeakyReLU(Module):

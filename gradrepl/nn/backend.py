@@ -83,6 +83,16 @@ def grad_enabled():
     return api.grad_enabled()
 
 
+def backward_hook_function(backward):
+    """torch.nn.modules._functions.BackwardHookFunction: the identity on tensors, whose node
+    (BackwardHookFunctionBackward) passes its gradients through `backward(grads) -> grads`;
+    the tensors that do not require grad stay out of the graph."""
+    def forward(ctx, *args):
+        ctx.mark_non_differentiable(*[a for a in args if not a.requires_grad])
+        return args
+    return api.CustomFunction("BackwardHookFunction", forward, lambda ctx, *grads: backward(grads))
+
+
 def warn(category, message):
     engine_warn(category, message)
 

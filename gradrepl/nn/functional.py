@@ -39,11 +39,13 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return (-input).softmax(dim) if dtype is None else (-input).to(dtype).softmax(dim)
 
 
-def relu(input, inplace=False):
-    return input.relu_() if inplace else input.relu()
+def relu(input, inplace=False):   # through torch.*: a non-tensor input gets PyTorch's TypeError
+    if inplace and not B.is_tensor(input):
+        raise TypeError(f"relu_(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.relu_() if inplace else B.TORCH["relu"](input)
 
 
-def sigmoid(input):
+def sigmoid(input):   # PyTorch's is input.sigmoid() (AttributeError for a non-tensor), nn.Sigmoid's torch.sigmoid
     return input.sigmoid()
 
 

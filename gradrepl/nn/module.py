@@ -92,6 +92,91 @@ class Hooks:
         return B.RemovableHandle(self.items, hook)
 
 
+class BackwardHook:
+    """torch.utils.hooks.BackwardHook: a Module's full backward (pre) hooks, run from the
+    BackwardHookFunction nodes put on the module's tensor inputs and outputs; the user hooks
+    run once the gradients of the inputs are known (at the outputs when no input needs one)."""
+
+    __slots__ = ("module", "user_hooks", "user_pre_hooks", "grad_outputs", "n_inputs", "input_index",
+                 "n_outputs", "output_index")
+
+    def __init__(self, module, user_hooks, user_pre_hooks):
+        self.module = module
+        self.user_hooks = user_hooks
+        self.user_pre_hooks = user_pre_hooks
+        self.grad_outputs = None
+        self.n_inputs = self.n_outputs = -1
+        self.input_index = self.output_index = None
+
+    @staticmethod
+    def _apply_on_tensors(on_backward, args):
+        index = [i for i, a in enumerate(args) if B.is_tensor(a)]
+        if not (any(args[i].requires_grad for i in index) and B.grad_enabled()):
+            return args, None
+        new = B.backward_hook_function(on_backward).apply(*[args[i] for i in index])
+        out = list(args)
+        for i, t in zip(index, new):
+            out[i] = t
+        return tuple(out), index
+
+    @staticmethod
+    def _pack_with_none(index, values, size):
+        res = [None] * size
+        for i, v in zip(index, values):
+            res[i] = v
+        return tuple(res)
+
+    def setup_input_hook(self, args):
+        res, self.input_index = self._apply_on_tensors(self._input_grads, args)
+        self.n_inputs = len(args)
+        return res
+
+    def _input_grads(self, grads):
+        if self.grad_outputs is None:
+            return grads      # reached the inputs without passing the outputs (double backward)
+        res = self._pack_with_none(self.input_index, grads, self.n_inputs)
+        for hook in self.user_hooks:
+            out = hook(self.module, res, self.grad_outputs)
+            if out is None:
+                continue
+            if len(out) != len(res):
+                raise RuntimeError("Backward hook returned an invalid number of grad_input, "
+                                   f"got {len(out)}, but expected {len(res)}")
+            res = out
+        self.grad_outputs = None
+        return tuple(res[i] for i in self.input_index)
+
+    def setup_output_hook(self, result):
+        is_tuple = type(result) is tuple
+        res, self.output_index = self._apply_on_tensors(self._output_grads, result if is_tuple else (result,))
+        self.n_outputs = len(res)
+        return res if is_tuple else res[0]
+
+    def _output_grads(self, grads):
+        self.grad_outputs = self._pack_with_none(self.output_index, grads, self.n_outputs)
+        for pre_hook in self.user_pre_hooks:
+            new = pre_hook(self.module, self.grad_outputs)
+            if new is None:
+                continue
+            if len(new) != len(self.grad_outputs):
+                raise RuntimeError("Backward pre hook returned an invalid number of grad_output, "
+                                   f"got {len(new)}, but expected {len(self.grad_outputs)}")
+            self.grad_outputs = new
+        local = self.grad_outputs
+        if self.input_index is None:
+            B.warn("UserWarning", "Full backward hook is firing when gradients are computed with respect to module "
+                   "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+                   "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.")
+            grad_inputs = (None,) * self.n_inputs
+            for hook in self.user_hooks:
+                res = hook(self.module, grad_inputs, self.grad_outputs)
+                if res is not None and not (isinstance(res, tuple) and all(el is None for el in res)):
+                    raise RuntimeError("Backward hook for Modules where no input requires gradient should always "
+                                       "return None or None for all gradients.")
+            self.grad_outputs = None
+        return tuple(local[i] for i in self.output_index)
+
+
 def _addindent(s_, num_spaces):
     s = s_.split("\n")
     if len(s) == 1:
@@ -132,7 +217,7 @@ forward training parameters named_parameters buffers named_buffers children name
 modules named_modules zero_grad train eval requires_grad_ state_dict load_state_dict apply to
 float double half cpu cuda type register_buffer register_parameter add_module register_module
 get_submodule get_parameter get_buffer extra_repr register_forward_hook
-register_forward_pre_hook
+register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook register_backward_hook
 """.split())
 
 
@@ -157,6 +242,9 @@ class Module(metaclass=LibraryMeta):
         setattr_(self, "_non_persistent_buffers_set", set())
         setattr_(self, "_forward_hooks", Hooks())
         setattr_(self, "_forward_pre_hooks", Hooks())
+        setattr_(self, "_backward_hooks", Hooks())
+        setattr_(self, "_backward_pre_hooks", Hooks())
+        setattr_(self, "_is_full_backward_hook", None)
         setattr_(self, "_modules", {})
 
     def forward(self, *input):
@@ -166,18 +254,52 @@ class Module(metaclass=LibraryMeta):
     def __call__(self, *args, **kwargs):
         d = self.__dict__
         pre, post = d["_forward_pre_hooks"].items, d["_forward_hooks"].items
-        if not pre and not post:
+        backward, backward_pre = d["_backward_hooks"].items, d["_backward_pre_hooks"].items
+        if not (pre or post or backward or backward_pre):
             return self.forward(*args, **kwargs)
+        full = backward if d["_is_full_backward_hook"] else []
         for hook in tuple(pre):
             res = hook(self, args)
             if res is not None:
                 args = res if isinstance(res, tuple) else (res,)
+        bw_hook = None
+        if full or backward_pre:
+            bw_hook = BackwardHook(self, tuple(full), tuple(backward_pre))
+            args = bw_hook.setup_input_hook(args)
         result = self.forward(*args, **kwargs)
         for hook in tuple(post):
             res = hook(self, args, result)
             if res is not None:
                 result = res
+        if bw_hook is not None:
+            if not (B.is_tensor(result) or type(result) is tuple):
+                B.warn("UserWarning", "For backward hooks to be called, module output should be a Tensor or a tuple "
+                       f"of Tensors but received {type(result)}")
+            result = bw_hook.setup_output_hook(result)
+        if backward and not d["_is_full_backward_hook"]:
+            var = result
+            while not B.is_tensor(var):
+                var = next(v for v in var.values() if B.is_tensor(v)) if isinstance(var, dict) else var[0]
+            if var.grad_fn is not None:
+                for hook in tuple(backward):
+                    var.grad_fn.register_hook(lambda gi, go, hook=hook: hook(self, gi, go))
         return result
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        return self._backward_pre_hooks.add(hook)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        return self._add_backward_hook(hook, True)
+
+    def register_backward_hook(self, hook):
+        return self._add_backward_hook(hook, False)
+
+    def _add_backward_hook(self, hook, full):
+        if self._is_full_backward_hook is (not full):
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                               "Please use only one of them.")
+        object.__setattr__(self, "_is_full_backward_hook", full)
+        return self._backward_hooks.add(hook)
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         return self._forward_pre_hooks.add(hook)

@@ -361,6 +361,13 @@ def index_select(self, dim, index):
     if index._a.dtype.kind not in "iu" or index._a.dtype.itemsize < 4:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     d = wrap_dim(dim, self._a.ndim)
+    size = self._a.shape[d] if self._a.ndim else 1
+    flat = index._a.reshape(-1)
+    bad = (flat < 0) | (flat >= size)
+    if bad.any():
+        if self._a.ndim == 2 and d == 1:   # ATen's index_select_out_cpu_dim1_ reports the element
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(flat[bad.argmax()])} axis_dim={size}")
+        raise IndexError("index out of range in self")
     idx = (slice(None),) * d + (index._a,)
     check_numel(prod(self._a.shape[:d]) * index._a.size * prod(self._a.shape[d + 1:]))
     return result(self._a[idx], IndexSelectBackward0, (self,), (), (self._a.shape, idx))
@@ -368,7 +375,18 @@ def index_select(self, dim, index):
 
 @declare("narrow", rules=[SliceBackward0])
 def narrow(self, dim, start, length):
+    if self._a.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = wrap_dim(dim, self._a.ndim)
+    size = self._a.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    if start < 0:
+        start += size
+    if start > size - length:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return getitem_raw(self, (slice(None),) * d + (slice(start, start + length),), single=True)  # always a slice
 
 

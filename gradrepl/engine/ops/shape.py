@@ -380,7 +380,11 @@ def split(self, split_size, dim=0):
     d = wrap_dim(dim, self._a.ndim)
     n = self._a.shape[d]
     if isinstance(split_size, int):
-        sizes = [split_size] * (n // split_size) + ([n % split_size] if n % split_size else [])
+        if split_size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+        if split_size == 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+        sizes = [split_size] * (n // split_size) + ([n % split_size] if n % split_size else []) if split_size else [0]
         spec = SplitBackward0
     else:
         sizes = list(split_size)
