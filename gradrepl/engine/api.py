@@ -11,7 +11,7 @@ from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
-from gradrepl.engine import ops, rng
+from gradrepl.engine import ops, profiler, rng, signatures
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine.creation import from_numpy
@@ -252,6 +252,7 @@ def _build_torch():
         "gradcheck": F.gradcheck,
         "gradgradcheck": F.gradgradcheck,
         "functional": {"jacobian": F.jacobian, "hessian": F.hessian},
+        "function": {"Function": FUNCTION_BASE, "once_differentiable": F.once_differentiable},
         "no_grad": F.no_grad,
         "enable_grad": F.enable_grad,
         "set_grad_enabled": F.set_grad_enabled,
@@ -264,13 +265,14 @@ def _build_torch():
     ns["optim"] = Unavailable("torch.optim", "torch.optim is not available in gradrepl yet: update parameters by "
                               "hand inside `with torch.no_grad():`")
     refused = ("save load from_file jit compile utils ops classes fx multiprocessing cuda backends "
-               "hub onnx distributed library export package profiler testing serialization storage UntypedStorage "
+               "hub onnx distributed library export package testing serialization storage UntypedStorage "
                "as_strided").split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
     ns["from_numpy"] = from_numpy
     ns.update(S.namespace())
     S.extend_autograd(ns["autograd"])
+    ns["profiler"], ns["autograd"]["profiler"] = profiler.namespaces()
     # torch.functional: the module PyTorch defines these torch.* functions in
     # (`import torch.functional as F` in the introyt tutorial)
     ns["functional"] = {n: ns[n] for n in TORCH_FUNCTIONAL if n in ns}
@@ -288,6 +290,9 @@ S.install_method_aliases()
 
 
 TORCH = _build_torch()
+signatures.register_functions(TORCH)
+signatures.register_functions(TORCH["nn"]["functional"], "functional")
+TORCH_UTILS = {"swap_tensors": F.swap_tensors}   # torch.utils besides torch.utils.data (lang's facade)
 
 
 # ------------------------------------------------------------------ attribute allow-lists
@@ -349,8 +354,10 @@ def public_attrs(obj):
         return S.FINFO_ATTRS
     if t is S.iinfo:
         return S.IINFO_ATTRS
+    if t in profiler.ATTRS:
+        return profiler.ATTRS[t]
     if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
-             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform):
+             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform, F.OnceDifferentiable):
         return frozenset()
     return None
 

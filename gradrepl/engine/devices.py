@@ -39,6 +39,18 @@ class Device:
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __enter__(self):
+        """`with torch.device(d):` factories called without `device=` use d inside the block
+        (PyTorch's DeviceContext); naming a CUDA device is fine, creating a tensor there raises."""
+        _CONTEXTS.append(self)
+        _update_active()
+        return self
+
+    def __exit__(self, *exc):
+        _CONTEXTS.pop()
+        _update_active()
+        return False
+
 
 CPU = Device("cpu")
 
@@ -99,18 +111,33 @@ def is_device_like(x):
 
 
 # ---------------------------------------------------------------- the default device
-_DEFAULT = [None]
+_DEFAULT = [None]   # torch.set_default_device's device
+_CONTEXTS = []      # the `with torch.device(...)` blocks entered, innermost last
+ACTIVE = [None]     # what a factory without device= uses: the innermost block's device, else the default
+
+
+def _update_active():
+    ACTIVE[0] = _CONTEXTS[-1] if _CONTEXTS else _DEFAULT[0]
 
 
 def set_default_device(dev):
-    if dev is not None:
-        check(dev)
-        dev = device(dev)
-    _DEFAULT[0] = dev
+    """Only names the device (as PyTorch): the next factory call is what raises for CUDA."""
+    _DEFAULT[0] = None if dev is None else device(dev)
+    _update_active()
 
 
 def get_default_device():
-    return CPU
+    d = ACTIVE[0]
+    if d is None:
+        return CPU
+    if d.index is None:   # PyTorch asks torch.tensor([]) for the device's index
+        check(d)
+    return d
+
+
+def check_factory(dev):
+    """The device= of a torch.* factory: None means the active default device."""
+    check(ACTIVE[0] if dev is None else dev)
 
 
 # ---------------------------------------------------------------- torch.cuda / torch.accelerator

@@ -106,18 +106,46 @@ def _tracked(args):
     return any(type(a) is Tensor and a.requires_grad for a in args)
 
 
+def _leaves(tree):
+    """The tensors of a pytree (a tensor, or dicts, lists and tuples of them) in order."""
+    if type(tree) is Tensor:
+        return [tree]
+    if type(tree) is dict:
+        return [t for v in tree.values() for t in _leaves(v)]
+    if type(tree) in (list, tuple):
+        return [t for v in tree for t in _leaves(v)]
+    return []
+
+
+def _rebuild(tree, leaves):
+    """tree's structure with its tensors replaced, in order, by `leaves` (an iterator)."""
+    if type(tree) is Tensor:
+        return next(leaves)
+    if type(tree) is dict:
+        return {k: _rebuild(v, leaves) for k, v in tree.items()}
+    if type(tree) in (list, tuple):
+        return type(tree)(_rebuild(v, leaves) for v in tree)
+    return tree
+
+
+def _track(a):
+    if not a.requires_grad:
+        return a.detach().requires_grad_(True)
+    return a.view_as(a) if a._fn is None else a
+
+
 def _grad_call(func, argnums, has_aux, args, kwargs):
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    outer = _tracked(args)
+    outer = _tracked(_leaves(list(args)))
     args = list(args)
     for n in nums:
         a = args[n]
-        if type(a) is not Tensor:
+        if type(a) is Tensor:
+            args[n] = _track(a)
+        elif type(a) in (dict, list, tuple) and _leaves(a):
+            args[n] = _rebuild(a, iter([_track(t) for t in _leaves(a)]))
+        else:
             raise RuntimeError(f"grad(f)(*args): Expected args[{n}] to be a Tensor, got {pytype(a)}")
-        if not a.requires_grad:
-            args[n] = a.detach().requires_grad_(True)
-        elif a._fn is None:
-            args[n] = a.view_as(a)
     with enable_grad():
         out = func(*args, **kwargs)
     aux = None
@@ -127,7 +155,7 @@ def _grad_call(func, argnums, has_aux, args, kwargs):
         raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
                            f"with {out.dim() if type(out) is Tensor else 0} dims. Maybe you wanted to use the vjp "
                            "or jacrev APIs instead?")
-    targets = [args[n] for n in nums]
+    targets = _leaves([args[n] for n in nums])
     if out.requires_grad:
         gs = autograd_grad(out, targets, create_graph=outer, allow_unused=True)
     else:
@@ -136,7 +164,8 @@ def _grad_call(func, argnums, has_aux, args, kwargs):
     if not outer:
         gs = tuple(g.detach() for g in gs)
         out = out.detach()
-    g = gs[0] if isinstance(argnums, int) else tuple(gs)
+    shaped = _rebuild([args[n] for n in nums], iter(gs))
+    g = shaped[0] if isinstance(argnums, int) else tuple(shaped)
     return g, out, aux
 
 
@@ -173,16 +202,19 @@ def grad_and_value(func, argnums=0, has_aux=False):
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     def call(*args):
         dims = in_dims if type(in_dims) in (tuple, list) else (in_dims,) * len(args)
-        sizes = {a._a.shape[d] for a, d in zip(args, dims) if d is not None and type(a) is Tensor}
+        sizes = {t._a.shape[d] for a, d in zip(args, dims) if d is not None for t in _leaves(a)}
         if len(sizes) != 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                              f"{sorted(sizes)} for the mapped dimension")
         n = sizes.pop()
         results = []
         for i in range(n):
-            sliced = [a.select(d, i) if d is not None and type(a) is Tensor else a for a, d in zip(args, dims)]
+            sliced = [a if d is None else _rebuild(a, iter([t.select(d, i) for t in _leaves(a)]))
+                      for a, d in zip(args, dims)]
             results.append(func(*sliced))
         first = results[0]
+        if type(first) is dict:
+            return {k: stack([_t(r[k]) for r in results], out_dims) for k in first}
         if type(first) is tuple:
             od = out_dims if type(out_dims) in (tuple, list) else (out_dims,) * len(first)
             return tuple(stack([_t(r[k]) for r in results], od[k]) for k in range(len(first)))
@@ -194,18 +226,99 @@ def _t(x):
     return x if type(x) is Tensor else _new(np.asarray(x))
 
 
+def _only(func, args, nums):
+    """func as a function of args[n] for n in nums, the other arguments held."""
+    def partial(*chosen):
+        full = list(args)
+        for n, a in zip(nums, chosen):
+            full[n] = a
+        return func(*full)
+    return partial
+
+
 def jacrev(func, argnums=0, *, has_aux=False):
     def call(*args):
+        nested = _tracked(args)     # inside another transform (hessian = jacobian of jacobian)
         if isinstance(argnums, int):
-            return jacobian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums])
-        return jacobian(func, tuple(args))
+            return jacobian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums],
+                            create_graph=nested)
+        return jacobian(_only(func, args, tuple(argnums)), tuple(args[n] for n in argnums), create_graph=nested)
     return FuncTransform(call, "jacrev.<locals>.wrapper_fn")
 
 
+def _func_inputs(primals):
+    """torch.func's inputs: graphs stay differentiable when the caller's tensors are tracked
+    (vjp(grad(f), x) inside another transform)."""
+    outer = _tracked(primals)
+    xs = tuple(p.view_as(p) if p.requires_grad else p.detach().requires_grad_(True) for p in primals)
+    return outer, xs
+
+
+def func_vjp(func, *primals, has_aux=False):
+    """torch.func.vjp: (func(*primals), vjp_fn); vjp_fn(cotangents) gives one gradient per primal."""
+    outer, xs = _func_inputs(primals)
+    with enable_grad():
+        out = func(*xs)
+    aux = None
+    if has_aux:
+        out, aux = out
+    outs = _as_tuple(out)
+
+    def vjp_fn(*cotangents):
+        cts = _as_tuple(cotangents[0]) if type(out) is Tensor or len(cotangents) == 1 else cotangents
+        live = [(o, c) for o, c in zip(outs, cts) if o.requires_grad]
+        gs = autograd_grad([o for o, _ in live], xs, [c for _, c in live], retain_graph=True,
+                           create_graph=outer, allow_unused=True) if live else (None,) * len(xs)
+        gs = _zeros_for(gs, xs)
+        return gs if outer else tuple(g.detach() for g in gs)
+    shown = out if outer else (out.detach() if type(out) is Tensor else tuple(o.detach() for o in outs))
+    fn = FuncTransform(vjp_fn, "vjp.<locals>.wrapper")
+    return (shown, fn, aux) if has_aux else (shown, fn)
+
+
+def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """torch.func.jvp: (func(*primals), J @ tangents), here by differentiating a vjp with
+    respect to its cotangent (reverse mode twice) instead of PyTorch's forward mode."""
+    if type(primals) not in (tuple, list) or type(tangents) not in (tuple, list):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid "
+                           "to call f(*primals).")
+    if len(primals) != len(tangents):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+                           f"structure. For example, if primals is a tuple of 3 tensors, tangents also must be. "
+                           f"Got primals with structure {len(primals)} and tangents with structure {len(tangents)}")
+    outer, xs = _func_inputs(tuple(primals))
+    with enable_grad():
+        out = func(*xs)
+        aux = None
+        if has_aux:
+            out, aux = out
+        outs = _as_tuple(out)
+        us = [_new(np.zeros_like(o._a)).requires_grad_(True) for o in outs]
+        live = [(o, u) for o, u in zip(outs, us) if o.requires_grad]
+        gs = autograd_grad([o for o, _ in live], xs, [u for _, u in live], create_graph=True,
+                           allow_unused=True) if live else (None,) * len(xs)
+        total = None
+        for g, t in zip(gs, tangents):
+            if g is not None:
+                term = (g * t).sum()
+                total = term if total is None else total + term
+        if total is not None and total.requires_grad:
+            js = autograd_grad(total, us, create_graph=outer, allow_unused=True)
+        else:
+            js = (None,) * len(us)
+    js = _zeros_for(js, outs)
+    if not outer:
+        js = tuple(j.detach() for j in js)
+        outs = tuple(o.detach() for o in outs)
+    single = type(out) is Tensor
+    res = (outs[0] if single else outs, js[0] if single else js)
+    return (*res, aux) if has_aux else res
+
+
 def func_hessian(func, argnums=0):
-    def call(*args):
-        return hessian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums])
-    return FuncTransform(call, "hessian.<locals>.wrapper_fn")
+    """torch.func.hessian: the jacobian of the jacobian, for any output shape."""
+    inner = jacrev(func, argnums)
+    return FuncTransform(jacrev(inner, argnums).call, "hessian.<locals>.wrapper_fn")
 
 
 # ================================================================ anomaly detection
@@ -263,4 +376,4 @@ def is_anomaly_enabled():
 
 AUTOGRAD_FUNCTIONAL = {"vjp": vjp, "jvp": jvp, "hvp": hvp, "vhp": vhp}
 FUNC = {"grad": func_grad, "grad_and_value": grad_and_value, "vmap": vmap, "jacrev": jacrev,
-        "jacfwd": jacrev, "hessian": func_hessian}
+        "jacfwd": jacrev, "hessian": func_hessian, "vjp": func_vjp, "jvp": func_jvp}

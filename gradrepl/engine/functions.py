@@ -13,7 +13,7 @@ from gradrepl.engine.creation import (Generator, arange, as_tensor, bernoulli, e
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.sampling import uniform_
 from gradrepl.engine.ops.shape import stack
-from gradrepl.engine.tensor import INFERENCE_MODE, Size, Tensor, _new
+from gradrepl.engine.tensor import INFERENCE_MODE, PARAMETERS, Size, Tensor, _new
 from gradrepl.engine.util import broadcast_shape, pytype
 
 
@@ -47,6 +47,28 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
                         f"{type(threshold).__name__}")
     printing.set_printoptions(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
                               profile=profile, sci_mode=sci_mode)
+
+
+def swap_tensors(t1, t2):
+    """torch.utils.swap_tensors: the two tensor objects exchange everything they hold (data,
+    autograd state, being a Parameter), so every reference to t1 now sees t2's tensor."""
+    for name, t in (("t1", t1), ("t2", t2)):
+        if type(t) is not Tensor:   # PyTorch: AttributeError on `_use_count`, which gradrepl won't name
+            raise TypeError(f"swap_tensors(): argument '{name}' must be Tensor, not {pytype(t)}")
+    for slot in Tensor.__slots__:
+        if slot != "__weakref__":
+            a, b = getattr(t1, slot), getattr(t2, slot)
+            setattr(t1, slot, b)
+            setattr(t2, slot, a)
+    for t in (t1, t2):
+        node = t._acc() if t._acc is not None else None
+        if node is not None:        # a leaf's AccumulateGrad follows its tensor
+            node.variable = t
+    p1, p2 = PARAMETERS.pop(id(t1), None), PARAMETERS.pop(id(t2), None)
+    if p1 is not None:
+        PARAMETERS[id(t2)] = t2
+    if p2 is not None:
+        PARAMETERS[id(t1)] = t1
 
 
 # ================================================================ grad mode
@@ -99,6 +121,22 @@ class GradModeFunction:
 
     def __repr__(self):
         return repr(self._fn)
+
+
+class OnceDifferentiable:
+    """torch.autograd.function.once_differentiable: a custom Function's backward decorated
+    with it runs without recording a graph."""
+
+    __slots__ = ()
+
+    def __call__(self, fn):
+        return GradModeFunction(fn, False, "once_differentiable")
+
+    def __repr__(self):
+        return f"<function once_differentiable at {id(self):#x}>"
+
+
+once_differentiable = OnceDifferentiable()
 
 
 def no_grad():

@@ -16,7 +16,7 @@ import types
 import numpy as np
 
 from gradrepl.engine import creation as C
-from gradrepl.engine import devices, functional
+from gradrepl.engine import devices, functional, mkl
 from gradrepl.engine import functions as F
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
@@ -173,11 +173,14 @@ _SIZE_FIRST = frozenset(("zeros", "ones", "empty", "rand", "randn"))
 def factory(fn, name):
     """A torch.* factory with device=, size= and out=."""
     size_first = name in _SIZE_FIRST
+    like = name.endswith("_like")   # these follow their input's device, never the default one
 
     def make(*args, **kwargs):
+        if devices.ACTIVE[0] is not None and not like and "device" not in kwargs:
+            devices.check_factory(None)
         if kwargs:
             if "device" in kwargs:
-                devices.check(kwargs.pop("device"))
+                (devices.check if like else devices.check_factory)(kwargs.pop("device"))
             if size_first and "size" in kwargs:
                 args = (kwargs.pop("size"),) + args
             if "out" in kwargs:
@@ -351,6 +354,7 @@ def set_num_threads(int):
     if type(int) is not builtins.int or int <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
     SETTINGS["threads"] = THREADS["n"] = int
+    mkl.set_num_threads(int)     # a matrix product's bits depend on MKL's threads, as PyTorch's
 
 
 def set_num_interop_threads(int):

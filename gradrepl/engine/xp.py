@@ -11,8 +11,10 @@ import numpy as np
 
 from gradrepl.engine import autograd
 from gradrepl.engine.creation import zeros as _zeros
+from gradrepl.engine.mkl import vml_kernel
 from gradrepl.engine.ops.convert import convert
 from gradrepl.engine.ops.elementwise import _f64, where as _where
+from gradrepl.engine.ops.linalg import blas_product
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
 from gradrepl.engine.ops.registry import ABSENT
 from gradrepl.engine.ops.shape import cat as _cat
@@ -21,6 +23,12 @@ from gradrepl.engine.tensor import Tensor, _new, wrap
 
 
 _add_reduce = np.add.reduce
+
+
+def _product(a, b):
+    """A backward formula's matrix product, with MKL's bits as PyTorch's mm/bmm/mv get them."""
+    out = blas_product(a, b) if a.dtype == b.dtype else None
+    return np.matmul(a, b) if out is None else out
 
 
 def _sum_to(g, shape):
@@ -82,14 +90,14 @@ class ARRAYS:
 
     constant = raw
     sum_to = staticmethod(_sum_to)
-    # the forward kernels' float64-then-float32 (nearer PyTorch's than NumPy's float32 SIMD)
-    exp = staticmethod(_f64(np.exp))
-    log = staticmethod(_f64(np.log))
-    sin = staticmethod(_f64(np.sin))
-    cos = staticmethod(_f64(np.cos))
+    # the forward kernels: MKL's VML as in PyTorch's CPU build (float64-then-float32 without MKL)
+    exp = staticmethod(vml_kernel("exp", _f64(np.exp)))
+    log = staticmethod(vml_kernel("log", _f64(np.log)))
+    sin = staticmethod(vml_kernel("sin", _f64(np.sin)))
+    cos = staticmethod(vml_kernel("cos", _f64(np.cos)))
     sign = staticmethod(np.sign)
     floor = staticmethod(np.floor)
-    sqrt = staticmethod(np.sqrt)
+    sqrt = staticmethod(vml_kernel("sqrt", np.sqrt))
 
     @staticmethod
     def rsqrt(x):
@@ -97,8 +105,8 @@ class ARRAYS:
 
     cosh = staticmethod(_f64(np.cosh))
     sinh = staticmethod(_f64(np.sinh))
-    matmul = staticmethod(np.matmul)
-    bmm = staticmethod(np.matmul)
+    matmul = staticmethod(_product)
+    bmm = staticmethod(_product)
     outer = staticmethod(np.outer)
 
     @staticmethod

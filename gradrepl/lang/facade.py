@@ -713,7 +713,16 @@ def torch_facade(api):
     torch.entries["save"], torch.entries["load"] = _session_files()
     torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
     torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
-    torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace()})
+    def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True,
+                        strict=False):
+        return _library("nn").utils.functional_call(module, parameter_and_buffer_dicts, args, kwargs,
+                                                    tie_weights=tie_weights, strict=strict)
+    def stack_module_state(models):
+        return _library("nn").utils.stack_module_state(models)
+    func = torch.entries["func"].entries     # torch.func's entries written in torch.nn's terms
+    func["functional_call"] = builtin_function_or_method(functional_call, "torch.func.functional_call")
+    func["stack_module_state"] = builtin_function_or_method(stack_module_state, "torch.func.stack_module_state")
+    torch.entries["utils"] = later("torch.utils", lambda: {"data": _library("data").namespace(), **api.TORCH_UTILS})
     torch.entries["distributions"] = later("torch.distributions",
                                            lambda: _library("distributions").namespace())
     return torch

@@ -649,9 +649,10 @@ class function:
 
 
 def enter_context(mgr, api, access):
-    """`with mgr:` — (its type, what __enter__ returned); only engine objects that are
-    context managers (no_grad, enable_grad, ...) are entered."""
+    """`with mgr:` — (its type, what __enter__ returned); only engine and library objects
+    that are context managers (no_grad, enable_grad, parametrize.cached, ...) are entered."""
     kind = type(mgr)
-    if api.public_attrs(mgr) is None or not hasattr(kind, "__enter__"):
+    library = "gradrepl_public" in kind.__dict__     # a torch.nn-level class (parametrize.cached)
+    if (api.public_attrs(mgr) is None and not library) or not hasattr(kind, "__enter__"):
         raise TypeError(f"'{access.type_label(mgr)}' object does not support the context manager protocol")
     return kind, kind.__enter__(mgr)

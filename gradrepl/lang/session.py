@@ -7,6 +7,7 @@ import sys
 import threading
 
 from gradrepl import limits as limits_module
+from gradrepl.engine import signatures
 from gradrepl.errors import BudgetExceeded, Interrupted, Record
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.carets import carets, find_statement
@@ -97,7 +98,14 @@ class _Context:
     def call(fn, args, kwargs):
         if type(fn) is function:
             return fn.invoke(args, kwargs)
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, AttributeError, RuntimeError, IndexError) as e:
+            # arguments of types PyTorch's parser refuses: its message, whatever ours said
+            wrong = signatures.mismatch(fn, args, kwargs, e)
+            if wrong is None:
+                raise
+            raise wrong from None
 
     def autograd_function_base(self):
         return self.api.TORCH["autograd"]["Function"]
@@ -174,6 +182,9 @@ class Session:
         printoptions = self.api.TORCH.get("set_printoptions")
         if callable(printoptions):          # process-wide: back to PyTorch's defaults too
             printoptions(profile="default")
+        default_device = self.api.TORCH.get("set_default_device")
+        if callable(default_device):
+            default_device(None)
         if monitor.ACTIVE is not None:
             monitor.ACTIVE.reset(self)
         self.transcript.clear()

@@ -2,8 +2,8 @@
 
 `namespace()` is what the `torch.nn` facade shows user code.
 """
-from gradrepl.nn import (containers, extra_layers, functional, init, layers, layers_extra, loss, rnn, transformer,
-                         utils)
+from gradrepl.nn import (activation, containers, conv, dropout, functional, init, layers, loss, normalization, padding,
+                         pooling, rnn, transformer, utils)
 from gradrepl.nn.module import Module, Parameter
 
 
@@ -13,7 +13,7 @@ NOT_IN_TORCH_NN = frozenset(("NonDynamicallyQuantizableLinear",))
 
 def namespace():
     ns = {"Module": Module, "Parameter": Parameter}
-    for mod in (containers, layers, layers_extra, extra_layers, loss, rnn, transformer):
+    for mod in (containers, layers, activation, conv, pooling, normalization, dropout, padding, loss, rnn, transformer):
         for name, value in vars(mod).items():
             if isinstance(value, type) and "torch_path" in value.__dict__ and not name.startswith("_") \
                     and name not in NOT_IN_TORCH_NN:

@@ -10,7 +10,8 @@ import numpy as np
 from gradrepl.engine import api
 from gradrepl.engine import autograd as A
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import rng
+from gradrepl.engine import rng, signatures
+from gradrepl.engine.devices import check_factory as check_device  # noqa: F401 (a layer's device=)
 from gradrepl.engine import tensor as T
 from gradrepl.engine.ops.nn import div_scalar, rnn_layer_output  # noqa: F401 (ATen's C++ composites)
 from gradrepl.engine.tensor import PARAMETERS, UNINITIALIZED, Tensor
@@ -18,6 +19,11 @@ from gradrepl.engine.util import legacy_scalar  # noqa: F401 (ScalarType names i
 from gradrepl.engine.util import warn as engine_warn
 
 TORCH = api.TORCH
+
+
+def register_functional(namespace):
+    """torch.nn.functional's functions, for PyTorch's message when one is called with a wrong type."""
+    signatures.register_functions(namespace, "functional")
 
 
 def is_tensor(x):

@@ -426,13 +426,37 @@ COMPOSED = ("softmax", "log_softmax", "softmin", "relu", "sigmoid", "tanh", "sof
             "normalize", "margin_ranking_loss", "hinge_embedding_loss", "alpha_dropout", "feature_alpha_dropout",
             "dropout1d", "dropout2d", "dropout3d", "upsample", "upsample_nearest",
             "upsample_bilinear", "gaussian_nll_loss", "multilabel_soft_margin_loss", "local_response_norm",
-            "lp_pool1d", "lp_pool2d", "gumbel_softmax")
+            "lp_pool1d", "lp_pool2d", "gumbel_softmax", "triplet_margin_with_distance_loss")
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean"):
+    """PyTorch's composite: distance_function (pairwise_distance by default) to the positive and
+    the negative, clamp_min(margin + d_pos - d_neg, 0), reduced."""
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")
+    a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim
+    if not a_dim == p_dim == n_dim:
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs")
+    dist_fn = distance_function if distance_function is not None else ENGINE["pairwise_distance"]
+    dist_pos = dist_fn(anchor, positive)
+    dist_neg = dist_fn(anchor, negative)
+    if swap:
+        dist_neg = B.TORCH["minimum"](dist_neg, dist_fn(positive, negative))
+    loss = B.TORCH["clamp_min"](margin + dist_pos - dist_neg, 0)
+    if reduction == "mean":
+        return B.TORCH["mean"](loss)
+    if reduction == "sum":
+        return B.TORCH["sum"](loss)
+    return loss
 
 
 def namespace():
     ns = dict(ENGINE)
     g = globals()
     ns.update((name, g[name]) for name in COMPOSED)
+    B.register_functional(ns)
     return ns
 
 

@@ -1,10 +1,7 @@
 """The loss modules of torch.nn (torch/nn/modules/loss.py)."""
 from gradrepl.nn import functional as F
-from gradrepl.nn.module import Module
-
-
-def _path(name):
-    return f"torch.nn.modules.loss.{name}"
+from gradrepl.nn.layers import PairwiseDistance
+from gradrepl.nn.module import Module, _path
 
 
 def legacy_reduction(size_average, reduce):
@@ -33,21 +30,21 @@ class WeightedLoss(Loss):
 
 
 class L1Loss(Loss):
-    torch_path = _path("L1Loss")
+    torch_path = _path("L1Loss", "loss")
 
     def forward(self, input, target):
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class MSELoss(Loss):
-    torch_path = _path("MSELoss")
+    torch_path = _path("MSELoss", "loss")
 
     def forward(self, input, target):
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class NLLLoss(WeightedLoss):
-    torch_path = _path("NLLLoss")
+    torch_path = _path("NLLLoss", "loss")
 
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
         super().__init__(weight, size_average, reduce, reduction)
@@ -59,7 +56,7 @@ class NLLLoss(WeightedLoss):
 
 
 class CrossEntropyLoss(WeightedLoss):
-    torch_path = _path("CrossEntropyLoss")
+    torch_path = _path("CrossEntropyLoss", "loss")
 
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                  label_smoothing=0.0):
@@ -73,14 +70,14 @@ class CrossEntropyLoss(WeightedLoss):
 
 
 class BCELoss(WeightedLoss):
-    torch_path = _path("BCELoss")
+    torch_path = _path("BCELoss", "loss")
 
     def forward(self, input, target):
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class SmoothL1Loss(Loss):
-    torch_path = _path("SmoothL1Loss")
+    torch_path = _path("SmoothL1Loss", "loss")
 
     def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
         super().__init__(size_average, reduce, reduction)
@@ -91,7 +88,7 @@ class SmoothL1Loss(Loss):
 
 
 class HuberLoss(Loss):
-    torch_path = _path("HuberLoss")
+    torch_path = _path("HuberLoss", "loss")
 
     def __init__(self, reduction="mean", delta=1.0):
         super().__init__(reduction=reduction)
@@ -102,7 +99,7 @@ class HuberLoss(Loss):
 
 
 class BCEWithLogitsLoss(Loss):
-    torch_path = _path("BCEWithLogitsLoss")
+    torch_path = _path("BCEWithLogitsLoss", "loss")
 
     def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
         super().__init__(size_average, reduce, reduction)
@@ -111,12 +108,11 @@ class BCEWithLogitsLoss(Loss):
 
     def forward(self, input, target):
         return F.namespace_fn("binary_cross_entropy_with_logits")(input, target, self.weight,
-                                                                  pos_weight=self.pos_weight,
-                                                                  reduction=self.reduction)
+                                                                  pos_weight=self.pos_weight, reduction=self.reduction)
 
 
 class KLDivLoss(Loss):
-    torch_path = _path("KLDivLoss")
+    torch_path = _path("KLDivLoss", "loss")
 
     def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
         super().__init__(size_average, reduce, reduction)
@@ -124,3 +120,138 @@ class KLDivLoss(Loss):
 
     def forward(self, input, target):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class PoissonNLLLoss(Loss):
+    torch_path = _path("PoissonNLLLoss", "loss")
+
+    def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input, target):
+        return F.namespace_fn("poisson_nll_loss")(log_input, target, log_input=self.log_input, full=self.full,
+                                                  eps=self.eps, reduction=self.reduction)
+
+
+class GaussianNLLLoss(Loss):
+    torch_path = _path("GaussianNLLLoss", "loss")
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(None, None, reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input, target, var):
+        return F.namespace_fn("gaussian_nll_loss")(input, target, var, full=self.full, eps=self.eps,
+                                                   reduction=self.reduction)
+
+
+class SoftMarginLoss(Loss):
+    torch_path = _path("SoftMarginLoss", "loss")
+
+    def forward(self, input, target):
+        return F.namespace_fn("soft_margin_loss")(input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(WeightedLoss):
+    torch_path = _path("MultiLabelSoftMarginLoss", "loss")
+
+    def forward(self, input, target):
+        return F.namespace_fn("multilabel_soft_margin_loss")(input, target, weight=self.weight,
+                                                             reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(Loss):
+    torch_path = _path("MultiLabelMarginLoss", "loss")
+
+    def forward(self, input, target):
+        return F.namespace_fn("multilabel_margin_loss")(input, target, reduction=self.reduction)
+
+
+class MultiMarginLoss(WeightedLoss):
+    torch_path = _path("MultiMarginLoss", "loss")
+
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D "
+                             "instead")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.namespace_fn("multi_margin_loss")(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                                   reduction=self.reduction)
+
+
+class _MarginLoss(Loss):
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+
+class CosineEmbeddingLoss(_MarginLoss):
+    torch_path = _path("CosineEmbeddingLoss", "loss")
+
+    def forward(self, input1, input2, target):
+        return F.namespace_fn("cosine_embedding_loss")(input1, input2, target, margin=self.margin,
+                                                       reduction=self.reduction)
+
+
+class MarginRankingLoss(_MarginLoss):
+    torch_path = _path("MarginRankingLoss", "loss")
+
+    def forward(self, input1, input2, target):
+        return F.namespace_fn("margin_ranking_loss")(input1, input2, target, margin=self.margin,
+                                                     reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(Loss):
+    torch_path = _path("HingeEmbeddingLoss", "loss")
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.namespace_fn("hinge_embedding_loss")(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class TripletMarginLoss(Loss):
+    torch_path = _path("TripletMarginLoss", "loss")
+
+    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.namespace_fn("triplet_margin_loss")(anchor, positive, negative, margin=self.margin, p=self.p,
+                                                     eps=self.eps, swap=self.swap, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(Loss):
+    torch_path = _path("TripletMarginWithDistanceLoss", "loss")
+
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} "
+                             "instead")
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.namespace_fn("triplet_margin_with_distance_loss")(
+            anchor, positive, negative, distance_function=self.distance_function, margin=self.margin, swap=self.swap,
+            reduction=self.reduction)

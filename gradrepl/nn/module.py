@@ -23,6 +23,17 @@ class LibraryMeta(type):
         path = cls.__dict__.get("torch_path")
         return f"<class '{path or '__main__.' + cls.__name__}'>"
 
+    def __call__(cls, *args, **kwargs):
+        # a torch.nn layer's device= goes to its factory calls in PyTorch: only the CPU exists here
+        if "device" in kwargs and "torch_path" in cls.__dict__:
+            B.check_device(kwargs["device"])
+        return super().__call__(*args, **kwargs)
+
+
+def _path(name, file):
+    """The dotted name PyTorch prints for a class of torch/nn/modules/FILE.py."""
+    return f"torch.nn.modules.{file}.{name}"
+
 
 # ------------------------------------------------------------------ Parameter
 def is_parameter(obj):
@@ -288,6 +299,9 @@ class Module(metaclass=LibraryMeta):
             m = d["_modules"]
             if name in m:
                 return m[name]
+        if name in d.get("_parametrized", ()):
+            from gradrepl.nn import parametrize
+            return parametrize.value(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setattr__(self, name, value):
@@ -300,6 +314,9 @@ class Module(metaclass=LibraryMeta):
                         d.discard(name)
 
         d = self.__dict__
+        if name in d.get("_parametrized", ()):
+            self.parametrizations[name].right_inverse(value)
+            return
         params = d.get("_parameters")
         if is_parameter(value):
             if params is None:
@@ -567,7 +584,8 @@ class Module(metaclass=LibraryMeta):
 
     # ------------------------------------------------------------ printing
     def _get_name(self):
-        return type(self).__name__
+        # torch.nn.utils.parametrize makes the module's class Parametrized<Class>
+        return ("Parametrized" if self.__dict__.get("_parametrized") else "") + type(self).__name__
 
     def extra_repr(self):
         return ""

@@ -18,8 +18,10 @@ from gradrepl.nn import backend as B
 from gradrepl.nn import functional as F
 from gradrepl.nn import init
 from gradrepl.nn.containers import ModuleList
-from gradrepl.nn.layers import Dropout, LayerNorm, Linear, _path
-from gradrepl.nn.module import Module, Parameter
+from gradrepl.nn.dropout import Dropout
+from gradrepl.nn.layers import Linear
+from gradrepl.nn.module import Module, Parameter, _path
+from gradrepl.nn.normalization import LayerNorm
 from gradrepl.nn.serialization import _Copier
 
 

@@ -5,6 +5,7 @@ rounds it: `add_(x, alpha=a)` and `lerp_` as one FMA, `addcmul_` as fma(v*t1, t2
 """
 import numpy as np
 
+from gradrepl.engine.ops.elementwise import sqrt_kernel as vml_sqrt   # Tensor.sqrt: MKL's VML, as PyTorch's
 from gradrepl.nn import backend as B
 from gradrepl.optim.optimizer import Optimizer
 
@@ -150,9 +151,9 @@ class Adam(Optimizer):
         if group["amsgrad"]:
             mx = state["max_exp_avg_sq"]
             write(mx, np.maximum(B.array(mx), B.array(v)))
-            root = np.sqrt(B.array(mx))
+            root = vml_sqrt(B.array(mx))
         else:
-            root = np.sqrt(B.array(v))
+            root = vml_sqrt(B.array(v))
         denom = root / _f(bias_correction2_sqrt, root) + _f(eps, root)
         _param_update(param, addcdiv(p, B.array(m), denom, -step_size))
 
@@ -208,9 +209,9 @@ class RMSprop(Optimizer):
             ga = state["grad_avg"]
             write(ga, lerp(B.array(ga), g, 1 - alpha))
             gav = B.array(ga)
-            avg = np.sqrt(addcmul(B.array(sq), gav, gav, -1))
+            avg = vml_sqrt(addcmul(B.array(sq), gav, gav, -1))
         else:
-            avg = np.sqrt(B.array(sq))
+            avg = vml_sqrt(B.array(sq))
         avg = avg + _f(eps, avg)
         if momentum > 0:
             buf = state["momentum_buffer"]
@@ -256,7 +257,7 @@ class Adagrad(Optimizer):
         s = state["sum"]
         write(s, addcmul(B.array(s), g, g, 1))
         sa = B.array(s)
-        std = np.sqrt(sa) + _f(group["eps"], sa)
+        std = vml_sqrt(sa) + _f(group["eps"], sa)
         _param_update(param, addcdiv(p, g, std, -clr))
 
 
@@ -313,9 +314,9 @@ class Adadelta(Optimizer):
         sa = B.array(sq)
         write(sq, addcmul(sa * _f(rho, sa), g, g, 1 - rho))
         sa = B.array(sq)
-        std = np.sqrt(sa + _f(eps, sa))
+        std = vml_sqrt(sa + _f(eps, sa))
         aa = B.array(acc)
-        delta = np.sqrt(aa + _f(eps, aa)) / std * g
+        delta = vml_sqrt(aa + _f(eps, aa)) / std * g
         write(acc, addcmul(aa * _f(rho, aa), delta, delta, 1 - rho))
         _param_update(param, add_alpha(p, delta, -_lr(group)))
 
@@ -393,7 +394,7 @@ class NAdam(Optimizer):
         va = B.array(v)
         write(v, addcmul(va * _f(beta2, va), g, g, 1 - beta2))
         va = B.array(v)
-        denom = np.sqrt(va / _f(bias_correction2, va))
+        denom = vml_sqrt(va / _f(bias_correction2, va))
         denom = denom + _f(eps, denom)
         mu_product = mp.item()
         mu_product_next = mu_product * mu_next
@@ -443,7 +444,7 @@ class RAdam(Optimizer):
         update = corrected * _f(lr, ma)
         if rho_t > 5.0:
             va = B.array(v)
-            root = np.sqrt(va)
+            root = vml_sqrt(va)
             root = root + _f(eps, root)
             adaptive = np.reciprocal(root) * _f(bias_correction2 ** 0.5, root)   # Tensor.__rtruediv__
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5

@@ -352,6 +352,19 @@ SAMPLES = {
                    S(R(4, 3), C(3), C(3, kind="positive"), call=_fn("batch_norm"))],
     "layer_norm": [S(R(2, 3), R(3), R(3), call=lambda torch, x, w, b: torch.nn.functional.layer_norm(x, (3,), w, b))],
     "embedding": [S(I([[0, 2], [4, 2]]), R(5, 3), call=_fn("embedding"))],
+    "rrelu_": [S(R(2, 3), call=lambda torch, x: torch.nn.functional.rrelu_(x * 1)),
+               S(R(5), call=lambda torch, x: torch.rrelu_(x * 1, 0.1, 0.3))],
+    "channel_shuffle": [S(R(2, 6, 2, 2), call=_fn("channel_shuffle", 3))],
+    "max_unpool1d": [S(R(1, 2, 3), I([[[1, 2, 5], [0, 3, 4]]]), call=_fn("max_unpool1d", 2))],
+    "max_unpool2d": [S(R(1, 2, 2, 2), I([[[[0, 3], [9, 14]], [[1, 6], [8, 15]]]]), call=_fn("max_unpool2d", 2)),
+                     S(R(1, 2, 2, 2), I([[[[0, 3], [9, 14]], [[1, 6], [8, 15]]]]),
+                       call=_fn("max_unpool2d", 2, output_size=(5, 5)))],
+    "embedding_bag": [S(I([0, 2, 4, 2, 1]), R(5, 3), I([0, 2]), call=_fn("embedding_bag")),
+                      S(I([[0, 2], [4, 2]]), R(5, 3), call=_fn("embedding_bag", mode="sum", padding_idx=4)),
+                      S(I([0, 2, 4, 2, 1]), R(5, 3), I([0, 3, 3]), call=_fn("embedding_bag", mode="max")),
+                      S(I([0, 2, 4, 2]), R(5, 3), I([0, 1]), R(4),
+                        call=lambda torch, i, w, o, p: torch.nn.functional.embedding_bag(i, w, o, mode="sum",
+                                                                                         per_sample_weights=p))],
     "one_hot": [S(I([0, 2, 1]), call=_fn("one_hot", 3))],
     "pad": [S(R(2, 3), call=_fn("pad", (1, 2))), S(R(2, 3), call=_fn("pad", (0, -1, 1, 0), value=0.5))],
     "gelu": [S(R(2, 3), call=_fn("gelu")), S(R(2, 3), call=_fn("gelu", approximate="tanh"))],
@@ -486,6 +499,12 @@ SAMPLES = {
     "map2_": "refused on purpose (calls a Python function per element): tests/engine/test_api_extras.py",
     "cartesian_prod": [S(R(2), R(3), call=lambda torch, x, y: torch.cartesian_prod(x, y))],
     # tensor API breadth: sorting and reductions
+    "quantile": [S(R(3, 4), call=lambda torch, x: torch.quantile(x, 0.3)),
+                 S(R(3, 4), call=lambda torch, x: x.quantile(torch.tensor([0.2, 0.8], dtype=torch.float64), dim=1,
+                                                             keepdim=True)),
+                 S(R(3, 4), call=lambda torch, x: torch.quantile(x, 0.6, dim=0, interpolation="midpoint")),
+                 S(R(5), call=lambda torch, x: x.quantile(0.5, interpolation="nearest"))],
+    "nanquantile": [S(R(3, 4), call=lambda torch, x: torch.nanquantile(x, 0.4, dim=1))],
     "sort": [S(R(2, 3), call=lambda torch, x: x.sort(1)[0]), S(R(2, 3), call=lambda torch, x: x.sort(0, True)[1])],
     "argsort": [S(R(2, 3))],
     "msort": [S(R(3, 2))],
@@ -510,6 +529,7 @@ SAMPLES = {
     # tensor API breadth: linear algebra
     "det": [S(R(3, 3))],
     "inverse": [S(R(3, 3))],
+    "matrix_exp": [S(R(3, 3)), S(R(2, 2, 2))],
     "linalg_solve": [S(R(3, 3), R(3, 2), call=lambda torch, a, b: torch.linalg.solve(a, b))],
     "svd": [S(R(3, 2), call=lambda torch, x: x.svd()[1])],
     "matrix_power": [S(R(2, 2), args=(3,))],
@@ -777,6 +797,9 @@ GAPS = {
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
     "cg_graph": {
+        **{f"rrelu_:{k}": "in place on x * 1, the create_graph gradient reaches MulBackward0's input through "
+           "AddBackward0 in gradrepl (PyTorch: RreluWithNoiseBackwardBackward0, the in-place node's own double "
+           "backward)" for k in range(2)},
         **{f"scaled_dot_product_attention:{k}": "the 3-d math path's matmuls are one UnsafeViewBackward0 each in "
            "gradrepl (PyTorch: expand/view/bmm/_unsafe_view); the 4-d flash node's gradient is composed "
            "(PyTorch: _scaled_dot_product_flash_attention_for_cpu_backward)" for k in range(5)},
@@ -827,9 +850,7 @@ GAPS = {
             "PyTorch MulBackward0(MulBackward0, MaskedFillBackward0); ViewBackward0(SumBackward1)",
         "matmul:5": "UnsafeViewBackward0(None, TransposeBackward0); UnsafeViewBackward0(TransposeBackward0, None) | "
             "PyTorch ViewBackward0(BmmBackward0); ViewBackward0(BmmBackward0)",
-        "linear:0": "MmBackward0(None, TBackward0); TBackward0(MmBackward0); None | "
-            "PyTorch MmBackward0(None, TBackward0); TBackward0(TBackward0); None",
-        "linear:1": "ViewBackward0(MmBackward0); TBackward0(MmBackward0) | "
+        "linear:1": "ViewBackward0(MmBackward0); TBackward0(TBackward0) | "
             "PyTorch SqueezeBackward1(MmBackward0); TBackward0(TBackward0)",
         "sinc:0": "MulBackward0(None, WhereBackward0) | PyTorch WhereBackward0(None, MulBackward0)",
         "logit:0": "MulBackward0(DivBackward0, None) | PyTorch WhereBackward0(DivBackward0, None)",

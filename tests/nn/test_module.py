@@ -2,7 +2,7 @@
 import pytest
 
 from gradrepl.engine import api
-from gradrepl.nn import containers, layers, loss
+from gradrepl.nn import activation, containers, layers, loss
 from gradrepl.nn.module import Module, Parameter, is_parameter
 
 torch = api.TORCH
@@ -18,7 +18,7 @@ def test_linear_draws_pytorchs_numbers_after_manual_seed():
 
 
 def test_parameters_register_in_order_and_by_name():
-    net = containers.Sequential(layers.Linear(2, 3), layers.ReLU(), layers.Linear(3, 1))
+    net = containers.Sequential(layers.Linear(2, 3), activation.ReLU(), layers.Linear(3, 1))
     assert [n for n, _ in net.named_parameters()] == ["0.weight", "0.bias", "2.weight", "2.bias"]
     assert all(is_parameter(p) and p.requires_grad for p in net.parameters())
     assert list(net.state_dict()) == ["0.weight", "0.bias", "2.weight", "2.bias"]
@@ -52,7 +52,7 @@ def test_load_state_dict_reports_missing_and_unexpected_keys():
 
 
 def test_modulelist_repr_compresses_repeats():
-    ml = containers.ModuleList([layers.Linear(2, 2), layers.Linear(2, 2), layers.ReLU()])
+    ml = containers.ModuleList([layers.Linear(2, 2), layers.Linear(2, 2), activation.ReLU()])
     assert repr(ml) == ("ModuleList(\n  (0-1): 2 x Linear(in_features=2, out_features=2, bias=True)\n"
                         "  (2): ReLU()\n)")
 

@@ -58,13 +58,13 @@ def test_transformer_encoder_layer(seed, norm_first):
 @settings(max_examples=3, deadline=None)
 @given(seed=seeds, affine=st.booleans())
 def test_bilinear_instance_norm_and_embedding_bag(seed, affine):
-    from gradrepl.nn import extra_layers
+    from gradrepl.nn import layers, normalization
     rng = np.random.default_rng(seed)
     x1, x2 = rng.normal(size=(3, 2)), rng.normal(size=(3, 4))
-    bl = _model(extra_layers.Bilinear, 2, 4, 3, seed=seed)
+    bl = _model(layers.Bilinear, 2, 4, 3, seed=seed)
     check(lambda a, b: bl(a, b), [x1, x2])
-    norm = _model(extra_layers.InstanceNorm1d, 3, affine=affine, seed=seed)
+    norm = _model(normalization.InstanceNorm1d, 3, affine=affine, seed=seed)
     check(lambda x: norm(x), [rng.normal(size=(2, 3, 5))])
-    bag = _model(extra_layers.EmbeddingBag, 6, 3, mode="sum", seed=seed)
+    bag = _model(layers.EmbeddingBag, 6, 3, mode="sum", seed=seed)
     idx, offsets = T["tensor"]([1, 4, 4, 0, 2]), T["tensor"]([0, 2])
     check(lambda w: bag(idx, offsets, per_sample_weights=w), [rng.normal(size=5)])

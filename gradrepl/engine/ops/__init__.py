@@ -8,6 +8,7 @@ else lists ops by hand.
 from gradrepl.engine.ops import (arrange, convert, elementwise, indexing, inplace, linalg, linalg_ext,  # noqa: F401
                                  loss, meta, nn, nn_extra, reduce, sampling, scatter, shape, sorting, special,
                                  breadth)
+from gradrepl.engine import signatures
 from gradrepl.engine.ops.common import as_tensor
 from gradrepl.engine.ops.registry import REGISTRY, SPECS
 from gradrepl.engine.tensor import Tensor
@@ -22,7 +23,13 @@ def _torch_function(op, name):
         return forward
 
     def fn(input, *args, **kwargs):
-        return forward(input if type(input) is Tensor else as_tensor(input), *args, **kwargs)
+        if type(input) is not Tensor:
+            if name not in signatures.NUMBERS_AS_TENSORS:      # torch.exp(1.0): PyTorch's TypeError
+                wrong = signatures.check(name, "function", (input, *args), kwargs)
+                if wrong is not None:
+                    raise wrong
+            input = as_tensor(input)
+        return forward(input, *args, **kwargs)
     fn.__name__ = fn.__qualname__ = name
     fn.__wrapped__ = forward   # its parameters, for completion (inspect.signature follows it)
     return fn

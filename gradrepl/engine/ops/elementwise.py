@@ -7,6 +7,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
+from gradrepl.engine.mkl import vml_kernel
 from gradrepl.engine.rounding import fma64
 from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
@@ -370,8 +371,8 @@ def _pow_scalar(xa, b):
             return np.power(xa, b)
         if b == 3:
             return xa * xa * xa
-        if b == 0.5:
-            return np.sqrt(xa)
+        if b == 0.5:            # sqrt_kernel: MKL's VML
+            return sqrt_kernel(xa)
         if b == -0.5:
             return 1 / np.sqrt(xa)
         if b == -1:
@@ -677,7 +678,9 @@ def _f64_binary(fn):
     return f
 
 
-_exp = _f64(np.exp)
+_exp = _f64(np.exp)          # sigmoid's float64 path (not VML in PyTorch either)
+exp_kernel = vml_kernel("exp", _exp)    # torch.exp: MKL VML in PyTorch's CPU build
+sqrt_kernel = vml_kernel("sqrt", np.sqrt)
 
 
 def _sigmoid(a):
@@ -782,43 +785,43 @@ declare("sigmoid_backward", sigmoid_backward, method=False, function=False, rule
 
 
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
-_math("exp", _exp, "ExpBackward0", "result", "grad * result", lambda grad, xp, result: (grad * result,),
+_math("exp", exp_kernel, "ExpBackward0", "result", "grad * result", lambda grad, xp, result: (grad * result,),
       bare=True, inplace=True)
 _math("expm1", _f64(np.expm1), "Expm1Backward0", "result", "grad * (result + 1)",
       lambda grad, xp, result: (grad * (result + 1),), bare=True)
-_math("log", _f64(np.log), "LogBackward0", "self", "grad / self", lambda grad, xp, self: (grad / self,), bare=True)
-_math("log2", _f64(np.log2), "Log2Backward0", "self", "grad / (self * ln 2)",
+_math("log", vml_kernel("log", _f64(np.log)), "LogBackward0", "self", "grad / self", lambda grad, xp, self: (grad / self,), bare=True)
+_math("log2", vml_kernel("log2", _f64(np.log2)), "Log2Backward0", "self", "grad / (self * ln 2)",
       lambda grad, xp, self: (grad / (self * 0.6931471805599453),), bare=True)
-_math("log10", _f64(np.log10), "Log10Backward0", "self", "grad / (self * ln 10)",
+_math("log10", vml_kernel("log10", _f64(np.log10)), "Log10Backward0", "self", "grad / (self * ln 10)",
       lambda grad, xp, self: (grad / (self * 2.302585092994046),), bare=True)
 _math("log1p", _f64(np.log1p), "Log1PBackward0", "self", "grad / (self + 1)",
       lambda grad, xp, self: (grad / (self + 1),), bare=True)
-_math("sqrt", np.sqrt, "SqrtBackward0", "result", "grad / (2 * result)",
+_math("sqrt", sqrt_kernel, "SqrtBackward0", "result", "grad / (2 * result)",
       lambda grad, xp, result: (grad / (2 * result),), bare=True)
 _math("rsqrt", lambda a: 1 / np.sqrt(a), "RsqrtBackward0", "result", "-0.5 * grad * result ** 3",
       lambda grad, xp, result: (-0.5 * grad * result ** 3,), bare=True)
 _math("reciprocal", np.reciprocal, "ReciprocalBackward0", "result", "-grad * result * result",
       lambda grad, xp, result: (-grad * (result * result),), bare=True)
-_math("sin", _f64(np.sin), "SinBackward0", "self", "grad * self.cos()",
+_math("sin", vml_kernel("sin", _f64(np.sin)), "SinBackward0", "self", "grad * self.cos()",
       lambda grad, xp, self: (grad * xp.cos(self),), bare=True)
-_math("cos", _f64(np.cos), "CosBackward0", "self", "grad * -self.sin()",
+_math("cos", vml_kernel("cos", _f64(np.cos)), "CosBackward0", "self", "grad * -self.sin()",
       lambda grad, xp, self: (grad * -xp.sin(self),), bare=True)
-_math("tan", _f64(np.tan), "TanBackward0", "result", "grad * (1 + result ** 2)",
+_math("tan", vml_kernel("tan", _f64(np.tan)), "TanBackward0", "result", "grad * (1 + result ** 2)",
       lambda grad, xp, result: (grad * (1 + result * result),), bare=True)
 _math("sinh", _f64(np.sinh), "SinhBackward0", "self", "grad * self.cosh()",
       lambda grad, xp, self: (grad * xp.cosh(self),), bare=True)
 _math("cosh", _f64(np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
       lambda grad, xp, self: (grad * xp.sinh(self),), bare=True)
 # asin/acos in derivatives.yaml's order: the same bits as PyTorch (and its graph under create_graph)
-_math("asin", _f64(np.arcsin), "AsinBackward0", "self", "grad * (-self * self + 1).rsqrt()",
+_math("asin", vml_kernel("asin", _f64(np.arcsin)), "AsinBackward0", "self", "grad * (-self * self + 1).rsqrt()",
       lambda grad, xp, self: (grad * xp.rsqrt(-self * self + 1),), bare=True,
       aliases=("arcsin",))
-_math("acos", _f64(np.arccos), "AcosBackward0", "self", "grad * -((-self * self + 1).rsqrt())",
+_math("acos", vml_kernel("acos", _f64(np.arccos)), "AcosBackward0", "self", "grad * -((-self * self + 1).rsqrt())",
       lambda grad, xp, self: (grad * -xp.rsqrt(-self * self + 1),), bare=True,
       aliases=("arccos",))
-_math("atan", _f64(np.arctan), "AtanBackward0", "self", "grad / (1 + self ** 2)",
+_math("atan", vml_kernel("atan", _f64(np.arctan)), "AtanBackward0", "self", "grad / (1 + self ** 2)",
       lambda grad, xp, self: (grad / (1 + self * self),), bare=True, aliases=("arctan",))
-_math("tanh", _f64(np.tanh), "TanhBackward0", "result", "tanh_backward(grad, result)",
+_math("tanh", vml_kernel("tanh", _f64(np.tanh)), "TanhBackward0", "result", "tanh_backward(grad, result)",
       lambda grad, xp, result: (tanh_backward(grad, result) if xp.tensors else _tanh_bw(grad, result),),
       bare=True, functional=True)
 _math("sigmoid", _sigmoid, "SigmoidBackward0", "result", "sigmoid_backward(grad, result)",

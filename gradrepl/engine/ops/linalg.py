@@ -1,6 +1,7 @@
 """Linear algebra: dot, mv, mm, matmul (with PyTorch's folding and messages), outer."""
 import numpy as np
 
+from gradrepl.engine import mkl
 from gradrepl.engine.ops.common import is_reduced, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import UnsafeViewBackward0 as ReshapeBackward
@@ -31,10 +32,32 @@ def MvBackward0(grad, xp, node, self, vec):
     return (None if ea is None else xp.outer(grad, vec), None if eb is None else xp.matmul(xp.mT(self), grad))
 
 
+def _column_major(xp, x):
+    a = xp.raw(x)
+    return a.ndim == 2 and a.strides[0] == a.itemsize and a.strides[1] == a.shape[0] * a.itemsize
+
+
+def mm_mat1_backward(xp, grad, mat1, mat2):
+    """PyTorch's mm_mat1_backward: a column-major mat1 (a transposed view) gets its gradient
+    as mat2 @ grad^T, transposed, which is another BLAS call with other last bits."""
+    if _column_major(xp, mat1):
+        return xp.mT(xp.matmul(mat2, xp.mT(grad)))
+    return xp.matmul(grad, xp.mT(mat2))
+
+
+def mm_mat2_backward(xp, grad, mat1, mat2):
+    """PyTorch's mm_mat2_backward: a column-major mat2 (nn.Linear's weight.t()) gets
+    (grad^T @ mat1)^T."""
+    if _column_major(xp, mat2):
+        return xp.mT(xp.matmul(xp.mT(grad), mat1))
+    return xp.matmul(xp.mT(mat1), grad)
+
+
 @rule("MmBackward0", ("self", "mat2"), ("grad.mm(mat2.t())", "self.t().mm(grad)"), saved=("self", "mat2"), needed_by=((1,), (0,)))
 def MmBackward0(grad, xp, node, self, mat2):
     ea, eb = node.edges   # an input that needs no gradient costs no matmul
-    return (None if ea is None else xp.matmul(grad, xp.mT(mat2)), None if eb is None else xp.matmul(xp.mT(self), grad))
+    return (None if ea is None else mm_mat1_backward(xp, grad, self, mat2),
+            None if eb is None else mm_mat2_backward(xp, grad, self, mat2))
 
 
 def _matmul_general(grad, xp, node, self, other, self_shape, other_shape):
@@ -81,7 +104,39 @@ def matrix_product(f, xa, xb):
     check_work(batch * m * k * n, "int" if xa.dtype.kind in "iu" else "float")
     if is_reduced(xa):
         return np.asarray(f(xa.astype(np.float32), xb.astype(np.float32))).astype(xa.dtype)
-    return f(xa, xb)
+    out = blas_product(xa, xb)
+    return f(xa, xb) if out is None else out
+
+
+def blas_product(xa, xb):
+    """xa @ xb for float arrays as PyTorch's CPU build computes it with MKL (dot, mv, mm, bmm;
+    batches broadcast and reshaped to 3-D as at::matmul does); None without MKL or for other
+    dtypes (the caller's NumPy product then)."""
+    na, nb = xa.ndim, xb.ndim
+    if na == 1 and nb == 1:
+        return mkl.dot(xa, xb)
+    if na == 2 and nb == 1:
+        return mkl.mv(xa, xb)
+    if na == 2 and nb == 2:
+        return mkl.mm(xa, xb)
+    if na == 1 and nb == 2:
+        out = mkl.mm(xa.reshape(1, -1), xb)
+        return None if out is None else out.reshape(-1)
+    if na == 3 and nb == 3 and xa.shape[0] == xb.shape[0]:
+        return mkl.bmm(xa, xb)
+    if na < 1 or nb < 1:
+        return None
+    a3 = xa if na > 1 else xa.reshape(1, -1)
+    b3 = xb if nb > 1 else xb.reshape(-1, 1)
+    batch = np.broadcast_shapes(a3.shape[:-2], b3.shape[:-2])
+    bs = prod(batch)
+    a3 = np.broadcast_to(a3, batch + a3.shape[-2:]).reshape((bs,) + a3.shape[-2:])
+    b3 = np.broadcast_to(b3, batch + b3.shape[-2:]).reshape((bs,) + b3.shape[-2:])
+    out = mkl.bmm(a3, b3)
+    if out is None:
+        return None
+    shape = batch + ((a3.shape[1],) if na > 1 else ()) + ((b3.shape[2],) if nb > 1 else ())
+    return out.reshape(shape)
 
 
 @declare("dot", rules=[DotBackward0], bare=True)

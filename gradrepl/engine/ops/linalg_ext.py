@@ -8,6 +8,7 @@ import numpy as np
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.tensor import _new
 
@@ -32,6 +33,49 @@ def _float(t, name):
 
 def _mT(xp, a):
     return xp.mT(a)
+
+
+# ================================================================ matrix_exp
+def _expm(a):
+    """exp of (batches of) square matrices in float64: scaling and squaring of a degree-18
+    Taylor polynomial (PyTorch runs Bader-Blanes-Casas in the input's dtype: the last bits
+    may differ, as for the factorisations)."""
+    a = a.astype(np.float64)
+    norm = float(np.abs(a).sum(-2).max()) if a.size else 0.0
+    squarings = max(0, int(np.ceil(np.log2(norm))) + 1) if norm > 0.5 else 0
+    a = a / 2.0 ** squarings
+    term = np.broadcast_to(np.eye(a.shape[-1]), a.shape).copy()
+    out = term.copy()
+    for k in range(1, 19):
+        term = term @ a / k
+        out = out + term
+    for _ in range(squarings):
+        out = out @ out
+    return out
+
+
+@rule("LinalgMatrixExpBackward0", ("self",), ("linalg_matrix_exp_differential(self, grad, adjoint=True)",),
+      saved=("self",))
+def LinalgMatrixExpBackward0(grad, xp, self):
+    # the upper-right block of exp([[A^H, G], [0, A^H]]) (Najfeld and Havel)
+    if xp.tensors:      # under create_graph: the same block through the op itself, so it differentiates again
+        at = self.mT
+        top, bottom = cat([at, grad], -1), cat([at * 0, at], -1)
+        n = at.shape[-1]
+        return (matrix_exp(cat([top, bottom], -2)).narrow(-2, 0, n).narrow(-1, n, n),)
+    a, g = xp.raw(self), xp.raw(grad)
+    n = a.shape[-1]
+    big = np.zeros(a.shape[:-2] + (2 * n, 2 * n))
+    big[..., :n, :n] = big[..., n:, n:] = np.swapaxes(a, -1, -2)
+    big[..., :n, n:] = g
+    return (xp.constant(_expm(big)[..., :n, n:].astype(a.dtype)),)
+
+
+@declare("matrix_exp", rules=[LinalgMatrixExpBackward0])
+def matrix_exp(self):
+    _square(self._a, "matrix_exp")
+    _float(self, "matrix_exp")
+    return result(_expm(self._a).astype(self._a.dtype), LinalgMatrixExpBackward0, (self,), (self,))
 
 
 # ================================================================ det, slogdet
@@ -305,7 +349,7 @@ def eigvals_general(A):
 
 LINALG = {
     "norm": linalg_norm, "vector_norm": vector_norm, "matrix_norm": matrix_norm,
-    "inv": inverse, "det": det, "slogdet": slogdet, "solve": solve,
+    "inv": inverse, "det": det, "matrix_exp": matrix_exp, "slogdet": slogdet, "solve": solve,
     "matrix_rank": matrix_rank, "matrix_power": matrix_power, "eigvalsh": eigvalsh, "eigh": eigh,
     "cholesky": cholesky, "qr": qr, "svd": svd_, "svdvals": _svdvals, "pinv": pinv, "lstsq": lstsq,
     "diagonal": lambda A, *, offset=0, dim1=-2, dim2=-1: A.diagonal(offset, dim1, dim2),

@@ -14,8 +14,12 @@ _add_reduce = np.add.reduce
 
 
 def _mse_bw(grad_output, self, target, reduction):
-    d = (self - target) * 2
-    return d * grad_output / self.size if reduction == "mean" else d * grad_output
+    """aten's mse_backward_cpu_kernel: norm * (self - target) * grad_output, norm = 2 / N
+    (or 2) rounded to the dtype first."""
+    norm = 2.0 / self.size if reduction == "mean" else 2.0
+    if self.dtype.kind in "fV":
+        norm = self.dtype.type(norm)
+    return norm * (self - target) * grad_output
 
 
 @rule("MseLossBackwardBackward0", ("grad_output", "self", "target"),

@@ -11,14 +11,16 @@ import os
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import kernels
+from gradrepl.engine import kernels, mkl
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.inplace import inplace
 from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, leaky_relu
+from gradrepl.engine.ops.linalg import mm_mat1_backward, mm_mat2_backward
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import ABSENT, RESULT, declare, rule
 from gradrepl.engine.tensor import Size, Tensor, _new
+from gradrepl.limits import check_work
 from gradrepl.engine.util import cname, legacy_scalar, pytype, shape_list, warn
 
 _erf64 = np.frompyfunc(math.erf, 1, 1)
@@ -51,8 +53,8 @@ def _float_input(t, name):
 def AddmmBackward0(grad, xp, node, mat1, mat2, self_shape, beta, alpha):
     e = node.edges
     g_self = xp.sum_to(grad if beta == 1 else grad * beta, self_shape) if e[0] is not None else None
-    g1 = xp.matmul(grad, xp.mT(mat2)) if e[1] is not None else None
-    g2 = xp.matmul(xp.mT(mat1), grad) if e[2] is not None else None
+    g1 = mm_mat1_backward(xp, grad, mat1, mat2) if e[1] is not None else None
+    g2 = mm_mat2_backward(xp, grad, mat1, mat2) if e[2] is not None else None
     if alpha != 1:
         g1 = None if g1 is None else g1 * alpha
         g2 = None if g2 is None else g2 * alpha
@@ -75,10 +77,14 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     if c.dtype != b.dtype:
         raise RuntimeError(f"self and mat2 must have the same dtype, but got {legacy_scalar(D.from_np(c.dtype))} "
                            f"and {legacy_scalar(D.from_np(b.dtype))}")
-    prod = np.matmul(a, b)
-    if alpha != 1:
-        prod = prod * a.dtype.type(alpha)
-    out = prod + (c if beta == 1 else c * c.dtype.type(beta))
+    check_work(a.shape[0] * a.shape[1] * b.shape[1], "float")
+    out = mkl.mm(a, b, np.broadcast_to(c, (a.shape[0], b.shape[1])) if beta != 0 else None, beta, alpha) \
+        if c.dtype == a.dtype else None
+    if out is None:
+        prod = np.matmul(a, b)
+        if alpha != 1:
+            prod = prod * a.dtype.type(alpha)
+        out = prod + (c if beta == 1 else c * c.dtype.type(beta))
     return result(_out(out, a), AddmmBackward0, (self, mat1, mat2), (mat1, mat2), (c.shape, beta, alpha))
 
 

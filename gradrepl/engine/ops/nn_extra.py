@@ -9,10 +9,11 @@ import math
 
 import numpy as np
 
+from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, result
-from gradrepl.engine.ops.elementwise import MulBackward1
+from gradrepl.engine.ops.elementwise import MulBackward1, NotImplemented_
 from gradrepl.engine.ops.inplace import inplace as _inplace
 from gradrepl.engine.ops.nn import (PAD_MODES, _conv, _conv_arrays, _conv_bw, _conv_forward, _f64, _float_input,
                                     _max_pool_bw, _out, _tuple, _windows, adaptive_avg_pool1d, adaptive_avg_pool2d,
@@ -254,6 +255,93 @@ def pixel_unshuffle(input, downscale_factor):
 
 
 declare("pixel_shuffle", pixel_shuffle, method=False, functional=True, rules=[PixelShuffleBackward0])
+
+
+# ------------------------------------------------------------------ channel shuffle, max unpooling
+def _channel_shuffle(a, groups):
+    n, c = a.shape[:2]
+    return np.ascontiguousarray(a.reshape(n, groups, c // groups, *a.shape[2:]).swapaxes(1, 2)).reshape(a.shape)
+
+
+@rule("ChannelShuffleBackward0", ("self",), ("channel_shuffle(grad, channels / groups)",), ctx=("groups",))
+def ChannelShuffleBackward0(grad, xp, groups):
+    if xp.tensors:
+        return (channel_shuffle(grad, grad.shape[1] // groups),)
+    return (_channel_shuffle(grad, grad.shape[1] // groups),)
+
+
+def channel_shuffle(input, groups):
+    """torch.channel_shuffle / F.channel_shuffle: the channels in `groups` groups, interleaved."""
+    a = input._a
+    if a.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {shape_list(a.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    if a.shape[1] % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {a.shape[1]} channels and {groups} "
+                           "groups.")
+    return result(_channel_shuffle(a, groups), ChannelShuffleBackward0, (input,), (), groups)
+
+
+declare("channel_shuffle", channel_shuffle, method=False, functional=True, rules=[ChannelShuffleBackward0])
+
+
+@rule("MaxUnpool2DBackward0", ("self",), ("grad read back at indices",), ctx=("indices",))
+def MaxUnpool2DBackward0(grad, xp, indices):
+    flat_idx = indices.reshape(*indices.shape[:-2], -1)
+    if xp.tensors:      # a gather, so that the gradient stays a function of grad
+        return (grad.flatten(-2).gather(-1, _new(flat_idx)).view(*indices.shape),)
+    flat = grad.reshape(*grad.shape[:-2], -1)
+    return (np.take_along_axis(flat, flat_idx, -1).reshape(indices.shape),)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    """torch.nn.functional's _unpool_output_size: the default size, or output_size checked against it."""
+    n = len(kernel_size)
+    default = [(input._a.shape[-n + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(n)]
+    if output_size is None:
+        return default
+    if len(output_size) == n + 2:
+        output_size = output_size[2:]
+    if len(output_size) != n:
+        raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a length "
+                         f"of '{len(output_size)}'")
+    for d in range(n):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return list(output_size)
+
+
+def _max_unpool2d(input, indices, output_size):
+    """ATen's max_unpool2d: each value written at its index of an (oh, ow) plane of zeros."""
+    a, idx = input._a, indices._a
+    oh, ow = output_size
+    if idx.size and (idx.min() < 0 or idx.max() >= oh * ow):
+        bad = idx[(idx < 0) | (idx >= oh * ow)].flat[-1]     # ATen keeps the last one its loop meets
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {oh}x{ow})")
+    out = np.zeros((*a.shape[:-2], oh * ow), a.dtype)
+    np.put_along_axis(out, idx.reshape(*idx.shape[:-2], -1), a.reshape(*a.shape[:-2], -1), -1)
+    return result(out.reshape(*a.shape[:-2], oh, ow), MaxUnpool2DBackward0, (input,), (), idx.copy())
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = _tuple(kernel_size, 2)
+    stride = _tuple(stride, 2) if stride is not None else kernel_size
+    return _max_unpool2d(input, indices, _unpool_output_size(input, kernel_size, stride, _tuple(padding, 2),
+                                                             output_size))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """PyTorch's composite: max_unpool2d over a trailing dim of 1, squeezed."""
+    kernel_size = _tuple(kernel_size, 1)
+    stride = _tuple(stride, 1) if stride is not None else kernel_size
+    size = _unpool_output_size(input, kernel_size, stride, _tuple(padding, 1), output_size) + [1]
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), size).squeeze(-1)
+
+
+declare("max_unpool1d", max_unpool1d, method=False, function=False, functional=True, rules=[])
+declare("max_unpool2d", max_unpool2d, method=False, function=False, functional=True, rules=[MaxUnpool2DBackward0])
 declare("pixel_unshuffle", pixel_unshuffle, method=False, functional=True, rules=[PixelUnshuffleBackward0])
 
 
@@ -522,6 +610,160 @@ def _torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, 
 declare("torch_embedding", _torch_embedding, method=False, function="embedding", rules=[])
 
 
+_BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
+
+
+@rule("EmbeddingBagBackward0", ("weight", "per_sample_weights"),
+      ("grad of each bag added to its rows (times 1/bag size for mean, times the sample's weight; max: the "
+       "chosen rows)", "grad of the bag . the row"),
+      saved=("weight", "per_sample_weights"), ctx=("indices", "bags", "sizes", "max_indices", "mode", "padding_idx"),
+      optional=("per_sample_weights",))
+def EmbeddingBagBackward0(grad, xp, weight, per_sample_weights, indices, bags, sizes, max_indices, mode, padding_idx):
+    g = xp.raw(grad)
+    w = xp.raw(weight)
+    gw = np.zeros(w.shape, w.dtype)
+    if mode == 2:       # ATen's _embedding_bag_dense_backward_cpu_max: each chosen row gets its bag's grad
+        for b in range(g.shape[0]):
+            for j in range(g.shape[1]):
+                if max_indices[b, j] >= 0:
+                    gw[max_indices[b, j], j] += g[b, j]
+    else:
+        psw = None if per_sample_weights is None else xp.raw(per_sample_weights)
+        # ATen walks the indices sorted by value, adding scale * grad row (cpublas axpy; a single rounding)
+        for k in np.argsort(indices, kind="stable"):
+            i, b = indices[k], bags[k]
+            if i == padding_idx or b < 0:
+                continue
+            scale = 1.0 if psw is None else float(psw[k])
+            if mode == 1 and sizes[b]:
+                scale /= sizes[b]
+            gw[i] = (gw[i].astype(np.float64) + float(w.dtype.type(scale)) * g[b].astype(np.float64)).astype(w.dtype)
+    gp = None
+    if per_sample_weights is not None:     # a BLAS dot per sample (its last bits may differ from MKL's)
+        last = g.shape[0] - 1       # ATen's offset2bag puts samples past the last bag in it
+        gp = np.array([0.0 if i == padding_idx else np.dot(g[b if b >= 0 else last].astype(np.float64),
+                                                           w[i].astype(np.float64))
+                       for i, b in zip(indices, bags)]).astype(w.dtype)
+    if not xp.tensors:
+        return (gw, gp)
+    # under create_graph: PyTorch's nodes for _embedding_bag_backward and the per-sample-weights backward,
+    # neither of which has a derivative of its own
+    gw = result(gw, EmbeddingBagBackwardBackward0, (grad, per_sample_weights))
+    if gp is not None:
+        gp = result(gp, NotImplemented_, tuple(t for t in (grad, weight) if t.requires_grad), (),
+                    "aten::_embedding_bag_per_sample_weights_backward")
+    return (gw, gp)
+
+
+@rule("EmbeddingBagBackwardBackward0", ("grad", "per_sample_weights"), ("not implemented", "not implemented"))
+def EmbeddingBagBackwardBackward0(grad, xp):
+    raise NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented.")
+
+
+def _embedding_bag(weight, input, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None,
+                   include_last_offset=False, padding_idx=-1):
+    """ATen's embedding_bag on CPU: each bag sums its rows in order (per-sample weights with a fused
+    multiply-add), mean divides the sum by the bag's size, max keeps the first largest row per column;
+    rows at padding_idx are skipped and not counted."""
+    idx = input._a
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{D.from_np(idx.dtype).legacy} instead (while checking "
+                           "arguments for embedding_bag)")
+    w = weight._a
+    n = w.shape[0]
+    for k, i in enumerate(idx.tolist()):
+        if not 0 <= i < n:
+            raise RuntimeError(f"Index {k} of input takes value {i} which is not in the valid range [0, {n})")
+    starts = offsets._a.tolist()
+    if starts and starts[0] != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                           f"position 0. However, got {starts[0]}\n[ torch.LongTensor{{}} ]")
+    if starts and starts[-1] > idx.size:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {idx.size} but got offsets[-1] of "
+                           f"{starts[-1]}")
+    ends = starts[1:] + [idx.size]
+    if include_last_offset:
+        starts, ends = starts[:-1], starts[1:]
+    psw = None if per_sample_weights is None else per_sample_weights._a
+    out = np.zeros((len(starts), w.shape[1]), w.dtype)
+    max_indices = np.full(out.shape, -1, np.int64) if mode == 2 else None
+    bags = np.full(idx.size, -1, np.int64)      # -1: past the last bag (include_last_offset)
+    sizes = []
+    for b, (s, e) in enumerate(zip(starts, ends)):
+        bags[s:e] = b
+        keep = [k for k in range(s, e) if idx[k] != padding_idx]
+        sizes.append(len(keep))
+        if mode == 2:
+            for k in keep:
+                row = w[idx[k]]
+                better = (max_indices[b] < 0) | (row > out[b])
+                out[b] = np.where(better, row, out[b])
+                max_indices[b] = np.where(better, idx[k], max_indices[b])
+            continue
+        acc = np.zeros(w.shape[1], np.float64 if psw is not None else w.dtype)
+        for k in keep:
+            if psw is None:
+                acc = acc + w[idx[k]]
+            else:
+                acc = (acc + float(psw[k]) * w[idx[k]].astype(np.float64)).astype(w.dtype).astype(np.float64)
+        out[b] = acc
+        if mode == 1 and keep:
+            out[b] = out[b] / w.dtype.type(len(keep))
+    t = result(out, EmbeddingBagBackward0, (weight, per_sample_weights), (weight, per_sample_weights),
+               (idx.copy(), bags, sizes, max_indices, mode, padding_idx))
+    return t
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """torch.nn.functional.embedding_bag: its argument checks, then ATen's kernel (the first of the four
+    outputs torch.embedding_bag returns)."""
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences. However, found offsets of type "
+                             + ("<class 'torch.Tensor'>" if type(offsets) is Tensor else f"<class '{pytype(offsets)}'>"))
+        step = input.size(1)
+        offsets = _new(np.arange(0, input.numel(), step, dtype=np.int64) if step else
+                       np.zeros(input.size(0), np.int64))
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in _BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag(max_norm=...) is not available in gradrepl")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding_bag(scale_grad_by_freq=True or sparse=True) is not available in gradrepl")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    return _embedding_bag(weight, input, offsets, False, _BAG_MODES[mode], False, per_sample_weights,
+                          include_last_offset, -1 if padding_idx is None else padding_idx)
+
+
+declare("embedding_bag", embedding_bag, method=False, function=False, functional=True,
+        rules=[EmbeddingBagBackward0, EmbeddingBagBackwardBackward0])
+
+
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     n1 = x1.norm(2, dim, keepdim=True).clone()     # cloned: clamped in place below
     n2 = x2.norm(2, dim, keepdim=True).clone()
@@ -589,9 +831,18 @@ def RreluWithNoiseBackward0(grad, xp, self, noise, lower, upper, training):
     return (xp.depends(grad * xp.constant(factor), self),)
 
 
+# rrelu_with_noise_ (in place): the same derivative under its own node name
+RreluWithNoiseBackward1 = rule("RreluWithNoiseBackward1", ("self",), RreluWithNoiseBackward0.formulas,
+                               saved=("self", "noise"), ctx=("lower", "upper", "training"))(RreluWithNoiseBackward0.fn)
+
+
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     if inplace:
-        return _inplace(input, None, lambda s, _other: rrelu(s, lower, upper, training))
+        return _inplace(input, None, lambda s, _other: _rrelu(s, lower, upper, training, RreluWithNoiseBackward1))
+    return _rrelu(input, lower, upper, training, RreluWithNoiseBackward0)
+
+
+def _rrelu(input, lower, upper, training, spec):
     x = _float_input(input, "rrelu_with_noise")
     if training:
         noise = np.ones_like(x)
@@ -604,14 +855,23 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         noise = np.ones_like(x)
         slope = x.dtype.type((lower + upper) / 2)
         out = np.where(x <= 0, x * slope, x).astype(x.dtype, copy=False)
-    return result(out, RreluWithNoiseBackward0, (input,), (input, _new(noise)), (lower, upper, training))
+    return result(out, spec, (input,), (input, _new(noise)), (lower, upper, training))
 
 
 def _torch_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
     return rrelu(input, lower, upper, training)
 
 
-declare("rrelu", rrelu, method=False, torch_forward=_torch_rrelu, functional=True, rules=[RreluWithNoiseBackward0])
+declare("rrelu", rrelu, method=False, torch_forward=_torch_rrelu, functional=True,
+        rules=[RreluWithNoiseBackward0, RreluWithNoiseBackward1])
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """F.rrelu_ / torch.rrelu_: rrelu in place."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+declare("rrelu_", rrelu_, method=False, functional=True, rules=[])
 
 
 # ------------------------------------------------------------------ upsampling (F.interpolate's kernels)

@@ -450,6 +450,8 @@ def StackBackward0(grad, xp, dim, n):
 
 @declare("stack", method=False, rules=[StackBackward0], bare=True)
 def stack(tensors, dim=0, out=None):
+    if type(tensors) not in (list, tuple):
+        raise TypeError(f"stack(): argument 'tensors' (position 1) must be tuple of Tensors, not {pytype(tensors)}")
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")

@@ -6,6 +6,7 @@ and send the gradient back to the selected positions (value_selecting_reduction_
 """
 import numpy as np
 
+from gradrepl.engine import signatures
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.inplace import unary_inplace
@@ -430,6 +431,107 @@ def nanmean(self, dim=None, keepdim=False, *, dtype=None):
     count = isnan.sum(dim, keepdim) if dim is not None else isnan.sum()
     total = nansum(self, dim, keepdim)
     return total / count
+
+
+_QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name, self, q, dim, keepdim, interpolation, ignore_nan):
+    """ATen's quantile_impl / quantile_compute (Sorting.cpp), op for op so that the graph holds
+    PyTorch's nodes: sort the values (flattened, or with dim moved last), take the ranks
+    q * (n - 1) in the input's dtype, gather below and above and lerp_ between them."""
+    if type(q) is not Tensor:
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {format(float(q), '.6g')}")
+        q = _new(np.asarray(q, self._a.dtype))
+    if interpolation not in _QUANTILE_MODES:
+        raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+                           f"but got {interpolation}")
+    a = self._a
+    if a.size == 0:
+        raise RuntimeError(f"quantile() input tensor must be non-empty")
+    if q._a.ndim > 1:
+        raise RuntimeError(f"quantile() q must be a scalar or 1D tensor")
+    if a.dtype not in (np.float32, np.float64):
+        raise RuntimeError(f"quantile() input tensor must be either float or double dtype")
+    if q._a.dtype != a.dtype:
+        raise RuntimeError(f"quantile() q tensor must be same dtype as the input tensor")
+    out_shape = []
+    if dim is not None and a.ndim > 0:
+        d = wrap_dim(dim, a.ndim)
+        out_shape = list(a.shape)
+        if keepdim:
+            out_shape[d] = 1
+        else:
+            del out_shape[d]
+    elif keepdim:
+        out_shape = [1] * a.ndim
+    if dim is not None and a.ndim == 0:
+        wrap_dim(dim, 1)
+    qa = q._a
+    if not bool(np.all((qa >= 0) & (qa <= 1))):
+        raise RuntimeError(f"quantile() q values must be in the range [0, 1]")
+    d = 0 if dim is None else wrap_dim(dim, max(a.ndim, 1))
+    if dim is None:
+        values = sort(self.flatten())[0]
+    elif d == a.ndim - 1:
+        values = sort(self)[0]
+    else:
+        values = sort(self.unsqueeze(-1).transpose(d, -1))[0]
+    out_shape.insert(0, qa.size if qa.ndim else 1)
+    values = values.view(*out_shape[1:], values.shape[-1])
+    v = values._a
+    qv = qa.reshape(-1)
+    if ignore_nan:
+        counts = (~np.isnan(v)).sum(-1, keepdims=True) - 1
+        ranks = (qv * counts.astype(a.dtype)).astype(a.dtype)
+        ranks[ranks < 0] = 0
+    else:
+        last = v.shape[-1] - 1
+        ranks = np.broadcast_to(qv * a.dtype.type(last), v.shape[:-1] + qv.shape).copy()
+        ranks[np.broadcast_to(np.isnan(v).any(-1, keepdims=True), ranks.shape)] = last
+    if interpolation == "lower":
+        ranks = np.floor(ranks)
+    elif interpolation == "higher":
+        ranks = np.ceil(ranks)
+    elif interpolation == "nearest":
+        ranks = np.round(ranks)
+    below = ranks.astype(np.int64)
+    result_ = values.gather(-1, _new(below))
+    if interpolation in ("linear", "midpoint"):
+        weights = np.full_like(ranks, 0.5) if interpolation == "midpoint" else (ranks - below).astype(a.dtype)
+        above = values.gather(-1, _new(np.ceil(ranks).astype(np.int64)))
+        result_.lerp_(above, _new(weights))
+    if qa.ndim == 0:
+        return result_.squeeze_(-1)
+    return result_.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
+
+
+def _quantile_variants(name, ignore_nan):
+    """Tensor.NAME and torch.NAME: PyTorch's parser first (keepdim=1 or q=[0.5] are refused there)."""
+    def bind(self, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+        if out is not None:
+            raise NotImplementedError(f"{name}(out=...) is not available in gradrepl")
+        return _quantile(name, self, q, dim, keepdim, interpolation, ignore_nan)
+
+    def method(self, *args, **kwargs):
+        wrong = signatures.check(name, "method", args, kwargs)
+        if wrong is not None:
+            raise wrong
+        return bind(self, *args, **kwargs)
+
+    def function(*args, **kwargs):
+        wrong = signatures.check(name, "function", args, kwargs)
+        if wrong is not None:
+            raise wrong
+        return bind(*args, **kwargs)
+    method.__name__ = function.__name__ = name
+    method.__wrapped__ = function.__wrapped__ = bind
+    declare(name, method, torch_forward=function, rules=[])
+
+
+_quantile_variants("quantile", False)
+_quantile_variants("nanquantile", True)
 
 
 @declare("count_nonzero", rules=[])

@@ -12,9 +12,11 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
-from gradrepl.engine.ops.elementwise import _exp, _f64, _math, _sigmoid
+from gradrepl.engine.mkl import vml_kernel
+from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid, exp_kernel
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.rng import _fma32 as fma32
 from gradrepl.engine.tensor import Tensor, _new
 
 _SQRT_PI = math.sqrt(math.pi)
@@ -121,11 +123,11 @@ _math("acosh", _f64(np.arccosh), "AcoshBackward0", "self", "grad * (self.pow(2) 
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),), aliases=("arccosh",))
 _math("atanh", _f64(np.arctanh), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
       lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
-_math("erf", _as64(_erf64), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
+_math("erf", vml_kernel("erf", _as64(_erf64)), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
-_math("erfc", _as64(_erfc64), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
+_math("erfc", vml_kernel("erfc", _as64(_erfc64)), "ErfcBackward0", "self", "-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((-2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
-_math("erfinv", _as64(_erfinv64), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
+_math("erfinv", vml_kernel("erfinv", _as64(_erfinv64)), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
       lambda grad, xp, result: ((0.5 * _SQRT_PI) * _exp_of(xp, _square(xp, result)) * grad,))
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
@@ -190,7 +192,7 @@ def _square(xp, t):
 
 
 def _exp_of(xp, t):
-    return t.exp() if xp.tensors else _exp(t)
+    return t.exp() if xp.tensors else exp_kernel(t)
 
 
 def _apply(xp, t, fn):
@@ -355,17 +357,25 @@ def LerpBackward1(grad, xp, self, end, weight, shapes):
     return tuple(None if s is None else xp.sum_to(g, s) for g, s in zip(gs, shapes))
 
 
+def _lerp_kernel(a, b, w):
+    """ATen's lerp: start + weight * (end - start) for |weight| < 0.5, else end - (end - start) * (1 - weight);
+    float32 with a fused multiply-add (its vectorised kernel), float64 plainly."""
+    d = b - a
+    small = np.abs(w) < 0.5
+    if a.dtype == np.float32:
+        return np.where(small, fma32(w, d, a), fma32(w - w.dtype.type(1), d, b))
+    return np.where(small, a + w * d, b - d * (1 - w)).astype(a.dtype)
+
+
 @declare("lerp", rules=[LerpBackward0, LerpBackward1],
          inplace=lambda self, end, weight: inplace(self, end, lerp, weight=weight))
 def lerp(self, end, weight):
     a, b = self._a, end._a
     if type(weight) is Tensor:
-        w = weight._a
-        out = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)).astype(a.dtype)
+        out = _lerp_kernel(a, b, weight._a)
         shp = tuple(t._a.shape if t.requires_grad else None for t in (self, end, weight))
         return result(out, LerpBackward1, (self, end, weight), (self, end, weight), shp)
-    w = a.dtype.type(weight)
-    out = np.where(abs(weight) < 0.5, a + w * (b - a), b - (b - a) * (a.dtype.type(1) - w)).astype(a.dtype)
+    out = _lerp_kernel(a, b, np.asarray(weight, a.dtype))
     shp = (a.shape if self.requires_grad else None, b.shape if end.requires_grad else None)
     return result(np.asarray(out), LerpBackward0, (self, end), (), (weight, *shp))
 

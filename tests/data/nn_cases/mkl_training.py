@@ -1,0 +1,40 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+_ = torch.manual_seed(0)
+X = torch.randn(64, 20)
+y = torch.randn(64, 1)
+model = nn.Sequential(nn.Linear(20, 50), nn.Tanh(), nn.Linear(50, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+for step in range(60):
+    opt.zero_grad()
+    loss = F.mse_loss(model(X), y)
+    loss.backward()
+    opt.step()
+    if step % 20 == 0:
+        print(step, loss.item())
+model[0].weight[0, :4].tolist()
+model[2].bias.item()
+net = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 3))
+adam = torch.optim.Adam(net.parameters(), lr=0.01)
+xs = torch.randn(100, 8)
+labels = torch.randint(0, 3, (100,))
+for step in range(30):
+    adam.zero_grad()
+    loss = F.cross_entropy(net(xs), labels)
+    loss.backward()
+    adam.step()
+loss.item()
+net[0].weight.grad.sum().item()
+t = torch.linspace(-3, 3, 9)
+[f(t).tolist() for f in (torch.sin, torch.cos, torch.exp, torch.tanh, torch.atan, torch.erf)]
+(t.abs() ** 0.5).tolist()
+a = torch.randn(3, 5, 6, requires_grad=True)
+b = torch.randn(6, 4, requires_grad=True)
+(a @ b).sin().sum().backward()
+a.grad.sum().item(), b.grad.sum().item()
+v = torch.randn(6, requires_grad=True)
+(b.t() @ v).tanh().sum().backward()
+v.grad.tolist()
+(v @ v).item()
+torch.bmm(torch.randn(4, 10, 20), torch.randn(4, 20, 30)).sum().item()
