@@ -9,7 +9,7 @@ import pytest
 from hypothesis import settings
 
 from gradrepl import limits
-from gradrepl.engine import autograd, dtypes, printing, util
+from gradrepl.engine import autograd, dtypes, printing, spellings, util
 
 # Property tests run the same examples on every run (one CI run must not depend on luck) and
 # have no per-example deadline (a loaded machine is slow, not wrong). Their own settings win.
@@ -28,7 +28,10 @@ def restore_process_state():
     grad, default_float = autograd.GRAD[0], dtypes.DEFAULT_FLOAT[0]
     py_random, np_random = random.getstate(), np.random.get_state()
     warning_sink = util._WARN[0]    # the session that ran code last owns the engine's warnings
+    threads = spellings.SETTINGS["threads"]   # torch.set_num_threads: MKL's threads decide a product's bits
     yield
+    if spellings.SETTINGS["threads"] != threads:
+        spellings.set_num_threads(threads)
     util._WARN[0] = warning_sink
     sys.setrecursionlimit(recursion)
     for name in limits.Limits.FIELDS:

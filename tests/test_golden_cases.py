@@ -20,15 +20,6 @@ SUITES = ("engine_cases", "lang_cases", "nn_cases", "learner_cases")
 ADDR = re.compile(r"0x[0-9a-fA-F]+")
 
 
-@pytest.fixture
-def default_threads():
-    """Each case starts with PyTorch's default threads (each ran in a fresh PyTorch): a case
-    calling torch.set_num_threads must not change the bits of the next case's products."""
-    threads = api.TORCH["get_num_threads"]()
-    yield
-    api.TORCH["set_num_threads"](threads)
-
-
 def _norm(text):
     text = ADDR.sub("0xADDR", text)
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
@@ -36,7 +27,7 @@ def _norm(text):
 
 @pytest.mark.parametrize("base", sorted(p.with_suffix("") for suite in SUITES for p in (DATA / suite).glob("*.py")),
                          ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_case_matches_pytorch(base, default_threads):
+def test_case_matches_pytorch(base):
     out = []
     session = Session(write=out.append)
     api.reset_state()
