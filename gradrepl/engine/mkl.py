@@ -53,6 +53,7 @@ def _load():
             lib = ctypes.CDLL(path)
         except OSError:
             continue
+        _threading_layer(lib)
         for name, res, args in (
                 ("cblas_sgemm", None, [_I, _I, _I, _I, _I, _I, ctypes.c_float, _P, _I, _P, _I, ctypes.c_float, _P, _I]),
                 ("cblas_dgemm", None, [_I, _I, _I, _I, _I, _I, ctypes.c_double, _P, _I, _P, _I, ctypes.c_double, _P, _I]),
@@ -71,6 +72,17 @@ def _load():
         lib.MKL_Set_Dynamic(0)
         return lib
     return False
+
+
+def _threading_layer(lib):
+    """GNU OpenMP, as PyTorch's MKL runs on (the same bits as Intel's OpenMP, 4 MB less memory,
+    threads that stop spinning sooner); Intel's where the system has no libgomp."""
+    try:
+        ctypes.CDLL("libgomp.so.1")
+    except OSError:
+        return
+    lib.MKL_Set_Threading_Layer.argtypes = [_I]
+    lib.MKL_Set_Threading_Layer(3)     # MKL_THREADING_GNU
 
 
 def lib():
