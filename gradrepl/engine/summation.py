@@ -197,7 +197,7 @@ def norm2_rows(rows):
     cut = size - size % lanes
     sq = rows * rows
     if cut:
-        acc = _accumulate(sq[:, :cut].reshape(n, cut // lanes, lanes), axis=1)[:, -1]
+        acc = _reduce(sq[:, :cut].reshape(n, cut // lanes, lanes), axis=1)     # in order (see _block_sums)
         b = _accumulate(acc, axis=1)[:, -1]
     else:
         b = np.zeros(n, rows.dtype)
