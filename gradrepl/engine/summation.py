@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 
+from gradrepl.engine import rounding
+
 GRAIN = 32768           # at::internal::GRAIN_SIZE: above it PyTorch splits the sum by threads
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 _accumulate = np.add.accumulate
@@ -178,3 +180,32 @@ def dim_sum(arr, axes):
         blocks = arr.reshape(outer, reduced, inner)
         out = np.stack([_outer_sums(blocks[o]) for o in range(outer)])
     return out.reshape(kept)
+
+
+def norm2_rows(rows):
+    """The 2-norm of each row of a C-contiguous 2-d float array as PyTorch's CPU kernel computes
+    it when the reduced elements are the innermost, contiguous ones (ReduceOpsKernel.cpp,
+    norm_kernel_tensor_iterator_impl's vectorised path: binary_kernel_reduce_lastdim).
+
+    Squares accumulate in one vector of lanes (8 float32 / 4 float64), one vector after the
+    other; the lanes are added one by one; then the leftover elements: GCC's code squares them
+    four at a time and adds them in order, and fuses multiply and add (fma) for the last ones.
+    Checked bit for bit against PyTorch 2.13 for rows of 1 to 5003 elements. Rows are reduced
+    independently (PyTorch splits threads over rows, not within one), so any size is exact."""
+    lanes = _LANES[rows.dtype]
+    n, size = rows.shape
+    cut = size - size % lanes
+    sq = rows * rows
+    if cut:
+        acc = _reduce(sq[:, :cut].reshape(n, cut // lanes, lanes), axis=1)     # in order (see _block_sums)
+        b = _accumulate(acc, axis=1)[:, -1]
+    else:
+        b = np.zeros(n, rows.dtype)
+    fused = cut + 4 * ((size - cut) // 4)
+    for k in range(cut, fused):
+        b = b + sq[:, k]
+    if fused < size:
+        fma = rounding.fma32 if rows.dtype == np.float32 else rounding.fma64
+        for k in range(fused, size):
+            b = np.asarray(fma(rows[:, k], rows[:, k], b), rows.dtype)
+    return np.sqrt(b)

@@ -12,7 +12,7 @@ from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
-from gradrepl.engine.summation import dim_sum, full_sum
+from gradrepl.engine.summation import GRAIN, dim_sum, full_sum, norm2_rows
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
@@ -381,11 +381,15 @@ def vector_norm(self, p, dim, keepdim, spec):
     with np.errstate(all="ignore"):
         absa = np.abs(xa)
         if p == 2:
-            out = np.sqrt(np.sum(xa * xa, axis=dims, keepdims=keepdim))
+            out = _lastdim_norm(xa, dims, keepdim, norm2_rows)
+            if out is None:
+                out = np.sqrt(np.sum(xa * xa, axis=dims, keepdims=keepdim))
         elif p == 0:
             out = np.sum(xa != 0, axis=dims, keepdims=keepdim)
         elif p == 1:
-            out = np.sum(absa, axis=dims, keepdims=keepdim)
+            out = _lastdim_norm(xa, dims, keepdim, _abs_sum_rows)
+            if out is None:
+                out = np.sum(absa, axis=dims, keepdims=keepdim)
         elif p == float("inf"):
             out = np.max(absa, axis=dims, keepdims=keepdim)
         elif p == -float("inf"):
@@ -394,6 +398,29 @@ def vector_norm(self, p, dim, keepdim, spec):
             out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
     out = np.asarray(out, dtype=xa.dtype)
     return result(out, spec, (self,), (self, RESULT), (dims, keepdim, p))
+
+
+def _lastdim_norm(xa, dims, keepdim, rows_fn):
+    """PyTorch's order where the reduced elements are the innermost contiguous ones (all of
+    them, or the trailing dims of a C-contiguous tensor): rows_fn reduces each row of the
+    tensor seen as (kept elements, reduced elements). None elsewhere (NumPy's order then)."""
+    nd = xa.ndim
+    if not (xa.dtype in (np.float32, np.float64) and xa.size and xa.flags.c_contiguous
+            and (dims is None or (dims and sorted(dims) == list(range(nd - len(dims), nd))))):
+        return None
+    inner = xa.size if dims is None else math.prod(xa.shape[nd - len(dims):])
+    if xa.size == inner and inner >= GRAIN and rows_fn is not norm2_rows:
+        return None     # one output from many elements: PyTorch splits the reduction over threads
+    out = rows_fn(xa.reshape(-1, inner))
+    if dims is None:
+        return out.reshape((1,) * nd if keepdim else ())
+    kept = xa.shape[:nd - len(dims)]
+    return out.reshape(kept + (1,) * len(dims) if keepdim else kept)
+
+
+def _abs_sum_rows(rows):
+    """NormOneOps through binary_kernel_reduce: |x| added one by one along each row."""
+    return np.add.accumulate(np.abs(rows), axis=1)[:, -1]
 
 
 # ================================================================ var, std
