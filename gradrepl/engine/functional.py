@@ -266,15 +266,20 @@ def _func_inputs(primals):
     return outer, xs
 
 
-def func_vjp(func, *primals, has_aux=False):
-    """torch.func.vjp: (func(*primals), vjp_fn); vjp_fn(cotangents) gives one gradient per primal."""
-    outer, xs = _func_inputs(primals)
+def _call_with_aux(func, xs, has_aux):
+    """func(*xs) with grad mode on: (output, aux or None, the outputs as a tuple)."""
     with enable_grad():
         out = func(*xs)
     aux = None
     if has_aux:
         out, aux = out
-    outs = _as_tuple(out)
+    return out, aux, _as_tuple(out)
+
+
+def func_vjp(func, *primals, has_aux=False):
+    """torch.func.vjp: (func(*primals), vjp_fn); vjp_fn(cotangents) gives one gradient per primal."""
+    outer, xs = _func_inputs(primals)
+    out, aux, outs = _call_with_aux(func, xs, has_aux)
 
     def vjp_fn(*cotangents):
         cts = _as_tuple(cotangents[0]) if type(out) is Tensor or len(cotangents) == 1 else cotangents
@@ -299,12 +304,8 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
                            f"structure. For example, if primals is a tuple of 3 tensors, tangents also must be. "
                            f"Got primals with structure {len(primals)} and tangents with structure {len(tangents)}")
     outer, xs = _func_inputs(tuple(primals))
+    out, aux, outs = _call_with_aux(func, xs, has_aux)
     with enable_grad():
-        out = func(*xs)
-        aux = None
-        if has_aux:
-            out, aux = out
-        outs = _as_tuple(out)
         us = [_new(np.zeros_like(o._a)).requires_grad_(True) for o in outs]
         live = [(o, u) for o, u in zip(outs, us) if o.requires_grad]
         gs = autograd_grad([o for o, _ in live], xs, [u for _, u in live], create_graph=True,

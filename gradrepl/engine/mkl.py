@@ -155,6 +155,23 @@ def _ptr(x):
     return x.ctypes.data
 
 
+def _normalize_last_dims(ta, tb, m, n, k, lda, ldb, ldc):
+    """cpublas' normalize_last_dims: the leading dimensions BLAS is given for degenerate sizes."""
+    if n == 1:
+        ldc = m
+    if ta:
+        if m == 1:
+            lda = k
+    elif k == 1:
+        lda = m
+    if tb:
+        if k == 1:
+            ldb = n
+    elif n == 1:
+        ldb = k
+    return lda, ldb, ldc
+
+
 def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
     """aten's addmm_impl_cpu_ for 2-D float arrays: result = beta * self + alpha * m1 @ m2
     (self broadcast to the result's shape; not read when beta is 0), the BLAS call's
@@ -210,22 +227,7 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
     else:
         b, tb = np.ascontiguousarray(b), not tc
         ldb = b.strides[0]
-    lda //= one
-    ldb //= one
-    ldc = cols if tc else 1
-    # cpublas' normalize_last_dims
-    if n == 1:
-        ldc = m
-    if ta:
-        if m == 1:
-            lda = k
-    elif k == 1:
-        lda = m
-    if tb:
-        if k == 1:
-            ldb = n
-    elif n == 1:
-        ldb = k
+    lda, ldb, ldc = _normalize_last_dims(ta, tb, m, n, k, lda // one, ldb // one, cols if tc else 1)
     (mkl.cblas_sgemm if dt == _F32 else mkl.cblas_dgemm)(
         _CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, alpha,
         a.ctypes.data, lda, b.ctypes.data, ldb, 0.0 if self is None else beta, result.ctypes.data, ldc)
@@ -315,21 +317,7 @@ def bmm(b1, b2):
     ta = s2[1] == 1 and s2[2] >= b2.shape[1]
     tb = s1[1] == 1 and s1[2] >= b1.shape[1]
     m, n, k = cols, rows, kdim
-    lda = s2[2] if ta else s2[1]
-    ldb = s1[2] if tb else s1[1]
-    ldc = cols
-    if n == 1:
-        ldc = m
-    if ta:
-        if m == 1:
-            lda = k
-    elif k == 1:
-        lda = m
-    if tb:
-        if k == 1:
-            ldb = n
-    elif n == 1:
-        ldb = k
+    lda, ldb, ldc = _normalize_last_dims(ta, tb, m, n, k, s2[2] if ta else s2[1], s1[2] if tb else s1[1], cols)
     P = ctypes.c_void_p * bs
     pa = P(*[b2.ctypes.data + i * b2.strides[0] for i in range(bs)])
     pb = P(*[b1.ctypes.data + i * b1.strides[0] for i in range(bs)])

@@ -187,43 +187,38 @@ class NumpyArray:
         return _wrap(self._values().round(decimals))
 
 
-class NumpyFloat(float):
+class _NumpyScalar:
+    """A Python number that prints as the NumPy scalar it came from (`_np`)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value):
+        obj = super().__new__(cls, cls._python(value))
+        obj._np = value
+        return obj
+
+    def __repr__(self):
+        return repr(self._np)
+
+    def __str__(self):
+        return str(self._np)
+
+    def item(self):
+        return self._python(self)
+
+
+class NumpyFloat(_NumpyScalar, float):
     """A NumPy float scalar (`a.sum()` of a float32 array): prints as NumPy's (`4.0`,
     `np.float32(4.0)`); arithmetic on it is Python's."""
 
     __slots__ = ("_np",)
-
-    def __new__(cls, value):
-        obj = float.__new__(cls, float(value))
-        obj._np = value
-        return obj
-
-    def __repr__(self):
-        return repr(self._np)
-
-    def __str__(self):
-        return str(self._np)
-
-    def item(self):
-        return float(self)
+    _python = float
 
 
-class NumpyInt(int):
+class NumpyInt(_NumpyScalar, int):
     """A NumPy integer scalar (`a.argmax()`): prints as NumPy's (`3`, `np.int64(3)`)."""
 
-    def __new__(cls, value):
-        obj = int.__new__(cls, int(value))
-        obj._np = value
-        return obj
-
-    def __repr__(self):
-        return repr(self._np)
-
-    def __str__(self):
-        return str(self._np)
-
-    def item(self):
-        return int(self)
+    _python = int
 
 
 def _wrap(result):
