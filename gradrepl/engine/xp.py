@@ -16,6 +16,7 @@ from gradrepl.engine.ops.convert import convert
 from gradrepl.engine.ops.elementwise import _f64, where as _where
 from gradrepl.engine.ops.linalg import blas_product
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
+from gradrepl.engine.ops.reduce import cumsum_array
 from gradrepl.engine.ops.registry import ABSENT
 from gradrepl.engine.ops.shape import cat as _cat
 from gradrepl.engine.summation import dim_sum, full_sum
@@ -179,7 +180,7 @@ class ARRAYS:
 
     @staticmethod
     def reverse_cumsum(g, dim):
-        return np.flip(np.cumsum(np.flip(g, dim), axis=dim), dim)
+        return np.flip(cumsum_array(np.flip(g, dim), dim), dim)
 
     @staticmethod
     def zeros(shape, like):

@@ -8,7 +8,7 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
 from gradrepl.engine.mkl import vml_kernel
-from gradrepl.engine.rounding import fma64
+from gradrepl.engine.rounding import fma32, fma64
 from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
@@ -43,13 +43,21 @@ def AddBackward1(grad, xp, self_shape):
     return (xp.sum_to(grad, self_shape),)
 
 
+def _alpha_fma(xa, xb, alpha):
+    """a + alpha * b: ufunc's add kernel, one fused multiply-add for float32 (vec::fmadd)."""
+    if xa.dtype == np.float32 and getattr(xb, "dtype", None) == np.float32:
+        return fma32(xb, np.float32(alpha), xa)
+    return xa + xb * alpha
+
+
 def add(a, b, alpha=1):
     if type(a) is not Tensor:
         a = as_tensor(a)
     xa, xb = operands(a, b)
     if alpha != 1:
-        xb = xb * alpha
-    out = xa + xb
+        out = _alpha_fma(xa, xb, alpha)
+    else:
+        out = xa + xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
@@ -104,8 +112,9 @@ def sub(a, b, alpha=1):
     _check_bool_sub(a, b)
     xa, xb = operands(a, b)
     if alpha != 1:
-        xb = xb * alpha
-    out = xa - xb
+        out = _alpha_fma(xa, xb, -alpha)
+    else:
+        out = xa - xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded

@@ -648,6 +648,19 @@ def log_softmax(self, dim=None, dtype=None):
     return log_softmax_kernel(self, dim)
 
 
+def cumsum_array(a, d):
+    """PyTorch's cpu_cum_base_kernel for cumsum: the running sum kept in acc_type (double for
+    float32), each output rounded from it; it starts at +0 (a leading -0. becomes 0.)."""
+    if a.dtype.kind not in "fc":
+        return np.cumsum(a, axis=d, dtype=np.int64)
+    if a.dtype == np.float32:
+        out = np.cumsum(a, axis=d, dtype=np.float64).astype(np.float32)
+    else:
+        out = np.cumsum(a, axis=d, dtype=a.dtype)
+    out += 0
+    return out
+
+
 @rule("CumsumBackward0", ("self",), ("grad.flip(dim).cumsum(dim).flip(dim)",), ctx=("dim",))
 def CumsumBackward0(grad, xp, dim):
     if xp.raw(grad).ndim == 0:      # the cumulative sum of a 0-d tensor is the tensor
@@ -660,8 +673,7 @@ def cumsum(self, dim):
     if is_reduced(self._a):
         return in_float32(cumsum, self, dim)
     d = wrap_dim(dim, self._a.ndim)
-    out = np.cumsum(self._a, axis=d, dtype=self._a.dtype if self.dtype.is_floating_point else np.int64)
-    out += 0  # PyTorch's running sum starts at +0: a leading -0. becomes 0.
+    out = cumsum_array(self._a, d)
     out = out.reshape(self._a.shape)  # a 0-d tensor stays 0-d
     return result(out, CumsumBackward0, (self,), (), d)
 

@@ -403,10 +403,10 @@ def _inplace3(self, forward, t1, t2, value):
 
 
 _three("addcmul", "AddcmulBackward0", ("grad", "grad * tensor2 * value", "grad * tensor1 * value"),
-       lambda a, b, c, v: a + v * b * c,
+       lambda a, b, c, v: fma32(v * b, c, a) if a.dtype == np.float32 else a + v * b * c,   # fused as GCC compiles it
        lambda grad, xp, s, t1, t2, v: (grad, grad * t2 * v, grad * t1 * v), needed_by=((), (2,), (1,)))
 _three("addcdiv", "AddcdivBackward0", ("grad", "grad * value / tensor2", "-grad * value * tensor1 / (tensor2 * tensor2)"),
-       lambda a, b, c, v: a + v * (b / c),
+       lambda a, b, c, v: a + v * b / c,
        lambda grad, xp, s, t1, t2, v: (grad, grad * v / t2, -grad * v * t1 / (t2 * t2)), needed_by=((), (2,), (1, 2)))
 
 
