@@ -12,12 +12,18 @@ sends contiguous float32 tensors through Intel MKL's VML, whose code is not publ
 float64-then-float32 results of ops/elementwise.py match it for most inputs (the README
 has the measured rates).
 """
+import os
+
 import numpy as np
 
 from gradrepl.engine.rounding import fma32
 
 f32 = np.float32
 LANES = 16      # Vectorized<float> on AVX512
+GRAIN = 32768   # at::internal::GRAIN_SIZE
+# at::get_num_threads() (torch.set_num_threads sets it): element-wise kernels above GRAIN
+# elements run in one part per thread, and some results depend on where the parts begin
+THREADS = {"n": os.cpu_count() or 1}
 
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
 _L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
@@ -339,18 +345,30 @@ def tanh_backward(grad, out):
     return grad * r
 
 
-def _body_and_tail(x, vector, scalar):
+def _body_and_tail(x, vector, scalar, grain=GRAIN):
     """An element-wise cpu_kernel_vec: `vector` over the leading multiple of 32 elements in
     memory order (two Vectorized<float> per step), `scalar` over the rest; a non-contiguous
-    array all through `scalar`. (Above 32768 elements PyTorch splits the loop across
-    threads, each part with its own scalar tail: not reproduced.)"""
+    array all through `scalar`. Above `grain` elements (TensorIterator's GRAIN_SIZE, or the
+    kernel's own) at::parallel_for splits the loop into one part per thread
+    (THREADS["n"], torch.get_num_threads()), each with its own scalar tail."""
     if not (x.flags.c_contiguous or x.flags.f_contiguous):
         return scalar(x)
     flat = x.ravel(order="K")
-    body = flat.size - flat.size % (2 * LANES)
-    out = scalar(flat[body:])
-    if body:
-        out = np.concatenate([vector(flat[:body]), out])
+    n = flat.size
+    threads = THREADS["n"]
+    if n > grain and threads > 1:
+        parts = min(threads, -(-n // grain))
+        step = -(-n // parts)
+    else:
+        step = max(n, 1)
+    pieces = []
+    for start in range(0, n, step):
+        seg = flat[start:start + step]
+        body = seg.size - seg.size % (2 * LANES)
+        if body:
+            pieces.append(vector(seg[:body]))
+        pieces.append(scalar(seg[body:]))
+    out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else scalar(flat)
     return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
 
 

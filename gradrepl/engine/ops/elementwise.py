@@ -906,7 +906,8 @@ def ReluBackward0(grad, xp, result):
 def relu(self):
     if self._a.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
-    return unary(self, lambda a: np.maximum(a, a.dtype.type(0)), ReluBackward0, float_only=False)
+    # clamp_min(self, 0) as its kernel (max_ps(0, x)): -0. and NaN pass through
+    return unary(self, lambda a: np.where(a < 0, a.dtype.type(0), a), ReluBackward0, float_only=False)
 
 
 declare("relu", relu, rules=[ReluBackward0], bare=True, inplace=unary_inplace(relu),
@@ -919,7 +920,16 @@ def SignBackward0(grad, xp):
 
 
 def sign(self):
-    return unary(self, lambda a: a.copy() if a.dtype.kind == "b" else np.sign(a), SignBackward0, float_only=False)
+    return unary(self, _sign_kernel, SignBackward0, float_only=False)
+
+
+def _sign_kernel(a):
+    """(0 < a) - (a < 0), as PyTorch's sign kernel: NaN gives 0."""
+    if a.dtype.kind == "b":
+        return a.copy()
+    if a.dtype.kind != "f":
+        return np.sign(a)
+    return np.greater(a, 0).astype(a.dtype) - np.less(a, 0).astype(a.dtype)
 
 
 declare("sign", sign, rules=[SignBackward0], bare=True, inplace=unary_inplace(sign))

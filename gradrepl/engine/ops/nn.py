@@ -6,7 +6,6 @@ rules are written against xp where the formula is elementwise, so create_graph w
 them; the structural ones (convolution, pooling, norms) compute their gradient on arrays.
 """
 import math
-import os
 
 import numpy as np
 
@@ -1503,7 +1502,7 @@ def _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask)
 
 # at::get_num_threads(): PyTorch's channels-last batch-norm statistics depend on it
 # (torch.set_num_threads sets it, through spellings.set_num_threads)
-THREADS = {"n": os.cpu_count() or 1}
+THREADS = kernels.THREADS
 
 
 def _fma32(a, b, c):
