@@ -12,6 +12,8 @@ sends contiguous float32 tensors through Intel MKL's VML, whose code is not publ
 float64-then-float32 results of ops/elementwise.py match it for most inputs (the README
 has the measured rates).
 """
+import ctypes
+import ctypes.util
 import os
 
 import numpy as np
@@ -110,8 +112,8 @@ def logf(d):
         return _chunked(logf, d)
     if not d.size:
         return d.copy()
-    if not (_min(d, axis=None) > 0 and _max(d, axis=None) < np.inf):   # zero, negative, NaN, infinity
-        odd = ~(d > 0) | ~(d < np.inf)
+    if not (_min(d, axis=None) > 0 and _max(d, axis=None) < _LOG_BIG):   # zero, negative, NaN, infinity, huge
+        odd = ~(d > 0) | ~(d < _LOG_BIG)
         out = logf(np.where(odd, f32(1), d))
         out[odd] = _logf(d[odd], fma32)
         return out
@@ -232,10 +234,15 @@ def _two_sum(x, y):
     return s, (x - (s - v)) + (y - v)
 
 
+_LOG_BIG = f32(2.5e38)      # above, d / 0.75 overflows: vgetexp's infinity is taken as 128
+
+
 def _logf(d, fma32):
     with np.errstate(all="ignore"):
-        _, ex = np.frexp(d * f32(1.0 / 0.75))
+        scaled = d * f32(1.0 / 0.75)
+        _, ex = np.frexp(scaled)
         e = (ex - 1).astype(f32)                                  # vgetexp: floor(log2 |d / 0.75|)
+        e[np.isposinf(scaled) & np.isfinite(d)] = f32(128)
         fr, _ = np.frexp(d)
         m = np.where(fr >= f32(0.75), fr, fr * f32(2))            # vgetmant into [0.75, 1.5)
         sx = _LN2_HI * e                                          # dfmul((ln2 hi, lo), e)
@@ -557,3 +564,203 @@ def pow_scalar(x, b):
     e = f32(b)
     return _body_and_tail(x, lambda v: _powf_sleef(v, e),
                           lambda v: np.power(v.astype(np.float64), float(b)).astype(f32))
+
+
+# ---------------------------------------------------------------- expm1, log1p, sinh, cosh
+# Sleef's xexpm1f, xsinhf, xcoshf (all three through expk2f: exp of a double-float as a
+# double-float) and xlog1pf (AVX512F branch), step by step in float32 with each fused
+# multiply-add rounded once; PyTorch's vectorised kernels call them as Sleef_*f16_u10.
+
+def _df_mul_f(xx, xy, y):
+    """dfmul_vf2_vf2_vf: (xx, xy) * y."""
+    s = xx * y
+    return s, fma32(xy, y, fma32(xx, y, -s))
+
+
+def _df_mul(xx, xy, yx, yy):
+    """dfmul_vf2_vf2_vf2."""
+    s = xx * yx
+    return s, fma32(xx, yy, fma32(xy, yx, fma32(xx, yx, -s)))
+
+
+def _df_squ(xx, xy):
+    """dfsqu_vf2_vf2."""
+    s = xx * xx
+    return s, fma32(xx + xx, xy, fma32(xx, xx, -s))
+
+
+def _df_add2_df(xx, xy, yx, yy):
+    """dfadd2_vf2_vf2_vf2."""
+    s = xx + yx
+    v = s - xx
+    return s, ((xx - (s - v)) + (yx - v)) + (xy + yy)
+
+
+def _df_rec(dx, dy):
+    """dfrec_vf2_vf2: 1 / (dx, dy)."""
+    s = f32(1) / dx
+    return s, s * fma32(-dy, s, fma32(-dx, s, f32(1)))
+
+
+def _ldexp2(d, q):
+    """vldexp2_vf_vf_vi2: d * 2**(q >> 1) * 2**(q - (q >> 1))."""
+    half = q >> 1
+    return d * _pow2i(half) * _pow2i(q - half)
+
+
+def _expk2f(dx):
+    """Sleef's expk2f of (dx, 0): exp(dx) as a double-float."""
+    q = np.rint((dx + f32(0)) * _R_LN2)
+    q[~np.isfinite(q)] = 0
+    qi = q.astype(np.int32)
+    zero = np.zeros_like(dx)
+    sx, sy = _df_add2(dx, zero, q * -_L2U)
+    sx, sy = _df_add2(sx, sy, q * -_L2L)
+    u = np.full(dx.shape, f32(0.1980960224e-3), f32)
+    for c in (0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1):
+        u = fma32(u, sx, f32(c))
+    tx, ty = _df_add2(*_df_mul_f(sx, sy, u), f32(0.166666659414234244790680580464))
+    tx, ty = _df_add2(*_df_mul(sx, sy, tx, ty), f32(0.5))
+    tx, ty = _df_add2_df(sx, sy, *_df_mul(*_df_squ(sx, sy), tx, ty))
+    s = f32(1) + tx                                           # dfadd_vf2_vf_vf2(1, t)
+    ty = ((f32(1) - s) + tx) + ty
+    tx = _ldexp2(s, qi)
+    ty = _ldexp2(ty, qi)
+    low = dx < -104
+    tx[low] = 0
+    ty[low] = 0
+    return tx, ty
+
+
+def _sleef_expm1f(a):
+    with np.errstate(all="ignore"):
+        dx, dy = _df_add2(*_expk2f(a), f32(-1))
+        x = dx + dy
+        x[a > f32(88.72283172607421875)] = np.inf
+        x[a < f32(-16.635532333438687426013570)] = -1
+        x[(a == 0) & np.signbit(a)] = f32(-0.0)
+        x[np.isnan(a)] = np.nan
+    return x
+
+
+def _sleef_sinhcoshf(x, cosh):
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        dx, dy = _expk2f(y)
+        rx, ry = _df_rec(dx, dy)
+        if cosh:                                              # dfadd_vf2_vf2_vf2(d, rec)
+            s = dx + rx
+            t = (((dx - s) + rx) + dy) + ry
+        else:                                                 # dfsub_vf2_vf2_vf2(d, rec)
+            s = dx - rx
+            t = (((dx - s) - rx) + dy) - ry
+        y = (s + t) * f32(0.5)
+        y[(np.abs(x) > 89) | np.isnan(y)] = np.inf
+        if not cosh:
+            y = np.copysign(y, x)
+        y[np.isnan(x)] = np.nan
+    return y
+
+
+_LOG1PF_BOUND = f32(float.fromhex("0x1.2ced32p+126"))
+
+
+def _sleef_log1pf(d):
+    with np.errstate(all="ignore"):
+        dp1 = d + f32(1)
+        _, ex = np.frexp(dp1 * _R075)
+        e = (ex - 1).astype(f32)                              # vgetexp (floor of log2)
+        e[np.isposinf(dp1)] = 128
+        ei = np.clip(e, -126, 127).astype(np.int32)
+        t = ((127 - ei) << 23).astype(np.int32).view(f32)     # vldexp3(1, -e)
+        m = fma32(d, t, t - f32(1))
+        sx = _LN2_HI * e                                      # dfmul((ln2 hi, lo), e)
+        sy = fma32(_LN2_LO, e, fma32(_LN2_HI, e, -sx))
+        dx = f32(2) + m                                       # dfadd_vf2_vf_vf(2, m)
+        dy = (f32(2) - dx) + m
+        tt = f32(1) / dx                                      # dfdiv((m, 0), (dx, dy))
+        xx = m * tt
+        u = fma32(tt, m, -xx)
+        v = fma32(-dy, tt, fma32(-dx, tt, f32(1)))
+        xy = fma32(xx, v, u)
+        x2 = xx * xx
+        p = fma32(fma32(np.full(d.shape, _LOG_POLY[0], f32), x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+        hx = sx + xx * f32(2)                                 # dfadd(s, dfscale(x, 2))
+        hy = (((sx - hx) + xx * f32(2)) + sy) + xy * f32(2)
+        w = (x2 * xx) * p
+        s2 = hx + w
+        r = s2 + (((hx - s2) + w) + hy)
+        big = ~(d <= _LOG1PF_BOUND) & ~np.isnan(d)
+        if big.any():
+            r[big] = logf(d[big])
+        r[d < -1] = np.nan
+        r[d == -1] = -np.inf
+        r[(d == 0) & np.signbit(d)] = f32(-0.0)
+        r[np.isnan(d)] = np.nan
+    return r
+
+
+def _sleef_unary(fn):
+    def run(x):
+        x = np.asarray(x, f32)
+        if x.size > _CHUNK:
+            return _chunked(run, x)
+        return fn(x.ravel()).reshape(x.shape) if x.size else x.copy()
+    return run
+
+
+sleef_expm1f = _sleef_unary(_sleef_expm1f)
+sleef_log1pf = _sleef_unary(_sleef_log1pf)
+sleef_sinhf = _sleef_unary(lambda x: _sleef_sinhcoshf(x, False))
+sleef_coshf = _sleef_unary(lambda x: _sleef_sinhcoshf(x, True))
+
+
+# ---------------------------------------------------------------- the scalar tails: libm
+# cpu_kernel_vec's scalar loop calls std::sinh(float) & co.: the C library's float functions
+# (glibc's sinhf is not correctly rounded). They are called here one by one through ctypes:
+# a tail has fewer than 32 elements. Where libm cannot be loaded (or the array is large: a
+# non-contiguous tensor goes all through the scalar loop), the float64 result rounded once.
+_LIBM = [None]
+_LIBM_MAX = 4096
+
+
+def _libm():
+    got = _LIBM[0]
+    if got is None:
+        got = False
+        try:
+            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf"):
+                fn = getattr(lib, name)
+                fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+            got = lib
+        except (OSError, AttributeError):
+            pass
+        _LIBM[0] = got
+    return got
+
+
+def libm_float(name, f64):
+    """The scalar loop's std::NAME(float) over a float32 array."""
+    def run(x):
+        lib = _libm()
+        if not lib or x.size > _LIBM_MAX:
+            with np.errstate(all="ignore"):
+                return f64(x.astype(np.float64)).astype(f32)
+        fn = getattr(lib, name)
+        return np.array([fn(v) for v in x.ravel().tolist()], f32).reshape(x.shape)
+    return run
+
+
+_sinhf_tail = libm_float("sinhf", np.sinh)
+_coshf_tail = libm_float("coshf", np.cosh)
+
+
+def sinhf(x):
+    """torch.sinh of float32: Sleef's sinhf in the vectorised body, libm's in the tail."""
+    return _body_and_tail(x, sleef_sinhf, _sinhf_tail)
+
+
+def coshf(x):
+    """torch.cosh of float32: as sinhf."""
+    return _body_and_tail(x, sleef_coshf, _coshf_tail)
