@@ -764,3 +764,78 @@ def sinhf(x):
 def coshf(x):
     """torch.cosh of float32: as sinhf."""
     return _body_and_tail(x, sleef_coshf, _coshf_tail)
+
+
+def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
+    """_body_and_tail for a kernel of two same-shaped arrays (a backward's grad and input):
+    both in the same memory order, else all through `scalar`."""
+    if x.shape != y.shape:
+        x, y = np.broadcast_arrays(x, y)
+    if x.flags.c_contiguous and y.flags.c_contiguous:
+        order = "C"
+    elif x.flags.f_contiguous and y.flags.f_contiguous:
+        order = "F"
+    else:
+        return scalar(np.asarray(x), np.asarray(y))
+    fx, fy = x.ravel(order=order), y.ravel(order=order)
+    n = fx.size
+    threads = THREADS["n"]
+    step = -(-n // min(threads, -(-n // grain))) if n > grain and threads > 1 else max(n, 1)
+    pieces = []
+    for start in range(0, n, step):
+        sx, sy = fx[start:start + step], fy[start:start + step]
+        body = sx.size - sx.size % (2 * LANES)
+        if body:
+            pieces.append(vector(sx[:body], sy[:body]))
+        pieces.append(scalar(sx[body:], sy[body:]))
+    out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else scalar(fx, fy)
+    return out.reshape(x.shape, order=order)
+
+
+_expf_tail = _exp_glibc
+_log1pf_tail = libm_float("log1pf", np.log1p)
+
+
+def softplus(x, beta, threshold):
+    """softplus_kernel: log1p(exp(x * beta)) / beta where x * beta <= threshold, else x (Sleef's
+    expf and log1pf in the vectorised body, libm's in the tail); beta and threshold as float32."""
+    b, th = f32(beta), f32(threshold)
+
+    def vector(v):
+        xb = v * b
+        return np.where(xb > th, v, sleef_log1pf(expf(xb)) / b)
+
+    def scalar(v):
+        xb = v * b
+        return np.where(xb > th, v, _log1pf_tail(_expf_tail(xb)) / b)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail(x, vector, scalar)
+
+
+def softplus_backward(grad, x, beta, threshold):
+    """softplus_backward's kernel: grad * z / (z + 1), z = exp(x * beta), where x * beta <= threshold."""
+    b, th = f32(beta), f32(threshold)
+
+    def make(exp):
+        def run(g, v):
+            xb = v * b
+            z = exp(xb)
+            return np.where(xb > th, g, g * z / (z + f32(1)))
+        return run
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail2(grad, x, make(expf), make(_expf_tail))
+
+
+def log_sigmoid(x):
+    """_vec_log_sigmoid: min(x, 0) - log1p(exp(-|x|)), every element in vectors (the last
+    partial), so Sleef's expf and log1pf throughout. Returns the output and the buffer exp(-|x|)."""
+    buf = expf(-np.abs(x))
+    with np.errstate(invalid="ignore"):
+        return np.minimum(x, f32(0)) - sleef_log1pf(buf), buf
+
+
+def log_sigmoid_backward(grad, x, buf):
+    """log_sigmoid_backward's kernel: (max_deriv - sign * (buf / (1 + buf))) * grad."""
+    neg = x < 0
+    with np.errstate(invalid="ignore"):
+        return (np.where(neg, f32(1), f32(0)) - np.where(neg, f32(1), f32(-1)) * (buf / (f32(1) + buf))) * grad

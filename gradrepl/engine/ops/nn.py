@@ -332,6 +332,8 @@ def SoftplusBackward0(grad, xp, self, beta, threshold):
 
 
 def _softplus_bw(grad_output, x, beta, threshold):
+    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.softplus_backward(grad_output, x, beta, threshold)
     z = np.exp(_f64(x) * beta)
     d = np.where(_f64(x) * beta > threshold, 1.0, z / (z + 1))
     return grad_output * _out(d, x)
@@ -369,6 +371,8 @@ declare("softplus_backward", softplus_backward, method=False, function=False, ru
 
 def softplus(input, beta=1.0, threshold=20.0):
     def fn(x):
+        if x.dtype == np.float32:
+            return kernels.softplus(x, beta, threshold)
         xb = _f64(x) * beta
         with np.errstate(over="ignore"):
             return np.where(xb > threshold, _f64(x), np.log1p(np.exp(xb)) / beta)
@@ -510,6 +514,8 @@ def LogSigmoidBackward0(grad, xp, self):
 
 
 def _log_sigmoid_bw(grad_output, x):
+    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.log_sigmoid_backward(grad_output, x, kernels.expf(-np.abs(x)))
     return grad_output * _out(_sig64(-_f64(x)), x)
 
 
@@ -541,6 +547,8 @@ declare("log_sigmoid_backward", log_sigmoid_backward, method=False, function=Fal
 
 def logsigmoid(input):
     def fn(x):
+        if x.dtype == np.float32:
+            return kernels.log_sigmoid(x)[0]
         x64 = _f64(x)
         return np.minimum(x64, 0) - np.log1p(np.exp(-np.abs(x64)))
     return _activation(input, "log_sigmoid_forward", fn, LogSigmoidBackward0, (input,), None)
