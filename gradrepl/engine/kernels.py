@@ -374,8 +374,11 @@ def _body_and_tail(x, vector, scalar, grain=GRAIN):
         body = seg.size - seg.size % (2 * LANES)
         if body:
             pieces.append(vector(seg[:body]))
-        pieces.append(scalar(seg[body:]))
-    out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else scalar(flat)
+        if body < seg.size:
+            pieces.append(scalar(seg[body:]))
+    if not pieces:
+        return np.empty(x.shape, x.dtype)
+    out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
     return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
 
 
@@ -787,8 +790,11 @@ def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
         body = sx.size - sx.size % (2 * LANES)
         if body:
             pieces.append(vector(sx[:body], sy[:body]))
-        pieces.append(scalar(sx[body:], sy[body:]))
-    out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else scalar(fx, fy)
+        if body < sx.size:
+            pieces.append(scalar(sx[body:], sy[body:]))
+    if not pieces:
+        return np.empty(x.shape, np.result_type(x, y))
+    out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
     return out.reshape(x.shape, order=order)
 
 
@@ -839,3 +845,43 @@ def log_sigmoid_backward(grad, x, buf):
     neg = x < 0
     with np.errstate(invalid="ignore"):
         return (np.where(neg, f32(1), f32(0)) - np.where(neg, f32(1), f32(-1)) * (buf / (f32(1) + buf))) * grad
+
+
+_expm1f_tail = libm_float("expm1f", np.expm1)
+
+
+def elu(x, alpha, scale, input_scale):
+    """elu_kernel: expm1(x * input_scale) * (alpha * scale) where x <= 0, else x * scale, its
+    coefficients as float32; Sleef's expm1f in the vectorised body, libm's in the tail."""
+    neg, pos, ipt = f32(alpha) * f32(scale), f32(scale), f32(input_scale)
+
+    def make(exp):
+        return lambda v: np.where(v > 0, v * pos, exp(v * ipt) * neg)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail(x, make(sleef_expm1f), make(_expm1f_tail))
+
+
+def elu_backward(grad, x, alpha, scale, input_scale):
+    """elu_backward's kernel (is_result false): grad * input_scale * (alpha * scale) * exp(x * input_scale)
+    where x <= 0, else grad * scale."""
+    neg, pos, ipt = f32(alpha) * f32(scale), f32(scale), f32(input_scale)
+
+    def vector(g, v):       # blendv(negative side, g * scale, v > 0): NaN takes the negative side
+        return np.where(v > 0, g * pos, g * ipt * neg * expf(v * ipt))
+
+    def scalar(g, v):       # v <= 0 ? negative side : g * scale
+        return np.where(v <= 0, g * ipt * neg * _exp_glibc(v * ipt), g * pos)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail2(grad, x, vector, scalar)
+
+
+def silu_backward(grad, x):
+    """silu_backward's kernel: grad * s * (1 + x * (1 - s)), s = 1 / (1 + exp(-x)), the last
+    multiply-add fused as GCC compiles it."""
+    def make(exp):
+        def run(g, v):
+            s = f32(1) / (f32(1) + exp(-v))
+            return g * s * fma32(v, f32(1) - s, f32(1))
+        return run
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail2(grad, x, make(expf), make(_exp_glibc))

@@ -199,6 +199,8 @@ declare("gelu", gelu, method=False, function=False, functional=True, rules=[Gelu
 
 
 def _elu_bw(grad_output, x, alpha, scale, input_scale):
+    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.elu_backward(grad_output, x, alpha, scale, input_scale)
     d = np.where(_f64(x) <= 0, alpha * scale * input_scale * np.exp(_f64(x) * input_scale), scale)
     return grad_output * _out(d, x)
 
@@ -242,6 +244,8 @@ def EluBackward0(grad, xp, self, alpha, scale, input_scale):
 
 def _elu(input, alpha, scale, input_scale, name, spec):
     def fn(x):
+        if x.dtype == np.float32:
+            return kernels.elu(x, alpha, scale, input_scale)
         x64 = _f64(x)
         return np.where(x64 > 0, x64 * scale, alpha * scale * np.expm1(x64 * input_scale))
     return _activation(input, name, fn, spec, (input,), (alpha, scale, input_scale))
@@ -288,6 +292,8 @@ def SiluBackward0(grad, xp, self):
         sig = self.sigmoid()
         return (grad * sig * (1 + self * (1 - sig)),)
     x = xp.raw(self)
+    if x.dtype == np.float32 and grad.dtype == np.float32:
+        return (kernels.silu_backward(grad, x),)
     s = _sig64(x)
     return (grad * xp.constant(_out(s * (1 + _f64(x) * (1 - s)), x)),)
 
