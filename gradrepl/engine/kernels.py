@@ -885,3 +885,17 @@ def silu_backward(grad, x):
         return run
     with np.errstate(over="ignore", invalid="ignore"):
         return _body_and_tail2(grad, x, make(expf), make(_exp_glibc))
+
+
+def hardswish_backward(grad, x):
+    """hardswish_backward's kernel: 0 below -3, grad * (x / 3 + 0.5) up to 3, grad above; the
+    vectorised body takes grad from 3 on, the scalar tail only above 3."""
+    three, half = f32(3), f32(0.5)
+
+    def vector(g, v):
+        return np.where(v < -three, f32(0), np.where(v >= three, g, g * (v / three + half)))
+
+    def scalar(g, v):
+        return np.where(v < -three, f32(0), np.where(v <= three, g * (v / three + half), g))
+    with np.errstate(invalid="ignore"):
+        return _body_and_tail2(grad, x, vector, scalar)

@@ -458,11 +458,25 @@ def HardsigmoidBackward0(grad, xp, self):
     return (xp.zero_where((x <= -3) | (x >= 3), grad * _ONE_SIXTH),)
 
 
+def _hardsigmoid(x):
+    """min(max(x + 3, 0), 6) / 6 in the tensor's dtype (float32 for reduced ones), as its kernel."""
+    t = x if x.dtype in (np.float32, np.float64) else x.astype(np.float32)
+    three, six = t.dtype.type(3), t.dtype.type(6)
+    return np.minimum(np.maximum(t + three, t.dtype.type(0)), six) / six
+
+
+def _hardswish(x):
+    """x * min(max(x + 3, 0), 6) / 6, as _hardsigmoid."""
+    t = x if x.dtype in (np.float32, np.float64) else x.astype(np.float32)
+    three, six = t.dtype.type(3), t.dtype.type(6)
+    return t * np.minimum(np.maximum(t + three, t.dtype.type(0)), six) / six
+
+
 _ONE_SIXTH = float(np.float32(1.0) / np.float32(6.0))   # PyTorch's `1.0f / 6.0f`, in every dtype
 
 
 def hardsigmoid(input, inplace=False):
-    return _activation(input, "hardsigmoid", lambda x: np.clip(_f64(x) + 3, 0, 6) / 6, HardsigmoidBackward0,
+    return _activation(input, "hardsigmoid", _hardsigmoid, HardsigmoidBackward0,
                        (input,), None)
 
 
@@ -478,6 +492,8 @@ def HardswishBackward0(grad, xp, self):
 
 
 def _hardswish_bw(grad_output, x):
+    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.hardswish_backward(grad_output, x)
     d = np.where(x < -3, 0.0, np.where(x <= 3, _f64(x) / 3 + 0.5, 1.0))
     return grad_output * _out(d, x)
 
@@ -505,7 +521,7 @@ declare("hardswish_backward", hardswish_backward, method=False, function=False, 
 
 
 def hardswish(input, inplace=False):
-    return _activation(input, "hardswish", lambda x: _f64(x) * np.clip(_f64(x) + 3, 0, 6) / 6, HardswishBackward0,
+    return _activation(input, "hardswish", _hardswish, HardswishBackward0,
                        (input,), None)
 
 
