@@ -733,7 +733,7 @@ def _libm():
         got = False
         try:
             lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf"):
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
             got = lib
@@ -899,3 +899,58 @@ def hardswish_backward(grad, x):
         return np.where(v < -three, f32(0), np.where(v <= three, g * (v / three + half), g))
     with np.errstate(invalid="ignore"):
         return _body_and_tail2(grad, x, vector, scalar)
+
+
+# ---------------------------------------------------------------- softmax over another dim
+_logf_tail = libm_float("logf", np.log)
+
+
+def _dim_lanes(outer, inner):
+    """_vec_softmax / _vec_log_softmax (inner size > 1) walk the outer * inner positions split
+    among the threads (parallel_for, grain 0): a position starts a vector of 16 when its
+    16 lanes fit both in its row and in its thread's part, else it is computed alone. True
+    where the position is in a vector."""
+    n = outer * inner
+    mask = np.zeros(n, bool)
+    threads = THREADS["n"]
+    step = -(-n // min(threads, n)) if n > 1 and threads > 1 else max(n, 1)
+    for begin in range(0, n, step):
+        end = min(n, begin + step)
+        idx = begin
+        while idx < end:
+            if idx % inner + LANES <= inner and idx + LANES <= end:
+                mask[idx:idx + LANES] = True
+                idx += LANES
+            else:   # alone up to the next row or the part's end, then vectors again
+                stop = min(end, (idx // inner + 1) * inner)
+                if idx % inner + LANES <= inner:    # near the part's end only
+                    stop = end
+                idx = stop
+    return mask.reshape(outer, 1, inner)
+
+
+def _dim_parts(x, dim):
+    x = np.ascontiguousarray(x)
+    s = x.shape
+    x3 = x.reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim], int(np.prod(s[dim + 1:], dtype=np.int64)))
+    mask = _dim_lanes(x3.shape[0], x3.shape[2])
+    shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
+    with np.errstate(over="ignore"):
+        e = np.where(mask, expf(shifted), _exp_glibc(shifted))
+    total = e[:, 0].copy()
+    for i in range(1, x3.shape[1]):         # along the dim, in order
+        total += e[:, i]
+    return shifted, e, total[:, None], mask
+
+
+def softmax_dim(x, dim):
+    """softmax of a float32 array over a dim that is not the last (of size > 1 inner)."""
+    _, e, total, _ = _dim_parts(x, dim)
+    return (e / total).reshape(x.shape)
+
+
+def log_softmax_dim(x, dim):
+    """log_softmax of a float32 array over a dim that is not the last: x - max - log(sum),
+    Sleef's logf for the lanes in vectors, libm's for the others."""
+    shifted, _, total, mask = _dim_parts(x, dim)
+    return (shifted - np.where(mask, logf(total), _logf_tail(total))).reshape(x.shape)

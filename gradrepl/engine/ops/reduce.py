@@ -597,6 +597,8 @@ def softmax_kernel(a, dim, dtype=None):
         _softmax_dtype_check(a, d, "softmax")
     if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.softmax_lastdim(xa), SoftmaxBackward0, (a,), (RESULT,), d)
+    if xa.dtype == np.float32 and rd == np.float32 and xa.size and xa.ndim:
+        return result(kernels.softmax_dim(xa, d), SoftmaxBackward0, (a,), (RESULT,), d)
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
     out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype).astype(rd, copy=False)
@@ -610,6 +612,8 @@ def log_softmax_kernel(a, dim, dtype=None):
         _softmax_dtype_check(a, d, "log_softmax")
     if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.log_softmax_lastdim(xa), LogSoftmaxBackward0, (a,), (RESULT,), d)
+    if xa.dtype == np.float32 and rd == np.float32 and xa.size and xa.ndim:
+        return result(kernels.log_softmax_dim(xa, d), LogSoftmaxBackward0, (a,), (RESULT,), d)
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m
