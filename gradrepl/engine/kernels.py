@@ -531,9 +531,21 @@ def _expkf(dx, dy, fma32):
     ty = (((sx - tx) + mx) + sy) + my
     wx = f32(1) + tx                                          # dfadd(1, t)
     wy = ((f32(1) - wx) + tx) + ty
-    r = np.ldexp(wx + wy, q.astype(np.int32)).astype(f32)
+    r = _vldexp(wx + wy, q.astype(np.int32))
     r[dx < -104] = 0
     return r
+
+
+def _vldexp(x, q):
+    """Sleef's vldexp_vf_vf_vi2: x times 2**q in five float32 products (four by a clamped
+    power of two, one by the rest), each rounded: its subnormal results are Sleef's."""
+    m = q >> 31
+    m = (((m + q) >> 6) - m) << 4
+    q = q - (m << 2)
+    m = np.clip(m + 127, 0, 255)
+    u = (m << 23).astype(np.int32).view(f32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return x * u * u * u * u * _pow2i(q)
 
 
 def _powf_sleef(x, y):
@@ -550,7 +562,7 @@ def _powf_sleef(x, y):
         yint = (np.trunc(y) == y) | (np.abs(y) > f32(1 << 24))
         yodd = yint & (np.abs(y) < f32(1 << 24)) & (np.fmod(np.trunc(np.where(np.abs(y) < f32(1 << 24), y, 0)), 2) != 0)
         r = r * np.where(x > 0, f32(1), np.where(yint, np.where(yodd, f32(-1), f32(1)), f32(np.nan)))
-        efx = np.copysign(ax - f32(1), y)
+        efx = np.where(np.signbit(y), f32(1) - ax, ax - f32(1))     # vmulsign: flips with y's sign
         r = np.where(np.isinf(y), np.where(efx < 0, f32(0), np.where(efx == 0, f32(1), f32(np.inf))), r)
         zero_or_inf = np.isinf(x) | (x == 0)
         mag = np.where(np.signbit(y) ^ (x == 0), f32(0), f32(np.inf))
@@ -733,9 +745,9 @@ def _libm():
         got = False
         try:
             lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf"):
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "powf"):
                 fn = getattr(lib, name)
-                fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+                fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name == "powf" else 1)
             got = lib
         except (OSError, AttributeError):
             pass
@@ -954,3 +966,21 @@ def log_softmax_dim(x, dim):
     Sleef's logf for the lanes in vectors, libm's for the others."""
     shifted, _, total, mask = _dim_parts(x, dim)
     return (shifted - np.where(mask, logf(total), _logf_tail(total))).reshape(x.shape)
+
+
+def _powf_tail(a, b):
+    """std::pow(float, float): libm's powf element by element (its float64 result rounded
+    once without libm, or for many elements)."""
+    lib = _libm()
+    if not lib or a.size > _LIBM_MAX:
+        return np.power(a.astype(np.float64), b.astype(np.float64)).astype(f32)
+    fn = lib.powf
+    return np.array([fn(u, v) for u, v in zip(a.ravel().tolist(), b.ravel().tolist())], f32).reshape(a.shape)
+
+
+def pow_tensor(x, y):
+    """float32 x ** y for two tensors: Sleef's powf in the vectorised body, std::pow(float,
+    float) (libm's powf) in the tail."""
+    scalar = _powf_tail
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(x, y, _powf_sleef, scalar)

@@ -70,6 +70,8 @@ UNARY = {
     "hardsigmoid": (None, _functional("hardsigmoid")),
     "hardswish": (None, _functional("hardswish")),
     "pow1.5": (POS, lambda torch, F, x: x ** 1.5),
+    "pow_tensor": (POS, lambda torch, F, x: torch.pow(x, x * 0.5 - 1)),
+    "pow_tensor_signed": (None, lambda torch, F, x: torch.pow(x, x.round())),
     "add_alpha": (None, lambda torch, F, x: torch.add(x, x.flip(0) if x.dim() == 1 else x.t().flip(0).t(), alpha=0.3)),
     "sub_alpha": (None, lambda torch, F, x: torch.sub(x, x * 0.7, alpha=2.5)),
     "addcmul": (None, lambda torch, F, x: torch.addcmul(x, x * 0.3, x + 1, value=0.7)),

@@ -401,7 +401,9 @@ def pow(a, b):
         if xa.dtype.kind in "iu" and (xb < 0).any():
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(all="ignore"):
-            if xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
+            if xa.dtype == np.float32 and xb.dtype == np.float32:
+                out = kernels.pow_tensor(xa, xb)
+            elif xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
                 out = np.power(xa.astype(np.float64), xb).astype(np.float32)
             else:
                 out = np.asarray(np.power(xa, xb))
