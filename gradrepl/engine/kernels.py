@@ -745,9 +745,9 @@ def _libm():
         got = False
         try:
             lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "powf"):
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "powf", "atan2f"):
                 fn = getattr(lib, name)
-                fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name == "powf" else 1)
+                fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib
         except (OSError, AttributeError):
             pass
@@ -785,7 +785,20 @@ def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
     """_body_and_tail for a kernel of two same-shaped arrays (a backward's grad and input):
     both in the same memory order, else all through `scalar`."""
     if x.shape != y.shape:
-        x, y = np.broadcast_arrays(x, y)
+        # one element against many: TensorIterator's loop reads it as a scalar, with the
+        # body and tail of the other; other broadcasts (rows of an inner loop) go through
+        # the scalar loop here
+        shape = np.broadcast_shapes(x.shape, y.shape)
+        if y.size == 1 and x.shape == shape:
+            full = np.empty_like(x)     # in x's memory order
+            full[...] = y
+            y = full
+        elif x.size == 1 and y.shape == shape:
+            full = np.empty_like(y)
+            full[...] = x
+            x = full
+        else:
+            x, y = np.broadcast_arrays(x, y)
     if x.flags.c_contiguous and y.flags.c_contiguous:
         order = "C"
     elif x.flags.f_contiguous and y.flags.f_contiguous:
@@ -984,3 +997,79 @@ def pow_tensor(x, y):
     scalar = _powf_tail
     with np.errstate(all="ignore"):
         return _body_and_tail2(x, y, _powf_sleef, scalar)
+
+
+# ---------------------------------------------------------------- atan2 (Sleef_atan2f16_u10)
+def _mulsign(a, b):
+    """vmulsign: a with its sign flipped where b's sign bit is set."""
+    return np.where(np.signbit(b), -a, a)
+
+
+def _atan2kf(y, x):
+    """Sleef's atan2kf_u1 of (y, 0) and (x, 0), y >= 0: atan2 as a double-float."""
+    q = np.where(x < 0, -2, 0).astype(np.int32)
+    x = np.where(x < 0, -x, x)
+    q = np.where(x < y, q + 1, q)
+    p = x < y
+    n = np.where(p, -x, y)
+    d = np.where(p, y, x)
+    t = f32(1) / d                                            # dfdiv((n, 0), (d, 0))
+    sx = n * t
+    u = fma32(t, n, -sx)
+    v = fma32(np.zeros_like(d), t, fma32(-d, t, f32(1)))
+    sy = fma32(sx, v, u)
+    tx = sx * sx                                              # dfsqu, dfnormalize
+    ty = fma32(sx + sx, sy, fma32(sx, sx, -tx))
+    s = tx + ty
+    ty = (tx - s) + ty
+    tx = s
+    u = np.full(tx.shape, f32(-0.00176397908944636583328247), f32)
+    for c in (0.0107900900766253471374512, -0.0309564601629972457885742, 0.0577365085482597351074219,
+              -0.0838950723409652709960938, 0.109463557600975036621094, -0.142626821994781494140625,
+              0.199983194470405578613281):
+        u = fma32(u, tx, f32(c))
+    w = u * tx                                                # dfadd_vf2_vf_vf(c, u * t)
+    ax = f32(-0.333332866430282592773438) + w
+    ay = (f32(-0.333332866430282592773438) - ax) + w
+    tx, ty = _df_mul(tx, ty, ax, ay)
+    bx = f32(1) + tx                                          # dfadd_vf2_vf_vf2(1, t)
+    by = ((f32(1) - bx) + tx) + ty
+    tx, ty = _df_mul(sx, sy, bx, by)
+    qf = q.astype(f32)
+    mx = f32(1.5707963705062866211) * qf                      # dfmul((pi/2 hi, lo), q)
+    my = fma32(f32(-4.3711388286737928865e-08), qf, fma32(f32(1.5707963705062866211), qf, -mx))
+    s = mx + tx                                               # dfadd_vf2_vf2_vf2
+    return s, (((mx - s) + tx) + my) + ty
+
+
+def _visinf2(d, m):
+    return np.where(np.isinf(d), np.where(np.signbit(d), -np.abs(m), m), f32(0))
+
+
+def _sleef_atan2f(y, x):
+    with np.errstate(all="ignore"):
+        tiny = np.abs(x) < f32(2.9387372783541830947e-39)
+        x = np.where(tiny, x * f32(1 << 24), x)
+        y = np.where(tiny, y * f32(1 << 24), y)
+        dx, dy = _atan2kf(np.abs(y), x)
+        r = _mulsign(dx + dy, x)
+        half_pi = f32(np.pi / 2)
+        r = np.where(np.isinf(x) | (x == 0), half_pi - _visinf2(x, _mulsign(half_pi, x)), r)
+        r = np.where(np.isinf(y), half_pi - _visinf2(x, _mulsign(f32(np.pi / 4), x)), r)
+        r = np.where(y == 0, np.where(np.signbit(x), f32(np.pi), f32(0)), r)
+        r = np.where(np.isnan(x) | np.isnan(y), f32(np.nan), _mulsign(r, y))
+    return r.astype(f32)
+
+
+def _atan2f_tail(y, x):
+    """std::atan2(float, float): libm's atan2f (float64 rounded once without it)."""
+    lib = _libm()
+    if not lib or y.size > _LIBM_MAX:
+        return np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(f32)
+    fn = lib.atan2f
+    return np.array([fn(u, v) for u, v in zip(y.ravel().tolist(), x.ravel().tolist())], f32).reshape(y.shape)
+
+
+def atan2(y, x):
+    """torch.atan2 of float32 tensors: Sleef's atan2f in the vectorised body, libm's in the tail."""
+    return _body_and_tail2(y, x, _sleef_atan2f, _atan2f_tail)

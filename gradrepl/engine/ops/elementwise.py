@@ -480,7 +480,7 @@ def atan2(self, other, position=1):
     xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
     if xa.dtype.kind not in "fV":
         xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
-    out = _f64_binary(np.arctan2)(xa, xb)
+    out = kernels.atan2(xa, xb) if xa.dtype == np.float32 else _f64_binary(np.arctan2)(xa, xb)
     return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
 
 
