@@ -689,8 +689,14 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     x, y = _pairwise(input, target)
-    z = np.abs(_f64(x) - _f64(y))
-    losses = np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
+    if x.dtype == np.float32 and y.dtype == np.float32:    # smooth_l1_kernel, in float32
+        b, half = np.float32(beta), np.float32(0.5)
+        z = np.abs(x - y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            losses = np.where(z < b, half * z * z / b, z - half * b)
+    else:
+        z = np.abs(_f64(x) - _f64(y))
+        losses = np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
     return result(reduce_loss(losses, reduction, x), SmoothL1LossBackward0, (input, target), (input, target),
                   (reduction, beta))
 
@@ -711,8 +717,13 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     _check_target_size(input, target)
     reduction = _reduction(reduction)
     x, y = _pairwise(input, target)
-    z = np.abs(_f64(x) - _f64(y))
-    losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+    if x.dtype == np.float32 and y.dtype == np.float32:    # huber_kernel, in float32
+        d, half = np.float32(delta), np.float32(0.5)
+        z = np.abs(x - y)
+        losses = np.where(z < d, half * z * z, d * (z - half * d))
+    else:
+        z = np.abs(_f64(x) - _f64(y))
+        losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
     return result(reduce_loss(losses, reduction, x), HuberLossBackward0, (input, target), (input, target),
                   (reduction, delta))
 
