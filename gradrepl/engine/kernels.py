@@ -1073,3 +1073,21 @@ def _atan2f_tail(y, x):
 def atan2(y, x):
     """torch.atan2 of float32 tensors: Sleef's atan2f in the vectorised body, libm's in the tail."""
     return _body_and_tail2(y, x, _sleef_atan2f, _atan2f_tail)
+
+
+def logaddexp(a, b):
+    """logaddexp's kernel: max(a, b) + log1p(exp(-|a - b|)), a where a == b is infinite;
+    Sleef's expf and log1pf in the vectorised body, glibc's expf and libm's log1pf in the tail."""
+    def make(exp, log1p):
+        def run(x, y):
+            m = np.maximum(x, y)
+            out = m + log1p(exp(-np.abs(x - y)))
+            return np.where((x == y) & np.isinf(x), x, out)
+        return run
+
+    def scalar(x, y):       # std::max(a, b): a unless a < b (NaN b gives a)
+        m = np.where(x < y, y, x)
+        out = m + _log1pf_tail(_exp_glibc(-np.abs(x - y)))
+        return np.where(np.isinf(x) & (x == y), x, out)
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(a, b, make(expf, sleef_log1pf), scalar)

@@ -76,6 +76,8 @@ UNARY = {
     "smooth_l1": (None, lambda torch, F, x: F.smooth_l1_loss(x, x * 0.5 + 0.3, reduction="none")),
     "smooth_l1_beta": (None, lambda torch, F, x: F.smooth_l1_loss(x, x * 0.5 + 0.3, reduction="none", beta=0.3)),
     "huber": (None, lambda torch, F, x: F.huber_loss(x, x * 0.5 + 0.3, reduction="none", delta=1.7)),
+    "rsqrt": (POS, _unary("rsqrt")),
+    "logaddexp": (None, lambda torch, F, x: torch.logaddexp(x, x * x - 2)),
     "atan2": (None, lambda torch, F, x: torch.atan2(x, x * x - 2)),
     "atan2_scalar": (None, lambda torch, F, x: torch.atan2(x, torch.tensor(-0.5))),
     "add_alpha": (None, lambda torch, F, x: torch.add(x, x.flip(0) if x.dim() == 1 else x.t().flip(0).t(), alpha=0.3)),
@@ -85,7 +87,7 @@ UNARY = {
 }
 # the gradient of sum(f(x) * g) for a fixed g
 BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",
-            "selu", "celu", "hardswish"]
+            "selu", "celu", "hardswish", "rsqrt"]
 # (name, forward over a dim)
 DIM = {
     "cumsum": lambda torch, x, d: torch.cumsum(x, d),

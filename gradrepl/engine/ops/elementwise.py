@@ -823,7 +823,8 @@ _math("log1p", _f32_kernel(kernels.sleef_log1pf, np.log1p), "Log1PBackward0", "s
 _math("sqrt", sqrt_kernel, "SqrtBackward0", "result", "grad / (2 * result)",
       lambda grad, xp, result: (grad / (2 * result),), bare=True)
 _math("rsqrt", lambda a: 1 / np.sqrt(a), "RsqrtBackward0", "result", "-0.5 * grad * result ** 3",
-      lambda grad, xp, result: (-0.5 * grad * result ** 3,), bare=True)
+      lambda grad, xp, result: (-0.5 * grad * (result ** 3 if xp.tensors else result * result * result),),
+      bare=True)    # pow(3)'s kernel is x * x * x (NumPy's power is not)
 _math("reciprocal", np.reciprocal, "ReciprocalBackward0", "result", "-grad * result * result",
       lambda grad, xp, result: (-grad * (result * result),), bare=True)
 _math("sin", vml_kernel("sin", _f64(np.sin)), "SinBackward0", "self", "grad * self.cos()",

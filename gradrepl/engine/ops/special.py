@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
 from gradrepl.engine.mkl import vml_kernel
@@ -291,7 +292,13 @@ fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
 xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b))), "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
                 lambda grad, xp, a, b: (grad * xp.log(b) * xp.mask(xp.raw(a) != 0, grad), grad * a / b))
-logaddexp = _binary("logaddexp", _k64(np.logaddexp), "LogaddexpBackward0",
+def _logaddexp(a, b):
+    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+        return kernels.logaddexp(np.asarray(a), np.asarray(b))
+    return _k64(np.logaddexp)(a, b)
+
+
+logaddexp = _binary("logaddexp", _logaddexp, "LogaddexpBackward0",
                     ("grad / (1 + exp(other - self))", "grad / (1 + exp(self - other))"),
                     lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))),
                     inplace=False)   # PyTorch has no logaddexp_
