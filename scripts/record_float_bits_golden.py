@@ -47,7 +47,7 @@ def main():
     F = torch.nn.functional
     out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "unary": {}, "backward": {}, "dim": {}}
     for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
-        for key, a, tr in C.layouts(1000 * i):
+        for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
             x = tensor(dom(a) if dom is not None else a, tr)
             out["unary"][f"{name}|{key}"] = entry(fn(torch, F, x).numpy())
             if name in C.BACKWARD:

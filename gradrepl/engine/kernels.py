@@ -1091,3 +1091,13 @@ def logaddexp(a, b):
         return np.where(np.isinf(x) & (x == y), x, out)
     with np.errstate(all="ignore"):
         return _body_and_tail2(a, b, make(expf, sleef_log1pf), scalar)
+
+
+def xlogy(x, y):
+    """xlogy's kernel (cpu_kernel, scalar only): NaN where y is NaN, 0 where x is 0, else
+    x * std::log(y) in float32 (libm's logf, rounded before the product)."""
+    x, y = np.broadcast_arrays(x, y)
+    with np.errstate(all="ignore"):
+        out = x * _logf_tail(y)
+        out = np.where(x == 0, f32(0), out)
+        return np.where(np.isnan(y), f32(np.nan), out).astype(f32)

@@ -29,14 +29,19 @@ def values(n, seed):
     return x.astype(np.float32)
 
 
-def layouts(seed):
-    """(name, array, transposed) for every size and transposed shape."""
+def layouts(seed, limit=None):
+    """(name, array, transposed) for every size and transposed shape (up to `limit` elements)."""
     out = []
     for n in SIZES:
         out.append((str(n), values(n, seed + n), False))
     for r, c in T_SHAPES:
         out.append((f"T{r}x{c}", values(r * c, seed + r * c).reshape(c, r), True))
-    return out
+    return [o for o in out if limit is None or o[1].size <= limit]
+
+
+# ops whose scalar loop calls libm element by element only up to kernels._LIBM_MAX elements
+# (float64 rounded once above, where glibc's logf is sometimes one ulp off)
+LIMITS = {"xlogy": 4096}
 
 
 POS = np.abs
@@ -78,6 +83,7 @@ UNARY = {
     "huber": (None, lambda torch, F, x: F.huber_loss(x, x * 0.5 + 0.3, reduction="none", delta=1.7)),
     "rsqrt": (POS, _unary("rsqrt")),
     "logaddexp": (None, lambda torch, F, x: torch.logaddexp(x, x * x - 2)),
+    "xlogy": (None, lambda torch, F, x: torch.xlogy(x, x * x + 0.5)),
     "atan2": (None, lambda torch, F, x: torch.atan2(x, x * x - 2)),
     "atan2_scalar": (None, lambda torch, F, x: torch.atan2(x, torch.tensor(-0.5))),
     "add_alpha": (None, lambda torch, F, x: torch.add(x, x.flip(0) if x.dim() == 1 else x.t().flip(0).t(), alpha=0.3)),

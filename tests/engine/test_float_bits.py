@@ -64,7 +64,7 @@ def tensor(a, transposed):
 
 def _unary_cases():
     for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
-        for key, a, tr in C.layouts(1000 * i):
+        for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
             yield pytest.param(name, dom, fn, a, tr, id=f"{name}|{key}")
 
 

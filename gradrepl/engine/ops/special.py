@@ -289,7 +289,13 @@ fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
                lambda grad, xp, a, b: (grad, -grad * (a.div(b, rounding_mode="trunc") if xp.tensors
                                                       else _apply(xp, a / b, np.trunc))), floating=False,
                scalar_node="FmodBackward0")
-xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b))), "XlogyBackward0",
+def _xlogy(a, b):
+    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+        return kernels.xlogy(np.asarray(a), np.asarray(b))
+    return _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b)))(a, b)
+
+
+xlogy = _binary("xlogy", _xlogy, "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
                 lambda grad, xp, a, b: (grad * xp.log(b) * xp.mask(xp.raw(a) != 0, grad), grad * a / b))
 def _logaddexp(a, b):
