@@ -745,7 +745,7 @@ def _libm():
         got = False
         try:
             lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "powf", "atan2f"):
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "powf", "atan2f"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib
@@ -1101,3 +1101,89 @@ def xlogy(x, y):
         out = x * _logf_tail(y)
         out = np.where(x == 0, f32(0), out)
         return np.where(np.isnan(y), f32(np.nan), out).astype(f32)
+
+
+# ---------------------------------------------------------------- tanh inside activations
+def _sleef_tanhf(x):
+    """Sleef's xtanhf (u10): (e - 1/e) / (e + 1/e) in double-float, e = exp|x|."""
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        dx, dy = _expk2f(y)
+        ex, ey = _df_rec(dx, dy)
+        nx = dx - ex                                          # dfadd_vf2_vf2_vf2(d, -e)
+        ny = (((dx - nx) - ex) + dy) - ey
+        mx = dx + ex                                          # dfadd_vf2_vf2_vf2(d, e)
+        my = (((dx - mx) + ex) + dy) + ey
+        t = f32(1) / mx                                       # dfdiv(n, m)
+        s = nx * t
+        u = fma32(t, nx, -s)
+        v = fma32(-my, t, fma32(-mx, t, f32(1)))
+        r = s + fma32(s, v, fma32(ny, t, u))
+        r[(y > f32(8.664339742)) | np.isnan(r)] = 1
+        r = _mulsign(r, x)
+        r[np.isnan(x)] = np.nan
+    return r
+
+
+sleef_tanhf = _sleef_unary(_sleef_tanhf)
+
+_tanhf_tail = libm_float("tanhf", np.tanh)
+_GELU_BETA = f32(np.sqrt(2) * (2 / np.sqrt(np.pi)) * 0.5)
+_GELU_KAPPA = f32(0.044715)
+
+
+def gelu_tanh(x):
+    """GeluKernelImpl (tanh): 0.5 * x * (1 + tanh(beta * (x + kappa * x**3))), the inner
+    multiply-add fused; Sleef's tanhf in the vectorised body, libm's in the tail."""
+    def make(tanh):
+        def run(v):
+            inner = _GELU_BETA * fma32(_GELU_KAPPA, v * v * v, v)
+            return f32(0.5) * v * (f32(1) + tanh(inner))
+        return run
+    with np.errstate(all="ignore"):
+        return _body_and_tail(x, make(sleef_tanhf), make(_tanhf_tail), grain=_gelu_grain(x.size))
+
+
+def _gelu_grain(n):
+    """GELU_MIN_ELEMENTS_FOR_MULTI_THREADING: above 16384 elements, one part per thread."""
+    return max(1, n // THREADS["n"]) if n > 16384 else GRAIN
+
+
+def gelu_tanh_backward(grad, x):
+    """GeluBackwardKernelImpl (tanh): the inner and 1 - t*t multiply-adds fused as GCC
+    compiles them, the last sum not."""
+    three_kappa = f32(3) * _GELU_KAPPA
+
+    def make(tanh):
+        def run(g, v):
+            x_sq = v * v
+            t = tanh(_GELU_BETA * fma32(_GELU_KAPPA, x_sq * v, v))
+            left_derivative = f32(0.5) * (f32(1) + t)
+            tanh_derivative = fma32(-t, t, f32(1))
+            inner_derivative = _GELU_BETA * fma32(three_kappa, x_sq, f32(1))
+            lt = f32(0.5) * v * tanh_derivative
+            return g * (left_derivative + lt * inner_derivative)     # (not fused: measured)
+        return run
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(grad, x, make(sleef_tanhf), make(_tanhf_tail))
+
+
+def mish(x):
+    """mish_kernel: x * tanh(log1p(exp(x))): Sleef's expf, log1pf and tanhf in the vectorised
+    body, glibc's expf and libm's log1pf and tanhf in the tail."""
+    with np.errstate(all="ignore"):
+        return _body_and_tail(x, lambda v: v * sleef_tanhf(sleef_log1pf(expf(v))),
+                              lambda v: v * _tanhf_tail(_log1pf_tail(_exp_glibc(v))))
+
+
+def mish_backward(grad, x):
+    """mish_backward_kernel: grad * (t + x * s * (1 - t * t)), t = tanh(softplus(x)), s = sigmoid(x)."""
+    def make(exp, log1p, tanh):
+        def run(g, v):
+            s = f32(1) / (f32(1) + exp(-v))
+            t = tanh(log1p(exp(v)))
+            return g * fma32(v * s, fma32(-t, t, f32(1)), t)
+        return run
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(grad, x, make(expf, sleef_log1pf, sleef_tanhf),
+                               make(_exp_glibc, _log1pf_tail, _tanhf_tail))

@@ -73,6 +73,8 @@ UNARY = {
     "selu": (None, _functional("selu")),
     "celu": (None, _functional("celu", alpha=1.5)),
     "hardsigmoid": (None, _functional("hardsigmoid")),
+    "gelu_tanh": (None, _functional("gelu", approximate="tanh")),
+    "mish": (None, _functional("mish")),
     "hardswish": (None, _functional("hardswish")),
     "pow1.5": (POS, lambda torch, F, x: x ** 1.5),
     "pow_tensor": (POS, lambda torch, F, x: torch.pow(x, x * 0.5 - 1)),
@@ -93,7 +95,7 @@ UNARY = {
 }
 # the gradient of sum(f(x) * g) for a fixed g
 BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",
-            "selu", "celu", "hardswish", "rsqrt"]
+            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish"]
 # (name, forward over a dim)
 DIM = {
     "cumsum": lambda torch, x, d: torch.cumsum(x, d),

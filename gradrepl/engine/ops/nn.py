@@ -152,6 +152,8 @@ def _gelu_grad2(x, approximate):
 
 
 def _gelu_bw(grad_output, self, approximate):
+    if approximate == "tanh" and self.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.gelu_tanh_backward(grad_output, self)
     return grad_output * _out(_gelu_grad(self, approximate), self)
 
 
@@ -188,6 +190,8 @@ def gelu(input, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
 
     def fn(x):
+        if approximate == "tanh" and x.dtype == np.float32:
+            return kernels.gelu_tanh(x)
         x = _f64(x)
         if approximate == "tanh":
             return 0.5 * x * (1 + np.tanh(_TANH_BETA * (x + _KAPPA * x ** 3)))
@@ -316,13 +320,16 @@ def MishBackward0(grad, xp, self):
         t = softplus(self).tanh()
         return (grad * (t + self * self.sigmoid() * (1 - t * t)),)
     x = xp.raw(self)
+    if x.dtype == np.float32 and grad.dtype == np.float32:
+        return (kernels.mish_backward(grad, x),)
     x64 = _f64(x)
     t = np.tanh(np.logaddexp(0, x64))
     return (grad * xp.constant(_out(t + x64 * _sig64(x) * (1 - t * t), x)),)
 
 
 def mish(input, inplace=False):
-    return _activation(input, "mish", lambda x: _f64(x) * np.tanh(np.logaddexp(0, _f64(x))), MishBackward0,
+    return _activation(input, "mish", lambda x: kernels.mish(x) if x.dtype == np.float32 else
+                       _f64(x) * np.tanh(np.logaddexp(0, _f64(x))), MishBackward0,
                        (input,), None)
 
 
