@@ -13,7 +13,6 @@ float64-then-float32 results of ops/elementwise.py match it for most inputs (the
 has the measured rates).
 """
 import ctypes
-import ctypes.util
 import os
 
 import numpy as np
@@ -743,8 +742,11 @@ def _libm():
     got = _LIBM[0]
     if got is None:
         got = False
-        try:
-            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        try:    # (ctypes.util's find_library would import shutil and subprocess)
+            try:
+                lib = ctypes.CDLL("libm.so.6")
+            except OSError:
+                lib = ctypes.CDLL(None)     # the process's own libm symbols
             for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "powf", "atan2f"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
