@@ -13,18 +13,17 @@ float64-then-float32 results of ops/elementwise.py match it for most inputs (the
 has the measured rates).
 """
 import ctypes
-import os
 
 import numpy as np
 
 from gradrepl.engine.rounding import fma32
+# at::get_num_threads() (torch.set_num_threads sets it): element-wise kernels above GRAIN
+# elements run in one part per thread, and some results depend on where the parts begin
+from gradrepl.engine.summation import THREADS
 
 f32 = np.float32
 LANES = 16      # Vectorized<float> on AVX512
 GRAIN = 32768   # at::internal::GRAIN_SIZE
-# at::get_num_threads() (torch.set_num_threads sets it): element-wise kernels above GRAIN
-# elements run in one part per thread, and some results depend on where the parts begin
-THREADS = {"n": os.cpu_count() or 1}
 
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
 _L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
