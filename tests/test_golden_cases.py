@@ -25,6 +25,16 @@ def _norm(text):
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
+@pytest.fixture(autouse=True)
+def default_threads():
+    """Each case starts, as a fresh `python CASE.py` did when it was recorded, with the
+    default thread count (a case calling torch.set_num_threads must not leak into the next:
+    element-wise kernels and sums above 32768 elements depend on it)."""
+    threads = api.TORCH["get_num_threads"]()
+    yield
+    api.TORCH["set_num_threads"](threads)
+
+
 @pytest.mark.parametrize("base", sorted(p.with_suffix("") for suite in SUITES for p in (DATA / suite).glob("*.py")),
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_case_matches_pytorch(base):

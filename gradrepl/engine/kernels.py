@@ -12,12 +12,18 @@ sends contiguous float32 tensors through Intel MKL's VML, whose code is not publ
 float64-then-float32 results of ops/elementwise.py match it for most inputs (the README
 has the measured rates).
 """
+import ctypes
+
 import numpy as np
 
 from gradrepl.engine.rounding import fma32
+# at::get_num_threads() (torch.set_num_threads sets it): element-wise kernels above GRAIN
+# elements run in one part per thread, and some results depend on where the parts begin
+from gradrepl.engine.summation import THREADS
 
 f32 = np.float32
 LANES = 16      # Vectorized<float> on AVX512
+GRAIN = 32768   # at::internal::GRAIN_SIZE
 
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
 _L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
@@ -104,8 +110,8 @@ def logf(d):
         return _chunked(logf, d)
     if not d.size:
         return d.copy()
-    if not (_min(d, axis=None) > 0 and _max(d, axis=None) < np.inf):   # zero, negative, NaN, infinity
-        odd = ~(d > 0) | ~(d < np.inf)
+    if not (_min(d, axis=None) > 0 and _max(d, axis=None) < _LOG_BIG):   # zero, negative, NaN, infinity, huge
+        odd = ~(d > 0) | ~(d < _LOG_BIG)
         out = logf(np.where(odd, f32(1), d))
         out[odd] = _logf(d[odd], fma32)
         return out
@@ -226,10 +232,15 @@ def _two_sum(x, y):
     return s, (x - (s - v)) + (y - v)
 
 
+_LOG_BIG = f32(2.5e38)      # above, d / 0.75 overflows: vgetexp's infinity is taken as 128
+
+
 def _logf(d, fma32):
     with np.errstate(all="ignore"):
-        _, ex = np.frexp(d * f32(1.0 / 0.75))
+        scaled = d * f32(1.0 / 0.75)
+        _, ex = np.frexp(scaled)
         e = (ex - 1).astype(f32)                                  # vgetexp: floor(log2 |d / 0.75|)
+        e[np.isposinf(scaled) & np.isfinite(d)] = f32(128)
         fr, _ = np.frexp(d)
         m = np.where(fr >= f32(0.75), fr, fr * f32(2))            # vgetmant into [0.75, 1.5)
         sx = _LN2_HI * e                                          # dfmul((ln2 hi, lo), e)
@@ -339,18 +350,33 @@ def tanh_backward(grad, out):
     return grad * r
 
 
-def _body_and_tail(x, vector, scalar):
+def _body_and_tail(x, vector, scalar, grain=GRAIN):
     """An element-wise cpu_kernel_vec: `vector` over the leading multiple of 32 elements in
     memory order (two Vectorized<float> per step), `scalar` over the rest; a non-contiguous
-    array all through `scalar`. (Above 32768 elements PyTorch splits the loop across
-    threads, each part with its own scalar tail: not reproduced.)"""
+    array all through `scalar`. Above `grain` elements (TensorIterator's GRAIN_SIZE, or the
+    kernel's own) at::parallel_for splits the loop into one part per thread
+    (THREADS["n"], torch.get_num_threads()), each with its own scalar tail."""
     if not (x.flags.c_contiguous or x.flags.f_contiguous):
         return scalar(x)
     flat = x.ravel(order="K")
-    body = flat.size - flat.size % (2 * LANES)
-    out = scalar(flat[body:])
-    if body:
-        out = np.concatenate([vector(flat[:body]), out])
+    n = flat.size
+    threads = THREADS["n"]
+    if n > grain and threads > 1:
+        parts = min(threads, -(-n // grain))
+        step = -(-n // parts)
+    else:
+        step = max(n, 1)
+    pieces = []
+    for start in range(0, n, step):
+        seg = flat[start:start + step]
+        body = seg.size - seg.size % (2 * LANES)
+        if body:
+            pieces.append(vector(seg[:body]))
+        if body < seg.size:
+            pieces.append(scalar(seg[body:]))
+    if not pieces:
+        return np.empty(x.shape, x.dtype)
+    out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
     return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
 
 
@@ -503,9 +529,21 @@ def _expkf(dx, dy, fma32):
     ty = (((sx - tx) + mx) + sy) + my
     wx = f32(1) + tx                                          # dfadd(1, t)
     wy = ((f32(1) - wx) + tx) + ty
-    r = np.ldexp(wx + wy, q.astype(np.int32)).astype(f32)
+    r = _vldexp(wx + wy, q.astype(np.int32))
     r[dx < -104] = 0
     return r
+
+
+def _vldexp(x, q):
+    """Sleef's vldexp_vf_vf_vi2: x times 2**q in five float32 products (four by a clamped
+    power of two, one by the rest), each rounded: its subnormal results are Sleef's."""
+    m = q >> 31
+    m = (((m + q) >> 6) - m) << 4
+    q = q - (m << 2)
+    m = np.clip(m + 127, 0, 255)
+    u = (m << 23).astype(np.int32).view(f32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return x * u * u * u * u * _pow2i(q)
 
 
 def _powf_sleef(x, y):
@@ -522,7 +560,7 @@ def _powf_sleef(x, y):
         yint = (np.trunc(y) == y) | (np.abs(y) > f32(1 << 24))
         yodd = yint & (np.abs(y) < f32(1 << 24)) & (np.fmod(np.trunc(np.where(np.abs(y) < f32(1 << 24), y, 0)), 2) != 0)
         r = r * np.where(x > 0, f32(1), np.where(yint, np.where(yodd, f32(-1), f32(1)), f32(np.nan)))
-        efx = np.copysign(ax - f32(1), y)
+        efx = np.where(np.signbit(y), f32(1) - ax, ax - f32(1))     # vmulsign: flips with y's sign
         r = np.where(np.isinf(y), np.where(efx < 0, f32(0), np.where(efx == 0, f32(1), f32(np.inf))), r)
         zero_or_inf = np.isinf(x) | (x == 0)
         mag = np.where(np.signbit(y) ^ (x == 0), f32(0), f32(np.inf))
@@ -539,3 +577,614 @@ def pow_scalar(x, b):
     e = f32(b)
     return _body_and_tail(x, lambda v: _powf_sleef(v, e),
                           lambda v: np.power(v.astype(np.float64), float(b)).astype(f32))
+
+
+# ---------------------------------------------------------------- expm1, log1p, sinh, cosh
+# Sleef's xexpm1f, xsinhf, xcoshf (all three through expk2f: exp of a double-float as a
+# double-float) and xlog1pf (AVX512F branch), step by step in float32 with each fused
+# multiply-add rounded once; PyTorch's vectorised kernels call them as Sleef_*f16_u10.
+
+def _df_mul_f(xx, xy, y):
+    """dfmul_vf2_vf2_vf: (xx, xy) * y."""
+    s = xx * y
+    return s, fma32(xy, y, fma32(xx, y, -s))
+
+
+def _df_mul(xx, xy, yx, yy):
+    """dfmul_vf2_vf2_vf2."""
+    s = xx * yx
+    return s, fma32(xx, yy, fma32(xy, yx, fma32(xx, yx, -s)))
+
+
+def _df_squ(xx, xy):
+    """dfsqu_vf2_vf2."""
+    s = xx * xx
+    return s, fma32(xx + xx, xy, fma32(xx, xx, -s))
+
+
+def _df_add2_df(xx, xy, yx, yy):
+    """dfadd2_vf2_vf2_vf2."""
+    s = xx + yx
+    v = s - xx
+    return s, ((xx - (s - v)) + (yx - v)) + (xy + yy)
+
+
+def _df_rec(dx, dy):
+    """dfrec_vf2_vf2: 1 / (dx, dy)."""
+    s = f32(1) / dx
+    return s, s * fma32(-dy, s, fma32(-dx, s, f32(1)))
+
+
+def _ldexp2(d, q):
+    """vldexp2_vf_vf_vi2: d * 2**(q >> 1) * 2**(q - (q >> 1))."""
+    half = q >> 1
+    return d * _pow2i(half) * _pow2i(q - half)
+
+
+def _expk2f(dx):
+    """Sleef's expk2f of (dx, 0): exp(dx) as a double-float."""
+    q = np.rint((dx + f32(0)) * _R_LN2)
+    q[~np.isfinite(q)] = 0
+    qi = q.astype(np.int32)
+    zero = np.zeros_like(dx)
+    sx, sy = _df_add2(dx, zero, q * -_L2U)
+    sx, sy = _df_add2(sx, sy, q * -_L2L)
+    u = np.full(dx.shape, f32(0.1980960224e-3), f32)
+    for c in (0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1):
+        u = fma32(u, sx, f32(c))
+    tx, ty = _df_add2(*_df_mul_f(sx, sy, u), f32(0.166666659414234244790680580464))
+    tx, ty = _df_add2(*_df_mul(sx, sy, tx, ty), f32(0.5))
+    tx, ty = _df_add2_df(sx, sy, *_df_mul(*_df_squ(sx, sy), tx, ty))
+    s = f32(1) + tx                                           # dfadd_vf2_vf_vf2(1, t)
+    ty = ((f32(1) - s) + tx) + ty
+    tx = _ldexp2(s, qi)
+    ty = _ldexp2(ty, qi)
+    low = dx < -104
+    tx[low] = 0
+    ty[low] = 0
+    return tx, ty
+
+
+def _sleef_expm1f(a):
+    with np.errstate(all="ignore"):
+        dx, dy = _df_add2(*_expk2f(a), f32(-1))
+        x = dx + dy
+        x[a > f32(88.72283172607421875)] = np.inf
+        x[a < f32(-16.635532333438687426013570)] = -1
+        x[(a == 0) & np.signbit(a)] = f32(-0.0)
+        x[np.isnan(a)] = np.nan
+    return x
+
+
+def _sleef_sinhcoshf(x, cosh):
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        dx, dy = _expk2f(y)
+        rx, ry = _df_rec(dx, dy)
+        if cosh:                                              # dfadd_vf2_vf2_vf2(d, rec)
+            s = dx + rx
+            t = (((dx - s) + rx) + dy) + ry
+        else:                                                 # dfsub_vf2_vf2_vf2(d, rec)
+            s = dx - rx
+            t = (((dx - s) - rx) + dy) - ry
+        y = (s + t) * f32(0.5)
+        y[(np.abs(x) > 89) | np.isnan(y)] = np.inf
+        if not cosh:
+            y = np.copysign(y, x)
+        y[np.isnan(x)] = np.nan
+    return y
+
+
+_LOG1PF_BOUND = f32(float.fromhex("0x1.2ced32p+126"))
+
+
+def _sleef_log1pf(d):
+    with np.errstate(all="ignore"):
+        dp1 = d + f32(1)
+        _, ex = np.frexp(dp1 * _R075)
+        e = (ex - 1).astype(f32)                              # vgetexp (floor of log2)
+        e[np.isposinf(dp1)] = 128
+        ei = np.clip(e, -126, 127).astype(np.int32)
+        t = ((127 - ei) << 23).astype(np.int32).view(f32)     # vldexp3(1, -e)
+        m = fma32(d, t, t - f32(1))
+        sx = _LN2_HI * e                                      # dfmul((ln2 hi, lo), e)
+        sy = fma32(_LN2_LO, e, fma32(_LN2_HI, e, -sx))
+        dx = f32(2) + m                                       # dfadd_vf2_vf_vf(2, m)
+        dy = (f32(2) - dx) + m
+        tt = f32(1) / dx                                      # dfdiv((m, 0), (dx, dy))
+        xx = m * tt
+        u = fma32(tt, m, -xx)
+        v = fma32(-dy, tt, fma32(-dx, tt, f32(1)))
+        xy = fma32(xx, v, u)
+        x2 = xx * xx
+        p = fma32(fma32(np.full(d.shape, _LOG_POLY[0], f32), x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+        hx = sx + xx * f32(2)                                 # dfadd(s, dfscale(x, 2))
+        hy = (((sx - hx) + xx * f32(2)) + sy) + xy * f32(2)
+        w = (x2 * xx) * p
+        s2 = hx + w
+        r = s2 + (((hx - s2) + w) + hy)
+        big = ~(d <= _LOG1PF_BOUND) & ~np.isnan(d)
+        if big.any():
+            r[big] = logf(d[big])
+        r[d < -1] = np.nan
+        r[d == -1] = -np.inf
+        r[(d == 0) & np.signbit(d)] = f32(-0.0)
+        r[np.isnan(d)] = np.nan
+    return r
+
+
+def _sleef_unary(fn):
+    def run(x):
+        x = np.asarray(x, f32)
+        if x.size > _CHUNK:
+            return _chunked(run, x)
+        return fn(x.ravel()).reshape(x.shape) if x.size else x.copy()
+    return run
+
+
+sleef_expm1f = _sleef_unary(_sleef_expm1f)
+sleef_log1pf = _sleef_unary(_sleef_log1pf)
+sleef_sinhf = _sleef_unary(lambda x: _sleef_sinhcoshf(x, False))
+sleef_coshf = _sleef_unary(lambda x: _sleef_sinhcoshf(x, True))
+
+
+# ---------------------------------------------------------------- the scalar tails: libm
+# cpu_kernel_vec's scalar loop calls std::sinh(float) & co.: the C library's float functions
+# (glibc's sinhf is not correctly rounded). They are called here one by one through ctypes:
+# a tail has fewer than 32 elements. Where libm cannot be loaded (or the array is large: a
+# non-contiguous tensor goes all through the scalar loop), the float64 result rounded once.
+_LIBM = [None]
+_LIBM_MAX = 4096
+
+
+def _libm():
+    got = _LIBM[0]
+    if got is None:
+        got = False
+        try:    # (ctypes.util's find_library would import shutil and subprocess)
+            try:
+                lib = ctypes.CDLL("libm.so.6")
+            except OSError:
+                lib = ctypes.CDLL(None)     # the process's own libm symbols
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "powf", "atan2f"):
+                fn = getattr(lib, name)
+                fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
+            got = lib
+        except (OSError, AttributeError):
+            pass
+        _LIBM[0] = got
+    return got
+
+
+def libm_float(name, f64):
+    """The scalar loop's std::NAME(float) over a float32 array."""
+    def run(x):
+        lib = _libm()
+        if not lib or x.size > _LIBM_MAX:
+            with np.errstate(all="ignore"):
+                return f64(x.astype(np.float64)).astype(f32)
+        fn = getattr(lib, name)
+        return np.array([fn(v) for v in x.ravel().tolist()], f32).reshape(x.shape)
+    return run
+
+
+_sinhf_tail = libm_float("sinhf", np.sinh)
+_coshf_tail = libm_float("coshf", np.cosh)
+
+
+def sinhf(x):
+    """torch.sinh of float32: Sleef's sinhf in the vectorised body, libm's in the tail."""
+    return _body_and_tail(x, sleef_sinhf, _sinhf_tail)
+
+
+def coshf(x):
+    """torch.cosh of float32: as sinhf."""
+    return _body_and_tail(x, sleef_coshf, _coshf_tail)
+
+
+def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
+    """_body_and_tail for a kernel of two same-shaped arrays (a backward's grad and input):
+    both in the same memory order, else all through `scalar`."""
+    if x.shape != y.shape:
+        # one element against many: TensorIterator's loop reads it as a scalar, with the
+        # body and tail of the other; other broadcasts (rows of an inner loop) go through
+        # the scalar loop here
+        shape = np.broadcast_shapes(x.shape, y.shape)
+        if y.size == 1 and x.shape == shape:
+            full = np.empty_like(x)     # in x's memory order
+            full[...] = y
+            y = full
+        elif x.size == 1 and y.shape == shape:
+            full = np.empty_like(y)
+            full[...] = x
+            x = full
+        else:
+            x, y = np.broadcast_arrays(x, y)
+    if x.flags.c_contiguous and y.flags.c_contiguous:
+        order = "C"
+    elif x.flags.f_contiguous and y.flags.f_contiguous:
+        order = "F"
+    else:
+        return scalar(np.asarray(x), np.asarray(y))
+    fx, fy = x.ravel(order=order), y.ravel(order=order)
+    n = fx.size
+    threads = THREADS["n"]
+    step = -(-n // min(threads, -(-n // grain))) if n > grain and threads > 1 else max(n, 1)
+    pieces = []
+    for start in range(0, n, step):
+        sx, sy = fx[start:start + step], fy[start:start + step]
+        body = sx.size - sx.size % (2 * LANES)
+        if body:
+            pieces.append(vector(sx[:body], sy[:body]))
+        if body < sx.size:
+            pieces.append(scalar(sx[body:], sy[body:]))
+    if not pieces:
+        return np.empty(x.shape, np.result_type(x, y))
+    out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+    return out.reshape(x.shape, order=order)
+
+
+_expf_tail = _exp_glibc
+_log1pf_tail = libm_float("log1pf", np.log1p)
+
+
+def softplus(x, beta, threshold):
+    """softplus_kernel: log1p(exp(x * beta)) / beta where x * beta <= threshold, else x (Sleef's
+    expf and log1pf in the vectorised body, libm's in the tail); beta and threshold as float32."""
+    b, th = f32(beta), f32(threshold)
+
+    def vector(v):
+        xb = v * b
+        return np.where(xb > th, v, sleef_log1pf(expf(xb)) / b)
+
+    def scalar(v):
+        xb = v * b
+        return np.where(xb > th, v, _log1pf_tail(_expf_tail(xb)) / b)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail(x, vector, scalar)
+
+
+def softplus_backward(grad, x, beta, threshold):
+    """softplus_backward's kernel: grad * z / (z + 1), z = exp(x * beta), where x * beta <= threshold."""
+    b, th = f32(beta), f32(threshold)
+
+    def make(exp):
+        def run(g, v):
+            xb = v * b
+            z = exp(xb)
+            return np.where(xb > th, g, g * z / (z + f32(1)))
+        return run
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail2(grad, x, make(expf), make(_expf_tail))
+
+
+def log_sigmoid(x):
+    """_vec_log_sigmoid: min(x, 0) - log1p(exp(-|x|)), every element in vectors (the last
+    partial), so Sleef's expf and log1pf throughout. Returns the output and the buffer exp(-|x|)."""
+    buf = expf(-np.abs(x))
+    with np.errstate(invalid="ignore"):
+        return np.minimum(x, f32(0)) - sleef_log1pf(buf), buf
+
+
+def log_sigmoid_backward(grad, x, buf):
+    """log_sigmoid_backward's kernel: (max_deriv - sign * (buf / (1 + buf))) * grad."""
+    neg = x < 0
+    with np.errstate(invalid="ignore"):
+        return (np.where(neg, f32(1), f32(0)) - np.where(neg, f32(1), f32(-1)) * (buf / (f32(1) + buf))) * grad
+
+
+_expm1f_tail = libm_float("expm1f", np.expm1)
+
+
+def elu(x, alpha, scale, input_scale):
+    """elu_kernel: expm1(x * input_scale) * (alpha * scale) where x <= 0, else x * scale, its
+    coefficients as float32; Sleef's expm1f in the vectorised body, libm's in the tail."""
+    neg, pos, ipt = f32(alpha) * f32(scale), f32(scale), f32(input_scale)
+
+    def make(exp):
+        return lambda v: np.where(v > 0, v * pos, exp(v * ipt) * neg)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail(x, make(sleef_expm1f), make(_expm1f_tail))
+
+
+def elu_backward(grad, x, alpha, scale, input_scale):
+    """elu_backward's kernel (is_result false): grad * input_scale * (alpha * scale) * exp(x * input_scale)
+    where x <= 0, else grad * scale."""
+    neg, pos, ipt = f32(alpha) * f32(scale), f32(scale), f32(input_scale)
+
+    def vector(g, v):       # blendv(negative side, g * scale, v > 0): NaN takes the negative side
+        return np.where(v > 0, g * pos, g * ipt * neg * expf(v * ipt))
+
+    def scalar(g, v):       # v <= 0 ? negative side : g * scale
+        return np.where(v <= 0, g * ipt * neg * _exp_glibc(v * ipt), g * pos)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail2(grad, x, vector, scalar)
+
+
+def silu_backward(grad, x):
+    """silu_backward's kernel: grad * s * (1 + x * (1 - s)), s = 1 / (1 + exp(-x)), the last
+    multiply-add fused as GCC compiles it."""
+    def make(exp):
+        def run(g, v):
+            s = f32(1) / (f32(1) + exp(-v))
+            return g * s * fma32(v, f32(1) - s, f32(1))
+        return run
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _body_and_tail2(grad, x, make(expf), make(_exp_glibc))
+
+
+def hardswish_backward(grad, x):
+    """hardswish_backward's kernel: 0 below -3, grad * (x / 3 + 0.5) up to 3, grad above; the
+    vectorised body takes grad from 3 on, the scalar tail only above 3."""
+    three, half = f32(3), f32(0.5)
+
+    def vector(g, v):
+        return np.where(v < -three, f32(0), np.where(v >= three, g, g * (v / three + half)))
+
+    def scalar(g, v):
+        return np.where(v < -three, f32(0), np.where(v <= three, g * (v / three + half), g))
+    with np.errstate(invalid="ignore"):
+        return _body_and_tail2(grad, x, vector, scalar)
+
+
+# ---------------------------------------------------------------- softmax over another dim
+_logf_tail = libm_float("logf", np.log)
+
+
+def _dim_lanes(outer, inner):
+    """_vec_softmax / _vec_log_softmax (inner size > 1) walk the outer * inner positions split
+    among the threads (parallel_for, grain 0): a position starts a vector of 16 when its
+    16 lanes fit both in its row and in its thread's part, else it is computed alone. True
+    where the position is in a vector."""
+    n = outer * inner
+    mask = np.zeros(n, bool)
+    threads = THREADS["n"]
+    step = -(-n // min(threads, n)) if n > 1 and threads > 1 else max(n, 1)
+    for begin in range(0, n, step):
+        end = min(n, begin + step)
+        idx = begin
+        while idx < end:
+            if idx % inner + LANES <= inner and idx + LANES <= end:
+                mask[idx:idx + LANES] = True
+                idx += LANES
+            else:   # alone up to the next row or the part's end, then vectors again
+                stop = min(end, (idx // inner + 1) * inner)
+                if idx % inner + LANES <= inner:    # near the part's end only
+                    stop = end
+                idx = stop
+    return mask.reshape(outer, 1, inner)
+
+
+def _dim_parts(x, dim):
+    x = np.ascontiguousarray(x)
+    s = x.shape
+    x3 = x.reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim], int(np.prod(s[dim + 1:], dtype=np.int64)))
+    mask = _dim_lanes(x3.shape[0], x3.shape[2])
+    shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
+    with np.errstate(over="ignore"):
+        e = np.where(mask, expf(shifted), _exp_glibc(shifted))
+    total = e[:, 0].copy()
+    for i in range(1, x3.shape[1]):         # along the dim, in order
+        total += e[:, i]
+    return shifted, e, total[:, None], mask
+
+
+def softmax_dim(x, dim):
+    """softmax of a float32 array over a dim that is not the last (of size > 1 inner)."""
+    _, e, total, _ = _dim_parts(x, dim)
+    return (e / total).reshape(x.shape)
+
+
+def log_softmax_dim(x, dim):
+    """log_softmax of a float32 array over a dim that is not the last: x - max - log(sum),
+    Sleef's logf for the lanes in vectors, libm's for the others."""
+    shifted, _, total, mask = _dim_parts(x, dim)
+    return (shifted - np.where(mask, logf(total), _logf_tail(total))).reshape(x.shape)
+
+
+def _powf_tail(a, b):
+    """std::pow(float, float): libm's powf element by element (its float64 result rounded
+    once without libm, or for many elements)."""
+    lib = _libm()
+    if not lib or a.size > _LIBM_MAX:
+        return np.power(a.astype(np.float64), b.astype(np.float64)).astype(f32)
+    fn = lib.powf
+    return np.array([fn(u, v) for u, v in zip(a.ravel().tolist(), b.ravel().tolist())], f32).reshape(a.shape)
+
+
+def pow_tensor(x, y):
+    """float32 x ** y for two tensors: Sleef's powf in the vectorised body, std::pow(float,
+    float) (libm's powf) in the tail."""
+    scalar = _powf_tail
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(x, y, _powf_sleef, scalar)
+
+
+# ---------------------------------------------------------------- atan2 (Sleef_atan2f16_u10)
+def _mulsign(a, b):
+    """vmulsign: a with its sign flipped where b's sign bit is set."""
+    return np.where(np.signbit(b), -a, a)
+
+
+def _atan2kf(y, x):
+    """Sleef's atan2kf_u1 of (y, 0) and (x, 0), y >= 0: atan2 as a double-float."""
+    q = np.where(x < 0, -2, 0).astype(np.int32)
+    x = np.where(x < 0, -x, x)
+    q = np.where(x < y, q + 1, q)
+    p = x < y
+    n = np.where(p, -x, y)
+    d = np.where(p, y, x)
+    t = f32(1) / d                                            # dfdiv((n, 0), (d, 0))
+    sx = n * t
+    u = fma32(t, n, -sx)
+    v = fma32(np.zeros_like(d), t, fma32(-d, t, f32(1)))
+    sy = fma32(sx, v, u)
+    tx = sx * sx                                              # dfsqu, dfnormalize
+    ty = fma32(sx + sx, sy, fma32(sx, sx, -tx))
+    s = tx + ty
+    ty = (tx - s) + ty
+    tx = s
+    u = np.full(tx.shape, f32(-0.00176397908944636583328247), f32)
+    for c in (0.0107900900766253471374512, -0.0309564601629972457885742, 0.0577365085482597351074219,
+              -0.0838950723409652709960938, 0.109463557600975036621094, -0.142626821994781494140625,
+              0.199983194470405578613281):
+        u = fma32(u, tx, f32(c))
+    w = u * tx                                                # dfadd_vf2_vf_vf(c, u * t)
+    ax = f32(-0.333332866430282592773438) + w
+    ay = (f32(-0.333332866430282592773438) - ax) + w
+    tx, ty = _df_mul(tx, ty, ax, ay)
+    bx = f32(1) + tx                                          # dfadd_vf2_vf_vf2(1, t)
+    by = ((f32(1) - bx) + tx) + ty
+    tx, ty = _df_mul(sx, sy, bx, by)
+    qf = q.astype(f32)
+    mx = f32(1.5707963705062866211) * qf                      # dfmul((pi/2 hi, lo), q)
+    my = fma32(f32(-4.3711388286737928865e-08), qf, fma32(f32(1.5707963705062866211), qf, -mx))
+    s = mx + tx                                               # dfadd_vf2_vf2_vf2
+    return s, (((mx - s) + tx) + my) + ty
+
+
+def _visinf2(d, m):
+    return np.where(np.isinf(d), np.where(np.signbit(d), -np.abs(m), m), f32(0))
+
+
+def _sleef_atan2f(y, x):
+    with np.errstate(all="ignore"):
+        tiny = np.abs(x) < f32(2.9387372783541830947e-39)
+        x = np.where(tiny, x * f32(1 << 24), x)
+        y = np.where(tiny, y * f32(1 << 24), y)
+        dx, dy = _atan2kf(np.abs(y), x)
+        r = _mulsign(dx + dy, x)
+        half_pi = f32(np.pi / 2)
+        r = np.where(np.isinf(x) | (x == 0), half_pi - _visinf2(x, _mulsign(half_pi, x)), r)
+        r = np.where(np.isinf(y), half_pi - _visinf2(x, _mulsign(f32(np.pi / 4), x)), r)
+        r = np.where(y == 0, np.where(np.signbit(x), f32(np.pi), f32(0)), r)
+        r = np.where(np.isnan(x) | np.isnan(y), f32(np.nan), _mulsign(r, y))
+    return r.astype(f32)
+
+
+def _atan2f_tail(y, x):
+    """std::atan2(float, float): libm's atan2f (float64 rounded once without it)."""
+    lib = _libm()
+    if not lib or y.size > _LIBM_MAX:
+        return np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(f32)
+    fn = lib.atan2f
+    return np.array([fn(u, v) for u, v in zip(y.ravel().tolist(), x.ravel().tolist())], f32).reshape(y.shape)
+
+
+def atan2(y, x):
+    """torch.atan2 of float32 tensors: Sleef's atan2f in the vectorised body, libm's in the tail."""
+    return _body_and_tail2(y, x, _sleef_atan2f, _atan2f_tail)
+
+
+def logaddexp(a, b):
+    """logaddexp's kernel: max(a, b) + log1p(exp(-|a - b|)), a where a == b is infinite;
+    Sleef's expf and log1pf in the vectorised body, glibc's expf and libm's log1pf in the tail."""
+    def make(exp, log1p):
+        def run(x, y):
+            m = np.maximum(x, y)
+            out = m + log1p(exp(-np.abs(x - y)))
+            return np.where((x == y) & np.isinf(x), x, out)
+        return run
+
+    def scalar(x, y):       # std::max(a, b): a unless a < b (NaN b gives a)
+        m = np.where(x < y, y, x)
+        out = m + _log1pf_tail(_exp_glibc(-np.abs(x - y)))
+        return np.where(np.isinf(x) & (x == y), x, out)
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(a, b, make(expf, sleef_log1pf), scalar)
+
+
+def xlogy(x, y):
+    """xlogy's kernel (cpu_kernel, scalar only): NaN where y is NaN, 0 where x is 0, else
+    x * std::log(y) in float32 (libm's logf, rounded before the product)."""
+    x, y = np.broadcast_arrays(x, y)
+    with np.errstate(all="ignore"):
+        out = x * _logf_tail(y)
+        out = np.where(x == 0, f32(0), out)
+        return np.where(np.isnan(y), f32(np.nan), out).astype(f32)
+
+
+# ---------------------------------------------------------------- tanh inside activations
+def _sleef_tanhf(x):
+    """Sleef's xtanhf (u10): (e - 1/e) / (e + 1/e) in double-float, e = exp|x|."""
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        dx, dy = _expk2f(y)
+        ex, ey = _df_rec(dx, dy)
+        nx = dx - ex                                          # dfadd_vf2_vf2_vf2(d, -e)
+        ny = (((dx - nx) - ex) + dy) - ey
+        mx = dx + ex                                          # dfadd_vf2_vf2_vf2(d, e)
+        my = (((dx - mx) + ex) + dy) + ey
+        t = f32(1) / mx                                       # dfdiv(n, m)
+        s = nx * t
+        u = fma32(t, nx, -s)
+        v = fma32(-my, t, fma32(-mx, t, f32(1)))
+        r = s + fma32(s, v, fma32(ny, t, u))
+        r[(y > f32(8.664339742)) | np.isnan(r)] = 1
+        r = _mulsign(r, x)
+        r[np.isnan(x)] = np.nan
+    return r
+
+
+sleef_tanhf = _sleef_unary(_sleef_tanhf)
+
+_tanhf_tail = libm_float("tanhf", np.tanh)
+_GELU_BETA = f32(np.sqrt(2) * (2 / np.sqrt(np.pi)) * 0.5)
+_GELU_KAPPA = f32(0.044715)
+
+
+def gelu_tanh(x):
+    """GeluKernelImpl (tanh): 0.5 * x * (1 + tanh(beta * (x + kappa * x**3))), the inner
+    multiply-add fused; Sleef's tanhf in the vectorised body, libm's in the tail."""
+    def make(tanh):
+        def run(v):
+            inner = _GELU_BETA * fma32(_GELU_KAPPA, v * v * v, v)
+            return f32(0.5) * v * (f32(1) + tanh(inner))
+        return run
+    with np.errstate(all="ignore"):
+        return _body_and_tail(x, make(sleef_tanhf), make(_tanhf_tail), grain=_gelu_grain(x.size))
+
+
+def _gelu_grain(n):
+    """GELU_MIN_ELEMENTS_FOR_MULTI_THREADING: above 16384 elements, one part per thread."""
+    return max(1, n // THREADS["n"]) if n > 16384 else GRAIN
+
+
+def gelu_tanh_backward(grad, x):
+    """GeluBackwardKernelImpl (tanh): the inner and 1 - t*t multiply-adds fused as GCC
+    compiles them, the last sum not."""
+    three_kappa = f32(3) * _GELU_KAPPA
+
+    def make(tanh):
+        def run(g, v):
+            x_sq = v * v
+            t = tanh(_GELU_BETA * fma32(_GELU_KAPPA, x_sq * v, v))
+            left_derivative = f32(0.5) * (f32(1) + t)
+            tanh_derivative = fma32(-t, t, f32(1))
+            inner_derivative = _GELU_BETA * fma32(three_kappa, x_sq, f32(1))
+            lt = f32(0.5) * v * tanh_derivative
+            return g * (left_derivative + lt * inner_derivative)     # (not fused: measured)
+        return run
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(grad, x, make(sleef_tanhf), make(_tanhf_tail))
+
+
+def mish(x):
+    """mish_kernel: x * tanh(log1p(exp(x))): Sleef's expf, log1pf and tanhf in the vectorised
+    body, glibc's expf and libm's log1pf and tanhf in the tail."""
+    with np.errstate(all="ignore"):
+        return _body_and_tail(x, lambda v: v * sleef_tanhf(sleef_log1pf(expf(v))),
+                              lambda v: v * _tanhf_tail(_log1pf_tail(_exp_glibc(v))))
+
+
+def mish_backward(grad, x):
+    """mish_backward_kernel: grad * (t + x * s * (1 - t * t)), t = tanh(softplus(x)), s = sigmoid(x)."""
+    def make(exp, log1p, tanh):
+        def run(g, v):
+            s = f32(1) / (f32(1) + exp(-v))
+            t = tanh(log1p(exp(v)))
+            return g * fma32(v * s, fma32(-t, t, f32(1)), t)
+        return run
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(grad, x, make(expf, sleef_log1pf, sleef_tanhf),
+                               make(_exp_glibc, _log1pf_tail, _tanhf_tail))

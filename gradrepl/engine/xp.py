@@ -9,13 +9,14 @@ import operator
 
 import numpy as np
 
-from gradrepl.engine import autograd
+from gradrepl.engine import autograd, kernels
 from gradrepl.engine.creation import zeros as _zeros
 from gradrepl.engine.mkl import vml_kernel
 from gradrepl.engine.ops.convert import convert
-from gradrepl.engine.ops.elementwise import _f64, where as _where
+from gradrepl.engine.ops.elementwise import _f32_kernel, _f64, where as _where
 from gradrepl.engine.ops.linalg import blas_product
 from gradrepl.engine.ops.indexing import getitem_raw, index_backward
+from gradrepl.engine.ops.reduce import cumsum_array
 from gradrepl.engine.ops.registry import ABSENT
 from gradrepl.engine.ops.shape import cat as _cat
 from gradrepl.engine.summation import dim_sum, full_sum
@@ -103,8 +104,8 @@ class ARRAYS:
     def rsqrt(x):
         return 1 / np.sqrt(x)     # PyTorch's CPU rsqrt: 1 / sqrt, rounded twice in the dtype
 
-    cosh = staticmethod(_f64(np.cosh))
-    sinh = staticmethod(_f64(np.sinh))
+    cosh = staticmethod(_f32_kernel(kernels.coshf, np.cosh))
+    sinh = staticmethod(_f32_kernel(kernels.sinhf, np.sinh))
     matmul = staticmethod(_product)
     bmm = staticmethod(_product)
     outer = staticmethod(np.outer)
@@ -179,7 +180,7 @@ class ARRAYS:
 
     @staticmethod
     def reverse_cumsum(g, dim):
-        return np.flip(np.cumsum(np.flip(g, dim), axis=dim), dim)
+        return np.flip(cumsum_array(np.flip(g, dim), dim), dim)
 
     @staticmethod
     def zeros(shape, like):

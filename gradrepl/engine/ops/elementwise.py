@@ -8,7 +8,7 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
 from gradrepl.engine.mkl import vml_kernel
-from gradrepl.engine.rounding import fma64
+from gradrepl.engine.rounding import fma32, fma64
 from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
@@ -43,13 +43,21 @@ def AddBackward1(grad, xp, self_shape):
     return (xp.sum_to(grad, self_shape),)
 
 
+def _alpha_fma(xa, xb, alpha):
+    """a + alpha * b: ufunc's add kernel, one fused multiply-add for float32 (vec::fmadd)."""
+    if xa.dtype == np.float32 and getattr(xb, "dtype", None) == np.float32:
+        return fma32(xb, np.float32(alpha), xa)
+    return xa + xb * alpha
+
+
 def add(a, b, alpha=1):
     if type(a) is not Tensor:
         a = as_tensor(a)
     xa, xb = operands(a, b)
     if alpha != 1:
-        xb = xb * alpha
-    out = xa + xb
+        out = _alpha_fma(xa, xb, alpha)
+    else:
+        out = xa + xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
@@ -104,8 +112,9 @@ def sub(a, b, alpha=1):
     _check_bool_sub(a, b)
     xa, xb = operands(a, b)
     if alpha != 1:
-        xb = xb * alpha
-    out = xa - xb
+        out = _alpha_fma(xa, xb, -alpha)
+    else:
+        out = xa - xb
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
@@ -392,7 +401,9 @@ def pow(a, b):
         if xa.dtype.kind in "iu" and (xb < 0).any():
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(all="ignore"):
-            if xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
+            if xa.dtype == np.float32 and xb.dtype == np.float32:
+                out = kernels.pow_tensor(xa, xb)
+            elif xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
                 out = np.power(xa.astype(np.float64), xb).astype(np.float32)
             else:
                 out = np.asarray(np.power(xa, xb))
@@ -469,7 +480,7 @@ def atan2(self, other, position=1):
     xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
     if xa.dtype.kind not in "fV":
         xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
-    out = _f64_binary(np.arctan2)(xa, xb)
+    out = kernels.atan2(xa, xb) if xa.dtype == np.float32 else _f64_binary(np.arctan2)(xa, xb)
     return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
 
 
@@ -678,6 +689,19 @@ def _f64_binary(fn):
     return f
 
 
+def _f32_kernel(kernel, fn):
+    """PyTorch's own float32 kernel (engine/kernels.py: Sleef's function in the vectorised
+    body, and where it has one, libm's in the scalar tail); other dtypes as _f64(fn)."""
+    other = _f64(fn)
+
+    def f(a):
+        if a.dtype == np.float32:
+            return kernel(a)
+        return other(a)
+    f.__name__ = fn.__name__
+    return f
+
+
 _exp = _f64(np.exp)          # sigmoid's float64 path (not VML in PyTorch either)
 exp_kernel = vml_kernel("exp", _exp)    # torch.exp: MKL VML in PyTorch's CPU build
 sqrt_kernel = vml_kernel("sqrt", np.sqrt)
@@ -787,19 +811,20 @@ declare("sigmoid_backward", sigmoid_backward, method=False, function=False, rule
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
 _math("exp", exp_kernel, "ExpBackward0", "result", "grad * result", lambda grad, xp, result: (grad * result,),
       bare=True, inplace=True)
-_math("expm1", _f64(np.expm1), "Expm1Backward0", "result", "grad * (result + 1)",
+_math("expm1", _f32_kernel(kernels.sleef_expm1f, np.expm1), "Expm1Backward0", "result", "grad * (result + 1)",
       lambda grad, xp, result: (grad * (result + 1),), bare=True)
 _math("log", vml_kernel("log", _f64(np.log)), "LogBackward0", "self", "grad / self", lambda grad, xp, self: (grad / self,), bare=True)
 _math("log2", vml_kernel("log2", _f64(np.log2)), "Log2Backward0", "self", "grad / (self * ln 2)",
       lambda grad, xp, self: (grad / (self * 0.6931471805599453),), bare=True)
 _math("log10", vml_kernel("log10", _f64(np.log10)), "Log10Backward0", "self", "grad / (self * ln 10)",
       lambda grad, xp, self: (grad / (self * 2.302585092994046),), bare=True)
-_math("log1p", _f64(np.log1p), "Log1PBackward0", "self", "grad / (self + 1)",
+_math("log1p", _f32_kernel(kernels.sleef_log1pf, np.log1p), "Log1PBackward0", "self", "grad / (self + 1)",
       lambda grad, xp, self: (grad / (self + 1),), bare=True)
 _math("sqrt", sqrt_kernel, "SqrtBackward0", "result", "grad / (2 * result)",
       lambda grad, xp, result: (grad / (2 * result),), bare=True)
 _math("rsqrt", lambda a: 1 / np.sqrt(a), "RsqrtBackward0", "result", "-0.5 * grad * result ** 3",
-      lambda grad, xp, result: (-0.5 * grad * result ** 3,), bare=True)
+      lambda grad, xp, result: (-0.5 * grad * (result ** 3 if xp.tensors else result * result * result),),
+      bare=True)    # pow(3)'s kernel is x * x * x (NumPy's power is not)
 _math("reciprocal", np.reciprocal, "ReciprocalBackward0", "result", "-grad * result * result",
       lambda grad, xp, result: (-grad * (result * result),), bare=True)
 _math("sin", vml_kernel("sin", _f64(np.sin)), "SinBackward0", "self", "grad * self.cos()",
@@ -808,9 +833,9 @@ _math("cos", vml_kernel("cos", _f64(np.cos)), "CosBackward0", "self", "grad * -s
       lambda grad, xp, self: (grad * -xp.sin(self),), bare=True)
 _math("tan", vml_kernel("tan", _f64(np.tan)), "TanBackward0", "result", "grad * (1 + result ** 2)",
       lambda grad, xp, result: (grad * (1 + result * result),), bare=True)
-_math("sinh", _f64(np.sinh), "SinhBackward0", "self", "grad * self.cosh()",
+_math("sinh", _f32_kernel(kernels.sinhf, np.sinh), "SinhBackward0", "self", "grad * self.cosh()",
       lambda grad, xp, self: (grad * xp.cosh(self),), bare=True)
-_math("cosh", _f64(np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
+_math("cosh", _f32_kernel(kernels.coshf, np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
       lambda grad, xp, self: (grad * xp.sinh(self),), bare=True)
 # asin/acos in derivatives.yaml's order: the same bits as PyTorch (and its graph under create_graph)
 _math("asin", vml_kernel("asin", _f64(np.arcsin)), "AsinBackward0", "self", "grad * (-self * self + 1).rsqrt()",
@@ -897,7 +922,8 @@ def ReluBackward0(grad, xp, result):
 def relu(self):
     if self._a.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
-    return unary(self, lambda a: np.maximum(a, a.dtype.type(0)), ReluBackward0, float_only=False)
+    # clamp_min(self, 0) as its kernel (max_ps(0, x)): -0. and NaN pass through
+    return unary(self, lambda a: np.where(a < 0, a.dtype.type(0), a), ReluBackward0, float_only=False)
 
 
 declare("relu", relu, rules=[ReluBackward0], bare=True, inplace=unary_inplace(relu),
@@ -910,7 +936,16 @@ def SignBackward0(grad, xp):
 
 
 def sign(self):
-    return unary(self, lambda a: a.copy() if a.dtype.kind == "b" else np.sign(a), SignBackward0, float_only=False)
+    return unary(self, _sign_kernel, SignBackward0, float_only=False)
+
+
+def _sign_kernel(a):
+    """(0 < a) - (a < 0), as PyTorch's sign kernel: NaN gives 0."""
+    if a.dtype.kind == "b":
+        return a.copy()
+    if a.dtype.kind != "f":
+        return np.sign(a)
+    return np.greater(a, 0).astype(a.dtype) - np.less(a, 0).astype(a.dtype)
 
 
 declare("sign", sign, rules=[SignBackward0], bare=True, inplace=unary_inplace(sign))

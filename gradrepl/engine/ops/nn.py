@@ -153,6 +153,8 @@ def _gelu_grad2(x, approximate):
 
 
 def _gelu_bw(grad_output, self, approximate):
+    if approximate == "tanh" and self.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.gelu_tanh_backward(grad_output, self)
     return grad_output * _out(_gelu_grad(self, approximate), self)
 
 
@@ -189,6 +191,8 @@ def gelu(input, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
 
     def fn(x):
+        if approximate == "tanh" and x.dtype == np.float32:
+            return kernels.gelu_tanh(x)
         x = _f64(x)
         if approximate == "tanh":
             return 0.5 * x * (1 + np.tanh(_TANH_BETA * (x + _KAPPA * x ** 3)))
@@ -200,6 +204,8 @@ declare("gelu", gelu, method=False, function=False, functional=True, rules=[Gelu
 
 
 def _elu_bw(grad_output, x, alpha, scale, input_scale):
+    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.elu_backward(grad_output, x, alpha, scale, input_scale)
     d = np.where(_f64(x) <= 0, alpha * scale * input_scale * np.exp(_f64(x) * input_scale), scale)
     return grad_output * _out(d, x)
 
@@ -243,6 +249,8 @@ def EluBackward0(grad, xp, self, alpha, scale, input_scale):
 
 def _elu(input, alpha, scale, input_scale, name, spec):
     def fn(x):
+        if x.dtype == np.float32:
+            return kernels.elu(x, alpha, scale, input_scale)
         x64 = _f64(x)
         return np.where(x64 > 0, x64 * scale, alpha * scale * np.expm1(x64 * input_scale))
     return _activation(input, name, fn, spec, (input,), (alpha, scale, input_scale))
@@ -289,6 +297,8 @@ def SiluBackward0(grad, xp, self):
         sig = self.sigmoid()
         return (grad * sig * (1 + self * (1 - sig)),)
     x = xp.raw(self)
+    if x.dtype == np.float32 and grad.dtype == np.float32:
+        return (kernels.silu_backward(grad, x),)
     s = _sig64(x)
     return (grad * xp.constant(_out(s * (1 + _f64(x) * (1 - s)), x)),)
 
@@ -311,13 +321,16 @@ def MishBackward0(grad, xp, self):
         t = softplus(self).tanh()
         return (grad * (t + self * self.sigmoid() * (1 - t * t)),)
     x = xp.raw(self)
+    if x.dtype == np.float32 and grad.dtype == np.float32:
+        return (kernels.mish_backward(grad, x),)
     x64 = _f64(x)
     t = np.tanh(np.logaddexp(0, x64))
     return (grad * xp.constant(_out(t + x64 * _sig64(x) * (1 - t * t), x)),)
 
 
 def mish(input, inplace=False):
-    return _activation(input, "mish", lambda x: _f64(x) * np.tanh(np.logaddexp(0, _f64(x))), MishBackward0,
+    return _activation(input, "mish", lambda x: kernels.mish(x) if x.dtype == np.float32 else
+                       _f64(x) * np.tanh(np.logaddexp(0, _f64(x))), MishBackward0,
                        (input,), None)
 
 
@@ -333,6 +346,8 @@ def SoftplusBackward0(grad, xp, self, beta, threshold):
 
 
 def _softplus_bw(grad_output, x, beta, threshold):
+    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.softplus_backward(grad_output, x, beta, threshold)
     z = np.exp(_f64(x) * beta)
     d = np.where(_f64(x) * beta > threshold, 1.0, z / (z + 1))
     return grad_output * _out(d, x)
@@ -370,6 +385,8 @@ declare("softplus_backward", softplus_backward, method=False, function=False, ru
 
 def softplus(input, beta=1.0, threshold=20.0):
     def fn(x):
+        if x.dtype == np.float32:
+            return kernels.softplus(x, beta, threshold)
         xb = _f64(x) * beta
         with np.errstate(over="ignore"):
             return np.where(xb > threshold, _f64(x), np.log1p(np.exp(xb)) / beta)
@@ -449,11 +466,25 @@ def HardsigmoidBackward0(grad, xp, self):
     return (xp.zero_where((x <= -3) | (x >= 3), grad * _ONE_SIXTH),)
 
 
+def _hardsigmoid(x):
+    """min(max(x + 3, 0), 6) / 6 in the tensor's dtype (float32 for reduced ones), as its kernel."""
+    t = x if x.dtype in (np.float32, np.float64) else x.astype(np.float32)
+    three, six = t.dtype.type(3), t.dtype.type(6)
+    return np.minimum(np.maximum(t + three, t.dtype.type(0)), six) / six
+
+
+def _hardswish(x):
+    """x * min(max(x + 3, 0), 6) / 6, as _hardsigmoid."""
+    t = x if x.dtype in (np.float32, np.float64) else x.astype(np.float32)
+    three, six = t.dtype.type(3), t.dtype.type(6)
+    return t * np.minimum(np.maximum(t + three, t.dtype.type(0)), six) / six
+
+
 _ONE_SIXTH = float(np.float32(1.0) / np.float32(6.0))   # PyTorch's `1.0f / 6.0f`, in every dtype
 
 
 def hardsigmoid(input, inplace=False):
-    return _activation(input, "hardsigmoid", lambda x: np.clip(_f64(x) + 3, 0, 6) / 6, HardsigmoidBackward0,
+    return _activation(input, "hardsigmoid", _hardsigmoid, HardsigmoidBackward0,
                        (input,), None)
 
 
@@ -469,6 +500,8 @@ def HardswishBackward0(grad, xp, self):
 
 
 def _hardswish_bw(grad_output, x):
+    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.hardswish_backward(grad_output, x)
     d = np.where(x < -3, 0.0, np.where(x <= 3, _f64(x) / 3 + 0.5, 1.0))
     return grad_output * _out(d, x)
 
@@ -496,7 +529,7 @@ declare("hardswish_backward", hardswish_backward, method=False, function=False, 
 
 
 def hardswish(input, inplace=False):
-    return _activation(input, "hardswish", lambda x: _f64(x) * np.clip(_f64(x) + 3, 0, 6) / 6, HardswishBackward0,
+    return _activation(input, "hardswish", _hardswish, HardswishBackward0,
                        (input,), None)
 
 
@@ -511,6 +544,8 @@ def LogSigmoidBackward0(grad, xp, self):
 
 
 def _log_sigmoid_bw(grad_output, x):
+    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.log_sigmoid_backward(grad_output, x, kernels.expf(-np.abs(x)))
     return grad_output * _out(_sig64(-_f64(x)), x)
 
 
@@ -542,6 +577,8 @@ declare("log_sigmoid_backward", log_sigmoid_backward, method=False, function=Fal
 
 def logsigmoid(input):
     def fn(x):
+        if x.dtype == np.float32:
+            return kernels.log_sigmoid(x)[0]
         x64 = _f64(x)
         return np.minimum(x64, 0) - np.log1p(np.exp(-np.abs(x64)))
     return _activation(input, "log_sigmoid_forward", fn, LogSigmoidBackward0, (input,), None)
@@ -660,8 +697,14 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     x, y = _pairwise(input, target)
-    z = np.abs(_f64(x) - _f64(y))
-    losses = np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
+    if x.dtype == np.float32 and y.dtype == np.float32:    # smooth_l1_kernel, in float32
+        b, half = np.float32(beta), np.float32(0.5)
+        z = np.abs(x - y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            losses = np.where(z < b, half * z * z / b, z - half * b)
+    else:
+        z = np.abs(_f64(x) - _f64(y))
+        losses = np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
     return result(reduce_loss(losses, reduction, x), SmoothL1LossBackward0, (input, target), (input, target),
                   (reduction, beta))
 
@@ -682,8 +725,13 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     _check_target_size(input, target)
     reduction = _reduction(reduction)
     x, y = _pairwise(input, target)
-    z = np.abs(_f64(x) - _f64(y))
-    losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+    if x.dtype == np.float32 and y.dtype == np.float32:    # huber_kernel, in float32
+        d, half = np.float32(delta), np.float32(0.5)
+        z = np.abs(x - y)
+        losses = np.where(z < d, half * z * z, d * (z - half * d))
+    else:
+        z = np.abs(_f64(x) - _f64(y))
+        losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
     return result(reduce_loss(losses, reduction, x), HuberLossBackward0, (input, target), (input, target),
                   (reduction, delta))
 

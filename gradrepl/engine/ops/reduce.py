@@ -597,6 +597,8 @@ def softmax_kernel(a, dim, dtype=None):
         _softmax_dtype_check(a, d, "softmax")
     if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.softmax_lastdim(xa), SoftmaxBackward0, (a,), (RESULT,), d)
+    if xa.dtype == np.float32 and rd == np.float32 and xa.size and xa.ndim:
+        return result(kernels.softmax_dim(xa, d), SoftmaxBackward0, (a,), (RESULT,), d)
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     e = np.exp(xa - m)
     out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype).astype(rd, copy=False)
@@ -610,6 +612,8 @@ def log_softmax_kernel(a, dim, dtype=None):
         _softmax_dtype_check(a, d, "log_softmax")
     if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.log_softmax_lastdim(xa), LogSoftmaxBackward0, (a,), (RESULT,), d)
+    if xa.dtype == np.float32 and rd == np.float32 and xa.size and xa.ndim:
+        return result(kernels.log_softmax_dim(xa, d), LogSoftmaxBackward0, (a,), (RESULT,), d)
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m
@@ -648,6 +652,19 @@ def log_softmax(self, dim=None, dtype=None):
     return log_softmax_kernel(self, dim)
 
 
+def cumsum_array(a, d):
+    """PyTorch's cpu_cum_base_kernel for cumsum: the running sum kept in acc_type (double for
+    float32), each output rounded from it; it starts at +0 (a leading -0. becomes 0.)."""
+    if a.dtype.kind not in "fc":
+        return np.cumsum(a, axis=d, dtype=np.int64)
+    if a.dtype == np.float32:
+        out = np.cumsum(a, axis=d, dtype=np.float64).astype(np.float32)
+    else:
+        out = np.cumsum(a, axis=d, dtype=a.dtype)
+    out += 0
+    return out
+
+
 @rule("CumsumBackward0", ("self",), ("grad.flip(dim).cumsum(dim).flip(dim)",), ctx=("dim",))
 def CumsumBackward0(grad, xp, dim):
     if xp.raw(grad).ndim == 0:      # the cumulative sum of a 0-d tensor is the tensor
@@ -660,8 +677,7 @@ def cumsum(self, dim):
     if is_reduced(self._a):
         return in_float32(cumsum, self, dim)
     d = wrap_dim(dim, self._a.ndim)
-    out = np.cumsum(self._a, axis=d, dtype=self._a.dtype if self.dtype.is_floating_point else np.int64)
-    out += 0  # PyTorch's running sum starts at +0: a leading -0. becomes 0.
+    out = cumsum_array(self._a, d)
     out = out.reshape(self._a.shape)  # a 0-d tensor stays 0-d
     return result(out, CumsumBackward0, (self,), (), d)
 

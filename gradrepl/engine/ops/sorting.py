@@ -372,7 +372,10 @@ def cumprod(self, dim, *, dtype=None):
     a = self._a
     d = wrap_dim(dim, a.ndim) if a.ndim else 0
     acc = a.dtype if a.dtype.kind in "fV" else np.int64
-    out = np.cumprod(a, axis=d, dtype=acc) if a.ndim else a.astype(acc)
+    if a.dtype == np.float32 and a.ndim:    # cpu_cum_base_kernel: the running product in double
+        out = np.cumprod(a, axis=d, dtype=np.float64).astype(np.float32)
+    else:
+        out = np.cumprod(a, axis=d, dtype=acc) if a.ndim else a.astype(acc)
     if dtype is not None:
         out = out.astype(dtype.np)
     return result(np.asarray(out), CumprodBackward0, (self,), (self,), d)

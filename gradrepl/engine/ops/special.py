@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
 from gradrepl.engine.mkl import vml_kernel
@@ -288,10 +289,22 @@ fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
                lambda grad, xp, a, b: (grad, -grad * (a.div(b, rounding_mode="trunc") if xp.tensors
                                                       else _apply(xp, a / b, np.trunc))), floating=False,
                scalar_node="FmodBackward0")
-xlogy = _binary("xlogy", _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b))), "XlogyBackward0",
+def _xlogy(a, b):
+    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+        return kernels.xlogy(np.asarray(a), np.asarray(b))
+    return _k64(lambda a, b: np.where(a == 0, 0.0, a * np.log(b)))(a, b)
+
+
+xlogy = _binary("xlogy", _xlogy, "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
                 lambda grad, xp, a, b: (grad * xp.log(b) * xp.mask(xp.raw(a) != 0, grad), grad * a / b))
-logaddexp = _binary("logaddexp", _k64(np.logaddexp), "LogaddexpBackward0",
+def _logaddexp(a, b):
+    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+        return kernels.logaddexp(np.asarray(a), np.asarray(b))
+    return _k64(np.logaddexp)(a, b)
+
+
+logaddexp = _binary("logaddexp", _logaddexp, "LogaddexpBackward0",
                     ("grad / (1 + exp(other - self))", "grad / (1 + exp(self - other))"),
                     lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))),
                     inplace=False)   # PyTorch has no logaddexp_
@@ -403,10 +416,10 @@ def _inplace3(self, forward, t1, t2, value):
 
 
 _three("addcmul", "AddcmulBackward0", ("grad", "grad * tensor2 * value", "grad * tensor1 * value"),
-       lambda a, b, c, v: a + v * b * c,
+       lambda a, b, c, v: fma32(v * b, c, a) if a.dtype == np.float32 else a + v * b * c,   # fused as GCC compiles it
        lambda grad, xp, s, t1, t2, v: (grad, grad * t2 * v, grad * t1 * v), needed_by=((), (2,), (1,)))
 _three("addcdiv", "AddcdivBackward0", ("grad", "grad * value / tensor2", "-grad * value * tensor1 / (tensor2 * tensor2)"),
-       lambda a, b, c, v: a + v * (b / c),
+       lambda a, b, c, v: a + v * b / c,
        lambda grad, xp, s, t1, t2, v: (grad, grad * v / t2, -grad * v * t1 / (t2 * t2)), needed_by=((), (2,), (1, 2)))
 
 

@@ -1,0 +1,110 @@
+"""The float32 cases of tests/engine/test_float_bits.py, shared with the script that records
+PyTorch's answers (scripts/record_float_bits_golden.py): each case calls `torch` (real
+PyTorch, or gradrepl's namespace) on float32 inputs made here from fixed seeds.
+
+Every element-wise op PyTorch runs through cpu_kernel_vec has a vectorised body (blocks of
+32 elements) and a scalar tail, split again into one part per thread above 32768
+elements: the sizes below cover a tail alone, a body alone, both, and the thread split;
+"T" shapes are transposed (column-major) views. No torch import here."""
+import numpy as np
+
+SIZES = [1, 7, 8, 9, 15, 16, 17, 31, 33, 64, 1000, 4097, 100003]
+T_SHAPES = [(8, 8), (40, 25), (17, 241), (331, 303)]
+DIM_SHAPES = [(7, 9), (16, 17), (5, 33), (64, 64), (100, 1000), (2000, 50), (3, 5, 40), (8, 10, 7), (4, 3, 5)]
+
+
+def values(n, seed):
+    """n float32 values: normal with scale 3, a few large, tiny, zero, -0., inf, -inf, NaN."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(n) * 3
+    k = rng.integers(0, 40, n)
+    x[k == 0] *= 30
+    x[k == 1] *= 1e-30
+    x[k == 2] = 0.0
+    x[k == 3] = -0.0
+    if n > 8:
+        x[k == 4] = np.inf
+        x[k == 5] = -np.inf
+        x[k == 6] = np.nan
+    return x.astype(np.float32)
+
+
+def layouts(seed, limit=None):
+    """(name, array, transposed) for every size and transposed shape (up to `limit` elements)."""
+    out = []
+    for n in SIZES:
+        out.append((str(n), values(n, seed + n), False))
+    for r, c in T_SHAPES:
+        out.append((f"T{r}x{c}", values(r * c, seed + r * c).reshape(c, r), True))
+    return [o for o in out if limit is None or o[1].size <= limit]
+
+
+# ops whose scalar loop calls libm element by element only up to kernels._LIBM_MAX elements
+# (float64 rounded once above, where glibc's logf is sometimes one ulp off)
+LIMITS = {"xlogy": 4096}
+
+
+POS = np.abs
+
+
+def _unary(name, dom=None):
+    return lambda torch, F, x: getattr(torch, name)(x)
+
+
+def _functional(name, **kw):
+    return lambda torch, F, x: getattr(F, name)(x, **kw)
+
+
+# name: (domain of the input or None, forward)
+UNARY = {
+    "relu": (None, _unary("relu")),
+    "sign": (None, _unary("sign")),
+    "sigmoid": (None, _unary("sigmoid")),
+    "expm1": (None, _unary("expm1")),
+    "log1p": (POS, _unary("log1p")),
+    "sinh": (None, _unary("sinh")),
+    "cosh": (None, _unary("cosh")),
+    "silu": (None, _functional("silu")),
+    "softplus": (None, _functional("softplus")),
+    "softplus_beta": (None, _functional("softplus", beta=2.0, threshold=5.0)),
+    "logsigmoid": (None, _functional("logsigmoid")),
+    "elu": (None, _functional("elu")),
+    "elu_alpha": (None, _functional("elu", alpha=0.5)),
+    "selu": (None, _functional("selu")),
+    "celu": (None, _functional("celu", alpha=1.5)),
+    "hardsigmoid": (None, _functional("hardsigmoid")),
+    "gelu_tanh": (None, _functional("gelu", approximate="tanh")),
+    "mish": (None, _functional("mish")),
+    "hardswish": (None, _functional("hardswish")),
+    "pow1.5": (POS, lambda torch, F, x: x ** 1.5),
+    "pow_tensor": (POS, lambda torch, F, x: torch.pow(x, x * 0.5 - 1)),
+    "pow_tensor_signed": (None, lambda torch, F, x: torch.pow(x, x.round())),
+    "pow_scalar_base": (None, lambda torch, F, x: torch.pow(x, torch.tensor(1.7))),
+    "smooth_l1": (None, lambda torch, F, x: F.smooth_l1_loss(x, x * 0.5 + 0.3, reduction="none")),
+    "smooth_l1_beta": (None, lambda torch, F, x: F.smooth_l1_loss(x, x * 0.5 + 0.3, reduction="none", beta=0.3)),
+    "huber": (None, lambda torch, F, x: F.huber_loss(x, x * 0.5 + 0.3, reduction="none", delta=1.7)),
+    "rsqrt": (POS, _unary("rsqrt")),
+    "logaddexp": (None, lambda torch, F, x: torch.logaddexp(x, x * x - 2)),
+    "xlogy": (None, lambda torch, F, x: torch.xlogy(x, x * x + 0.5)),
+    "atan2": (None, lambda torch, F, x: torch.atan2(x, x * x - 2)),
+    "atan2_scalar": (None, lambda torch, F, x: torch.atan2(x, torch.tensor(-0.5))),
+    "add_alpha": (None, lambda torch, F, x: torch.add(x, x.flip(0) if x.dim() == 1 else x.t().flip(0).t(), alpha=0.3)),
+    "sub_alpha": (None, lambda torch, F, x: torch.sub(x, x * 0.7, alpha=2.5)),
+    "addcmul": (None, lambda torch, F, x: torch.addcmul(x, x * 0.3, x + 1, value=0.7)),
+    "addcdiv": (None, lambda torch, F, x: torch.addcdiv(x, x * 0.3, x + 1, value=0.7)),
+}
+# the gradient of sum(f(x) * g) for a fixed g
+BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",
+            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish"]
+# (name, forward over a dim)
+DIM = {
+    "cumsum": lambda torch, x, d: torch.cumsum(x, d),
+    "cumprod": lambda torch, x, d: torch.cumprod(x * 0.3 + 1, d),
+    "softmax": lambda torch, x, d: torch.softmax(x, d),
+    "log_softmax": lambda torch, x, d: torch.log_softmax(x, d),
+}
+
+
+def dim_input(shape, seed):
+    x = np.random.default_rng(seed).standard_normal(shape) * 2
+    return x.astype(np.float32)

@@ -1,0 +1,139 @@
+"""float32 results bit for bit as PyTorch 2.13's CPU kernels give them (issue 14): the
+element-wise ops whose vectorised body and scalar tail PyTorch computes differently (Sleef
+and libm, fused multiply-adds), their backward kernels, cumsum/cumprod (a double running
+value) and softmax/log_softmax over a dim that is not the last. Golden digests:
+tests/data/float_bits.json, recorded by scripts/record_float_bits_golden.py from the inputs
+of tests/engine/float_bits_cases.py."""
+import hashlib
+import importlib.util
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from gradrepl.engine import kernels as K
+from gradrepl.engine.api import TORCH
+from gradrepl.engine.tensor import _new
+
+HERE = pathlib.Path(__file__).resolve().parent
+DATA = json.loads((HERE.parent / "data" / "float_bits.json").read_text())
+_spec = importlib.util.spec_from_file_location("float_bits_cases", HERE / "float_bits_cases.py")
+C = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(C)
+
+
+class _NS:
+    def __init__(self, d):
+        self._d = d
+
+    def __getattr__(self, name):
+        v = self._d[name]
+        return _NS(v) if isinstance(v, dict) else v
+
+
+torch = _NS(TORCH)
+F = torch.nn.functional
+
+
+@pytest.fixture(autouse=True)
+def recorded_threads(monkeypatch):
+    """Above 32768 elements the results depend on PyTorch's thread count: the recorded one."""
+    monkeypatch.setitem(K.THREADS, "n", DATA["threads"])
+
+
+def canonical(a):
+    """As the recorder: C order, every NaN as 0x7fc00000."""
+    a = np.array(a, np.float32, order="C")
+    a[np.isnan(a)] = np.nan
+    return np.abs(a, where=np.isnan(a), out=a)
+
+
+def check(got, want):
+    got = canonical(got)
+    assert list(got.shape) == want["shape"]
+    if "bits" in want:
+        assert got.view(np.uint32).ravel().tolist() == want["bits"]
+    assert hashlib.sha256(got.tobytes()).hexdigest() == want["sha256"]
+
+
+def tensor(a, transposed):
+    t = _new(np.ascontiguousarray(a))
+    return t.t() if transposed else t
+
+
+def _unary_cases():
+    for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
+        for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
+            yield pytest.param(name, dom, fn, a, tr, id=f"{name}|{key}")
+
+
+@pytest.mark.parametrize("name,dom,fn,a,tr", list(_unary_cases()))
+def test_forward(name, dom, fn, a, tr):
+    x = tensor(dom(a) if dom is not None else a, tr)
+    key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
+    check(fn(torch, F, x)._a, DATA["unary"][key])
+
+
+# a transposed input with a row-major gradient: PyTorch's loop is all scalar, libm's mish
+# (and tanhf) called element by element; above kernels._LIBM_MAX elements gradrepl rounds
+# float64 values instead
+BACKWARD_GAPS = {"mish|T17x241", "mish|T331x303", "gelu_tanh|T17x241", "gelu_tanh|T331x303"}
+
+
+def _backward_cases():
+    for p in _unary_cases():
+        if p.values[0] in C.BACKWARD:
+            marks = [pytest.mark.xfail(strict=True, reason="libm element by element")] if p.id in BACKWARD_GAPS else []
+            yield pytest.param(*p.values, id=p.id, marks=marks)
+
+
+@pytest.mark.parametrize("name,dom,fn,a,tr", list(_backward_cases()))
+def test_backward(name, dom, fn, a, tr):
+    x = tensor(dom(a) if dom is not None else a, tr).requires_grad_()
+    g = _new(np.random.default_rng(7 + a.size).standard_normal(a.size).astype(np.float32))
+    fn(torch, F, x).backward(g.reshape(*x.shape))
+    key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
+    check(x.grad._a, DATA["backward"][key])
+
+
+# log_softmax's lanes computed alone (outside the vectors of 16) differ in a few elements:
+# not yet found which of their exp, sum or log PyTorch computes otherwise
+LOG_SOFTMAX_GAPS = {(7, 9), (16, 17), (4, 3, 5)}
+
+
+def _dim_cases():
+    for name in C.DIM:
+        for j, shape in enumerate(C.DIM_SHAPES):
+            marks = [pytest.mark.xfail(strict=True, reason="log_softmax's lone lanes")] \
+                if name == "log_softmax" and shape in LOG_SOFTMAX_GAPS else []
+            yield pytest.param(name, j, shape, id=f"{name}|{shape}", marks=marks)
+
+
+@pytest.mark.parametrize("name,j,shape", list(_dim_cases()))
+def test_dim_ops(name, j, shape):
+    x = _new(C.dim_input(shape, 50 + j))
+    for d in range(len(shape)):
+        check(C.DIM[name](torch, x, d)._a, DATA["dim"][f"{name}|{shape}|{d}"])
+
+
+def test_threads_split_the_tail():
+    """Above GRAIN_SIZE elements each thread's part has its own scalar tail: with one thread
+    the 100003 sigmoids differ from the recorded two-thread ones (so the split is exercised)."""
+    a = C.layouts(1000 * list(C.UNARY).index("sigmoid"))
+    x = next(arr for key, arr, tr in a if key == "100003")
+    want = DATA["unary"]["sigmoid|100003"]["sha256"]
+    K.THREADS["n"] = 1
+    one = hashlib.sha256(np.ascontiguousarray(K.sigmoid(x)).tobytes()).hexdigest()
+    K.THREADS["n"] = DATA["threads"]
+    two = hashlib.sha256(np.ascontiguousarray(K.sigmoid(x)).tobytes()).hexdigest()
+    assert two == want
+    if DATA["threads"] > 1:
+        assert one != want
+
+
+def test_scalar_tail_without_libm(monkeypatch):
+    """Without the C library the tails fall back to float64 rounded once (never an error)."""
+    monkeypatch.setattr(K, "_LIBM", [False])
+    x = np.array([0.5, -1.25, 3.0], np.float32)
+    assert K.sinhf(x).tolist() == np.sinh(x.astype(np.float64)).astype(np.float32).tolist()
