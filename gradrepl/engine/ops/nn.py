@@ -594,11 +594,31 @@ def _huber_local(x, y, delta):
     return np.clip(_f64(x) - _f64(y), -delta, delta)
 
 
-def _pointwise_loss_bw(local):
+def _pointwise_loss_bw32(x, y, grad_output, reduction, param, smooth):
+    """PyTorch's float32 smooth_l1 / huber backward kernels: with d = x - y and norm = 1/N
+    (mean) or 1: outside (-param, param) -+norm * g (huber: norm * delta * g), inside
+    norm * (d / beta) * g, huber's norm * d * g."""
+    f32 = np.float32
+    d = x - y
+    norm = f32(1) / f32(x.size) if reduction == "mean" else f32(1)
+    p = f32(param)
+    if smooth:
+        inside = norm * (d / p) * grad_output
+        edge = norm * grad_output
+    else:
+        inside = norm * d * grad_output
+        edge = norm * p * grad_output
+    return np.where(d <= -p, -edge, np.where(d >= p, edge, inside)).astype(f32)
+
+
+def _pointwise_loss_bw(local, smooth):
     """The array kernel of smooth_l1_loss_backward / huber_loss_backward: grad * local / N
     (in the broadcast shape of self and target)."""
     def kernel(grad_output, self, target, reduction, param):
         x, y = np.broadcast_arrays(self, target)
+        if x.dtype == np.float32 and y.dtype == np.float32 and np.asarray(grad_output).dtype == np.float32 \
+                and (param > 0 or not smooth):
+            return _pointwise_loss_bw32(x, y, grad_output, reduction, param, smooth)
         g = _out(local(x, y, param), x)
         if reduction == "mean":
             g = g / x.size
@@ -606,8 +626,8 @@ def _pointwise_loss_bw(local):
     return kernel
 
 
-_smooth_l1_bw = _pointwise_loss_bw(_smooth_l1_local)
-_huber_bw = _pointwise_loss_bw(_huber_local)
+_smooth_l1_bw = _pointwise_loss_bw(_smooth_l1_local, True)
+_huber_bw = _pointwise_loss_bw(_huber_local, False)
 
 
 def _pointwise_loss_double(name, kernel, inside):
@@ -673,6 +693,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     x, y = _pairwise(input, target)
+    if x.dtype == np.float32 and y.dtype == np.float32 and beta > 0:
+        # PyTorch's kernel in float32: z = |x - y|; 0.5 * z * z / beta below beta, else z - 0.5 * beta
+        f32 = np.float32
+        z = np.abs(x - y)
+        losses = np.where(z < f32(beta), f32(0.5) * z * z / f32(beta), z - f32(0.5) * f32(beta))
+        return result(reduce_loss(losses, reduction, x), SmoothL1LossBackward0, (input, target), (input, target),
+                      (reduction, beta))
     z = np.abs(_f64(x) - _f64(y))
     losses = np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
     return result(reduce_loss(losses, reduction, x), SmoothL1LossBackward0, (input, target), (input, target),
@@ -695,6 +722,13 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     _check_target_size(input, target)
     reduction = _reduction(reduction)
     x, y = _pairwise(input, target)
+    if x.dtype == np.float32 and y.dtype == np.float32:
+        # PyTorch's kernel in float32: z = |x - y|; 0.5 * z * z below delta, else delta * (z - 0.5 * delta)
+        f32, d = np.float32, np.float32(delta)
+        z = np.abs(x - y)
+        losses = np.where(z < d, f32(0.5) * z * z, d * (z - f32(0.5) * d))
+        return result(reduce_loss(losses, reduction, x), HuberLossBackward0, (input, target), (input, target),
+                      (reduction, delta))
     z = np.abs(_f64(x) - _f64(y))
     losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
     return result(reduce_loss(losses, reduction, x), HuberLossBackward0, (input, target), (input, target),
