@@ -14,6 +14,7 @@ import pytest
 
 from gradrepl.engine import api
 from gradrepl.lang import Session, run_source
+from gradrepl.limits import Limits
 
 DATA = pathlib.Path(__file__).parent / "data"
 SUITES = ("engine_cases", "lang_cases", "nn_cases", "learner_cases")
@@ -39,7 +40,9 @@ def default_threads():
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_case_matches_pytorch(base):
     out = []
-    session = Session(write=out.append)
+    # as `gradrepl run CASE.py`: no step or time budget (a training loop may run for seconds
+    # on a busy machine)
+    session = Session(limits=Limits.open_ended(), write=out.append)
     api.reset_state()
     result = run_source(base.with_suffix(".py").read_text(), session, filename=f"{base.name}.py")
     want_err = base.with_suffix(".err").read_text().strip()

@@ -8,7 +8,7 @@ from gradrepl.engine.backward import grad as autograd_grad
 from gradrepl.engine.functions import enable_grad, hessian, jacobian, tensor_tuple, validate_v
 from gradrepl.engine.ops.shape import stack
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import pytype
+from gradrepl.engine.util import pytype, warn
 
 
 def _as_tuple(x):
@@ -343,6 +343,8 @@ class detect_anomaly:
     def __init__(self, check_nan=True):
         self.check_nan = check_nan
         self.prev = False
+        warn("UserWarning", "Anomaly Detection has been enabled. This mode will increase the runtime and should only "
+             "be enabled for debugging.")
 
     def __enter__(self):
         self.prev = A.ANOMALY[0]

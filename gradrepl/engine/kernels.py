@@ -115,8 +115,11 @@ def logf(d):
         out = logf(np.where(odd, f32(1), d))
         out[odd] = _logf(d[odd], fma32)
         return out
-    _, ex = np.frexp(d * _R075)
+    scaled = d * _R075
+    _, ex = np.frexp(scaled)
     ex -= 1
+    if _max(scaled, axis=None) == np.inf:       # d above 0.75 * 2**128: vgetexp's inf is 128
+        ex[scaled == np.inf] = 128
     e = ex.astype(f32)
     fr, _ = np.frexp(d)
     m = np.where(fr >= f32(0.75), fr, fr * f32(2))
@@ -240,7 +243,7 @@ def _logf(d, fma32):
         scaled = d * f32(1.0 / 0.75)
         _, ex = np.frexp(scaled)
         e = (ex - 1).astype(f32)                                  # vgetexp: floor(log2 |d / 0.75|)
-        e[np.isposinf(scaled) & np.isfinite(d)] = f32(128)
+        e[np.isposinf(scaled) & np.isfinite(d)] = f32(128)        # (inf is 128 there)
         fr, _ = np.frexp(d)
         m = np.where(fr >= f32(0.75), fr, fr * f32(2))            # vgetmant into [0.75, 1.5)
         sx = _LN2_HI * e                                          # dfmul((ln2 hi, lo), e)
@@ -265,6 +268,61 @@ def _logf(d, fma32):
         r[np.isposinf(d)] = np.inf
         r[(d < 0) | np.isnan(d)] = np.nan
     return r
+
+
+def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2):
+    """AddMoments / AddMomentsVec (moments_utils.h): Chan's update of (count, mean, M2), the
+    steps GCC fuses into multiply-adds fused (m1 + c * delta; m2_add + delta^2 c * m0)."""
+    n = m0 + m0_add
+    c = f32(0) if n == 0 else f32(m0_add) / f32(n)
+    delta = m1_add - m1
+    m1 = fma32(np.full(delta.shape, c, f32), delta, m1)
+    m2 = m2 + fma32(delta * delta * c, np.full(delta.shape, f32(m0), f32), m2_add)
+    return n, m1, m2
+
+
+def rowwise_moments(x):
+    """Mean and biased variance of each row of a 2-D float32 array as PyTorch's layer_norm
+    computes them (RowwiseMoments, moments_utils.h, at its 8-lane vector width): Welford
+    over chunks of 16 vectors of 8 lanes (fused updates), the chunks combined in a binary
+    stack, the leftover columns by scalar Welford (unfused), then the 8 lanes one by one."""
+    rows, cols = x.shape
+    lanes, chunk = 8, 16
+    n = cols // lanes
+    chunks = -(-n // chunk)
+    depth = max(1, (chunks - 1).bit_length())
+    zero = np.zeros((rows, lanes), f32)
+    stack = [(0, zero, zero) for _ in range(depth)]
+    recip = [f32(1) / f32(i + 1) for i in range(chunk)]
+    for i in range(chunks):
+        count = min(chunk, n - i * chunk)
+        m1 = m2 = zero
+        for j in range(count):
+            col = (i * chunk + j) * lanes
+            v = x[:, col:col + lanes]
+            delta = v - m1
+            m1 = fma32(delta, np.full(delta.shape, recip[j], f32), m1)
+            m2 = fma32(delta, v - m1, m2)
+        stack[0] = _add_moments(count, m1, m2, *stack[0])
+        mask, j = i + 1, 1
+        while j < depth and mask & 1 == 0:
+            stack[j] = _add_moments(*stack[j - 1], *stack[j])
+            stack[j - 1] = (0, zero, zero)
+            mask >>= 1
+            j += 1
+    for i in range(1, depth):
+        stack[0] = _add_moments(*stack[i], *stack[0])
+    lane_m1, lane_m2 = stack[0][1], stack[0][2]
+    count, m1, m2 = 0, np.zeros(rows, f32), np.zeros(rows, f32)
+    for k in range(n * lanes, cols):
+        v = x[:, k]
+        delta = v - m1
+        count += 1
+        m1 = m1 + delta / f32(count)
+        m2 = m2 + delta * (v - m1)
+    for lane in range(lanes):
+        count, m1, m2 = _add_moments(n, lane_m1[:, lane], lane_m2[:, lane], count, m1, m2)
+    return m1, m2 / f32(cols)
 
 
 def row_sums(e):

@@ -79,9 +79,9 @@ def _legacy(size_average, reduce, reduction):
         return reduction
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
-    if size_average and reduce:
-        return "mean"
-    return "sum" if reduce else "none"
+    ret = "mean" if size_average and reduce else ("sum" if reduce else "none")
+    B.warn("UserWarning", f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.")
+    return ret
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):

@@ -1,18 +1,19 @@
 """The loss modules of torch.nn (torch/nn/modules/loss.py)."""
+from gradrepl.nn import backend as B
 from gradrepl.nn import functional as F
 from gradrepl.nn.layers import PairwiseDistance
 from gradrepl.nn.module import Module, _path
 
 
 def legacy_reduction(size_average, reduce):
-    """torch.nn._reduction.legacy_get_string (without its deprecation warning's stack)."""
+    """torch.nn._reduction.legacy_get_string, with its deprecation warning."""
     if size_average is None:
         size_average = True
     if reduce is None:
         reduce = True
-    if size_average and reduce:
-        return "mean"
-    return "sum" if reduce else "none"
+    ret = "mean" if size_average and reduce else ("sum" if reduce else "none")
+    B.warn("UserWarning", f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.")
+    return ret
 
 
 class Loss(Module):

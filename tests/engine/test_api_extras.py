@@ -84,3 +84,23 @@ def test_deprecated_init_names_warn_and_delegate(tmp_path):
     assert p.returncode == 0, p.stderr
     assert p.stdout == "tensor([0.5000, 0.5000])\n"
     assert "FutureWarning: `nn.init.constant` is now deprecated in favor of `nn.init.constant_`." in p.stderr
+
+
+def test_deprecation_and_mode_warnings_as_pytorch(tmp_path):
+    """Texts recorded from PyTorch 2.13 (python -W always), at the learner's line."""
+    p = _run(tmp_path, "import torch\nwith torch.autograd.detect_anomaly():\n    pass\nprint(torch.ones(3).T.shape)\n"
+                       "print(torch.tensor(2.).T)\nloss = torch.nn.MSELoss(size_average=False)\n"
+                       "print(torch.zeros(2, dtype=torch.long).new_tensor(torch.tensor([1.5, 2.5])))\n"
+                       "print(torch.nn.functional.l1_loss(torch.ones(2), torch.zeros(2), reduce=False))\n")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "torch.Size([3])\ntensor(2.)\ntensor([1, 2])\ntensor([1., 1.])\n"
+    err = p.stderr
+    assert ("prog.py:2: UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime and "
+            "should only be enabled for debugging.") in err
+    assert ("prog.py:4: UserWarning: The use of `x.T` on tensors of dimension other than 2 to reverse their shape "
+            "is deprecated and it will throw an error in a future release.") in err
+    assert "prog.py:5: UserWarning: Tensor.T is deprecated on 0-D tensors. This function is the identity" in err
+    assert ("prog.py:6: UserWarning: size_average and reduce args will be deprecated, please use reduction='sum' "
+            "instead.") in err
+    assert "rather than tensor.new_tensor(sourceTensor)." in err
+    assert "prog.py:8: UserWarning: size_average and reduce args will be deprecated, please use reduction='none'" in err

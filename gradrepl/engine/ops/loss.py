@@ -78,13 +78,18 @@ def _nll_bw(grad, t, shape, reduction, weight, ignore_index, total):
         z = np.zeros(shape, dtype)
         z[np.arange(t.shape[0]), t] = -(grad / total if reduction == "mean" else grad)
         return z
-    w = np.ones(t.shape, dtype) if weight is None else weight[t].astype(dtype)
+    w = np.ones(t.shape, dtype) if weight is None else weight[np.where(t == ignore_index, 0, t)].astype(dtype)
     w = np.where(t == ignore_index, 0, w).astype(dtype)
     z = np.zeros(shape, dtype)
     at = (np.arange(t.shape[0]), np.where(t == ignore_index, 0, t)) if len(shape) == 2 else \
         (0 if t == ignore_index else int(t))
     # PyTorch's kernel: -(grad / total_weight) * weight[target]
-    z[at] = -w * (grad if reduction == "none" else (grad / total if reduction == "mean" else grad))
+    vals = -w * (grad if reduction == "none" else (grad / total if reduction == "mean" else grad))
+    if len(shape) == 2:
+        keep = t != ignore_index            # ignored rows stay +0, as the kernel skips them
+        z[at[0][keep], at[1][keep]] = np.broadcast_to(vals, t.shape)[keep]
+    elif t != ignore_index:
+        z[at] = vals
     return z
 
 
@@ -198,6 +203,36 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce((input - target).abs(), reduction)
 
 
+def _nll_cascade(picked, weights, valid):
+    """nll_loss_out_frame's reduction (LossNLL.cpp, float32, no FMA): loss -= picked * weight
+    and the weights summed on level 0, flushed up a level after every row whose index has
+    its low level_power bits clear (ignored rows are skipped), the 8 levels added in order."""
+    f32 = np.float32
+    n = picked.shape[0]
+    power = max(4, (n - 1).bit_length() // 4) if n else 4
+    mask = (1 << power) - 1
+    loss, wsum = [f32(0)] * 8, [f32(0)] * 8
+    count = 0
+    for b in range(n):
+        if not valid[b]:
+            continue
+        count += 1
+        if weights is None:
+            loss[0] = f32(loss[0] - picked[b])
+        else:
+            loss[0] = f32(loss[0] - f32(picked[b] * weights[b]))
+            wsum[0] = f32(wsum[0] + weights[b])
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            wsum[j + 1], loss[j + 1] = f32(wsum[j + 1] + wsum[j]), f32(loss[j + 1] + loss[j])
+            wsum[j], loss[j] = f32(0), f32(0)
+    total_loss, total_w = f32(0), f32(0)
+    for j in range(8):
+        total_loss, total_w = f32(total_loss + loss[j]), f32(total_w + wsum[j])
+    return total_loss, (f32(count) if weights is None else total_w)
+
+
 @declare("nll_loss", method=False, function=False, functional=True, rules=[NllLossBackward0])
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     x = input._a
@@ -243,6 +278,11 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         ww = x.dtype.type(1 if w is None else w[int(t)]) if valid else x.dtype.type(0)
         losses = np.asarray(-picked * ww)
         total = ww
+    if reduction != "none" and x.ndim == 2 and x.dtype == np.float32:
+        loss, wsum = _nll_cascade(picked, None if w is None else ww, valid)
+        total = wsum
+        out = np.asarray(loss if reduction == "sum" else loss / wsum, x.dtype)
+        return result(out, NllLossBackward0, (input,), (input, target), (x.shape, reduction, w, ignore_index, total))
     if reduction == "none":
         out = losses
     elif reduction == "sum":

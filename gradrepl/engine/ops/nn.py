@@ -19,6 +19,7 @@ from gradrepl.engine.summation import THREADS
 from gradrepl.engine.ops.linalg import mm_mat1_backward, mm_mat2_backward
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import ABSENT, RESULT, declare, rule
+from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Size, Tensor, _new
 from gradrepl.limits import check_work
 from gradrepl.engine.util import cname, legacy_scalar, pytype, shape_list, warn
@@ -575,13 +576,15 @@ declare("log_sigmoid_backward", log_sigmoid_backward, method=False, function=Fal
         rules=[LogSigmoidBackwardBackward0])
 
 
+def _log_sigmoid(x):
+    if x.dtype == np.float32:
+        return kernels.log_sigmoid(x)[0]
+    x64 = _f64(x)
+    return np.minimum(x64, 0) - np.log1p(np.exp(-np.abs(x64)))
+
+
 def logsigmoid(input):
-    def fn(x):
-        if x.dtype == np.float32:
-            return kernels.log_sigmoid(x)[0]
-        x64 = _f64(x)
-        return np.minimum(x64, 0) - np.log1p(np.exp(-np.abs(x64)))
-    return _activation(input, "log_sigmoid_forward", fn, LogSigmoidBackward0, (input,), None)
+    return _activation(input, "log_sigmoid_forward", _log_sigmoid, LogSigmoidBackward0, (input,), None)
 
 
 declare("logsigmoid", logsigmoid, method=False, function=False, functional=True, rules=[LogSigmoidBackward0])
@@ -618,11 +621,31 @@ def _huber_local(x, y, delta):
     return np.clip(_f64(x) - _f64(y), -delta, delta)
 
 
-def _pointwise_loss_bw(local):
+def _pointwise_loss_bw32(x, y, grad_output, reduction, param, smooth):
+    """PyTorch's float32 smooth_l1 / huber backward kernels: with d = x - y and norm = 1/N
+    (mean) or 1: outside (-param, param) -+norm * g (huber: norm * delta * g), inside
+    norm * (d / beta) * g, huber's norm * d * g."""
+    f32 = np.float32
+    d = x - y
+    norm = f32(1) / f32(x.size) if reduction == "mean" else f32(1)
+    p = f32(param)
+    if smooth:
+        inside = norm * (d / p) * grad_output
+        edge = norm * grad_output
+    else:
+        inside = norm * d * grad_output
+        edge = norm * p * grad_output
+    return np.where(d <= -p, -edge, np.where(d >= p, edge, inside)).astype(f32)
+
+
+def _pointwise_loss_bw(local, smooth):
     """The array kernel of smooth_l1_loss_backward / huber_loss_backward: grad * local / N
     (in the broadcast shape of self and target)."""
     def kernel(grad_output, self, target, reduction, param):
         x, y = np.broadcast_arrays(self, target)
+        if x.dtype == np.float32 and y.dtype == np.float32 and np.asarray(grad_output).dtype == np.float32 \
+                and (param > 0 or not smooth):
+            return _pointwise_loss_bw32(x, y, grad_output, reduction, param, smooth)
         g = _out(local(x, y, param), x)
         if reduction == "mean":
             g = g / x.size
@@ -630,8 +653,8 @@ def _pointwise_loss_bw(local):
     return kernel
 
 
-_smooth_l1_bw = _pointwise_loss_bw(_smooth_l1_local)
-_huber_bw = _pointwise_loss_bw(_huber_local)
+_smooth_l1_bw = _pointwise_loss_bw(_smooth_l1_local, True)
+_huber_bw = _pointwise_loss_bw(_huber_local, False)
 
 
 def _pointwise_loss_double(name, kernel, inside):
@@ -747,6 +770,22 @@ def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, 
     x, y = xp.raw(self), xp.raw(target)
     if xp.tensors:
         return _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reduction)
+    if node.edges[1] is None and _bce_logits_f32(x, y, weight, pos_weight) and grad.dtype == np.float32:
+        # binary_cross_entropy_with_logits_backward as PyTorch composes it, each op in float32:
+        # (sigmoid(x) - t) * grad, or ((pw * t + 1 - t) * sigmoid(x) - pw * t) * grad; * weight; / numel
+        f32 = np.float32
+        sig = kernels.sigmoid(np.ascontiguousarray(x))
+        if pos_weight is None:
+            g_in = sig - y
+        else:
+            t = pos_weight * y
+            g_in = ((t + f32(1)) - y) * sig - t
+        g_in = g_in * grad
+        if weight is not None:
+            g_in = g_in * weight
+        if reduction == "mean":
+            g_in = g_in / f32(x.size)
+        return (xp.constant(np.asarray(g_in, f32)), None)
     s = _sig64(x)
     y64 = _f64(y)
     scale = (1.0 if weight is None else weight) / (x.size if reduction == "mean" else 1)
@@ -789,12 +828,33 @@ def _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reductio
     return tuple(out)
 
 
+def _bce_logits_f32(x, y, weight, pos_weight):
+    """float32 input, target and weights: PyTorch's float32 ops are followed step by step."""
+    return all(a is None or a.dtype == np.float32 for a in (x, y, weight, pos_weight))
+
+
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     reduction = _reduction(reduction)
     if input._a.shape != target._a.shape:
         raise ValueError(f"Target size ({Size(target._a.shape)!r}) must be the same as input size "
                          f"({Size(input._a.shape)!r})")
+    if _bce_logits_f32(input._a, target._a, None if weight is None else weight._a,
+                       None if pos_weight is None else pos_weight._a):
+        # as PyTorch composes it, each op in float32: log_sigmoid(x) (* ((pw - 1) * t + 1));
+        # (1 - t) * x - that; * weight; apply_loss_reduction
+        f32 = np.float32
+        x, y = input._a, target._a
+        log_sig = kernels.log_sigmoid(np.ascontiguousarray(x))[0]
+        pw = None if pos_weight is None else pos_weight._a
+        if pw is not None:
+            log_sig = log_sig * ((pw - f32(1)) * y + f32(1))
+        losses = (f32(1) - y) * x - log_sig
+        w = None if weight is None else weight._a
+        if w is not None:
+            losses = losses * w
+        return result(reduce_loss(losses, reduction, x), BinaryCrossEntropyWithLogitsBackward0, (input, target),
+                      (input, target), (w, pw, reduction))
     x, y = _f64(input._a), _f64(target._a)
     log_sig = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
     pw = None if pos_weight is None else _f64(pos_weight._a)
@@ -1368,8 +1428,77 @@ def NativeLayerNormBackward0(grad, xp, node, input, weight, axes, mean, rstd, ep
     return _layer_norm_bw(grad, input, weight, axes, mean, rstd, eps, mask)
 
 
+def _layer_norm_bw32(grad, input, weight, axes, mean, rstd, mask):
+    """PyTorch's float32 LayerNormBackwardKernel (layer_norm_kernel.cpp) row by row: ds and db
+    reduced as vec::map*_reduce_all (8 lanes), b = (db * mean - ds) * a^3 / N and
+    c = -b * mean - db * a / N with their multiply-adds fused, dX = a * dy * gamma + b * x + c;
+    dgamma and dbeta accumulated per thread's block of rows (fused), the blocks then added."""
+    f32 = np.float32
+    cols = math.prod(input.shape[input.ndim - len(axes):])
+    x = np.ascontiguousarray(input).reshape(-1, cols)
+    dy = np.ascontiguousarray(grad).reshape(-1, cols)
+    rows = x.shape[0]
+    a = rstd.astype(f32).reshape(rows, 1)
+    m = mean.astype(f32).reshape(rows, 1)
+    gam = np.ones(cols, f32) if weight is None else weight.reshape(cols)
+    gx = gw = gb = None
+    if mask[0]:
+        scale = f32(1) / f32(cols)
+        if weight is None:
+            ds, db = _lane_sums(dy * x), _lane_sums(dy)
+        else:
+            ds, db = _lane_sums(dy * x * gam), _lane_sums(dy * gam)
+        b = fma32(db, m, -ds) * a * a * a * scale
+        c = fma32(-b, m, -(db * a * scale))
+        first = a * dy if weight is None else a * dy * gam
+        gx = (fma32(np.broadcast_to(b, x.shape), x, first) + c).reshape(input.shape)
+    if mask[1] or mask[2]:
+        threads = max(1, min(THREADS["n"], rows))
+        chunk = -(-rows // threads)
+        gw_acc, gb_acc = np.zeros(cols, f32), np.zeros(cols, f32)
+        for start in range(0, rows, chunk):
+            bw, bb = np.zeros(cols, f32), np.zeros(cols, f32)
+            for r in range(start, min(rows, start + chunk)):
+                if mask[1]:
+                    ar = np.full(cols, a[r, 0], f32)
+                    bw = fma32(dy[r], fma32(ar, x[r], np.full(cols, -a[r, 0] * m[r, 0], f32)), bw)
+                if mask[2]:
+                    bb = bb + dy[r]
+            gw_acc, gb_acc = gw_acc + bw, gb_acc + bb
+        shape = input.shape[input.ndim - len(axes):]
+        gw = gw_acc.reshape(shape) if mask[1] else None
+        gb = gb_acc.reshape(shape) if mask[2] else None
+    return (gx, gw, gb)
+
+
+def _lane_sums(v):
+    """Each row of a 2-D float32 array as vec::reduce_all(+) sums it with 8-lane vectors:
+    narrower rows left to right; wider ones in 8 lane sums (a partial last vector adds into
+    its first lanes), the lanes then folded in halves."""
+    rows, cols = v.shape
+    if cols < 8:
+        acc = v[:, 0].copy()
+        for i in range(1, cols):
+            acc = acc + v[:, i]
+        return acc.reshape(rows, 1)
+    acc = v[:, :8].copy()
+    k = 8
+    while k + 8 <= cols:
+        acc = acc + v[:, k:k + 8]
+        k += 8
+    if k < cols:
+        acc[:, :cols - k] += v[:, k:]
+    while acc.shape[1] > 1:
+        half = acc.shape[1] // 2
+        acc = acc[:, :half] + acc[:, half:]
+    return acc
+
+
 def _layer_norm_bw(grad, input, weight, axes, mean, rstd, eps, mask):
     """native_layer_norm_backward on arrays: (d input, d weight, d bias) where mask says."""
+    if (input.dtype == np.float32 and grad.dtype == np.float32 and input.size
+            and (weight is None or weight.dtype == np.float32)):
+        return _layer_norm_bw32(grad, input, weight, axes, mean, rstd, mask)
     x, g = _f64(input), _f64(grad)
     xhat = (x - mean) * rstd
     lead = tuple(range(x.ndim - len(axes)))
@@ -1494,6 +1623,13 @@ def NativeBatchNormBackwardBackward0(grads, xp, node, grad_out, input, weight, a
             gw if e[2] is not None else None, None, None)
 
 
+def _layer_norm_f32(x, weight, bias, cols):
+    """float32 rows of up to 2 chunks of 16 vectors (checked against PyTorch bit for bit; longer
+    rows merge their chunks in an order not yet reproduced and keep the float64 path)."""
+    return (x.dtype == np.float32 and x.size > 0 and cols < 264
+            and all(t is None or t._a.dtype == np.float32 for t in (weight, bias)))
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     x = input._a
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -1502,6 +1638,20 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
                            f"{', '.join(str(s) for s in shape)}], but got input of size{list(x.shape)}")
     axes = tuple(range(x.ndim - k, x.ndim))
+    if _layer_norm_f32(x, weight, bias, math.prod(shape)):
+        # PyTorch's kernel: RowwiseMoments, rstd = 1 / sqrt(var + eps), then
+        # fma((x - mean) * rstd, weight, bias), all in float32
+        f32 = np.float32
+        cols = math.prod(shape)
+        rows2d = x.reshape(-1, cols)
+        mean32, var32 = kernels.rowwise_moments(rows2d)
+        rstd32 = f32(1) / np.sqrt(var32 + f32(eps))
+        w = np.ones(cols, f32) if weight is None else weight._a.reshape(cols)
+        b = np.zeros(cols, f32) if bias is None else bias._a.reshape(cols)
+        y = fma32((rows2d - mean32[:, None]) * rstd32[:, None], w, b).reshape(x.shape)
+        keep = x.shape[:x.ndim - k] + (1,) * k
+        mean, rstd = _f64(mean32).reshape(keep), _f64(rstd32).reshape(keep)
+        return result(y, NativeLayerNormBackward0, (input, weight, bias), (input, weight), (axes, mean, rstd, eps))
     x64 = _f64(x)
     mean = x64.mean(axis=axes, keepdims=True)
     var = ((x64 - mean) ** 2).mean(axis=axes, keepdims=True)
@@ -1530,8 +1680,55 @@ def NativeBatchNormBackward0(grad, xp, node, input, weight, axes, mean, invstd, 
     return _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask)
 
 
+def _batch_norm_bw_rows(grad, input, weight, mean, invstd, training, mask):
+    """PyTorch's batch_norm_cpu_backward_channels_last_impl, which N x C inputs take, in
+    float32: per thread block of rows the sums of dy and the fused dot products of
+    (x - mean) and dy, the blocks added in double; dX in 8-lane vectors
+    ((dy - sum/N) less (x - mean) * k, fused) * invstd * weight, the leftover channels
+    unfused as its scalar loop."""
+    f32 = np.float32
+    rows, c = input.shape[0], input.shape[1]
+    x = np.ascontiguousarray(input).reshape(rows, c)
+    dy = np.ascontiguousarray(grad).reshape(rows, c)
+    m = mean.astype(f32).reshape(c)
+    inv = invstd.astype(f32).reshape(c)
+    w = np.ones(c, f32) if weight is None else weight.reshape(c)
+    threads = max(1, min(THREADS["n"], rows))
+    chunk = -(-rows // threads)
+    total, dot = np.zeros(c), np.zeros(c)
+    for start in range(0, rows, chunk):
+        s, d = np.zeros(c, f32), np.zeros(c, f32)
+        for r in range(start, min(rows, start + chunk)):
+            s = s + dy[r]
+            d = fma32(x[r] - m, dy[r], d)
+        total, dot = total + s, dot + d
+    total, dot = total.astype(f32), dot.astype(f32)
+    gx = gw = gb = None
+    if mask[0]:
+        if training:
+            n = f32(rows)
+            k = dot * inv * inv / n
+            centred = x - m
+            base = dy - total / n
+            gx = fma32(-centred, np.broadcast_to(k, x.shape), base) * inv * w
+            loop = c - c % 8
+            if loop < c:
+                gx[:, loop:] = (base[:, loop:] - centred[:, loop:] * k[loop:]) * inv[loop:] * w[loop:]
+        else:
+            gx = dy * inv * w
+        gx = gx.reshape(input.shape)
+    if mask[1]:
+        gw = dot * inv
+    if mask[2]:
+        gb = total
+    return (gx, gw, gb)
+
+
 def _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask):
     """native_batch_norm_backward on arrays: (d input, d weight, d bias) where mask says."""
+    if (input.dtype == np.float32 and grad.dtype == np.float32 and input.ndim >= 2 and input.size
+            and input.size == input.shape[0] * input.shape[1] and (weight is None or weight.dtype == np.float32)):
+        return _batch_norm_bw_rows(grad, input, weight, mean, invstd, training, mask)
     x, g = _f64(input), _f64(grad)
     xhat = (x - mean) * invstd
     gw = gb = gx = None

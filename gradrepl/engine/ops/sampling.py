@@ -8,7 +8,7 @@ from gradrepl.engine import rng
 from gradrepl.engine.ops.common import check_leaf_inplace
 from gradrepl.engine.ops.registry import declare
 from gradrepl.engine.tensor import Tensor
-from gradrepl.engine.util import shape_args
+from gradrepl.engine.util import shape_args, warn
 
 
 def _gen(generator):
@@ -136,7 +136,12 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     devices.check(device)
     if type(data) is Tensor:
-        data = data.detach()
+        warn("UserWarning", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+             "or sourceTensor.detach().clone().requires_grad_(True), rather than tensor.new_tensor(sourceTensor).")
+        out = data.detach().clone()
+        if out.dtype != (dtype or self.dtype):
+            out = out.to(dtype or self.dtype)
+        return out.requires_grad_(True) if requires_grad else out
     return C.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 

@@ -8,7 +8,7 @@ from gradrepl.engine.ops.common import check_leaf_inplace, multi, result
 from gradrepl.engine.ops.common import view as make_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import infer_shape, needs_copy, prod, pytype, shape_args, shape_list, wrap_dim
+from gradrepl.engine.util import infer_shape, needs_copy, prod, pytype, shape_args, shape_list, warn, wrap_dim
 from gradrepl.limits import check_numel
 
 
@@ -222,6 +222,12 @@ def t(self):
 @declare("T", function=False, attribute=True, rules=[PermuteBackward0])
 def T(self):
     nd = self._a.ndim
+    if nd == 0:
+        warn("UserWarning", "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.")
+    elif nd != 2:
+        warn("UserWarning", "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+             "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+             "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
     return make_view(self, np.transpose(self._a), PermuteBackward0, tuple(range(nd))[::-1])
 
 
