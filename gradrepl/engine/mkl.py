@@ -22,6 +22,13 @@ import numpy as np
 
 _LIB = [None]          # None: not tried yet; False: not available
 _THREADS = [None]      # the thread count last given to MKL
+# VML's threads: one below PyTorch's grain size (parallel_for runs a smaller loop inline),
+# MKL's own count above it. An element's bits do not depend on how VML splits the array,
+# but waking a second thread costs more than a small call's work, milliseconds when the
+# other core is busy. [threads wanted for big arrays, threads VML has now]
+_VML_GRAIN = 32768
+_VML_THREADS = [1, None]
+_MKL_DOMAIN_VML = 3
 
 # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as aten/src/ATen/cpu/vml.h calls vm?<Func>
 _VML_MODE = ctypes.c_int64(0x2 | 0x140000 | 0x100)
@@ -66,6 +73,8 @@ def _load():
             fn = getattr(lib, name)
             fn.restype, fn.argtypes = res, args
         lib.MKL_Set_Num_Threads.argtypes = [_I]
+        lib.MKL_Domain_Set_Num_Threads.argtypes = [_I, _I]
+        _VML_THREADS[:] = [lib.MKL_Get_Max_Threads(), None]
         # as at::set_num_threads: MKL may not use fewer threads than set (its dynamic mode
         # would, on a busy machine, and a product's bits depend on its threads)
         lib.MKL_Set_Dynamic.argtypes = [_I]
@@ -91,6 +100,7 @@ def lib():
         got = _LIB[0] = _load()
         if got and _THREADS[0] is not None:
             got.MKL_Set_Num_Threads(_THREADS[0])
+            _VML_THREADS[:] = [_THREADS[0], None]
     return got
 
 
@@ -99,6 +109,7 @@ def set_num_threads(n):
     _THREADS[0] = n
     if _LIB[0]:
         _LIB[0].MKL_Set_Num_Threads(n)
+        _VML_THREADS[:] = [n, None]
 
 
 # ---------------------------------------------------------------- VML
@@ -125,6 +136,10 @@ def vml(name, a):
     x = a if a.flags.c_contiguous else a.copy()     # (np.ascontiguousarray makes 0-d arrays 1-d)
     out = np.empty(x.shape, x.dtype)
     if x.size:
+        threads = 1 if x.size < _VML_GRAIN else _VML_THREADS[0]
+        if threads != _VML_THREADS[1]:
+            _LIB[0].MKL_Domain_Set_Num_Threads(threads, _MKL_DOMAIN_VML)
+            _VML_THREADS[1] = threads
         fn(x.size, x.ctypes.data, out.ctypes.data, _VML_MODE)
     return out
 

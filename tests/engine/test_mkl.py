@@ -54,6 +54,27 @@ def test_vml_on_a_strided_view_and_a_scalar():
 
 
 @needs_mkl
+def test_vml_runs_small_arrays_on_one_thread_with_the_same_bits():
+    """Below PyTorch's grain size VML runs on one thread (no second thread to wake), above it
+    on MKL's count; every element has the bits of the other split."""
+    threads = TORCH["get_num_threads"]()
+    rng = np.random.default_rng(3)
+    try:
+        TORCH["set_num_threads"](2)
+        for n in (5, 6400, mkl._VML_GRAIN - 1, mkl._VML_GRAIN, 3 * mkl._VML_GRAIN + 7):
+            x = (rng.standard_normal(n) * 3).astype(np.float32)
+            got = mkl.vml("tanh", x)
+            assert mkl._VML_THREADS[1] == (1 if n < mkl._VML_GRAIN else 2)
+            # the other thread count behind vml's back (it believes its own is set): the same bits
+            mkl.lib().MKL_Domain_Set_Num_Threads(1 if n >= mkl._VML_GRAIN else 2, mkl._MKL_DOMAIN_VML)
+            same_bits(mkl.vml("tanh", x), got)
+            mkl._VML_THREADS[1] = None
+    finally:
+        TORCH["set_num_threads"](threads)
+    assert mkl._VML_THREADS[0] == threads
+
+
+@needs_mkl
 @pytest.mark.parametrize("i", MM)
 def test_matrix_products_are_pytorchs(i):
     a, b, c = GOLDEN[f"mm|{i}|a"], GOLDEN[f"mm|{i}|b"], GOLDEN[f"mm|{i}|c"]
