@@ -23,7 +23,7 @@ from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.printing import set_default_float
 from gradrepl.engine.ops import arrange, linalg_ext, shape, special
 from gradrepl.engine.ops.meta import LAYOUT, MEMORY_FORMATS
-from gradrepl.engine.ops.nn import THREADS
+from gradrepl.engine.summation import THREADS
 from gradrepl.engine.ops.registry import REGISTRY
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import legacy_scalar, pytype, warn

@@ -5,16 +5,21 @@ PyTorch sums a contiguous float tensor in vectors of 8 float32 / 4 float64 lanes
 four interleaved partial sums (ILP), and a cascade of levels that keeps operands of like
 magnitude; the tail and the lanes are added one by one at the end. Checked bit for bit
 against PyTorch 2.13 for sizes 1 to 32767 (tests/engine/test_summation.py has recorded
-values). Larger tensors are split across threads by PyTorch, an order that depends on the
-thread count: NumPy's pairwise sum is used there, as for reductions over a dim.
+values; larger ones against the same kernel run by PyTorch on one and on two threads).
+Full sums of 32768 elements or more are split across threads by PyTorch, so their order
+depends on the thread count (at::get_num_threads(), THREADS below); reductions over a dim
+do not depend on it.
 """
 import math
+import os
 
 import numpy as np
 
 from gradrepl.engine import rounding
 
-GRAIN = 32768           # at::internal::GRAIN_SIZE: above it PyTorch splits the sum by threads
+GRAIN = 32768           # at::internal::GRAIN_SIZE: from it on PyTorch splits a full sum by threads
+# at::get_num_threads() (torch.set_num_threads sets it, through spellings.set_num_threads)
+THREADS = {"n": os.cpu_count() or 1}
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 _accumulate = np.add.accumulate
 _reduce = np.add.reduce
@@ -106,14 +111,31 @@ def _row_sum(items):
 
 def full_sum(arr):
     """The sum of every element of a float array as PyTorch's CPU kernel computes it, or
-    None when PyTorch's order is not reproduced (large or non-contiguous arrays)."""
+    None when PyTorch's order is not reproduced (a non-contiguous array of 2 or more dims).
+    From GRAIN elements on, PyTorch's two-pass reduction gives each of its threads one
+    chunk of the elements (at::parallel_for's split), sums each chunk in the order below
+    into a buffer of one slot per thread, and then sums the buffer."""
     lanes = _LANES.get(arr.dtype)
-    n = arr.size
-    if lanes is None or n >= GRAIN or not (arr.flags.c_contiguous or arr.flags.f_contiguous or arr.ndim <= 1):
+    if lanes is None or not (arr.flags.c_contiguous or arr.flags.f_contiguous or arr.ndim <= 1):
         return None
     flat = arr.ravel(order="K")     # memory order, as TensorIterator walks it
-    zero = arr.dtype.type(0)
-    if arr.ndim <= 1 and arr.ndim and arr.strides[0] != arr.itemsize:
+    strided = arr.ndim == 1 and arr.strides[0] != arr.itemsize
+    n, threads = arr.size, THREADS["n"]
+    if n < GRAIN or threads == 1:
+        return _chunk_sum(flat, lanes, strided)
+    tasks = min(threads, -(-n // GRAIN))
+    chunk = -(-n // tasks)
+    buffer = np.zeros(threads, arr.dtype)
+    for t in range(tasks):
+        buffer[t] = _chunk_sum(flat[t * chunk:(t + 1) * chunk], lanes, strided)
+    return arr.dtype.type(0) + _row_sum(buffer)
+
+
+def _chunk_sum(flat, lanes, strided):
+    """One thread's sum of `flat` (cascade_sum's loop over a 1-d range)."""
+    zero = flat.dtype.type(0)
+    n = flat.size
+    if strided:
         return zero + _row_sum(flat)            # strided: PyTorch's scalar path
     if n >= lanes:
         nvec = n // lanes
@@ -159,9 +181,11 @@ def _outer_sums(block):
 def dim_sum(arr, axes):
     """The sum over `axes` (sorted, adjacent) of a float array in PyTorch's CPU order, with
     the reduced dims removed; None where that order is not reproduced (the reduced axes are
-    not adjacent, the array is not C-contiguous, or PyTorch would split it across threads)."""
+    not adjacent or the array is not C-contiguous). From GRAIN elements on, PyTorch splits a
+    dim reduction across threads by output elements (parallel_dim_reduction: a kept dim,
+    columns rounded to 128 bytes), which leaves each output's order as it is."""
     lanes = _LANES.get(arr.dtype)
-    if (lanes is None or not axes or arr.size >= GRAIN or not arr.flags.c_contiguous
+    if (lanes is None or not axes or not arr.flags.c_contiguous
             or axes[-1] - axes[0] != len(axes) - 1):
         return None
     shape = arr.shape
@@ -172,6 +196,8 @@ def dim_sum(arr, axes):
     kept = shape[:first] + shape[last:]
     if arr.size == 0:
         return np.zeros(kept, arr.dtype)
+    if reduced == arr.size >= GRAIN:      # one output: PyTorch's two-pass (threaded) full sum
+        return np.asarray(full_sum(arr)).reshape(kept)
     if inner == 1:
         out = _inner_sums(arr.reshape(outer, reduced))
     elif outer == 1:

@@ -6,7 +6,6 @@ rules are written against xp where the formula is elementwise, so create_graph w
 them; the structural ones (convolution, pooling, norms) compute their gradient on arrays.
 """
 import math
-import os
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.inplace import inplace
 from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, leaky_relu
+from gradrepl.engine.summation import THREADS
 from gradrepl.engine.ops.linalg import mm_mat1_backward, mm_mat2_backward
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import ABSENT, RESULT, declare, rule
@@ -1499,11 +1499,6 @@ def _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask)
             d = g * invstd * w
         gx = _out(d, grad)
     return (gx, gw, gb)
-
-
-# at::get_num_threads(): PyTorch's channels-last batch-norm statistics depend on it
-# (torch.set_num_threads sets it, through spellings.set_num_threads)
-THREADS = {"n": os.cpu_count() or 1}
 
 
 def _fma32(a, b, c):
