@@ -286,10 +286,10 @@ class _Validator(ast.NodeVisitor):
 
 def _parse(text, filename, limits):
     """ast.Module, or a UserError of kind 'syntax' (nothing runs)."""
-    def syntax_error(message, line=None, col=None):
+    def syntax_error(message, line=None, col=None, name="SyntaxError"):
         lines = text.splitlines()
         source = lines[line - 1] if line and 0 < line <= len(lines) else None
-        return UserError("SyntaxError", message, filename, line, col, source, kind="syntax")
+        return UserError(name, message, filename, line, col, source, kind="syntax")
 
     if len(text) > limits.max_source * 10:
         return syntax_error(f"source too large: {len(text)} characters, over the limit of "
@@ -298,7 +298,7 @@ def _parse(text, filename, limits):
         tree = ast.parse(text, filename)
     except SyntaxError as e:
         col = (e.offset - 1) if e.offset else None
-        return syntax_error(e.msg, e.lineno, col)
+        return syntax_error(e.msg, e.lineno, col, type(e).__name__)   # IndentationError, TabError
     except (RecursionError, MemoryError):
         return syntax_error("input too deeply nested or too large to parse")
     except ValueError as e:   # e.g. source code string cannot contain null bytes

@@ -27,6 +27,6 @@ class SyntaxValidator(Validator):
                     col = len(document.lines[row])
                 raise ValidationError(
                     cursor_position=document.translate_row_col_to_index(row, col),
-                    message=f"SyntaxError: {e.msg} (line {line}, column {column})") from None
+                    message=f"{type(e).__name__}: {e.msg} (line {line}, column {column})") from None
             except (ValueError, RecursionError, MemoryError):
                 return                     # the interpreter reports these with its own words

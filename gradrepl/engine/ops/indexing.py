@@ -226,7 +226,7 @@ def _advanced_numel(shape, idx):
             dim += k
         elif type(a) is np.ndarray:
             if a.dtype == bool:
-                arrays.append((a.size,))
+                arrays.append((int(np.count_nonzero(a)),))
                 dim += a.ndim
             else:
                 arrays.append(a.shape)
@@ -241,8 +241,14 @@ def _advanced_numel(shape, idx):
     if arrays:
         try:
             total *= prod(np.broadcast_shapes(*arrays))
-        except ValueError:       # NumPy says what is wrong, at no cost
-            pass
+        except ValueError:
+            # PyTorch's message names each index tensor, a mask as one index per dim of its nonzeros
+            shapes = []
+            for a in items:
+                if type(a) is np.ndarray:
+                    shapes += [[int(np.count_nonzero(a))]] * a.ndim if a.dtype == bool else [list(a.shape)]
+            raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                             + ", ".join(shape_list(sh) for sh in shapes)) from None
     return total
 
 
