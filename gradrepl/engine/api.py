@@ -11,6 +11,7 @@ from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
+from gradrepl.engine import forward_ad as FAD
 from gradrepl.engine import ops, profiler, rng, signatures
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
@@ -277,6 +278,7 @@ def _build_torch():
         "enable_grad": F.enable_grad,
         "set_grad_enabled": F.set_grad_enabled,
         "set_detect_anomaly": lambda mode, check_nan=True: None,
+        "forward_ad": dict(FAD.FORWARD_AD_NS),
     }
     ns["nn"] = {"functional": dict(ops.FUNCTIONAL)}
     for sub in ("Module", "Linear", "Parameter", "Sequential", "MSELoss", "CrossEntropyLoss", "ReLU", "Conv2d"):
@@ -312,6 +314,10 @@ S.install_method_aliases()
 TORCH = _build_torch()
 signatures.register_functions(TORCH)
 signatures.register_functions(TORCH["nn"]["functional"], "functional")
+# forward AD: the ops user code calls carry tangents inside a dual level
+FAD.register_namespace(TORCH, [n for n in ops.TORCH_FUNCTIONS if n in TORCH])
+for _ns in (TORCH["nn"]["functional"], TORCH["special"], TORCH["linalg"]):
+    FAD.register_namespace(_ns)
 TORCH_UTILS = {"swap_tensors": F.swap_tensors}   # torch.utils besides torch.utils.data (lang's facade)
 
 
@@ -356,6 +362,8 @@ def public_attrs(obj):
         return RETURN_ATTRS
     if t is FunctionCtx:
         return CTX_ATTRS
+    if t in FAD.CONTEXT_TYPES:
+        return frozenset()
     if isinstance(obj, F._GradMode):
         return GRADMODE_ATTRS
     if t is Device:
@@ -419,6 +427,10 @@ def type_name(obj):
         return f"torch.autograd.grad_mode.{obj._kind}"
     if t is rng.Generator:
         return "torch._C.Generator"
+    if t in FAD.CONTEXT_TYPES:
+        return FAD.CONTEXT_TYPES[t]
+    if t is FAD.UnpackedDualTensor:
+        return "torch.autograd.forward_ad.UnpackedDualTensor"
     if isinstance(obj, NamedReturn):
         return "torch.return_types." + obj._name
     if t is FN.detect_anomaly or t is FN.set_detect_anomaly:

@@ -269,7 +269,7 @@ def _check_printable(arr):
 
 
 def tensor_repr(
-    arr: np.ndarray, *, requires_grad: bool = False, grad_fn_name: str | None = None
+    arr: np.ndarray, *, requires_grad: bool = False, grad_fn_name: str | None = None, tangent: str | None = None
 ) -> str:
     """``repr(tensor)`` of a CPU tensor holding ``arr`` (its dtype is the tensor's dtype)."""
     prefix = "tensor("
@@ -293,4 +293,6 @@ def tensor_repr(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + tensor_str, suffixes, indent)

@@ -32,6 +32,20 @@ PARAMETERS = weakref.WeakValueDictionary()
 UNINITIALIZED = weakref.WeakValueDictionary()   # a LazyLinear's parameters before its first input
 
 
+
+# Forward AD (torch.autograd.forward_ad): the tangents of the dual tensors of the current
+# dual level, by id(tensor) -> (weakref to the tensor, tangent); emptied when the level exits.
+TANGENTS = {}
+
+
+def tangent_of(t):
+    """t's forward-AD tangent at the current dual level, or None."""
+    entry = TANGENTS.get(id(t))
+    if entry is not None and entry[0]() is t:
+        return entry[1]
+    return None
+
+
 class Tensor:
     __slots__ = ("_a", "_rg", "_fn", "_onr", "_grad", "_ver", "_acc", "_hooks", "_retains", "_base",
                  "_vidx", "__weakref__")
@@ -238,8 +252,11 @@ class Tensor:
 
     def __repr__(self):
         fn = self._fn
+        tangent = tangent_of(self) if TANGENTS else None
         text = tensor_repr(self._a, requires_grad=self._rg and fn is None,
-                           grad_fn_name=None if fn is None else fn.spec.name)
+                           grad_fn_name=None if fn is None else fn.spec.name,
+                           tangent=None if tangent is None else repr(tangent._a.item()) if tangent._a.ndim == 0
+                           else repr(tangent))
         if PARAMETERS and PARAMETERS.get(id(self)) is self:
             if UNINITIALIZED and UNINITIALIZED.get(id(self)) is self:
                 return "<UninitializedParameter>"

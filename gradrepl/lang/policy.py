@@ -75,6 +75,8 @@ IMPORTS = {
     "torch.autograd": ("torch", "autograd"),
     "torch.autograd.functional": ("torch", "autograd", "functional"),
     "torch.autograd.profiler": ("torch", "autograd", "profiler"),
+    "torch.autograd.forward_ad": ("torch", "autograd", "forward_ad"),
+    "torch.autograd.graph": ("torch", "autograd", "graph"),
     "torch.profiler": ("torch", "profiler"),
     "torch.autograd.function": ("torch", "autograd", "function"),
     "torch.func": ("torch", "func"),

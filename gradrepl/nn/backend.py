@@ -26,6 +26,11 @@ def register_functional(namespace):
     signatures.register_functions(namespace, "functional")
 
 
+def register_forward_ad(namespace):
+    """torch.nn.functional's functions carry tangents inside a forward-AD dual level."""
+    api.FAD.register_namespace(namespace)
+
+
 def is_tensor(x):
     return type(x) is Tensor
 

@@ -459,6 +459,7 @@ def namespace():
     g = globals()
     ns.update((name, g[name]) for name in COMPOSED)
     B.register_functional(ns)
+    B.register_forward_ad(ns)
     return ns
 
 
