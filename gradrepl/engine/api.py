@@ -12,6 +12,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import functional as FN
 from gradrepl.engine import functions as F
 from gradrepl.engine import forward_ad as FAD
+from gradrepl.engine import graph as G
 from gradrepl.engine import ops, profiler, rng, signatures
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
@@ -19,6 +20,7 @@ from gradrepl.engine.creation import from_numpy
 from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, SCALAR_ATTRS as NP_SCALAR_ATTRS, \
     NumpyArray, NumpyDType, NumpyFloat, NumpyInt
 from gradrepl.engine import spellings as S
+from gradrepl.engine import tensor as T
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
 from gradrepl.engine.util import pytype
@@ -81,9 +83,18 @@ class FunctionCtx:
         self._dirty = ()
         self._non_diff = ()
         self._materialize = True
+        self._saved_fwd = None   # save_for_forward's tensors (read as saved_tensors inside jvp)
+        self._in_jvp = False
 
     def __repr__(self):
         return f"<torch.autograd.function.{self._name}Backward object at {id(self):#x}>"
+
+    def save_for_forward(self, *tensors):
+        for t in tensors:
+            if t is not None and type(t) is not Tensor:
+                raise AssertionError("save_for_forward expects all arguments to be tensors; you should save "
+                                     "non-tensors as attributes on ctx.")
+        self._saved_fwd = tuple(tensors)
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -94,6 +105,8 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
+        if self._in_jvp and self._saved_fwd is not None:
+            return self._saved_fwd
         if self._saved is None:
             raise RuntimeError(A.RETAIN_MSG)
         return self._saved
@@ -187,11 +200,47 @@ class CustomFunction:
         ctx = FunctionCtx(self.name)
         ctx._needs = tuple(type(a) is Tensor and a.requires_grad for a in args)
         prev = A.GRAD[0]
+        dual = bool(T.TANGENTS) and any(type(a) is Tensor and T.tangent_of(a) is not None for a in args)
         A.GRAD[0] = False
+        busy = FAD.BUSY[0]
+        FAD.BUSY[0] = True if dual else busy     # the forward's own ops carry no tangents
         try:
             out = self.forward(ctx, *args)
         finally:
             A.GRAD[0] = prev
+            FAD.BUSY[0] = busy
+        outs = self._record(ctx, args, out, prev)
+        if dual:
+            self._jvp(ctx, args, outs)
+        return outs if type(out) is tuple else outs[0]
+
+    def _jvp(self, ctx, args, outs):
+        """Forward AD through the user's jvp(ctx, *tangents): the outputs' tangents."""
+        jvp = self.methods.get("jvp")
+        if jvp is None:
+            raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use "
+                                      "it with forward mode AD.")
+        tangents = []
+        for a in args:
+            if type(a) is not Tensor:
+                tangents.append(None)
+                continue
+            t = T.tangent_of(a)
+            tangents.append(_new(np.zeros_like(a._a)) if t is None else t)
+        ctx._in_jvp = True
+        busy = FAD.BUSY[0]
+        FAD.BUSY[0] = True
+        try:
+            res = jvp(ctx, *tangents)
+        finally:
+            ctx._in_jvp = False
+            FAD.BUSY[0] = busy
+        res = res if type(res) is tuple else (res,)
+        for o, t in zip(outs, res):
+            if type(o) is Tensor and type(t) is Tensor:
+                FAD.set_tangent(o, t)
+
+    def _record(self, ctx, args, out, prev):
         outs = out if type(out) is tuple else (out,)
         tensor_inputs = [a if type(a) is Tensor else None for a in args]
         if prev and any(ctx._needs):
@@ -214,7 +263,7 @@ class CustomFunction:
                     o._fn, o._onr = node, i
                 fresh.append(o)
             outs = tuple(fresh)
-        return outs if type(out) is tuple else outs[0]
+        return outs
 
     def __repr__(self):
         return f"<class '__main__.{self.name}'>"
@@ -222,6 +271,12 @@ class CustomFunction:
 
 def custom_function(name, forward, backward, methods=None):
     return CustomFunction(name, forward, backward, methods)
+
+
+def missing_backward(ctx, *grads):
+    """The backward of a custom Function that defines only forward and jvp."""
+    raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                              "autograd.Function to use it with backward mode AD.")
 
 
 class FunctionBase:
@@ -279,6 +334,7 @@ def _build_torch():
         "set_grad_enabled": F.set_grad_enabled,
         "set_detect_anomaly": lambda mode, check_nan=True: None,
         "forward_ad": dict(FAD.FORWARD_AD_NS),
+        "graph": dict(G.GRAPH_NS),
     }
     ns["nn"] = {"functional": dict(ops.FUNCTIONAL)}
     for sub in ("Module", "Linear", "Parameter", "Sequential", "MSELoss", "CrossEntropyLoss", "ReLU", "Conv2d"):
@@ -335,7 +391,7 @@ DTYPE_ATTRS = frozenset(("is_floating_point", "is_complex", "is_signed", "itemsi
 SIZE_ATTRS = frozenset(("numel", "count", "index"))
 HANDLE_ATTRS = frozenset(("remove", "id"))
 RETURN_ATTRS = frozenset(("values", "indices", "count", "index"))
-CTX_ATTRS = frozenset(("save_for_backward", "saved_tensors", "needs_input_grad", "mark_dirty",
+CTX_ATTRS = frozenset(("save_for_backward", "save_for_forward", "saved_tensors", "needs_input_grad", "mark_dirty",
                        "mark_non_differentiable", "set_materialize_grads"))
 GRADMODE_ATTRS = frozenset(("clone",))
 DEVICE_ATTRS = frozenset(("type", "index"))
@@ -362,7 +418,7 @@ def public_attrs(obj):
         return RETURN_ATTRS
     if t is FunctionCtx:
         return CTX_ATTRS
-    if t in FAD.CONTEXT_TYPES:
+    if t in FAD.CONTEXT_TYPES or t in G.CONTEXT_TYPES:
         return frozenset()
     if isinstance(obj, F._GradMode):
         return GRADMODE_ATTRS
@@ -429,6 +485,8 @@ def type_name(obj):
         return "torch._C.Generator"
     if t in FAD.CONTEXT_TYPES:
         return FAD.CONTEXT_TYPES[t]
+    if t in G.CONTEXT_TYPES:
+        return G.CONTEXT_TYPES[t]
     if t is FAD.UnpackedDualTensor:
         return "torch.autograd.forward_ad.UnpackedDualTensor"
     if isinstance(obj, NamedReturn):

@@ -52,6 +52,56 @@ def grad_enabled() -> bool:
 SAVE_CHECK = [None]   # set once inference tensors exist: refuses to save one for backward
 
 
+SAVED_HOOKS = []     # torch.autograd.graph.saved_tensors_hooks: a stack of (pack, unpack)
+DEFER_PACK = [False]  # Rule.node packs a node's saved values itself, once its output has the node
+
+
+class Packed:
+    """A saved value given to a saved_tensors_hooks pack hook: backward reads it through the
+    unpack hook (once per read, as PyTorch's SavedVariable does)."""
+
+    __slots__ = ("value", "unpack", "_ver")
+    _fn = None
+    _onr = 0
+
+    def __init__(self, value, unpack, version):
+        self.value = value
+        self.unpack = unpack
+        self._ver = version      # the saved tensor's version counter: in-place checks still apply
+
+    @property
+    def dtype(self):
+        return dtypes.of(self._a)
+
+    def tensor(self):
+        return self.unpack(self.value)
+
+    @property
+    def _a(self):
+        return self.unpack(self.value)._a
+
+
+def pack_saved(node, output=None, needed_by=None):
+    """Run the innermost pack hook on each tensor node saves (as PyTorch: not on a value no
+    gradient that runs reads; the node's own output is given as the output tensor)."""
+    pack, unpack = SAVED_HOOKS[-1]
+    out = []
+    hooks = SAVED_HOOKS[:]
+    SAVED_HOOKS.clear()      # what the pack hook itself computes saves nothing through it
+    try:
+        for k, s in enumerate(node.saved):
+            if getattr(s, "_a", None) is None or (needed_by is not None and
+                                                  not any(node.edges[i] is not None for i in needed_by[k])) \
+                    or (node.versions and node.versions[k] is None):
+                out.append(s)
+                continue
+            t = output if type(s) is SavedOutput and output is not None else s
+            out.append(Packed(pack(t), unpack, s._ver))
+    finally:
+        SAVED_HOOKS[:] = hooks
+    node.saved = tuple(out)
+
+
 class Node:
     """A backward function: `<MulBackward0 object at 0x...>` for user code."""
 
@@ -75,6 +125,8 @@ class Node:
         self.pre_hooks = None
         self.post_hooks = None
         self.n_out = 1
+        if saved and SAVED_HOOKS and not DEFER_PACK[0]:
+            pack_saved(self)
 
     def name(self):
         return _CPP_NAMES.get(self.spec.name, self.spec.name)

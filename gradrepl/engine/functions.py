@@ -11,6 +11,7 @@ from gradrepl.engine.creation import (Generator, arange, as_tensor, bernoulli, e
                                       randint_like, randn, randn_like, randperm, seed, set_rng_state, tensor, zeros,
                                       zeros_like)
 from gradrepl.engine import dtypes as D
+from gradrepl.engine import forward_ad
 from gradrepl.engine.ops.sampling import uniform_
 from gradrepl.engine.ops.shape import stack
 from gradrepl.engine.tensor import INFERENCE_MODE, PARAMETERS, Size, Tensor, _new
@@ -310,10 +311,14 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
     A function of several outputs is checked output by output, as PyTorch's slow mode does."""
     ins = [inputs] if type(inputs) is Tensor else list(inputs)
     tensors = [x for x in ins if type(x) is Tensor and x.requires_grad]
-    analytical = jacobian(lambda *xs: func(*xs), tuple(tensors))
     out = func(*ins)
     outs = _outputs(out)
-    rows = [analytical] if type(out) is Tensor else list(analytical)   # per output: per input
+    checks = []   # (message prefix, per output: per input jacobian)
+    if kw.get("check_backward_ad", True):
+        analytical = jacobian(lambda *xs: func(*xs), tuple(tensors))
+        checks.append(("Jacobian", [analytical] if type(out) is Tensor else list(analytical)))
+    if kw.get("check_forward_ad", False):
+        checks.append(("Jacobian computed with forward mode", _forward_jacobian(func, ins, tensors, outs)))
     for j, x in enumerate(tensors):
         flat = x._a.reshape(-1)
         nums = [np.zeros((o._a.size, flat.size)) for o in outs]
@@ -326,15 +331,34 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
             flat[k] = orig
             for num, p, m in zip(nums, plus, minus):
                 num[:, k] = (p - m) / (2 * eps)
-        for i, (o, num) in enumerate(zip(outs, nums)):
-            ana = rows[i][j]._a.reshape(o._a.size, -1).astype(np.float64)
-            if not np.allclose(ana, num, rtol=rtol, atol=atol):
-                if raise_exception:
-                    raise GradcheckError(
-                        f"Jacobian mismatch for output {i} with respect to input {j},\nnumerical:{_new(num)!r}\n"
-                        f"analytical:{_new(ana)!r}\n")
-                return False
+        for what, rows in checks:
+            for i, (o, num) in enumerate(zip(outs, nums)):
+                ana = rows[i][j]._a.reshape(o._a.size, -1).astype(np.float64)
+                if not np.allclose(ana, num, rtol=rtol, atol=atol):
+                    if raise_exception:
+                        raise GradcheckError(
+                            f"{what} mismatch for output {i} with respect to input {j},\nnumerical:{_new(num)!r}\n"
+                            f"analytical:{_new(ana)!r}\n")
+                    return False
     return True
+
+
+def _forward_jacobian(func, ins, tensors, outs):
+    """Per output, per input: the Jacobian column by column from forward AD (one dual
+    evaluation per input element)."""
+    rows = [[np.zeros((o._a.size, x._a.size)) for x in tensors] for o in outs]
+    for j, x in enumerate(tensors):
+        for k in range(x._a.size):
+            e = np.zeros(x._a.size, x._a.dtype)
+            e[k] = 1
+            with forward_ad.dual_level():
+                dual = forward_ad.make_dual(x, _new(e.reshape(x._a.shape)))
+                res = _outputs(func(*[dual if a is x else a for a in ins]))
+                for i, o in enumerate(res):
+                    t = forward_ad.unpack_dual(o).tangent
+                    if t is not None:
+                        rows[i][j][:, k] = t._a.astype(np.float64).reshape(-1)
+    return [[_new(m) for m in row] for row in rows]
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,

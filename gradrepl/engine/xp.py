@@ -253,6 +253,8 @@ class TENSORS:
         """A saved value as a Tensor; the op's own saved output gets its node back as grad_fn."""
         if t is ABSENT:
             return None
+        if type(t) is autograd.Packed:
+            return t.tensor()
         if type(t) is autograd.SavedOutput:
             out = _new(t._a)
             out._ver = t._ver

@@ -730,6 +730,8 @@ class Compiler(GeneratorCompiler):
         """`class Name(torch.autograd.Function)`: static forward/backward, optionally in the
         setup_context style (forward without ctx, then setup_context(ctx, inputs, output))."""
         made = {attr: value for attr, _, value in entries}
+        if "forward" in made and "backward" not in made and "jvp" in made:
+            made["backward"] = self.ctx.api.missing_backward     # forward mode only
         if "forward" not in made or "backward" not in made:
             raise NotSupported("a torch.autograd.Function without static forward and "
                                "backward is not supported in gradrepl")
@@ -742,7 +744,7 @@ class Compiler(GeneratorCompiler):
                 output = call(user_forward, args, EMPTY)
                 call(setup, (ctx, args, output), EMPTY)
                 return output
-        engine_obj = self.ctx.api.custom_function(name, forward, made["backward"])
+        engine_obj = self.ctx.api.custom_function(name, forward, made["backward"], {"jvp": made.get("jvp")})
         return autograd_function(name, engine_obj, made)
 
     def s_Import(self, node, scope, loops):

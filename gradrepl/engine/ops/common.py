@@ -5,7 +5,7 @@ import weakref
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import GRAD, Node, accumulator, edge_of
+from gradrepl.engine.autograd import DEFER_PACK, GRAD, SAVED_HOOKS, Node, accumulator, edge_of, pack_saved
 from gradrepl.engine.creation import tensor as _tensor_from_data
 from gradrepl.engine.ops.registry import RESULT
 from gradrepl.engine.tensor import _INFERENCE, INFERENCE_MODE, Tensor, _new, is_inference
@@ -179,6 +179,8 @@ def binary_result(out, a, b, spec, number_spec, other_always=False):
     if GRAD[0]:
         s = grad_shapes(a, b)
         if s is not None:
+            if SAVED_HOOKS:
+                DEFER_PACK[0] = True
             if type(b) is Tensor:
                 node = t._fn = Node(spec, (edge_of(a), edge_of(b)), (a, b), s)
                 node.versions = (node.versions[0] if s[1] is not None else None,
@@ -186,6 +188,9 @@ def binary_result(out, a, b, spec, number_spec, other_always=False):
             else:
                 node = t._fn = Node(number_spec, (edge_of(a), None), (a,), (s[0], b))
                 node.versions = (None,)
+            if SAVED_HOOKS:
+                DEFER_PACK[0] = False
+                pack_saved(node)
     return t
 
 

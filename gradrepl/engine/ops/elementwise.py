@@ -9,7 +9,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
 from gradrepl.engine.mkl import vml_kernel
 from gradrepl.engine.rounding import fma32, fma64
-from gradrepl.engine.autograd import CPP_FORMULA, GRAD, Node, SavedOutput, edge_of
+from gradrepl.engine.autograd import CPP_FORMULA, DEFER_PACK, GRAD, SAVED_HOOKS, Node, SavedOutput, edge_of, pack_saved
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
@@ -447,9 +447,14 @@ def rpow(a, base):
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
         t = _new(out)
+        if SAVED_HOOKS:
+            DEFER_PACK[0] = True
         node = t._fn = Node(PowBackward2, (edge_of(a),), (t, a), base)
         node.saved = (SavedOutput(t, node), a)   # the exponent too, as PyTorch saves it (the rule reads result)
         node.saved_outputs = (0,)
+        if SAVED_HOOKS:
+            DEFER_PACK[0] = False
+            pack_saved(node, t)
         return t
     return _new(out)
 
@@ -739,9 +744,14 @@ def unary(a, fn, spec, float_only=True):
         if not saved:
             t._fn = Node(spec, (edge_of(a),), (), None)
         elif saved[0] == "result":
+            if SAVED_HOOKS:
+                DEFER_PACK[0] = True
             node = t._fn = Node(spec, (edge_of(a),), (t,), None)
             node.saved = (SavedOutput(t, node),)
             node.saved_outputs = (0,)
+            if SAVED_HOOKS:
+                DEFER_PACK[0] = False
+                pack_saved(node, t)
         else:
             t._fn = Node(spec, (edge_of(a),), (a,), None)
         return t

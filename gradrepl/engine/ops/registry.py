@@ -23,7 +23,7 @@ names agree, so a forward and its rule cannot drift apart. A parameter called `n
 (right after xp) receives the node itself (for rules that look at which inputs need a
 gradient). A rule returns one gradient per input edge (None where none flows).
 """
-from gradrepl.engine.autograd import Node, SavedOutput, edge_of
+from gradrepl.engine.autograd import DEFER_PACK, SAVED_HOOKS, Node, SavedOutput, edge_of, pack_saved
 
 SPECS = {}      # rule key -> Rule (the derivative table; PyTorch's node names)
 REGISTRY = {}   # op name -> Op
@@ -77,14 +77,20 @@ class Rule:
             saved = tuple([ABSENT if s is None else s for s in saved])
         # by identity: `RESULT in saved` would compare RESULT with each saved Tensor (==)
         outs = tuple([k for k, s in enumerate(saved) if s is RESULT]) if saved else ()
+        if SAVED_HOOKS:
+            DEFER_PACK[0] = True
         if not outs:
             node = out._fn = Node(self, edges, saved if type(saved) is tuple else tuple(saved), ctx)
             if self.needed_by is not None:
                 node.versions = unchecked(node.versions, self.needed_by, edges)
-            return node
-        node = out._fn = Node(self, edges, tuple([out if s is RESULT else s for s in saved]), ctx)
-        node.saved = tuple([SavedOutput(out, node) if s is RESULT else s for s in saved])
-        node.saved_outputs = outs
+        else:
+            node = out._fn = Node(self, edges, tuple([out if s is RESULT else s for s in saved]), ctx)
+            node.saved = tuple([SavedOutput(out, node) if s is RESULT else s for s in saved])
+            node.saved_outputs = outs
+        if SAVED_HOOKS:
+            DEFER_PACK[0] = False
+            if saved:
+                pack_saved(node, out, self.needed_by)
         return node
 
 
