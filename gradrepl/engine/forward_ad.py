@@ -10,6 +10,7 @@ import numpy as np
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.backward import grad as autograd_grad
 from gradrepl.engine import ops  # noqa: F401 (the op table, installed)
+from gradrepl.engine import signatures
 from gradrepl.engine.ops.registry import REGISTRY
 from gradrepl.engine.ops.shape import view_as
 from gradrepl.engine.ops.sorting import NamedReturn
@@ -49,6 +50,7 @@ def register_namespace(ns, names=None):
         orig = ns.get(name)
         if isinstance(orig, FunctionType):
             ns[name] = wrapper(orig)
+            signatures.register_alias(ns[name], orig)
 
 
 def wrapper(fn):

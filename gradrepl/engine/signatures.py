@@ -152,6 +152,12 @@ def register_functions(namespace, form="function"):
                 pass
 
 
+def register_alias(new, old):
+    """`new` calls `old` (a forward-AD wrapper): known by old's name."""
+    if old in _FUNCTIONS:
+        _FUNCTIONS.setdefault(new, _FUNCTIONS[old])
+
+
 def mismatch(fn, args, kwargs, error):
     """PyTorch's TypeError for this failed call when its argument types fit none of PyTorch's
     signatures of fn; None when they do, when fn is not a torch function or Tensor method, or
