@@ -84,6 +84,7 @@ class FunctionCtx:
         self._non_diff = ()
         self._materialize = True
         self._saved_fwd = None   # save_for_forward's tensors (read as saved_tensors inside jvp)
+        self._packed = False     # _saved went through a saved_tensors_hooks pack hook
         self._in_jvp = False
 
     def __repr__(self):
@@ -109,6 +110,8 @@ class FunctionCtx:
             return self._saved_fwd
         if self._saved is None:
             raise RuntimeError(A.RETAIN_MSG)
+        if self._packed:
+            return tuple([s.tensor() if type(s) is A.Packed else s for s in self._saved])
         return self._saved
 
     @property
@@ -249,6 +252,9 @@ class CustomFunction:
             node = A.Node(self._spec, tuple(A.edge_of(tensor_inputs[i]) for i in positions), (),
                           (ctx, len(args), positions, tuple((args[i]._a.shape, args[i]._a.dtype) for i in positions)))
             node.n_out = len(outs)
+            if A.SAVED_HOOKS and ctx._saved:
+                ctx._saved = A.pack_values(ctx._saved)
+                ctx._packed = True
             fresh = []
             for i, o in enumerate(outs):
                 if type(o) is Tensor:

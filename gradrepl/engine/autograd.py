@@ -102,6 +102,17 @@ def pack_saved(node, output=None, needed_by=None):
     node.saved = tuple(out)
 
 
+def pack_values(values):
+    """A custom Function's save_for_backward tensors through the innermost pack hook."""
+    pack, unpack = SAVED_HOOKS[-1]
+    hooks = SAVED_HOOKS[:]
+    SAVED_HOOKS.clear()
+    try:
+        return tuple([v if getattr(v, "_a", None) is None else Packed(pack(v), unpack, v._ver) for v in values])
+    finally:
+        SAVED_HOOKS[:] = hooks
+
+
 class Node:
     """A backward function: `<MulBackward0 object at 0x...>` for user code."""
 
