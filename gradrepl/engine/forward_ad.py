@@ -10,6 +10,7 @@ import numpy as np
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.backward import grad as autograd_grad
 from gradrepl.engine import ops  # noqa: F401 (the op table, installed)
+from gradrepl.engine.ops import inplace_names
 from gradrepl.engine import signatures
 from gradrepl.engine.ops.registry import REGISTRY
 from gradrepl.engine.ops.shape import view_as
@@ -69,6 +70,26 @@ def wrapper(fn):
     return w
 
 
+def inplace_wrapper(inplace, base):
+    """An in-place op on or with a dual tensor: the values as the in-place op writes them,
+    the tangent of the out-of-place op (self's tangent replaced, as PyTorch's)."""
+    def w(self, *args, **kwargs):
+        if BUSY[0] or not TANGENTS:
+            return inplace(self, *args, **kwargs)
+        duals = tangent_of(self) is not None or any(
+            type(a) is Tensor and tangent_of(a) is not None for a in (*args, *kwargs.values()))
+        if not duals:
+            return inplace(self, *args, **kwargs)
+        tangent = tangent_of(dual_call(base, (self, *args), kwargs))
+        out = inplace(self, *args, **kwargs)
+        if tangent is not None:
+            set_tangent(self, tangent)
+        return out
+    w.__name__ = w.__qualname__ = getattr(inplace, "__name__", "inplace")
+    w.__wrapped__ = inplace
+    return w
+
+
 def _install_wrappers():
     for op in REGISTRY.values():
         for name in op.methods:
@@ -85,10 +106,23 @@ def _install_wrappers():
             setattr(Tensor, name, new)
         for name in op.dunders:
             orig = Tensor.__dict__.get(name)
-            if name in NOT_WRAPPED_DUNDERS or not isinstance(orig, FunctionType):
+            if not isinstance(orig, FunctionType):
+                continue
+            if name in INPLACE_DUNDERS:       # x += dual: __add__'s tangent, __iadd__'s values
+                base = Tensor.__dict__.get("__" + name[3:])
+                if isinstance(base, FunctionType):
+                    _SWAPPED.append((Tensor, name, orig))
+                    setattr(Tensor, name, inplace_wrapper(orig, base))
+                continue
+            if name in NOT_WRAPPED_DUNDERS:
                 continue
             _SWAPPED.append((Tensor, name, orig))
             setattr(Tensor, name, wrapper(orig))
+        for name in inplace_names(op):        # x.mul_(2) on a dual: the method's tangent, in place
+            orig, base = Tensor.__dict__.get(name), Tensor.__dict__.get(name[:-1])
+            if isinstance(orig, FunctionType) and isinstance(base, FunctionType):
+                _SWAPPED.append((Tensor, name, orig))
+                setattr(Tensor, name, inplace_wrapper(orig, base))
 
 
 def _remove_wrappers():

@@ -13,16 +13,16 @@ with fwAD.dual_level():
     print(fwAD.unpack_dual(alt).tangent is direction)
     other = torch.randn(3, 3)
     res = g(dual, other)
-    res
+    print(res)
     jvp = fwAD.unpack_dual(res).tangent
     print(jvp.tolist())
     s = res.sum()
-    s
+    print(s)
     m = torch.tanh(dual).mean(dim=1)
-    m
-    fwAD.unpack_dual(dual @ other.t()).tangent
-    fwAD.unpack_dual(torch.cat([dual, other])[1:4]).tangent
-    fwAD.unpack_dual(other * 2).tangent is None
+    print(m)
+    print(fwAD.unpack_dual(dual @ other.t()).tangent)
+    print(fwAD.unpack_dual(torch.cat([dual, other])[1:4]).tangent)
+    print(fwAD.unpack_dual(other * 2).tangent is None)
 fwAD.unpack_dual(res).tangent is None
 res
 fwAD.unpack_dual(primal)

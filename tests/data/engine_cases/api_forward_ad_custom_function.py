@@ -35,9 +35,9 @@ p = torch.randn(3, 2, dtype=torch.double, requires_grad=True)
 d = torch.randn(3, 2, dtype=torch.double)
 with fwAD.dual_level():
     o = Exp2.apply(fwAD.make_dual(p, d))
-    fwAD.unpack_dual(o).tangent
+    print(fwAD.unpack_dual(o).tangent)
     c = Cube.apply(fwAD.make_dual(p.detach(), d))
-    c
+    print(c)
 torch.autograd.gradcheck(Exp2.apply, (p,), check_forward_ad=True, check_backward_ad=False, check_undefined_grad=False, check_batched_grad=False)
 torch.autograd.gradcheck(Cube.apply, (p,), check_forward_ad=True)
 Cube.apply(p).sum().backward()

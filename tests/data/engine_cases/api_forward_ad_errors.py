@@ -29,6 +29,6 @@ with fwAD.dual_level():
     except RuntimeError as e:
         print(e)
     s = fwAD.make_dual(torch.tensor(2.0, dtype=torch.float64), torch.tensor(0.5, dtype=torch.float64))
-    s * s
-    Twice.apply(torch.ones(2))
-    Twice.apply(fwAD.make_dual(x, torch.ones(3)))
+    print(s * s)
+    print(Twice.apply(torch.ones(2)))
+    print(Twice.apply(fwAD.make_dual(x, torch.ones(3))))
