@@ -826,6 +826,18 @@ def libm_float(name, f64):
     return run
 
 
+def libm_float2(name, f64):
+    """The scalar loop's std::NAME(float, float) over two float32 arrays of one shape."""
+    def run(a, b):
+        lib = _libm()
+        if not lib or a.size > _LIBM_MAX:
+            with np.errstate(all="ignore"):
+                return f64(a.astype(np.float64), b.astype(np.float64)).astype(f32)
+        fn = getattr(lib, name)
+        return np.array([fn(u, v) for u, v in zip(a.ravel().tolist(), b.ravel().tolist())], f32).reshape(a.shape)
+    return run
+
+
 _sinhf_tail = libm_float("sinhf", np.sinh)
 _coshf_tail = libm_float("coshf", np.cosh)
 
@@ -1040,14 +1052,7 @@ def log_softmax_dim(x, dim):
     return (shifted - np.where(mask, logf(total), _logf_tail(total))).reshape(x.shape)
 
 
-def _powf_tail(a, b):
-    """std::pow(float, float): libm's powf element by element (its float64 result rounded
-    once without libm, or for many elements)."""
-    lib = _libm()
-    if not lib or a.size > _LIBM_MAX:
-        return np.power(a.astype(np.float64), b.astype(np.float64)).astype(f32)
-    fn = lib.powf
-    return np.array([fn(u, v) for u, v in zip(a.ravel().tolist(), b.ravel().tolist())], f32).reshape(a.shape)
+_powf_tail = libm_float2("powf", np.power)      # std::pow(float, float)
 
 
 def pow_tensor(x, y):
@@ -1120,13 +1125,7 @@ def _sleef_atan2f(y, x):
     return r.astype(f32)
 
 
-def _atan2f_tail(y, x):
-    """std::atan2(float, float): libm's atan2f (float64 rounded once without it)."""
-    lib = _libm()
-    if not lib or y.size > _LIBM_MAX:
-        return np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(f32)
-    fn = lib.atan2f
-    return np.array([fn(u, v) for u, v in zip(y.ravel().tolist(), x.ravel().tolist())], f32).reshape(y.shape)
+_atan2f_tail = libm_float2("atan2f", np.arctan2)
 
 
 def atan2(y, x):
