@@ -153,9 +153,17 @@ def _gelu_grad2(x, approximate):
     return pdf * (2 - x * x)
 
 
+def _onednn(x):
+    """PyTorch's use_mkldnn for gelu: a contiguous float32 input of more than one element."""
+    return x.dtype == np.float32 and x.size > 1 and x.flags.c_contiguous
+
+
 def _gelu_bw(grad_output, self, approximate):
     if approximate == "tanh" and self.dtype == np.float32 and grad_output.dtype == np.float32:
         return kernels.gelu_tanh_backward(grad_output, self)
+    if approximate == "none" and _onednn(self) and grad_output.dtype == np.float32 \
+            and grad_output.shape == self.shape:
+        return kernels.gelu_erf_dnnl_backward(grad_output, self)
     return grad_output * _out(_gelu_grad(self, approximate), self)
 
 
@@ -194,6 +202,8 @@ def gelu(input, approximate="none"):
     def fn(x):
         if approximate == "tanh" and x.dtype == np.float32:
             return kernels.gelu_tanh(x)
+        if approximate == "none" and _onednn(x):
+            return kernels.gelu_erf_dnnl(x)
         x = _f64(x)
         if approximate == "tanh":
             return 0.5 * x * (1 + np.tanh(_TANH_BETA * (x + _KAPPA * x ** 3)))
