@@ -804,7 +804,7 @@ def _libm():
                 lib = ctypes.CDLL("libm.so.6")
             except OSError:
                 lib = ctypes.CDLL(None)     # the process's own libm symbols
-            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "powf", "atan2f"):
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib
@@ -1344,3 +1344,47 @@ gelu_erf_dnnl = _sleef_unary(_gelu_erf_dnnl_fwd)
 def gelu_erf_dnnl_backward(grad, x):
     grad, x = np.asarray(grad, f32), np.asarray(x, f32)
     return _gelu_erf_dnnl_bwd(grad.ravel(), x.ravel()).reshape(x.shape)
+
+
+# ---------------------------------------------------------------- GELU (erf) without oneDNN
+# A single element or a non-contiguous input goes through PyTorch's own GeluKernelImpl:
+# Vectorized<float>::erf (Abramowitz and Stegun 7.1.26 with Sleef's expf) in the vectorised
+# body, the C library's erff (and expf) in the scalar tail.
+_VEC_ERF_P = f32(0.3275911)
+_VEC_ERF_POLY = tuple(f32(c) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429))
+_GELU_ALPHA = f32(1 / np.sqrt(2))
+_GELU_ERF_BETA = f32(2 / np.sqrt(np.pi) * (1 / np.sqrt(2)) * 0.5)
+_erf64 = np.frompyfunc(__import__("math").erf, 1, 1)
+_erff_tail = libm_float("erff", lambda v: _erf64(v).astype(np.float64))
+
+
+def _vec_erf(v):
+    """Vectorized<float>::erf (AVX512)."""
+    t = _ONE / fma32(_VEC_ERF_P, np.abs(v), _ONE)
+    r = fma32(_VEC_ERF_POLY[4], t, _VEC_ERF_POLY[3])
+    for c in _VEC_ERF_POLY[2::-1]:
+        r = fma32(r, t, c)
+    e = -expf(-(v * v))
+    out = fma32(e * t, r, _ONE)
+    return (out.view(np.uint32) ^ _sign_bits(v)).view(f32)
+
+
+def gelu_erf(x):
+    """GeluKernelImpl (none): x * 0.5 * (1 + erf(x * M_SQRT1_2))."""
+    def make(erf):
+        return lambda v: (v * _HALF) * (_ONE + erf(v * _GELU_ALPHA))
+    with np.errstate(all="ignore"):
+        return _body_and_tail(x, make(_vec_erf), make(_erff_tail), grain=_gelu_grain(x.size))
+
+
+def gelu_erf_backward(grad, x):
+    """GeluBackwardKernelImpl (none): dy * (cdf + x * pdf), cdf = 0.5 * (1 + erf(x * M_SQRT1_2)),
+    pdf = beta * exp(x * x * -0.5)."""
+    def make(erf, exp):
+        def run(g, v):
+            cdf = _HALF * (_ONE + erf(v * _GELU_ALPHA))
+            pdf = _GELU_ERF_BETA * exp((v * v) * f32(-0.5))
+            return g * (cdf + v * pdf)
+        return run
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(grad, x, make(_vec_erf, expf), make(_erff_tail, _exp_glibc))

@@ -164,6 +164,8 @@ def _gelu_bw(grad_output, self, approximate):
     if approximate == "none" and _onednn(self) and grad_output.dtype == np.float32 \
             and grad_output.shape == self.shape:
         return kernels.gelu_erf_dnnl_backward(grad_output, self)
+    if approximate == "none" and self.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.gelu_erf_backward(grad_output, self)
     return grad_output * _out(_gelu_grad(self, approximate), self)
 
 
@@ -204,6 +206,8 @@ def gelu(input, approximate="none"):
             return kernels.gelu_tanh(x)
         if approximate == "none" and _onednn(x):
             return kernels.gelu_erf_dnnl(x)
+        if x.dtype == np.float32:
+            return kernels.gelu_erf(x)
         x = _f64(x)
         if approximate == "tanh":
             return 0.5 * x * (1 + np.tanh(_TANH_BETA * (x + _KAPPA * x ** 3)))
