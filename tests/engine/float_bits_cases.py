@@ -98,6 +98,15 @@ UNARY = {
 # the gradient of sum(f(x) * g) for a fixed g
 BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",
             "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish", "gelu"]
+# transposed inputs whose backward also runs with a gradient of the same (column-major) layout
+SAME_ORDER = ["gelu"]
+
+
+def same_order_grad(a):
+    """The gradient for a transposed input made from `a` (shape (c, r)): laid out as `a`."""
+    return np.random.default_rng(11 + a.size).standard_normal(a.shape).astype(np.float32)
+
+
 # (name, forward over a dim)
 DIM = {
     "cumsum": lambda torch, x, d: torch.cumsum(x, d),

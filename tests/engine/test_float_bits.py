@@ -98,6 +98,20 @@ def test_backward(name, dom, fn, a, tr):
     check(x.grad._a, DATA["backward"][key])
 
 
+def _same_order_cases():
+    for p in _unary_cases():
+        if p.values[0] in C.SAME_ORDER and p.values[4]:
+            yield pytest.param(*p.values, id=p.id)
+
+
+@pytest.mark.parametrize("name,dom,fn,a,tr", list(_same_order_cases()))
+def test_backward_same_order(name, dom, fn, a, tr):
+    """A transposed input with a gradient laid out as it: the vectorised body runs."""
+    x = tensor(dom(a) if dom is not None else a, tr).requires_grad_()
+    fn(torch, F, x).backward(tensor(C.same_order_grad(a), True))
+    check(x.grad._a, DATA["backward_same_order"][f"{name}|T{a.shape[1]}x{a.shape[0]}"])
+
+
 # log_softmax's lanes computed alone (outside the vectors of 16) differ in a few elements:
 # not yet found which of their exp, sum or log PyTorch computes otherwise
 LOG_SOFTMAX_GAPS = {(7, 9), (16, 17), (4, 3, 5)}
