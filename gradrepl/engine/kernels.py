@@ -1349,13 +1349,76 @@ def gelu_erf_dnnl_backward(grad, x):
 # ---------------------------------------------------------------- GELU (erf) without oneDNN
 # A single element or a non-contiguous input goes through PyTorch's own GeluKernelImpl:
 # Vectorized<float>::erf (Abramowitz and Stegun 7.1.26 with Sleef's expf) in the vectorised
-# body, the C library's erff (and expf) in the scalar tail.
+# body, the C library's erff and expf (glibc's, computed as glibc does) in the scalar tail.
 _VEC_ERF_P = f32(0.3275911)
 _VEC_ERF_POLY = tuple(f32(c) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429))
 _GELU_ALPHA = f32(1 / np.sqrt(2))
 _GELU_ERF_BETA = f32(2 / np.sqrt(np.pi) * (1 / np.sqrt(2)) * 0.5)
-_erf64 = np.frompyfunc(__import__("math").erf, 1, 1)
-_erff_tail = libm_float("erff", lambda v: _erf64(v).astype(np.float64))
+# glibc's erff (sysdeps/ieee754/flt-32/s_erff.c up to glibc 2.40: SunPro's erf in float,
+# rational approximations on [0, 0.84375), [0.84375, 1.25), [1.25, 1/0.35), [1/0.35, 6) and
+# two expf calls), every step one float32 rounding, no fused multiply-add; checked against
+# this machine's libm (glibc 2.36) by tests/engine/test_float_bits.py. Computed here rather
+# than called element by element: the non-contiguous case runs whole tensors through it.
+_ERF_ERX, _ERF_EFX = _u32(0x3f58560b, 0x3e0375d4)
+_ERF_PP = _u32(0x3e0375d4, 0xbea66beb, 0xbce9528f, 0xbbbd1489, 0xb7c756b1)
+_ERF_QQ = _u32(0x3f800000, 0x3ecbbbce, 0x3d852a63, 0x3ba68116, 0x390aee49, 0xb684e21a)
+_ERF_PA = _u32(0xbb1acdc6, 0x3ed46805, 0xbebe9208, 0x3ea2fe54, 0xbde31cc2, 0x3d1151b3, 0xbb0df9c0)
+_ERF_QA = _u32(0x3f800000, 0x3dd9f331, 0x3f0a5785, 0x3d931ae7, 0x3e013307, 0x3c5f6e13, 0x3c445aa3)
+_ERF_RA = _u32(0xbc21a093, 0xbf31a0b7, 0xc128f022, 0xc2798057, 0xc322658c, 0xc3389ae7, 0xc2a2932b, 0xc11d077e)
+_ERF_SA = _u32(0x3f800000, 0x419d35ce, 0x4309a863, 0x43d9486f, 0x442158c9, 0x43d6810b, 0x42d9451f,
+               0x40d23f7c, 0xbd777f97)
+_ERF_RB = _u32(0xbc21a092, 0xbf4c9dd4, 0xc18e104b, 0xc320a2ea, 0xc41f6441, 0xc480230b, 0xc3f1c275)
+_ERF_SB = _u32(0x3f800000, 0x41f2b459, 0x43a2e571, 0x44c01759, 0x4547fdbb, 0x451f90ce, 0x43ed43a7, 0xc1b38712)
+_ERF_TINY = f32(1e-30)
+
+
+def _poly32(s, coeffs):
+    """coeffs[0] + s * (coeffs[1] + s * (...)), each step rounded to float32."""
+    acc = np.full(s.shape, coeffs[-1], f32)
+    for c in coeffs[-2::-1]:
+        acc = c + s * acc
+    return acc
+
+
+def _glibc_erff(x):
+    x = np.asarray(x, f32)
+    out = np.empty_like(x)
+    if not x.size:
+        return out
+    ix = x.view(np.uint32) & np.uint32(0x7fffffff)
+    neg = np.signbit(x)
+    a = np.abs(x)
+    with np.errstate(all="ignore"):
+        m = ix >= 0x7f800000                                      # +-1 + 1/x (NaN stays NaN)
+        out[m] = np.where(neg[m], f32(-1), _ONE) + _ONE / x[m]
+        m = ix < 0x04000000                                       # tiny: scaled to keep bits
+        v = x[m]
+        out[m] = f32(0.0625) * (f32(16) * v + (f32(16) * _ERF_EFX) * v)
+        m = (ix >= 0x04000000) & (ix < 0x31800000)                # |x| < 2**-28
+        v = x[m]
+        out[m] = v + _ERF_EFX * v
+        m = (ix >= 0x31800000) & (ix < 0x3f580000)                # |x| < 0.84375
+        v = x[m]
+        z = v * v
+        out[m] = v + v * (_poly32(z, _ERF_PP) / _poly32(z, _ERF_QQ))
+        m = (ix >= 0x3f580000) & (ix < 0x3fa00000)                # |x| < 1.25
+        s = a[m] - _ONE
+        pq = _poly32(s, _ERF_PA) / _poly32(s, _ERF_QA)
+        out[m] = np.where(neg[m], -_ERF_ERX - pq, _ERF_ERX + pq)
+        m = (ix >= 0x40c00000) & (ix < 0x7f800000)                # 6 <= |x| < inf
+        out[m] = np.where(neg[m], _ERF_TINY - _ONE, _ONE - _ERF_TINY)
+        m = (ix >= 0x3fa00000) & (ix < 0x40c00000)                # 1.25 <= |x| < 6
+        v = a[m]
+        s = _ONE / (v * v)
+        near = ix[m] < 0x4036db6e                                 # |x| < 1/0.35
+        rs = np.where(near, _poly32(s, _ERF_RA) / _poly32(s, _ERF_SA), _poly32(s, _ERF_RB) / _poly32(s, _ERF_SB))
+        z = (v.view(np.uint32) & np.uint32(0xfffff000)).view(f32)
+        r = _exp_glibc(-z * z - f32(0.5625)) * _exp_glibc((z - v) * (z + v) + rs)
+        out[m] = np.where(neg[m], r / v - _ONE, _ONE - r / v)
+    return out
+
+
+_erff_tail = _glibc_erff
 
 
 def _vec_erf(v):
