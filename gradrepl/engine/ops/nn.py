@@ -28,7 +28,7 @@ _erf64 = np.frompyfunc(math.erf, 1, 1)
 
 
 def _erf(x):
-    return _erf64(x).astype(np.float64)
+    return np.asarray(_erf64(x), np.float64)      # (a 0-d input gives a Python float)
 
 
 def _f64(a):
