@@ -858,6 +858,17 @@ def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
             x = full
         else:
             x, y = np.broadcast_arrays(x, y)
+    elif x.size > 1:
+        # one value expanded to the other's shape (the gradient of a sum or a mean): every
+        # stride 0, which TensorIterator's loop reads as a scalar beside the other's body
+        if not any(y.strides):
+            full = np.empty_like(x)
+            full[...] = y
+            y = full
+        elif not any(x.strides):
+            full = np.empty_like(y)
+            full[...] = x
+            x = full
     if x.flags.c_contiguous and y.flags.c_contiguous:
         order = "C"
     elif x.flags.f_contiguous and y.flags.f_contiguous:
