@@ -45,7 +45,8 @@ def tensor(a, transposed):
 def main():
     assert torch.backends.cpu.get_cpu_capability() == "AVX512", "record on an AVX512 machine"
     F = torch.nn.functional
-    out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "unary": {}, "backward": {}, "dim": {}}
+    out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "unary": {}, "backward": {}, "backward_same_order": {},
+           "dim": {}}
     for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
         for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
             x = tensor(dom(a) if dom is not None else a, tr)
@@ -55,6 +56,11 @@ def main():
                 g = torch.from_numpy(np.random.default_rng(7 + a.size).standard_normal(a.size).astype(np.float32))
                 fn(torch, F, xg).backward(g.reshape(xg.shape))
                 out["backward"][f"{name}|{key}"] = entry(xg.grad.numpy())
+                if tr and name in C.SAME_ORDER:
+                    # the gradient in the input's memory order: the vectorised body runs
+                    xg.grad = None
+                    fn(torch, F, xg).backward(tensor(C.same_order_grad(a), True))
+                    out["backward_same_order"][f"{name}|{key}"] = entry(xg.grad.numpy())
     for name, fn in C.DIM.items():
         for j, shape in enumerate(C.DIM_SHAPES):
             x = torch.from_numpy(C.dim_input(shape, 50 + j))

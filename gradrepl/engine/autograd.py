@@ -581,7 +581,15 @@ def accumulate_grad(t, g, create_graph, wrap):
         g = np.broadcast_to(g, t._a.shape)
     cur = t._grad
     if cur is None:
-        t._grad = wrap(np.array(g, copy=True))
+        # AccumulateGrad's layout contract: a dense leaf's .grad takes the leaf's strides (a
+        # transposed leaf a transposed gradient) whatever layout the backward produced, any
+        # other leaf's a contiguous one
+        a = t._a
+        out = np.empty_like(a, dtype=g.dtype)
+        if out.strides != a.strides:
+            out = np.empty(a.shape, g.dtype)
+        out[...] = g
+        t._grad = wrap(out)
     elif cur._fn is None and not cur._rg:
         # in place, as PyTorch does outside grad mode: `g = x.grad` keeps seeing the sum
         cur._a += g

@@ -804,7 +804,7 @@ def _libm():
                 lib = ctypes.CDLL("libm.so.6")
             except OSError:
                 lib = ctypes.CDLL(None)     # the process's own libm symbols
-            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "powf", "atan2f"):
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib
@@ -823,6 +823,18 @@ def libm_float(name, f64):
                 return f64(x.astype(np.float64)).astype(f32)
         fn = getattr(lib, name)
         return np.array([fn(v) for v in x.ravel().tolist()], f32).reshape(x.shape)
+    return run
+
+
+def libm_float2(name, f64):
+    """The scalar loop's std::NAME(float, float) over two float32 arrays of one shape."""
+    def run(a, b):
+        lib = _libm()
+        if not lib or a.size > _LIBM_MAX:
+            with np.errstate(all="ignore"):
+                return f64(a.astype(np.float64), b.astype(np.float64)).astype(f32)
+        fn = getattr(lib, name)
+        return np.array([fn(u, v) for u, v in zip(a.ravel().tolist(), b.ravel().tolist())], f32).reshape(a.shape)
     return run
 
 
@@ -858,6 +870,17 @@ def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
             x = full
         else:
             x, y = np.broadcast_arrays(x, y)
+    elif x.size > 1:
+        # one value expanded to the other's shape (the gradient of a sum or a mean): every
+        # stride 0, which TensorIterator's loop reads as a scalar beside the other's body
+        if not any(y.strides):
+            full = np.empty_like(x)
+            full[...] = y
+            y = full
+        elif not any(x.strides):
+            full = np.empty_like(y)
+            full[...] = x
+            x = full
     if x.flags.c_contiguous and y.flags.c_contiguous:
         order = "C"
     elif x.flags.f_contiguous and y.flags.f_contiguous:
@@ -1040,14 +1063,7 @@ def log_softmax_dim(x, dim):
     return (shifted - np.where(mask, logf(total), _logf_tail(total))).reshape(x.shape)
 
 
-def _powf_tail(a, b):
-    """std::pow(float, float): libm's powf element by element (its float64 result rounded
-    once without libm, or for many elements)."""
-    lib = _libm()
-    if not lib or a.size > _LIBM_MAX:
-        return np.power(a.astype(np.float64), b.astype(np.float64)).astype(f32)
-    fn = lib.powf
-    return np.array([fn(u, v) for u, v in zip(a.ravel().tolist(), b.ravel().tolist())], f32).reshape(a.shape)
+_powf_tail = libm_float2("powf", np.power)      # std::pow(float, float)
 
 
 def pow_tensor(x, y):
@@ -1120,13 +1136,7 @@ def _sleef_atan2f(y, x):
     return r.astype(f32)
 
 
-def _atan2f_tail(y, x):
-    """std::atan2(float, float): libm's atan2f (float64 rounded once without it)."""
-    lib = _libm()
-    if not lib or y.size > _LIBM_MAX:
-        return np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(f32)
-    fn = lib.atan2f
-    return np.array([fn(u, v) for u, v in zip(y.ravel().tolist(), x.ravel().tolist())], f32).reshape(y.shape)
+_atan2f_tail = libm_float2("atan2f", np.arctan2)
 
 
 def atan2(y, x):
@@ -1246,3 +1256,209 @@ def mish_backward(grad, x):
     with np.errstate(all="ignore"):
         return _body_and_tail2(grad, x, make(expf, sleef_log1pf, sleef_tanhf),
                                make(_exp_glibc, _log1pf_tail, _tanhf_tail))
+
+
+# ---------------------------------------------------------------- GELU (erf) through oneDNN
+# For a contiguous float32 tensor of more than one element PyTorch's gelu and gelu_backward
+# (approximate='none') call oneDNN's eltwise_gelu_erf (ideep), whose AVX512 JIT code computes
+# erf its own way: the forward a piecewise degree-5 polynomial in |x| picked by x's exponent
+# and two mantissa bits, the backward Abramowitz and Stegun's formula 7.1.26 with oneDNN's own
+# exp. Each vector instruction is one float32 rounding (fused multiply-adds once). The
+# constants are float32 bit patterns.
+def _u32(*bits):
+    return np.array(bits, np.uint32).view(f32)
+
+
+# per degree 0..5, the coefficient of polynomial 0..24 (index 0 is never chosen)
+_GELU_ERF_POLY = tuple(_u32(*row) for row in (
+    (0xa6f2cb94, 0x32827792, 0x3381cc0c, 0x34523d4a, 0x351ac44d, 0x35f36d88, 0x36ee8229, 0x37b8a3bb,
+     0x3867a213, 0x3940033b, 0x3a2a5a1d, 0x3ae35863, 0x3b7828f2, 0x3c08b14b, 0x3c515ed3, 0xbb503236,
+     0xbd8d8e5e, 0xbe8abcd9, 0xbf0c19a2, 0xbeccb328, 0x3e176ced, 0x3f470d99, 0x3f7abb28, 0x3f800000, 0),
+    (0x3f4c422a, 0x3f4c421f, 0x3f4c4207, 0x3f4c41cb, 0x3f4c413b, 0x3f4c3fad, 0x3f4c3a2f, 0x3f4c2d40,
+     0x3f4c146a, 0x3f4bc341, 0x3f4ad08c, 0x3f48f8cf, 0x3f45fac7, 0x3f404e07, 0x3f3b980f, 0x3f48dff3,
+     0x3f78b21b, 0x3fbb0704, 0x40019c32, 0x3fe536d6, 0x3f81331e, 0x3e6c8684, 0x3c98f936, 0, 0x3f800000),
+    (0xb62173f4, 0x3735e4cf, 0x37f2ff89, 0x388c23be, 0x3917535c, 0x39ab2ab0, 0x3a60fadb, 0x3af9b960,
+     0x3b6e5491, 0x3c0a4ec5, 0x3ca5aa8c, 0x3d2138d9, 0x3d8737d4, 0x3ddfb660, 0x3e0f27ab, 0x3d94004b,
+     0xbe0efdeb, 0xbf1d96c3, 0xbf89db58, 0xbf6d9897, 0xbef69fb8, 0xbdc4f8a8, 0xbbde6422, 0, 0),
+    (0xbe081a19, 0xbe084570, 0xbe08639b, 0xbe089837, 0xbe08f409, 0xbe09ab95, 0xbe0b66d0, 0xbe0e400a,
+     0xbe124df8, 0xbe1bde02, 0xbe2f19c9, 0xbe4931bf, 0xbe685fbc, 0xbe89c95f, 0xbe96cbca, 0xbe8044aa,
+     0xbe0550f2, 0x3dcfd6a1, 0x3e94c826, 0x3e79345f, 0x3decec91, 0x3ca46568, 0x3aa1e00a, 0, 0),
+    (0xba3d61db, 0x39f097a3, 0x3a5845dc, 0x3ab1fa35, 0x3b0cefb8, 0x3b653ab6, 0x3bcae527, 0x3c221712,
+     0x3c6c5840, 0x3cc0a703, 0x3d1dcc19, 0x3d63656d, 0x3d955907, 0x3dbf9910, 0x3dd53f69, 0x3db7dcef,
+     0x3d639ebe, 0xba6ede48, 0xbd22be69, 0xbd041cf1, 0xbc64f5ab, 0xbb097a32, 0xb8ebf380, 0, 0),
+    (0x3cb7d80c, 0x3c9b6050, 0x3c978d11, 0x3c92e850, 0x3c8d058b, 0x3c848454, 0x3c6cd623, 0x3c4c824b,
+     0x3c2a7935, 0x3be0b390, 0x3b0651ac, 0xbb232f53, 0xbbd42fa0, 0xbc2c5366, 0xbc492c9e, 0xbc2a7aa6,
+     0xbbd55d04, 0xba823a76, 0x3b102aa8, 0x3ae25a7e, 0x3a31f792, 0x38b84375, 0x3689bb5a, 0, 0)))
+_GELU_ERF_IDX_BIAS = np.uint32(0xc21fffff)
+_GELU_ERF_RBOUND = _u32(0x40b15cee)[0]
+_AS_P, _AS_SQRT1_2, _AS_1_SQRTPI = _u32(0x3ea7ba05, 0x3f3504f3, 0x3f106eba)
+_AS_POLY = _u32(0x3e827906, 0xbe91a98e, 0x3fb5f0e3, 0xbfba00e3, 0x3f87dc22)
+_DNNL_LOG2E, _DNNL_LN2, _DNNL_LN_MAX, _DNNL_LN_MIN = _u32(0x3fb8aa3b, 0x3f317218, 0x42b17218, 0xc2aeac50)
+_DNNL_EXP_POLY = _u32(0x3f7ffffb, 0x3efffee3, 0x3e2aad40, 0x3d2b9d0d, 0x3c07cfce)
+_SIGN = np.uint32(0x80000000)
+_ONE, _HALF = f32(1), f32(0.5)
+
+
+def _sign_bits(v):
+    return v.view(np.uint32) & _SIGN
+
+
+def _dnnl_exp(v):
+    """oneDNN's exp_compute_vector_fwd: 2 * 2**(n-1) * p(r), n = floor(x*log2e + 0.5)."""
+    under = v < _DNNL_LN_MIN
+    v = np.maximum(np.minimum(v, _DNNL_LN_MAX), _DNNL_LN_MIN)     # minps/maxps: NaN takes the bound
+    fx = np.floor(v * _DNNL_LOG2E + _HALF)
+    r = fma32(-fx, _DNNL_LN2, v)
+    n = (fx - _ONE).astype(np.int32)
+    scale = ((n + 127) << 23).astype(np.int32).view(f32)
+    scale[under] = 0
+    p = np.full(v.shape, _DNNL_EXP_POLY[4], f32)
+    for c in _DNNL_EXP_POLY[3::-1]:
+        p = fma32(p, r, c)
+    p = fma32(p, r, _ONE)
+    return p * scale * f32(2)
+
+
+def _gelu_erf_dnnl_fwd(x):
+    with np.errstate(all="ignore"):
+        pos = np.abs(x)
+        idx = ((pos.view(np.uint32) + _GELU_ERF_IDX_BIAS).view(np.int32) >> 21)
+        idx = np.clip(idx, 1, 24)
+        idx[_GELU_ERF_RBOUND < pos] = 23
+        coeff = [c[idx] for c in _GELU_ERF_POLY]
+        pol = coeff[5]
+        for c in coeff[4::-1]:
+            pol = fma32(pol, pos, c)
+        pol = (pol.view(np.uint32) ^ _sign_bits(x)).view(f32)
+        return (x * (pol + _ONE)) * _HALF
+
+
+def _gelu_erf_dnnl_bwd(g, x):
+    with np.errstate(all="ignore"):
+        r = x * _AS_SQRT1_2
+        q = _dnnl_exp(-(r * r))
+        t = (r * _AS_1_SQRTPI) * q
+        w = _ONE / fma32(_AS_P, np.abs(r), _ONE)
+        s = -q * w
+        pol = np.full(x.shape, _AS_POLY[4], f32)
+        for c in _AS_POLY[3::-1]:
+            pol = fma32(pol, w, c)
+        erf = fma32(s, pol, _ONE)
+        erf = (erf.view(np.uint32) ^ _sign_bits(r)).view(f32)
+        return g * fma32(erf, _HALF, t + _HALF)
+
+
+gelu_erf_dnnl = _sleef_unary(_gelu_erf_dnnl_fwd)
+
+
+def gelu_erf_dnnl_backward(grad, x):
+    grad, x = np.asarray(grad, f32), np.asarray(x, f32)
+    return _gelu_erf_dnnl_bwd(grad.ravel(), x.ravel()).reshape(x.shape)
+
+
+# ---------------------------------------------------------------- GELU (erf) without oneDNN
+# A single element or a non-contiguous input goes through PyTorch's own GeluKernelImpl:
+# Vectorized<float>::erf (Abramowitz and Stegun 7.1.26 with Sleef's expf) in the vectorised
+# body, the C library's erff and expf (glibc's, computed as glibc does) in the scalar tail.
+_VEC_ERF_P = f32(0.3275911)
+_VEC_ERF_POLY = tuple(f32(c) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429))
+_GELU_ALPHA = f32(1 / np.sqrt(2))
+_GELU_ERF_BETA = f32(2 / np.sqrt(np.pi) * (1 / np.sqrt(2)) * 0.5)
+# glibc's erff (sysdeps/ieee754/flt-32/s_erff.c up to glibc 2.40: SunPro's erf in float,
+# rational approximations on [0, 0.84375), [0.84375, 1.25), [1.25, 1/0.35), [1/0.35, 6) and
+# two expf calls), every step one float32 rounding, no fused multiply-add; checked against
+# this machine's libm (glibc 2.36) by tests/engine/test_float_bits.py. Computed here rather
+# than called element by element: the non-contiguous case runs whole tensors through it.
+_ERF_ERX, _ERF_EFX = _u32(0x3f58560b, 0x3e0375d4)
+_ERF_PP = _u32(0x3e0375d4, 0xbea66beb, 0xbce9528f, 0xbbbd1489, 0xb7c756b1)
+_ERF_QQ = _u32(0x3f800000, 0x3ecbbbce, 0x3d852a63, 0x3ba68116, 0x390aee49, 0xb684e21a)
+_ERF_PA = _u32(0xbb1acdc6, 0x3ed46805, 0xbebe9208, 0x3ea2fe54, 0xbde31cc2, 0x3d1151b3, 0xbb0df9c0)
+_ERF_QA = _u32(0x3f800000, 0x3dd9f331, 0x3f0a5785, 0x3d931ae7, 0x3e013307, 0x3c5f6e13, 0x3c445aa3)
+_ERF_RA = _u32(0xbc21a093, 0xbf31a0b7, 0xc128f022, 0xc2798057, 0xc322658c, 0xc3389ae7, 0xc2a2932b, 0xc11d077e)
+_ERF_SA = _u32(0x3f800000, 0x419d35ce, 0x4309a863, 0x43d9486f, 0x442158c9, 0x43d6810b, 0x42d9451f,
+               0x40d23f7c, 0xbd777f97)
+_ERF_RB = _u32(0xbc21a092, 0xbf4c9dd4, 0xc18e104b, 0xc320a2ea, 0xc41f6441, 0xc480230b, 0xc3f1c275)
+_ERF_SB = _u32(0x3f800000, 0x41f2b459, 0x43a2e571, 0x44c01759, 0x4547fdbb, 0x451f90ce, 0x43ed43a7, 0xc1b38712)
+_ERF_TINY = f32(1e-30)
+
+
+def _poly32(s, coeffs):
+    """coeffs[0] + s * (coeffs[1] + s * (...)), each step rounded to float32."""
+    acc = np.full(s.shape, coeffs[-1], f32)
+    for c in coeffs[-2::-1]:
+        acc = c + s * acc
+    return acc
+
+
+def _glibc_erff(x):
+    x = np.asarray(x, f32)
+    out = np.empty_like(x)
+    if not x.size:
+        return out
+    ix = x.view(np.uint32) & np.uint32(0x7fffffff)
+    neg = np.signbit(x)
+    a = np.abs(x)
+    with np.errstate(all="ignore"):
+        m = ix >= 0x7f800000                                      # +-1 + 1/x (NaN stays NaN)
+        out[m] = np.where(neg[m], f32(-1), _ONE) + _ONE / x[m]
+        m = ix < 0x04000000                                       # tiny: scaled to keep bits
+        v = x[m]
+        out[m] = f32(0.0625) * (f32(16) * v + (f32(16) * _ERF_EFX) * v)
+        m = (ix >= 0x04000000) & (ix < 0x31800000)                # |x| < 2**-28
+        v = x[m]
+        out[m] = v + _ERF_EFX * v
+        m = (ix >= 0x31800000) & (ix < 0x3f580000)                # |x| < 0.84375
+        v = x[m]
+        z = v * v
+        out[m] = v + v * (_poly32(z, _ERF_PP) / _poly32(z, _ERF_QQ))
+        m = (ix >= 0x3f580000) & (ix < 0x3fa00000)                # |x| < 1.25
+        s = a[m] - _ONE
+        pq = _poly32(s, _ERF_PA) / _poly32(s, _ERF_QA)
+        out[m] = np.where(neg[m], -_ERF_ERX - pq, _ERF_ERX + pq)
+        m = (ix >= 0x40c00000) & (ix < 0x7f800000)                # 6 <= |x| < inf
+        out[m] = np.where(neg[m], _ERF_TINY - _ONE, _ONE - _ERF_TINY)
+        m = (ix >= 0x3fa00000) & (ix < 0x40c00000)                # 1.25 <= |x| < 6
+        v = a[m]
+        s = _ONE / (v * v)
+        near = ix[m] < 0x4036db6e                                 # |x| < 1/0.35
+        rs = np.where(near, _poly32(s, _ERF_RA) / _poly32(s, _ERF_SA), _poly32(s, _ERF_RB) / _poly32(s, _ERF_SB))
+        z = (v.view(np.uint32) & np.uint32(0xfffff000)).view(f32)
+        r = _exp_glibc(-z * z - f32(0.5625)) * _exp_glibc((z - v) * (z + v) + rs)
+        out[m] = np.where(neg[m], r / v - _ONE, _ONE - r / v)
+    return out
+
+
+_erff_tail = _glibc_erff
+
+
+def _vec_erf(v):
+    """Vectorized<float>::erf (AVX512)."""
+    t = _ONE / fma32(_VEC_ERF_P, np.abs(v), _ONE)
+    r = fma32(_VEC_ERF_POLY[4], t, _VEC_ERF_POLY[3])
+    for c in _VEC_ERF_POLY[2::-1]:
+        r = fma32(r, t, c)
+    e = -expf(-(v * v))
+    out = fma32(e * t, r, _ONE)
+    return (out.view(np.uint32) ^ _sign_bits(v)).view(f32)
+
+
+def gelu_erf(x):
+    """GeluKernelImpl (none): x * 0.5 * (1 + erf(x * M_SQRT1_2))."""
+    def make(erf):
+        return lambda v: (v * _HALF) * (_ONE + erf(v * _GELU_ALPHA))
+    with np.errstate(all="ignore"):
+        return _body_and_tail(x, make(_vec_erf), make(_erff_tail), grain=_gelu_grain(x.size))
+
+
+def gelu_erf_backward(grad, x):
+    """GeluBackwardKernelImpl (none): dy * (cdf + x * pdf), cdf = 0.5 * (1 + erf(x * M_SQRT1_2)),
+    pdf = beta * exp(x * x * -0.5); cdf + x * pdf fused in the vectorised body, not in the
+    scalar loop (both measured)."""
+    def make(erf, exp, fused):
+        def run(g, v):
+            cdf = _HALF * (_ONE + erf(v * _GELU_ALPHA))
+            pdf = _GELU_ERF_BETA * exp((v * v) * f32(-0.5))
+            return g * (fma32(v, pdf, cdf) if fused else cdf + v * pdf)
+        return run
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(grad, x, make(_vec_erf, expf, True), make(_erff_tail, _exp_glibc, False))

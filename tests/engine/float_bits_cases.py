@@ -92,10 +92,21 @@ UNARY = {
     "sub_alpha": (None, lambda torch, F, x: torch.sub(x, x * 0.7, alpha=2.5)),
     "addcmul": (None, lambda torch, F, x: torch.addcmul(x, x * 0.3, x + 1, value=0.7)),
     "addcdiv": (None, lambda torch, F, x: torch.addcdiv(x, x * 0.3, x + 1, value=0.7)),
+    # contiguous inputs of more than one element: oneDNN's gelu_erf; the others PyTorch's kernel
+    "gelu": (None, _functional("gelu")),
 }
 # the gradient of sum(f(x) * g) for a fixed g
 BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",
-            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish"]
+            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish", "gelu"]
+# transposed inputs whose backward also runs with a gradient of the same (column-major) layout
+SAME_ORDER = ["gelu"]
+
+
+def same_order_grad(a):
+    """The gradient for a transposed input made from `a` (shape (c, r)): laid out as `a`."""
+    return np.random.default_rng(11 + a.size).standard_normal(a.shape).astype(np.float32)
+
+
 # (name, forward over a dim)
 DIM = {
     "cumsum": lambda torch, x, d: torch.cumsum(x, d),

@@ -97,6 +97,20 @@ def test_backward(name, dom, fn, a, tr):
     check(x.grad._a, DATA["backward"][key])
 
 
+def _same_order_cases():
+    for p in _unary_cases():
+        if p.values[0] in C.SAME_ORDER and p.values[4]:
+            yield pytest.param(*p.values, id=p.id)
+
+
+@pytest.mark.parametrize("name,dom,fn,a,tr", list(_same_order_cases()))
+def test_backward_same_order(name, dom, fn, a, tr):
+    """A transposed input with a gradient laid out as it: the vectorised body runs."""
+    x = tensor(dom(a) if dom is not None else a, tr).requires_grad_()
+    fn(torch, F, x).backward(tensor(C.same_order_grad(a), True))
+    check(x.grad._a, DATA["backward_same_order"][f"{name}|T{a.shape[1]}x{a.shape[0]}"])
+
+
 # log_softmax's lanes computed alone (outside the vectors of 16) differ in a few elements:
 # not yet found which of their exp, sum or log PyTorch computes otherwise
 LOG_SOFTMAX_GAPS = {(7, 9), (16, 17), (4, 3, 5)}
@@ -137,3 +151,19 @@ def test_scalar_tail_without_libm(monkeypatch):
     monkeypatch.setattr(K, "_LIBM", [False])
     x = np.array([0.5, -1.25, 3.0], np.float32)
     assert K.sinhf(x).tolist() == np.sinh(x.astype(np.float64)).astype(np.float32).tolist()
+
+
+def test_glibc_erff_is_libms():
+    """kernels._glibc_erff (gelu's scalar loop) against this machine's libm erff, element by
+    element: every branch (tiny, |x| < 0.84375, < 1.25, < 1/0.35, < 6, beyond, inf, NaN)."""
+    lib = K._libm()
+    if not lib:
+        pytest.skip("no C library")
+    rng = np.random.default_rng(4)
+    x = np.concatenate([rng.integers(0, 2 ** 32, 20000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+                        (rng.standard_normal(20000) * 3).astype(np.float32),
+                        np.array([0, -0.0, 1e-40, -3e-39, 2e-9, 0.84375, -1.25, 2.857142, 6, -6, np.inf, -np.inf, np.nan],
+                                 np.float32)])
+    want = np.array([lib.erff(v) for v in x.tolist()], np.float32)
+    got = K._glibc_erff(x)
+    assert canonical(got).view(np.uint32).tolist() == canonical(want).view(np.uint32).tolist()

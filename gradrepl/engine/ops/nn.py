@@ -14,7 +14,7 @@ from gradrepl.engine import kernels, mkl
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.inplace import inplace
-from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, leaky_relu
+from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, exp_kernel, leaky_relu
 from gradrepl.engine.summation import THREADS
 from gradrepl.engine.ops.linalg import mm_mat1_backward, mm_mat2_backward
 from gradrepl.engine.ops.loss import reduce_loss
@@ -28,7 +28,7 @@ _erf64 = np.frompyfunc(math.erf, 1, 1)
 
 
 def _erf(x):
-    return _erf64(x).astype(np.float64)
+    return np.asarray(_erf64(x), np.float64)      # (a 0-d input gives a Python float)
 
 
 def _f64(a):
@@ -149,13 +149,26 @@ def _gelu_grad2(x, approximate):
         t = np.tanh(u) if arrays else u.tanh()
         k = (1 + x * x * (3 * _KAPPA)) * _TANH_BETA
         return (1 - t * t) * (k - x * t * k * k + x * x * (3 * _TANH_BETA * _KAPPA))
-    pdf = (np.exp(x * x * -0.5) if arrays else (x * x * -0.5).exp()) * _BETA
-    return pdf * (2 - x * x)
+    # gelu_double_backward: pdf = kBeta * exp(-0.5 * x*x); 2 * pdf - x*x * pdf, each step
+    # one tensor op (in float32 for float32 tensors: exp is MKL's, as torch.exp)
+    sq = x * x
+    pdf = (exp_kernel(sq * -0.5) if arrays else (sq * -0.5).exp()) * _BETA
+    return pdf * 2 - sq * pdf
+
+
+def _onednn(x):
+    """PyTorch's use_mkldnn for gelu: a contiguous float32 input of more than one element."""
+    return x.dtype == np.float32 and x.size > 1 and x.flags.c_contiguous
 
 
 def _gelu_bw(grad_output, self, approximate):
     if approximate == "tanh" and self.dtype == np.float32 and grad_output.dtype == np.float32:
         return kernels.gelu_tanh_backward(grad_output, self)
+    if approximate == "none" and _onednn(self) and grad_output.dtype == np.float32 \
+            and grad_output.shape == self.shape:
+        return kernels.gelu_erf_dnnl_backward(grad_output, self)
+    if approximate == "none" and self.dtype == np.float32 and grad_output.dtype == np.float32:
+        return kernels.gelu_erf_backward(grad_output, self)
     return grad_output * _out(_gelu_grad(self, approximate), self)
 
 
@@ -168,7 +181,12 @@ def GeluBackwardBackward0(grad, xp, node, grad_output, self, approximate):
     if e[0] is not None:
         g_out = gelu_backward(grad, self, approximate) if xp.tensors else _gelu_bw(grad, self, approximate)
     if e[1] is not None:
-        d2 = _gelu_grad2(self, approximate) if xp.tensors else _out(_gelu_grad2(_f64(self), approximate), self)
+        if xp.tensors:
+            d2 = _gelu_grad2(self, approximate)
+        elif approximate == "none" and self.dtype == np.float32:
+            d2 = _gelu_grad2(self, approximate)
+        else:
+            d2 = _out(_gelu_grad2(_f64(self), approximate), self)
         g_self = grad * grad_output * d2
     return (g_out, g_self)
 
@@ -194,6 +212,10 @@ def gelu(input, approximate="none"):
     def fn(x):
         if approximate == "tanh" and x.dtype == np.float32:
             return kernels.gelu_tanh(x)
+        if approximate == "none" and _onednn(x):
+            return kernels.gelu_erf_dnnl(x)
+        if x.dtype == np.float32:
+            return kernels.gelu_erf(x)
         x = _f64(x)
         if approximate == "tanh":
             return 0.5 * x * (1 + np.tanh(_TANH_BETA * (x + _KAPPA * x ** 3)))

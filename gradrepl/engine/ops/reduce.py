@@ -76,14 +76,20 @@ def sum(self, dim=None, keepdim=None, dtype=None):
 
 @rule("MeanBackward0", ("self",), ("grad.expand(self.sizes()) / self.numel()",), ctx=("shape",))
 def MeanBackward0(grad, xp, shape):
-    return (xp.expand(grad / int(np.prod(shape)), shape),)
+    return (_divided(xp, xp.expand(grad / int(np.prod(shape)), shape)),)
+
+
+def _divided(xp, g):
+    """PyTorch divides the expanded gradient: a new contiguous tensor, not an expanded one
+    (element-wise backward kernels after it take their scalar loop on a transposed input)."""
+    return g if xp.tensors else np.ascontiguousarray(g)
 
 
 @rule("MeanBackward1", ("self",), ("grad.unsqueeze(dim).expand(self.sizes()) / (number of elements reduced)",),
       ctx=("shape", "dims", "keepdim"))
 def MeanBackward1(grad, xp, shape, dims, keepdim):
     n = int(np.prod([shape[d] for d in dims])) if dims else 1
-    return (_unreduce(grad / n, xp, shape, dims, keepdim),)
+    return (_divided(xp, _unreduce(grad / n, xp, shape, dims, keepdim)),)
 
 
 def reduce_mean(a, dim=None, keepdim=False, dtype=None):
