@@ -327,7 +327,7 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
         root_edges.append(e)
 
     # Which nodes are reachable, and how many edges lead into each (iterative: deep graphs are fine).
-    stack = [n for n, _ in root_edges]
+    stack = list(dict.fromkeys([n for n, _ in root_edges]))   # two outputs of one node: one root node
     deps = dict.fromkeys(stack, 0)     # a node is in deps once it is reached
     while stack:
         n = stack.pop()

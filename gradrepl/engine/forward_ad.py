@@ -201,10 +201,16 @@ def dual_call(fn, args, kwargs):
                 if g is not None:
                     term = (g * t).sum()
                     total = term if total is None else total + term
-            js = (autograd_grad([total], us, allow_unused=True) if total is not None and total.requires_grad
-                  else (None,) * len(us))
+            # a tangent keeps its own graph when the primal's does (PyTorch's tangents are
+            # differentiable: tangent=tensor(..., grad_fn=<AddBackward0>))
+            js = (autograd_grad([total], us, create_graph=keep, allow_unused=True)
+                  if total is not None and total.requires_grad else (None,) * len(us))
             for o, j in zip(fresh, js):
-                set_tangent(o, _new(np.zeros_like(o._a)) if j is None else _new(j._a))
+                if j is None:
+                    j = _new(np.zeros_like(o._a))
+                elif not (keep and j.requires_grad):
+                    j = _new(j._a)
+                set_tangent(o, j)
         for s in fakes:
             s._rg = False
         if not keep:
@@ -297,9 +303,9 @@ class UnpackedDualTensor(NamedReturn):
 def unpack_dual(tensor, *, level=None):
     if type(tensor) is not Tensor:
         return UnpackedDualTensor((tensor, None))
-    tangent = tangent_of(tensor) if TANGENTS else None
-    if LEVEL[0] is None or tangent is None:
+    if LEVEL[0] is None:
         return UnpackedDualTensor((tensor, None))
+    tangent = tangent_of(tensor) if TANGENTS else None    # inside a level the primal is a view
     BUSY[0] = True
     try:
         primal = view_as(tensor, tensor)
