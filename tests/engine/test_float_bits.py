@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from gradrepl.engine import kernels as K
-from gradrepl.engine.api import TORCH
 from gradrepl.engine.tensor import _new
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -23,17 +22,6 @@ C = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(C)
 
 
-class _NS:
-    def __init__(self, d):
-        self._d = d
-
-    def __getattr__(self, name):
-        v = self._d[name]
-        return _NS(v) if isinstance(v, dict) else v
-
-
-torch = _NS(TORCH)
-F = torch.nn.functional
 
 
 @pytest.fixture(autouse=True)
@@ -69,10 +57,10 @@ def _unary_cases():
 
 
 @pytest.mark.parametrize("name,dom,fn,a,tr", list(_unary_cases()))
-def test_forward(name, dom, fn, a, tr):
+def test_forward(name, dom, fn, a, tr, torch):
     x = tensor(dom(a) if dom is not None else a, tr)
     key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
-    check(fn(torch, F, x)._a, DATA["unary"][key])
+    check(fn(torch, torch.nn.functional, x)._a, DATA["unary"][key])
 
 
 # a transposed input with a row-major gradient: PyTorch's loop is all scalar, libm's mish
@@ -89,10 +77,10 @@ def _backward_cases():
 
 
 @pytest.mark.parametrize("name,dom,fn,a,tr", list(_backward_cases()))
-def test_backward(name, dom, fn, a, tr):
+def test_backward(name, dom, fn, a, tr, torch):
     x = tensor(dom(a) if dom is not None else a, tr).requires_grad_()
     g = _new(np.random.default_rng(7 + a.size).standard_normal(a.size).astype(np.float32))
-    fn(torch, F, x).backward(g.reshape(*x.shape))
+    fn(torch, torch.nn.functional, x).backward(g.reshape(*x.shape))
     key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
     check(x.grad._a, DATA["backward"][key])
 
@@ -104,10 +92,10 @@ def _same_order_cases():
 
 
 @pytest.mark.parametrize("name,dom,fn,a,tr", list(_same_order_cases()))
-def test_backward_same_order(name, dom, fn, a, tr):
+def test_backward_same_order(name, dom, fn, a, tr, torch):
     """A transposed input with a gradient laid out as it: the vectorised body runs."""
     x = tensor(dom(a) if dom is not None else a, tr).requires_grad_()
-    fn(torch, F, x).backward(tensor(C.same_order_grad(a), True))
+    fn(torch, torch.nn.functional, x).backward(tensor(C.same_order_grad(a), True))
     check(x.grad._a, DATA["backward_same_order"][f"{name}|T{a.shape[1]}x{a.shape[0]}"])
 
 
@@ -125,7 +113,7 @@ def _dim_cases():
 
 
 @pytest.mark.parametrize("name,j,shape", list(_dim_cases()))
-def test_dim_ops(name, j, shape):
+def test_dim_ops(name, j, shape, torch):
     x = _new(C.dim_input(shape, 50 + j))
     for d in range(len(shape)):
         check(C.DIM[name](torch, x, d)._a, DATA["dim"][f"{name}|{shape}|{d}"])
