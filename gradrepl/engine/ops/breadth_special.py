@@ -1,0 +1,624 @@
+"""torch.special's orthogonal polynomials, Bessel and Airy functions, spherical_bessel_j0,
+round and the Hurwitz zeta function (issue 14).
+
+Only zeta is differentiable in PyTorch (in its second argument; SpecialZetaBackward0/1/2):
+the other outputs never require grad.
+
+The polynomials run PyTorch's recurrences in the input's dtype, step by step, with its
+special cases (|x| == 1, the trigonometric closed forms for large n), so float32 results
+round as PyTorch's do. The Bessel functions are evaluated in float64 and rounded once:
+for |x| < 25 from trapezoidal sums of their integral representations (exponentially
+accurate for periodic and for doubly-exponentially decaying integrands; Y0 and Y1 from
+Neumann's series in J_m), beyond from Hankel's asymptotic expansions (whose smallest term
+is about exp(-2|x|)). PyTorch evaluates Cephes' rational approximations in the input's
+dtype, so float32 results may differ from its in the last bit; its float64 J and Y are
+accurate to about 1e-8 (1e-7 beyond |x| = 5), gradrepl's to rounding. Ai(x) comes from
+K_(1/3) for x > 1, from its power series on [-8, 1] and from its oscillating expansion
+below. zeta is Euler-Maclaurin's sum in float64, as PyTorch's (double for float32 too).
+"""
+import math
+
+import numpy as np
+
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.kernels import libm_float
+from gradrepl.engine.ops.common import result
+from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.special import SPECIAL
+from gradrepl.engine.rng import _fma64
+from gradrepl.engine.rounding import fma32
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import pytype
+
+_CHUNK = 4096          # elements per block of the quadratures (their grids are elements x nodes)
+_ASYMPTOTIC = 25.0     # |x| from which Hankel's expansions are used
+_EULER = 0.5772156649015329
+
+
+# ================================================================ operands
+def _unary_operand(x, name):
+    if type(x) is not Tensor:
+        raise TypeError(f"special_{name}(): argument 'input' (position 1) must be Tensor, not {pytype(x)}")
+    a = x._a
+    if a.dtype.kind not in "fV":
+        a = a.astype(D.DEFAULT_FLOAT[0].np)
+    return a
+
+
+def _number(v):
+    return isinstance(v, (bool, int, float))
+
+
+def _binary_operands(x, n, name):
+    """PyTorch's (Tensor x, Tensor n), (Number x, Tensor n), (Tensor x, Number n): both in
+    the promoted floating dtype."""
+    if not (type(x) is Tensor or type(n) is Tensor) or not (type(x) is Tensor or _number(x)) \
+            or not (type(n) is Tensor or _number(n)):
+        raise TypeError(f"special_{name}() received an invalid combination of arguments - got "
+                        f"({pytype(x)}, {pytype(n)}), but expected one of:\n"
+                        " * (Tensor x, Tensor n, *, Tensor out = None)\n"
+                        " * (Number x, Tensor n, *, Tensor out = None)\n"
+                        " * (Tensor x, Number n, *, Tensor out = None)")
+    dt = D.result_type((x, n))
+    if not dt.is_floating_point:
+        dt = D.DEFAULT_FLOAT[0]
+    xa = np.asarray(x._a if type(x) is Tensor else x).astype(dt.np)
+    na = np.asarray(n._a if type(n) is Tensor else n).astype(dt.np)
+    xa, na = np.broadcast_arrays(xa, na)
+    return xa, na
+
+
+def _degrees(n):
+    """static_cast<int64_t>(n): truncation; NaN and infinities become negative (x86's
+    conversion gives INT64_MIN), so their polynomials are 0."""
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(n) | (np.abs(n) >= 2.0 ** 62)
+        return np.where(bad, -1, np.trunc(np.where(bad, 0, n))).astype(np.int64)
+
+
+_LIBM_NAMES = {np.arccos: "acosf", np.cos: "cosf", np.sin: "sinf"}
+
+
+def _f(dt, fn, x):
+    """std::acos & co. in dtype dt: the C library's float function for float32 (not always
+    correctly rounded), float64 otherwise."""
+    x = np.asarray(x)
+    if dt == np.float32:
+        return libm_float(_LIBM_NAMES[fn], fn)(x.astype(np.float32))
+    with np.errstate(all="ignore"):
+        return fn(x.astype(np.float64)).astype(dt)
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once: GCC contracts PyTorch's `a * b - c` of these kernels into a
+    fused multiply-add (in float64 as in float32)."""
+    if np.result_type(a, b, c) == np.float32:
+        return fma32(*np.broadcast_arrays(np.asarray(a, np.float32), np.asarray(b, np.float32),
+                                          np.asarray(c, np.float32)))
+    return _fma64(a, b, c)
+
+
+# ================================================================ the polynomials
+def _recurrence(x, k, q1, step, run, nan_stop):
+    """q_1 = q1, q_{i+1} = step(x, i as x's dtype, q_i, q_{i-1}) for i = 1 .. k - 1 where run."""
+    dt = x.dtype
+    p = np.ones_like(x)
+    q = q1.copy()
+    count = np.where(run, k - 1, 0)
+    top = int(count.max()) if count.size else 0
+    with np.errstate(all="ignore"):
+        for i in range(1, top + 1):
+            active = count >= i
+            if nan_stop:
+                active &= ~np.isnan(q)
+            if not active.any():
+                break
+            r = step(x, dt.type(i), q, p)
+            p = np.where(active, q, p)
+            q = np.where(active, r, q)
+    return q
+
+
+def _polynomial(name, cases, first, step, nan_stop=True, limit=None):
+    """cases(x, n, dt) -> (mask, value) pairs in PyTorch's order; then n == 0 gives 1,
+    n == 1 first(x), larger n the recurrence (limit: n above it gives NaN, by dtype)."""
+    def forward(x, n, *, out=None):
+        x, nn = _binary_operands(x, n, name)
+        k = _degrees(nn)
+        dt = x.dtype
+        res = np.empty(x.shape, dt)
+        done = np.zeros(x.shape, bool)
+        with np.errstate(all="ignore"):
+            q1 = np.asarray(first(x), dt)
+            pairs = list(cases(x, k, dt)) + [(k == 0, 1), (k == 1, q1)]
+            if limit is not None:
+                pairs.append((k > limit[dt.itemsize], np.nan))
+            for mask, value in pairs:
+                take = mask & ~done
+                res[take] = np.broadcast_to(np.asarray(value).astype(dt), x.shape)[take]
+                done |= take
+        run = ~done
+        if run.any():
+            res[run] = _recurrence(x, k, q1, step, run, nan_stop)[run]
+        return _new(res)
+    forward.__name__ = forward.__qualname__ = name
+    declare("special_" + name, forward, method=False, function=False)
+    SPECIAL[name] = forward
+    return forward
+
+
+def _T(dt, v):
+    return np.asarray(v).astype(dt)
+
+
+def _by_parity(k, dt, even, odd):
+    return np.where(k % 2 == 0, _T(dt, even), _T(dt, odd))
+
+
+def _t_closed(y, k, dt):
+    return _f(dt, np.cos, _T(dt, k) * _f(dt, np.arccos, y))
+
+
+def _u_closed(y, k, dt):
+    ac = _f(dt, np.arccos, y)
+    s = _f(dt, np.sin, ac)
+    n1 = _T(dt, k + 1)
+    return np.where(s != 0, _f(dt, np.sin, n1 * ac) / s, n1 * _f(dt, np.cos, n1 * ac) / y)
+
+
+def _v_closed(y, k, dt):
+    ac = _f(dt, np.arccos, y)
+    half = ac / dt.type(2)
+    two = _T(dt, k + k + 1)
+    return np.where(_f(dt, np.sin, half) != 1, _f(dt, np.cos, (_T(dt, k) + dt.type(0.5)) * ac) / _f(dt, np.cos, half),
+                    _by_parity(k, dt, two, -two))
+
+
+def _w_closed(y, k, dt, otherwise):
+    ac = _f(dt, np.arccos, y)
+    half = ac / dt.type(2)
+    return np.where(_f(dt, np.cos, half) != 1, _f(dt, np.sin, (_T(dt, k) + dt.type(0.5)) * ac) / _f(dt, np.sin, half),
+                    otherwise)
+
+
+def _cheb_step(x, kf, q, p):
+    return _fma(x + x, q, -p)
+
+
+def _shifted(x):
+    return x + x - x.dtype.type(1)
+
+
+def _shifted_step(x, kf, q, p):
+    y = _shifted(x)
+    return _fma(y + y, q, -p)
+
+
+def _t_cases(x, k, dt):
+    return [(k < 0, 0), (np.abs(x) == 1, np.where((x > 0) | (k % 2 == 0), 1, -1)),
+            ((k > 6) & (np.abs(x) < 1), _t_closed(x, k, dt))]
+
+
+def _u_cases(x, k, dt):
+    n1 = _T(dt, k + 1)
+    return [(k < 0, 0), (np.abs(x) == 1, np.where((x > 0) | (k % 2 == 0), n1, -n1)),
+            ((k > 8) & (np.abs(x) < 1), _u_closed(x, k, dt))]
+
+
+def _v_cases(x, k, dt):
+    two = _T(dt, k + k + 1)
+    return [(k < 0, 0), (np.abs(x) == 1, np.where(x > 0, _T(dt, 1), _by_parity(k, dt, two, -two))),
+            ((k > 8) & (np.abs(x) < 1), _v_closed(x, k, dt))]
+
+
+def _w_cases(x, k, dt):
+    at_one = np.where(x > 0, _T(dt, k + k + 1), _by_parity(k, dt, 1, -1))
+    return [(k < 0, 0), (np.abs(x) == 1, at_one), ((k > 8) & (np.abs(x) < 1), _w_closed(x, k, dt, at_one))]
+
+
+def _st_cases(x, k, dt):
+    y = _shifted(x)
+    return [(k < 0, 0), (x == 1, 1), (x == 0, _by_parity(k, dt, 1, -1)),
+            ((k > 6) & (np.abs(y) < 1), _t_closed(y, k, dt))]
+
+
+def _su_cases(x, k, dt):
+    y = _shifted(x)
+    n1 = _T(dt, k + 1)
+    return [(k < 0, 0), (x == 1, n1), (x == 0, _by_parity(k, dt, n1, -n1)),
+            ((k > 6) & (np.abs(y) < 1), _u_closed(y, k, dt))]
+
+
+def _sv_cases(x, k, dt):
+    y = _shifted(x)
+    two = _T(dt, k + k + 1)
+    return [(k < 0, 0), (x == 1, 1), (x == 0, _by_parity(k, dt, two, -two)),
+            ((k > 6) & (np.abs(y) < 1), _v_closed(y, k, dt))]
+
+
+def _sw_cases(x, k, dt):
+    y = _shifted(x)
+    return [(k < 0, 0), (x == 1, _T(dt, k + k + 1)), (x == 0, _by_parity(k, dt, 1, -1)),
+            ((k > 4) & (np.abs(y) < 1), _w_closed(y, k, dt, _by_parity(k, dt, 1, -1)))]
+
+
+def _no_cases(x, k, dt):
+    return [(k < 0, 0)]
+
+
+def _one_at_zero(x, k, dt):
+    return [(k < 0, 0), (x == 0, 1)]
+
+
+def _legendre_cases(x, k, dt):
+    return [(k < 0, 0), (np.abs(x) == 1, np.where((x > 0) | (k % 2 == 0), 1, -1))]
+
+
+_polynomial("chebyshev_polynomial_t", _t_cases, lambda x: x, _cheb_step)
+_polynomial("chebyshev_polynomial_u", _u_cases, lambda x: x + x, _cheb_step)
+_polynomial("chebyshev_polynomial_v", _v_cases, lambda x: x + x - x.dtype.type(1), _cheb_step)
+_polynomial("chebyshev_polynomial_w", _w_cases, lambda x: x + x + x.dtype.type(1), _cheb_step)
+_polynomial("shifted_chebyshev_polynomial_t", _st_cases, _shifted, _shifted_step)
+_polynomial("shifted_chebyshev_polynomial_u", _su_cases, lambda x: _shifted(x) + _shifted(x), _shifted_step)
+_polynomial("shifted_chebyshev_polynomial_v", _sv_cases, lambda x: _shifted(x) + _shifted(x) - x.dtype.type(1),
+            _shifted_step)
+_polynomial("shifted_chebyshev_polynomial_w", _sw_cases, lambda x: _shifted(x) + _shifted(x) + x.dtype.type(1),
+            _shifted_step)
+# H: k runs 2, 4, ..., 2n - 2 (k = 2i); He: k = i; both NaN past 128 (float32) / 512 (float64)
+_polynomial("hermite_polynomial_h", _no_cases, lambda x: x + x,
+            lambda x, kf, q, p: _fma(x + x, q, -((kf + kf) * p)), nan_stop=False, limit={2: 128, 4: 128, 8: 512})
+_polynomial("hermite_polynomial_he", _no_cases, lambda x: x,
+            lambda x, kf, q, p: _fma(x, q, -(kf * p)), nan_stop=False, limit={2: 128, 4: 128, 8: 512})
+_polynomial("laguerre_polynomial_l", _one_at_zero, lambda x: x.dtype.type(1) - x,
+            lambda x, kf, q, p: _fma((kf + kf) + (x.dtype.type(1) - x), q, -(kf * p)) / (kf + x.dtype.type(1)))
+_polynomial("legendre_polynomial_p", _legendre_cases, lambda x: x,
+            lambda x, kf, q, p: _fma((kf + kf + x.dtype.type(1)) * x, q, -(kf * p)) / (kf + x.dtype.type(1)))
+
+
+def _round(input, *, decimals=0):
+    return input.round(decimals=decimals)
+
+
+def _spherical_bessel_j0(input):
+    x = _unary_operand(input, "spherical_bessel_j0")
+    dt = x.dtype
+    t = dt.type
+    with np.errstate(all="ignore"):
+        xx = x * x
+        series = t(1) / t(6227020800)      # PyTorch's Horner steps, each a fused multiply-add
+        for c in (t(-1) / t(39916800), t(1) / t(362880), t(-1) / t(5040), t(1) / t(120), t(-1) / t(6), t(1)):
+            series = _fma(xx, series, c)
+        out = np.where(np.isinf(x), t(0), np.where(np.abs(x) < t(0.5), series, _f(dt, np.sin, x) / x))
+    return _new(np.asarray(out, dt))
+
+
+declare("special_spherical_bessel_j0", _spherical_bessel_j0, method=False, function=False)
+SPECIAL.update(round=_round, spherical_bessel_j0=_spherical_bessel_j0)
+
+
+# ================================================================ Bessel functions (float64)
+def _asymptotic_terms(x, nu, count=28):
+    """Hankel's a_k(nu) / x^k for k = 0 .. count - 1 (a list of arrays)."""
+    mu = 4.0 * nu * nu
+    terms = [np.ones_like(x)]
+    for k in range(1, count):
+        terms.append(terms[-1] * (mu - (2 * k - 1) ** 2) / (8.0 * k * x))
+    return terms
+
+
+def _hankel_pq(x, nu):
+    terms = _asymptotic_terms(x, nu)
+    p = sum(t * (-1) ** (k // 2) for k, t in enumerate(terms) if k % 2 == 0)
+    q = sum(t * (-1) ** (k // 2) for k, t in enumerate(terms) if k % 2 == 1)
+    return p, q
+
+
+def _jy_large(x, n):
+    """J_n(x), Y_n(x) for x >= 25 (n = 0, 1): cos/sin of x - (n/2 + 1/4) pi expanded, so
+    that only x itself is reduced (no rounding of x - phase for large x)."""
+    p, q = _hankel_pq(x, n)
+    phase = (n / 2 + 0.25) * math.pi
+    c, s = np.cos(x), np.sin(x)
+    cos_chi = c * math.cos(phase) + s * math.sin(phase)
+    sin_chi = s * math.cos(phase) - c * math.sin(phase)
+    scale = np.sqrt(2.0 / (math.pi * x))
+    return scale * (p * cos_chi - q * sin_chi), scale * (p * sin_chi + q * cos_chi)
+
+
+_NODES = 192          # trapezoid nodes on [0, 2 pi): J_m exact to rounding for m <= 71 and |x| < 25
+_ORDERS = 72
+_THETA = 2 * math.pi * np.arange(_NODES) / _NODES
+_COS_M = np.cos(np.outer(np.arange(_ORDERS), _THETA))
+_SIN_M = np.sin(np.outer(np.arange(_ORDERS), _THETA))
+
+
+def _j_table(x):
+    """J_0 .. J_71 at x (|x| < 25), rows by order: the trapezoidal sum of
+    (1 / 2 pi) * integral of cos(m theta - x sin theta) over a period."""
+    xs = np.outer(np.sin(_THETA), x)
+    return (_COS_M @ np.cos(xs) + _SIN_M @ np.sin(xs)) / _NODES
+
+
+def _chunks(fn, x):
+    out = np.empty(x.shape, np.float64)
+    flat, res = x.ravel(), out.ravel()
+    for start in range(0, flat.size, _CHUNK):
+        res[start:start + _CHUNK] = fn(flat[start:start + _CHUNK])
+    return out
+
+
+def _small_large(x, small, large, edge=_ASYMPTOTIC):
+    """small(|x| < edge) and large(|x| >= edge) on x's elements (float64 arrays)."""
+    out = np.full(x.shape, np.nan)
+    near = np.abs(x) < edge
+    far = ~near & ~np.isnan(x)
+    if near.any():
+        out[near] = _chunks(small, x[near])
+    if far.any():
+        out[far] = large(x[far])
+    return out
+
+
+def _series(x, order, sign):
+    """J_order (sign -1) or I_order (sign +1) at |x| < 2 from the power series."""
+    term = (x / 2) ** order
+    total = term.copy()
+    quarter = sign * x * x / 4
+    for k in range(1, 30):
+        term = term * quarter / (k * (k + order))
+        total = total + term
+    return total
+
+
+def _small(table_row, order, sign):
+    def small(v):
+        out = table_row(v)
+        near = np.abs(v) < 2
+        out[near] = _series(v[near], order, sign)
+        return out
+    return small
+
+
+def _j0(x):
+    out = _small_large(np.abs(x), _small(lambda v: _j_table(v)[0], 0, -1), lambda v: _jy_large(v, 0)[0])
+    return np.where(np.isinf(x), np.nan, out)     # PyTorch's NaN at the infinities
+
+
+def _j1(x):
+    out = np.sign(x) * _small_large(np.abs(x), _small(lambda v: _j_table(v)[1], 1, -1),
+                                    lambda v: _jy_large(v, 1)[0])
+    return np.where(np.isinf(x), np.nan, out)
+
+
+def _neumann(v, order):
+    """Y_0 or Y_1 at 0 < v < 25 from Neumann's series in J_m (Y_1 = -Y_0')."""
+    j = _j_table(v)
+    log_term = np.log(v / 2) + _EULER
+    k = np.arange(1, 35)[:, None]
+    sign = (-1.0) ** k
+    if order == 0:
+        return 2 / math.pi * (log_term * j[0] - 2 * (sign * j[2 * k[:, 0]] / k).sum(0))
+    return 2 / math.pi * (log_term * j[1] - j[0] / v + (sign * (j[2 * k[:, 0] - 1] - j[2 * k[:, 0] + 1]) / k).sum(0))
+
+
+def _y(order):
+    def y(x):
+        with np.errstate(all="ignore"):
+            out = _small_large(x, lambda v: _neumann(v, order), lambda v: _jy_large(v, order)[1])
+        out = np.where((x < 0) | np.isinf(x), np.nan, out)
+        return np.where(x == 0, -np.inf, out)
+    return y
+
+
+def _i_table_row(order):
+    """I_order at |x| < 25: the trapezoidal sum of (1 / 2 pi) * integral of
+    exp(x cos theta) cos(order theta) over a period (64 nodes)."""
+    theta = 2 * math.pi * np.arange(64) / 64
+    weights = np.cos(order * theta) / 64
+
+    def row(v):
+        return weights @ np.exp(np.outer(np.cos(theta), v))
+    return row
+
+
+def _i1(x):
+    a = np.abs(x)
+
+    def large(v):
+        with np.errstate(over="ignore"):
+            terms = _asymptotic_terms(v, 1)
+            series = sum(t * (-1) ** k for k, t in enumerate(terms))
+            return np.where(v > 720, np.inf, np.exp(v) / np.sqrt(2 * math.pi * v) * series)
+    out = np.sign(x) * _small_large(a, _small(_i_table_row(1), 1, 1), large)
+    return np.where(np.isinf(x), np.nan, out)
+
+
+def _i0(x):
+    with np.errstate(all="ignore"):
+        return np.where(np.isinf(x), np.nan, np.i0(x))
+
+
+def _k_scaled(order):
+    """exp(x) K_order(x) for x > 0: the trapezoidal sum (step 0.15) of the integral over
+    t >= 0 of exp(-x (cosh t - 1)) cosh(order t); Hankel's expansion from x = 25."""
+    def small(v):
+        h = 0.15
+        t = np.arange(0.0, math.acosh(1 + 80 / float(v.min())) + 2, h)
+        w = np.cosh(order * t) * h
+        w[0] /= 2
+        return w @ np.exp(-np.outer(np.cosh(t) - 1, v))
+
+    def large(v):
+        with np.errstate(all="ignore"):
+            series = sum(_asymptotic_terms(v, order))
+            return np.where(np.isinf(v), 0.0, np.sqrt(math.pi / (2 * v)) * series)
+
+    def k(x):
+        with np.errstate(all="ignore"):
+            out = _small_large(np.where(x > 0, x, np.nan), small, large)
+        out = np.where(x < 0, np.nan, out)
+        return np.where(x == 0, np.inf, out)
+    return k
+
+
+def _k_unscaled(order):
+    scaled = _k_scaled(order)
+
+    def k(x):
+        with np.errstate(all="ignore"):
+            return np.where(x == 0, np.inf, scaled(x) * np.exp(-x))
+    return k
+
+
+def _bessel(name, kernel64):
+    def forward(input, *, out=None):
+        x = _unary_operand(input, name)
+        with np.errstate(all="ignore"):
+            return _new(np.asarray(kernel64(x.astype(np.float64))).astype(x.dtype))
+    forward.__name__ = forward.__qualname__ = name
+    declare("special_" + name, forward, method=False, function=False)
+    SPECIAL[name] = forward
+    return forward
+
+
+_bessel("bessel_j0", _j0)
+_bessel("bessel_j1", _j1)
+_bessel("bessel_y0", _y(0))
+_bessel("bessel_y1", _y(1))
+_bessel("modified_bessel_i0", _i0)
+_bessel("modified_bessel_i1", _i1)
+_bessel("modified_bessel_k0", _k_unscaled(0))
+_bessel("modified_bessel_k1", _k_unscaled(1))
+_bessel("scaled_modified_bessel_k0", _k_scaled(0))
+_bessel("scaled_modified_bessel_k1", _k_scaled(1))
+
+
+_AI0 = 0.35502805388781723926     # Ai(0)
+_AI1 = 0.25881940379280679840     # -Ai'(0)
+
+
+def _airy_maclaurin(x):
+    """Ai(x) = Ai(0) f(x) + Ai'(0) g(x) from the two power series (for -8 <= x <= 1: below
+    0 their terms alternate in sign and stay below 1e7)."""
+    x3 = x * x * x
+    f, g = np.ones_like(x), x.copy()
+    tf, tg = np.ones_like(x), x.copy()
+    for k in range(1, 60):
+        tf = tf * x3 / ((3 * k - 1) * (3 * k))
+        tg = tg * x3 / ((3 * k) * (3 * k + 1))
+        f, g = f + tf, g + tg
+    return _AI0 * f - _AI1 * g
+
+
+def _airy_oscillating(z):
+    """Ai(-z) for z > 8: the expansion in zeta = 2/3 z^(3/2) (its smallest term is about
+    exp(-2 zeta) < 1e-13 here)."""
+    zeta = 2.0 / 3.0 * z * np.sqrt(z)
+    u = [1.0]
+    for k in range(1, 24):
+        u.append(u[-1] * (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216 * k))
+    p = sum((-1) ** (k // 2) * u[k] / zeta ** k for k in range(0, 24, 2))
+    q = sum((-1) ** (k // 2) * u[k] / zeta ** k for k in range(1, 24, 2))
+    angle = zeta + math.pi / 4
+    return (np.sin(angle) * p - np.cos(angle) * q) / (math.sqrt(math.pi) * np.sqrt(np.sqrt(z)))
+
+
+def _airy_ai(x):
+    """Ai(x): for x > 1 from K_(1/3) (Ai(x) = sqrt(x / 3) K_(1/3)(zeta) / pi), else the
+    power series or, below -8, the oscillating expansion."""
+    out = np.full(x.shape, np.nan)
+    with np.errstate(all="ignore"):
+        pos = x > 1
+        if pos.any():
+            v = x[pos]
+            zeta = 2.0 / 3.0 * v * np.sqrt(v)
+            out[pos] = np.sqrt(v / 3) / math.pi * _k_scaled(1 / 3)(zeta) * np.exp(-zeta)
+        mid = (x <= 1) & (x >= -8)
+        out[mid] = _airy_maclaurin(x[mid])
+        low = x < -8
+        out[low] = _airy_oscillating(-x[low])
+    # as PyTorch: 0 past Cephes' underflow limit, NaN at the infinities
+    return np.where(np.isinf(x), np.nan, np.where(x > 103.892, 0.0, out))
+
+
+_bessel("airy_ai", _airy_ai)
+
+
+# ================================================================ Hurwitz zeta
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510, 43867 / 798, -174611 / 330,
+              854513 / 138, -236364091 / 2730)   # B_2, B_4, ..., B_24
+
+
+def _zeta64(x, q):
+    """zeta(x, q) = sum over k >= 0 of (q + k)^-x, in float64 (PyTorch computes float32 in
+    double too): nine terms, then Euler-Maclaurin's tail with twelve Bernoulli terms."""
+    x, q = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(q, np.float64))
+    with np.errstate(all="ignore"):
+        total = np.zeros(x.shape)
+        for k in range(9):
+            total = total + np.power(q + k, -x)
+        a = q + 9
+        total = total + np.power(a, 1 - x) / (x - 1) + np.power(a, -x) / 2
+        rising = x.copy()                    # x (x + 1) ... (x + 2j - 2)
+        power = np.power(a, -x - 1)          # a^(-x - 2j + 1)
+        factorial = 2.0
+        for j, b in enumerate(_BERNOULLI, start=1):
+            total = total + b / factorial * rising * power
+            rising = rising * (x + 2 * j - 1) * (x + 2 * j)
+            power = power / (a * a)
+            factorial *= (2 * j + 1) * (2 * j + 2)
+        out = np.where(x == 1, np.inf, np.where(x < 1, np.nan, total))
+        pole = (q <= 0) & (q == np.floor(q))
+        out = np.where((x > 1) & pole, np.inf, out)
+        return np.where((x > 1) & (q <= 0) & ~pole & (x != np.floor(x)), np.nan, out)
+
+
+def _zeta_of(xp, x, q):
+    """zeta(x + 1, q) as the backward needs it: the op under create_graph, else the kernel."""
+    if xp.tensors:
+        return _zeta_op(x + 1, q)
+    return xp.constant(_zeta64(np.asarray(x) + 1, q).astype(q.dtype))
+
+
+def _no_zeta_derivative():
+    raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+
+
+@rule("SpecialZetaBackward0", ("self", "other"), ("not implemented", "grad * -self * special_zeta(self + 1., other)"),
+      saved=("self", "other"), ctx=("self_shape", "other_shape"))
+def SpecialZetaBackward0(grad, xp, node, self, other, self_shape, other_shape):
+    if node.edges[0] is not None:
+        _no_zeta_derivative()
+    return (None, xp.sum_to(grad * -self * _zeta_of(xp, self, other), other_shape))
+
+
+@rule("SpecialZetaBackward1", ("other",), ("grad * -self * special_zeta(self + 1., other)",), saved=("other",),
+      ctx=("self",))
+def SpecialZetaBackward1(grad, xp, other, self):
+    return (grad * -self * _zeta_of(xp, self, other),)
+
+
+@rule("SpecialZetaBackward2", ("self",), ("not implemented",))
+def SpecialZetaBackward2(grad, xp):
+    _no_zeta_derivative()
+
+
+def _zeta_op(input, other, *, out=None):
+    x, q = input, other
+    if type(x) is not Tensor and type(q) is not Tensor:
+        raise TypeError(f"special_zeta() received an invalid combination of arguments - got ({pytype(x)}, "
+                        f"{pytype(q)}), but expected one of:\n * (Tensor self, Tensor other, *, Tensor out = None)\n"
+                        " * (Number self, Tensor other, *, Tensor out = None)\n"
+                        " * (Tensor self, Number other, *, Tensor out = None)")
+    xa, qa = _binary_operands(x, q, "zeta")
+    res = _new(_zeta64(xa, qa).astype(xa.dtype))
+    if type(x) is Tensor and type(q) is Tensor:
+        return result(res._a, SpecialZetaBackward0, (x, q), (x, q), (x._a.shape, q._a.shape))
+    if type(q) is Tensor:
+        return result(res._a, SpecialZetaBackward1, (q,), (q,), float(x))
+    return result(res._a, SpecialZetaBackward2, (x,))
+
+
+declare("special_zeta", _zeta_op, method=False, function=False,
+        rules=[SpecialZetaBackward0, SpecialZetaBackward1, SpecialZetaBackward2])
+SPECIAL["zeta"] = _zeta_op
