@@ -247,7 +247,7 @@ class Access:
         if is_user_class(obj):
             return self.get_class(obj, name)
         if isinstance(obj, type):
-            if name in obj.__dict__.get("gradrepl_class_public", ()):   # nn.Transformer's static methods
+            if name in getattr(obj, "gradrepl_class_public", ()):   # nn.Transformer's static methods, prune's apply
                 return self.outward(getattr(obj, name), f"{obj.__name__}.{name}")
             raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
@@ -301,6 +301,8 @@ class Access:
 
     def get_class(self, cls, name):
         owner = owner_of(cls, name)
+        if owner is not None and USER not in owner.__dict__ and name in owner.__dict__.get("gradrepl_class_public", ()):
+            return self.outward(getattr(cls, name), f"{cls.__name__}.{name}")   # prune's Method.apply
         if owner is None or USER not in owner.__dict__ or name.startswith("_"):
             raise AttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
         return class_attr(cls, owner, name)
