@@ -810,6 +810,26 @@ SAMPLES.update({
                        call=lambda torch, x, q: torch.special.zeta(x, q))],
 })
 
+def _well(torch, a):
+    """a, made well conditioned (its diagonal moved away from 0)."""
+    return a + 4 * torch.eye(a.shape[-1], dtype=a.dtype)
+
+
+SAMPLES.update({
+    "linalg_solve_triangular": [
+        S(R(3, 3), R(3, 2), call=lambda torch, a, b: torch.linalg.solve_triangular(_well(torch, a), b, upper=True)),
+        S(R(3, 3), R(2, 3), call=lambda torch, a, b: torch.linalg.solve_triangular(_well(torch, a), b, upper=False,
+                                                                                    left=False)),
+        S(R(2, 3, 3), R(3, 1), call=lambda torch, a, b: torch.linalg.solve_triangular(a, b, upper=False,
+                                                                                       unitriangular=True))],
+    "linalg_lu_factor_ex": [S(R(3, 3), call=lambda torch, a: torch.linalg.lu_factor(a).LU),
+                            S(R(2, 3, 3), call=lambda torch, a: torch.linalg.lu_factor_ex(a)[0])],
+    "linalg_lu": [S(R(3, 3), call=lambda torch, a: torch.linalg.lu(a).L),
+                  S(R(3, 3), call=lambda torch, a: torch.linalg.lu(a)[2])],
+    "linalg_lu_solve": [S(R(3, 3), R(3, 2), call=lambda torch, a, b: torch.linalg.lu_solve(
+        *torch.linalg.lu_factor(_well(torch, a)), b))],
+})
+
 # PyTorch's backward kernels (aten::tanh_backward, ...): no torch.* name; they run under
 # create_graph=True, checked through their forward op's samples (the gradient's grad_fn and
 # next_functions, its values and the second derivatives).
@@ -828,8 +848,11 @@ SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
 GAPS = {
-    "create_graph": {},
+    "create_graph": {
+        "linalg_lu_solve": "the backward's coefficients are constants under create_graph (no second derivative yet)",
+    },
     "second_order": {
+        "linalg_lu_solve": "the backward's coefficients are constants under create_graph (no second derivative yet)",
         **{f"special_{n}:0": "the derivative's coefficient is a constant under create_graph (no second derivative "
            "yet)" for n in ("entr", "erfcx", "log_ndtr", "ndtri", "i0e", "i1e")},
     },
@@ -837,6 +860,10 @@ GAPS = {
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
     "cg_graph": {
+        **{f"linalg_solve_triangular:{k}": "the triangle of -gB X^H is taken with triu/tril after the product; "
+           "PyTorch's linalg_solve_triangular_backward orders the ops otherwise" for k in range(3)},
+        "linalg_lu_factor_ex:1": "batched: the final P @ X records UnsafeViewBackward0 over other ops than PyTorch's",
+        "linalg_lu_solve": "the backward's coefficients are constants under create_graph",
         **{f"rrelu_:{k}": "in place on x * 1, the create_graph gradient reaches MulBackward0's input through "
            "AddBackward0 in gradrepl (PyTorch: RreluWithNoiseBackwardBackward0, the in-place node's own double "
            "backward)" for k in range(2)},

@@ -21,9 +21,14 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.kernels import libm_float
+from gradrepl.engine.ops import linalg_ext
 from gradrepl.engine.ops.common import result
-from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.linalg_ext import LINALG
+from gradrepl.engine.ops.registry import RESULT, declare, rule
+from gradrepl.engine.ops.shape import cat
+from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.ops.special import SPECIAL
 from gradrepl.engine.rng import _fma64
 from gradrepl.engine.rounding import fma32
@@ -622,3 +627,330 @@ def _zeta_op(input, other, *, out=None):
 declare("special_zeta", _zeta_op, method=False, function=False,
         rules=[SpecialZetaBackward0, SpecialZetaBackward1, SpecialZetaBackward2])
 SPECIAL["zeta"] = _zeta_op
+
+
+# ================================================================ torch.linalg
+def _info(a):
+    """The int32 `info` of the *_ex functions: 0 for each matrix of the batch."""
+    return _new(np.zeros(a.shape[:-2], np.int32))
+
+
+def _inv_ex(A, *, check_errors=False, out=None):
+    inv = linalg_ext.inverse(A)
+    return returns("linalg_inv_ex", ("inverse", "info"))((inv, _info(A._a)))
+
+
+def _solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    return returns("linalg_solve_ex", ("result", "info"))((linalg_ext.solve(A, B, left=left), _info(A._a)))
+
+
+def _cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    return returns("linalg_cholesky_ex", ("L", "info"))((linalg_ext.cholesky(A, upper=upper), _info(A._a)))
+
+
+def _linalg_vander(x, *, N=None):
+    """x^0, x^1, ..., x^(N-1) along a new last dim: ones, then the running product of x
+    (PyTorch's CatBackward0 over CumprodBackward0)."""
+    if x.dim() == 0:
+        raise RuntimeError("linalg.vander: x must have at least one dimension")
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    if x._a.dtype.kind in "bu" or x._a.dtype.kind == "i" and x._a.dtype != np.int64:
+        x = x.to(D.int64)
+    column = x.unsqueeze(-1)
+    ones = _new(np.ones(column.shape, column._a.dtype))
+    return cat([ones, column.expand(*x.shape, n - 1).cumprod(-1)], -1)
+
+
+# solve_triangular: X = A^-1 B (left) or B A^-1; the gradients as PyTorch's
+# linalg_solve_triangular_backward: gB = solve_triangular(A^H, G) and gA = -gB X^H kept on A's triangle
+def _triangular(a, upper, unitriangular):
+    m = np.triu(a) if upper else np.tril(a)
+    if unitriangular:
+        idx = np.arange(a.shape[-1])
+        m = m.copy()
+        m[..., idx, idx] = 1
+    return m
+
+
+def _solve_tri(a, b, upper, left, unitriangular):
+    """The triangular solve of (batches of) a in the inputs' dtype, in the reference BLAS
+    trsm's order (left: each solved row is subtracted from the rows left to solve; right:
+    each column gathers the solved ones in increasing order), dividing as MKL does, by
+    multiplying with the diagonal's reciprocal."""
+    dt = np.result_type(a, b)
+    t = _triangular(np.asarray(a, dt), upper, unitriangular)
+    rhs = np.asarray(b, dt)
+    batch = np.broadcast_shapes(t.shape[:-2], rhs.shape[:-2])
+    t = np.broadcast_to(t, batch + t.shape[-2:])
+    x = np.array(np.broadcast_to(rhs, batch + rhs.shape[-2:]), dt)
+    n = t.shape[-1]
+    with np.errstate(all="ignore"):
+        if left:
+            for i in (range(n - 1, -1, -1) if upper else range(n)):
+                if not unitriangular:      # MKL multiplies by the diagonal's reciprocal
+                    x[..., i, :] *= (dt.type(1) / t[..., i, i])[..., None]
+                rest = slice(0, i) if upper else slice(i + 1, n)
+                x[..., rest, :] -= t[..., rest, i][..., None] * x[..., i:i + 1, :]
+        else:     # X A = B, column by column
+            for j in (range(n) if upper else range(n - 1, -1, -1)):
+                for k in (range(j) if upper else range(j + 1, n)):
+                    x[..., :, j] -= t[..., k, j][..., None] * x[..., :, k]
+                if not unitriangular:
+                    x[..., :, j] *= (dt.type(1) / t[..., j, j])[..., None]
+    return x
+
+
+def _tri_grad(xp, A, grad, result, upper, left, unitriangular):
+    gb = _solve_triangular(xp.mT(A), grad, upper=not upper, left=left, unitriangular=unitriangular) if xp.tensors \
+        else xp.constant(_solve_tri(np.swapaxes(xp.raw(A), -1, -2), xp.raw(grad), not upper, left,
+                                    unitriangular).astype(xp.raw(grad).dtype))
+    ga = -xp.matmul(gb, xp.mT(result)) if left else -xp.matmul(xp.mT(result), gb)
+    ga = ga.triu() if xp.tensors and upper else ga.tril() if xp.tensors else xp.constant(
+        np.triu(xp.raw(ga)) if upper else np.tril(xp.raw(ga)))
+    if unitriangular:
+        ga = ga.tril(-1) if xp.tensors and not upper else ga.triu(1) if xp.tensors else xp.constant(
+            np.triu(xp.raw(ga), 1) if upper else np.tril(xp.raw(ga), -1))
+    return ga, gb
+
+
+@rule("LinalgSolveTriangularBackward0", ("self", "B"),
+      ("-(A^-H grad) X^H on A's triangle", "solve_triangular(A^H, grad, upper=not upper)"),
+      saved=("self", "result"), ctx=("upper", "left", "unitriangular", "self_shape", "B_shape"))
+def LinalgSolveTriangularBackward0(grad, xp, node, self, result, upper, left, unitriangular, self_shape, B_shape):
+    ga, gb = _tri_grad(xp, self, grad, result, upper, left, unitriangular)
+    return (xp.sum_to(ga, self_shape) if node.edges[0] is not None else None,
+            xp.sum_to(gb, B_shape) if node.edges[1] is not None else None)
+
+
+def _solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    for t, arg, pos in ((A, "input", 1), (B, "B", 2)):
+        if type(t) is not Tensor:
+            raise TypeError(f"linalg_solve_triangular(): argument '{arg}' (position {pos}) must be Tensor, not "
+                            f"{pytype(t)}")
+    a, b = A._a, B._a
+    if a.ndim < 2 or b.ndim < 2:
+        raise RuntimeError(f"linalg.solve_triangular: The input tensor {'A' if a.ndim < 2 else 'B'} must have at "
+                           "least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"linalg.solve_triangular: A must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
+    dt = np.result_type(a, b)
+    out = _solve_tri(a, b, upper, left, unitriangular).astype(dt)
+    return result(out, LinalgSolveTriangularBackward0, (A, B), (A, RESULT),
+                  (upper, left, unitriangular, a.shape, b.shape))
+
+
+declare("linalg_solve_triangular", _solve_triangular, method=False, function=False,
+        rules=[LinalgSolveTriangularBackward0])
+
+
+def _tensorinv(A, ind=2, *, out=None):
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    shape = tuple(A.shape)
+    head, tail = shape[:ind], shape[ind:]
+    rows, cols = int(np.prod(head)), int(np.prod(tail))
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    try:
+        inv = linalg_ext.inverse(A.reshape(rows, -1))
+    except linalg_ext.LinAlgError as e:     # PyTorch's tensorinv names the kernel `inv`
+        raise linalg_ext.LinAlgError(str(e).replace("linalg.inv:", "inv:", 1)) from None
+    return inv.reshape(*tail, *head)
+
+
+def _tensorsolve(A, B, dims=None, *, out=None):
+    if dims is not None:     # PyTorch moves dims to the end, in their order
+        A = A.movedim(list(dims), list(range(A.dim() - len(dims), A.dim())))
+    shape = tuple(A.shape)
+    result_shape = shape[B.dim():]
+    n = int(np.prod(result_shape))
+    if int(np.prod(shape[:B.dim()])) != n:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {n} != {int(np.prod(shape[:B.dim()]))}")
+    return linalg_ext.solve(A.reshape(n, n), B.flatten()).view(*result_shape)
+
+
+def _cond(A, p=None, *, out=None):
+    """PyTorch's linalg_cond: the ratio of the extreme singular values for p in (None, 2, -2);
+    otherwise norm(A, p) * norm(A^-1, p) (NaN from a singular matrix becomes inf)."""
+    if p in (None, 2, -2):
+        s = linalg_ext.svd_(A, full_matrices=False)[1]
+        first, last = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        return (first / last if p != -2 else last / first).squeeze(-1)
+    return (linalg_ext.matrix_norm(A, p) * linalg_ext.matrix_norm(linalg_ext.inverse(A), p)).nan_to_num(
+        float("inf"))
+
+
+LINALG.update(inv_ex=_inv_ex, solve_ex=_solve_ex, cholesky_ex=_cholesky_ex, vander=_linalg_vander,
+              solve_triangular=_solve_triangular, tensorinv=_tensorinv, tensorsolve=_tensorsolve, cond=_cond)
+
+
+# ---------------------------------------------------------------- LU
+def _lu_arrays(a):
+    """Partial-pivoting LU of (batches of) square or rectangular matrices, in a's dtype:
+    LU packed (unit L below the diagonal) and LAPACK's 1-based int32 pivots."""
+    lu = np.array(a, copy=True)
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    flat = lu.reshape(-1, m, n)
+    piv = np.empty((flat.shape[0], k), np.int32)
+    for b in range(flat.shape[0]):
+        x = flat[b]
+        for j in range(k):
+            p = j + int(np.argmax(np.abs(x[j:, j])))
+            piv[b, j] = p + 1
+            if p != j:
+                x[[j, p]] = x[[p, j]]
+            if x[j, j] != 0:
+                x[j + 1:, j] /= x[j, j]
+            x[j + 1:, j + 1:] -= np.outer(x[j + 1:, j], x[j, j + 1:])
+    return flat.reshape(lu.shape), piv.reshape(lu.shape[:-2] + (k,))
+
+
+def _permutation(piv, m, dtype):
+    """P with A = P L U, from the pivots (row j swapped with pivots[j] - 1, in turn)."""
+    flat = piv.reshape(-1, piv.shape[-1])
+    out = np.empty((flat.shape[0], m, m), dtype)
+    for b in range(flat.shape[0]):
+        perm = np.arange(m)
+        for j, p in enumerate(flat[b] - 1):
+            perm[[j, p]] = perm[[p, j]]
+        out[b] = np.eye(m, dtype=dtype)[:, perm]
+    return out.reshape(piv.shape[:-1] + (m, m))
+
+
+def _unpack(lu):
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    L = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=lu.dtype)
+    U = np.triu(lu[..., :k, :])
+    return L, U
+
+
+def _lu_grad(xp, P, L, U, gL, gU):
+    """PyTorch's linalg_lu_backward for square A = P L U:
+    gA = P L^-H [(L^H gL).tril(-1) + (gU U^H).triu()] U^-H."""
+    phi = None
+    if gL is not None:
+        phi = xp.matmul(xp.mT(L), gL)
+        phi = phi.tril(-1) if xp.tensors else xp.constant(np.tril(xp.raw(phi), -1))
+    if gU is not None:
+        t = xp.matmul(gU, xp.mT(U))
+        t = t.triu() if xp.tensors else xp.constant(np.triu(xp.raw(t)))
+        phi = t if phi is None else phi + t
+    if xp.tensors:
+        x = _solve_triangular(xp.mT(U), phi, upper=False, left=False)
+        x = _solve_triangular(xp.mT(L), x, upper=True, unitriangular=True)
+    else:
+        dt = xp.raw(phi).dtype
+        x = _solve_tri(np.swapaxes(xp.raw(U), -1, -2), xp.raw(phi), False, False, False)
+        x = xp.constant(_solve_tri(np.swapaxes(xp.raw(L), -1, -2), x, True, True, True).astype(dt))
+    return xp.matmul(P, x)
+
+
+def _square_lu(A, name):
+    if A._a.shape[-1] != A._a.shape[-2]:
+        raise RuntimeError(f"linalg.{name}: gradients of the LU factorization of non-square matrices are not "
+                           "available in gradrepl")
+
+
+@rule("LinalgLuFactorExBackward0", ("A",), ("lu_factor_ex_backward(grad, LU, pivots)",), saved=("result",),
+      ctx=("pivots",))
+def LinalgLuFactorExBackward0(grad, xp, result, pivots):
+    lu = xp.raw(result)
+    L, U = _unpack(lu)
+    P = xp.constant(_permutation(pivots, lu.shape[-2], lu.dtype))
+    if xp.tensors:
+        gL, gU = grad.tril(-1), grad.triu()
+        L, U = result.tril(-1) + xp.constant(np.eye(lu.shape[-2], dtype=lu.dtype)), result.triu()
+    else:
+        gL, gU = xp.constant(np.tril(xp.raw(grad), -1)), xp.constant(np.triu(xp.raw(grad)))
+        L, U = xp.constant(L), xp.constant(U)
+    return (_lu_grad(xp, P, L, U, gL, gU),)
+
+
+def _lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    if A._a.ndim < 2:
+        raise RuntimeError("linalg.lu_factor: The input tensor A must have at least 2 dimensions.")
+    if A.requires_grad:
+        _square_lu(A, "lu_factor")
+    lu, piv = _lu_arrays(A._a)
+    out = result(lu, LinalgLuFactorExBackward0, (A,), (RESULT,), piv)
+    return returns("linalg_lu_factor_ex", ("LU", "pivots", "info"))((out, _new(piv), _info(A._a)))
+
+
+def _lu_factor(A, *, pivot=True, out=None):
+    LU, piv, _ = _lu_factor_ex(A, pivot=pivot)
+    return returns("linalg_lu_factor", ("LU", "pivots"))((LU, piv))
+
+
+@rule("LinalgLuBackward0", ("A",), ("P L^-H [(L^H gL).tril(-1) + (gU U^H).triu()] U^-H",), saved=("P", "L", "U"),
+      multi=True)
+def LinalgLuBackward0(grads, xp, P, L, U):
+    gL, gU = grads
+    return (_lu_grad(xp, P, L, U, gL, gU),)
+
+
+def _lu(A, *, pivot=True, out=None):
+    if not pivot:
+        raise RuntimeError("linalg.lu: LU without pivoting is not implemented on the CPU")
+    if A._a.ndim < 2:
+        raise RuntimeError("linalg.lu: The input tensor A must have at least 2 dimensions.")
+    lu, piv = _lu_arrays(A._a)
+    L, U = _unpack(lu)
+    P = _new(_permutation(piv, lu.shape[-2], lu.dtype))
+    outs = (_new(L), _new(U))
+    if GRAD[0] and (A._fn is not None or A._rg):
+        _square_lu(A, "lu")
+        node = Node(LinalgLuBackward0, (edge_of(A),), outs, None)
+        node.n_out = 2
+        for k, o in enumerate(outs):
+            o._fn, o._onr = node, k
+        node.saved = (P, SavedOutput(outs[0], node), SavedOutput(outs[1], node))
+        node.saved_outputs = (1, 2)
+    return returns("linalg_lu", ("P", "L", "U"))((P, *outs))
+
+
+@rule("LinalgLuSolveBackward0", ("LU", "B"), ("-U^-H gX X^H spread over L and U", "lu_solve(LU, pivots, grad, adjoint)"),
+      saved=("LU", "result"), ctx=("pivots",))
+def LinalgLuSolveBackward0(grad, xp, node, LU, result, pivots):
+    lu = xp.raw(LU)
+    gB = xp.constant(_lu_solve_arrays(lu, pivots, xp.raw(grad), adjoint=True).astype(lu.dtype))
+    gLU = None
+    if node.edges[0] is not None:    # PyTorch's formula for left=True, adjoint=False
+        L, U = _unpack(lu)
+        gR = _solve_tri(np.swapaxes(U, -1, -2), -xp.raw(grad) @ np.swapaxes(xp.raw(result), -1, -2), False, True,
+                        False)
+        gU = np.triu(gR)
+        gL = np.tril(_solve_tri(np.swapaxes(L, -1, -2), gR, True, True, True) @ np.swapaxes(U, -1, -2), -1)
+        gLU = xp.constant((gL + gU).astype(lu.dtype))
+    return (gLU, gB)
+
+
+def _lu_solve_arrays(lu, piv, b, adjoint=False):
+    L, U = _unpack(lu)
+    P = _permutation(piv, lu.shape[-2], lu.dtype)     # (a product with it only moves rows: exact)
+    if adjoint:      # A^H X = B with A = P L U:  X = P L^-H U^-H B
+        y = _solve_tri(np.swapaxes(U, -1, -2), b, False, True, False)
+        return P @ _solve_tri(np.swapaxes(L, -1, -2), y, True, True, True)
+    y = _solve_tri(L, np.swapaxes(P, -1, -2) @ b, False, True, True)
+    return _solve_tri(U, y, True, True, False)
+
+
+def _lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    if not left or adjoint:
+        raise RuntimeError("linalg.lu_solve: left=False and adjoint=True are not available in gradrepl")
+    x = _lu_solve_arrays(LU._a, pivots._a, B._a).astype(np.result_type(LU._a, B._a))
+    return result(x, LinalgLuSolveBackward0, (LU, B), (LU, RESULT), pivots._a)
+
+
+declare("linalg_lu_factor_ex", _lu_factor_ex, method=False, function=False, rules=[LinalgLuFactorExBackward0])
+declare("linalg_lu", _lu, method=False, function=False, rules=[LinalgLuBackward0])
+declare("linalg_lu_solve", _lu_solve, method=False, function=False, rules=[LinalgLuSolveBackward0])
+LINALG.update(lu_factor=_lu_factor, lu_factor_ex=_lu_factor_ex, lu=_lu, lu_solve=_lu_solve)
