@@ -20,20 +20,22 @@ import math
 
 import numpy as np
 
+from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.kernels import libm_float
-from gradrepl.engine.ops import linalg_ext
+from gradrepl.engine.ops import linalg_ext, nn_extra
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.linalg_ext import LINALG
 from gradrepl.engine.ops.registry import RESULT, declare, rule
+from gradrepl.engine.ops.arrange import bmm
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.ops.special import SPECIAL
 from gradrepl.engine.rng import _fma64
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import pytype
+from gradrepl.engine.util import pytype, shape_list, warn
 
 _CHUNK = 4096          # elements per block of the quadratures (their grids are elements x nodes)
 _ASYMPTOTIC = 25.0     # |x| from which Hankel's expansions are used
@@ -954,3 +956,227 @@ declare("linalg_lu_factor_ex", _lu_factor_ex, method=False, function=False, rule
 declare("linalg_lu", _lu, method=False, function=False, rules=[LinalgLuBackward0])
 declare("linalg_lu_solve", _lu_solve, method=False, function=False, rules=[LinalgLuSolveBackward0])
 LINALG.update(lu_factor=_lu_factor, lu_factor_ex=_lu_factor_ex, lu=_lu, lu_solve=_lu_solve)
+
+
+# ================================================================ affine_grid, grid_sample (spatial transformers)
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                  "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                  "grid_sample for details.")
+
+
+def _steps(n, align_corners, dt):
+    """linspace(-1, 1, n) (scaled by (n - 1) / n unless align_corners), PyTorch's linspace_from_neg_one."""
+    if n <= 1:
+        return np.zeros(1 if n == 1 else 0, dt)
+    r = creation.linspace(-1.0, 1.0, n, dtype=D.from_np(dt))._a
+    if not align_corners:
+        r = (r * dt.type(n - 1)) / dt.type(n)
+    return r
+
+
+def _base_grid(n, h, w, align_corners, dt):
+    base = np.empty((n, h, w, 3), dt)
+    base[..., 0] = _steps(w, align_corners, dt)
+    base[..., 1] = _steps(h, align_corners, dt)[:, None]
+    base[..., 2] = 1
+    return base
+
+
+@rule("AffineGridGeneratorBackward0", ("theta",), ("base_grid^T @ grad, transposed",), ctx=("size", "align_corners"))
+def AffineGridGeneratorBackward0(grad, xp, size, align_corners):
+    n, _, h, w = size
+    g = xp.raw(grad)
+    base_t = np.ascontiguousarray(np.swapaxes(_base_grid(n, h, w, align_corners, g.dtype).reshape(n, h * w, 3), 1, 2))
+    if xp.tensors:
+        return (xp.mT(xp.matmul(xp.constant(base_t), xp.reshape(grad, (n, h * w, 2)))),)
+    # aten's bmm (its naive kernel for small products: PyTorch's sums)
+    return (np.swapaxes(bmm(_new(base_t), _new(np.ascontiguousarray(g.reshape(n, h * w, 2))))._a, 1, 2),)
+
+
+def _affine_grid(theta, size, align_corners=None):
+    if align_corners is None:
+        warn("UserWarning", _ALIGN_WARNING)
+        align_corners = False
+    if type(theta) is not Tensor or theta._a.dtype.kind != "f":
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype if type(theta) is Tensor else pytype(theta)}")
+    size = tuple(size)
+    if len(size) != 4:
+        raise NotImplementedError(f"affine_grid only supports 4D sizes, for 2D affine transformations in gradrepl. "
+                                  f"Got size {list(size)}.")
+    if theta._a.ndim != 3 or theta._a.shape[-2:] != (2, 3):
+        raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                         f"{_size_repr(size)}. Got {list(theta.shape)}.")
+    if min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
+    n, _, h, w = size
+    dt = theta._a.dtype
+    base = _base_grid(n, h, w, align_corners, dt).reshape(n, h * w, 3)
+    out = bmm(_new(base), _new(np.ascontiguousarray(np.swapaxes(theta._a, 1, 2))))._a.reshape(n, h, w, 2)
+    return result(out, AffineGridGeneratorBackward0, (theta,), (), (size, align_corners))
+
+
+def _size_repr(size):
+    return "torch.Size([" + ", ".join(str(s) for s in size) + "])"
+
+
+def _unnormalize(coord, size, align_corners, padding_mode):
+    """Grid coordinates in [-1, 1] to pixel positions, and d(position)/d(coordinate)."""
+    dt = coord.dtype
+    if align_corners:
+        scale = dt.type((size - 1) / 2)
+        pos = (coord + dt.type(1)) * scale
+    else:
+        scale = dt.type(size / 2)
+        pos = _fma(coord + dt.type(1), scale, dt.type(-0.5))
+    mult = np.full(coord.shape, scale, dt)
+    if padding_mode == "border":
+        inside = (pos > 0) & (pos < dt.type(size - 1))
+        pos = np.minimum(np.maximum(pos, dt.type(0)), dt.type(size - 1))
+        mult = np.where(inside, mult, dt.type(0))
+    return pos, mult
+
+
+def _corners(x, y, H, W):
+    """The four neighbours of each sampling point: their flat indices, in-bounds masks and
+    bilinear weights (nw, ne, sw, se), and the fractions PyTorch's backward reuses."""
+    x0, y0 = np.floor(x), np.floor(y)
+    w_ = x - x0
+    e = x.dtype.type(1) - w_
+    n_ = y - y0
+    s = y.dtype.type(1) - n_
+    ix, iy = x0.astype(np.int64), y0.astype(np.int64)
+    pts = []
+    for dy, dx, weight in ((0, 0, s * e), (0, 1, s * w_), (1, 0, n_ * e), (1, 1, n_ * w_)):
+        cx, cy = ix + dx, iy + dy
+        ok = (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
+        pts.append((np.where(ok, cy * W + cx, 0), ok, weight))
+    return pts, (w_, e, n_, s)
+
+
+def _gather(flat_input, idx, ok):
+    """input values (N, C, Hout*Wout) at each point's neighbour; 0 outside."""
+    vals = np.take_along_axis(flat_input, idx.reshape(idx.shape[0], 1, -1), 2)
+    return np.where(ok.reshape(ok.shape[0], 1, -1), vals, 0).astype(flat_input.dtype)
+
+
+def _grid_sample_arrays(x, grid, mode, padding_mode, align_corners):
+    N, C, H, W = x.shape
+    gx, mx = _unnormalize(grid[..., 0], W, align_corners, padding_mode)
+    gy, my = _unnormalize(grid[..., 1], H, align_corners, padding_mode)
+    flat = x.reshape(N, C, H * W)
+    shape = (N, C) + grid.shape[1:3]
+    if mode == "nearest":
+        cx, cy = np.rint(gx).astype(np.int64), np.rint(gy).astype(np.int64)
+        ok = (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
+        return _gather(flat, np.where(ok, cy * W + cx, 0), ok).reshape(shape)
+    pts, _ = _corners(gx, gy, H, W)
+    out = None
+    for idx, ok, weight in pts:    # nw * v_nw, then each further corner in a fused multiply-add
+        v, wt = _gather(flat, idx, ok), weight.reshape(N, 1, -1)
+        out = v * wt if out is None else _fma(v, wt, out)
+    return out.reshape(shape)
+
+
+def _grid_sample_backward(g, x, grid, mode, padding_mode, align_corners, need_input, need_grid):
+    N, C, H, W = x.shape
+    gx, mx = _unnormalize(grid[..., 0], W, align_corners, padding_mode)
+    gy, my = _unnormalize(grid[..., 1], H, align_corners, padding_mode)
+    g = g.reshape(N, C, -1)
+    flat = x.reshape(N, C, H * W)
+    grad_input = grad_grid = None
+    rows = np.arange(N)[:, None, None]
+    chans = np.arange(C)[None, :, None]
+    if mode == "nearest":
+        if need_input:
+            cx, cy = np.rint(gx).astype(np.int64), np.rint(gy).astype(np.int64)
+            ok = ((cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)).reshape(N, 1, -1)
+            idx = np.where(ok, (cy * W + cx).reshape(N, 1, -1), 0)
+            acc = np.zeros((N, C, H * W), x.dtype)
+            np.add.at(acc, (rows, chans, np.broadcast_to(idx, g.shape)), np.where(ok, g, 0).astype(x.dtype))
+            grad_input = acc.reshape(x.shape)
+        if need_grid:
+            grad_grid = np.zeros(grid.shape, grid.dtype)
+        return grad_input, grad_grid
+    pts, (w_, e, n_, s) = _corners(gx, gy, H, W)
+    if need_input:
+        # PyTorch's vectorized kernel: 8 points (4 in float64) at a time, its four corners in turn
+        lane = 32 // x.dtype.itemsize
+        P = g.shape[-1]
+        order = np.arange(P)
+        chunk, pos = order // lane, order % lane
+        seq = np.lexsort((pos, np.zeros(P, int), chunk))    # by chunk, then lane
+        idx_all = np.stack([idx.reshape(N, -1) for idx, _, _ in pts], 1)           # (N, 4, P)
+        ok_all = np.stack([ok.reshape(N, -1) for _, ok, _ in pts], 1)
+        w_all = np.stack([wt.reshape(N, -1) for _, _, wt in pts], 1)
+        keys = chunk[seq]
+        updates = []
+        for c0 in np.unique(keys):
+            block = seq[keys == c0]
+            for k in range(4):
+                updates.append((k, block))
+        corner = np.concatenate([np.full(len(b), k) for k, b in updates])
+        point = np.concatenate([b for _, b in updates])
+        acc = np.zeros((N, C, H * W), x.dtype)
+        contrib = np.where(ok_all[:, None, corner, point], g[:, :, point] * w_all[:, None, corner, point], 0)
+        np.add.at(acc, (rows, chans, np.broadcast_to(idx_all[:, None, corner, point], contrib.shape)),
+                  contrib.astype(x.dtype))
+        grad_input = acc.reshape(x.shape)
+    if need_grid:
+        nw, ne, sw, se = [_gather(flat, idx, ok) for idx, ok, _ in pts]
+        s_, n2, e_, w2 = (v.reshape(N, 1, -1) for v in (s, n_, e, w_))
+        dx = np.zeros((N, g.shape[-1]), x.dtype)
+        dy = np.zeros((N, g.shape[-1]), x.dtype)
+        for c in range(C):          # channel by channel, as PyTorch accumulates
+            dx = _fma(_fma(ne[:, c] - nw[:, c], s_[:, 0], (se[:, c] - sw[:, c]) * n2[:, 0]), g[:, c], dx)
+            dy = _fma(_fma(sw[:, c] - nw[:, c], e_[:, 0], (se[:, c] - ne[:, c]) * w2[:, 0]), g[:, c], dy)
+        grad_grid = np.stack([dx.reshape(mx.shape) * mx, dy.reshape(my.shape) * my], -1).astype(grid.dtype)
+    return grad_input, grad_grid
+
+
+@rule("GridSampler2DBackward0", ("input", "grid"), ("grid_sampler_2d_backward(grad)[input]",
+                                                    "grid_sampler_2d_backward(grad)[grid]"),
+      saved=("input", "grid"), ctx=("mode", "padding_mode", "align_corners"))
+def GridSampler2DBackward0(grad, xp, node, input, grid, mode, padding_mode, align_corners):
+    gi, gg = _grid_sample_backward(xp.raw(grad), xp.raw(input), xp.raw(grid), mode, padding_mode, align_corners,
+                                   node.edges[0] is not None, node.edges[1] is not None)
+    return (None if gi is None else xp.depends(xp.constant(gi), grad),
+            None if gg is None else xp.depends(xp.constant(gg), grad))
+
+
+def _grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    if mode == "bicubic" or padding_mode == "reflection":
+        raise NotImplementedError(f"grid_sample with mode='{mode}', padding_mode='{padding_mode}' is not available "
+                                  "in gradrepl (bilinear or nearest, zeros or border padding)")
+    if align_corners is None:
+        warn("UserWarning", _ALIGN_WARNING)
+        align_corners = False
+    x, g = input._a, grid._a
+    if x.ndim != 4:
+        raise NotImplementedError("grid_sample: only 4-D inputs (2-D sampling) are available in gradrepl")
+    if g.ndim != 4 or g.shape[-1] != 2 or g.shape[0] != x.shape[0]:
+        raise RuntimeError("grid_sampler(): expected grid to have size 2 in last dimension, and the same batch size "
+                           f"as input, but got grid with sizes {shape_list(g.shape)}")
+    if x.dtype != g.dtype:
+        raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but input has "
+                           f"{input.dtype} and grid has {grid.dtype}")
+    out = _grid_sample_arrays(x, g, mode, padding_mode, align_corners)
+    return result(out, GridSampler2DBackward0, (input, grid), (input, grid), (mode, padding_mode, align_corners))
+
+
+declare("affine_grid", _affine_grid, method=False, function=False, functional=True,
+        rules=[AffineGridGeneratorBackward0])
+declare("grid_sample", _grid_sample, method=False, function=False, functional=True, rules=[GridSampler2DBackward0])
+
+
+def _conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return nn_extra._conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
+                                    "conv_transpose3d")
+
+
+declare("conv_transpose3d", _conv_transpose3d, method=False, functional=True, rules=[])
