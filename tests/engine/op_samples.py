@@ -832,6 +832,10 @@ SAMPLES.update({
 
 _THETA = [[[0.9, 0.2, 0.1], [-0.1, 1.1, 0.05]], [[1.2, -0.3, 0.0], [0.25, 0.8, -0.2]]]
 SAMPLES.update({
+    "pdist": [S(R(4, 3), call=lambda torch, x: torch.nn.functional.pdist(x)),
+              S(R(4, 3), call=lambda torch, x: torch.nn.functional.pdist(x, p=1)),
+              S(R(3, 2), call=lambda torch, x: torch.pdist(x, 3)),
+              S(R(4, 3), call=lambda torch, x: torch.nn.functional.pdist(x, 0.5))],
     "conv_transpose3d": [S(R(1, 2, 2, 3, 2), R(2, 1, 2, 2, 2), R(1), call=lambda torch, x, w, b:
                            torch.nn.functional.conv_transpose3d(x, w, b, stride=2, padding=1, output_padding=1))],
     "affine_grid": [S(Arg((2, 2, 3), values=_THETA), call=lambda torch, t: torch.nn.functional.affine_grid(
@@ -867,6 +871,7 @@ SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
 GAPS = {
     "create_graph": {
+        "pdist": "_pdist_backward is not an op of its own yet: under create_graph its result is a constant",
         "grid_sample": "grid_sampler_2d_backward is not an op of its own yet: under create_graph its results are constants",
         "linalg_lu_solve": "the backward's coefficients are constants under create_graph (no second derivative yet)",
     },
@@ -880,6 +885,7 @@ GAPS = {
     # composes other ops than PyTorch's formula in derivatives.yaml (or in another order), or the
     # backward formula is not yet an op of its own
     "cg_graph": {
+        "pdist": "_pdist_backward is not an op of its own yet: under create_graph its result is a constant",
         "grid_sample": "grid_sampler_2d_backward is not an op of its own yet: under create_graph its results are constants",
         **{f"linalg_solve_triangular:{k}": "the triangle of -gB X^H is taken with triu/tril after the product; "
            "PyTorch's linalg_solve_triangular_backward orders the ops otherwise" for k in range(3)},

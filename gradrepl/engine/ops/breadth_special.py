@@ -1180,3 +1180,66 @@ def _conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padd
 
 
 declare("conv_transpose3d", _conv_transpose3d, method=False, functional=True, rules=[])
+
+
+# ================================================================ pdist
+def _pairs(n):
+    i, j = np.triu_indices(n, 1)
+    return i, j
+
+
+def _pnorm(diff, p):
+    a = np.abs(diff)
+    if p == 0:
+        return (a != 0).sum(-1).astype(diff.dtype)
+    if p == math.inf:
+        return a.max(-1) if a.shape[-1] else np.zeros(a.shape[:-1], diff.dtype)
+    if p == 1:
+        return a.sum(-1)
+    if p == 2:
+        return np.sqrt((a * a).sum(-1))
+    return (a ** p).sum(-1) ** (1 / p)
+
+
+@rule("PdistBackward0", ("self",), ("_pdist_backward(grad, self, p, result)",), saved=("self", "result"),
+      ctx=("p",))
+def PdistBackward0(grad, xp, self, result, p):
+    x, d, g = xp.raw(self), xp.raw(result), xp.raw(grad)
+    i, j = _pairs(x.shape[0])
+    diff = (x[i] - x[j]).astype(np.float64)
+    dd, gg = d.astype(np.float64)[:, None], g.astype(np.float64)[:, None]
+    with np.errstate(all="ignore"):
+        if p == 0:
+            per = np.zeros_like(diff)
+        elif p == 1:
+            per = np.sign(diff)
+        elif p == 2:
+            per = np.where(dd == 0, 0.0, diff / dd)
+        elif p == math.inf:
+            per = np.sign(diff) * (np.abs(diff) == dd)
+        else:
+            per = np.where(dd == 0, 0.0, diff * np.abs(diff) ** (p - 2) / dd ** (p - 1))
+    contrib = per * gg
+    out = np.zeros(x.shape, np.float64)
+    np.add.at(out, i, contrib)
+    np.add.at(out, j, -contrib)
+    return (xp.depends(xp.constant(out.astype(x.dtype)), grad),)
+
+
+def _pdist(input, p=2):
+    if type(input) is not Tensor:
+        raise TypeError(f"pdist(): argument 'input' (position 1) must be Tensor, not {pytype(input)}")
+    x = input._a
+    if x.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {x.ndim}D")
+    if x.dtype.kind != "f":
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    i, j = _pairs(x.shape[0])
+    with np.errstate(all="ignore"):
+        out = _pnorm((x[i] - x[j]).astype(np.float64), float(p)).astype(x.dtype)
+    return result(out, PdistBackward0, (input,), (input, RESULT), float(p))
+
+
+declare("pdist", _pdist, method=False, functional=True, rules=[PdistBackward0])
