@@ -23,6 +23,7 @@ import numpy as np
 from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
+from gradrepl.engine import kernels
 from gradrepl.engine.kernels import libm_float
 from gradrepl.engine.ops import linalg_ext, nn_extra
 from gradrepl.engine.ops.common import result
@@ -1099,8 +1100,9 @@ def _grid_sample_backward(g, x, grid, mode, padding_mode, align_corners, need_in
         return grad_input, grad_grid
     pts, (w_, e, n_, s) = _corners(gx, gy, H, W)
     if need_input:
-        # PyTorch's vectorized kernel: 8 points (4 in float64) at a time, its four corners in turn
-        lane = 32 // x.dtype.itemsize
+        # PyTorch's vectorized kernel: a vector of points at a time (8 float32 under AVX2, 16 under
+        # AVX512; half as many float64), its four corners in turn
+        lane = kernels.LANES * 4 // x.dtype.itemsize
         P = g.shape[-1]
         order = np.arange(P)
         chunk, pos = order // lane, order % lane
