@@ -1,9 +1,8 @@
-"""torch.nn.utils.prune, as torch/nn/utils/prune.py: a module's tensor `name` becomes
-`name_orig` (a parameter) times `name_mask` (a buffer), recomputed by a forward pre-hook
-that is the pruning method itself; pruning a pruned tensor again combines the masks in a
-PruningContainer. The masks come from the same calls PyTorch makes (rand_like, topk,
-norm), so the same seed prunes the same entries.
-"""
+"""torch.nn.utils.prune, as torch/nn/utils/prune.py does it: pruning `name` of a module moves
+the parameter to `name_orig`, adds the buffer `name_mask`, sets the plain attribute `name` to
+`mask * name_orig` and registers the pruning method as a forward pre-hook that recomputes it.
+Pruning the same tensor again combines the methods in a PruningContainer; `remove` makes the
+pruning permanent."""
 import numbers
 
 from gradrepl.nn import backend as B
@@ -12,10 +11,6 @@ from gradrepl.nn.module import LibraryMeta
 
 def _path(name):
     return f"torch.nn.utils.prune.{name}"
-
-
-def _T(name):
-    return B.TORCH[name]
 
 
 def _validate_amount_init(amount):
@@ -31,58 +26,49 @@ def _validate_amount(amount, tensor_size):
         raise ValueError(f"amount={amount} should be smaller than the number of parameters to prune={tensor_size}")
 
 
+def _validate_structured(t):
+    if len(t.shape) <= 1:
+        raise ValueError(f"Structured pruning can only be applied to multidimensional tensors. Found tensor of "
+                         f"shape {t.shape} with {len(t.shape)} dims")
+
+
 def _nparams_toprune(amount, tensor_size):
     if isinstance(amount, numbers.Integral):
         return amount
     return round(amount * tensor_size)
 
 
-def _validate_structured(t):
-    if len(t.shape) <= 1:
-        raise ValueError("Structured pruning can only be applied to multidimensional tensors. Found tensor of "
-                         f"shape {t.shape} with {len(t.shape)} dims")
-
-
-def _validate_dim(t, dim):
-    if dim >= t.dim():
-        raise IndexError(f"Invalid index {dim} for tensor of size {t.shape}")
-
-
-def _hooks(module):
-    return module.__dict__["_forward_pre_hooks"].items
-
-
 class BasePruningMethod(metaclass=LibraryMeta):
-    """The pruning methods' base: a method is also the forward pre-hook that recomputes the tensor."""
+    """A pruning method: compute_mask(t, default_mask) says which entries stay (1)."""
 
     torch_path = _path("BasePruningMethod")
-    gradrepl_public = frozenset(("compute_mask", "apply_mask", "prune", "remove", "PRUNING_TYPE"))
+    gradrepl_subclassable = True      # the tutorial's custom method: `class FooBar(prune.BasePruningMethod)`
+    gradrepl_public = frozenset(("PRUNING_TYPE", "compute_mask", "apply_mask", "prune", "remove"))
+    gradrepl_class_public = ("apply",)
     PRUNING_TYPE = None
+    _tensor_name = None
 
     def __call__(self, module, inputs):
         setattr(module, self._tensor_name, self.apply_mask(module))
 
-    def __repr__(self):
-        return f"<{repr(type(self))[8:-2]} object at {id(self):#x}>"
+    def compute_mask(self, t, default_mask):
+        raise NotImplementedError
 
     def apply_mask(self, module):
-        orig = getattr(module, self._tensor_name + "_orig")
+        if self._tensor_name is None:
+            raise AssertionError(f"Module {module} has to be pruned")
         mask = getattr(module, self._tensor_name + "_mask")
+        orig = getattr(module, self._tensor_name + "_orig")
         return mask.to(dtype=orig.dtype) * orig
 
     @classmethod
     def apply(cls, module, name, *args, importance_scores=None, **kwargs):
         old_method = None
-        found = 0
-        hooks = _hooks(module)
+        hooks = module._forward_pre_hooks.items
         for hook in list(hooks):
             if isinstance(hook, BasePruningMethod) and hook._tensor_name == name:
                 old_method = hook
                 hooks.remove(hook)
-                found += 1
-        if found > 1:
-            raise AssertionError(f"Avoid adding multiple pruning hooks to the same tensor {name} of module "
-                                 f"{module}. Use a PruningContainer.")
         method = cls(*args, **kwargs)
         method._tensor_name = name
         if old_method is not None:
@@ -94,17 +80,20 @@ class BasePruningMethod(metaclass=LibraryMeta):
                 container.add_pruning_method(method)
                 method = container
         orig = getattr(module, name)
-        if importance_scores is not None and importance_scores.shape != orig.shape:
-            raise AssertionError(f"importance_scores should have the same shape as parameter {name} of {module}")
+        if importance_scores is not None:
+            if importance_scores.shape != orig.shape:
+                raise AssertionError(f"importance_scores should have the same shape as parameter {name} of "
+                                     f"{module}")
+        else:
+            importance_scores = orig
         if not isinstance(method, PruningContainer):
             module.register_parameter(name + "_orig", orig)
             del module._parameters[name]
-            default_mask = _T("ones_like")(orig)
+            default_mask = B.TORCH["ones_like"](orig)
         else:
             default_mask = getattr(module, name + "_mask").detach().clone()
-        with _T("no_grad")():
-            mask = method.compute_mask(importance_scores if importance_scores is not None else orig,
-                                       default_mask=default_mask)
+        with B.TORCH["no_grad"]():
+            mask = method.compute_mask(importance_scores, default_mask=default_mask)
         module.register_buffer(name + "_mask", mask)
         setattr(module, name, method.apply_mask(module))
         module.register_forward_pre_hook(method)
@@ -113,11 +102,13 @@ class BasePruningMethod(metaclass=LibraryMeta):
     def prune(self, t, default_mask=None, importance_scores=None):
         if importance_scores is not None and importance_scores.shape != t.shape:
             raise AssertionError("importance_scores should have the same shape as tensor t")
-        default_mask = default_mask if default_mask is not None else _T("ones_like")(t)
-        return t * self.compute_mask(importance_scores if importance_scores is not None else t,
-                                     default_mask=default_mask)
+        scores = importance_scores if importance_scores is not None else t
+        default_mask = default_mask if default_mask is not None else B.TORCH["ones_like"](t)
+        return t * self.compute_mask(scores, default_mask=default_mask)
 
     def remove(self, module):
+        if self._tensor_name is None:
+            raise AssertionError(f"Module {module} has to be pruned before pruning can be removed")
         weight = self.apply_mask(module)
         if hasattr(module, self._tensor_name):
             delattr(module, self._tensor_name)
@@ -127,19 +118,21 @@ class BasePruningMethod(metaclass=LibraryMeta):
         del module._buffers[self._tensor_name + "_mask"]
         setattr(module, self._tensor_name, orig)
 
+    def __repr__(self):
+        return f"<{type(self).torch_path} object at {id(self):#x}>"
+
 
 class PruningContainer(BasePruningMethod):
-    """The pruning history of one tensor; its mask combines each method's on what is left."""
+    """The pruning methods applied, in turn, to one tensor."""
 
     torch_path = _path("PruningContainer")
-    gradrepl_public = BasePruningMethod.gradrepl_public | {"add_pruning_method"}
 
     def __init__(self, *args):
         self._pruning_methods = ()
-        if len(args) == 1 and not isinstance(args[0], (list, tuple)):
+        if len(args) == 1 and not isinstance(args[0], tuple):
             self._tensor_name = args[0]._tensor_name
             self.add_pruning_method(args[0])
-        elif len(args) == 1:
+        elif len(args) == 1 and isinstance(args[0], tuple):
             for method in args[0]:
                 self.add_pruning_method(method)
         else:
@@ -173,9 +166,11 @@ class PruningContainer(BasePruningMethod):
                 raise AttributeError("Pruning methods of PRUNING_TYPE 'structured' need to have the attribute "
                                      "`dim` defined.")
             n_dims = t.dim()
-            dim = method.dim if method.dim >= 0 else n_dims + method.dim
+            dim = method.dim + n_dims if method.dim < 0 else method.dim
+            if dim < 0:
+                raise IndexError(f"Index is out of bounds for tensor of dimension {n_dims}")
             keep = default_mask.sum(dim=[d for d in range(n_dims) if d != dim]) != 0
-            slc = tuple([keep if d == dim else slice(None) for d in range(n_dims)])
+            slc = tuple([slice(None)] * dim + [keep])
         elif method.PRUNING_TYPE == "global":
             slc = tuple([slice(None)] * len(t.shape))
         else:
@@ -206,14 +201,13 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        tensor_size = t.nelement()
-        k = _nparams_toprune(self.amount, tensor_size)
-        _validate_amount(k, tensor_size)
+        size = t.nelement()
+        k = _nparams_toprune(self.amount, size)
+        _validate_amount(k, size)
         mask = default_mask.clone()
         if k != 0:
-            prob = _T("rand_like")(t)
-            topk = _T("topk")(prob.view(-1), k=k)
-            mask.view(-1)[topk.indices] = 0
+            prob = B.TORCH["rand_like"](t)
+            mask.view(-1)[B.TORCH["topk"](prob.view(-1), k=k).indices] = 0
         return mask
 
     @classmethod
@@ -230,13 +224,12 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        tensor_size = t.nelement()
-        k = _nparams_toprune(self.amount, tensor_size)
-        _validate_amount(k, tensor_size)
+        size = t.nelement()
+        k = _nparams_toprune(self.amount, size)
+        _validate_amount(k, size)
         mask = default_mask.clone()
         if k != 0:
-            topk = _T("topk")(_T("abs")(t).view(-1), k=k, largest=False)
-            mask.view(-1)[topk.indices] = 0
+            mask.view(-1)[B.TORCH["topk"](t.abs().view(-1), k=k, largest=False).indices] = 0
         return mask
 
     @classmethod
@@ -244,9 +237,9 @@ class L1Unstructured(BasePruningMethod):
         return super().apply(module, name, amount=amount, importance_scores=importance_scores)
 
 
-def _structured_mask(t, dim, indices):
-    mask = _T("zeros_like")(t)
-    mask[tuple([indices if d == dim else slice(None) for d in range(len(t.shape))])] = 1
+def _channel_mask(t, dim, keep):
+    mask = B.TORCH["zeros_like"](t)
+    mask[tuple([slice(None)] * dim + [keep])] = 1
     return mask
 
 
@@ -261,18 +254,15 @@ class RandomStructured(BasePruningMethod):
 
     def compute_mask(self, t, default_mask):
         _validate_structured(t)
-        _validate_dim(t, self.dim)
-        tensor_size = t.shape[self.dim]
-        k = _nparams_toprune(self.amount, tensor_size)
-        _validate_amount(k, tensor_size)
+        size = t.shape[self.dim]
+        k = _nparams_toprune(self.amount, size)
+        _validate_amount(k, size)
         if k == 0:
             return default_mask
-        prob = _T("rand")(tensor_size)
-        threshold = _T("kthvalue")(prob, k=k).values
-        channel_mask = prob > threshold
-        mask = _structured_mask(t, self.dim, channel_mask)
-        mask *= default_mask.to(dtype=mask.dtype)
-        return mask
+        prob = B.TORCH["rand"](size)
+        threshold = B.TORCH["kthvalue"](prob, k=k).values
+        dim = self.dim + t.dim() if self.dim < 0 else self.dim
+        return _channel_mask(t, dim, prob > threshold) * default_mask.to(dtype=t.dtype)
 
     @classmethod
     def apply(cls, module, name, amount, dim=-1):
@@ -291,18 +281,17 @@ class LnStructured(BasePruningMethod):
 
     def compute_mask(self, t, default_mask):
         _validate_structured(t)
-        _validate_dim(t, self.dim)
-        tensor_size = t.shape[self.dim]
-        k = _nparams_toprune(self.amount, tensor_size)
-        _validate_amount(k, tensor_size)
+        size = t.shape[self.dim]
+        k = _nparams_toprune(self.amount, size)
+        _validate_amount(k, size)
         dims = list(range(t.dim()))
-        dim = self.dim if self.dim >= 0 else dims[self.dim]
+        dim = self.dim + t.dim() if self.dim < 0 else self.dim
         dims.remove(dim)
-        norm = _T("norm")(t, p=self.n, dim=dims)
-        topk = _T("topk")(norm, k=tensor_size - k, largest=True)
+        norm = B.TORCH["norm"](t, p=self.n, dim=dims)
         if k == 0:
             return default_mask
-        mask = _structured_mask(t, self.dim, topk.indices)
+        top = B.TORCH["topk"](norm, k=size - k, largest=True)
+        mask = _channel_mask(t, dim, top.indices)
         mask *= default_mask.to(dtype=mask.dtype)
         return mask
 
@@ -320,17 +309,12 @@ class CustomFromMask(BasePruningMethod):
 
     def compute_mask(self, t, default_mask):
         if default_mask.shape != self.mask.shape:
-            raise AssertionError("default_mask and mask should have the same shape")
+            raise AssertionError("default_mask and mask must have the same shape")
         return default_mask * self.mask.to(dtype=default_mask.dtype)
 
     @classmethod
     def apply(cls, module, name, mask):
         return super().apply(module, name, mask=mask)
-
-
-for _cls in (BasePruningMethod, PruningContainer, Identity, RandomUnstructured, L1Unstructured, RandomStructured,
-             LnStructured, CustomFromMask):
-    _cls.gradrepl_class_public = frozenset(("apply", "PRUNING_TYPE"))   # what user code may read on the class
 
 
 def identity(module, name):
@@ -364,14 +348,17 @@ def custom_from_mask(module, name, mask):
 
 
 def global_unstructured(parameters, pruning_method, importance_scores=None, **kwargs):
-    if not isinstance(parameters, (list, tuple)):
+    if not isinstance(parameters, (list, tuple)) and type(parameters).__name__ != "generator":
         raise TypeError("global_unstructured(): parameters is not an Iterable")
+    parameters = list(parameters)
     importance_scores = importance_scores if importance_scores is not None else {}
     if not isinstance(importance_scores, dict):
         raise TypeError("global_unstructured(): importance_scores must be of type dict")
-    scores = _T("cat")([importance_scores.get((m, n), getattr(m, n)).reshape(-1) for m, n in parameters])
-    default_mask = _T("cat")([getattr(m, n + "_mask", _T("ones_like")(getattr(m, n))).reshape(-1)
-                              for m, n in parameters])
+    cat = B.TORCH["cat"]
+    scores = cat([importance_scores.get((module, name), getattr(module, name)).reshape(-1)
+                  for module, name in parameters])
+    default_mask = cat([getattr(module, name + "_mask", None).reshape(-1) if hasattr(module, name + "_mask")
+                        else B.TORCH["ones_like"](getattr(module, name)).reshape(-1) for module, name in parameters])
     container = PruningContainer()
     container._tensor_name = "temp"
     method = pruning_method(**kwargs)
@@ -380,28 +367,29 @@ def global_unstructured(parameters, pruning_method, importance_scores=None, **kw
         raise TypeError('Only "unstructured" PRUNING_TYPE supported for the `pruning_method`. Found method '
                         f"{pruning_method} of type {method.PRUNING_TYPE}")
     container.add_pruning_method(method)
-    with _T("no_grad")():
+    with B.TORCH["no_grad"]():
         final_mask = container.compute_mask(scores, default_mask)
     pointer = 0
     for module, name in parameters:
         param = getattr(module, name)
-        num = param.numel()
-        custom_from_mask(module, name, mask=final_mask[pointer:pointer + num].view_as(param))
-        pointer += num
+        count = param.numel()
+        custom_from_mask(module, name, mask=final_mask[pointer:pointer + count].view_as(param))
+        pointer += count
 
 
 def remove(module, name):
-    for hook in list(_hooks(module)):
+    hooks = module._forward_pre_hooks.items
+    for hook in list(hooks):
         if isinstance(hook, BasePruningMethod) and hook._tensor_name == name:
             hook.remove(module)
-            _hooks(module).remove(hook)
+            hooks.remove(hook)
             return module
     raise ValueError(f"Parameter '{name}' of module {module} has to be pruned before pruning can be removed")
 
 
 def is_pruned(module):
     for _, submodule in module.named_modules():
-        for hook in _hooks(submodule):
+        for hook in submodule._forward_pre_hooks.items:
             if isinstance(hook, BasePruningMethod):
                 return True
     return False
@@ -415,3 +403,4 @@ def namespace():
             "random_structured": random_structured, "ln_structured": ln_structured,
             "global_unstructured": global_unstructured, "custom_from_mask": custom_from_mask, "remove": remove,
             "is_pruned": is_pruned}
+
