@@ -1,8 +1,9 @@
-"""float32 kernels computed as PyTorch 2.13's AVX512 CPU kernels compute them, bit for bit.
+"""float32 kernels computed as PyTorch 2.13's CPU kernels compute them, bit for bit.
 
 PyTorch's softmax, log_softmax, sigmoid and the cross-entropy backward run on its own
-vectorised code (Vectorized<float>, 16 lanes), whose exp and log are Sleef's
-`Sleef_expf16_u10` and `Sleef_logf16_u10`. expf and logf below follow Sleef's algorithms
+vectorised code (Vectorized<float>: 16 lanes on AVX512 machines, 8 on AVX2 ones; lanes()),
+whose exp and log are Sleef's (`Sleef_expf16_u10` and `Sleef_logf16_u10` on AVX512, the
+8-lane ones on AVX2: the same results element by element). expf and logf below follow Sleef's algorithms
 (src/libm/sleefsimdsp.c, xexpf and the AVX512F branch of xlogf_u1; Sleef is
 Copyright Naoki Shibata and contributors, distributed under the Boost Software License 1.0)
 step by step in float32, each fused multiply-add rounded once (rounding.fma32).
@@ -13,6 +14,7 @@ float64-then-float32 results of ops/elementwise.py match it for most inputs (the
 has the measured rates).
 """
 import ctypes
+import os
 
 import numpy as np
 
@@ -22,8 +24,32 @@ from gradrepl.engine.rounding import fma32
 from gradrepl.engine.summation import THREADS
 
 f32 = np.float32
-LANES = 16      # Vectorized<float> on AVX512
 GRAIN = 32768   # at::internal::GRAIN_SIZE
+# Vectorized<float>'s lane count in the kernels PyTorch picks when it starts (its CPU
+# capability): decided on first use; tests set it to the machine their golden data came from
+VEC = {"lanes": None}
+
+
+def cpu_capability():
+    """"AVX512" or "AVX2", as at::native's compute_cpu_capability on x86-64: ATEN_CPU_CAPABILITY
+    first ("avx2" or "default" lowers it), then AVX512 when the CPU has avx512vl, avx512bw,
+    avx512dq and fma. (The DEFAULT kernels are not emulated: they are taken as AVX2.)"""
+    if os.environ.get("ATEN_CPU_CAPABILITY", "").lower() in ("avx2", "default"):
+        return "AVX2"
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
+            flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
+    except OSError:
+        flags = []
+    return "AVX512" if {"avx512vl", "avx512bw", "avx512dq", "fma"} <= set(flags) else "AVX2"
+
+
+def lanes():
+    """Vectorized<float>::size() on this machine (VEC["lanes"] once decided)."""
+    n = VEC["lanes"]
+    if n is None:
+        n = VEC["lanes"] = 16 if cpu_capability() == "AVX512" else 8
+    return n
 
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
 _L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
@@ -327,24 +353,24 @@ def rowwise_moments(x):
 
 def row_sums(e):
     """Each row of a 2-D float32 array summed as vec::reduce_all(+) does: rows narrower than
-    one vector left to right; wider ones in 16 lane sums (a partial last vector adds into
-    its first lanes), then the lanes folded in halves (8, 4, 2, 1)."""
-    cols = e.shape[1]
-    if cols < LANES:
+    one vector left to right; wider ones in lanes() lane sums (a partial last vector adds into
+    its first lanes), then the lanes folded in halves (16, 8, 4, 2, 1)."""
+    cols, n = e.shape[1], lanes()
+    if cols < n:
         acc = e[:, 0].copy()
         for i in range(1, cols):
             acc += e[:, i]
         return acc
-    acc = e[:, :LANES].copy()
-    k = LANES
-    while k + LANES <= cols:
-        acc += e[:, k:k + LANES]
-        k += LANES
+    acc = e[:, :n].copy()
+    k = n
+    while k + n <= cols:
+        acc += e[:, k:k + n]
+        k += n
     if k < cols:
         acc[:, :cols - k] += e[:, k:]
-    acc = acc[:, :8] + acc[:, 8:]
-    acc = acc[:, :4] + acc[:, 4:]
-    acc = acc[:, :2] + acc[:, 2:]
+    while n > 2:
+        n //= 2
+        acc = acc[:, :n] + acc[:, n:]
     return acc[:, 0] + acc[:, 1]
 
 
@@ -427,7 +453,7 @@ def _body_and_tail(x, vector, scalar, grain=GRAIN):
     pieces = []
     for start in range(0, n, step):
         seg = flat[start:start + step]
-        body = seg.size - seg.size % (2 * LANES)
+        body = seg.size - seg.size % (2 * lanes())
         if body:
             pieces.append(vector(seg[:body]))
         if body < seg.size:
@@ -894,7 +920,7 @@ def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
     pieces = []
     for start in range(0, n, step):
         sx, sy = fx[start:start + step], fy[start:start + step]
-        body = sx.size - sx.size % (2 * LANES)
+        body = sx.size - sx.size % (2 * lanes())
         if body:
             pieces.append(vector(sx[:body], sy[:body]))
         if body < sx.size:
@@ -1014,23 +1040,23 @@ _logf_tail = libm_float("logf", np.log)
 
 def _dim_lanes(outer, inner):
     """_vec_softmax / _vec_log_softmax (inner size > 1) walk the outer * inner positions split
-    among the threads (parallel_for, grain 0): a position starts a vector of 16 when its
-    16 lanes fit both in its row and in its thread's part, else it is computed alone. True
+    among the threads (parallel_for, grain 0): a position starts a vector when its
+    lanes() lanes fit both in its row and in its thread's part, else it is computed alone. True
     where the position is in a vector."""
     n = outer * inner
     mask = np.zeros(n, bool)
-    threads = THREADS["n"]
+    threads, width = THREADS["n"], lanes()
     step = -(-n // min(threads, n)) if n > 1 and threads > 1 else max(n, 1)
     for begin in range(0, n, step):
         end = min(n, begin + step)
         idx = begin
         while idx < end:
-            if idx % inner + LANES <= inner and idx + LANES <= end:
-                mask[idx:idx + LANES] = True
-                idx += LANES
+            if idx % inner + width <= inner and idx + width <= end:
+                mask[idx:idx + width] = True
+                idx += width
             else:   # alone up to the next row or the part's end, then vectors again
                 stop = min(end, (idx // inner + 1) * inner)
-                if idx % inner + LANES <= inner:    # near the part's end only
+                if idx % inner + width <= inner:    # near the part's end only
                     stop = end
                 idx = stop
     return mask.reshape(outer, 1, inner)
@@ -1057,10 +1083,55 @@ def softmax_dim(x, dim):
 
 
 def log_softmax_dim(x, dim):
-    """log_softmax of a float32 array over a dim that is not the last: x - max - log(sum),
-    Sleef's logf for the lanes in vectors, libm's for the others."""
-    shifted, _, total, mask = _dim_parts(x, dim)
-    return (shifted - np.where(mask, logf(total), _logf_tail(total))).reshape(x.shape)
+    """log_softmax of a float32 array over a dim that is not the last (_vec_logsoftmax): the
+    inner positions in chunks as its backward (_chunk_lanes), sum(exp(x - max)) along the dim
+    with Sleef's expf in the vectors and glibc's in a chunk's lone lanes, the log of every sum
+    Sleef's (vec::map), then x - max - log(sum)."""
+    x3, mask = _dim3(x, dim)
+    shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
+    with np.errstate(over="ignore"):
+        e = np.where(mask, expf(shifted), _exp_glibc(shifted))
+    total = e[:, 0].copy()
+    for i in range(1, x3.shape[1]):
+        total += e[:, i]
+    return (shifted - logf(total)[:, None]).reshape(x.shape)
+
+
+def _dim3(x, dim):
+    """x as (outer, dim, inner) and where each inner position is in a vector in the kernels
+    that block the inner positions in chunks of CHUNK_SIZE (128 KB over the dim, a multiple of
+    the vector; _vec_logsoftmax and the backward kernels): a chunk's last positions that fill
+    no vector are computed one by one."""
+    s = x.shape
+    x3 = np.ascontiguousarray(x).reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim],
+                                         int(np.prod(s[dim + 1:], dtype=np.int64)))
+    width, inner = lanes(), x3.shape[2]
+    chunk = max(128 * 1024 // x3.shape[1] // 4, width) // width * width
+    pos = np.arange(inner)
+    size = np.minimum(chunk, inner - pos // chunk * chunk)
+    return x3, (pos % chunk < size - size % width)[None, None, :]
+
+
+def softmax_backward_dim(grad, out, dim):
+    """grad of softmax over a dim that is not the last: sum(grad * out) along the dim in order
+    (each step one fused multiply-add, as GCC compiles the kernel), then out * (grad - sum)."""
+    (g3, _), (y3, _) = _dim3(grad, dim), _dim3(out, dim)
+    total = g3[:, 0] * y3[:, 0]
+    for i in range(1, g3.shape[1]):
+        total = fma32(g3[:, i], y3[:, i], total)
+    return (y3 * (g3 - total[:, None])).reshape(out.shape)
+
+
+def log_softmax_backward_dim(grad, out, dim):
+    """grad of log_softmax over a dim that is not the last: grad - exp(out) * sum(grad), the
+    product and difference fused; Sleef's expf in the vectors, glibc's in the lone lanes."""
+    (g3, _), (y3, mask) = _dim3(grad, dim), _dim3(out, dim)
+    total = g3[:, 0].copy()
+    for i in range(1, g3.shape[1]):
+        total += g3[:, i]
+    with np.errstate(over="ignore"):
+        e = np.where(mask, expf(y3), _exp_glibc(y3))
+    return fma32(-e, total[:, None], g3).reshape(out.shape)
 
 
 _powf_tail = libm_float2("powf", np.power)      # std::pow(float, float)

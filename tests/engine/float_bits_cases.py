@@ -116,6 +116,22 @@ DIM = {
 }
 
 
+# (name, the gradient of sum(f(x, d) * g) for a fixed g)
+def _dim_backward(name):
+    def run(torch, x, d, g):
+        x = x.detach().requires_grad_()
+        getattr(torch, name)(x, d).backward(g)
+        return x.grad
+    return run
+
+
+DIM_BACKWARD = {"softmax": _dim_backward("softmax"), "log_softmax": _dim_backward("log_softmax")}
+
+
+def dim_grad(shape, seed):
+    return dim_input(shape, seed + 1000) / 2
+
+
 def dim_input(shape, seed):
     x = np.random.default_rng(seed).standard_normal(shape) * 2
     return x.astype(np.float32)

@@ -509,9 +509,11 @@ def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
 # ================================================================ softmax, log_softmax, logsumexp, cumsum
 def _softmax_bw(grad_output, output, dim):
     if (_lastdim_float32(output, dim) and grad_output.dtype == np.float32 and grad_output.shape == output.shape
-            and (output.size > output.shape[-1] or output.shape[-1] < kernels.LANES)):
+            and (output.size > output.shape[-1] or output.shape[-1] < kernels.lanes())):
         # (one row of 16 or more goes through another kernel in PyTorch, not reproduced)
         return kernels.softmax_backward_lastdim(grad_output, output)
+    if _dim_float32(grad_output, output):
+        return kernels.softmax_backward_dim(grad_output, output, wrap_dim(dim, output.ndim))
     dims = (dim,) if output.ndim else None   # a 0-d tensor: its one element
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dims, keepdims=True))
 
@@ -519,6 +521,8 @@ def _softmax_bw(grad_output, output, dim):
 def _log_softmax_bw(grad_output, output, dim):
     if _lastdim_float32(output, dim) and grad_output.dtype == np.float32 and grad_output.shape == output.shape:
         return kernels.log_softmax_backward_lastdim(grad_output, output)
+    if _dim_float32(grad_output, output):
+        return kernels.log_softmax_backward_dim(grad_output, output, wrap_dim(dim, output.ndim))
     dims = (dim,) if output.ndim else None
     return grad_output - np.exp(output) * np.add.reduce(grad_output, axis=dims, keepdims=True)
 
@@ -574,6 +578,12 @@ def SoftmaxBackward0(grad, xp, result, dim):
       ctx=("dim",))
 def LogSoftmaxBackward0(grad, xp, result, dim):
     return (log_softmax_backward_data(grad, result, dim) if xp.tensors else _log_softmax_bw(grad, result, dim),)
+
+
+def _dim_float32(grad_output, output):
+    """softmax's backward over another dim of float32 tensors, as PyTorch's kernel."""
+    return (output.dtype == np.float32 and grad_output.dtype == np.float32 and output.ndim
+            and output.size and grad_output.shape == output.shape)
 
 
 def _lastdim_float32(arr, d):
