@@ -116,16 +116,21 @@ DIM = {
 }
 
 
-# (name, the gradient of sum(f(x, d) * g) for a fixed g)
-def _dim_backward(name):
+# (name, the gradient of sum(f(x, d) * g) for a fixed g; g's first slice along d where f
+# reduces d)
+def _dim_backward(f):
     def run(torch, x, d, g):
         x = x.detach().requires_grad_()
-        getattr(torch, name)(x, d).backward(g)
+        y = f(torch, x, d)
+        y.backward(g if y.dim() == x.dim() else g.select(d, 0) if y.dim() else g.reshape(-1)[0])
         return x.grad
     return run
 
 
-DIM_BACKWARD = {"softmax": _dim_backward("softmax"), "log_softmax": _dim_backward("log_softmax")}
+DIM_BACKWARD = {"softmax": _dim_backward(lambda torch, x, d: torch.softmax(x, d)),
+                "log_softmax": _dim_backward(lambda torch, x, d: torch.log_softmax(x, d)),
+                "norm": _dim_backward(lambda torch, x, d: x.norm(dim=d)),
+                "vector_norm_all": _dim_backward(lambda torch, x, d: torch.linalg.vector_norm(x * (d + 1)))}
 
 
 def dim_grad(shape, seed):

@@ -329,7 +329,7 @@ def any(self, dim=None, keepdim=False):
 
 # ================================================================ norm
 @rule("LinalgVectorNormBackward0", ("self",),
-      ("grad * self / result  (ord 2; see linalg_vector_norm_backward for others)",),
+      ("grad * (self / result)  (ord 2; see linalg_vector_norm_backward for others)",),
       saved=("self", "result"), ctx=("dims", "keepdim", "p"))
 def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
     if p == 0:
@@ -347,8 +347,8 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
         return (xp.sign(self) * ((grad / xp.mask(count, grad)) * xp.mask(hit, grad)),)
     nonzero = xp.mask(raw_r != 0, grad)
     safe = result + xp.mask(raw_r == 0, result)  # 1 where the norm is 0: those grads are masked to 0 anyway
-    if p == 2:
-        return (grad * self / safe * nonzero,)
+    if p == 2:     # grad * (self / norm).masked_fill_(norm == 0, 0), in that order
+        return (grad * (self / safe * nonzero),)
     absa = self * xp.sign(self)
     if p < 2:
         with np.errstate(divide="ignore", invalid="ignore"):
