@@ -48,7 +48,7 @@ def main():
     assert capability in ("AVX512", "AVX2"), "record on an AVX512 or AVX2 machine"
     F = torch.nn.functional
     out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "capability": capability, "unary": {},
-           "backward": {}, "backward_same_order": {}, "dim": {}, "dim_backward": {}}
+           "backward": {}, "backward_same_order": {}, "dim": {}, "dim_backward": {}, "layer_norm": {}}
     for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
         for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
             x = tensor(dom(a) if dom is not None else a, tr)
@@ -73,6 +73,10 @@ def main():
             x, g = torch.from_numpy(C.dim_input(shape, 50 + j)), torch.from_numpy(C.dim_grad(shape, 50 + j))
             for d in range(len(shape)):
                 out["dim_backward"][f"{name}|{shape}|{d}"] = entry(fn(torch, x, d, g).numpy())
+    for shape in C.LAYER_NORM_SHAPES:
+        for affine in (True, False):
+            for i, t in enumerate(C.layer_norm(torch, torch.from_numpy, shape, affine)):
+                out["layer_norm"][f"{shape}|{affine}|{i}"] = entry(t.numpy())
     path = ROOT / "tests" / "data" / ("float_bits.json" if capability == "AVX512" else "float_bits_avx2.json")
     path.write_text(json.dumps(out) + "\n")
     print(f"-> {path} ({path.stat().st_size} bytes)")

@@ -297,8 +297,8 @@ def _logf(d, fma32):
 
 
 def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2):
-    """AddMoments / AddMomentsVec (moments_utils.h): Chan's update of (count, mean, M2), the
-    steps GCC fuses into multiply-adds fused (m1 + c * delta; m2_add + delta^2 c * m0)."""
+    """AddMoments (moments_utils.h) on float32 values: Chan's update of (count, mean, M2) with
+    m1 + c * delta and m2_add + delta^2 c * m0 fused, as PyTorch's scalar code runs it."""
     n = m0 + m0_add
     c = f32(0) if n == 0 else f32(m0_add) / f32(n)
     delta = m1_add - m1
@@ -307,46 +307,60 @@ def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2):
     return n, m1, m2
 
 
+def _add_moments_vec(m0_add, m1_add, m2_add, m0, m1, m2):
+    """AddMomentsVec: m1 + c * delta unfused, and m2 as one fused multiply-add
+    delta * (delta * c * m0) + (m2 + m2_add) (the order that gives PyTorch's bits, measured
+    on rows of 264 to 8192 elements, where chunks merge in the binary stack)."""
+    n = m0 + m0_add
+    c = f32(0) if n == 0 else f32(m0_add) / f32(n)
+    delta = m1_add - m1
+    m1 = m1 + c * delta
+    m2 = fma32(delta, delta * c * f32(m0), m2 + m2_add)
+    return n, m1, m2
+
+
 def rowwise_moments(x):
     """Mean and biased variance of each row of a 2-D float32 array as PyTorch's layer_norm
-    computes them (RowwiseMoments, moments_utils.h, at its 8-lane vector width): Welford
-    over chunks of 16 vectors of 8 lanes (fused updates), the chunks combined in a binary
-    stack, the leftover columns by scalar Welford (unfused), then the 8 lanes one by one."""
+    computes them (RowwiseMoments, moments_utils.h, at 8 lanes: layer_norm's kernel is
+    registered with REGISTER_DISPATCH, so AVX512 machines run its AVX2 build): Welford over
+    chunks of 16 vectors (fused updates), the chunks combined in a binary stack
+    (_add_moments_vec), the leftover columns by scalar Welford (unfused), then the lanes one
+    by one (_add_moments)."""
     rows, cols = x.shape
-    lanes, chunk = 8, 16
-    n = cols // lanes
+    lanes_, chunk = 8, 16
+    n = cols // lanes_
     chunks = -(-n // chunk)
     depth = max(1, (chunks - 1).bit_length())
-    zero = np.zeros((rows, lanes), f32)
+    zero = np.zeros((rows, lanes_), f32)
     stack = [(0, zero, zero) for _ in range(depth)]
     recip = [f32(1) / f32(i + 1) for i in range(chunk)]
     for i in range(chunks):
         count = min(chunk, n - i * chunk)
         m1 = m2 = zero
         for j in range(count):
-            col = (i * chunk + j) * lanes
-            v = x[:, col:col + lanes]
+            col = (i * chunk + j) * lanes_
+            v = x[:, col:col + lanes_]
             delta = v - m1
             m1 = fma32(delta, np.full(delta.shape, recip[j], f32), m1)
             m2 = fma32(delta, v - m1, m2)
-        stack[0] = _add_moments(count, m1, m2, *stack[0])
+        stack[0] = _add_moments_vec(count, m1, m2, *stack[0])
         mask, j = i + 1, 1
         while j < depth and mask & 1 == 0:
-            stack[j] = _add_moments(*stack[j - 1], *stack[j])
+            stack[j] = _add_moments_vec(*stack[j - 1], *stack[j])
             stack[j - 1] = (0, zero, zero)
             mask >>= 1
             j += 1
     for i in range(1, depth):
-        stack[0] = _add_moments(*stack[i], *stack[0])
+        stack[0] = _add_moments_vec(*stack[i], *stack[0])
     lane_m1, lane_m2 = stack[0][1], stack[0][2]
     count, m1, m2 = 0, np.zeros(rows, f32), np.zeros(rows, f32)
-    for k in range(n * lanes, cols):
+    for k in range(n * lanes_, cols):
         v = x[:, k]
         delta = v - m1
         count += 1
         m1 = m1 + delta / f32(count)
         m2 = m2 + delta * (v - m1)
-    for lane in range(lanes):
+    for lane in range(lanes_):
         count, m1, m2 = _add_moments(n, lane_m1[:, lane], lane_m2[:, lane], count, m1, m2)
     return m1, m2 / f32(cols)
 

@@ -133,6 +133,22 @@ DIM_BACKWARD = {"softmax": _dim_backward(lambda torch, x, d: torch.softmax(x, d)
                 "vector_norm_all": _dim_backward(lambda torch, x, d: torch.linalg.vector_norm(x * (d + 1)))}
 
 
+# layer_norm over the last dim (rows, columns): output and the gradients of input, weight and
+# bias (its kernel is the AVX2 build on AVX512 machines too: REGISTER_DISPATCH)
+LAYER_NORM_SHAPES = [(4, 100), (4, 263), (4, 264), (3, 300), (5, 1000), (2, 4097), (64, 512), (200, 12), (6, 5)]
+
+
+def layer_norm(torch, make, shape, affine):
+    """make: a tensor from a NumPy array."""
+    rows, cols = shape
+    x = make(dim_input(shape, cols)).requires_grad_()
+    w = make(dim_input((cols,), cols + 1)).requires_grad_() if affine else None
+    b = make(dim_input((cols,), cols + 2)).requires_grad_() if affine else None
+    y = torch.nn.functional.layer_norm(x, (cols,), w, b)
+    y.backward(make(dim_input(shape, cols + 3)))
+    return [y.detach(), x.grad] + ([w.grad, b.grad] if affine else [])
+
+
 def dim_grad(shape, seed):
     return dim_input(shape, seed + 1000) / 2
 

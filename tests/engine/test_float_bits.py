@@ -140,6 +140,18 @@ def test_dim_backward(name, j, shape, torch, data):
         check(C.DIM_BACKWARD[name](torch, x, d, g)._a, data["dim_backward"][f"{name}|{shape}|{d}"])
 
 
+@pytest.mark.parametrize("shape", C.LAYER_NORM_SHAPES, ids=str)
+@pytest.mark.parametrize("affine", [True, False])
+def test_layer_norm(shape, affine, torch, data):
+    """layer_norm forward (RowwiseMoments' chunks merged in its binary stack) and backward
+    (the partial last vector's products fused into the row sums), with and without weight
+    and bias (recorded on the AVX2 machine only)."""
+    if "layer_norm" not in data:
+        pytest.skip("not in this recording")
+    for i, t in enumerate(C.layer_norm(torch, _new, shape, affine)):
+        check(t._a, data["layer_norm"][f"{shape}|{affine}|{i}"])
+
+
 def test_threads_split_the_tail():
     """Above GRAIN_SIZE elements each thread's part has its own scalar tail: with one thread
     the 100003 sigmoids differ from the recorded two-thread ones (so the split is exercised)."""
