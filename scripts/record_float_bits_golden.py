@@ -48,7 +48,7 @@ def main():
     assert capability in ("AVX512", "AVX2"), "record on an AVX512 or AVX2 machine"
     F = torch.nn.functional
     out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "capability": capability, "unary": {},
-           "backward": {}, "backward_same_order": {}, "dim": {}, "dim_backward": {}, "layer_norm": {}}
+           "backward": {}, "backward_same_order": {}, "dim": {}, "dim_backward": {}, "layer_norm": {}, "sums": {}}
     for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
         for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
             x = tensor(dom(a) if dom is not None else a, tr)
@@ -77,6 +77,9 @@ def main():
         for affine in (True, False):
             for i, t in enumerate(C.layer_norm(torch, torch.from_numpy, shape, affine)):
                 out["layer_norm"][f"{shape}|{affine}|{i}"] = entry(t.numpy())
+    for name, fn in C.SUMS.items():
+        for j, shape in enumerate(C.SUM_SHAPES):
+            out["sums"][f"{name}|{shape}"] = entry(fn(torch, torch.from_numpy, C.dim_input(shape, 90 + j)).numpy())
     path = ROOT / "tests" / "data" / ("float_bits.json" if capability == "AVX512" else "float_bits_avx2.json")
     path.write_text(json.dumps(out) + "\n")
     print(f"-> {path} ({path.stat().st_size} bytes)")

@@ -149,6 +149,30 @@ def layer_norm(torch, make, shape, affine):
     return [y.detach(), x.grad] + ([w.grad, b.grad] if affine else [])
 
 
+def _with_nans(a):
+    a = a.copy()
+    a.reshape(-1)[::7] = np.nan
+    return a
+
+
+# full and dim sums PyTorch's sum kernel computes (cascade_sum; its AVX2 build everywhere):
+# nansum (NaN read as 0), and views TensorIterator walks in memory order
+SUMS = {
+    "nansum": lambda torch, make, a: torch.nansum(make(_with_nans(a))),
+    "nanmean": lambda torch, make, a: torch.nanmean(make(_with_nans(a))),
+    "nansum_dim0": lambda torch, make, a: torch.nansum(make(_with_nans(a)), 0),
+    "nansum_dim1": lambda torch, make, a: torch.nansum(make(_with_nans(a)), 1, keepdim=True),
+    "nanmean_dim1": lambda torch, make, a: torch.nanmean(make(_with_nans(a)), 1),
+    "t_sum": lambda torch, make, a: make(a).t().sum(),
+    "t_mean": lambda torch, make, a: make(a).t().mean(),
+    "t_sum_dim0": lambda torch, make, a: make(a).t().sum(0),
+    "step_rows_sum": lambda torch, make, a: make(a)[::2].sum(),
+    "cols_slice_sum": lambda torch, make, a: make(a)[:, :5].sum(),
+    "permuted_sum": lambda torch, make, a: make(a).reshape(a.shape[0], 1, a.shape[1]).permute(2, 0, 1).sum(),
+}
+SUM_SHAPES = [(7, 9), (16, 17), (5, 33), (64, 64), (60, 1000), (3, 200)]
+
+
 def dim_grad(shape, seed):
     return dim_input(shape, seed + 1000) / 2
 

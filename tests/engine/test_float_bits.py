@@ -152,6 +152,16 @@ def test_layer_norm(shape, affine, torch, data):
         check(t._a, data["layer_norm"][f"{shape}|{affine}|{i}"])
 
 
+@pytest.mark.parametrize("name", C.SUMS)
+def test_sums(name, torch, data):
+    """nansum/nanmean (sum's kernel, NaN as 0) and sums of transposed, permuted and sliced
+    views in PyTorch's order (recorded on the AVX2 machine only)."""
+    if "sums" not in data:
+        pytest.skip("not in this recording")
+    for j, shape in enumerate(C.SUM_SHAPES):
+        check(C.SUMS[name](torch, _new, C.dim_input(shape, 90 + j))._a, data["sums"][f"{name}|{shape}"])
+
+
 def test_threads_split_the_tail():
     """Above GRAIN_SIZE elements each thread's part has its own scalar tail: with one thread
     the 100003 sigmoids differ from the recorded two-thread ones (so the split is exercised)."""
