@@ -14,6 +14,7 @@ float64-then-float32 results of ops/elementwise.py match it for most inputs (the
 has the measured rates).
 """
 import ctypes
+import math
 import os
 
 import numpy as np
@@ -516,6 +517,48 @@ def _exp_glibc(x):
     return out
 
 
+# glibc's logf (Szabolcs Nagy's, from Arm's optimized-routines, MIT licence): 16 subintervals
+# of [0x3f330000, 2 * that) as (1/c, log c) in float64, written out as the library writes them
+_GLIBC_LOGF_T = np.array([[float.fromhex(a), float.fromhex(b)] for a, b in (
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"), ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"), ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"), ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"), ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"), ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"), ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"), ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"), ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"))])
+_GLIBC_LOGF_A = tuple(float.fromhex(c) for c in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2"))
+_GLIBC_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+
+
+def _glibc_logf(x):
+    """std::log of float32 values: glibc's logf, log(z/c) by a cubic in float64 plus log c and
+    k*ln2 from the table, rounded once to float32 (checked against this machine's libm on
+    millions of inputs, tests/engine/test_float_bits.py)."""
+    x = np.asarray(x, f32)
+    ix = x.view(np.uint32).astype(np.int64)
+    with np.errstate(all="ignore"):
+        sub = (ix > 0) & (ix < 0x00800000)          # subnormal: scaled up by 2**23 first
+        if sub.any():
+            ix = np.where(sub, (x * f32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
+        tmp = (ix - 0x3f330000) & 0xffffffff
+        i = (tmp >> 19) % 16
+        k = (((tmp ^ 0x80000000) - 0x80000000) >> 23).astype(np.float64)
+        z = ((ix - (tmp & 0xff800000)) & 0xffffffff).astype(np.uint32).view(f32).astype(np.float64)
+        r = z * _GLIBC_LOGF_T[i, 0] - 1
+        y0 = _GLIBC_LOGF_T[i, 1] + k * _GLIBC_LN2
+        r2 = r * r
+        y = _GLIBC_LOGF_A[1] * r + _GLIBC_LOGF_A[2]
+        y = _GLIBC_LOGF_A[0] * r2 + y
+        out = (y * r2 + (y0 + r)).astype(f32)
+        out[x == 1] = 0
+        out[x == 0] = -np.inf
+        out[np.isposinf(x)] = np.inf
+        out[(x < 0) | np.isnan(x)] = np.nan
+    return out
+
+
 def sigmoid(x):
     """1 / (1 + exp(-x)) as PyTorch's sigmoid kernel: Sleef's exp in the vectorised body,
     glibc's expf in the scalar tail."""
@@ -844,7 +887,8 @@ def _libm():
                 lib = ctypes.CDLL("libm.so.6")
             except OSError:
                 lib = ctypes.CDLL(None)     # the process's own libm symbols
-            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f"):
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f",
+                         "lgammaf", "sinf"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib
@@ -854,11 +898,14 @@ def _libm():
     return got
 
 
-def libm_float(name, f64):
-    """The scalar loop's std::NAME(float) over a float32 array."""
+def libm_float(name, f64, limit=None):
+    """The scalar loop's std::NAME(float) over a float32 array: libm element by element up to
+    `limit` elements (_LIBM_MAX unless given), f64 rounded once above."""
+    limit = _LIBM_MAX if limit is None else limit
+
     def run(x):
         lib = _libm()
-        if not lib or x.size > _LIBM_MAX:
+        if not lib or x.size > limit:
             with np.errstate(all="ignore"):
                 return f64(x.astype(np.float64)).astype(f32)
         fn = getattr(lib, name)
@@ -1049,7 +1096,7 @@ def hardswish_backward(grad, x):
 
 
 # ---------------------------------------------------------------- softmax over another dim
-_logf_tail = libm_float("logf", np.log)
+_logf_tail = _glibc_logf
 
 
 def _dim_lanes(outer, inner):
@@ -1547,3 +1594,96 @@ def gelu_erf_backward(grad, x):
         return run
     with np.errstate(all="ignore"):
         return _body_and_tail2(grad, x, make(_vec_erf, expf, True), make(_erff_tail, _exp_glibc, False))
+
+
+# ---------------------------------------------------------------- gamma functions
+_lgammaf = libm_float("lgammaf", lambda v: np.vectorize(math.lgamma, otypes=[np.float64])(
+    np.where((v <= 0) & (v == np.floor(v)), np.inf, v)))
+# (float64 sin rounded differs from glibc's sinf in about 1% of trigamma's arguments)
+_sinf = libm_float("sinf", np.sin, limit=1 << 22)
+_PSI_A = tuple(f32(c) for c in (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+                                -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                                8.33333333333333333333E-2))
+
+
+def lgamma(x):
+    """torch.lgamma of float32: std::lgamma (glibc's lgammaf) in the scalar tail; the
+    vectorised body (Sleef's lgammaf, not ported) in float64 rounded once."""
+    return _body_and_tail(np.asarray(x, f32), _lgamma64, _lgammaf)
+
+
+def _lgamma64(v):
+    with np.errstate(all="ignore"):
+        return np.vectorize(math.lgamma, otypes=[np.float64])(
+            np.where((v <= 0) & (v == np.floor(v)), np.inf, v)).astype(f32)
+
+
+def _digamma_pos(v):
+    """calc_digamma (ATen's Math.h) for float32 v >= 0 that is not 0: 1/v subtracted until
+    v >= 10, then log(v) - 0.5/v - z * polevl(z, A), z = 1/v^2 (its steps fused), in float32."""
+    if not v.size:
+        return v.copy()
+    v = v.copy()
+    res = np.zeros_like(v)
+    low = v < 10
+    while low.any():
+        res[low] = res[low] - f32(1) / v[low]
+        v[low] = v[low] + f32(1)
+        low = v < 10
+    with np.errstate(all="ignore"):
+        z = f32(1) / (v * v)
+        p = np.full(v.shape, _PSI_A[0], f32)
+        for c in _PSI_A[1:]:
+            p = fma32(p, z, c)
+        y = np.where(v < f32(1e17), z * p, f32(0))
+        out = ((res + _glibc_logf(v)) - f32(0.5) / v) - y
+    return np.where(v == 10, res + f32(2.25175258906672110764), out)
+
+
+def digamma(x):
+    """torch.digamma of float32 (calc_digamma element by element): +-inf at +-0, NaN at the
+    negative integers, the reflection digamma(1 - x) - pi / tan(pi * frac(x)) (in double,
+    rounded) below 0."""
+    x = np.asarray(x, f32)
+    out = np.empty(x.shape, f32)
+    if not x.size:
+        return out
+    with np.errstate(all="ignore"):
+        neg = x < 0
+        whole = x == np.trunc(x)
+        out[~neg] = _digamma_pos(x[~neg])
+        refl = neg & ~whole
+        if refl.any():
+            x64 = x[refl].astype(np.float64)
+            pot = (np.pi / np.tan(np.pi * (x64 - np.trunc(x64)))).astype(f32)
+            out[refl] = _digamma_pos(f32(1) - x[refl]) - pot
+        out[neg & whole] = np.nan
+        zero = x == 0
+        out[zero] = np.copysign(f32(np.inf), -x[zero])
+    return out
+
+
+def trigamma(x):
+    """polygamma(1, x) of float32 (ATen's calc_trigamma, scalar loop): the reflection with
+    glibc's sinf below 0.5, six steps of 1/x^2, then the asymptotic series (its multiply-adds
+    fused, as GCC compiles it) divided by x."""
+    x = np.array(x, f32)
+    if not x.size:
+        return x
+    sign = np.ones_like(x)
+    res = np.zeros_like(x)
+    with np.errstate(all="ignore"):
+        small = x < f32(0.5)
+        if small.any():
+            s = _sinf(f32(math.pi) * x[small])
+            res[small] = res[small] - (f32(math.pi) * f32(math.pi)) / (s * s)
+            sign[small] = -1
+            x[small] = f32(1) - x[small]
+        for _ in range(6):
+            res = res + f32(1) / (x * x)
+            x = x + f32(1)
+        ixx = f32(1) / (x * x)
+        a = fma32(-ixx, np.full(x.shape, f32(1 / 42), f32), np.full(x.shape, f32(1 / 30), f32))
+        b = fma32(-ixx, a, np.full(x.shape, f32(1 / 6), f32))
+        t = fma32(ixx, b, f32(1) + f32(1) / (f32(2) * x))
+        return sign * (res + t / x)

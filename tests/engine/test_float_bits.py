@@ -74,6 +74,8 @@ def _unary_cases():
 def test_forward(name, dom, fn, a, tr, torch, data):
     x = tensor(dom(a) if dom is not None else a, tr)
     key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
+    if key not in data["unary"]:
+        pytest.skip("not in this recording")
     if name == "gelu" and data["capability"] == "AVX2" and not tr and a.size > 1:
         pytest.xfail("oneDNN's AVX2 gelu_erf is not emulated (its AVX512 code is)")
     check(fn(torch, torch.nn.functional, x)._a, data["unary"][key])
@@ -98,6 +100,8 @@ def test_backward(name, dom, fn, a, tr, torch, data):
     g = _new(np.random.default_rng(7 + a.size).standard_normal(a.size).astype(np.float32))
     fn(torch, torch.nn.functional, x).backward(g.reshape(*x.shape))
     key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
+    if key not in data["backward"]:
+        pytest.skip("not in this recording")
     if name == "gelu" and data["capability"] == "AVX2" and not tr and a.size > 1:
         pytest.xfail("oneDNN's AVX2 gelu_erf is not emulated (its AVX512 code is)")
     check(x.grad._a, data["backward"][key])
@@ -182,6 +186,22 @@ def test_scalar_tail_without_libm(monkeypatch):
     monkeypatch.setattr(K, "_LIBM", [False])
     x = np.array([0.5, -1.25, 3.0], np.float32)
     assert K.sinhf(x).tolist() == np.sinh(x.astype(np.float64)).astype(np.float32).tolist()
+
+
+def test_glibc_logf_is_libms():
+    """kernels._glibc_logf (every scalar std::log(float) above a few thousand elements) against
+    this machine's libm logf: random bit patterns, subnormals, [0.5, 2), the special values."""
+    lib = K._libm()
+    if not lib:
+        pytest.skip("no C library")
+    rng = np.random.default_rng(5)
+    x = np.concatenate([rng.integers(0, 2 ** 32, 30000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+                        rng.integers(0x3f000000, 0x40000000, 30000).astype(np.uint32).view(np.float32),
+                        np.abs(rng.standard_normal(20000) * 3).astype(np.float32),
+                        np.array([0, -0.0, 1, 1e-45, 3e-39, 1.17549435e-38, 3.4e38, np.inf, -np.inf, np.nan, -2],
+                                 np.float32)])
+    want = np.array([lib.logf(v) for v in x.tolist()], np.float32)
+    assert canonical(K._glibc_logf(x)).view(np.uint32).tolist() == canonical(want).view(np.uint32).tolist()
 
 
 def test_glibc_erff_is_libms():

@@ -130,10 +130,24 @@ _math("erfc", vml_kernel("erfc", _as64(_erfc64)), "ErfcBackward0", "self", "-2.0
       lambda grad, xp, self: ((-2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
 _math("erfinv", vml_kernel("erfinv", _as64(_erfinv64)), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
       lambda grad, xp, result: ((0.5 * _SQRT_PI) * _exp_of(xp, _square(xp, result)) * grad,))
-_math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
+def _f32_or_64(kernel32, fn64):
+    """kernel32 (PyTorch's float32 steps, engine/kernels.py) for float32 arrays, fn64 in float64
+    rounded once for the other dtypes."""
+    as64 = _as64(fn64)
+
+    def f(a):
+        return kernel32(a) if a.dtype == np.float32 else as64(a)
+    f.__name__ = fn64.__name__
+    return f
+
+
+_lgamma = _f32_or_64(kernels.lgamma, _lgamma64)
+_digamma = _f32_or_64(kernels.digamma, _digamma64)
+_trigamma = _f32_or_64(kernels.trigamma, _trigamma64)
+_math("lgamma", _lgamma, "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
-_math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
-      lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else _apply(xp, self, _trigamma64)),))
+_math("digamma", _digamma, "DigammaBackward0", "self", "grad * polygamma(1, self)",
+      lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else xp.constant(_trigamma(xp.raw(self)))),))
 _math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
@@ -208,7 +222,7 @@ def _erfinv_of(xp, t):
 
 
 def _digamma_of(xp, t):
-    return t.digamma() if xp.tensors else _apply(xp, t, _digamma64)
+    return t.digamma() if xp.tensors else xp.constant(_digamma(xp.raw(t)))
 
 
 def _sinc_slope(xp, t):
@@ -534,7 +548,7 @@ def _polygamma_one(n, v):
 
 def _polygamma64(n, x):
     if n == 1:
-        return _trigamma64(x)
+        return _trigamma(np.asarray(x))
     x = np.asarray(x, np.float64)
     return np.asarray([_polygamma_one(n, v) for v in x.ravel().tolist()], np.float64).reshape(x.shape)
 
