@@ -1294,6 +1294,14 @@ def logaddexp(a, b):
         return _body_and_tail2(a, b, make(expf, sleef_log1pf), scalar)
 
 
+def logit(x):
+    """logit's cpu_kernel_vec: log(x / (1 - x)) with Sleef's logf in the vectorised body, and
+    x == 1 ? inf : glibc's logf(x / (1 - x)) in the scalar tail."""
+    with np.errstate(all="ignore"):
+        return _body_and_tail(x, lambda v: logf(v / (f32(1) - v)),
+                              lambda v: np.where(v == 1, f32(np.inf), _glibc_logf(v / (f32(1) - v))))
+
+
 def xlogy(x, y):
     """xlogy's kernel (cpu_kernel, scalar only): NaN where y is NaN, 0 where x is 0, else
     x * std::log(y) in float32 (libm's logf, rounded before the product)."""

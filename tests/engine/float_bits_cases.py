@@ -47,6 +47,12 @@ LIMITS = {}
 POS = np.abs
 
 
+def UNIT(a):
+    """Into [0, 1]: a logistic curve of the values (inf -> 1, -inf -> 0, NaN stays)."""
+    with np.errstate(over="ignore"):
+        return (1 / (1 + np.exp(-a.astype(np.float64)))).astype(np.float32)
+
+
 def _unary(name, dom=None):
     return lambda torch, F, x: getattr(torch, name)(x)
 
@@ -95,10 +101,12 @@ UNARY = {
     # contiguous inputs of more than one element: oneDNN's gelu_erf; the others PyTorch's kernel
     "gelu": (None, _functional("gelu")),
     "digamma": (None, _unary("digamma")),
+    # contiguous: MKL's VML log of x / (1 - x); transposed: Sleef's logf and glibc's
+    "logit": (UNIT, _unary("logit")),
 }
 # the gradient of sum(f(x) * g) for a fixed g
 BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",
-            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish", "gelu", "digamma"]
+            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish", "gelu", "digamma", "logit"]
 # transposed inputs whose backward also runs with a gradient of the same (column-major) layout
 SAME_ORDER = ["gelu"]
 

@@ -13,7 +13,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
-from gradrepl.engine.mkl import vml_kernel
+from gradrepl.engine.mkl import vml, vml_kernel
 from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid, exp_kernel
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
@@ -247,8 +247,20 @@ def logit(self, eps=None):
     a = self._a if self._a.dtype.kind in "fV" else self._a.astype(D.DEFAULT_FLOAT[0].np)
     x = a if eps is None else np.clip(a, eps, 1 - eps)
     with np.errstate(all="ignore"):
-        out = _f64(lambda v: np.log(v / (1 - v)))(x)
+        out = _logit32(x) if x.dtype == np.float32 else _f64(lambda v: np.log(v / (1 - v)))(x)
     return result(out, LogitBackward0, (self,), (self,), eps)
+
+
+def _logit32(x):
+    """logit's float32 kernel: a contiguous tensor as x / (1 - x) (inf at 1), then MKL's VML
+    log (LogitMKLKernel); others (or without MKL) through cpu_kernel_vec, Sleef's logf in the
+    vectorised body and glibc's in the tail."""
+    ratio = np.where(x == 1, np.float32(np.inf), x / (np.float32(1) - x))
+    if x.flags.c_contiguous or x.flags.f_contiguous:
+        out = vml("log", ratio)
+        if out is not None:
+            return out.reshape(x.shape)
+    return kernels.logit(x)
 
 
 # ================================================================ two-input functions
