@@ -559,6 +559,54 @@ def _glibc_logf(x):
     return out
 
 
+_GLIBC_EXP2_C = tuple(float.fromhex(c) for c in ("0x1.c6af84b912394p-5", "0x1.ebfce50fac4f3p-3", "0x1.62e42ff0c52d6p-1"))
+_GLIBC_EXP2_SHIFT = float.fromhex("0x1.8p+47")
+
+
+def _glibc_exp2f(x):
+    """std::exp2 of float32 values: glibc's exp2f (the expf table of 2**(i/32), a cubic in
+    float64, rounded once)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        xd = np.asarray(x, f32).astype(np.float64)
+        big = ~(np.abs(xd) < 128)
+        z = np.where(big, 0.0, xd)
+        kd = z + _GLIBC_EXP2_SHIFT
+        ki = kd.view(np.uint64)
+        r = z - (kd - _GLIBC_EXP2_SHIFT)
+        s = (_GLIBC_T[ki % np.uint64(32)] + (ki << np.uint64(47))).view(np.float64)
+        y = (_GLIBC_EXP2_C[0] * r + _GLIBC_EXP2_C[1]) * (r * r) + (_GLIBC_EXP2_C[2] * r + 1)
+        out = (y * s).astype(f32)
+        if big.any():       # beyond +-128: exact powers of two, inf, 0 or NaN (np.exp2 agrees)
+            out[big] = np.exp2(xd[big]).astype(f32)
+    return out
+
+
+_EXP2_POLY = tuple(f32(c) for c in (0.1535920892e-3, 0.1339262701e-2, 0.9618384764e-2, 0.5550347269e-1,
+                                    0.2402264476e+0, 0.6931471825e+0))
+
+
+def sleef_exp2f(d):
+    """Sleef's xexp2f (u10, FMA build): 2**round(d) times a polynomial in the rest, in float32."""
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = np.where(np.abs(u) <= 200, u, 0).astype(np.int32)
+        s = d - u
+        p = np.full(d.shape, _EXP2_POLY[0], f32)
+        for c in _EXP2_POLY[1:]:
+            p = fma32(p, s, c)
+        p = fma32(p, s, f32(1))
+        half = q >> 1
+        out = p * _pow2i(half) * _pow2i(q - half)
+        out[d >= 128] = np.inf
+        out[d < -150] = 0
+    return out
+
+
+def exp2(x):
+    """torch.exp2 of float32: Sleef's exp2f in the vectorised body, glibc's exp2f in the tail."""
+    return _body_and_tail(x, sleef_exp2f, _glibc_exp2f)
+
+
 def sigmoid(x):
     """1 / (1 + exp(-x)) as PyTorch's sigmoid kernel: Sleef's exp in the vectorised body,
     glibc's expf in the scalar tail."""
@@ -888,7 +936,7 @@ def _libm():
             except OSError:
                 lib = ctypes.CDLL(None)     # the process's own libm symbols
             for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f",
-                         "lgammaf", "sinf"):
+                         "sinf", "exp2f"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib
@@ -1605,25 +1653,11 @@ def gelu_erf_backward(grad, x):
 
 
 # ---------------------------------------------------------------- gamma functions
-_lgammaf = libm_float("lgammaf", lambda v: np.vectorize(math.lgamma, otypes=[np.float64])(
-    np.where((v <= 0) & (v == np.floor(v)), np.inf, v)))
 # (float64 sin rounded differs from glibc's sinf in about 1% of trigamma's arguments)
 _sinf = libm_float("sinf", np.sin, limit=1 << 22)
 _PSI_A = tuple(f32(c) for c in (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
                                 -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
                                 8.33333333333333333333E-2))
-
-
-def lgamma(x):
-    """torch.lgamma of float32: std::lgamma (glibc's lgammaf) in the scalar tail; the
-    vectorised body (Sleef's lgammaf, not ported) in float64 rounded once."""
-    return _body_and_tail(np.asarray(x, f32), _lgamma64, _lgammaf)
-
-
-def _lgamma64(v):
-    with np.errstate(all="ignore"):
-        return np.vectorize(math.lgamma, otypes=[np.float64])(
-            np.where((v <= 0) & (v == np.floor(v)), np.inf, v)).astype(f32)
 
 
 def _digamma_pos(v):

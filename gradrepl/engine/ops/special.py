@@ -141,17 +141,16 @@ def _f32_or_64(kernel32, fn64):
     return f
 
 
-_lgamma = _f32_or_64(kernels.lgamma, _lgamma64)
 _digamma = _f32_or_64(kernels.digamma, _digamma64)
 _trigamma = _f32_or_64(kernels.trigamma, _trigamma64)
-_math("lgamma", _lgamma, "LgammaBackward0", "self", "grad * digamma(self)",
+_math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _digamma, "DigammaBackward0", "self", "grad * polygamma(1, self)",
       lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else xp.constant(_trigamma(xp.raw(self)))),))
 _math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
-_math("exp2", _f64(np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
+_math("exp2", _f32_or_64(kernels.exp2, np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
       lambda grad, xp, result: (grad * result * _LN2,))
 _math("deg2rad", lambda a: (a * a.dtype.type(math.pi / 180)).astype(a.dtype), "Deg2RadBackward0", None,
       "grad * M_PI / 180", lambda grad, xp: (grad * (math.pi / 180),))
