@@ -1244,6 +1244,7 @@ def log_softmax_backward_dim(grad, out, dim):
 
 
 _powf_tail = libm_float2("powf", np.power)      # std::pow(float, float)
+powf_scalar_loop = _powf_tail
 
 
 def pow_tensor(x, y):
@@ -1340,6 +1341,27 @@ def logaddexp(a, b):
         return np.where(np.isinf(x) & (x == y), x, out)
     with np.errstate(all="ignore"):
         return _body_and_tail2(a, b, make(expf, sleef_log1pf), scalar)
+
+
+_INV_LN2 = f32(1.0 / math.log(2.0))
+
+
+def logaddexp2(a, b):
+    """logaddexp2's kernel: max(a, b) + log1p(exp2(-|a - b|)) / ln 2 (the product and the sum
+    fused), a where a == b is infinite; Sleef's exp2f and log1pf in the vectorised body,
+    glibc's exp2f and libm's log1pf in the tail."""
+    def combine(m, t):
+        return fma32(t, np.full(t.shape, _INV_LN2, f32), m)
+
+    def vector(x, y):
+        out = combine(np.maximum(x, y), sleef_log1pf(sleef_exp2f(-np.abs(x - y))))
+        return np.where((x == y) & np.isinf(x), x, out)
+
+    def scalar(x, y):
+        out = combine(np.where(x < y, y, x), _log1pf_tail(_glibc_exp2f(-np.abs(x - y))))
+        return np.where(np.isinf(x) & (x == y), x, out)
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(a, b, vector, scalar)
 
 
 def logit(x):

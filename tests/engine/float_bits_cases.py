@@ -104,10 +104,11 @@ UNARY = {
     # contiguous: MKL's VML log of x / (1 - x); transposed: Sleef's logf and glibc's
     "logit": (UNIT, _unary("logit")),
     "exp2": (None, _unary("exp2")),
+    "logaddexp2": (None, lambda torch, F, x: torch.logaddexp2(x, x * x - 2)),
 }
 # the gradient of sum(f(x) * g) for a fixed g
 BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",
-            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish", "gelu", "digamma", "logit", "exp2"]
+            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish", "gelu", "digamma", "logit", "exp2", "logaddexp2"]
 # transposed inputs whose backward also runs with a gradient of the same (column-major) layout
 SAME_ORDER = ["gelu"]
 

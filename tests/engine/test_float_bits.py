@@ -84,7 +84,10 @@ def test_forward(name, dom, fn, a, tr, torch, data):
 # a transposed input with a row-major gradient: PyTorch's loop is all scalar, libm's mish
 # (and tanhf) called element by element; above kernels._LIBM_MAX elements gradrepl rounds
 # float64 values instead
-BACKWARD_GAPS = {"mish|T17x241", "mish|T331x303", "gelu_tanh|T17x241", "gelu_tanh|T331x303"}
+BACKWARD_GAPS = {"mish|T17x241", "mish|T331x303", "gelu_tanh|T17x241", "gelu_tanh|T331x303",
+                 # pow(2, other - self) of a transposed difference: libm's powf element by element
+                 # (above kernels._LIBM_MAX elements gradrepl rounds float64 values instead)
+                 "logaddexp2|T331x303"}
 
 
 def _backward_cases():

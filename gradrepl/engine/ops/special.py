@@ -333,9 +333,29 @@ logaddexp = _binary("logaddexp", _logaddexp, "LogaddexpBackward0",
                     ("grad / (1 + exp(other - self))", "grad / (1 + exp(self - other))"),
                     lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))),
                     inplace=False)   # PyTorch has no logaddexp_
-logaddexp2 = _binary("logaddexp2", _k64(np.logaddexp2), "Logaddexp2Backward0",
+def _pow2(xp, t):
+    """pow(2, t) as derivatives.yaml writes it: PyTorch's pow kernel with the number 2 as a
+    0-d base, into a new row-major tensor: for float32, Sleef's powf in the vectorised body
+    and libm's in the tail where t is row-major too, libm's powf element by element else."""
+    if xp.tensors:
+        return 2 ** t
+    if t.dtype == np.float32:
+        two = np.array(2, np.float32)
+        if t.flags.c_contiguous:
+            return kernels.pow_tensor(two, t)
+        return kernels.powf_scalar_loop(np.broadcast_to(two, t.shape), np.ascontiguousarray(t))
+    return np.power(t.dtype.type(2), t)
+
+
+def _logaddexp2(a, b):
+    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+        return kernels.logaddexp2(np.asarray(a), np.asarray(b))
+    return _k64(np.logaddexp2)(a, b)
+
+
+logaddexp2 = _binary("logaddexp2", _logaddexp2, "Logaddexp2Backward0",
                      ("grad / (1 + pow(2, other - self))", "grad / (1 + pow(2, self - other))"),
-                     lambda grad, xp, a, b: (grad / (1 + xp.exp((b - a) * _LN2)), grad / (1 + xp.exp((a - b) * _LN2))),
+                     lambda grad, xp, a, b: (grad / (1 + _pow2(xp, b - a)), grad / (1 + _pow2(xp, a - b))),
                      inplace=False)   # PyTorch has no logaddexp2_
 copysign = _binary("copysign", lambda a, b: np.copysign(a, b), "CopysignBackward0",
                    ("copysign_tensor_self_backward(grad, self, result)", "zeros_like(other)"),
