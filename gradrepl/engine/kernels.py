@@ -1198,12 +1198,22 @@ def log_softmax_dim(x, dim):
     Sleef's (vec::map), then x - max - log(sum)."""
     x3, mask = _dim3(x, dim)
     shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
-    with np.errstate(over="ignore"):
-        e = np.where(mask, expf(shifted), _exp_glibc(shifted))
+    e = _masked_exp(shifted, mask)
     total = e[:, 0].copy()
     for i in range(1, x3.shape[1]):
         total += e[:, i]
     return (shifted - logf(total)[:, None]).reshape(x.shape)
+
+
+def _masked_exp(v, mask):
+    """exp of an (outer, dim, inner) float32 array: Sleef's expf where mask (over the inner
+    positions) is True, glibc's expf elsewhere."""
+    with np.errstate(over="ignore"):
+        e = expf(v)
+        lone = ~mask[0, 0]
+        if lone.any():
+            e[:, :, lone] = _exp_glibc(v[:, :, lone])
+    return e
 
 
 def _dim3(x, dim):
@@ -1238,8 +1248,7 @@ def log_softmax_backward_dim(grad, out, dim):
     total = g3[:, 0].copy()
     for i in range(1, g3.shape[1]):
         total += g3[:, i]
-    with np.errstate(over="ignore"):
-        e = np.where(mask, expf(y3), _exp_glibc(y3))
+    e = _masked_exp(y3, mask)
     return fma32(-e, total[:, None], g3).reshape(out.shape)
 
 
