@@ -1,9 +1,9 @@
 """float32 kernels computed as PyTorch 2.13's CPU kernels compute them, bit for bit.
 
 PyTorch's softmax, log_softmax, sigmoid and the cross-entropy backward run on its own
-vectorised code (Vectorized<float>: 16 lanes on AVX512 machines, 8 on AVX2 ones; lanes()),
-whose exp and log are Sleef's (`Sleef_expf16_u10` and `Sleef_logf16_u10` on AVX512, the
-8-lane ones on AVX2: the same results element by element). expf and logf below follow Sleef's algorithms
+vectorised code (Vectorized<float>: 16 lanes on AVX512, 8 on AVX2; engine/cpu.py says which
+this machine runs), whose exp and log are Sleef's
+`Sleef_expf16_u10` and `Sleef_logf16_u10`. expf and logf below follow Sleef's algorithms
 (src/libm/sleefsimdsp.c, xexpf and the AVX512F branch of xlogf_u1; Sleef is
 Copyright Naoki Shibata and contributors, distributed under the Boost Software License 1.0)
 step by step in float32, each fused multiply-add rounded once (rounding.fma32).
@@ -15,42 +15,26 @@ has the measured rates).
 """
 import ctypes
 import math
-import os
 
 import numpy as np
 
+from gradrepl.engine import cpu
 from gradrepl.engine.rounding import fma32
 # at::get_num_threads() (torch.set_num_threads sets it): element-wise kernels above GRAIN
 # elements run in one part per thread, and some results depend on where the parts begin
 from gradrepl.engine.summation import THREADS
 
 f32 = np.float32
+LANES = 16      # Vectorized<float>'s lanes: set from the CPU capability just below
+
+
+def _set_lanes(name):
+    global LANES
+    LANES = cpu.LANES[name]
+
+
+cpu.follow(_set_lanes)
 GRAIN = 32768   # at::internal::GRAIN_SIZE
-# Vectorized<float>'s lane count in the kernels PyTorch picks when it starts (its CPU
-# capability): decided on first use; tests set it to the machine their golden data came from
-VEC = {"lanes": None}
-
-
-def cpu_capability():
-    """"AVX512" or "AVX2", as at::native's compute_cpu_capability on x86-64: ATEN_CPU_CAPABILITY
-    first ("avx2" or "default" lowers it), then AVX512 when the CPU has avx512vl, avx512bw,
-    avx512dq and fma. (The DEFAULT kernels are not emulated: they are taken as AVX2.)"""
-    if os.environ.get("ATEN_CPU_CAPABILITY", "").lower() in ("avx2", "default"):
-        return "AVX2"
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
-            flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
-    except OSError:
-        flags = []
-    return "AVX512" if {"avx512vl", "avx512bw", "avx512dq", "fma"} <= set(flags) else "AVX2"
-
-
-def lanes():
-    """Vectorized<float>::size() on this machine (VEC["lanes"] once decided)."""
-    n = VEC["lanes"]
-    if n is None:
-        n = VEC["lanes"] = 16 if cpu_capability() == "AVX512" else 8
-    return n
 
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
 _L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
@@ -368,24 +352,25 @@ def rowwise_moments(x):
 
 def row_sums(e):
     """Each row of a 2-D float32 array summed as vec::reduce_all(+) does: rows narrower than
-    one vector left to right; wider ones in lanes() lane sums (a partial last vector adds into
-    its first lanes), then the lanes folded in halves (16, 8, 4, 2, 1)."""
-    cols, n = e.shape[1], lanes()
-    if cols < n:
+    one vector left to right; wider ones in LANES lane sums (a partial last vector adds into
+    its first lanes), then the lanes folded in halves (on AVX512 8, 4, 2, 1)."""
+    cols = e.shape[1]
+    if cols < LANES:
         acc = e[:, 0].copy()
         for i in range(1, cols):
             acc += e[:, i]
         return acc
-    acc = e[:, :n].copy()
-    k = n
-    while k + n <= cols:
-        acc += e[:, k:k + n]
-        k += n
+    acc = e[:, :LANES].copy()
+    k = LANES
+    while k + LANES <= cols:
+        acc += e[:, k:k + LANES]
+        k += LANES
     if k < cols:
         acc[:, :cols - k] += e[:, k:]
-    while n > 2:
-        n //= 2
-        acc = acc[:, :n] + acc[:, n:]
+    half = LANES // 2
+    while half > 1:
+        acc = acc[:, :half] + acc[:, half:]
+        half //= 2
     return acc[:, 0] + acc[:, 1]
 
 
@@ -468,7 +453,7 @@ def _body_and_tail(x, vector, scalar, grain=GRAIN):
     pieces = []
     for start in range(0, n, step):
         seg = flat[start:start + step]
-        body = seg.size - seg.size % (2 * lanes())
+        body = seg.size - seg.size % (2 * LANES)
         if body:
             pieces.append(vector(seg[:body]))
         if body < seg.size:
@@ -1029,7 +1014,7 @@ def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
     pieces = []
     for start in range(0, n, step):
         sx, sy = fx[start:start + step], fy[start:start + step]
-        body = sx.size - sx.size % (2 * lanes())
+        body = sx.size - sx.size % (2 * LANES)
         if body:
             pieces.append(vector(sx[:body], sy[:body]))
         if body < sx.size:
@@ -1150,11 +1135,11 @@ _logf_tail = _glibc_logf
 def _dim_lanes(outer, inner):
     """_vec_softmax / _vec_log_softmax (inner size > 1) walk the outer * inner positions split
     among the threads (parallel_for, grain 0): a position starts a vector when its
-    lanes() lanes fit both in its row and in its thread's part, else it is computed alone. True
+    LANES lanes fit both in its row and in its thread's part, else it is computed alone. True
     where the position is in a vector."""
     n = outer * inner
     mask = np.zeros(n, bool)
-    threads, width = THREADS["n"], lanes()
+    threads, width = THREADS["n"], LANES
     step = -(-n // min(threads, n)) if n > 1 and threads > 1 else max(n, 1)
     for begin in range(0, n, step):
         end = min(n, begin + step)
@@ -1224,7 +1209,7 @@ def _dim3(x, dim):
     s = x.shape
     x3 = np.ascontiguousarray(x).reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim],
                                          int(np.prod(s[dim + 1:], dtype=np.int64)))
-    width, inner = lanes(), x3.shape[2]
+    width, inner = LANES, x3.shape[2]
     chunk = max(128 * 1024 // x3.shape[1] // 4, width) // width * width
     pos = np.arange(inner)
     size = np.minimum(chunk, inner - pos // chunk * chunk)

@@ -5,7 +5,7 @@ value) and softmax/log_softmax over a dim that is not the last, forward and back
 digests: tests/data/float_bits.json (an AVX512 machine: 16 float32 lanes) and
 float_bits_avx2.json (an AVX2 one: 8 lanes), recorded by scripts/record_float_bits_golden.py
 from the inputs of tests/engine/float_bits_cases.py; each case runs against both, with
-kernels.VEC set to the recording machine's lanes."""
+the CPU capability set to the recording machine's (engine/cpu.py)."""
 import hashlib
 import importlib.util
 import json
@@ -14,6 +14,7 @@ import pathlib
 import numpy as np
 import pytest
 
+from gradrepl.engine import cpu
 from gradrepl.engine import kernels as K
 from gradrepl.engine.tensor import _new
 
@@ -36,12 +37,14 @@ def recorded_threads(monkeypatch):
 
 @pytest.fixture(params=list(FILES))
 def data(request, monkeypatch):
-    """One recording, with the thread count and vector width of the machine it came from."""
+    """One recording, with the thread count and CPU capability of the machine it came from."""
     d = ALL[request.param]
     assert d["capability"] == request.param
     monkeypatch.setitem(K.THREADS, "n", d["threads"])
-    monkeypatch.setitem(K.VEC, "lanes", 16 if request.param == "AVX512" else 8)
-    return d
+    before = cpu.capability()
+    cpu.set_capability(request.param.lower())
+    yield d
+    cpu.set_capability(before)
 
 
 def canonical(a):
