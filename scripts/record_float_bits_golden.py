@@ -3,8 +3,9 @@ PyTorch's CPU kernels do (engine/kernels.py, ops/*): tests/engine/test_float_bit
 regenerates the inputs (tests/engine/float_bits_cases.py) and compares SHA-256 digests of
 the outputs, and the values themselves for the small sizes. Writes tests/data/float_bits.json.
 
-Run where torch 2.13.0 is installed, on an AVX512 machine with the thread count it
-records (results above 32768 elements depend on it):
+Run where torch 2.13.0 is installed, with the thread count it records (results above 32768
+elements depend on it); an AVX512 machine writes tests/data/float_bits.json, an AVX2 one
+tests/data/float_bits_avx2.json (PyTorch's kernels use 16 or 8 float32 lanes):
     /work/torchvenv/bin/python scripts/record_float_bits_golden.py
 """
 import hashlib
@@ -43,10 +44,11 @@ def tensor(a, transposed):
 
 
 def main():
-    assert torch.backends.cpu.get_cpu_capability() == "AVX512", "record on an AVX512 machine"
+    capability = torch.backends.cpu.get_cpu_capability()
+    assert capability in ("AVX512", "AVX2"), "record on an AVX512 or AVX2 machine"
     F = torch.nn.functional
-    out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "unary": {}, "backward": {}, "backward_same_order": {},
-           "dim": {}}
+    out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "capability": capability, "unary": {},
+           "backward": {}, "backward_same_order": {}, "dim": {}, "dim_backward": {}, "layer_norm": {}, "sums": {}}
     for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
         for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
             x = tensor(dom(a) if dom is not None else a, tr)
@@ -66,7 +68,19 @@ def main():
             x = torch.from_numpy(C.dim_input(shape, 50 + j))
             for d in range(len(shape)):
                 out["dim"][f"{name}|{shape}|{d}"] = entry(fn(torch, x, d).numpy())
-    path = ROOT / "tests" / "data" / "float_bits.json"
+    for name, fn in C.DIM_BACKWARD.items():
+        for j, shape in enumerate(C.DIM_SHAPES):
+            x, g = torch.from_numpy(C.dim_input(shape, 50 + j)), torch.from_numpy(C.dim_grad(shape, 50 + j))
+            for d in range(len(shape)):
+                out["dim_backward"][f"{name}|{shape}|{d}"] = entry(fn(torch, x, d, g).numpy())
+    for shape in C.LAYER_NORM_SHAPES:
+        for affine in (True, False):
+            for i, t in enumerate(C.layer_norm(torch, torch.from_numpy, shape, affine)):
+                out["layer_norm"][f"{shape}|{affine}|{i}"] = entry(t.numpy())
+    for name, fn in C.SUMS.items():
+        for j, shape in enumerate(C.SUM_SHAPES):
+            out["sums"][f"{name}|{shape}"] = entry(fn(torch, torch.from_numpy, C.dim_input(shape, 90 + j)).numpy())
+    path = ROOT / "tests" / "data" / ("float_bits.json" if capability == "AVX512" else "float_bits_avx2.json")
     path.write_text(json.dumps(out) + "\n")
     print(f"-> {path} ({path.stat().st_size} bytes)")
 

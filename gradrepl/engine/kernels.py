@@ -14,6 +14,7 @@ float64-then-float32 results of ops/elementwise.py match it for most inputs (the
 has the measured rates).
 """
 import ctypes
+import math
 
 import numpy as np
 
@@ -281,8 +282,8 @@ def _logf(d, fma32):
 
 
 def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2):
-    """AddMoments / AddMomentsVec (moments_utils.h): Chan's update of (count, mean, M2), the
-    steps GCC fuses into multiply-adds fused (m1 + c * delta; m2_add + delta^2 c * m0)."""
+    """AddMoments (moments_utils.h) on float32 values: Chan's update of (count, mean, M2) with
+    m1 + c * delta and m2_add + delta^2 c * m0 fused, as PyTorch's scalar code runs it."""
     n = m0 + m0_add
     c = f32(0) if n == 0 else f32(m0_add) / f32(n)
     delta = m1_add - m1
@@ -291,46 +292,60 @@ def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2):
     return n, m1, m2
 
 
+def _add_moments_vec(m0_add, m1_add, m2_add, m0, m1, m2):
+    """AddMomentsVec: m1 + c * delta unfused, and m2 as one fused multiply-add
+    delta * (delta * c * m0) + (m2 + m2_add) (the order that gives PyTorch's bits, measured
+    on rows of 264 to 8192 elements, where chunks merge in the binary stack)."""
+    n = m0 + m0_add
+    c = f32(0) if n == 0 else f32(m0_add) / f32(n)
+    delta = m1_add - m1
+    m1 = m1 + c * delta
+    m2 = fma32(delta, delta * c * f32(m0), m2 + m2_add)
+    return n, m1, m2
+
+
 def rowwise_moments(x):
     """Mean and biased variance of each row of a 2-D float32 array as PyTorch's layer_norm
-    computes them (RowwiseMoments, moments_utils.h, at its 8-lane vector width): Welford
-    over chunks of 16 vectors of 8 lanes (fused updates), the chunks combined in a binary
-    stack, the leftover columns by scalar Welford (unfused), then the 8 lanes one by one."""
+    computes them (RowwiseMoments, moments_utils.h, at 8 lanes: layer_norm's kernel is
+    registered with REGISTER_DISPATCH, so AVX512 machines run its AVX2 build): Welford over
+    chunks of 16 vectors (fused updates), the chunks combined in a binary stack
+    (_add_moments_vec), the leftover columns by scalar Welford (unfused), then the lanes one
+    by one (_add_moments)."""
     rows, cols = x.shape
-    lanes, chunk = 8, 16
-    n = cols // lanes
+    lanes_, chunk = 8, 16
+    n = cols // lanes_
     chunks = -(-n // chunk)
     depth = max(1, (chunks - 1).bit_length())
-    zero = np.zeros((rows, lanes), f32)
+    zero = np.zeros((rows, lanes_), f32)
     stack = [(0, zero, zero) for _ in range(depth)]
     recip = [f32(1) / f32(i + 1) for i in range(chunk)]
     for i in range(chunks):
         count = min(chunk, n - i * chunk)
         m1 = m2 = zero
         for j in range(count):
-            col = (i * chunk + j) * lanes
-            v = x[:, col:col + lanes]
+            col = (i * chunk + j) * lanes_
+            v = x[:, col:col + lanes_]
             delta = v - m1
             m1 = fma32(delta, np.full(delta.shape, recip[j], f32), m1)
             m2 = fma32(delta, v - m1, m2)
-        stack[0] = _add_moments(count, m1, m2, *stack[0])
+        stack[0] = _add_moments_vec(count, m1, m2, *stack[0])
         mask, j = i + 1, 1
         while j < depth and mask & 1 == 0:
-            stack[j] = _add_moments(*stack[j - 1], *stack[j])
+            stack[j] = _add_moments_vec(*stack[j - 1], *stack[j])
             stack[j - 1] = (0, zero, zero)
             mask >>= 1
             j += 1
     for i in range(1, depth):
-        stack[0] = _add_moments(*stack[i], *stack[0])
+        stack[0] = _add_moments_vec(*stack[i], *stack[0])
     lane_m1, lane_m2 = stack[0][1], stack[0][2]
     count, m1, m2 = 0, np.zeros(rows, f32), np.zeros(rows, f32)
-    for k in range(n * lanes, cols):
+    for k in range(n * lanes_, cols):
         v = x[:, k]
         delta = v - m1
         count += 1
         m1 = m1 + delta / f32(count)
         m2 = m2 + delta * (v - m1)
-    for lane in range(lanes):
+    for lane in range(lanes_):
         count, m1, m2 = _add_moments(n, lane_m1[:, lane], lane_m2[:, lane], count, m1, m2)
     return m1, m2 / f32(cols)
 
@@ -485,6 +500,96 @@ def _exp_glibc(x):
         if big.any():
             out[big] = np.exp(xd[big]).astype(f32)
     return out
+
+
+# glibc's logf (Szabolcs Nagy's, from Arm's optimized-routines, MIT licence): 16 subintervals
+# of [0x3f330000, 2 * that) as (1/c, log c) in float64, written out as the library writes them
+_GLIBC_LOGF_T = np.array([[float.fromhex(a), float.fromhex(b)] for a, b in (
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"), ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"), ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"), ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"), ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"), ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"), ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"), ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"), ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"))])
+_GLIBC_LOGF_A = tuple(float.fromhex(c) for c in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2"))
+_GLIBC_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+
+
+def _glibc_logf(x):
+    """std::log of float32 values: glibc's logf, log(z/c) by a cubic in float64 plus log c and
+    k*ln2 from the table, rounded once to float32 (checked against this machine's libm on
+    millions of inputs, tests/engine/test_float_bits.py)."""
+    x = np.asarray(x, f32)
+    ix = x.view(np.uint32).astype(np.int64)
+    with np.errstate(all="ignore"):
+        sub = (ix > 0) & (ix < 0x00800000)          # subnormal: scaled up by 2**23 first
+        if sub.any():
+            ix = np.where(sub, (x * f32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
+        tmp = (ix - 0x3f330000) & 0xffffffff
+        i = (tmp >> 19) % 16
+        k = (((tmp ^ 0x80000000) - 0x80000000) >> 23).astype(np.float64)
+        z = ((ix - (tmp & 0xff800000)) & 0xffffffff).astype(np.uint32).view(f32).astype(np.float64)
+        r = z * _GLIBC_LOGF_T[i, 0] - 1
+        y0 = _GLIBC_LOGF_T[i, 1] + k * _GLIBC_LN2
+        r2 = r * r
+        y = _GLIBC_LOGF_A[1] * r + _GLIBC_LOGF_A[2]
+        y = _GLIBC_LOGF_A[0] * r2 + y
+        out = (y * r2 + (y0 + r)).astype(f32)
+        out[x == 1] = 0
+        out[x == 0] = -np.inf
+        out[np.isposinf(x)] = np.inf
+        out[(x < 0) | np.isnan(x)] = np.nan
+    return out
+
+
+_GLIBC_EXP2_C = tuple(float.fromhex(c) for c in ("0x1.c6af84b912394p-5", "0x1.ebfce50fac4f3p-3", "0x1.62e42ff0c52d6p-1"))
+_GLIBC_EXP2_SHIFT = float.fromhex("0x1.8p+47")
+
+
+def _glibc_exp2f(x):
+    """std::exp2 of float32 values: glibc's exp2f (the expf table of 2**(i/32), a cubic in
+    float64, rounded once)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        xd = np.asarray(x, f32).astype(np.float64)
+        big = ~(np.abs(xd) < 128)
+        z = np.where(big, 0.0, xd)
+        kd = z + _GLIBC_EXP2_SHIFT
+        ki = kd.view(np.uint64)
+        r = z - (kd - _GLIBC_EXP2_SHIFT)
+        s = (_GLIBC_T[ki % np.uint64(32)] + (ki << np.uint64(47))).view(np.float64)
+        y = (_GLIBC_EXP2_C[0] * r + _GLIBC_EXP2_C[1]) * (r * r) + (_GLIBC_EXP2_C[2] * r + 1)
+        out = (y * s).astype(f32)
+        if big.any():       # beyond +-128: exact powers of two, inf, 0 or NaN (np.exp2 agrees)
+            out[big] = np.exp2(xd[big]).astype(f32)
+    return out
+
+
+_EXP2_POLY = tuple(f32(c) for c in (0.1535920892e-3, 0.1339262701e-2, 0.9618384764e-2, 0.5550347269e-1,
+                                    0.2402264476e+0, 0.6931471825e+0))
+
+
+def sleef_exp2f(d):
+    """Sleef's xexp2f (u10, FMA build): 2**round(d) times a polynomial in the rest, in float32."""
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = np.where(np.abs(u) <= 200, u, 0).astype(np.int32)
+        s = d - u
+        p = np.full(d.shape, _EXP2_POLY[0], f32)
+        for c in _EXP2_POLY[1:]:
+            p = fma32(p, s, c)
+        p = fma32(p, s, f32(1))
+        half = q >> 1
+        out = p * _pow2i(half) * _pow2i(q - half)
+        out[d >= 128] = np.inf
+        out[d < -150] = 0
+    return out
+
+
+def exp2(x):
+    """torch.exp2 of float32: Sleef's exp2f in the vectorised body, glibc's exp2f in the tail."""
+    return _body_and_tail(x, sleef_exp2f, _glibc_exp2f)
 
 
 def sigmoid(x):
@@ -816,7 +921,7 @@ def _libm():
             except OSError:
                 lib = ctypes.CDLL(None)     # the process's own libm symbols
             for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f",
-                         "acosf", "cosf", "sinf"):
+                         "acosf", "cosf", "sinf", "exp2f"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib
@@ -826,11 +931,14 @@ def _libm():
     return got
 
 
-def libm_float(name, f64):
-    """The scalar loop's std::NAME(float) over a float32 array."""
+def libm_float(name, f64, limit=None):
+    """The scalar loop's std::NAME(float) over a float32 array: libm element by element up to
+    `limit` elements (_LIBM_MAX unless given), f64 rounded once above."""
+    limit = _LIBM_MAX if limit is None else limit
+
     def run(x):
         lib = _libm()
-        if not lib or x.size > _LIBM_MAX:
+        if not lib or x.size > limit:
             with np.errstate(all="ignore"):
                 return f64(x.astype(np.float64)).astype(f32)
         fn = getattr(lib, name)
@@ -1021,28 +1129,28 @@ def hardswish_backward(grad, x):
 
 
 # ---------------------------------------------------------------- softmax over another dim
-_logf_tail = libm_float("logf", np.log)
+_logf_tail = _glibc_logf
 
 
 def _dim_lanes(outer, inner):
     """_vec_softmax / _vec_log_softmax (inner size > 1) walk the outer * inner positions split
-    among the threads (parallel_for, grain 0): a position starts a vector of 16 when its
-    16 lanes fit both in its row and in its thread's part, else it is computed alone. True
+    among the threads (parallel_for, grain 0): a position starts a vector when its
+    LANES lanes fit both in its row and in its thread's part, else it is computed alone. True
     where the position is in a vector."""
     n = outer * inner
     mask = np.zeros(n, bool)
-    threads = THREADS["n"]
+    threads, width = THREADS["n"], LANES
     step = -(-n // min(threads, n)) if n > 1 and threads > 1 else max(n, 1)
     for begin in range(0, n, step):
         end = min(n, begin + step)
         idx = begin
         while idx < end:
-            if idx % inner + LANES <= inner and idx + LANES <= end:
-                mask[idx:idx + LANES] = True
-                idx += LANES
+            if idx % inner + width <= inner and idx + width <= end:
+                mask[idx:idx + width] = True
+                idx += width
             else:   # alone up to the next row or the part's end, then vectors again
                 stop = min(end, (idx // inner + 1) * inner)
-                if idx % inner + LANES <= inner:    # near the part's end only
+                if idx % inner + width <= inner:    # near the part's end only
                     stop = end
                 idx = stop
     return mask.reshape(outer, 1, inner)
@@ -1069,13 +1177,68 @@ def softmax_dim(x, dim):
 
 
 def log_softmax_dim(x, dim):
-    """log_softmax of a float32 array over a dim that is not the last: x - max - log(sum),
-    Sleef's logf for the lanes in vectors, libm's for the others."""
-    shifted, _, total, mask = _dim_parts(x, dim)
-    return (shifted - np.where(mask, logf(total), _logf_tail(total))).reshape(x.shape)
+    """log_softmax of a float32 array over a dim that is not the last (_vec_logsoftmax): the
+    inner positions in chunks as its backward (_chunk_lanes), sum(exp(x - max)) along the dim
+    with Sleef's expf in the vectors and glibc's in a chunk's lone lanes, the log of every sum
+    Sleef's (vec::map), then x - max - log(sum)."""
+    x3, mask = _dim3(x, dim)
+    shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
+    e = _masked_exp(shifted, mask)
+    total = e[:, 0].copy()
+    for i in range(1, x3.shape[1]):
+        total += e[:, i]
+    return (shifted - logf(total)[:, None]).reshape(x.shape)
+
+
+def _masked_exp(v, mask):
+    """exp of an (outer, dim, inner) float32 array: Sleef's expf where mask (over the inner
+    positions) is True, glibc's expf elsewhere."""
+    with np.errstate(over="ignore"):
+        e = expf(v)
+        lone = ~mask[0, 0]
+        if lone.any():
+            e[:, :, lone] = _exp_glibc(v[:, :, lone])
+    return e
+
+
+def _dim3(x, dim):
+    """x as (outer, dim, inner) and where each inner position is in a vector in the kernels
+    that block the inner positions in chunks of CHUNK_SIZE (128 KB over the dim, a multiple of
+    the vector; _vec_logsoftmax and the backward kernels): a chunk's last positions that fill
+    no vector are computed one by one."""
+    s = x.shape
+    x3 = np.ascontiguousarray(x).reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim],
+                                         int(np.prod(s[dim + 1:], dtype=np.int64)))
+    width, inner = LANES, x3.shape[2]
+    chunk = max(128 * 1024 // x3.shape[1] // 4, width) // width * width
+    pos = np.arange(inner)
+    size = np.minimum(chunk, inner - pos // chunk * chunk)
+    return x3, (pos % chunk < size - size % width)[None, None, :]
+
+
+def softmax_backward_dim(grad, out, dim):
+    """grad of softmax over a dim that is not the last: sum(grad * out) along the dim in order
+    (each step one fused multiply-add, as GCC compiles the kernel), then out * (grad - sum)."""
+    (g3, _), (y3, _) = _dim3(grad, dim), _dim3(out, dim)
+    total = g3[:, 0] * y3[:, 0]
+    for i in range(1, g3.shape[1]):
+        total = fma32(g3[:, i], y3[:, i], total)
+    return (y3 * (g3 - total[:, None])).reshape(out.shape)
+
+
+def log_softmax_backward_dim(grad, out, dim):
+    """grad of log_softmax over a dim that is not the last: grad - exp(out) * sum(grad), the
+    product and difference fused; Sleef's expf in the vectors, glibc's in the lone lanes."""
+    (g3, _), (y3, mask) = _dim3(grad, dim), _dim3(out, dim)
+    total = g3[:, 0].copy()
+    for i in range(1, g3.shape[1]):
+        total += g3[:, i]
+    e = _masked_exp(y3, mask)
+    return fma32(-e, total[:, None], g3).reshape(out.shape)
 
 
 _powf_tail = libm_float2("powf", np.power)      # std::pow(float, float)
+powf_scalar_loop = _powf_tail
 
 
 def pow_tensor(x, y):
@@ -1172,6 +1335,35 @@ def logaddexp(a, b):
         return np.where(np.isinf(x) & (x == y), x, out)
     with np.errstate(all="ignore"):
         return _body_and_tail2(a, b, make(expf, sleef_log1pf), scalar)
+
+
+_INV_LN2 = f32(1.0 / math.log(2.0))
+
+
+def logaddexp2(a, b):
+    """logaddexp2's kernel: max(a, b) + log1p(exp2(-|a - b|)) / ln 2 (the product and the sum
+    fused), a where a == b is infinite; Sleef's exp2f and log1pf in the vectorised body,
+    glibc's exp2f and libm's log1pf in the tail."""
+    def combine(m, t):
+        return fma32(t, np.full(t.shape, _INV_LN2, f32), m)
+
+    def vector(x, y):
+        out = combine(np.maximum(x, y), sleef_log1pf(sleef_exp2f(-np.abs(x - y))))
+        return np.where((x == y) & np.isinf(x), x, out)
+
+    def scalar(x, y):
+        out = combine(np.where(x < y, y, x), _log1pf_tail(_glibc_exp2f(-np.abs(x - y))))
+        return np.where(np.isinf(x) & (x == y), x, out)
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(a, b, vector, scalar)
+
+
+def logit(x):
+    """logit's cpu_kernel_vec: log(x / (1 - x)) with Sleef's logf in the vectorised body, and
+    x == 1 ? inf : glibc's logf(x / (1 - x)) in the scalar tail."""
+    with np.errstate(all="ignore"):
+        return _body_and_tail(x, lambda v: logf(v / (f32(1) - v)),
+                              lambda v: np.where(v == 1, f32(np.inf), _glibc_logf(v / (f32(1) - v))))
 
 
 def xlogy(x, y):
@@ -1474,3 +1666,82 @@ def gelu_erf_backward(grad, x):
         return run
     with np.errstate(all="ignore"):
         return _body_and_tail2(grad, x, make(_vec_erf, expf, True), make(_erff_tail, _exp_glibc, False))
+
+
+# ---------------------------------------------------------------- gamma functions
+# (float64 sin rounded differs from glibc's sinf in about 1% of trigamma's arguments)
+_sinf = libm_float("sinf", np.sin, limit=1 << 22)
+_PSI_A = tuple(f32(c) for c in (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+                                -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                                8.33333333333333333333E-2))
+
+
+def _digamma_pos(v):
+    """calc_digamma (ATen's Math.h) for float32 v >= 0 that is not 0: 1/v subtracted until
+    v >= 10, then log(v) - 0.5/v - z * polevl(z, A), z = 1/v^2 (its steps fused), in float32."""
+    if not v.size:
+        return v.copy()
+    v = v.copy()
+    res = np.zeros_like(v)
+    low = v < 10
+    while low.any():
+        res[low] = res[low] - f32(1) / v[low]
+        v[low] = v[low] + f32(1)
+        low = v < 10
+    with np.errstate(all="ignore"):
+        z = f32(1) / (v * v)
+        p = np.full(v.shape, _PSI_A[0], f32)
+        for c in _PSI_A[1:]:
+            p = fma32(p, z, c)
+        y = np.where(v < f32(1e17), z * p, f32(0))
+        out = ((res + _glibc_logf(v)) - f32(0.5) / v) - y
+    return np.where(v == 10, res + f32(2.25175258906672110764), out)
+
+
+def digamma(x):
+    """torch.digamma of float32 (calc_digamma element by element): +-inf at +-0, NaN at the
+    negative integers, the reflection digamma(1 - x) - pi / tan(pi * frac(x)) (in double,
+    rounded) below 0."""
+    x = np.asarray(x, f32)
+    out = np.empty(x.shape, f32)
+    if not x.size:
+        return out
+    with np.errstate(all="ignore"):
+        neg = x < 0
+        whole = x == np.trunc(x)
+        out[~neg] = _digamma_pos(x[~neg])
+        refl = neg & ~whole
+        if refl.any():
+            x64 = x[refl].astype(np.float64)
+            pot = (np.pi / np.tan(np.pi * (x64 - np.trunc(x64)))).astype(f32)
+            out[refl] = _digamma_pos(f32(1) - x[refl]) - pot
+        out[neg & whole] = np.nan
+        zero = x == 0
+        out[zero] = np.copysign(f32(np.inf), -x[zero])
+    return out
+
+
+def trigamma(x):
+    """polygamma(1, x) of float32 (ATen's calc_trigamma, scalar loop): the reflection with
+    glibc's sinf below 0.5, six steps of 1/x^2, then the asymptotic series (its multiply-adds
+    fused, as GCC compiles it) divided by x."""
+    x = np.array(x, f32)
+    if not x.size:
+        return x
+    sign = np.ones_like(x)
+    res = np.zeros_like(x)
+    with np.errstate(all="ignore"):
+        small = x < f32(0.5)
+        if small.any():
+            s = _sinf(f32(math.pi) * x[small])
+            res[small] = res[small] - (f32(math.pi) * f32(math.pi)) / (s * s)
+            sign[small] = -1
+            x[small] = f32(1) - x[small]
+        for _ in range(6):
+            res = res + f32(1) / (x * x)
+            x = x + f32(1)
+        ixx = f32(1) / (x * x)
+        a = fma32(-ixx, np.full(x.shape, f32(1 / 42), f32), np.full(x.shape, f32(1 / 30), f32))
+        b = fma32(-ixx, a, np.full(x.shape, f32(1 / 6), f32))
+        t = fma32(ixx, b, f32(1) + f32(1) / (f32(2) * x))
+        return sign * (res + t / x)

@@ -109,15 +109,31 @@ def _row_sum(items):
     return acc + partial[1] + partial[2] + partial[3]
 
 
+def dense(arr):
+    """True when the array's elements fill its memory block without gaps or overlaps, in any
+    dim order (a transposed or permuted contiguous tensor): TensorIterator sorts such dims by
+    stride and walks them as one contiguous run."""
+    if arr.flags.c_contiguous or arr.flags.f_contiguous:
+        return True
+    step = arr.itemsize
+    for size, stride in sorted((d for d in zip(arr.shape, arr.strides) if d[0] != 1), key=lambda d: abs(d[1])):
+        if stride != step:
+            return False
+        step *= size
+    return True
+
+
 def full_sum(arr):
     """The sum of every element of a float array as PyTorch's CPU kernel computes it, or
-    None when PyTorch's order is not reproduced (a non-contiguous array of 2 or more dims).
-    From GRAIN elements on, PyTorch's two-pass reduction gives each of its threads one
-    chunk of the elements (at::parallel_for's split), sums each chunk in the order below
-    into a buffer of one slot per thread, and then sums the buffer."""
+    None when PyTorch's order is not reproduced (an array of 2 or more dims with gaps
+    between its elements). From GRAIN elements on, PyTorch's two-pass reduction gives each
+    of its threads one chunk of the elements (at::parallel_for's split), sums each chunk in
+    the order below into a buffer of one slot per thread, and then sums the buffer."""
     lanes = _LANES.get(arr.dtype)
-    if lanes is None or not (arr.flags.c_contiguous or arr.flags.f_contiguous or arr.ndim <= 1):
+    if lanes is None:
         return None
+    if not (arr.ndim <= 1 or dense(arr)):
+        return _rows_sum(arr)
     flat = arr.ravel(order="K")     # memory order, as TensorIterator walks it
     strided = arr.ndim == 1 and arr.strides[0] != arr.itemsize
     n, threads = arr.size, THREADS["n"]
@@ -129,6 +145,28 @@ def full_sum(arr):
     for t in range(tasks):
         buffer[t] = _chunk_sum(flat[t * chunk:(t + 1) * chunk], lanes, strided)
     return arr.dtype.type(0) + _row_sum(buffer)
+
+
+def _rows_sum(arr):
+    """The full sum of an array with gaps between its rows (x[::2], x[:, :5]) that
+    TensorIterator sees as rows of contiguous elements (its dims coalesced): each row summed
+    as an inner sum, the row sums added onto the output one by one. None otherwise (other
+    strides, or GRAIN elements or more, which PyTorch splits among threads)."""
+    dims = [(n, st) for n, st in zip(arr.shape, arr.strides) if n != 1]
+    merged = []
+    for n, st in reversed(dims):        # innermost first: a dim merges into the one inside it
+        if merged and st == merged[-1][0] * merged[-1][1]:
+            merged[-1] = (merged[-1][0] * n, merged[-1][1])
+        else:
+            merged.append((n, st))
+    if len(merged) != 2 or merged[0][1] != arr.itemsize or merged[1][1] <= 0 or arr.size >= GRAIN:
+        return None
+    (cols, _), (rows, _) = merged
+    row_sums = _inner_sums(np.ascontiguousarray(arr).reshape(rows, cols))
+    acc = arr.dtype.type(0)
+    for r in row_sums:
+        acc = acc + r
+    return acc
 
 
 def _chunk_sum(flat, lanes, strided):
@@ -185,8 +223,21 @@ def dim_sum(arr, axes):
     dim reduction across threads by output elements (parallel_dim_reduction: a kept dim,
     columns rounded to 128 bytes), which leaves each output's order as it is."""
     lanes = _LANES.get(arr.dtype)
-    if (lanes is None or not axes or not arr.flags.c_contiguous
-            or axes[-1] - axes[0] != len(axes) - 1):
+    if lanes is None or not axes:
+        return None
+    if not arr.flags.c_contiguous and arr.ndim > 1 and dense(arr):
+        # a permuted contiguous tensor reduced over the dims innermost in memory: TensorIterator
+        # walks it in memory order (other dims of such tensors are not reproduced: None)
+        order = sorted(range(arr.ndim), key=lambda d: -abs(arr.strides[d]))
+        base_axes = tuple(sorted(order.index(a) for a in axes))
+        if base_axes[-1] != arr.ndim - 1:
+            return None
+        out = dim_sum(arr.transpose(order), base_axes)
+        if out is None:
+            return None
+        kept = [d for d in order if d not in axes]
+        return out.transpose(np.argsort(kept))
+    if not arr.flags.c_contiguous or axes[-1] - axes[0] != len(axes) - 1:
         return None
     shape = arr.shape
     first, last = axes[0], axes[-1] + 1

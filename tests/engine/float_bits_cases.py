@@ -40,11 +40,17 @@ def layouts(seed, limit=None):
 
 
 # ops whose scalar loop calls libm element by element only up to kernels._LIBM_MAX elements
-# (float64 rounded once above, where glibc's logf is sometimes one ulp off)
-LIMITS = {"xlogy": 4096}
+# (float64 rounded once above)
+LIMITS = {}
 
 
 POS = np.abs
+
+
+def UNIT(a):
+    """Into [0, 1]: a logistic curve of the values (inf -> 1, -inf -> 0, NaN stays)."""
+    with np.errstate(over="ignore"):
+        return (1 / (1 + np.exp(-a.astype(np.float64)))).astype(np.float32)
 
 
 def _unary(name, dom=None):
@@ -94,10 +100,15 @@ UNARY = {
     "addcdiv": (None, lambda torch, F, x: torch.addcdiv(x, x * 0.3, x + 1, value=0.7)),
     # contiguous inputs of more than one element: oneDNN's gelu_erf; the others PyTorch's kernel
     "gelu": (None, _functional("gelu")),
+    "digamma": (None, _unary("digamma")),
+    # contiguous: MKL's VML log of x / (1 - x); transposed: Sleef's logf and glibc's
+    "logit": (UNIT, _unary("logit")),
+    "exp2": (None, _unary("exp2")),
+    "logaddexp2": (None, lambda torch, F, x: torch.logaddexp2(x, x * x - 2)),
 }
 # the gradient of sum(f(x) * g) for a fixed g
 BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",
-            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish", "gelu"]
+            "selu", "celu", "hardswish", "rsqrt", "gelu_tanh", "mish", "gelu", "digamma", "logit", "exp2", "logaddexp2"]
 # transposed inputs whose backward also runs with a gradient of the same (column-major) layout
 SAME_ORDER = ["gelu"]
 
@@ -114,6 +125,67 @@ DIM = {
     "softmax": lambda torch, x, d: torch.softmax(x, d),
     "log_softmax": lambda torch, x, d: torch.log_softmax(x, d),
 }
+
+
+# (name, the gradient of sum(f(x, d) * g) for a fixed g; g's first slice along d where f
+# reduces d)
+def _dim_backward(f):
+    def run(torch, x, d, g):
+        x = x.detach().requires_grad_()
+        y = f(torch, x, d)
+        y.backward(g if y.dim() == x.dim() else g.select(d, 0) if y.dim() else g.reshape(-1)[0])
+        return x.grad
+    return run
+
+
+DIM_BACKWARD = {"softmax": _dim_backward(lambda torch, x, d: torch.softmax(x, d)),
+                "log_softmax": _dim_backward(lambda torch, x, d: torch.log_softmax(x, d)),
+                "norm": _dim_backward(lambda torch, x, d: x.norm(dim=d)),
+                "vector_norm_all": _dim_backward(lambda torch, x, d: torch.linalg.vector_norm(x * (d + 1)))}
+
+
+# layer_norm over the last dim (rows, columns): output and the gradients of input, weight and
+# bias (its kernel is the AVX2 build on AVX512 machines too: REGISTER_DISPATCH)
+LAYER_NORM_SHAPES = [(4, 100), (4, 263), (4, 264), (3, 300), (5, 1000), (2, 4097), (64, 512), (200, 12), (6, 5)]
+
+
+def layer_norm(torch, make, shape, affine):
+    """make: a tensor from a NumPy array."""
+    rows, cols = shape
+    x = make(dim_input(shape, cols)).requires_grad_()
+    w = make(dim_input((cols,), cols + 1)).requires_grad_() if affine else None
+    b = make(dim_input((cols,), cols + 2)).requires_grad_() if affine else None
+    y = torch.nn.functional.layer_norm(x, (cols,), w, b)
+    y.backward(make(dim_input(shape, cols + 3)))
+    return [y.detach(), x.grad] + ([w.grad, b.grad] if affine else [])
+
+
+def _with_nans(a):
+    a = a.copy()
+    a.reshape(-1)[::7] = np.nan
+    return a
+
+
+# full and dim sums PyTorch's sum kernel computes (cascade_sum; its AVX2 build everywhere):
+# nansum (NaN read as 0), and views TensorIterator walks in memory order
+SUMS = {
+    "nansum": lambda torch, make, a: torch.nansum(make(_with_nans(a))),
+    "nanmean": lambda torch, make, a: torch.nanmean(make(_with_nans(a))),
+    "nansum_dim0": lambda torch, make, a: torch.nansum(make(_with_nans(a)), 0),
+    "nansum_dim1": lambda torch, make, a: torch.nansum(make(_with_nans(a)), 1, keepdim=True),
+    "nanmean_dim1": lambda torch, make, a: torch.nanmean(make(_with_nans(a)), 1),
+    "t_sum": lambda torch, make, a: make(a).t().sum(),
+    "t_mean": lambda torch, make, a: make(a).t().mean(),
+    "t_sum_dim0": lambda torch, make, a: make(a).t().sum(0),
+    "step_rows_sum": lambda torch, make, a: make(a)[::2].sum(),
+    "cols_slice_sum": lambda torch, make, a: make(a)[:, :5].sum(),
+    "permuted_sum": lambda torch, make, a: make(a).reshape(a.shape[0], 1, a.shape[1]).permute(2, 0, 1).sum(),
+}
+SUM_SHAPES = [(7, 9), (16, 17), (5, 33), (64, 64), (60, 1000), (3, 200)]
+
+
+def dim_grad(shape, seed):
+    return dim_input(shape, seed + 1000) / 2
 
 
 def dim_input(shape, seed):

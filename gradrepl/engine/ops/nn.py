@@ -1467,9 +1467,9 @@ def _layer_norm_bw32(grad, input, weight, axes, mean, rstd, mask):
     if mask[0]:
         scale = f32(1) / f32(cols)
         if weight is None:
-            ds, db = _lane_sums(dy * x), _lane_sums(dy)
+            ds, db = _lane_sums(dy, x), _lane_sums(dy)
         else:
-            ds, db = _lane_sums(dy * x * gam), _lane_sums(dy * gam)
+            ds, db = _lane_sums(dy * x, gam), _lane_sums(dy, gam)
         b = fma32(db, m, -ds) * a * a * a * scale
         c = fma32(-b, m, -(db * a * scale))
         first = a * dy if weight is None else a * dy * gam
@@ -1493,23 +1493,28 @@ def _layer_norm_bw32(grad, input, weight, axes, mean, rstd, mask):
     return (gx, gw, gb)
 
 
-def _lane_sums(v):
-    """Each row of a 2-D float32 array as vec::reduce_all(+) sums it with 8-lane vectors:
-    narrower rows left to right; wider ones in 8 lane sums (a partial last vector adds into
-    its first lanes), the lanes then folded in halves."""
+def _lane_sums(v, w=None):
+    """Each row of v (times w, a row or an array like v) summed as vec::reduce_all(+) /
+    map*_reduce_all(*, +) do with 8-lane vectors: narrower rows left to right; wider ones in
+    8 lane sums, the lanes then folded in halves. A partial last vector adds into its first
+    lanes, its product fused into that sum (as GCC compiles the tail; the full vectors'
+    products are rounded first)."""
     rows, cols = v.shape
+    w = None if w is None else np.broadcast_to(w, v.shape)
+    prod = v if w is None else v * w
     if cols < 8:
-        acc = v[:, 0].copy()
+        acc = prod[:, 0].copy()
         for i in range(1, cols):
-            acc = acc + v[:, i]
+            acc = acc + prod[:, i]
         return acc.reshape(rows, 1)
-    acc = v[:, :8].copy()
+    acc = prod[:, :8].copy()
     k = 8
     while k + 8 <= cols:
-        acc = acc + v[:, k:k + 8]
+        acc = acc + prod[:, k:k + 8]
         k += 8
     if k < cols:
-        acc[:, :cols - k] += v[:, k:]
+        r = cols - k
+        acc[:, :r] = acc[:, :r] + v[:, k:] if w is None else fma32(v[:, k:], w[:, k:], acc[:, :r])
     while acc.shape[1] > 1:
         half = acc.shape[1] // 2
         acc = acc[:, :half] + acc[:, half:]
@@ -1645,11 +1650,9 @@ def NativeBatchNormBackwardBackward0(grads, xp, node, grad_out, input, weight, a
             gw if e[2] is not None else None, None, None)
 
 
-def _layer_norm_f32(x, weight, bias, cols):
-    """float32 rows of up to 2 chunks of 16 vectors (checked against PyTorch bit for bit; longer
-    rows merge their chunks in an order not yet reproduced and keep the float64 path)."""
-    return (x.dtype == np.float32 and x.size > 0 and cols < 264
-            and all(t is None or t._a.dtype == np.float32 for t in (weight, bias)))
+def _layer_norm_f32(x, weight, bias):
+    """float32 inputs and parameters: PyTorch's kernel bit for bit (kernels.rowwise_moments)."""
+    return x.dtype == np.float32 and x.size > 0 and all(t is None or t._a.dtype == np.float32 for t in (weight, bias))
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -1660,7 +1663,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
                            f"{', '.join(str(s) for s in shape)}], but got input of size{list(x.shape)}")
     axes = tuple(range(x.ndim - k, x.ndim))
-    if _layer_norm_f32(x, weight, bias, math.prod(shape)):
+    if _layer_norm_f32(x, weight, bias):
         # PyTorch's kernel: RowwiseMoments, rstd = 1 / sqrt(var + eps), then
         # fma((x - mean) * rstd, weight, bias), all in float32
         f32 = np.float32

@@ -329,7 +329,7 @@ def any(self, dim=None, keepdim=False):
 
 # ================================================================ norm
 @rule("LinalgVectorNormBackward0", ("self",),
-      ("grad * self / result  (ord 2; see linalg_vector_norm_backward for others)",),
+      ("grad * (self / result)  (ord 2; see linalg_vector_norm_backward for others)",),
       saved=("self", "result"), ctx=("dims", "keepdim", "p"))
 def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
     if p == 0:
@@ -347,8 +347,8 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
         return (xp.sign(self) * ((grad / xp.mask(count, grad)) * xp.mask(hit, grad)),)
     nonzero = xp.mask(raw_r != 0, grad)
     safe = result + xp.mask(raw_r == 0, result)  # 1 where the norm is 0: those grads are masked to 0 anyway
-    if p == 2:
-        return (grad * self / safe * nonzero,)
+    if p == 2:     # grad * (self / norm).masked_fill_(norm == 0, 0), in that order
+        return (grad * (self / safe * nonzero),)
     absa = self * xp.sign(self)
     if p < 2:
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -512,6 +512,8 @@ def _softmax_bw(grad_output, output, dim):
             and (output.size > output.shape[-1] or output.shape[-1] < kernels.LANES or kernels.LANES == 8)):
         # (on AVX512 one row of 16 or more goes through another kernel in PyTorch, not reproduced)
         return kernels.softmax_backward_lastdim(grad_output, output)
+    if _dim_float32(grad_output, output):
+        return kernels.softmax_backward_dim(grad_output, output, wrap_dim(dim, output.ndim))
     dims = (dim,) if output.ndim else None   # a 0-d tensor: its one element
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dims, keepdims=True))
 
@@ -519,6 +521,8 @@ def _softmax_bw(grad_output, output, dim):
 def _log_softmax_bw(grad_output, output, dim):
     if _lastdim_float32(output, dim) and grad_output.dtype == np.float32 and grad_output.shape == output.shape:
         return kernels.log_softmax_backward_lastdim(grad_output, output)
+    if _dim_float32(grad_output, output):
+        return kernels.log_softmax_backward_dim(grad_output, output, wrap_dim(dim, output.ndim))
     dims = (dim,) if output.ndim else None
     return grad_output - np.exp(output) * np.add.reduce(grad_output, axis=dims, keepdims=True)
 
@@ -574,6 +578,12 @@ def SoftmaxBackward0(grad, xp, result, dim):
       ctx=("dim",))
 def LogSoftmaxBackward0(grad, xp, result, dim):
     return (log_softmax_backward_data(grad, result, dim) if xp.tensors else _log_softmax_bw(grad, result, dim),)
+
+
+def _dim_float32(grad_output, output):
+    """softmax's backward over another dim of float32 tensors, as PyTorch's kernel."""
+    return (output.dtype == np.float32 and grad_output.dtype == np.float32 and output.ndim
+            and output.size and grad_output.shape == output.shape)
 
 
 def _lastdim_float32(arr, d):

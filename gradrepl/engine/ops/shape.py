@@ -368,8 +368,12 @@ def contiguous(self):
 
 
 @declare("clone", rules=[CloneBackward0])
-def clone(self):
-    return result(self._a.copy(), CloneBackward0, (self,), (), None)
+def clone(self, *, memory_format=None):
+    """torch.preserve_format (the default) keeps the input's order of strides (a transposed
+    tensor's copy stays transposed), which decides the order later kernels walk it in;
+    torch.contiguous_format gives a row-major copy."""
+    order = "C" if getattr(memory_format, "name", "preserve_format") == "contiguous_format" else "K"
+    return result(self._a.copy(order=order), CloneBackward0, (self,), (), None)
 
 
 @declare("flip", rules=[FlipBackward0])

@@ -13,6 +13,7 @@ from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.reduce import MeanBackward0, MeanBackward1, StdBackward0, VarBackward0, extreme_backward
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.printing import return_types_repr
+from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import pytype, wrap_dim
 
@@ -420,7 +421,17 @@ def NansumBackward0(grad, xp, self, dims, keepdim):
 def nansum(self, dim=None, keepdim=False, *, dtype=None):
     a = self._a
     dims = None if dim is None else _dims(dim, a.ndim)
-    out = np.asarray(np.nansum(a, axis=dims, keepdims=keepdim if dims is not None else False))
+    # PyTorch's nansum is sum's kernel (cascade_sum) with each NaN read as 0
+    exact = None
+    if a.dtype in (np.float32, np.float64):
+        z = np.where(np.isnan(a), a.dtype.type(0), a)
+        if a.flags.f_contiguous and not a.flags.c_contiguous:
+            z = np.asfortranarray(z)        # the input's memory order
+        exact = full_sum(z) if dims is None else dim_sum(z, tuple(sorted(dims))) if dims else None
+        if exact is not None and keepdim:
+            exact = np.expand_dims(exact, dims) if dims else np.reshape(exact, (1,) * a.ndim)
+    out = np.asarray(np.nansum(a, axis=dims, keepdims=keepdim if dims is not None else False) if exact is None
+                     else exact)
     if a.dtype.kind in "iub":
         out = out.astype(np.int64)
     else:

@@ -13,7 +13,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
-from gradrepl.engine.mkl import vml_kernel
+from gradrepl.engine.mkl import vml, vml_kernel
 from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid, exp_kernel
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
@@ -130,14 +130,27 @@ _math("erfc", vml_kernel("erfc", _as64(_erfc64)), "ErfcBackward0", "self", "-2.0
       lambda grad, xp, self: ((-2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
 _math("erfinv", vml_kernel("erfinv", _as64(_erfinv64)), "ErfinvBackward0", "result", "0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad",
       lambda grad, xp, result: ((0.5 * _SQRT_PI) * _exp_of(xp, _square(xp, result)) * grad,))
+def _f32_or_64(kernel32, fn64):
+    """kernel32 (PyTorch's float32 steps, engine/kernels.py) for float32 arrays, fn64 in float64
+    rounded once for the other dtypes."""
+    as64 = _as64(fn64)
+
+    def f(a):
+        return kernel32(a) if a.dtype == np.float32 else as64(a)
+    f.__name__ = fn64.__name__
+    return f
+
+
+_digamma = _f32_or_64(kernels.digamma, _digamma64)
+_trigamma = _f32_or_64(kernels.trigamma, _trigamma64)
 _math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
-_math("digamma", _as64(_digamma64), "DigammaBackward0", "self", "grad * polygamma(1, self)",
-      lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else _apply(xp, self, _trigamma64)),))
+_math("digamma", _digamma, "DigammaBackward0", "self", "grad * polygamma(1, self)",
+      lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else xp.constant(_trigamma(xp.raw(self)))),))
 _math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
-_math("exp2", _f64(np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
+_math("exp2", _f32_or_64(kernels.exp2, np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
       lambda grad, xp, result: (grad * result * _LN2,))
 _math("deg2rad", lambda a: (a * a.dtype.type(math.pi / 180)).astype(a.dtype), "Deg2RadBackward0", None,
       "grad * M_PI / 180", lambda grad, xp: (grad * (math.pi / 180),))
@@ -208,7 +221,7 @@ def _erfinv_of(xp, t):
 
 
 def _digamma_of(xp, t):
-    return t.digamma() if xp.tensors else _apply(xp, t, _digamma64)
+    return t.digamma() if xp.tensors else xp.constant(_digamma(xp.raw(t)))
 
 
 def _sinc_slope(xp, t):
@@ -233,8 +246,20 @@ def logit(self, eps=None):
     a = self._a if self._a.dtype.kind in "fV" else self._a.astype(D.DEFAULT_FLOAT[0].np)
     x = a if eps is None else np.clip(a, eps, 1 - eps)
     with np.errstate(all="ignore"):
-        out = _f64(lambda v: np.log(v / (1 - v)))(x)
+        out = _logit32(x) if x.dtype == np.float32 else _f64(lambda v: np.log(v / (1 - v)))(x)
     return result(out, LogitBackward0, (self,), (self,), eps)
+
+
+def _logit32(x):
+    """logit's float32 kernel: a contiguous tensor as x / (1 - x) (inf at 1), then MKL's VML
+    log (LogitMKLKernel); others (or without MKL) through cpu_kernel_vec, Sleef's logf in the
+    vectorised body and glibc's in the tail."""
+    ratio = np.where(x == 1, np.float32(np.inf), x / (np.float32(1) - x))
+    if x.flags.c_contiguous or x.flags.f_contiguous:
+        out = vml("log", ratio)
+        if out is not None:
+            return out.reshape(x.shape)
+    return kernels.logit(x)
 
 
 # ================================================================ two-input functions
@@ -308,9 +333,29 @@ logaddexp = _binary("logaddexp", _logaddexp, "LogaddexpBackward0",
                     ("grad / (1 + exp(other - self))", "grad / (1 + exp(self - other))"),
                     lambda grad, xp, a, b: (grad / (1 + xp.exp(b - a)), grad / (1 + xp.exp(a - b))),
                     inplace=False)   # PyTorch has no logaddexp_
-logaddexp2 = _binary("logaddexp2", _k64(np.logaddexp2), "Logaddexp2Backward0",
+def _pow2(xp, t):
+    """pow(2, t) as derivatives.yaml writes it: PyTorch's pow kernel with the number 2 as a
+    0-d base, into a new row-major tensor: for float32, Sleef's powf in the vectorised body
+    and libm's in the tail where t is row-major too, libm's powf element by element else."""
+    if xp.tensors:
+        return 2 ** t
+    if t.dtype == np.float32:
+        two = np.array(2, np.float32)
+        if t.flags.c_contiguous:
+            return kernels.pow_tensor(two, t)
+        return kernels.powf_scalar_loop(np.broadcast_to(two, t.shape), np.ascontiguousarray(t))
+    return np.power(t.dtype.type(2), t)
+
+
+def _logaddexp2(a, b):
+    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+        return kernels.logaddexp2(np.asarray(a), np.asarray(b))
+    return _k64(np.logaddexp2)(a, b)
+
+
+logaddexp2 = _binary("logaddexp2", _logaddexp2, "Logaddexp2Backward0",
                      ("grad / (1 + pow(2, other - self))", "grad / (1 + pow(2, self - other))"),
-                     lambda grad, xp, a, b: (grad / (1 + xp.exp((b - a) * _LN2)), grad / (1 + xp.exp((a - b) * _LN2))),
+                     lambda grad, xp, a, b: (grad / (1 + _pow2(xp, b - a)), grad / (1 + _pow2(xp, a - b))),
                      inplace=False)   # PyTorch has no logaddexp2_
 copysign = _binary("copysign", lambda a, b: np.copysign(a, b), "CopysignBackward0",
                    ("copysign_tensor_self_backward(grad, self, result)", "zeros_like(other)"),
@@ -534,7 +579,7 @@ def _polygamma_one(n, v):
 
 def _polygamma64(n, x):
     if n == 1:
-        return _trigamma64(x)
+        return _trigamma(np.asarray(x))
     x = np.asarray(x, np.float64)
     return np.asarray([_polygamma_one(n, v) for v in x.ravel().tolist()], np.float64).reshape(x.shape)
 
