@@ -1045,15 +1045,31 @@ def clamp(self, min=None, max=None):
         return _clamp_tensor(self, min, max)
     lo = min.item() if type(min) is Tensor else min
     hi = max.item() if type(max) is Tensor else max
-    out = self._a
+    dt = D.result_type(tuple(v for v in (self, lo, hi) if v is not None)).np   # a float bound makes ints float
+    out = self._a.astype(dt, copy=False)
     if lo is not None:
-        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind in "fV" or isinstance(lo, int) else np.float32))
+        out = np.maximum(out, np.asarray(lo, dt))
     if hi is not None:
-        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind in "fV" or isinstance(hi, int) else np.float32))
+        out = np.minimum(out, np.asarray(hi, dt))
     return result(np.asarray(out), ClampBackward1, (self,), (self,), (lo, hi))
 
 
-declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True, inplace=unary_inplace(clamp))
+def clamp_inplace(forward):
+    """clamp_, clamp_min_, clamp_max_: tensor bounds are checked as TensorIterator operands (PyTorch's
+    `Long` in the message); a number bound that makes the result float fails in the op (`long int`)."""
+    def method(self, *bounds, **kw):
+        tensors = tuple(b for b in bounds + tuple(kw.values()) if type(b) is Tensor)
+        if tensors and self._a.dtype.kind not in "fV":
+            rd = D.result_type((self,) + tensors)
+            if D.promote_types(rd, self.dtype) is not self.dtype:
+                raise RuntimeError(f"result type {legacy_scalar(rd)} can't be cast to the desired output type "
+                                   f"{legacy_scalar(self.dtype)}")
+        return inplace(self, None, lambda s, _other: forward(s, *bounds, **kw))
+    return method
+
+
+declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True,
+        inplace=clamp_inplace(clamp))
 
 
 @rule("ClampMinBackward0", ("self",), ("grad where self >= min, else 0",), saved=("self",), ctx=("min",))
@@ -1068,8 +1084,8 @@ def ClampMaxBackward0(grad, xp, self, max):
 
 def _clamp_one(self, bound, spec, ufunc):
     b = bound.item() if type(bound) is Tensor else bound
-    xa = self._a
-    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind in "fV" or isinstance(b, int) else np.float32)))
+    dt = D.result_type((self, b)).np
+    out = np.asarray(ufunc(self._a.astype(dt, copy=False), np.asarray(b, dt)))
     return result(out, spec, (self,), (self,), b)
 
 
@@ -1081,8 +1097,8 @@ def clamp_max(self, max):
     return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
 
 
-declare("clamp_min", clamp_min, rules=[ClampMinBackward0], inplace=unary_inplace(clamp_min))
-declare("clamp_max", clamp_max, rules=[ClampMaxBackward0], inplace=unary_inplace(clamp_max))
+declare("clamp_min", clamp_min, rules=[ClampMinBackward0], inplace=clamp_inplace(clamp_min))
+declare("clamp_max", clamp_max, rules=[ClampMaxBackward0], inplace=clamp_inplace(clamp_max))
 
 
 @rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))
