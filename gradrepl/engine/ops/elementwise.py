@@ -608,14 +608,21 @@ def equal(self, other):
     return self._a.shape == other._a.shape and bool((self._a == other._a).all())
 
 
+def _same_dtype(self, other):
+    other = as_tensor(other)
+    if other.dtype is not self.dtype:
+        raise RuntimeError(f"{legacy_scalar(self.dtype)} did not match {legacy_scalar(other.dtype)}")
+    return other
+
+
 @declare("allclose", returns_tensor=False)
 def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(np.allclose(self._a, as_tensor(other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return bool(np.allclose(self._a, _same_dtype(self, other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 @declare("isclose")
 def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return _new(np.isclose(self._a, as_tensor(other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return _new(np.isclose(self._a, _same_dtype(self, other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def _nograd_binary(a, b, fn):
