@@ -1416,7 +1416,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
                            f"Long, Int; but got torch.{D.from_np(idx.dtype).legacy} instead (while checking "
                            "arguments for embedding)")
     n = weight._a.shape[0]
-    if idx.size and (idx.max() >= n or idx.min() < -n):
+    if idx.size and (idx.max() >= n or idx.min() < 0):
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += n
