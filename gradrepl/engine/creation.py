@@ -343,21 +343,24 @@ def _gen(generator):
     return generator
 
 
-def _float_dtype(dtype):
+def _float_dtype(dtype, kernel):
+    """rand's and randn's dtype: a floating one (PyTorch's kernels have no integer version)."""
     dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy_scalar(dt)}\'')
     return dt
 
 
 def rand(*size, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "rand")
-    dt = _float_dtype(dtype)
+    dt = _float_dtype(dtype, "check_uniform_bounds")
     _check_bytes(shape, dt)
     return _finish(np.asarray(_gen(generator).rand(shape, dt.np), dt.np).reshape(shape), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "randn")
-    dt = _float_dtype(dtype)
+    dt = _float_dtype(dtype, "normal_kernel_cpu")
     _check_bytes(shape, dt)
     return _finish(np.asarray(_gen(generator).randn(shape, dt.np), dt.np).reshape(shape), requires_grad)
 
@@ -404,7 +407,7 @@ def normal(mean=0.0, std=1.0, size=None, generator=None, dtype=None, requires_gr
         like = mean if type(mean) is Tensor else std
         return _new(np.asarray(g.normal(shape, m, s, like._a.dtype), like._a.dtype))
     shape = _size_args(size if size is not None else (), "normal")
-    dt = _float_dtype(dtype)
+    dt = _float_dtype(dtype, "normal_kernel_cpu")
     return _finish(np.asarray(g.normal(shape, mean, std, dt.np), dt.np).reshape(shape), requires_grad)
 
 
