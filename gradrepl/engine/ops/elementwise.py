@@ -230,6 +230,9 @@ def div(a, b, rounding_mode=None):
     if type(a) is not Tensor:
         a = as_tensor(a)
     if rounding_mode is not None:   # floor or trunc: a step function, its gradient is 0
+        if rounding_mode not in ("floor", "trunc"):
+            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
         xa, xb = operands(a, b)
         out = np.floor_divide(xa, xb) if rounding_mode == "floor" else np.trunc(np.true_divide(xa, xb)).astype(xa.dtype)
         out = np.asarray(out)
