@@ -1157,7 +1157,8 @@ def _masked_fill(self, mask, value, name="masked_fill", lead=""):
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                            f"{value._a.ndim} dimension(s).")
     m = mask._a
-    broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
+    # the element budget, before the work; out of place PyTorch broadcasts the mask first (expand_outplace)
+    broadcast_shape(*((self._a.shape, m.shape) if name.endswith("_") else (m.shape, self._a.shape)))
     v = value._a[()] if type(value) is Tensor else value
     out = np.where(m, np.asarray(v).astype(self._a.dtype), self._a)
     m = np.broadcast_to(m, out.shape)
@@ -1172,7 +1173,7 @@ def _torch_masked_fill(input, mask, value):
 
 def _masked_fill_(self, mask, value):
     _masked_fill_args("masked_fill_", mask, value)
-    return inplace(self, None, lambda s, _other: _masked_fill(s, mask, value))
+    return inplace(self, None, lambda s, _other: _masked_fill(s, mask, value, name="masked_fill_"))
 
 
 @declare("masked_fill", rules=[MaskedFillBackward0, MaskedFillBackward1], torch_forward=_torch_masked_fill,
