@@ -55,6 +55,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         if type(inputs) is Tensor:
             inputs = [inputs]
         inputs = list(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        for t in inputs:
+            if type(t) is Tensor and not t.requires_grad:   # PyTorch retains the grad of each input
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         res = run_backward(roots, gs, retain_graph=retain_graph, create_graph=create_graph, inputs=inputs,
                            accumulate=False, allow_unused=True)
         for t, g in zip(inputs, res):

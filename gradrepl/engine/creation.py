@@ -139,6 +139,19 @@ def from_numpy(ndarray):
     return _new(ndarray._values())
 
 
+def _check_int_data(values, dtype):
+    """torch.tensor's checks of the numbers given for an integer dtype: a Python int must fit a C long long,
+    every value the dtype (an unsigned one takes integers down to -max, which wrap, and no negative float)."""
+    info = np.iinfo(dtype.np)
+    lo = -info.max if info.min == 0 else info.min
+    for v in values:
+        if type(v) is int and not -2 ** 63 <= v < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
+    for v in values:
+        if not (lo if type(v) is not float else info.min) <= v <= info.max:   # False for NaN too
+            raise RuntimeError(f"value cannot be converted to type {np.dtype(dtype.np).name} without overflow")
+
+
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype_arg(dtype)
     if type(data) is NumpyArray:
@@ -153,9 +166,10 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     if isinstance(data, (bool, int, float)):
         kind = D.scalar_kind(data)
         dt = dtype or (D.bool_, D.int64, D.DEFAULT_FLOAT[0])[kind]
-        if kind == 1 and dtype is None and not -2 ** 63 <= data < 2 ** 63:
-            raise RuntimeError("Overflow when unpacking long")
-        return _finish(np.asarray(data, dt.np), requires_grad)
+        if not dt.is_floating_point and dt is not D.bool_:
+            _check_int_data((data,), dt)
+            data = np.int64(int(data))
+        return _finish(np.asarray(data).astype(dt.np), requires_grad)
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{pytype(data)}'")
     if not isinstance(data, _SEQUENCES):
@@ -176,10 +190,10 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     if dtype.is_floating_point:
         arr = np.array(flat, dtype=np.float64).astype(dtype.np)
     else:
-        try:
-            arr = np.array(flat, dtype=dtype.np if dtype is not D.int64 else np.int64)
-        except OverflowError:
-            raise RuntimeError("Overflow when unpacking long") from None
+        if dtype is not D.bool_:
+            _check_int_data(flat, dtype)
+            flat = np.array([int(v) for v in flat], np.int64)   # C's casts: toward zero, negatives wrap
+        arr = np.array(flat).astype(dtype.np)
     return _finish(arr.reshape(shape), requires_grad)
 
 
@@ -224,7 +238,9 @@ ones.__name__, zeros.__name__, empty.__name__ = "ones", "zeros", "empty"
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
-    shape = _size_args((size,) if isinstance(size, int) else size, "full")
+    if type(size) is int:
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not int")
+    shape = _size_args(size, "full")
     if type(fill_value) is Tensor:
         fill_value = fill_value.item()
     if not isinstance(fill_value, (bool, int, float)):
@@ -327,21 +343,24 @@ def _gen(generator):
     return generator
 
 
-def _float_dtype(dtype):
+def _float_dtype(dtype, kernel):
+    """rand's and randn's dtype: a floating one (PyTorch's kernels have no integer version)."""
     dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy_scalar(dt)}\'')
     return dt
 
 
 def rand(*size, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "rand")
-    dt = _float_dtype(dtype)
+    dt = _float_dtype(dtype, "check_uniform_bounds")
     _check_bytes(shape, dt)
     return _finish(np.asarray(_gen(generator).rand(shape, dt.np), dt.np).reshape(shape), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "randn")
-    dt = _float_dtype(dtype)
+    dt = _float_dtype(dtype, "normal_kernel_cpu")
     _check_bytes(shape, dt)
     return _finish(np.asarray(_gen(generator).randn(shape, dt.np), dt.np).reshape(shape), requires_grad)
 
@@ -351,8 +370,8 @@ def randint(low, high=None, size=None, generator=None, dtype=None, requires_grad
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
-    if size is None:
-        raise TypeError("randint() missing 1 required positional arguments: \"size\"")
+    if size is None or type(size) is int:   # the session's call site gives PyTorch's message
+        raise TypeError("randint() takes a tuple of ints as its size")
     shape = _size_args(size, "randint")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
@@ -388,7 +407,7 @@ def normal(mean=0.0, std=1.0, size=None, generator=None, dtype=None, requires_gr
         like = mean if type(mean) is Tensor else std
         return _new(np.asarray(g.normal(shape, m, s, like._a.dtype), like._a.dtype))
     shape = _size_args(size if size is not None else (), "normal")
-    dt = _float_dtype(dtype)
+    dt = _float_dtype(dtype, "normal_kernel_cpu")
     return _finish(np.asarray(g.normal(shape, mean, std, dt.np), dt.np).reshape(shape), requires_grad)
 
 

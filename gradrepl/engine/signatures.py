@@ -46,6 +46,12 @@ _CHECKS = {
 }
 
 
+def _bare_size(kind, name, value):
+    """An int given for a `size` list where PyTorch's parser takes no single int: only the
+    one positional int list may be given as separate ints (randn(3), not randint(0, 10, 3))."""
+    return kind == "tuple of ints" and name == "size" and type(value) is not Tensor and _is_int(value)
+
+
 def _shown(kind):
     return "Tensor" if kind == "Number or Tensor" else kind
 
@@ -86,12 +92,16 @@ def _binds(params, args, kwargs):
     given = {}
     for p, a in zip(positional, args):
         given[p[1]] = a
+    if any(_bare_size(kind, name, given.get(name)) for kind, name, _, _ in positional[1:]):
+        return False
     names = {p[1] for p in params}
     for key, value in kwargs.items():
         key = key if key in names else _ALIASES.get(key, key)
         if key not in names or key in given:
             return False
         given[key] = value
+        if _bare_size(*next((k, n) for k, n, _, _ in params if n == key), value):
+            return False
     return all(_fits(kind, given[name], default) if name in given else default is not None
                for kind, name, default, _ in params)
 
@@ -109,7 +119,7 @@ def _wrong_argument(name, params, args, kwargs, varargs=False):
         if kind == "tuple of Tensors" and isinstance(value, (tuple, list)) and not _fits(kind, value, None):
             bad = next(i for i, e in enumerate(value) if type(e) is not Tensor)
             return f"expected Tensor as element {bad} in argument {k}, but got {pytype(value[bad])}"
-        if value is not None and not _fits(kind, value, None):
+        if value is not None and (not _fits(kind, value, None) or (k > 0 and _bare_size(kind, pname, value))):
             if kind == "tuple of ints" and isinstance(value, (tuple, list)):
                 bad = next(i for i, e in enumerate(value) if not _is_int(e))
                 return (f"{name}(): argument '{pname}' (position {k + 1}) must be tuple of ints, but found element "
@@ -118,7 +128,7 @@ def _wrong_argument(name, params, args, kwargs, varargs=False):
     kinds = dict(params)
     for key, value in kwargs.items():
         key = _ALIASES.get(key, key) if key not in kinds else key
-        if key in kinds and value is not None and not _fits(kinds[key], value, None):
+        if key in kinds and value is not None and (not _fits(kinds[key], value, None) or _bare_size(kinds[key], key, value)):
             return f"{name}(): argument '{key}' must be {_shown(kinds[key])}, not {pytype(value)}"
     return None
 

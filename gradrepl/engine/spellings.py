@@ -181,6 +181,8 @@ def factory(fn, name):
             if "device" in kwargs:
                 (devices.check if like else devices.check_factory)(kwargs.pop("device"))
             if size_first and "size" in kwargs:
+                if type(kwargs["size"]) is int:   # only separate positional ints are a size
+                    raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not int")
                 args = (kwargs.pop("size"),) + args
             if "out" in kwargs:
                 out = kwargs.pop("out")

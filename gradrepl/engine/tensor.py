@@ -287,7 +287,8 @@ class Tensor:
 
     def __bool__(self):
         if self._a.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError(f"Boolean value of Tensor with {'no values' if not self._a.size else 'more than one value'} "
+                               "is ambiguous")
         return bool(self._a.reshape(()).item())
 
     def __float__(self):

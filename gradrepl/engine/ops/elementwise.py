@@ -230,6 +230,9 @@ def div(a, b, rounding_mode=None):
     if type(a) is not Tensor:
         a = as_tensor(a)
     if rounding_mode is not None:   # floor or trunc: a step function, its gradient is 0
+        if rounding_mode not in ("floor", "trunc"):
+            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
         xa, xb = operands(a, b)
         out = np.floor_divide(xa, xb) if rounding_mode == "floor" else np.trunc(np.true_divide(xa, xb)).astype(xa.dtype)
         out = np.asarray(out)
@@ -608,14 +611,21 @@ def equal(self, other):
     return self._a.shape == other._a.shape and bool((self._a == other._a).all())
 
 
+def _same_dtype(self, other):
+    other = as_tensor(other)
+    if other.dtype is not self.dtype:
+        raise RuntimeError(f"{legacy_scalar(self.dtype)} did not match {legacy_scalar(other.dtype)}")
+    return other
+
+
 @declare("allclose", returns_tensor=False)
 def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(np.allclose(self._a, as_tensor(other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return bool(np.allclose(self._a, _same_dtype(self, other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 @declare("isclose")
 def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return _new(np.isclose(self._a, as_tensor(other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return _new(np.isclose(self._a, _same_dtype(self, other)._a, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def _nograd_binary(a, b, fn):
@@ -1047,15 +1057,31 @@ def clamp(self, min=None, max=None):
         return _clamp_tensor(self, min, max)
     lo = min.item() if type(min) is Tensor else min
     hi = max.item() if type(max) is Tensor else max
-    out = self._a
+    dt = D.result_type(tuple(v for v in (self, lo, hi) if v is not None)).np   # a float bound makes ints float
+    out = self._a.astype(dt, copy=False)
     if lo is not None:
-        out = np.maximum(out, np.asarray(lo, out.dtype if out.dtype.kind in "fV" or isinstance(lo, int) else np.float32))
+        out = np.maximum(out, np.asarray(lo, dt))
     if hi is not None:
-        out = np.minimum(out, np.asarray(hi, out.dtype if out.dtype.kind in "fV" or isinstance(hi, int) else np.float32))
+        out = np.minimum(out, np.asarray(hi, dt))
     return result(np.asarray(out), ClampBackward1, (self,), (self,), (lo, hi))
 
 
-declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True, inplace=unary_inplace(clamp))
+def clamp_inplace(forward):
+    """clamp_, clamp_min_, clamp_max_: tensor bounds are checked as TensorIterator operands (PyTorch's
+    `Long` in the message); a number bound that makes the result float fails in the op (`long int`)."""
+    def method(self, *bounds, **kw):
+        tensors = tuple(b for b in bounds + tuple(kw.values()) if type(b) is Tensor)
+        if tensors and self._a.dtype.kind not in "fV":
+            rd = D.result_type((self,) + tensors)
+            if D.promote_types(rd, self.dtype) is not self.dtype:
+                raise RuntimeError(f"result type {legacy_scalar(rd)} can't be cast to the desired output type "
+                                   f"{legacy_scalar(self.dtype)}")
+        return inplace(self, None, lambda s, _other: forward(s, *bounds, **kw))
+    return method
+
+
+declare("clamp", clamp, aliases=("clip",), rules=[ClampBackward1, ClampBackward0], bare=True,
+        inplace=clamp_inplace(clamp))
 
 
 @rule("ClampMinBackward0", ("self",), ("grad where self >= min, else 0",), saved=("self",), ctx=("min",))
@@ -1070,8 +1096,8 @@ def ClampMaxBackward0(grad, xp, self, max):
 
 def _clamp_one(self, bound, spec, ufunc):
     b = bound.item() if type(bound) is Tensor else bound
-    xa = self._a
-    out = np.asarray(ufunc(xa, np.asarray(b, xa.dtype if xa.dtype.kind in "fV" or isinstance(b, int) else np.float32)))
+    dt = D.result_type((self, b)).np
+    out = np.asarray(ufunc(self._a.astype(dt, copy=False), np.asarray(b, dt)))
     return result(out, spec, (self,), (self,), b)
 
 
@@ -1083,8 +1109,8 @@ def clamp_max(self, max):
     return _clamp_one(self, max, ClampMaxBackward0, np.minimum)
 
 
-declare("clamp_min", clamp_min, rules=[ClampMinBackward0], inplace=unary_inplace(clamp_min))
-declare("clamp_max", clamp_max, rules=[ClampMaxBackward0], inplace=unary_inplace(clamp_max))
+declare("clamp_min", clamp_min, rules=[ClampMinBackward0], inplace=clamp_inplace(clamp_min))
+declare("clamp_max", clamp_max, rules=[ClampMaxBackward0], inplace=clamp_inplace(clamp_max))
 
 
 @rule("MaskedFillBackward0", ("self",), ("grad.masked_fill(mask, 0)",), ctx=("mask",))
@@ -1133,7 +1159,8 @@ def _masked_fill(self, mask, value, name="masked_fill", lead=""):
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                            f"{value._a.ndim} dimension(s).")
     m = mask._a
-    broadcast_shape(self._a.shape, m.shape)         # the element budget, before the work
+    # the element budget, before the work; out of place PyTorch broadcasts the mask first (expand_outplace)
+    broadcast_shape(*((self._a.shape, m.shape) if name.endswith("_") else (m.shape, self._a.shape)))
     v = value._a[()] if type(value) is Tensor else value
     out = np.where(m, np.asarray(v).astype(self._a.dtype), self._a)
     m = np.broadcast_to(m, out.shape)
@@ -1148,7 +1175,7 @@ def _torch_masked_fill(input, mask, value):
 
 def _masked_fill_(self, mask, value):
     _masked_fill_args("masked_fill_", mask, value)
-    return inplace(self, None, lambda s, _other: _masked_fill(s, mask, value))
+    return inplace(self, None, lambda s, _other: _masked_fill(s, mask, value, name="masked_fill_"))
 
 
 @declare("masked_fill", rules=[MaskedFillBackward0, MaskedFillBackward1], torch_forward=_torch_masked_fill,

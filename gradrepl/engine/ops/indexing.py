@@ -301,16 +301,14 @@ def setitem(t, index, value):
     idx, advanced = _norm_index(t, index)
     whole = not advanced and _whole(t, idx)
     check_leaf_inplace(t, through_view=not (advanced or whole))
+    wrong_dtype = False
     if type(value) is Tensor:
         v = value._a
         if v.dtype != t._a.dtype:
-            # index_put_ (a list, an index tensor) needs the same dtype; a lone mask with one
-            # value is masked_fill, and basic indexing copies into a view, both casting
+            # index_put_ (a list, an index tensor) needs the same dtype (checked after the shapes); a
+            # lone mask with one value is masked_fill, and basic indexing copies into a view, both casting
             mask_fill = type(index) is Tensor and index._a.dtype == np.bool_ and v.size == 1
-            if advanced and not mask_fill:
-                raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
-                                   f"{legacy_scalar(t.dtype)} for the destination and "
-                                   f"{legacy_scalar(value.dtype)} for the source.")
+            wrong_dtype = advanced and not mask_fill
             v = v.astype(t._a.dtype)
     elif isinstance(value, (int, float, bool)):
         v = value
@@ -337,6 +335,9 @@ def setitem(t, index, value):
                                f"indexing result of shape {shape_list(target_shape)}") from None
         if len(v.shape) > len(target_shape):
             v = v.reshape(v.shape[len(v.shape) - len(target_shape):])
+    if wrong_dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{legacy_scalar(t.dtype)} for the destination and {legacy_scalar(value.dtype)} for the source.")
     t._a[idx] = v
     t._ver[0] += 1
     src_rg = type(value) is Tensor and value.requires_grad

@@ -6,7 +6,7 @@ from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import check_leaf_inplace
 from gradrepl.engine.ops.registry import rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, legacy_scalar, shape_list
+from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, shape_list
 
 
 @rule("CopySlices", ("self", "src"), ("grad with [index] zeroed", "grad[index]"), ctx=("index", "src_shape", "has_base"),
@@ -49,6 +49,9 @@ def inplace(t, other, op, floating=False, check=None, **kw):
         r = op(snap, other, **kw)
     else:
         r = op(t.detach() if t._fn is not None else _new(t._a), other, **kw)
+    if t._a.dtype.kind not in "fV" and r.dtype is not t.dtype and D.promote_types(r.dtype, t.dtype) is not t.dtype:
+        raise RuntimeError(f"result type {legacy_scalar(r.dtype)} can't be cast to the desired output type "
+                           f"{cname(t.dtype)}")   # what only the op knows: x.clamp_(0.5) of a LongTensor
     if r._a.shape != t._a.shape:
         raise RuntimeError(f"output with shape {shape_list(t._a.shape)} doesn't match the broadcast shape "
                            f"{shape_list(r._a.shape)}")

@@ -254,7 +254,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise ValueError(f"Expected 1 or 2 dimensions (got {x.ndim})")
     if x.ndim == 2 and t.shape[:1] != x.shape[:1]:
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
-                         f"({t.shape[0] if t.ndim else 1}).")
+                         f"({t.shape[0] if t.ndim else 0}).")
     if t.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if t.dtype not in (np.int64, np.uint8):

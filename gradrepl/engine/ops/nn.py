@@ -861,6 +861,13 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if input._a.shape != target._a.shape:
         raise ValueError(f"Target size ({Size(target._a.shape)!r}) must be the same as input size "
                          f"({Size(input._a.shape)!r})")
+    if input._a.dtype.kind in "fV" and target._a.dtype.kind in "biu":
+        # PyTorch's (1 - target).mul_(input): an integer target cannot hold the product
+        if target._a.dtype.kind == "b":
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                               "`logical_xor()` operator instead.")
+        raise RuntimeError(f"result type {legacy_scalar(input.dtype)} can't be cast to the desired output type "
+                           f"{legacy_scalar(target.dtype)}")
     if _bce_logits_f32(input._a, target._a, None if weight is None else weight._a,
                        None if pos_weight is None else pos_weight._a):
         # as PyTorch composes it, each op in float32: log_sigmoid(x) (* ((pw - 1) * t + 1));
@@ -886,7 +893,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     w = None if weight is None else _f64(weight._a)
     if w is not None:
         losses = losses * w
-    return result(reduce_loss(losses, reduction, input._a), BinaryCrossEntropyWithLogitsBackward0, (input, target),
+    like = target._a if target._a.dtype.kind == "f" else input._a   # the loss is computed into (1 - target)
+    return result(reduce_loss(losses, reduction, like), BinaryCrossEntropyWithLogitsBackward0, (input, target),
                   (input, target), (w, pw, reduction))
 
 
@@ -1408,7 +1416,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
                            f"Long, Int; but got torch.{D.from_np(idx.dtype).legacy} instead (while checking "
                            "arguments for embedding)")
     n = weight._a.shape[0]
-    if idx.size and (idx.max() >= n or idx.min() < -n):
+    if idx.size and (idx.max() >= n or idx.min() < 0):
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += n

@@ -236,13 +236,26 @@ MinBackward0 = rule("MinBackward0", ("self",), ("grad placed at indices (value_s
                     saved=("indices",), ctx=("shape", "dim", "keepdim"))(_place_at_indices)
 
 
+def check_nonempty(name, xa, dims):
+    """PyTorch's refusal of a max/min/argmax-like reduction over no elements: over all of an empty
+    tensor (dims None), or along a dim of size 0."""
+    if dims is None:
+        if xa.size == 0:
+            if name.startswith("arg"):
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        return
+    for d in dims:
+        if xa.ndim and xa.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
 def reduce_max(a, dim, keepdim, which):
     xa = a._a
     fn = np.max if which == "max" else np.min
+    check_nonempty(which, xa, None if dim is None else (wrap_dim(dim, xa.ndim),))
     if dim is None:
-        if xa.size == 0:
-            raise RuntimeError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
-                               "Specify the reduction dim with the 'dim' argument.")
         out = np.asarray(fn(xa))
         return result(out, MaxBackward1 if which == "max" else MinBackward1, (a,), (a, RESULT), None)
     d = wrap_dim(dim, xa.ndim)
@@ -291,16 +304,17 @@ def amax(self, dim=(), keepdim=False):
         raise TypeError(f"amax(): argument 'keepdim' must be bool, not {pytype(keepdim)}")
     xa = self._a
     dims = tuple(range(xa.ndim)) if dim in ((), None) or dim == [] else dims_tuple(dim, xa.ndim)
-    if xa.size == 0:
-        return reduce_max(self, None, keepdim, "max")  # PyTorch's message for an empty reduction
+    check_nonempty("amax", xa, None if dim in ((), None) or dim == [] else dims)
     out = np.asarray(np.max(xa, axis=dims, keepdims=keepdim))
     return result(out, AmaxBackward0, (self,), (self, RESULT), (dims, keepdim))
 
 
 def _arg(a, dim, keepdim, fn):
     xa = a._a
+    name = "argmax" if fn is np.argmax else "argmin"
     if xa.dtype.kind == "b":
-        raise RuntimeError(f"{'argmax' if fn is np.argmax else 'argmin'}(): does not support bool input")
+        raise RuntimeError(f"{name}(): does not support bool input")
+    check_nonempty(name, xa, None if dim is None else (wrap_dim(dim, xa.ndim),))
     if dim is None:
         return _new(np.asarray(fn(xa), dtype=np.int64))
     d = wrap_dim(dim, xa.ndim)

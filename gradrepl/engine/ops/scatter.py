@@ -10,7 +10,7 @@ from gradrepl.engine.ops.common import check_leaf_inplace, result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import check_gather_scatter, wrap_dim
+from gradrepl.engine.util import check_gather_scatter, shape_list, wrap_dim
 from gradrepl.limits import check_numel
 
 
@@ -219,6 +219,13 @@ def index_add(self, dim, index, source, *, alpha=1):
     a = self._a
     d = wrap_dim(dim, a.ndim) if a.ndim else 0
     idx = _idx(index)
+    sa = source._a
+    if sa.ndim and sa.shape[:d] + sa.shape[d + 1:] != a.shape[:d] + a.shape[d + 1:]:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {shape_list(a.shape)} source.shape = {shape_list(sa.shape)}")
+    if idx.size != (sa.shape[d] if sa.ndim else 1):
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                           f"({sa.shape[d] if sa.ndim else 1}), for dim: {d}")
     out = a.copy()
     sel = tuple([slice(None)] * d + [idx])
     src = source._a.astype(a.dtype)

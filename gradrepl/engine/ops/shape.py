@@ -398,6 +398,12 @@ def split(self, split_size, dim=0):
         spec = SplitBackward0
     else:
         sizes = list(split_size)
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
+                               f"split_sizes={shape_list(sizes)}")
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                               f"dimension {d}), but got split_sizes={shape_list(sizes)}")
         spec = SplitWithSizesBackward0
     return multi(self, np.split(self._a, np.cumsum(sizes)[:-1], axis=d), spec, (self._a.shape, d, sizes))
 

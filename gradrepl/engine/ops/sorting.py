@@ -10,7 +10,8 @@ from gradrepl.engine import signatures
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.inplace import unary_inplace
-from gradrepl.engine.ops.reduce import MeanBackward0, MeanBackward1, StdBackward0, VarBackward0, extreme_backward
+from gradrepl.engine.ops.reduce import (MeanBackward0, MeanBackward1, StdBackward0, VarBackward0, check_nonempty,
+                                         extreme_backward)
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.summation import dim_sum, full_sum
@@ -263,8 +264,7 @@ def _dims(dim, ndim):
 def amin(self, dim=(), keepdim=False):
     a = self._a
     dims = _dims(dim, a.ndim)
-    if a.size == 0:
-        raise IndexError("amin(): Expected reduction dim 0 to have non-zero size.")
+    check_nonempty("amin", a, None if dim in ((), None) or dim == [] else dims)
     out = np.asarray(np.min(a, axis=dims, keepdims=keepdim))
     return result(out, AminBackward0, (self,), (self, RESULT), (dims, keepdim))
 
