@@ -372,6 +372,57 @@ static PyObject *py_tanh_backward(PyObject *self, PyObject *const *args, Py_ssiz
     return PyBool_FromLong(nan);
 }
 
+/* nll_sum(rows, cols, x, target): nll_loss's sum over a batch with no ignored or weighted
+   rows (LossNLL.cpp's loss_partial_sums, float32): 0 - x[b, target[b]] accumulated on level
+   0, which flushes into the next level after b = 0 and every multiple of 16, the 8 levels
+   added in order. target is int64 and in range (the caller checks). The sum as a Python
+   float, or None when it is NaN (NumPy's code then gives NumPy's NaN bits). */
+static PyObject *py_nll_sum(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t rows, cols;
+    Py_buffer x, t;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "nll_sum(rows, cols, x, target)");
+        return NULL;
+    }
+    if (shape2(args, &rows, &cols) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[2], &x, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[3], &t, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    if (x.len < rows * cols * (Py_ssize_t)sizeof(float)
+            || t.len < rows * (Py_ssize_t)sizeof(int64_t)) {
+        PyBuffer_Release(&x);
+        PyBuffer_Release(&t);
+        PyErr_SetString(PyExc_ValueError, "buffer too small");
+        return NULL;
+    }
+    const float *xp = (const float *)x.buf;
+    const int64_t *tp = (const int64_t *)t.buf;
+    float levels[8] = {0};
+    for (Py_ssize_t b = 0; b < rows; b++) {
+        levels[0] = levels[0] - xp[b * cols + tp[b]];
+        if (b % 16 == 0)
+            for (int j = 0; j < 7; j++) {
+                if (b & ((Py_ssize_t)15 << (4 * j)))
+                    break;
+                levels[j + 1] = levels[j + 1] + levels[j];
+                levels[j] = 0.0f;
+            }
+    }
+    float acc = 0.0f;
+    for (int j = 0; j < 8; j++)
+        acc = acc + levels[j];
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&t);
+    if (isnan(acc))
+        Py_RETURN_NONE;
+    return PyFloat_FromDouble(acc);
+}
+
 static PyMethodDef methods[] = {
     {"expf", (PyCFunction)(void (*)(void))py_expf, METH_FASTCALL, "expf(x, out)"},
     {"logf", (PyCFunction)(void (*)(void))py_logf, METH_FASTCALL, "logf(x, out)"},
@@ -385,6 +436,8 @@ static PyMethodDef methods[] = {
      METH_FASTCALL, "log_softmax_backward(rows, cols, grad, y, out)"},
     {"tanh_backward", (PyCFunction)(void (*)(void))py_tanh_backward, METH_FASTCALL,
      "tanh_backward(grad, y, out)"},
+    {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,
+     "nll_sum(rows, cols, x, target)"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -547,6 +547,16 @@ def silu(x):
         return _body_and_tail(x, lambda v: v / (f32(1) + expf(-v)), lambda v: v / (f32(1) + _exp_glibc(-v)))
 
 
+def nll_pick_sum(x, target):
+    """nll_sum(x[i, target[i]] for each row i) of a 2-D float32 array and in-range int64
+    class indices, one per row."""
+    if _C is not None and x.dtype == f32 and target.dtype == np.int64 and x.shape[1]:
+        loss = _C.nll_sum(x.shape[0], x.shape[1], np.ascontiguousarray(x), np.ascontiguousarray(target))
+        if loss is not None:
+            return f32(loss)
+    return nll_sum(x[np.arange(target.shape[0]), target])
+
+
 def nll_sum(picked):
     """The loss_partial_sums of nll_loss (LossNLL.cpp) over a batch with no ignored or
     weighted rows: 0 - picked[b] accumulated left to right on level 0, which flushes into the

@@ -82,3 +82,14 @@ def test_tanh_backward():
     g = rows(y.shape, 6)
     assert same(K.tanh_backward, g, y) and same(K.tanh_backward, g[:20000], y[:20000])
     assert same(K.tanh_backward, g[:600].reshape(30, 20), y[:600].reshape(20, 30).T)    # a view
+
+
+@pytest.mark.parametrize("n", [1, 2, 16, 17, 32, 33, 257, 4097, 70000])
+def test_nll_pick_sum(n):
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal((n, 5)) * 10.0 ** rng.integers(-6, 6, (n, 1))).astype(np.float32)
+    target = rng.integers(0, 5, n)
+    assert same(lambda *a: np.float32(K.nll_pick_sum(*a)), x, target)
+    x[n // 2, target[n // 2]] = np.nan
+    assert same(lambda *a: np.float32(K.nll_pick_sum(*a)), x, target)
+    assert same(lambda *a: np.float32(K.nll_pick_sum(*a)), x[:, ::2], target // 2)     # a view
