@@ -423,6 +423,18 @@ static PyObject *py_nll_sum(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyFloat_FromDouble(acc);
 }
 
+/* address(array): where its first element is (NumPy's arr.ctypes.data, without the
+   ctypes object that builds) */
+static PyObject *py_address(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_STRIDES) < 0)
+        return NULL;
+    void *buf = view.buf;
+    PyBuffer_Release(&view);
+    return PyLong_FromVoidPtr(buf);
+}
+
 static PyMethodDef methods[] = {
     {"expf", (PyCFunction)(void (*)(void))py_expf, METH_FASTCALL, "expf(x, out)"},
     {"logf", (PyCFunction)(void (*)(void))py_logf, METH_FASTCALL, "logf(x, out)"},
@@ -438,6 +450,7 @@ static PyMethodDef methods[] = {
      "tanh_backward(grad, y, out)"},
     {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,
      "nll_sum(rows, cols, x, target)"},
+    {"address", py_address, METH_O, "address(array)"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -93,3 +93,12 @@ def test_nll_pick_sum(n):
     x[n // 2, target[n // 2]] = np.nan
     assert same(lambda *a: np.float32(K.nll_pick_sum(*a)), x, target)
     assert same(lambda *a: np.float32(K.nll_pick_sum(*a)), x[:, ::2], target // 2)     # a view
+
+
+def test_address_is_numpys_data_pointer():
+    from gradrepl.engine import mkl
+    x = np.arange(960, dtype=np.float32).reshape(32, 30)
+    ro = x.copy()
+    ro.flags.writeable = False
+    for v in (x, x.T, x[::-1], x[:, ::-2], x[3:, 5:], np.array(3.0), np.zeros(0), ro, x.astype(np.float64)[1::2]):
+        assert K._C.address(v) == mkl._ptr(v) == v.ctypes.data
