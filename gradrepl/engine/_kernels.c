@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define LANES 16
+#define MAX_LANES 16
 
 /* The loops are compiled twice where GCC can (x86-64): for processors with FMA (fmaf is
    one instruction there) and for the others (fmaf from libm); the bits are the same. */
@@ -104,25 +104,26 @@ INLINE float sleef_logf(float d)
     return r;
 }
 
-/* vec::reduce_all(+) of one row: narrower than a vector left to right, else 16 lane sums
-   (a partial last vector adds into the first lanes), folded in halves 8, 4, 2, 1 */
-INLINE float row_sum(const float *e, Py_ssize_t cols)
+/* vec::reduce_all(+) of one row with `lanes` lanes (16 on AVX512, 8 on AVX2): narrower
+   than a vector left to right, else lane sums (a partial last vector adds into the first
+   lanes), folded in halves (16 lanes: 8, 4, 2, 1) */
+INLINE float row_sum(const float *e, Py_ssize_t cols, int lanes)
 {
-    if (cols < LANES) {
+    if (cols < lanes) {
         float acc = e[0];
         for (Py_ssize_t i = 1; i < cols; i++)
             acc += e[i];
         return acc;
     }
-    float acc[LANES];
-    memcpy(acc, e, sizeof acc);
-    Py_ssize_t k = LANES;
-    for (; k + LANES <= cols; k += LANES)
-        for (int j = 0; j < LANES; j++)
+    float acc[MAX_LANES];
+    memcpy(acc, e, lanes * sizeof(float));
+    Py_ssize_t k = lanes;
+    for (; k + lanes <= cols; k += lanes)
+        for (int j = 0; j < lanes; j++)
             acc[j] += e[k + j];
     for (Py_ssize_t j = 0; k + j < cols; j++)
         acc[j] += e[k + j];
-    for (int width = LANES / 2; width >= 1; width /= 2)
+    for (int width = lanes / 2; width >= 1; width /= 2)
         for (int j = 0; j < width; j++)
             acc[j] = acc[j] + acc[j + width];
     return acc[0];
@@ -234,28 +235,35 @@ static PyObject *py_logf(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return unary(args, nargs, logf_k);
 }
 
-/* (rows, cols, x, out) with the row kernels below; extra float buffers between x and out */
+/* (rows, cols, lanes, x, out) with the row kernels below; extra float buffers between x
+   and out; lanes is 8 or 16 */
 static PyObject *rowwise(PyObject *const *args, Py_ssize_t nargs, int buffers,
-                         int (*fn)(float **, Py_ssize_t, Py_ssize_t))
+                         int (*fn)(float **, Py_ssize_t, Py_ssize_t, int))
 {
     Py_ssize_t rows, cols;
     Buffers b;
     float *p[4];
-    if (nargs != 2 + buffers) {
+    if (nargs != 3 + buffers) {
         PyErr_SetString(PyExc_TypeError, "wrong number of arguments");
         return NULL;
     }
     if (shape2(args, &rows, &cols) < 0)
         return NULL;
-    if (take(&b, args + 2, buffers, rows * cols, p) < 0)
+    long lanes = PyLong_AsLong(args[2]);
+    if (lanes != 8 && lanes != 16) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "lanes: 8 or 16");
         return NULL;
-    int nan = fn(p, rows, cols);
+    }
+    if (take(&b, args + 3, buffers, rows * cols, p) < 0)
+        return NULL;
+    int nan = fn(p, rows, cols, (int)lanes);
     release(&b);
     return PyBool_FromLong(nan);
 }
 
 /* out = shifted - logf(sum(expf(shifted))), shifted = x - max(x); exp goes through out */
-CLONES static int log_softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols)
+CLONES static int log_softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols, int lanes)
 {
     int nan = 0;
     for (Py_ssize_t r = 0; r < rows; r++) {
@@ -264,7 +272,7 @@ CLONES static int log_softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols)
         float m = row_max(x, cols);
         for (Py_ssize_t i = 0; i < cols; i++)
             out[i] = sleef_expf(x[i] - m);
-        float lse = sleef_logf(row_sum(out, cols));
+        float lse = sleef_logf(row_sum(out, cols, lanes));
         for (Py_ssize_t i = 0; i < cols; i++) {
             out[i] = (x[i] - m) - lse;
             nan |= isnan(out[i]);
@@ -274,7 +282,7 @@ CLONES static int log_softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols)
 }
 
 /* out = expf(x - max(x)) * (1 / sum) */
-CLONES static int softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols)
+CLONES static int softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols, int lanes)
 {
     int nan = 0;
     for (Py_ssize_t r = 0; r < rows; r++) {
@@ -283,7 +291,7 @@ CLONES static int softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols)
         float m = row_max(x, cols);
         for (Py_ssize_t i = 0; i < cols; i++)
             out[i] = sleef_expf(x[i] - m);
-        float inv = 1.0f / row_sum(out, cols);
+        float inv = 1.0f / row_sum(out, cols, lanes);
         for (Py_ssize_t i = 0; i < cols; i++) {
             out[i] = out[i] * inv;
             nan |= isnan(out[i]);
@@ -293,7 +301,7 @@ CLONES static int softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols)
 }
 
 /* (grad, y, out): out = (grad - sum(grad * y)) * y */
-CLONES static int softmax_backward_k(float **p, Py_ssize_t rows, Py_ssize_t cols)
+CLONES static int softmax_backward_k(float **p, Py_ssize_t rows, Py_ssize_t cols, int lanes)
 {
     int nan = 0;
     for (Py_ssize_t r = 0; r < rows; r++) {
@@ -301,7 +309,7 @@ CLONES static int softmax_backward_k(float **p, Py_ssize_t rows, Py_ssize_t cols
         float *out = p[2] + r * cols;
         for (Py_ssize_t i = 0; i < cols; i++)     /* the products, summed in place below */
             out[i] = g[i] * y[i];
-        float s = row_sum(out, cols);
+        float s = row_sum(out, cols, lanes);
         for (Py_ssize_t i = 0; i < cols; i++) {
             out[i] = (g[i] - s) * y[i];
             nan |= isnan(out[i]);
@@ -311,13 +319,13 @@ CLONES static int softmax_backward_k(float **p, Py_ssize_t rows, Py_ssize_t cols
 }
 
 /* (grad, y, out): out = fmaf(-expf(y), sum(grad), grad) */
-CLONES static int log_softmax_backward_k(float **p, Py_ssize_t rows, Py_ssize_t cols)
+CLONES static int log_softmax_backward_k(float **p, Py_ssize_t rows, Py_ssize_t cols, int lanes)
 {
     int nan = 0;
     for (Py_ssize_t r = 0; r < rows; r++) {
         const float *g = p[0] + r * cols, *y = p[1] + r * cols;
         float *out = p[2] + r * cols;
-        float s = row_sum(g, cols);
+        float s = row_sum(g, cols, lanes);
         for (Py_ssize_t i = 0; i < cols; i++) {
             out[i] = fmaf(-sleef_expf(y[i]), s, g[i]);
             nan |= isnan(out[i]);
@@ -439,13 +447,13 @@ static PyMethodDef methods[] = {
     {"expf", (PyCFunction)(void (*)(void))py_expf, METH_FASTCALL, "expf(x, out)"},
     {"logf", (PyCFunction)(void (*)(void))py_logf, METH_FASTCALL, "logf(x, out)"},
     {"log_softmax", (PyCFunction)(void (*)(void))py_log_softmax, METH_FASTCALL,
-     "log_softmax(rows, cols, x, out)"},
+     "log_softmax(rows, cols, lanes, x, out)"},
     {"softmax", (PyCFunction)(void (*)(void))py_softmax, METH_FASTCALL,
-     "softmax(rows, cols, x, out)"},
+     "softmax(rows, cols, lanes, x, out)"},
     {"softmax_backward", (PyCFunction)(void (*)(void))py_softmax_backward, METH_FASTCALL,
-     "softmax_backward(rows, cols, grad, y, out)"},
+     "softmax_backward(rows, cols, lanes, grad, y, out)"},
     {"log_softmax_backward", (PyCFunction)(void (*)(void))py_log_softmax_backward,
-     METH_FASTCALL, "log_softmax_backward(rows, cols, grad, y, out)"},
+     METH_FASTCALL, "log_softmax_backward(rows, cols, lanes, grad, y, out)"},
     {"tanh_backward", (PyCFunction)(void (*)(void))py_tanh_backward, METH_FASTCALL,
      "tanh_backward(grad, y, out)"},
     {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,

@@ -398,7 +398,7 @@ def _rows_c(kernel, *arrays):
     if _C is None or not shape or not shape[-1] or any(a.dtype != f32 for a in arrays):
         return None
     out = np.empty(shape, f32)
-    if kernel(out.size // shape[-1], shape[-1], *(np.ascontiguousarray(a) for a in arrays), out):
+    if kernel(out.size // shape[-1], shape[-1], LANES, *(np.ascontiguousarray(a) for a in arrays), out):
         return None
     return out
 

@@ -4,7 +4,7 @@ of the two runs)."""
 import numpy as np
 import pytest
 
-from gradrepl.engine import kernels as K
+from gradrepl.engine import cpu, kernels as K
 
 pytestmark = pytest.mark.skipif(K._C is None, reason="the C kernels are not built")
 
@@ -47,21 +47,31 @@ def test_unary_kernels_over_whole_binades(lo):
     assert same(K.expf, x) and same(K.expf, -x) and same(K.logf, x)
 
 
+@pytest.fixture(params=["avx512", "avx2"])
+def capability(request):
+    """The row kernels' vector width (16 or 8 lanes) under each capability."""
+    before = cpu.capability()
+    cpu.set_capability(request.param)
+    yield request.param
+    cpu.set_capability(before)
+
+
 def rows(shape, seed, scale=3.0):
     rng = np.random.default_rng(seed)
     return (rng.standard_normal(shape) * scale).astype(np.float32)
 
 
-@pytest.mark.parametrize("shape", [(32, 24), (1, 1), (5, 15), (7, 16), (3, 17), (4, 33), (2, 3, 100),
+@pytest.mark.parametrize("shape", [(32, 24), (1, 1), (5, 7), (5, 8), (6, 9), (5, 15), (7, 16), (3, 17), (4, 33),
+                                   (2, 3, 100),
                                    (64, 1000)])
-def test_row_kernels(shape):
+def test_row_kernels(shape, capability):
     x, g = rows(shape, 1), rows(shape, 2, 1.0)
     assert same(K.softmax_lastdim, x) and same(K.log_softmax_lastdim, x)
     assert same(K.softmax_backward_lastdim, g, K.softmax_lastdim(x))
     assert same(K.log_softmax_backward_lastdim, g, K.log_softmax_lastdim(x))
 
 
-def test_row_kernels_with_infinities_nan_and_huge_values():
+def test_row_kernels_with_infinities_nan_and_huge_values(capability):
     x = rows((6, 20), 3)
     x[0, 4] = np.inf
     x[1, :] = -np.inf
