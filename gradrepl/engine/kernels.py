@@ -12,6 +12,11 @@ The plain element-wise functions (torch.exp, sin, log, tanh, sqrt, ...) are not 
 sends contiguous float32 tensors through Intel MKL's VML, whose code is not public; the
 float64-then-float32 results of ops/elementwise.py match it for most inputs (the README
 has the measured rates).
+
+expf, logf, row_sums, the last-dim softmax kernels and tanh_backward run in the optional C
+module _kernels (built from _kernels.c at install; a test checks it against the NumPy code
+here bit for bit) when it is there and the arrays are float32; the NumPy code is the
+reference and the fallback.
 """
 import ctypes
 import math
@@ -23,6 +28,11 @@ from gradrepl.engine.rounding import fma32
 # at::get_num_threads() (torch.set_num_threads sets it): element-wise kernels above GRAIN
 # elements run in one part per thread, and some results depend on where the parts begin
 from gradrepl.engine.summation import THREADS
+
+try:
+    from gradrepl.engine import _kernels as _C
+except ImportError:     # not built (no C compiler at install): the NumPy code below
+    _C = None
 
 f32 = np.float32
 LANES = 16      # Vectorized<float>'s lanes: set from the CPU capability just below
@@ -57,22 +67,32 @@ def _pow2i(q):
 
 
 def expf(d):
-    """Sleef_expf16_u10 of a float32 array.
+    """Sleef_expf16_u10 of a float32 array."""
+    d = np.asarray(d, f32)
+    if _C is None:
+        return _expf_np(d)
+    out = np.empty(d.shape, f32)
+    if _C.expf(d if d.flags.c_contiguous else d.copy(), out):    # a NaN: NumPy's NaN bits
+        return _expf_np(d)
+    return out
+
+
+def _expf_np(d):
+    """expf in NumPy.
 
     The fast path holds float32 values in float64 arrays and rounds each fused step once.
     The reduction s = d - q*L2U - q*L2L is exact there (q*L2U and q*L2L have few bits; the
     first step's result is a float32 already); the polynomial steps are checked for
     half-way sums at the end (_redo). Below 2**-75, s*s is 0 in float32 and the last step
     exact, so tiny inputs need no care; NaN and |d| > 104 take _expf with fma32."""
-    d = np.asarray(d, f32)
     if d.size > _CHUNK:
-        return _chunked(expf, d)
+        return _chunked(_expf_np, d)
     if not d.size:
         return d.copy()
     top = _max(np.abs(d), axis=None)
     if not (top <= 104):
         odd = ~(np.abs(d) <= 104)
-        out = expf(np.where(odd, f32(0), d))
+        out = _expf_np(np.where(odd, f32(0), d))
         out[odd] = _expf(d[odd], fma32)
         return out
     # few NumPy calls (small arrays cost their calls, not their arithmetic): the float64
@@ -112,18 +132,26 @@ def expf(d):
 
 
 def logf(d):
-    """Sleef_logf16_u10 (xlogf_u1, AVX512F branch: getexp/getmant, double-float arithmetic).
-
-    Fast path as expf's: the fused steps that are exact in float64 (a product's rounding
-    error, sums of few-bit terms) are rounded once; the others are checked (_redo)."""
+    """Sleef_logf16_u10 (xlogf_u1, AVX512F branch: getexp/getmant, double-float arithmetic)."""
     d = np.asarray(d, f32)
+    if _C is None:
+        return _logf_np(d)
+    out = np.empty(d.shape, f32)
+    if _C.logf(d if d.flags.c_contiguous else d.copy(), out):
+        return _logf_np(d)
+    return out
+
+
+def _logf_np(d):
+    """logf in NumPy. Fast path as expf's: the fused steps that are exact in float64 (a product's rounding
+    error, sums of few-bit terms) are rounded once; the others are checked (_redo)."""
     if d.size > _CHUNK:
-        return _chunked(logf, d)
+        return _chunked(_logf_np, d)
     if not d.size:
         return d.copy()
     if not (_min(d, axis=None) > 0 and _max(d, axis=None) < _LOG_BIG):   # zero, negative, NaN, infinity, huge
         odd = ~(d > 0) | ~(d < _LOG_BIG)
-        out = logf(np.where(odd, f32(1), d))
+        out = _logf_np(np.where(odd, f32(1), d))
         out[odd] = _logf(d[odd], fma32)
         return out
     scaled = d * _R075
@@ -378,8 +406,23 @@ def _rows(x):
     return np.ascontiguousarray(x).reshape(-1, x.shape[-1])
 
 
+def _rows_c(kernel, *arrays):
+    """A C row kernel over float32 arrays of one shape, or None when _C cannot take them or
+    the result holds a NaN (NumPy's code then gives NumPy's NaN bits)."""
+    shape = arrays[0].shape
+    if _C is None or not shape or not shape[-1] or any(a.dtype != f32 for a in arrays):
+        return None
+    out = np.empty(shape, f32)
+    if kernel(out.size // shape[-1], shape[-1], LANES, *(np.ascontiguousarray(a) for a in arrays), out):
+        return None
+    return out
+
+
 def softmax_lastdim(x):
     """softmax over the last dim of a float32 array (_vec_softmax_lastdim)."""
+    out = _rows_c(_C and _C.softmax, x)
+    if out is not None:
+        return out
     rows = _rows(x)
     m = np.maximum.reduce(rows, axis=1, keepdims=True)
     e = expf(rows - m)
@@ -389,6 +432,9 @@ def softmax_lastdim(x):
 
 def log_softmax_lastdim(x):
     """log_softmax over the last dim of a float32 array (_vec_log_softmax_lastdim)."""
+    out = _rows_c(_C and _C.log_softmax, x)
+    if out is not None:
+        return out
     rows = _rows(x)
     m = np.maximum.reduce(rows, axis=1, keepdims=True)
     shifted = rows - m
@@ -398,6 +444,9 @@ def log_softmax_lastdim(x):
 
 def softmax_backward_lastdim(grad, out):
     """grad of softmax over the last dim: (grad - sum(grad * out)) * out."""
+    r = _rows_c(_C and _C.softmax_backward, grad, out)
+    if r is not None:
+        return r
     g, y = _rows(grad), _rows(out)
     s = row_sums(g * y)
     return ((g - s[:, None]) * y).reshape(out.shape)
@@ -406,6 +455,9 @@ def softmax_backward_lastdim(grad, out):
 def log_softmax_backward_lastdim(grad, out):
     """grad of log_softmax over the last dim: grad - exp(out) * sum(grad), the product and
     the difference fused into one multiply-add as GCC compiles PyTorch's kernel."""
+    r = _rows_c(_C and _C.log_softmax_backward, grad, out)
+    if r is not None:
+        return r
     g, y = _rows(grad), _rows(out)
     s = row_sums(g)
     return fma32(-expf(y), s[:, None], g).reshape(out.shape)
@@ -419,6 +471,11 @@ def tanh_backward(grad, out):
     on a half-way point (the many near tanh's saturation); only smaller outputs whose float64
     sum lies half-way are redone by fma32."""
     y = np.asarray(out)
+    if (_C is not None and y.ndim and y.shape == grad.shape and y.dtype == grad.dtype == f32
+            and y.flags.c_contiguous and grad.flags.c_contiguous):
+        r = np.empty(y.shape, f32)
+        if not _C.tanh_backward(grad, y, r):
+            return r
     s = np.multiply(y, y, dtype=np.float64)
     if s.ndim == 0:
         return grad * fma32(-y, y, f32(1))
@@ -604,6 +661,16 @@ def silu(x):
     """x / (1 + exp(-x)) as PyTorch's silu kernel (body and tail as sigmoid's)."""
     with np.errstate(over="ignore"):
         return _body_and_tail(x, lambda v: v / (f32(1) + expf(-v)), lambda v: v / (f32(1) + _exp_glibc(-v)))
+
+
+def nll_pick_sum(x, target):
+    """nll_sum(x[i, target[i]] for each row i) of a 2-D float32 array and in-range int64
+    class indices, one per row."""
+    if _C is not None and x.dtype == f32 and target.dtype == np.int64 and x.shape[1]:
+        loss = _C.nll_sum(x.shape[0], x.shape[1], np.ascontiguousarray(x), np.ascontiguousarray(target))
+        if loss is not None:
+            return f32(loss)
+    return nll_sum(x[np.arange(target.shape[0]), target])
 
 
 def nll_sum(picked):

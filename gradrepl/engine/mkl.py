@@ -140,7 +140,7 @@ def vml(name, a):
         if threads != _VML_THREADS[1]:
             _LIB[0].MKL_Domain_Set_Num_Threads(threads, _MKL_DOMAIN_VML)
             _VML_THREADS[1] = threads
-        fn(x.size, x.ctypes.data, out.ctypes.data, _VML_MODE)
+        fn(x.size, _ptr(x), _ptr(out), _VML_MODE)
     return out
 
 
@@ -166,8 +166,11 @@ def _el_strides(x):
     return tuple(s // item if s % item == 0 else None for s in x.strides)
 
 
-def _ptr(x):
-    return x.ctypes.data
+try:
+    from gradrepl.engine._kernels import address as _ptr     # x.ctypes.data, cheaper
+except ImportError:
+    def _ptr(x):
+        return x.ctypes.data
 
 
 def _normalize_last_dims(ta, tb, m, n, k, lda, ldb, ldc):
@@ -245,7 +248,7 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
     lda, ldb, ldc = _normalize_last_dims(ta, tb, m, n, k, lda // one, ldb // one, cols if tc else 1)
     (mkl.cblas_sgemm if dt == _F32 else mkl.cblas_dgemm)(
         _CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, alpha,
-        a.ctypes.data, lda, b.ctypes.data, ldb, 0.0 if self is None else beta, result.ctypes.data, ldc)
+        _ptr(a), lda, _ptr(b), ldb, 0.0 if self is None else beta, _ptr(result), ldc)
     return result
 
 

@@ -5,7 +5,8 @@ Usage: python per_op.py {gradrepl,torch} [N]
 Runs the same setup code (the shapes of makemore.py: batch 32, 3 x 10 embedding,
 200 hidden units, 24 classes), then each statement below N times in a
 `for i in range(N):` loop of the learner's language (gradrepl interprets the loop;
-PyTorch's twin is CPython running it) and prints one JSON object: microseconds per
+PyTorch's twin is CPython running it) and prints one JSON object: microseconds of CPU
+time (the process's, all its threads; steadier than wall time on a shared machine) per
 iteration of each statement, with the empty loop's cost (`pass`) subtracted from the others.
 gradrepl's side runs through its Python API (gradrepl.lang.run_source), so the
 numbers hold no start-up; PyTorch's side runs the same text with exec().
@@ -75,15 +76,15 @@ def loop(statement, n):
 
 
 def timer(impl):
-    """A function that runs source text in one persistent namespace and returns its seconds."""
+    """A function that runs source text in one persistent namespace and returns its CPU seconds."""
     if impl == "torch":
         namespace = {"__name__": "__main__"}
 
         def run(text):
             code = compile(text, "<per_op>", "exec")
-            start = time.perf_counter()
+            start = time.process_time()
             exec(code, namespace)
-            return time.perf_counter() - start
+            return time.process_time() - start
         return run
 
     from gradrepl.lang import Session, run_source
@@ -93,9 +94,9 @@ def timer(impl):
                       write=sys.stdout.write)
 
     def run(text):
-        start = time.perf_counter()
+        start = time.process_time()
         result = run_source(text, session, filename="<per_op>", echo="none")
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if not result.ok:
             raise SystemExit(f"per_op: gradrepl failed: {result.errors[0].format()}")
         return elapsed

@@ -20,10 +20,22 @@ def _module_name(path):
 MODULES = {_module_name(p): p for p in ENGINE.rglob("*.py")}
 
 
+def _module_level(statements):
+    """The statements run at import time: the module's, and those of its top-level try
+    statements (an optional module: `try: from gradrepl.engine import _kernels`)."""
+    out = []
+    for node in statements:
+        out.append(node)
+        if isinstance(node, ast.Try):
+            out += _module_level(node.body + node.orelse + node.finalbody
+                                 + [s for h in node.handlers for s in h.body])
+    return out
+
+
 def _imports(path):
     """(module imported, at top level?) for every gradrepl import of a file."""
     tree = ast.parse(path.read_text())
-    top = set(map(id, tree.body))
+    top = set(map(id, _module_level(tree.body)))
     out = []
     for node in ast.walk(tree):
         names = []

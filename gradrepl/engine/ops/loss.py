@@ -244,9 +244,11 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         # their sum is the row count).
         lo, hi = _min(t, axis=None), _max(t, axis=None)
         if lo >= 0 and hi < x.shape[1]:
-            picked = x[np.arange(t.shape[0]), t]
             total = x.dtype.type(t.shape[0])
-            loss = kernels.nll_sum(picked) if x.dtype == np.float32 else -_add_reduce(picked, axis=None)
+            if x.dtype == np.float32:
+                loss = kernels.nll_pick_sum(x, t)
+            else:
+                loss = -_add_reduce(x[np.arange(t.shape[0]), t], axis=None)
             out = loss / total if reduction == "mean" else loss
             return result(np.asarray(out, x.dtype), NllLossBackward0, (input,), (input, target),
                           (x.shape, reduction, None, ignore_index, total))

@@ -1,0 +1,473 @@
+/* Optional C twins of the float32 kernels in gradrepl/engine/kernels.py, bit for bit.
+
+   The NumPy code in kernels.py is the reference and the fallback when this module is not
+   built; tests/engine/test_kernels_c.py checks that both give the same bits. Sleef's expf
+   and logf (Sleef_expf16_u10, Sleef_logf16_u10: src/libm/sleefsimdsp.c, xexpf and the
+   AVX512F branch of xlogf_u1; Sleef is Copyright Naoki Shibata and contributors, Boost
+   Software License 1.0) are written lane by lane: each fused multiply-add is fmaf (rounded
+   once), every other operation a float32 operation. Built with -ffp-contract=off, so the
+   compiler fuses nothing else.
+
+   Arguments are C-contiguous float32 buffers (the Python side checks dtype and layout).
+   Each function returns whether its output holds a NaN: which NaN (sign, payload) an
+   operation passes on depends on the order of its operands in the machine code, so the
+   Python side then computes the whole call with NumPy, as without this module. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_LANES 16
+
+/* The loops are compiled twice where GCC can (x86-64): for processors with FMA (fmaf is
+   one instruction there) and for the others (fmaf from libm); the bits are the same. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define CLONES
+#endif
+#define INLINE static inline __attribute__((always_inline))
+
+static const float R_LN2 = 0x1.715476p+0f, L2U = 0x1.62e4p-1f, L2L = 0x1.7f7d1cp-20f;
+static const float EXP_POLY[6] = {0x1.a057b4p-13f, 0x1.6d2d92p-10f, 0x1.11114cp-7f,
+                                  0x1.5554f4p-5f, 0x1.555556p-3f, 0x1.0p-1f};
+static const float LN2_HI = 0x1.62e43p-1f, LN2_LO = -0x1.05c61p-29f, R075 = 0x1.555556p+0f;
+static const float LOG_POLY[3] = {0x1.35feb8p-2f, 0x1.993394p-2f, 0x1.5555b4p-1f};
+
+INLINE float pow2i(int32_t q)     /* vpow2i: the exponent field built directly */
+{
+    uint32_t bits = ((uint32_t)q + 127u) << 23;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+INLINE float sleef_expf(float d)
+{
+    float t = d * R_LN2, q;
+    if (isnan(t))
+        q = 0.0f;
+    else
+        q = rintf(t < -300.0f ? -300.0f : (t > 300.0f ? 300.0f : t));
+    int32_t qi = (int32_t)q, half = qi >> 1;
+    float s = fmaf(q, -L2U, d);
+    s = fmaf(q, -L2L, s);
+    float u = EXP_POLY[0];
+    for (int k = 1; k < 6; k++)
+        u = fmaf(u, s, EXP_POLY[k]);
+    u = 1.0f + fmaf(s * s, u, s);
+    u = u * pow2i(half) * pow2i(qi - half);
+    if (d < -104.0f)
+        u = 0.0f;
+    if (d > 100.0f)
+        u = INFINITY;
+    return u;
+}
+
+INLINE float sleef_logf(float d)
+{
+    int ex, unused;
+    float scaled = d * R075;
+    frexpf(scaled, &ex);
+    float e = (float)(ex - 1);                              /* vgetexp */
+    if (isinf(scaled) && scaled > 0 && isfinite(d))
+        e = 128.0f;
+    float fr = frexpf(d, &unused);
+    float m = fr >= 0.75f ? fr : fr * 2.0f;                 /* vgetmant into [0.75, 1.5) */
+    float sx = LN2_HI * e;
+    float sy = fmaf(LN2_LO, e, fmaf(LN2_HI, e, -sx));
+    float nx = -1.0f + m, nv = nx - -1.0f;                  /* dfadd2(-1, m) */
+    float ny = (-1.0f - (nx - nv)) + (m - nv);
+    float dx = 1.0f + m, dv = dx - 1.0f;                    /* dfadd2(1, m) */
+    float dy = (1.0f - (dx - dv)) + (m - dv);
+    float t = 1.0f / dx;
+    float xx = nx * t;
+    float u = fmaf(t, nx, -xx);
+    float v = fmaf(-dy, t, fmaf(-dx, t, 1.0f));
+    float xy = fmaf(xx, v, fmaf(ny, t, u));
+    float x2 = xx * xx;
+    float p = fmaf(fmaf(LOG_POLY[0], x2, LOG_POLY[1]), x2, LOG_POLY[2]);
+    float yx = xx * 2.0f, yy = xy * 2.0f;
+    float hi = sx + yx;
+    float lo = (((sx - hi) + yx) + sy) + yy;
+    float w = (x2 * xx) * p;
+    float hi2 = hi + w;
+    lo = ((hi - hi2) + w) + lo;
+    float r = hi2 + lo;
+    if (d == 0.0f)
+        r = -INFINITY;
+    if (isinf(d) && d > 0)
+        r = INFINITY;
+    if (d < 0.0f || isnan(d))
+        r = NAN;
+    return r;
+}
+
+/* vec::reduce_all(+) of one row with `lanes` lanes (16 on AVX512, 8 on AVX2): narrower
+   than a vector left to right, else lane sums (a partial last vector adds into the first
+   lanes), folded in halves (16 lanes: 8, 4, 2, 1) */
+INLINE float row_sum(const float *e, Py_ssize_t cols, int lanes)
+{
+    if (cols < lanes) {
+        float acc = e[0];
+        for (Py_ssize_t i = 1; i < cols; i++)
+            acc += e[i];
+        return acc;
+    }
+    float acc[MAX_LANES];
+    memcpy(acc, e, lanes * sizeof(float));
+    Py_ssize_t k = lanes;
+    for (; k + lanes <= cols; k += lanes)
+        for (int j = 0; j < lanes; j++)
+            acc[j] += e[k + j];
+    for (Py_ssize_t j = 0; k + j < cols; j++)
+        acc[j] += e[k + j];
+    for (int width = lanes / 2; width >= 1; width /= 2)
+        for (int j = 0; j < width; j++)
+            acc[j] = acc[j] + acc[j + width];
+    return acc[0];
+}
+
+INLINE float row_max(const float *x, Py_ssize_t cols)     /* np.maximum.reduce: NaN wins */
+{
+    float m = x[0];
+    for (Py_ssize_t i = 1; i < cols && !isnan(m); i++)
+        if (isnan(x[i]) || x[i] > m)
+            m = x[i];
+    return m;
+}
+
+/* ---------------------------------------------------------------- argument handling */
+
+typedef struct {
+    Py_buffer views[4];
+    int count;
+} Buffers;
+
+static void release(Buffers *b)
+{
+    for (int i = 0; i < b->count; i++)
+        PyBuffer_Release(&b->views[i]);
+}
+
+/* n buffers (the last one written), each at least `need` floats; need < 0: as the first */
+static int take(Buffers *b, PyObject *const *args, int n, Py_ssize_t need, float **ptr)
+{
+    b->count = 0;
+    for (int i = 0; i < n; i++) {
+        int flags = i == n - 1 ? PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS : PyBUF_C_CONTIGUOUS;
+        if (PyObject_GetBuffer(args[i], &b->views[i], flags) < 0) {
+            release(b);
+            return -1;
+        }
+        b->count++;
+        Py_ssize_t len = b->views[i].len / (Py_ssize_t)sizeof(float);
+        if (need < 0)
+            need = len;
+        if (len < need) {
+            release(b);
+            PyErr_SetString(PyExc_ValueError, "buffer too small");
+            return -1;
+        }
+        ptr[i] = (float *)b->views[i].buf;
+    }
+    return 0;
+}
+
+static int shape2(PyObject *const *args, Py_ssize_t *rows, Py_ssize_t *cols)
+{
+    *rows = PyLong_AsSsize_t(args[0]);
+    *cols = PyLong_AsSsize_t(args[1]);
+    if (PyErr_Occurred())
+        return -1;
+    if (*rows < 0 || *cols < 1) {
+        PyErr_SetString(PyExc_ValueError, "bad shape");
+        return -1;
+    }
+    return 0;
+}
+
+CLONES static int expf_k(const float *x, float *out, Py_ssize_t n)
+{
+    int nan = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = sleef_expf(x[i]);
+        nan |= isnan(out[i]);
+    }
+    return nan;
+}
+
+CLONES static int logf_k(const float *x, float *out, Py_ssize_t n)
+{
+    int nan = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = sleef_logf(x[i]);
+        nan |= isnan(out[i]);
+    }
+    return nan;
+}
+
+/* expf(x, out), logf(x, out): element by element; the result says whether out has a NaN */
+static PyObject *unary(PyObject *const *args, Py_ssize_t nargs,
+                       int (*loop)(const float *, float *, Py_ssize_t))
+{
+    Buffers b;
+    float *p[2];
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "two buffers expected");
+        return NULL;
+    }
+    if (take(&b, args, 2, -1, p) < 0)
+        return NULL;
+    int nan = loop(p[0], p[1], b.views[0].len / (Py_ssize_t)sizeof(float));
+    release(&b);
+    return PyBool_FromLong(nan);
+}
+
+static PyObject *py_expf(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return unary(args, nargs, expf_k);
+}
+
+static PyObject *py_logf(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return unary(args, nargs, logf_k);
+}
+
+/* (rows, cols, lanes, x, out) with the row kernels below; extra float buffers between x
+   and out; lanes is 8 or 16 */
+static PyObject *rowwise(PyObject *const *args, Py_ssize_t nargs, int buffers,
+                         int (*fn)(float **, Py_ssize_t, Py_ssize_t, int))
+{
+    Py_ssize_t rows, cols;
+    Buffers b;
+    float *p[4];
+    if (nargs != 3 + buffers) {
+        PyErr_SetString(PyExc_TypeError, "wrong number of arguments");
+        return NULL;
+    }
+    if (shape2(args, &rows, &cols) < 0)
+        return NULL;
+    long lanes = PyLong_AsLong(args[2]);
+    if (lanes != 8 && lanes != 16) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "lanes: 8 or 16");
+        return NULL;
+    }
+    if (take(&b, args + 3, buffers, rows * cols, p) < 0)
+        return NULL;
+    int nan = fn(p, rows, cols, (int)lanes);
+    release(&b);
+    return PyBool_FromLong(nan);
+}
+
+/* out = shifted - logf(sum(expf(shifted))), shifted = x - max(x); exp goes through out */
+CLONES static int log_softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols, int lanes)
+{
+    int nan = 0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const float *x = p[0] + r * cols;
+        float *out = p[1] + r * cols;
+        float m = row_max(x, cols);
+        for (Py_ssize_t i = 0; i < cols; i++)
+            out[i] = sleef_expf(x[i] - m);
+        float lse = sleef_logf(row_sum(out, cols, lanes));
+        for (Py_ssize_t i = 0; i < cols; i++) {
+            out[i] = (x[i] - m) - lse;
+            nan |= isnan(out[i]);
+        }
+    }
+    return nan;
+}
+
+/* out = expf(x - max(x)) * (1 / sum) */
+CLONES static int softmax_k(float **p, Py_ssize_t rows, Py_ssize_t cols, int lanes)
+{
+    int nan = 0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const float *x = p[0] + r * cols;
+        float *out = p[1] + r * cols;
+        float m = row_max(x, cols);
+        for (Py_ssize_t i = 0; i < cols; i++)
+            out[i] = sleef_expf(x[i] - m);
+        float inv = 1.0f / row_sum(out, cols, lanes);
+        for (Py_ssize_t i = 0; i < cols; i++) {
+            out[i] = out[i] * inv;
+            nan |= isnan(out[i]);
+        }
+    }
+    return nan;
+}
+
+/* (grad, y, out): out = (grad - sum(grad * y)) * y */
+CLONES static int softmax_backward_k(float **p, Py_ssize_t rows, Py_ssize_t cols, int lanes)
+{
+    int nan = 0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const float *g = p[0] + r * cols, *y = p[1] + r * cols;
+        float *out = p[2] + r * cols;
+        for (Py_ssize_t i = 0; i < cols; i++)     /* the products, summed in place below */
+            out[i] = g[i] * y[i];
+        float s = row_sum(out, cols, lanes);
+        for (Py_ssize_t i = 0; i < cols; i++) {
+            out[i] = (g[i] - s) * y[i];
+            nan |= isnan(out[i]);
+        }
+    }
+    return nan;
+}
+
+/* (grad, y, out): out = fmaf(-expf(y), sum(grad), grad) */
+CLONES static int log_softmax_backward_k(float **p, Py_ssize_t rows, Py_ssize_t cols, int lanes)
+{
+    int nan = 0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const float *g = p[0] + r * cols, *y = p[1] + r * cols;
+        float *out = p[2] + r * cols;
+        float s = row_sum(g, cols, lanes);
+        for (Py_ssize_t i = 0; i < cols; i++) {
+            out[i] = fmaf(-sleef_expf(y[i]), s, g[i]);
+            nan |= isnan(out[i]);
+        }
+    }
+    return nan;
+}
+
+static PyObject *py_log_softmax(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return rowwise(args, nargs, 2, log_softmax_k);
+}
+
+static PyObject *py_softmax(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return rowwise(args, nargs, 2, softmax_k);
+}
+
+static PyObject *py_softmax_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return rowwise(args, nargs, 3, softmax_backward_k);
+}
+
+static PyObject *py_log_softmax_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return rowwise(args, nargs, 3, log_softmax_backward_k);
+}
+
+CLONES static int tanh_backward_k(const float *g, const float *y, float *out, Py_ssize_t n)
+{
+    int nan = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = g[i] * fmaf(-y[i], y[i], 1.0f);
+        nan |= isnan(out[i]);
+    }
+    return nan;
+}
+
+/* tanh_backward(grad, y, out): grad * fmaf(-y, y, 1); the result says whether out has a NaN */
+static PyObject *py_tanh_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Buffers b;
+    float *p[3];
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "three buffers expected");
+        return NULL;
+    }
+    if (take(&b, args, 3, -1, p) < 0)
+        return NULL;
+    int nan = tanh_backward_k(p[0], p[1], p[2], b.views[0].len / (Py_ssize_t)sizeof(float));
+    release(&b);
+    return PyBool_FromLong(nan);
+}
+
+/* nll_sum(rows, cols, x, target): nll_loss's sum over a batch with no ignored or weighted
+   rows (LossNLL.cpp's loss_partial_sums, float32): 0 - x[b, target[b]] accumulated on level
+   0, which flushes into the next level after b = 0 and every multiple of 16, the 8 levels
+   added in order. target is int64 and in range (the caller checks). The sum as a Python
+   float, or None when it is NaN (NumPy's code then gives NumPy's NaN bits). */
+static PyObject *py_nll_sum(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t rows, cols;
+    Py_buffer x, t;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "nll_sum(rows, cols, x, target)");
+        return NULL;
+    }
+    if (shape2(args, &rows, &cols) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[2], &x, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[3], &t, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    if (x.len < rows * cols * (Py_ssize_t)sizeof(float)
+            || t.len < rows * (Py_ssize_t)sizeof(int64_t)) {
+        PyBuffer_Release(&x);
+        PyBuffer_Release(&t);
+        PyErr_SetString(PyExc_ValueError, "buffer too small");
+        return NULL;
+    }
+    const float *xp = (const float *)x.buf;
+    const int64_t *tp = (const int64_t *)t.buf;
+    float levels[8] = {0};
+    for (Py_ssize_t b = 0; b < rows; b++) {
+        levels[0] = levels[0] - xp[b * cols + tp[b]];
+        if (b % 16 == 0)
+            for (int j = 0; j < 7; j++) {
+                if (b & ((Py_ssize_t)15 << (4 * j)))
+                    break;
+                levels[j + 1] = levels[j + 1] + levels[j];
+                levels[j] = 0.0f;
+            }
+    }
+    float acc = 0.0f;
+    for (int j = 0; j < 8; j++)
+        acc = acc + levels[j];
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&t);
+    if (isnan(acc))
+        Py_RETURN_NONE;
+    return PyFloat_FromDouble(acc);
+}
+
+/* address(array): where its first element is (NumPy's arr.ctypes.data, without the
+   ctypes object that builds) */
+static PyObject *py_address(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_STRIDES) < 0)
+        return NULL;
+    void *buf = view.buf;
+    PyBuffer_Release(&view);
+    return PyLong_FromVoidPtr(buf);
+}
+
+static PyMethodDef methods[] = {
+    {"expf", (PyCFunction)(void (*)(void))py_expf, METH_FASTCALL, "expf(x, out)"},
+    {"logf", (PyCFunction)(void (*)(void))py_logf, METH_FASTCALL, "logf(x, out)"},
+    {"log_softmax", (PyCFunction)(void (*)(void))py_log_softmax, METH_FASTCALL,
+     "log_softmax(rows, cols, lanes, x, out)"},
+    {"softmax", (PyCFunction)(void (*)(void))py_softmax, METH_FASTCALL,
+     "softmax(rows, cols, lanes, x, out)"},
+    {"softmax_backward", (PyCFunction)(void (*)(void))py_softmax_backward, METH_FASTCALL,
+     "softmax_backward(rows, cols, lanes, grad, y, out)"},
+    {"log_softmax_backward", (PyCFunction)(void (*)(void))py_log_softmax_backward,
+     METH_FASTCALL, "log_softmax_backward(rows, cols, lanes, grad, y, out)"},
+    {"tanh_backward", (PyCFunction)(void (*)(void))py_tanh_backward, METH_FASTCALL,
+     "tanh_backward(grad, y, out)"},
+    {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,
+     "nll_sum(rows, cols, x, target)"},
+    {"address", py_address, METH_O, "address(array)"},
+    {NULL, NULL, 0, NULL}
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernels", "C twins of gradrepl.engine.kernels (optional)", -1,
+    methods
+};
+
+PyMODINIT_FUNC PyInit__kernels(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,114 @@
+"""The optional C kernels (engine/_kernels.c) give the NumPy code's bits in engine/kernels.py,
+NaN bits included (tests/engine/test_kernels.py pins that code to PyTorch, through whichever
+of the two runs)."""
+import numpy as np
+import pytest
+
+from gradrepl.engine import cpu, kernels as K
+
+pytestmark = pytest.mark.skipif(K._C is None, reason="the C kernels are not built")
+
+
+def same(fn, *args):
+    """fn gives the same shape and bits with the C kernels as with NumPy alone."""
+    with np.errstate(all="ignore"):
+        with_c = np.asarray(fn(*args))
+        saved, K._C = K._C, None
+        try:
+            numpy_only = np.asarray(fn(*args))
+        finally:
+            K._C = saved
+    assert with_c.shape == numpy_only.shape and with_c.dtype == numpy_only.dtype == np.float32
+    return with_c.view(np.int32).tolist() == numpy_only.view(np.int32).tolist()
+
+
+def every_float32(start, stop, step):
+    return np.arange(start, stop, step, dtype=np.int64).astype(np.uint32).view(np.float32)
+
+
+SPECIAL = np.float32([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1e-45, -1e-45, 1.17549435e-38,
+                      3.4028235e38, -3.4028235e38, 88.0, 88.72284, 88.72285, 100.0, 104.0, -104.0,
+                      -103.97, -87.33655, 0.75, 1.5, 1.0, np.nextafter(np.float32(1), np.float32(0))])
+
+
+@pytest.mark.parametrize("fn", [K.expf, K.logf], ids=["expf", "logf"])
+def test_unary_kernels_over_all_float32_patterns(fn):
+    # every 997th bit pattern (both signs, subnormals, NaNs, infinities), the special values,
+    # small arrays (one training step's 32 x 24) and a non-contiguous view
+    x = np.concatenate([every_float32(0, 2 ** 32, 997), SPECIAL])
+    for v in (x, x[:768].reshape(32, 24), x[5:40], x[::3], x[7:8]):
+        assert same(fn, v)
+
+
+@pytest.mark.parametrize("lo", [0.25, 1.0, 2.0, 64.0])
+def test_unary_kernels_over_whole_binades(lo):
+    start = int(np.float32(lo).view(np.int32))
+    x = every_float32(start, start + 2 ** 23, 7)
+    assert same(K.expf, x) and same(K.expf, -x) and same(K.logf, x)
+
+
+@pytest.fixture(params=["avx512", "avx2"])
+def capability(request):
+    """The row kernels' vector width (16 or 8 lanes) under each capability."""
+    before = cpu.capability()
+    cpu.set_capability(request.param)
+    yield request.param
+    cpu.set_capability(before)
+
+
+def rows(shape, seed, scale=3.0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+@pytest.mark.parametrize("shape", [(32, 24), (1, 1), (5, 7), (5, 8), (6, 9), (5, 15), (7, 16), (3, 17), (4, 33),
+                                   (2, 3, 100),
+                                   (64, 1000)])
+def test_row_kernels(shape, capability):
+    x, g = rows(shape, 1), rows(shape, 2, 1.0)
+    assert same(K.softmax_lastdim, x) and same(K.log_softmax_lastdim, x)
+    assert same(K.softmax_backward_lastdim, g, K.softmax_lastdim(x))
+    assert same(K.log_softmax_backward_lastdim, g, K.log_softmax_lastdim(x))
+
+
+def test_row_kernels_with_infinities_nan_and_huge_values(capability):
+    x = rows((6, 20), 3)
+    x[0, 4] = np.inf
+    x[1, :] = -np.inf
+    x[2, 7] = np.nan
+    x[3, 0] = -np.inf
+    x[4] *= 1e30
+    x[5, 1] = -0.0
+    assert same(K.softmax_lastdim, x) and same(K.log_softmax_lastdim, x)
+    g = rows((6, 20), 4)
+    g[3, 3] = np.nan
+    assert same(K.softmax_backward_lastdim, g, x) and same(K.log_softmax_backward_lastdim, g, x)
+    # rows without a NaN in any result: the C kernels' own answer
+    assert same(K.log_softmax_lastdim, x[3:6]) and same(K.softmax_lastdim, x[4:6])
+
+
+def test_tanh_backward():
+    y = np.concatenate([np.tanh(rows(20000, 5)), SPECIAL, every_float32(0x3f7f0000, 0x3f800001, 1)])
+    g = rows(y.shape, 6)
+    assert same(K.tanh_backward, g, y) and same(K.tanh_backward, g[:20000], y[:20000])
+    assert same(K.tanh_backward, g[:600].reshape(30, 20), y[:600].reshape(20, 30).T)    # a view
+
+
+@pytest.mark.parametrize("n", [1, 2, 16, 17, 32, 33, 257, 4097, 70000])
+def test_nll_pick_sum(n):
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal((n, 5)) * 10.0 ** rng.integers(-6, 6, (n, 1))).astype(np.float32)
+    target = rng.integers(0, 5, n)
+    assert same(lambda *a: np.float32(K.nll_pick_sum(*a)), x, target)
+    x[n // 2, target[n // 2]] = np.nan
+    assert same(lambda *a: np.float32(K.nll_pick_sum(*a)), x, target)
+    assert same(lambda *a: np.float32(K.nll_pick_sum(*a)), x[:, ::2], target // 2)     # a view
+
+
+def test_address_is_numpys_data_pointer():
+    from gradrepl.engine import mkl
+    x = np.arange(960, dtype=np.float32).reshape(32, 30)
+    ro = x.copy()
+    ro.flags.writeable = False
+    for v in (x, x.T, x[::-1], x[:, ::-2], x[3:, 5:], np.array(3.0), np.zeros(0), ro, x.astype(np.float64)[1::2]):
+        assert K._C.address(v) == mkl._ptr(v) == v.ctypes.data
