@@ -141,8 +141,9 @@ def from_numpy(ndarray):
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype_arg(dtype)
-    if type(data) is NumpyArray:
-        data = _new(data._values())
+    if type(data) is NumpyArray:          # a copy, without the copy-construct warning of a tensor
+        arr = data._values().copy()
+        return _finish(arr if dtype is None else arr.astype(dtype.np), requires_grad)
     if type(data) is Tensor:
         warn("UserWarning", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
              "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")

@@ -266,20 +266,23 @@ def shape_of(args):
     return tuple(out)
 
 
-def matmul(a, b):
-    """a @ b for values: the budgets first (elements of the result, work of the product)."""
+def matmul(a, b, fn=np.matmul):
+    """a @ b (or np.dot) for values: the budgets first (elements of the result, work of the product)."""
     a, b = np.asarray(a), np.asarray(b)
-    if a.ndim and b.ndim:
-        try:
-            shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:-1] + b.shape[-1:] \
-                if a.ndim > 1 and b.ndim > 1 else None
-        except ValueError:
-            shape = None
+    if a.ndim and b.ndim and a.shape[-1] == b.shape[-2 if b.ndim > 1 else -1]:
+        if fn is np.dot:
+            shape = a.shape[:-1] + (b.shape[:-2] + b.shape[-1:] if b.ndim > 1 else ())
+        else:
+            try:
+                shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:-1] + b.shape[-1:] \
+                    if a.ndim > 1 and b.ndim > 1 else None
+            except ValueError:
+                shape = None
         if shape is not None:
             check_numel(math.prod(shape), shape)
             check_work(math.prod(shape) * a.shape[-1], "float" if a.dtype.kind == "f" else "int")
     with np.errstate(all="ignore"):
-        return np.matmul(a, b)
+        return fn(a, b)
 
 
 def _calc(fn, *args, **kw):
@@ -363,8 +366,10 @@ class NumpyArray:
         self._values().fill(values(value))
 
     def dot(self, other):
-        return wrap(matmul(self._values(), values(other)) if self.ndim and np.ndim(values(other))
-                    else _calc(np.dot, self._values(), values(other)))
+        other = values(other)
+        if not np.ndim(other):
+            check_result(self._values(), other)
+        return wrap(matmul(self._values(), other, np.dot))
 
     def clip(self, min=None, max=None):
         lo, hi = (None if v is None else values(v) for v in (min, max))

@@ -199,10 +199,9 @@ def round(a, decimals=0):
 
 def dot(a, b):
     x, y = values(a), values(b)
-    if np.ndim(x) and np.ndim(y):
-        return wrap(N.matmul(x, y) if np.ndim(y) <= 2 or np.ndim(x) == 1 else _calc(np.dot, x, y))
-    check_result(x, y)
-    return wrap(_calc(np.dot, x, y))
+    if not np.ndim(x) or not np.ndim(y):
+        check_result(x, y)
+    return wrap(N.matmul(x, y, np.dot))
 
 
 def matmul(a, b):
@@ -352,9 +351,9 @@ def random_namespace():
     def normal(loc=0.0, scale=1.0, size=None):
         return wrap(rng.normal(values(loc), values(scale), _size(size)))
 
-    def randint(low, high=None, size=None, dtype=int):
-        return wrap(rng.randint(values(low), None if high is None else values(high), _size(size),
-                                dtype=dtype_of(dtype)))
+    def randint(low, high=None, size=None, dtype=None):
+        kw = {} if dtype is None else {"dtype": dtype_of(dtype)}    # NumPy's default: a Python int alone
+        return wrap(rng.randint(values(low), None if high is None else values(high), _size(size), **kw))
 
     def choice(a, size=None, replace=True, p=None):
         pool = int(a) if type(a) in (int, N.NumpyInt) else as_array(a)
