@@ -575,6 +575,12 @@ class _NumpyScalar:
     __mul__, __rmul__ = _scalar_binary(operator.mul), _scalar_binary(operator.mul, True)
     __truediv__, __rtruediv__ = _scalar_binary(operator.truediv), _scalar_binary(operator.truediv, True)
     __pow__, __rpow__ = _scalar_binary(operator.pow), _scalar_binary(operator.pow, True)
+    __eq__, __ne__ = _scalar_binary(operator.eq), _scalar_binary(operator.ne)
+    __lt__, __le__ = _scalar_binary(operator.lt), _scalar_binary(operator.le)
+    __gt__, __ge__ = _scalar_binary(operator.gt), _scalar_binary(operator.ge)
+
+    def __round__(self, ndigits=None):
+        return wrap(round(self._np, ndigits))
 
     def __neg__(self):
         return wrap(-self._np)

@@ -18,7 +18,7 @@ N.TENSOR.append(Tensor)
 
 # Names a learner (or a hostile program) may reach for that are refused with a clear error.
 REFUSED = ("load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt", "fromfile", "tofile",
-           "frombuffer", "fromstring", "memmap", "ctypeslib", "lib", "core", "char", "rec", "dtype", "ndarray",
+           "frombuffer", "fromstring", "memmap", "ctypeslib", "lib", "core", "char", "rec", "dtype",
            "object_", "str_", "bytes_", "void", "fromfunction", "frompyfunc", "vectorize", "apply_along_axis",
            "set_printoptions", "seterr", "show_config", "f2py", "distutils", "typing", "polynomial", "fft",
            "linalg", "ma", "emath", "nditer", "einsum", "from_dlpack")

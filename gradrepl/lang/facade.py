@@ -727,7 +727,11 @@ def numpy_facade(api):
                 entries[key] = value
         return module(name, entries)
 
-    return module("numpy", build=lambda: wrap("numpy", api.numpy_namespace()).entries)
+    def build():
+        entries = wrap("numpy", api.numpy_namespace()).entries
+        entries["ndarray"] = standin("numpy.ndarray")      # isinstance(a, np.ndarray), type(a) is np.ndarray
+        return entries
+    return module("numpy", build=build)
 
 
 # --- the torch facade -----------------------------------------------------------------------

@@ -89,3 +89,9 @@ def test_numpy_errors_go_by_numpys_names():
     _, result = run("np.ones((2, 3)).sum(axis=2)\n")
     assert result.errors[0].headline == ("numpy.exceptions.AxisError: axis 2 is out of bounds for array of "
                                          "dimension 2")
+
+
+def test_np_ndarray_is_the_type_of_arrays():
+    out, result = run("a = np.zeros(2)\nprint(isinstance(a, np.ndarray), type(a) is np.ndarray, "
+                      "isinstance(torch.ones(1), np.ndarray), np.ndarray)\n")
+    assert result.ok and out == "True True False <class 'numpy.ndarray'>\n"
