@@ -16,7 +16,8 @@ import numpy as np
 from gradrepl.limits import check_numel, check_work
 from gradrepl.messages import msg
 
-# The Tensor class, registered by npfuncs (tensor.py imports this module, not the reverse).
+# The Tensor class and its constructor from an ndarray, registered by npfuncs (tensor.py imports
+# this module, not the reverse).
 TENSOR = []
 
 # The dtypes offered (name -> NumPy type); the aliases NumPy accepts as strings.
@@ -216,6 +217,10 @@ def wrap(result):
     raise TypeError(msg("numpy.not_numbers", "en"))
 
 
+_SYMBOLS = {operator.add: "+", operator.sub: "-", operator.mul: "*", operator.floordiv: "//", operator.mod: "%",
+            operator.pow: "** or pow()", operator.and_: "&", operator.or_: "|", operator.xor: "^"}
+
+
 class _Part:
     """An ndarray of the facade's own (made by np.*, or cut out of another array)."""
 
@@ -410,6 +415,16 @@ class NumpyArray:
 
     # NumPy's arithmetic and comparisons with numbers, lists and other arrays (`a * 2`, `a > 0`)
     def _binary(self, other, op, reflected=False):
+        if TENSOR and type(other) is TENSOR[0]:
+            if reflected or op is operator.truediv:
+                # `tensor * array`: the tensor's operator declines, NumPy computes, and the result
+                # comes back as a tensor (Tensor.__array_wrap__), in NumPy's dtype
+                a, t = self._values(), _tensor_values(other)
+                check_result(a, t)
+                return TENSOR[1](np.asarray(_calc(op, t, a) if reflected else _calc(op, a, t)))
+            # NumPy defers to the tensor, whose reflected operator PyTorch does not offer an array
+            raise TypeError(f"unsupported operand type(s) for {_SYMBOLS.get(op, op.__name__)}: 'numpy.ndarray' "
+                            f"and 'Tensor'")
         try:
             other = values(other)
         except TypeError:
@@ -462,6 +477,8 @@ class NumpyArray:
         return wrap(matmul(self._values(), other))
 
     def __rmatmul__(self, o):
+        if TENSOR and type(o) is TENSOR[0]:        # `tensor @ array`: as `tensor * array`
+            return TENSOR[1](np.asarray(matmul(_tensor_values(o), self._values())))
         try:
             other = values(o)
         except TypeError:
@@ -647,3 +664,7 @@ ARRAY_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "T", "tolist", "item"
                          "round"})
 SCALAR_ATTRS = frozenset({"item"})
 DTYPE_ATTRS = frozenset({"name"})
+
+# Python's own messages name the class (`unsupported operand type(s) for *: 'Tensor' and
+# 'numpy.ndarray'`, as PyTorch's do): NumPy's name, not the stand-in's.
+NumpyArray.__name__ = "numpy.ndarray"
