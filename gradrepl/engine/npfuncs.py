@@ -368,6 +368,15 @@ def random_namespace():
         else:
             raise TypeError(N.msg("numpy.operand", "en", name=N.type_label(x)))
 
+    def multinomial(n, pvals, size=None):
+        shape = _size(size) or ()
+        pv = as_array(pvals)
+        check_numel(math.prod(shape) * max(1, pv.size), shape)
+        return wrap(rng.multinomial(int(values(n)), pv, shape or None))
+
+    def binomial(n, p, size=None):
+        return wrap(rng.binomial(values(n), values(p), _size(size)))
+
     def permutation(x):
         if type(x) in (int, N.NumpyInt):
             check_numel(int(x), (int(x),))
@@ -376,7 +385,7 @@ def random_namespace():
 
     fns = {"seed": seed, "rand": rand, "randn": randn, "random": random, "random_sample": random,
            "uniform": uniform, "normal": normal, "randint": randint, "choice": choice, "shuffle": shuffle,
-           "permutation": permutation}
+           "permutation": permutation, "multinomial": multinomial, "binomial": binomial}
     for name, fn in fns.items():
         fn.__name__ = fn.__qualname__ = name
     return fns
