@@ -475,8 +475,19 @@ Keys
                            "在 `with torch.no_grad():` 中更新叶子节点（在其中写 x -= lr * x.grad）"),
     "hint.lives_in": ("it lives in {home}: from {home} import {name}", "它在 {home} 中：from {home} import {name}"),
     "hint.did_you_mean": ("did you mean {name}?", "你是不是想写 {name}？"),
-    "hint.no_module": ("gradrepl has no {name}: a program imports torch, math and random only",
-                       "gradrepl 没有 {name}：程序只能导入 torch、math 和 random"),
+    "hint.no_module": ("gradrepl has no {name}: a program imports torch, numpy, math and random only",
+                       "gradrepl 没有 {name}：程序只能导入 torch、numpy、math 和 random"),
+    "import.refused": ("import of '{name}' is not allowed in gradrepl (only torch, numpy, math and random)",
+                       "gradrepl 不允许导入 '{name}'（只能导入 torch、numpy、math 和 random）"),
+    "numpy.operand": ("gradrepl's numpy takes numbers, lists of numbers, arrays and tensors, not {name}",
+                      "gradrepl 的 numpy 只接受数、数的列表、数组和张量，不接受 {name}"),
+    "numpy.not_numbers": ("gradrepl's numpy holds numbers only (bool, integer and float arrays; no object "
+                          "or string arrays)",
+                          "gradrepl 的 numpy 只存放数（布尔、整数和浮点数组；没有 object 或字符串数组）"),
+    "numpy.object_dtype": ("dtype=object is not offered by gradrepl's numpy (arrays hold numbers only)",
+                           "gradrepl 的 numpy 不提供 dtype=object（数组只存放数）"),
+    "numpy.refused": ("numpy.{name} is not offered by gradrepl (no files, no raw memory, no host objects)",
+                      "gradrepl 不提供 numpy.{name}（不读写文件、不访问原始内存、不交出宿主对象）"),
     "hint.write_torch": ("write torch.{name}: this file imports torch, so it runs as a PyTorch script, where bare "
                          "{name} is not defined (the shorthand is for the prompt and for files that never import "
                          "torch)",

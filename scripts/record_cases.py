@@ -32,7 +32,10 @@ for node in tree.body:
     except Exception as e:
         sys.stdout.flush()
         msg = str(e).splitlines()[0] if str(e) else ""
-        print(f"{type(e).__name__}: {msg}", file=sys.stderr)
+        name = type(e).__name__
+        if type(e).__module__.startswith("numpy."):      # as Python's traceback names them
+            name = f"{type(e).__module__}.{type(e).__qualname__}"
+        print(f"{name}: {msg}", file=sys.stderr)
         sys.exit(1)
 '''
 

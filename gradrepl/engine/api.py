@@ -18,13 +18,15 @@ from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine.creation import from_numpy
 from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, SCALAR_ATTRS as NP_SCALAR_ATTRS, \
-    NumpyArray, NumpyDType, NumpyFloat, NumpyInt
+    NumpyArray, NumpyBool, NumpyDType, NumpyFloat, NumpyInt, NumpyType
+from gradrepl.engine import npfuncs
 from gradrepl.engine import spellings as S
 from gradrepl.engine import tensor as T
 from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
 from gradrepl.engine.util import pytype
 from gradrepl.engine.xp import ARRAYS
+from gradrepl.messages import msg
 
 
 class Unavailable:
@@ -379,6 +381,14 @@ S.install_method_aliases()
 
 
 TORCH = _build_torch()
+
+
+def numpy_namespace():
+    """`import numpy`'s entries (one random state each call); the refused names carry their error."""
+    entries = npfuncs.namespace()
+    for name in npfuncs.REFUSED:
+        entries[name] = Unavailable(f"numpy.{name}", msg("numpy.refused", "en", name=name))
+    return entries
 signatures.register_functions(TORCH)
 signatures.register_functions(TORCH["nn"]["functional"], "functional")
 # forward AD: the ops user code calls carry tangents inside a dual level
@@ -445,8 +455,10 @@ def public_attrs(obj):
         return ARRAY_ATTRS
     if t is NumpyDType:
         return NP_DTYPE_ATTRS
-    if t is NumpyFloat or t is NumpyInt:
+    if t is NumpyFloat or t is NumpyInt or t is NumpyBool:
         return NP_SCALAR_ATTRS
+    if t is NumpyType:
+        return frozenset()
     if t is S.finfo:
         return S.FINFO_ATTRS
     if t is S.iinfo:
@@ -477,9 +489,7 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
                S.iinfo: "torch.iinfo", F.set_multithreading_enabled: "torch.autograd.grad_mode.set_multithreading_enabled",
-               # a stand-in, and says so: no NumPy class is ever named to user code
-               NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype",
-               NumpyFloat: "gradrepl.ndarray_float", NumpyInt: "gradrepl.ndarray_int"}
+               NumpyArray: "numpy.ndarray", NumpyType: "type"}
 
 
 def type_name(obj):
@@ -488,6 +498,10 @@ def type_name(obj):
     name = _TYPE_NAMES.get(t)
     if name is not None:
         return name
+    if t is NumpyFloat or t is NumpyInt or t is NumpyBool:
+        return "numpy." + type(obj._np).__name__
+    if t is NumpyDType:
+        return f"numpy.dtypes.{np.dtype(obj.name).__class__.__name__}"
     if t is A.Node:
         return getattr(obj.spec, "repr_prefix", "") + obj.spec.name
     if isinstance(obj, F._GradMode):

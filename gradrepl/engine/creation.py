@@ -3,7 +3,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
-from gradrepl.engine.ndarray import NumpyArray
+from gradrepl.engine.ndarray import NumpyArray, NumpyFloat, NumpyInt
 from gradrepl.engine.rounding import arange_values, fma32
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import legacy_scalar, prod, pytype, shape_args, shape_list, warn
@@ -154,8 +154,9 @@ def _check_int_data(values, dtype):
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype_arg(dtype)
-    if type(data) is NumpyArray:
-        data = _new(data._values())
+    if type(data) is NumpyArray:          # a copy, without the copy-construct warning of a tensor
+        arr = data._values().copy()
+        return _finish(arr if dtype is None else arr.astype(dtype.np), requires_grad)
     if type(data) is Tensor:
         warn("UserWarning", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
              "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
@@ -163,6 +164,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         if dtype is not None:
             arr = arr.astype(dtype.np)
         return _finish(arr, requires_grad)
+    if type(data) in (NumpyFloat, NumpyInt) and dtype is None:     # a NumPy scalar keeps its dtype
+        return _finish(np.asarray(data._np), requires_grad)
     if isinstance(data, (bool, int, float)):
         kind = D.scalar_kind(data)
         dt = dtype or (D.bool_, D.int64, D.DEFAULT_FLOAT[0])[kind]

@@ -793,6 +793,10 @@ class Compiler(GeneratorCompiler):
                                       f"modules and torch.optim come later)")
                 return get_later
         top = path.split(".")[0]
+        if top == "numpy":
+            def not_offered_numpy():
+                raise count_refusal(ImportError(msg("numpy.refused", "en", name=path.split(".", 1)[1])))
+            return not_offered_numpy
         if top in ("math", "random"):
             def not_a_package():
                 raise ImportError(f"No module named '{path}'; '{top}' is not a package")
@@ -815,8 +819,7 @@ class Compiler(GeneratorCompiler):
             return missing
 
         def refused():
-            raise count_refusal(ImportError(f"import of '{top}' is not allowed in gradrepl "
-                                            f"(only torch, math and random)"))
+            raise count_refusal(ImportError(msg("import.refused", "en", name=top)))
         return refused
 
     def s_ImportFrom(self, node, scope, loops):

@@ -747,6 +747,29 @@ def _random_entries(budget):
     return entries
 
 
+# --- the numpy facade ----------------------------------------------------------------------
+
+def numpy_facade(api):
+    """`import numpy as np`: api.numpy_namespace() behind read-only facades (never NumPy itself)."""
+
+    def wrap(name, mapping):
+        entries = {}
+        for key, value in mapping.items():
+            if isinstance(value, dict):
+                entries[key] = wrap(f"{name}.{key}", value)
+            elif type(value) is types.FunctionType:
+                entries[key] = builtin_function_or_method(value, f"{name}.{key}")
+            else:
+                entries[key] = value
+        return module(name, entries)
+
+    def build():
+        entries = wrap("numpy", api.numpy_namespace()).entries
+        entries["ndarray"] = standin("numpy.ndarray")      # isinstance(a, np.ndarray), type(a) is np.ndarray
+        return entries
+    return module("numpy", build=build)
+
+
 # --- the torch facade -----------------------------------------------------------------------
 
 def torch_facade(api):

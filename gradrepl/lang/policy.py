@@ -98,6 +98,9 @@ IMPORTS = {
     "torch.distributions.multinomial": ("torch", "distributions", "multinomial"),
     "math": ("math",),
     "random": ("random",),
+    "numpy": ("numpy",),
+    "numpy.random": ("numpy", "random"),
+    "numpy.testing": ("numpy", "testing"),
 }
 
 # Real PyTorch modules a learner may reach for that gradrepl does not offer yet.

@@ -14,7 +14,7 @@ from gradrepl.lang.compiler import LOC, CompileError, Compiler
 from gradrepl.lang.docs import doc_builtins
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for, \
     without_internals
-from gradrepl.lang.facade import Access, host_class_standins, math_facade, random_facade, \
+from gradrepl.lang.facade import Access, host_class_standins, math_facade, numpy_facade, random_facade, \
     torch_facade
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
@@ -144,7 +144,7 @@ class Session:
         self.namespace: dict = {}
         self.fallback: dict = {}
         self.modules = {"torch": torch_facade(api), "math": math_facade(),
-                        "random": random_facade(self.budget)}
+                        "random": random_facade(self.budget), "numpy": numpy_facade(api)}
         self.tensor_type = api.TORCH.get("Tensor")
         tensor_class = getattr(api, "Tensor", None)
         if tensor_class is not None:
@@ -498,6 +498,8 @@ def _error_from(exc, filename, lines, node, kind="error", tree=None):
                    "use (the tensor-memory limit is --max-memory)")
     else:
         type_name = NotSupported.type_name if isinstance(exc, NotSupported) else type(exc).__name__
+        if type(exc).__module__.startswith("numpy."):       # NumPy's own errors go by their full name
+            type_name = f"{type(exc).__module__}.{type(exc).__qualname__}"
         try:
             check_text(exc)
             message = str(exc)

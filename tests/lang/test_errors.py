@@ -91,7 +91,7 @@ def test_refused_statement_reports_its_line_and_the_next_runs():
     assert out == "a\nb\n"
     assert r.errors[0].line == 2
     assert r.errors[0].headline == "ImportError: import of 'os' is not allowed in gradrepl " \
-                                   "(only torch, math and random)"
+                                   "(only torch, numpy, math and random)"
 
 
 def test_control_characters_escaped_in_output_and_errors():
