@@ -348,12 +348,13 @@ def _build_torch():
                                     "torch.nn modules come later; use tensors and torch.nn.functional")
     ns["optim"] = Unavailable("torch.optim", "torch.optim is not available in gradrepl yet: update parameters by "
                               "hand inside `with torch.no_grad():`")
-    refused = ("save load from_file jit compile utils ops classes fx multiprocessing cuda backends "
+    refused = ("save load from_file jit utils ops classes fx multiprocessing cuda backends "
                "hub onnx distributed library export package testing serialization storage UntypedStorage "
                "as_strided").split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
     ns["from_numpy"] = from_numpy
+    ns["compile"] = FN.TORCH_COMPILE
     ns.update(S.namespace())
     S.extend_autograd(ns["autograd"])
     ns["profiler"], ns["autograd"]["profiler"] = profiler.namespaces()
@@ -449,7 +450,7 @@ def public_attrs(obj):
     if t in profiler.ATTRS:
         return profiler.ATTRS[t]
     if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
-             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform, F.OnceDifferentiable):
+             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform, FN.TorchCompile, F.OnceDifferentiable):
         return frozenset()
     return None
 
@@ -499,7 +500,7 @@ def type_name(obj):
         return "torch.return_types." + obj._name
     if t is FN.detect_anomaly or t is FN.set_detect_anomaly:
         return "torch.autograd.anomaly_mode." + t.__name__
-    if t is FN.FuncTransform:
+    if t is FN.FuncTransform or t is FN.TorchCompile:
         return "function"
     return None
 

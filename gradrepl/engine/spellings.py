@@ -21,7 +21,7 @@ from gradrepl.engine import functions as F
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.printing import set_default_float
-from gradrepl.engine.ops import arrange, linalg_ext, shape, special
+from gradrepl.engine.ops import arrange, breadth_torch, linalg_ext, shape, special
 from gradrepl.engine.ops.meta import LAYOUT, MEMORY_FORMATS
 from gradrepl.engine.summation import THREADS
 from gradrepl.engine.ops.registry import REGISTRY
@@ -265,6 +265,23 @@ def set_default_dtype(d):
     set_default_float(d.np)
 
 
+def set_default_tensor_type(t):
+    """torch.set_default_tensor_type (deprecated): the default dtype from a legacy tensor type."""
+    if isinstance(t, str):
+        found = LEGACY_TYPES.get(t[len("torch."):]) if t.startswith("torch.") else None
+        if found is None:
+            raise TypeError(f"invalid type: '{t}'")
+        t = found
+    if type(t) is not LegacyTensorType:
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    warn("UserWarning", "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+         "torch.set_default_dtype() and torch.set_default_device() as alternatives. (Triggered internally at "
+         "/__w/pytorch/pytorch/torch/csrc/tensor/python_tensor.cpp:434.)")
+    if not t.tensor_dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    set_default_dtype(t.tensor_dtype)
+
+
 def _dtype_of(x):
     if type(x) is Tensor:
         return x.dtype
@@ -418,6 +435,7 @@ def namespace():
         "backends": devices.BACKENDS,
         "get_default_dtype": get_default_dtype,
         "set_default_dtype": set_default_dtype,
+        "set_default_tensor_type": set_default_tensor_type,
         "result_type": result_type,
         "promote_types": promote_types,
         "can_cast": can_cast,
@@ -438,4 +456,5 @@ def namespace():
     ns.update(settings_namespace())
     ns.update(special.EXTRA_TORCH)
     ns.update(linalg_ext.EXTRA_TORCH)
+    ns.update(breadth_torch.EXTRA_TORCH)
     return ns

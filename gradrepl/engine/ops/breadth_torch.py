@@ -1,0 +1,463 @@
+"""torch.* and Tensor names of issue 14's coverage list (helper api1): rsub, fill, the window
+functions, nextafter, unsafe_split/chunk, Tensor.bernoulli, the method forms of torch
+functions (polygamma, mvlgamma, logdet, slogdet, pinverse, qr), the functions PyTorch removed
+(solve, lstsq, eig, symeig, matrix_rank: their RuntimeError), the storage queries
+(output_nr, is_pinned, is_shared, share_memory_) and the flags of the torch namespace."""
+import math
+
+import numpy as np
+from numpy.lib import _function_base_impl as _cephes
+
+from gradrepl.engine import creation
+from gradrepl.engine import dtypes as D
+from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.ops import linalg_ext, special
+from gradrepl.engine.ops.common import as_tensor, operands, result
+from gradrepl.engine.ops.elementwise import NotImplemented_, RsubBackward1, _alpha_fma, _check_bool_sub, sub
+from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
+from gradrepl.engine.ops.meta import MEMORY_FORMATS
+from gradrepl.engine.ops.registry import declare, rule
+from gradrepl.engine.ops.shape import _split_backward
+from gradrepl.engine.ops.sorting import returns
+from gradrepl.engine.rounding import fma32
+from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import cname, legacy_scalar, pytype, shape_list, warn, wrap_dim
+
+
+# ------------------------------------------------------------------ rsub
+@rule("RsubBackward0", ("self", "other"), ("-grad * alpha", "grad"), ctx=("self_shape", "other_shape", "alpha"))
+def RsubBackward0(grad, xp, self_shape, other_shape, alpha):
+    return (None if self_shape is None else xp.sum_to(-grad * alpha if alpha != 1 else -grad, self_shape),
+            None if other_shape is None else xp.sum_to(grad, other_shape))
+
+
+_RSUB_SIGNATURES = (" * (Tensor input, Tensor other, *, Number alpha = 1)\n"
+                    " * (Tensor input, Number other, Number alpha = 1)\n")
+
+
+def rsub(input, other, alpha=1):
+    """torch.rsub(input, other, alpha=1): other - alpha * input (sub with its operands swapped)."""
+    if type(input) is not Tensor or not (type(other) is Tensor or isinstance(other, (int, float, bool))):
+        raise TypeError(f"rsub() received an invalid combination of arguments - got ({pytype(input)}, "
+                        f"{pytype(other)}), but expected one of:\n{_RSUB_SIGNATURES}")
+    if type(other) is not Tensor:
+        _check_bool_sub(input, other)
+        xa, xb = operands(input, other)
+        out = np.asarray(xb - xa if alpha == 1 else _alpha_fma(np.full(xa.shape, xb, xa.dtype), xa, -alpha))
+        if out.dtype != xa.dtype and xa.dtype.kind in "fV":
+            out = out.astype(xa.dtype)
+        if alpha == 1:
+            return result(out, RsubBackward1, (input,))
+        return result(out, _RsubScalar, (input,), (), alpha)
+    prev = GRAD[0]
+    GRAD[0] = False
+    try:
+        out = sub(other, input, alpha)._a
+    finally:
+        GRAD[0] = prev
+    shapes = (input._a.shape if input.requires_grad else None, other._a.shape if other.requires_grad else None)
+    return result(out, RsubBackward0, (input, other), (), (*shapes, alpha))
+
+
+@rule("RsubBackward1", ("self",), ("-grad * alpha",), ctx=("alpha",), key="RsubBackward1_alpha")
+def _RsubScalar(grad, xp, alpha):
+    return (-grad * alpha,)
+
+
+declare("rsub", rsub, method=False, rules=[RsubBackward0, RsubBackward1, _RsubScalar])
+
+
+# ------------------------------------------------------------------ fill (out of place)
+@rule("FillBackward0", ("self",), ("zeros_like(grad)",))
+def FillBackward0(grad, xp):
+    return (xp.zeros_like(grad),)
+
+
+@rule("FillBackward1", ("self", "value"), ("zeros_like(grad)", "grad.sum()"))
+def FillBackward1(grad, xp, node):
+    e = node.edges
+    return (xp.zeros_like(grad) if e[0] is not None else None, xp.sum_to(grad, ()) if e[1] is not None else None)
+
+
+def fill(input, value):
+    """torch.fill(input, value): a new tensor of input's shape and dtype, filled with value."""
+    if type(value) is Tensor:
+        if value._a.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value._a.ndim} "
+                               "dimensions.")
+        out = np.full(input._a.shape, value._a, input._a.dtype)
+        return result(out, FillBackward1, (input, value))
+    out = np.full(input._a.shape, value).astype(input._a.dtype) if input._a.dtype.kind in "iub" and \
+        isinstance(value, float) else np.full(input._a.shape, value, input._a.dtype)
+    return result(out, FillBackward0, (input,))
+
+
+declare("fill", fill, method=False, rules=[FillBackward0, FillBackward1])
+
+
+# ------------------------------------------------------------------ window functions
+_WINDOW_OPTS = ("*, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+                "bool pin_memory = False, bool requires_grad = False")
+
+
+def _window_start(name, window_length, dtype, requires_grad):
+    if type(window_length) is not int:
+        raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not {pytype(window_length)}")
+    dt = D.DEFAULT_FLOAT[0] if dtype is None else dtype
+    if not dt.is_floating_point:
+        raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions(dtype={cname(dt)}, device=cpu, "
+                           "layout=Strided (default), requires_grad=false (default), pinned_memory=false, "
+                           "memory_format=(nullopt))")
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
+    return dt
+
+
+def _window_end(t, requires_grad):
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _arange(n, dt):
+    return _new(np.arange(n).astype(dt.np))
+
+
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None,
+                   pin_memory=False, requires_grad=False, name="hamming_window"):
+    dt = _window_start(name, window_length, dtype, requires_grad)
+    if window_length <= 1:
+        return _window_end(_new(np.ones(window_length, dt.np)), requires_grad)
+    n = window_length + 1 if periodic else window_length
+    # PyTorch: arange(n).mul_(2 pi / (n - 1)).cos_().mul_(-beta).add_(alpha), in the window's dtype
+    w = (_arange(n, dt) * (math.pi * 2.0 / (n - 1))).cos() * -beta + alpha
+    return _window_end(_new(np.ascontiguousarray(w._a[:window_length])), requires_grad)
+
+
+def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
+                requires_grad=False):
+    return hamming_window(window_length, periodic, 0.5, 0.5, dtype=dtype, requires_grad=requires_grad,
+                          name="hann_window")
+
+
+def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
+                    requires_grad=False):
+    dt = _window_start("blackman_window", window_length, dtype, requires_grad)
+    if window_length <= 1:
+        return _window_end(_new(np.ones(window_length, dt.np)), requires_grad)
+    n = window_length + 1 if periodic else window_length
+    w = _arange(n, dt) * (math.pi / (n - 1))
+    w = (w * 4).cos() * 0.08 - (w * 2).cos() * 0.5 + 0.42
+    return _window_end(_new(np.ascontiguousarray(w._a[:window_length])), requires_grad)
+
+
+def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
+                    requires_grad=False):
+    dt = _window_start("bartlett_window", window_length, dtype, requires_grad)
+    if window_length <= 1:
+        return _window_end(_new(np.ones(window_length, dt.np)), requires_grad)
+    n = window_length + 1 if periodic else window_length
+    w = (_arange(n, dt) * (2.0 / (n - 1)))._a
+    half = ((n - 1) >> 1) + 1
+    w[half:] = (_new(w[half:]) * -1 + 2)._a
+    return _window_end(_new(np.ascontiguousarray(w[:window_length])), requires_grad)
+
+
+def _chbevl32(x, coefficients):
+    """Cephes' chbevl in float32 as PyTorch's CPU kernels compile it (x * b1 - b2 one fused
+    multiply-add)."""
+    b0, b1, b2 = np.full_like(x, coefficients[0]), np.zeros_like(x), np.zeros_like(x)
+    for c in coefficients[1:]:
+        b2, b1 = b1, b0
+        b0 = fma32(x, b1, -b2) + c
+    return np.float32(0.5) * (b0 - b2)
+
+
+def _i0_32(x):
+    """PyTorch's calc_i0 on float32 (Cephes' Chebyshev series, the float coefficients)."""
+    x = np.abs(x)
+    small = x <= 8
+    exp = np.exp(x.astype(np.float64)).astype(np.float32)
+    near = exp * _chbevl32(x / np.float32(2) - np.float32(2), _I0_A)
+    far_x = np.where(small, np.float32(8), x)
+    far = np.exp(far_x.astype(np.float64)).astype(np.float32) * _chbevl32(np.float32(32) / far_x - np.float32(2),
+                                                                          _I0_B) / np.sqrt(far_x)
+    return np.where(small, near, far)
+
+
+_I0_A = np.array(_cephes._i0A, np.float32)   # Cephes' i0 coefficients, as NumPy's i0 holds them
+_I0_B = np.array(_cephes._i0B, np.float32)
+
+
+def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None,
+                  pin_memory=False, requires_grad=False):
+    dt = _window_start("kaiser_window", window_length, dtype, requires_grad)
+    if window_length <= 1:
+        return _window_end(_new(np.ones(window_length, dt.np)), requires_grad)
+    n = window_length + 1 if periodic else window_length
+    if dt.np == np.float32:   # PyTorch's kernel: i0(beta * sqrt(|1 - ((k - alpha) / alpha)^2|)) / i0(beta)
+        alpha, b = np.float32((n - 1) / 2.0), np.float32(beta)
+        r = (np.arange(n, dtype=np.float32) - alpha) / alpha
+        w = _i0_32(b * np.sqrt(np.abs(fma32(-r, r, np.ones_like(r))))) / _i0_32(np.array([b]))
+    else:
+        alpha = (n - 1) / 2.0
+        r = (np.arange(n, dtype=np.float64) - alpha) / alpha
+        w = np.i0(beta * np.sqrt(np.abs(1 - r * r))) / np.i0(beta)
+    return _window_end(_new(np.ascontiguousarray(w[:window_length].astype(dt.np))), requires_grad)
+
+
+for _window in (hamming_window, hann_window, blackman_window, bartlett_window, kaiser_window):
+    declare(_window.__name__, _window, method=False, rules=[])
+
+
+# ------------------------------------------------------------------ nextafter
+@rule("NextafterBackward0", ("self", "other"), ("grad", "zeros_like(other)"), ctx=("self_meta", "other_meta"))
+def NextafterBackward0(grad, xp, self_meta, other_meta):
+    return (None if self_meta is None else xp.cast(xp.sum_to(grad, self_meta[0]), self_meta[1]),
+            None if other_meta is None else xp.zeros(other_meta[0], xp.cast(grad, other_meta[1])))
+
+
+def nextafter(self, other):
+    if type(other) is not Tensor:
+        raise TypeError(f"nextafter(): argument 'other' (position 1) must be Tensor, not {pytype(other)}")
+    dt = D.result_type((self, other))
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"nextafter_cpu" not implemented for \'{legacy_scalar(dt)}\'')
+    out = np.nextafter(self._a.astype(dt.np), other._a.astype(dt.np))
+    metas = tuple((t._a.shape, t.dtype) if t.requires_grad else None for t in (self, other))
+    return result(out, NextafterBackward0, (self, other), (), metas)
+
+
+def _torch_nextafter(input, other, *, out=None):
+    if type(other) is not Tensor:
+        raise TypeError(f"nextafter(): argument 'other' (position 2) must be Tensor, not {pytype(other)}")
+    return nextafter(as_tensor(input), other)
+
+
+declare("nextafter", nextafter, rules=[NextafterBackward0], torch_forward=_torch_nextafter,
+        inplace=binary_inplace(nextafter))
+
+
+# ------------------------------------------------------------------ unsafe_split / unsafe_chunk
+UnsafeSplitBackward0 = rule("UnsafeSplitBackward0", ("self",), ("cat(grads, dim)",), ctx=("shape", "dim", "sizes"),
+                            multi=True)(_split_backward)
+UnsafeSplitWithSizesBackward0 = rule("UnsafeSplitWithSizesBackward0", ("self",), ("cat(grads, dim)",),
+                                     ctx=("shape", "dim", "sizes"), multi=True)(_split_backward)
+
+
+def _unsafe(self, parts, spec, dim):
+    """Outputs that share self's memory but are not views to autograd (PyTorch's unsafe_split)."""
+    outs = [_new(np.asarray(p)) for p in parts]
+    if GRAD[0] and self.requires_grad:
+        node = Node(spec, (edge_of(self),), (), (self._a.shape, dim, [p.shape[dim] for p in parts]))
+        node.n_out = len(parts)
+        for i, o in enumerate(outs):
+            o._fn, o._onr = node, i
+    return tuple(outs)
+
+
+def unsafe_split(self, split_size, dim=0):
+    if type(split_size) is not int:
+        raise TypeError(f"unsafe_split(): argument 'split_size' (position 1) must be int, not {pytype(split_size)}")
+    d = wrap_dim(dim, self._a.ndim)
+    parts = self.detach().split(split_size, d)
+    return _unsafe(self, [p._a for p in parts], UnsafeSplitBackward0, d)
+
+
+def unsafe_split_with_sizes(self, split_sizes, dim=0):
+    d = wrap_dim(dim, self._a.ndim)
+    parts = self.detach().split(list(split_sizes), d)
+    return _unsafe(self, [p._a for p in parts], UnsafeSplitWithSizesBackward0, d)
+
+
+def unsafe_chunk(self, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = wrap_dim(dim, self._a.ndim)
+    return unsafe_split(self, -(-self._a.shape[d] // chunks), d)
+
+
+declare("unsafe_split", unsafe_split, returns_tensor=False, rules=[UnsafeSplitBackward0, UnsafeSplitWithSizesBackward0])
+declare("unsafe_split_with_sizes", unsafe_split_with_sizes, returns_tensor=False, rules=[UnsafeSplitWithSizesBackward0])
+declare("unsafe_chunk", unsafe_chunk, returns_tensor=False, rules=[UnsafeSplitBackward0])
+
+
+# ------------------------------------------------------------------ Tensor.bernoulli
+@rule("BernoulliBackward0", ("self",), ("zeros_like(grad)",))
+def BernoulliBackward0(grad, xp):
+    return (xp.zeros_like(grad),)
+
+
+def bernoulli_method(self, p=None, *, generator=None):
+    """x.bernoulli(): draws with x's values as probabilities; x.bernoulli(p): with the number p,
+    in x's shape and dtype. A float p records no differentiable node (PyTorch's NotImplemented)."""
+    if p is None:
+        return result(creation.bernoulli(self, None, generator)._a, BernoulliBackward0, (self,))
+    out = creation._gen(generator).bernoulli(float(p), self._a.shape, self._a.dtype).astype(self._a.dtype)
+    return result(out, NotImplemented_, (self, None), (), "aten::bernoulli")
+
+
+declare("bernoulli", bernoulli_method, function=False, rules=[BernoulliBackward0, NotImplemented_])
+
+
+# ------------------------------------------------------------------ method forms of torch functions
+@rule("MvlgammaBackward0", ("self",), ("grad * (self.unsqueeze(-1) + arange(-p/2 + 0.5, 0.5, 0.5)).digamma().sum(-1)",),
+      saved=("self",), ctx=("p",))
+def MvlgammaBackward0(grad, xp, self, p):
+    x = xp.raw(self)
+    offsets = np.arange(-p / 2 + 0.5, 0.5, 0.5).astype(x.dtype)    # PyTorch's mvlgamma_backward
+    if xp.tensors:
+        return (grad * (self.unsqueeze(-1) + _new(offsets)).digamma().sum(-1),)
+    return (grad * _new(x[..., None] + offsets).digamma().sum(-1)._a,)
+
+
+def mvlgamma(self, p):
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    a = self._a if self._a.dtype.kind in "fV" else self._a.astype(D.DEFAULT_FLOAT[0].np)
+    out = special._mvlgamma(_new(a), p)._a
+    return result(out, MvlgammaBackward0, (self,), (self,), p)
+
+
+def polygamma(self, n):
+    return special._polygamma(n, self)
+
+
+declare("mvlgamma", mvlgamma, rules=[MvlgammaBackward0], inplace=unary_inplace(mvlgamma, floating=True))
+declare("polygamma", polygamma, function=False, rules=[special.PolygammaBackward0],
+        inplace=unary_inplace(polygamma, floating=True))
+
+
+def _at_least_2d(self, name):
+    if self._a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+
+
+def _qr_method(self, some=True):
+    warn("UserWarning", "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+         "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = "
+         "torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete') "
+         "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2505.)")
+    _at_least_2d(self, "linalg.qr")
+    return linalg_ext.EXTRA_TORCH["qr"](self, some)
+
+
+def _logdet_method(self):
+    _at_least_2d(self, "logdet")
+    n, m = self._a.shape[-2:]
+    if n != m:
+        raise RuntimeError(f"logdet: A must be batches of square matrices, but they are {n} by {m} matrices")
+    return linalg_ext.logdet(self)
+
+
+def _pinverse_method(self, rcond=1e-15):
+    if self._a.ndim < 2:
+        shape = shape_list(self._a.shape).replace(", ", ",")
+        raise RuntimeError(f"linalg.pinv({legacy_scalar(self.dtype)}{{{shape}}}):"
+                           " expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types")
+    return linalg_ext.pinv(self, rtol=rcond)
+
+
+declare("qr", _qr_method, function=False, returns_tensor=False, rules=[])
+declare("logdet", _logdet_method, function=False, rules=[])
+declare("slogdet", lambda self: returns("slogdet", ("sign", "logabsdet"))(tuple(linalg_ext.slogdet(self))),
+        function=False, returns_tensor=False, rules=[])
+declare("pinverse", _pinverse_method, function=False, rules=[])
+
+
+# ------------------------------------------------------------------ removed in PyTorch 1.9 / 2.x
+_REMOVED = "This function was deprecated since version 1.9 and is now removed. "
+_REMOVED_TEXT = {
+    "solve": _REMOVED + "`torch.solve` is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has its "
+    "arguments reversed and does not return the LU factorization.\n\nTo get the LU factorization see `torch.lu`, which "
+    "can be used with `torch.lu_solve` or `torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced "
+    "with:\nX = torch.linalg.solve(A, B)",
+    "lstsq": _REMOVED + "`torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has "
+    "reversed arguments and does not return the QR decomposition in the returned tuple (although it returns other "
+    "information about the problem).\n\nTo get the QR decomposition consider using `torch.linalg.qr`.\n\nThe returned "
+    "solution in `torch.lstsq` stored the residuals of the solution in the last m - n columns of the returned value "
+    "whenever m > n. In torch.linalg.lstsq, the residuals are in the field 'residuals' of the returned named tuple.\n\n"
+    "The unpacking of the solution, as in\nX, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced "
+    "with:\nX = torch.linalg.lstsq(A, B).solution",
+    "eig": _REMOVED + "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than real "
+    "tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced with:\nL_complex = "
+    "torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) should be replaced with:\nL_complex, "
+    "V_complex = torch.linalg.eig(A)",
+    "symeig": _REMOVED + "The default behavior has changed from using the upper triangular portion of the matrix by "
+    "default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, upper=upper) should be replaced "
+    "with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\nand\n\nL, V = torch.symeig(A, "
+    "eigenvectors=True) should be replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')",
+    "matrix_rank": _REMOVED + "\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter "
+    "'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'.",
+}
+
+
+def _removed(name):
+    def removed(*args, **kwargs):
+        raise RuntimeError(_REMOVED_TEXT[name])
+    removed.__name__ = removed.__qualname__ = name
+    return removed
+
+
+for _name in _REMOVED_TEXT:
+    declare(_name, _removed(_name), method=_name != "matrix_rank", rules=[], returns_tensor=False)
+
+
+# ------------------------------------------------------------------ storage and autograd queries
+@declare("output_nr", function=False, rules=[], returns_tensor=False, attribute=True)
+def output_nr(self):
+    return self._onr if self._fn is not None else 0
+
+
+@declare("is_pinned", function=False, rules=[], returns_tensor=False)
+def is_pinned(self, device=None):
+    return False
+
+
+@declare("pin_memory", function=False, rules=[], returns_tensor=False)
+def pin_memory(self, device=None):
+    raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+@declare("is_shared", function=False, rules=[], returns_tensor=False)
+def is_shared(self):
+    return False
+
+
+@declare("share_memory_", function=False, rules=[])
+def share_memory_(self):
+    return self
+
+
+# ------------------------------------------------------------------ the torch namespace's flags
+def _get_device(input):
+    if type(input) is not Tensor:
+        raise TypeError(f"get_device(): argument 'input' (position 1) must be Tensor, not {pytype(input)}")
+    return -1
+
+
+WARN_ALWAYS = [False]
+
+
+def set_warn_always(b):
+    WARN_ALWAYS[0] = bool(b)
+
+
+def _zero_(input):
+    return input.zero_()
+
+
+def _fill_(input, value):
+    return input.fill_(value)
+
+
+EXTRA_TORCH = {
+    "has_lapack": True, "has_mkl": True, "has_openmp": True, "has_spectral": True,
+    "newaxis": None,
+    "legacy_contiguous_format": MEMORY_FORMATS["contiguous_format"],
+    "get_device": _get_device,
+    "set_warn_always": set_warn_always,
+    "is_warn_always_enabled": lambda: WARN_ALWAYS[0],
+    "zero_": _zero_,
+    "fill_": _fill_,
+}
