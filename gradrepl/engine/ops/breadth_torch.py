@@ -387,7 +387,7 @@ _REMOVED_TEXT = {
     "default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, upper=upper) should be replaced "
     "with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\nand\n\nL, V = torch.symeig(A, "
     "eigenvectors=True) should be replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')",
-    "matrix_rank": _REMOVED + "\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter "
+    "matrix_rank": _REMOVED.rstrip() + "\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter "
     "'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'.",
 }
 
