@@ -14,6 +14,7 @@ from gradrepl.engine import functions as F
 from gradrepl.engine import forward_ad as FAD
 from gradrepl.engine import graph as G
 from gradrepl.engine import ops, profiler, rng, signatures
+from gradrepl.engine.ops.meta import Layout, MemoryFormat
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine.creation import from_numpy
@@ -307,6 +308,8 @@ def _build_torch():
     for name, dt in D.TORCH_NAMES.items():
         ns[name] = dt
     ns["dtype"] = TypeStandIn("torch.dtype")
+    ns["layout"] = TypeStandIn("torch.layout")
+    ns["memory_format"] = TypeStandIn("torch.memory_format")
     creation = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
                 "rand randn randint randperm rand_like randn_like randint_like normal bernoulli multinomial manual_seed "
                 "seed initial_seed get_rng_state set_rng_state Generator is_tensor is_floating_point broadcast_shapes "
@@ -472,7 +475,7 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                A.RemovableHandle: "torch.utils.hooks.RemovableHandle", MaxReturn: "torch.return_types.max",
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
-               S.iinfo: "torch.iinfo",
+               S.iinfo: "torch.iinfo", Layout: "torch.layout", MemoryFormat: "torch.memory_format",
                # a stand-in, and says so: no NumPy class is ever named to user code
                NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype",
                NumpyFloat: "gradrepl.ndarray_float", NumpyInt: "gradrepl.ndarray_int"}

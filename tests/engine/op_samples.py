@@ -819,6 +819,29 @@ SAMPLES.update({
     "pin_memory": [S(R(2), call=lambda torch, x: x.pin_memory())],
     "is_shared": [S(R(2), call=lambda torch, x: x.is_shared())],
     "share_memory_": [S(R(2), call=lambda torch, x: x.share_memory_() is x)],
+    "nonzero_static": [S(I([0, 1, 0, 2]), call=lambda torch, x: torch.nonzero_static(x, size=4)),
+                       S(I([[0, 1], [3, 0]]), call=lambda torch, x: x.nonzero_static(size=1, fill_value=-5))],
+    "empty_strided": [S(call=lambda torch: list(torch.empty_strided((2, 3), (1, 2)).stride()))],
+    "empty_permuted": [S(call=lambda torch: list(torch.empty_permuted((2, 3, 4), (2, 0, 1)).stride()))],
+    "new_empty_strided": [S(R(2), call=lambda torch, x: list(x.new_empty_strided((2, 2), (1, 2)).stride()))],
+    "margin_ranking_loss": [S(R(4), R(4), C(4), call=lambda torch, a, b, t: torch.margin_ranking_loss(
+        a, b, t.sign(), 0.1, 1)), S(R(4), R(4), C(4), call=lambda torch, a, b, t: torch.margin_ranking_loss(
+            a, b, t.sign(), 0.0, 0))],
+    "hinge_embedding_loss": [S(R(2, 3), C(2, 3), call=lambda torch, x, t: torch.hinge_embedding_loss(
+        x, t.sign(), 1.0, 2))],
+    "torch_binary_cross_entropy_with_logits": [S(R(2, 3), Pr(2, 3, grad=False), call=lambda torch, x, t:
+                                                 torch.binary_cross_entropy_with_logits(x, t, None, None, 1))],
+    "constant_pad_nd": [S(R(2, 3), call=lambda torch, x: torch.constant_pad_nd(x, [1, 2], 0.5)),
+                        S(R(2, 3), call=lambda torch, x: torch.constant_pad_nd(x, (0, 1, 1, 0)))],
+    "rnn_tanh_cell": [S(R(2, 3), R(2, 4), U(4, 3), U(4, 4), R(4), R(4), call=lambda torch, *t: torch.rnn_tanh_cell(*t))],
+    "rnn_relu_cell": [S(R(2, 3), R(2, 4), U(4, 3), U(4, 4), call=lambda torch, *t: torch.rnn_relu_cell(*t))],
+    "gru_cell": [S(R(2, 3), R(2, 2), U(6, 3), U(6, 2), R(6), R(6), call=lambda torch, *t: torch.gru_cell(*t))],
+    "lstm_cell": [S(R(2, 3), R(2, 2), R(2, 2), U(8, 3), U(8, 2), R(8), R(8), call=lambda torch, x, h, c, *w:
+                    torch.lstm_cell(x, (h, c), *w)[1]),
+                  S(R(2, 3), R(2, 2), R(2, 2), U(8, 3), U(8, 2), call=lambda torch, x, h, c, *w:
+                    torch.lstm_cell(x, (h, c), *w)[0])],
+    "frobenius_norm": [S(R(2, 3), call=lambda torch, x: torch.frobenius_norm(x, (0, 1))),
+                       S(R(2, 3, 2), call=lambda torch, x: torch.frobenius_norm(x, [2, 0], True))],
 })
 
 # PyTorch's backward kernels (aten::tanh_backward, ...): no torch.* name; they run under
@@ -933,6 +956,8 @@ GAPS = {
         "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
         "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
         "norm:2": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(MulBackward0, MaskedFillBackward0)",
+        **{f"frobenius_norm:{k}": "norm's create_graph rule: MulBackward0(DivBackward0, None) | PyTorch "
+           "MulBackward0(None, MaskedFillBackward0)" for k in range(2)},
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {

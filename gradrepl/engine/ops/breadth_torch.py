@@ -12,6 +12,8 @@ from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops import linalg_ext, special
+from gradrepl.engine.ops import nn as nn_ops
+from gradrepl.engine.ops import reduce as reduce_ops
 from gradrepl.engine.ops.common import as_tensor, operands, result
 from gradrepl.engine.ops.elementwise import NotImplemented_, RsubBackward1, _alpha_fma, _check_bool_sub, sub
 from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
@@ -460,4 +462,154 @@ EXTRA_TORCH = {
     "is_warn_always_enabled": lambda: WARN_ALWAYS[0],
     "zero_": _zero_,
     "fill_": _fill_,
+    "index_put_": lambda input, indices, values, accumulate=False: input.index_put_(indices, values, accumulate),
+    "detach_": lambda input: input.detach_(),
+    "resize_as_": lambda input, the_template, *, memory_format=None: input.resize_as_(the_template),
+    "selu_": lambda input: nn_ops.FUNCTIONAL_INPLACE["selu_"](input),
+    "celu_": lambda input, alpha=1.0: nn_ops.FUNCTIONAL_INPLACE["celu_"](input, alpha),
 }
+
+
+# ------------------------------------------------------------------ nonzero_static, strided empties
+def nonzero_static(self, *, size, fill_value=-1):
+    """nonzero()'s rows, cut or padded with fill_value to `size` rows."""
+    if type(size) is not int or size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got size = {size}")
+    idx = self.nonzero()._a
+    out = np.full((size, self._a.ndim), fill_value, np.int64)
+    n = min(size, idx.shape[0])
+    out[:n] = idx[:n]
+    return _new(out)
+
+
+declare("nonzero_static", nonzero_static, rules=[])
+
+
+def _strided(size, stride, dtype, requires_grad):
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"mismatch in length of strides and shape")
+    dt = D.DEFAULT_FLOAT[0] if dtype is None else dtype
+    extent = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else 0
+    storage = np.zeros(extent, dt.np)
+    arr = np.lib.stride_tricks.as_strided(storage, size, tuple(s * storage.itemsize for s in stride))
+    t = _new(arr)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    return _strided(size, stride, dtype, requires_grad)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False):
+    """A tensor of `size` whose dims lie in memory in the order physical_layout gives."""
+    size, order = tuple(size), tuple(physical_layout)
+    if sorted(order) != list(range(len(size))):
+        raise RuntimeError(f"Dimension order {list(order)} is not a permutation of 0..{len(size) - 1}")
+    stride, step = [0] * len(size), 1
+    for d in reversed(order):
+        stride[d] = step
+        step *= max(size[d], 1)
+    return _strided(size, stride, dtype, requires_grad)
+
+
+def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                      pin_memory=False):
+    return _strided(size, stride, self.dtype if dtype is None else dtype, requires_grad)
+
+
+declare("empty_strided", empty_strided, method=False, rules=[])
+declare("empty_permuted", empty_permuted, method=False, rules=[])
+declare("new_empty_strided", new_empty_strided, function=False, rules=[])
+
+
+# ------------------------------------------------------------------ ATen's torch.* forms of nn functions
+_REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}   # at::Reduction, as torch.* takes it
+
+
+def _reduce(loss, reduction):
+    mode = _REDUCTION_NAMES[reduction]
+    return loss.mean() if mode == "mean" else loss.sum() if mode == "sum" else loss
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, reduction=1):
+    zeros = _new(np.zeros_like(input._a))
+    margin_clamp = (margin - input).clamp_min(0)
+    return _reduce(margin_clamp.where(target != 1, zeros) + input.where(target != -1, zeros), reduction)
+
+
+def _torch_bce_with_logits(input, target, weight=None, pos_weight=None, reduction=1):
+    return nn_ops.binary_cross_entropy_with_logits(input, target, weight, reduction=_REDUCTION_NAMES[reduction],
+                                                   pos_weight=pos_weight)
+
+
+for _fn in (margin_ranking_loss, hinge_embedding_loss):
+    declare(_fn.__name__, _fn, method=False, rules=[])
+declare("torch_binary_cross_entropy_with_logits", _torch_bce_with_logits, method=False,
+        function="binary_cross_entropy_with_logits", rules=[])
+
+
+def constant_pad_nd(input, pad, value=0):
+    return nn_ops.pad(input, tuple(pad), "constant", value)
+
+
+declare("constant_pad_nd", constant_pad_nd, method=False, rules=[])
+
+
+def _cell_gates(input, hx, w_ih, w_hh, b_ih, b_hh):
+    """ATen's RNN cells (RNN.cpp): linear(hx, w_hh, b_hh) + linear(input, w_ih, b_ih)."""
+    return nn_ops.linear(hx, w_hh, b_hh) + nn_ops.linear(input, w_ih, b_ih)
+
+
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell_gates(input, hx, w_ih, w_hh, b_ih, b_hh).tanh()
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell_gates(input, hx, w_ih, w_hh, b_ih, b_hh).relu()
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    if type(hx) not in (tuple, list):
+        raise TypeError(f"lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, not {pytype(hx)}")
+    h, c = hx
+    ingate, forgetgate, cellgate, outgate = _cell_gates(input, h, w_ih, w_hh, b_ih, b_hh).chunk(4, 1)
+    ingate, forgetgate = ingate.sigmoid(), forgetgate.sigmoid()
+    cellgate, outgate = cellgate.tanh(), outgate.sigmoid()
+    cy = forgetgate * c + ingate * cellgate
+    return outgate * cy.tanh(), cy
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    gi = nn_ops.linear(input, w_ih, b_ih).chunk(3, 1)
+    gh = nn_ops.linear(hx, w_hh, b_hh).chunk(3, 1)
+    r = (gh[0] + gi[0]).sigmoid()
+    z = (gh[1] + gi[1]).sigmoid()
+    n = (gi[2] + gh[2] * r).tanh()
+    return (hx - n) * z + n
+
+
+for _fn in (rnn_tanh_cell, rnn_relu_cell, gru_cell):
+    declare(_fn.__name__, _fn, method=False, rules=[])
+declare("lstm_cell", lstm_cell, method=False, returns_tensor=False, rules=[])
+
+
+# ------------------------------------------------------------------ deprecated norms
+def frobenius_norm(input, dim, keepdim=False):
+    warn("UserWarning", "at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be "
+         "removed in a future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead "
+         "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/LinearAlgebra.cpp:3175.)")
+    dims = (dim,) if type(dim) is int else tuple(dim)
+    if len(dims) != 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions instead.")
+    return reduce_ops.vector_norm(input, 2, dims, keepdim, reduce_ops.NormBackward1)
+
+
+declare("frobenius_norm", frobenius_norm, method=False, rules=[reduce_ops.NormBackward1])

@@ -464,12 +464,16 @@ def relu6(input, inplace=False):
 declare("hardtanh", hardtanh, method=False, function=False, functional=True, rules=[HardtanhBackward0])
 
 
+FUNCTIONAL_INPLACE = {}   # F.elu_ & co. by name (torch.selu_ / torch.celu_ are the same functions)
+
+
 def _functional_inplace(name, forward):
     """F.elu_(x) & co.: the activation written into its input, with the in-place checks (the
     node keeps the out-of-place name: EluBackward0 where PyTorch shows EluBackward1)."""
     def method(input, *args, **kwargs):
         return inplace(input, None, lambda s, _other: forward(s, *args, **kwargs))
     method.__name__ = name
+    FUNCTIONAL_INPLACE[name] = method
     declare(name, method, method=False, function=False, functional=True, rules=[])
 
 
