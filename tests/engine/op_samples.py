@@ -840,6 +840,12 @@ SAMPLES.update({
                     torch.lstm_cell(x, (h, c), *w)[1]),
                   S(R(2, 3), R(2, 2), R(2, 2), U(8, 3), U(8, 2), call=lambda torch, x, h, c, *w:
                     torch.lstm_cell(x, (h, c), *w)[0])],
+    "renorm": [S(R(3, 4), args=(2, 0, 1.5)), S(R(2, 3, 2), args=(1, 1, 2.0)), S(R(3, 2), args=(3, -1, 0.5)),
+               S(R(3, 3), call=lambda torch, x: torch.renorm(x * 0.1, 2, 0, 5.0))],
+    "torch_batch_norm": [S(R(4, 3), R(3), R(3), call=lambda torch, x, w, b: torch.batch_norm(
+        x, w, b, torch.zeros(3, dtype=x.dtype), torch.ones(3, dtype=x.dtype), True, 0.1, 1e-5, False)),
+                         S(R(2, 3, 2), call=lambda torch, x: torch.batch_norm(
+        x, None, None, torch.zeros(3, dtype=x.dtype), torch.ones(3, dtype=x.dtype), False, 0.1, 1e-5, False))],
     "frobenius_norm": [S(R(2, 3), call=lambda torch, x: torch.frobenius_norm(x, (0, 1))),
                        S(R(2, 3, 2), call=lambda torch, x: torch.frobenius_norm(x, [2, 0], True))],
 })
@@ -956,6 +962,8 @@ GAPS = {
         "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
         "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
         "norm:2": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(MulBackward0, MaskedFillBackward0)",
+        **{f"renorm:{k}": "renorm_backward composed under create_graph: WhereBackward0(None, SubBackward0, None) | "
+           "PyTorch WhereBackward0(MulBackward0, None)" for k in range(3)},
         **{f"frobenius_norm:{k}": "norm's create_graph rule: MulBackward0(DivBackward0, None) | PyTorch "
            "MulBackward0(None, MaskedFillBackward0)" for k in range(2)},
     },

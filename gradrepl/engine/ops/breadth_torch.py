@@ -613,3 +613,51 @@ def frobenius_norm(input, dim, keepdim=False):
 
 
 declare("frobenius_norm", frobenius_norm, method=False, rules=[reduce_ops.NormBackward1])
+
+
+def torch_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
+    """torch.batch_norm: ATen's argument order for F.batch_norm."""
+    return nn_ops.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+declare("torch_batch_norm", torch_batch_norm, method=False, function="batch_norm",
+        rules=[nn_ops.NativeBatchNormBackward0])
+
+
+# ------------------------------------------------------------------ renorm
+def _renorm_norm(self, p, dims, spec):
+    return reduce_ops.vector_norm(self, p, dims, True, spec)
+
+
+@rule("RenormBackward0", ("self",), ("renorm_backward(grad, self, p, dim, maxnorm)",), saved=("self",),
+      ctx=("p", "dims", "maxnorm"))
+def RenormBackward0(grad, xp, self, p, dims, maxnorm):
+    """PyTorch's renorm_backward: where(norm > maxnorm, factor * grad - factor / (norm + 1e-7) * d norm, grad)."""
+    if xp.tensors:
+        norm = _renorm_norm(self, p, dims, reduce_ops.LinalgVectorNormBackward0)
+    else:
+        norm = _renorm_norm(_new(self), p, dims, reduce_ops.LinalgVectorNormBackward0)._a
+    grad_output = xp.sum(self * grad, dims, True)
+    nb = reduce_ops.LinalgVectorNormBackward0.fn(grad_output, xp, self, norm, dims, True, p)[0]
+    invnorm = 1 / (norm + 1e-7)
+    factor = invnorm * maxnorm
+    return (xp.where(xp.raw(norm) > maxnorm, factor * grad - (factor * invnorm) * nb, grad),)
+
+
+def renorm(self, p, dim, maxnorm):
+    x = self._a
+    d = wrap_dim(dim, x.ndim)
+    if x.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {x.ndim} dimensions")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    dims = tuple(k for k in range(x.ndim) if k != d)
+    norm = _renorm_norm(_new(x), p, dims, reduce_ops.LinalgVectorNormBackward0)._a
+    one, m = x.dtype.type(1), x.dtype.type(maxnorm)
+    factor = np.where(norm > m, m / (norm + x.dtype.type(1e-7)), one).astype(x.dtype)
+    return result(x * factor, RenormBackward0, (self,), (self,), (p, dims, maxnorm))
+
+
+declare("renorm", renorm, rules=[RenormBackward0], inplace=unary_inplace(renorm))
