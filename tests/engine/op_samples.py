@@ -842,6 +842,8 @@ SAMPLES.update({
                     torch.lstm_cell(x, (h, c), *w)[0])],
     "renorm": [S(R(3, 4), args=(2, 0, 1.5)), S(R(2, 3, 2), args=(1, 1, 2.0)), S(R(3, 2), args=(3, -1, 0.5)),
                S(R(3, 3), call=lambda torch, x: torch.renorm(x * 0.1, 2, 0, 5.0))],
+    "poisson": [S(P(3, 4), call=_seeded(lambda torch, x: torch.poisson(x * 6))),
+                S(C(2, 5, kind="positive"), call=_seeded(lambda torch, x: torch.poisson(x * 20).float()))],
     "torch_batch_norm": [S(R(4, 3), R(3), R(3), call=lambda torch, x, w, b: torch.batch_norm(
         x, w, b, torch.zeros(3, dtype=x.dtype), torch.ones(3, dtype=x.dtype), True, 0.1, 1e-5, False)),
                          S(R(2, 3, 2), call=lambda torch, x: torch.batch_norm(

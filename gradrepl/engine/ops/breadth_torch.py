@@ -661,3 +661,60 @@ def renorm(self, p, dim, maxnorm):
 
 
 declare("renorm", renorm, rules=[RenormBackward0], inplace=unary_inplace(renorm))
+
+
+# ------------------------------------------------------------------ poisson
+def _draw_unit(g):
+    """One uniform_real_distribution<double>(0, 1) draw of PyTorch's CPU generator."""
+    return float(g._unit(1, np.float64)[0])
+
+
+def _sample_poisson(lam, g):
+    """ATen's sample_poisson (Distributions.cpp): Hoermann's transformed rejection for
+    lambda >= 10, the product of uniforms below."""
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = _draw_unit(g) - 0.5
+            v = _draw_unit(g)
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= -lam + k * loglam - math.lgamma(k + 1):
+                return k
+    if lam == 0:
+        return 0
+    enlam, x, prod = math.exp(-lam), 0, 1.0
+    while True:
+        prod *= _draw_unit(g)
+        if prod > enlam:
+            x += 1
+        else:
+            return x
+
+
+@rule("PoissonBackward0", ("self",), ("zeros_like(self)",))
+def PoissonBackward0(grad, xp):
+    return (xp.zeros_like(grad),)
+
+
+def poisson(input, generator=None):
+    a = input._a
+    if a.dtype.kind not in "fV":
+        raise NotImplementedError(f'"poisson_cpu" not implemented for \'{legacy_scalar(input.dtype)}\'')
+    rates = a.astype(np.float64).ravel().tolist()
+    if any(r < 0 for r in rates):   # (PyTorch checks each rate as it draws: the same first failure)
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    g = creation._gen(generator)
+    out = np.array([_sample_poisson(r, g) for r in rates], np.float64).reshape(a.shape).astype(a.dtype)
+    return result(out, PoissonBackward0, (input,))
+
+
+declare("poisson", poisson, method=False, rules=[PoissonBackward0])
