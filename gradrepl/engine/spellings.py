@@ -383,6 +383,25 @@ def use_deterministic_algorithms(mode, *, warn_only=False):
     SETTINGS["deterministic"], SETTINGS["warn_only"] = bool(mode), bool(warn_only)
 
 
+_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
+
+
+def set_deterministic_debug_mode(debug_mode):
+    """0 / "default": off; 1 / "warn": deterministic algorithms, warning only; 2 / "error": on."""
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
+                               f"{debug_mode}")
+        debug_mode = _DEBUG_MODES[debug_mode]
+    elif debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode():
+    return 0 if not SETTINGS["deterministic"] else 1 if SETTINGS["warn_only"] else 2
+
+
 def set_float32_matmul_precision(precision):
     if precision not in ("highest", "high", "medium"):
         warn("UserWarning", f"{precision} is not one of 'highest', 'high', or 'medium'; the "
@@ -407,6 +426,8 @@ def settings_namespace():
         "are_deterministic_algorithms_enabled": lambda: SETTINGS["deterministic"],
         "is_deterministic_algorithms_warn_only_enabled": lambda: SETTINGS["warn_only"],
         "set_float32_matmul_precision": set_float32_matmul_precision,
+        "set_deterministic_debug_mode": set_deterministic_debug_mode,
+        "get_deterministic_debug_mode": get_deterministic_debug_mode,
         "get_float32_matmul_precision": lambda: SETTINGS["matmul_precision"],
         "set_flush_denormal": lambda mode: True,
         "typename": typename,

@@ -844,6 +844,13 @@ SAMPLES.update({
                S(R(3, 3), call=lambda torch, x: torch.renorm(x * 0.1, 2, 0, 5.0))],
     "poisson": [S(P(3, 4), call=_seeded(lambda torch, x: torch.poisson(x * 6))),
                 S(C(2, 5, kind="positive"), call=_seeded(lambda torch, x: torch.poisson(x * 20).float()))],
+    "geometric_": [S(C(2, 3), call=_seeded(lambda torch, x: x.clone().geometric_(0.3))),
+                   S(F32(4), call=_seeded(lambda torch, x: x.detach().clone().geometric_(0.8)))],
+    "dim_order": [S(R(2, 3, 4), call=lambda torch, x: list(x.permute(2, 0, 1).dim_order())),
+                  S(R(2, 1, 3), call=lambda torch, x: list(x.dim_order()))],
+    "is_set_to": [S(R(3), call=lambda torch, x: [x.is_set_to(x), x[:2].is_set_to(x), x.is_set_to(x.clone())])],
+    "is_maia": [S(R(2), call=lambda torch, x: x.is_maia)],
+    "grad_dtype": [S(R(2), call=lambda torch, x: str(x.grad_dtype))],
     "torch_batch_norm": [S(R(4, 3), R(3), R(3), call=lambda torch, x, w, b: torch.batch_norm(
         x, w, b, torch.zeros(3, dtype=x.dtype), torch.ones(3, dtype=x.dtype), True, 0.1, 1e-5, False)),
                          S(R(2, 3, 2), call=lambda torch, x: torch.batch_norm(

@@ -11,10 +11,10 @@ from numpy.lib import _function_base_impl as _cephes
 from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of
-from gradrepl.engine.ops import linalg_ext, special
+from gradrepl.engine.ops import linalg_ext, meta, special
 from gradrepl.engine.ops import nn as nn_ops
 from gradrepl.engine.ops import reduce as reduce_ops
-from gradrepl.engine.ops.common import as_tensor, operands, result
+from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, operands, result
 from gradrepl.engine.ops.elementwise import NotImplemented_, RsubBackward1, _alpha_fma, _check_bool_sub, sub
 from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
 from gradrepl.engine.ops.meta import MEMORY_FORMATS
@@ -465,6 +465,10 @@ EXTRA_TORCH = {
     "index_put_": lambda input, indices, values, accumulate=False: input.index_put_(indices, values, accumulate),
     "detach_": lambda input: input.detach_(),
     "resize_as_": lambda input, the_template, *, memory_format=None: input.resize_as_(the_template),
+    "addmv_": lambda input, mat, vec, *, beta=1, alpha=1: input.addmv_(mat, vec, beta=beta, alpha=alpha),
+    "ldexp_": lambda input, other: input.ldexp_(other),
+    "compiled_with_cxx11_abi": lambda: True,
+    "init_num_threads": lambda: None,
     "selu_": lambda input: nn_ops.FUNCTIONAL_INPLACE["selu_"](input),
     "celu_": lambda input, alpha=1.0: nn_ops.FUNCTIONAL_INPLACE["celu_"](input, alpha),
 }
@@ -718,3 +722,43 @@ def poisson(input, generator=None):
 
 
 declare("poisson", poisson, method=False, rules=[PoissonBackward0])
+
+
+# ------------------------------------------------------------------ geometric_, layout queries
+@declare("geometric_", function=False, rules=[])
+def geometric_(self, p, *, generator=None):
+    """ATen's geometric kernel: ceil(log(u) / log1p(-p)) for each uniform double u, in order."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    check_leaf_inplace(self)
+    a = self._a
+    u = creation._gen(generator)._unit(a.size, np.float64)
+    with np.errstate(divide="ignore"):
+        values = np.ceil(np.log(u) / math.log1p(-p))
+    a[...] = values.reshape(a.shape).astype(a.dtype)
+    self._ver[0] += 1
+    return self
+
+
+@declare("dim_order", function=False, rules=[], returns_tensor=False)
+def dim_order(self, *, ambiguity_check=False):
+    """The dims from the outermost in memory to the innermost (by stride, ties in dim order)."""
+    st = meta.strides(self)
+    return tuple(sorted(range(self._a.ndim), key=lambda d: -st[d]))
+
+
+@declare("is_set_to", function=False, rules=[], returns_tensor=False)
+def is_set_to(self, tensor):
+    a, b = self._a, tensor._a
+    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
+            and a.strides == b.strides and a.dtype == b.dtype and np.shares_memory(a, b))
+
+
+@declare("is_maia", function=False, rules=[], returns_tensor=False, attribute=True)
+def is_maia(self):
+    return False
+
+
+@declare("grad_dtype", function=False, rules=[], returns_tensor=False, attribute=True)
+def grad_dtype(self):
+    return self.dtype
