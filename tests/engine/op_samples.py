@@ -851,6 +851,11 @@ SAMPLES.update({
     "is_set_to": [S(R(3), call=lambda torch, x: [x.is_set_to(x), x[:2].is_set_to(x), x.is_set_to(x.clone())])],
     "is_maia": [S(R(2), call=lambda torch, x: x.is_maia)],
     "grad_dtype": [S(R(2), call=lambda torch, x: str(x.grad_dtype))],
+    "gradient": [S(R(5), call=lambda torch, x: torch.gradient(x)[0]),
+                 S(R(3, 4), call=lambda torch, x: torch.gradient(x, spacing=[2.0, 0.5])[1]),
+                 S(R(3, 4), call=lambda torch, x: torch.gradient(x, dim=1, edge_order=2)[0]),
+                 S(R(5), call=lambda torch, x: torch.gradient(x, spacing=(torch.tensor(
+                     [0., 1., 3., 4., 7.], dtype=x.dtype),), edge_order=2)[0])],
     "torch_batch_norm": [S(R(4, 3), R(3), R(3), call=lambda torch, x, w, b: torch.batch_norm(
         x, w, b, torch.zeros(3, dtype=x.dtype), torch.ones(3, dtype=x.dtype), True, 0.1, 1e-5, False)),
                          S(R(2, 3, 2), call=lambda torch, x: torch.batch_norm(

@@ -20,6 +20,7 @@ from gradrepl.engine.ops.inplace import binary_inplace, unary_inplace
 from gradrepl.engine.ops.meta import MEMORY_FORMATS
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import _split_backward
+from gradrepl.engine.ops.shape import cat as _cat
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Tensor, _new
@@ -762,3 +763,81 @@ def is_maia(self):
 @declare("grad_dtype", function=False, rules=[], returns_tensor=False, attribute=True)
 def grad_dtype(self):
     return self.dtype
+
+
+# ------------------------------------------------------------------ gradient
+def _sl(t, d, start, end=None):
+    return t[(slice(None),) * d + (slice(start, end),)]
+
+
+def _gradient_uniform(t, d, h, edge_order):
+    """ATen's gradient_helper_float: central differences inside, one-sided at the edges."""
+    center = (_sl(t, d, 2) - _sl(t, d, 0, -2)) / h
+    if edge_order == 1:
+        prepend = (_sl(t, d, 1, 2) - _sl(t, d, 0, 1)) / h
+        append = (_sl(t, d, -1) - _sl(t, d, -2, -1)) / h
+    else:
+        prepend = (-1.5 * _sl(t, d, 0, 1) + 2 * _sl(t, d, 1, 2) - 0.5 * _sl(t, d, 2, 3)) / h
+        append = (0.5 * _sl(t, d, -3, -2) - 2 * _sl(t, d, -2, -1) + 1.5 * _sl(t, d, -1)) / h
+    return _cat((prepend, center / 2, append), d)
+
+
+def _gradient_coordinates(t, d, coords, edge_order):
+    """ATen's gradient_helper: second-order differences on the given coordinates."""
+    shape = [1] * t._a.ndim
+    shape[d] = -1
+    ax_dx = coords.diff(1, 0)
+    dx1, dx2 = ax_dx[:-1], ax_dx[1:]
+    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+    center = a * _sl(t, d, 0, -2) + b * _sl(t, d, 1, -1) + c * _sl(t, d, 2)
+    if edge_order == 1:
+        prepend = (_sl(t, d, 1, 2) - _sl(t, d, 0, 1)) / ax_dx[0]
+        append = (_sl(t, d, -1) - _sl(t, d, -2, -1)) / ax_dx[-1]
+    else:
+        a = -(2.0 * ax_dx[0] + ax_dx[1]) / (ax_dx[0] * (ax_dx[0] + ax_dx[1]))
+        b = (ax_dx[0] + ax_dx[1]) / (ax_dx[0] * ax_dx[1])
+        c = (-ax_dx[0]) / (ax_dx[1] * (ax_dx[0] + ax_dx[1]))
+        prepend = a * _sl(t, d, 0, 1) + b * _sl(t, d, 1, 2) + c * _sl(t, d, 2, 3)
+        a = ax_dx[-1] / (ax_dx[-2] * (ax_dx[-1] + ax_dx[-2]))
+        b = -(ax_dx[-1] + ax_dx[-2]) / (ax_dx[-1] * ax_dx[-2])
+        c = (2 * ax_dx[-1] + ax_dx[-2]) / (ax_dx[-1] * (ax_dx[-1] + ax_dx[-2]))
+        append = a * _sl(t, d, -3, -2) + b * _sl(t, d, -2, -1) + c * _sl(t, d, -1)
+    return _cat((prepend, center, append), d)
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """torch.gradient: the derivative estimate along each dim, one tensor per dim."""
+    n = input._a.ndim
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(range(n)) if dim is None else [dim] if type(dim) is int else list(dim)
+    dims = [wrap_dim(d, n) for d in dims]
+    if len(set(dims)) != len(dims):
+        repeated = next(d for d in dims if dims.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            if dim is None:
+                raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar, or a list of length "
+                                   f"equal to 'self.dim() = {n}', since dim argument was not given, but got a list "
+                                   f"of length {len(spacing)}")
+            raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                               f"arguments to have the same length, but got a spacing argument of length "
+                               f"{len(spacing)} and a dim argument of length {len(dims)}.")
+        steps = list(spacing)
+    else:
+        steps = [spacing] * len(dims)
+    if any(input._a.shape[d] < edge_order + 1 for d in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    out = []
+    for d, h in zip(dims, steps):
+        if type(h) is Tensor:
+            out.append(_gradient_coordinates(input, d, h, edge_order))
+        else:
+            out.append(_gradient_uniform(input, d, h, edge_order))
+    return tuple(out)
+
+
+declare("gradient", gradient, method=False, returns_tensor=False, rules=[])
