@@ -5,19 +5,21 @@ Each case runs in-process through run_source, the one entry point script mode us
 tests/data/engine_cases: the engine and the tensor API; lang_cases: user classes,
 generators and the other Python features; nn_cases: whole programs with torch.nn,
 torch.optim and torch.utils.data (see the README there); learner_cases: short programs written as
-students write them, mistakes included.
+students write them, mistakes included. These were recorded on an AVX512 machine (the
+conftest pins that capability); avx2_cases were recorded where PyTorch runs its AVX2 kernels
+and run with gradrepl emulating those (engine/cpu.py).
 """
 import pathlib
 import re
 
 import pytest
 
-from gradrepl.engine import api
+from gradrepl.engine import api, cpu
 from gradrepl.lang import Session, run_source
 from gradrepl.limits import Limits
 
 DATA = pathlib.Path(__file__).parent / "data"
-SUITES = ("engine_cases", "lang_cases", "nn_cases", "learner_cases")
+SUITES = ("engine_cases", "lang_cases", "nn_cases", "learner_cases", "avx2_cases")
 ADDR = re.compile(r"0x[0-9a-fA-F]+")
 
 
@@ -36,9 +38,18 @@ def default_threads():
     api.TORCH["set_num_threads"](threads)
 
 
+@pytest.fixture
+def capability(request):
+    """The CPU capability the case was recorded with: avx2_cases AVX2's, the others AVX512's."""
+    before = cpu.capability()
+    yield lambda base: cpu.set_capability("avx2" if base.parent.name == "avx2_cases" else "avx512")
+    cpu.set_capability(before)
+
+
 @pytest.mark.parametrize("base", sorted(p.with_suffix("") for suite in SUITES for p in (DATA / suite).glob("*.py")),
                          ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_case_matches_pytorch(base):
+def test_case_matches_pytorch(base, capability):
+    capability(base)
     out = []
     # as `gradrepl run CASE.py`: no step or time budget (a training loop may run for seconds
     # on a busy machine)

@@ -1,7 +1,8 @@
-"""float32 kernels computed as PyTorch 2.13's AVX512 CPU kernels compute them, bit for bit.
+"""float32 kernels computed as PyTorch 2.13's CPU kernels compute them, bit for bit.
 
 PyTorch's softmax, log_softmax, sigmoid and the cross-entropy backward run on its own
-vectorised code (Vectorized<float>, 16 lanes), whose exp and log are Sleef's
+vectorised code (Vectorized<float>: 16 lanes on AVX512, 8 on AVX2; engine/cpu.py says which
+this machine runs), whose exp and log are Sleef's
 `Sleef_expf16_u10` and `Sleef_logf16_u10`. expf and logf below follow Sleef's algorithms
 (src/libm/sleefsimdsp.c, xexpf and the AVX512F branch of xlogf_u1; Sleef is
 Copyright Naoki Shibata and contributors, distributed under the Boost Software License 1.0)
@@ -16,13 +17,14 @@ import ctypes
 
 import numpy as np
 
+from gradrepl.engine import cpu
 from gradrepl.engine.rounding import fma32
 # at::get_num_threads() (torch.set_num_threads sets it): element-wise kernels above GRAIN
 # elements run in one part per thread, and some results depend on where the parts begin
 from gradrepl.engine.summation import THREADS
 
 f32 = np.float32
-LANES = 16      # Vectorized<float> on AVX512
+LANES = cpu.LANES[cpu.capability()]      # Vectorized<float>'s lanes (cpu.set_capability changes it)
 GRAIN = 32768   # at::internal::GRAIN_SIZE
 
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -327,8 +329,8 @@ def rowwise_moments(x):
 
 def row_sums(e):
     """Each row of a 2-D float32 array summed as vec::reduce_all(+) does: rows narrower than
-    one vector left to right; wider ones in 16 lane sums (a partial last vector adds into
-    its first lanes), then the lanes folded in halves (8, 4, 2, 1)."""
+    one vector left to right; wider ones in LANES lane sums (a partial last vector adds into
+    its first lanes), then the lanes folded in halves (on AVX512 8, 4, 2, 1)."""
     cols = e.shape[1]
     if cols < LANES:
         acc = e[:, 0].copy()
@@ -342,9 +344,10 @@ def row_sums(e):
         k += LANES
     if k < cols:
         acc[:, :cols - k] += e[:, k:]
-    acc = acc[:, :8] + acc[:, 8:]
-    acc = acc[:, :4] + acc[:, 4:]
-    acc = acc[:, :2] + acc[:, 2:]
+    half = LANES // 2
+    while half > 1:
+        acc = acc[:, :half] + acc[:, half:]
+        half //= 2
     return acc[:, 0] + acc[:, 1]
 
 

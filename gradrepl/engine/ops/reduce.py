@@ -509,8 +509,8 @@ def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
 # ================================================================ softmax, log_softmax, logsumexp, cumsum
 def _softmax_bw(grad_output, output, dim):
     if (_lastdim_float32(output, dim) and grad_output.dtype == np.float32 and grad_output.shape == output.shape
-            and (output.size > output.shape[-1] or output.shape[-1] < kernels.LANES)):
-        # (one row of 16 or more goes through another kernel in PyTorch, not reproduced)
+            and (output.size > output.shape[-1] or output.shape[-1] < kernels.LANES or kernels.LANES == 8)):
+        # (on AVX512 one row of 16 or more goes through another kernel in PyTorch, not reproduced)
         return kernels.softmax_backward_lastdim(grad_output, output)
     dims = (dim,) if output.ndim else None   # a 0-d tensor: its one element
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dims, keepdims=True))
