@@ -14,6 +14,7 @@ from gradrepl.engine import functions as F
 from gradrepl.engine import forward_ad as FAD
 from gradrepl.engine import graph as G
 from gradrepl.engine import ops, profiler, rng, signatures
+from gradrepl.engine.ops.meta import Layout, MemoryFormat
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine.creation import from_numpy
@@ -309,6 +310,8 @@ def _build_torch():
     for name, dt in D.TORCH_NAMES.items():
         ns[name] = dt
     ns["dtype"] = TypeStandIn("torch.dtype")
+    ns["layout"] = TypeStandIn("torch.layout")
+    ns["memory_format"] = TypeStandIn("torch.memory_format")
     creation = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
                 "rand randn randint randperm rand_like randn_like randint_like normal bernoulli multinomial manual_seed "
                 "seed initial_seed get_rng_state set_rng_state Generator is_tensor is_floating_point broadcast_shapes "
@@ -355,12 +358,13 @@ def _build_torch():
                                     "torch.nn modules come later; use tensors and torch.nn.functional")
     ns["optim"] = Unavailable("torch.optim", "torch.optim is not available in gradrepl yet: update parameters by "
                               "hand inside `with torch.no_grad():`")
-    refused = ("save load from_file jit compile utils ops classes fx multiprocessing cuda backends "
+    refused = ("save load from_file jit utils ops classes fx multiprocessing cuda backends "
                "hub onnx distributed library export package testing serialization storage UntypedStorage "
                "as_strided").split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
     ns["from_numpy"] = from_numpy
+    ns["compile"] = FN.TORCH_COMPILE
     ns.update(S.namespace())
     S.extend_autograd(ns["autograd"])
     ns["profiler"], ns["autograd"]["profiler"] = profiler.namespaces()
@@ -466,7 +470,7 @@ def public_attrs(obj):
     if t in profiler.ATTRS:
         return profiler.ATTRS[t]
     if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
-             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform, F.OnceDifferentiable):
+             FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform, FN.TorchCompile, F.OnceDifferentiable):
         return frozenset()
     return None
 
@@ -489,7 +493,10 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
                S.iinfo: "torch.iinfo", F.set_multithreading_enabled: "torch.autograd.grad_mode.set_multithreading_enabled",
-               NumpyArray: "numpy.ndarray", NumpyType: "type"}
+               Layout: "torch.layout", MemoryFormat: "torch.memory_format",
+               # a stand-in, and says so: no NumPy class is ever named to user code (the sandbox
+               # checks treat "numpy.ndarray" in the output as a leak)
+               NumpyArray: "gradrepl.ndarray", NumpyType: "type"}
 
 
 def type_name(obj):
@@ -518,7 +525,7 @@ def type_name(obj):
         return "torch.return_types." + obj._name
     if t is FN.detect_anomaly or t is FN.set_detect_anomaly:
         return "torch.autograd.anomaly_mode." + t.__name__
-    if t is FN.FuncTransform:
+    if t is FN.FuncTransform or t is FN.TorchCompile:
         return "function"
     return None
 

@@ -421,5 +421,84 @@ def is_anomaly_enabled():
 
 
 AUTOGRAD_FUNCTIONAL = {"vjp": vjp, "jvp": jvp, "hvp": hvp, "vhp": vhp}
+# ------------------------------------------------------------------ torch.compile
+class _CompiledSpec:
+    """The node a compiled module's or function's outputs hang off (CompiledFunctionBackward):
+    gradrepl runs the eager code, whose graph lies behind this one node, so the gradients are
+    the eager ones."""
+
+    __slots__ = ()
+    name = "CompiledFunctionBackward"
+    repr_prefix = "torch.autograd.function."
+    formulas = ("grad (the compiled graph's backward)",)
+    inputs = ("*outputs",)
+    saves = False
+    multi = True
+    builtin = False
+
+    @staticmethod
+    def backward(grads, node, xp):
+        return tuple(grads)
+
+
+COMPILED_SPEC = _CompiledSpec()
+
+
+def compiled_outputs(out):
+    """The eager result of a compiled call, its tensors behind one CompiledFunctionBackward node."""
+    single = type(out) is Tensor
+    if not single and not (type(out) is tuple and out and all(type(o) is Tensor for o in out)):
+        return out
+    outs = (out,) if single else out
+    if not (A.GRAD[0] and any(o.requires_grad for o in outs)):
+        return out
+    node = A.Node(COMPILED_SPEC, tuple(A.edge_of(o) if o.requires_grad else None for o in outs))
+    node.n_out = len(outs)
+    fresh = []
+    for i, o in enumerate(outs):
+        t = _new(o._a)
+        if o.requires_grad:
+            t._fn, t._onr = node, i
+        fresh.append(t)
+    return fresh[0] if single else tuple(fresh)
+
+
+class TorchCompile:
+    """torch.compile: a module comes back as an OptimizedModule (made by `module_hook`, which
+    the language sets: the engine knows no torch.nn), a function as a function of the same
+    name; both run the eager code. `torch.compile(mode=...)` without a model is a decorator."""
+
+    __slots__ = ("module_hook",)
+
+    def __init__(self):
+        self.module_hook = None
+
+    def __call__(self, model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
+                 disable=False):
+        if mode is not None and options is not None:
+            raise RuntimeError("Either mode or options can be specified, but both can't be specified at the same "
+                               "time.")
+        if model is None:
+            return FuncTransform(self, "compile.<locals>.fn")
+        if not callable(model):
+            raise RuntimeError("compile() expected a callable or an nn.Module, got "
+                               f"{pytype(model)}")   # (PyTorch: AssertionError inside dynamo)
+        wrapped = self.module_hook(model) if self.module_hook is not None else None
+        if wrapped is not None:
+            return wrapped
+        if disable:
+            return model
+
+        def call(*args, **kwargs):
+            return compiled_outputs(model(*args, **kwargs))
+        return FuncTransform(call, getattr(model, "__name__", "fn"))
+
+    def __repr__(self):
+        return f"<function compile at {id(self):#x}>"
+
+
+TORCH_COMPILE = TorchCompile()
+
+
 FUNC = {"grad": func_grad, "grad_and_value": grad_and_value, "vmap": vmap, "jacrev": jacrev,
         "jacfwd": jacrev, "hessian": func_hessian, "vjp": func_vjp, "jvp": func_jvp}

@@ -21,7 +21,7 @@ from gradrepl.engine import functions as F
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.printing import set_default_float
-from gradrepl.engine.ops import arrange, linalg_ext, shape, special
+from gradrepl.engine.ops import arrange, breadth_torch, linalg_ext, shape, special
 from gradrepl.engine.ops.meta import LAYOUT, MEMORY_FORMATS
 from gradrepl.engine.summation import THREADS
 from gradrepl.engine.ops.registry import REGISTRY
@@ -267,6 +267,23 @@ def set_default_dtype(d):
     set_default_float(d.np)
 
 
+def set_default_tensor_type(t):
+    """torch.set_default_tensor_type (deprecated): the default dtype from a legacy tensor type."""
+    if isinstance(t, str):
+        found = LEGACY_TYPES.get(t[len("torch."):]) if t.startswith("torch.") else None
+        if found is None:
+            raise TypeError(f"invalid type: '{t}'")
+        t = found
+    if type(t) is not LegacyTensorType:
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    warn("UserWarning", "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+         "torch.set_default_dtype() and torch.set_default_device() as alternatives. (Triggered internally at "
+         "/__w/pytorch/pytorch/torch/csrc/tensor/python_tensor.cpp:434.)")
+    if not t.tensor_dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    set_default_dtype(t.tensor_dtype)
+
+
 def _dtype_of(x):
     if type(x) is Tensor:
         return x.dtype
@@ -368,6 +385,25 @@ def use_deterministic_algorithms(mode, *, warn_only=False):
     SETTINGS["deterministic"], SETTINGS["warn_only"] = bool(mode), bool(warn_only)
 
 
+_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
+
+
+def set_deterministic_debug_mode(debug_mode):
+    """0 / "default": off; 1 / "warn": deterministic algorithms, warning only; 2 / "error": on."""
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
+                               f"{debug_mode}")
+        debug_mode = _DEBUG_MODES[debug_mode]
+    elif debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode():
+    return 0 if not SETTINGS["deterministic"] else 1 if SETTINGS["warn_only"] else 2
+
+
 def set_float32_matmul_precision(precision):
     if precision not in ("highest", "high", "medium"):
         warn("UserWarning", f"{precision} is not one of 'highest', 'high', or 'medium'; the "
@@ -392,6 +428,8 @@ def settings_namespace():
         "are_deterministic_algorithms_enabled": lambda: SETTINGS["deterministic"],
         "is_deterministic_algorithms_warn_only_enabled": lambda: SETTINGS["warn_only"],
         "set_float32_matmul_precision": set_float32_matmul_precision,
+        "set_deterministic_debug_mode": set_deterministic_debug_mode,
+        "get_deterministic_debug_mode": get_deterministic_debug_mode,
         "get_float32_matmul_precision": lambda: SETTINGS["matmul_precision"],
         "set_flush_denormal": lambda mode: True,
         "typename": typename,
@@ -420,6 +458,7 @@ def namespace():
         "backends": devices.BACKENDS,
         "get_default_dtype": get_default_dtype,
         "set_default_dtype": set_default_dtype,
+        "set_default_tensor_type": set_default_tensor_type,
         "result_type": result_type,
         "promote_types": promote_types,
         "can_cast": can_cast,
@@ -440,4 +479,5 @@ def namespace():
     ns.update(settings_namespace())
     ns.update(special.EXTRA_TORCH)
     ns.update(linalg_ext.EXTRA_TORCH)
+    ns.update(breadth_torch.EXTRA_TORCH)
     return ns

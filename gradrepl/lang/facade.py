@@ -803,6 +803,7 @@ def torch_facade(api):
         return module(name, build=build)
 
     torch.entries["save"], torch.entries["load"] = _session_files()
+    api.TORCH["compile"].module_hook = lambda model: _library("nn").compiled.compile_module(model)
     torch.entries["nn"] = later("torch.nn", lambda: _library("nn").namespace())
     torch.entries["optim"] = later("torch.optim", lambda: _library("optim").namespace())
     def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True,

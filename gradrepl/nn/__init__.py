@@ -2,7 +2,7 @@
 
 `namespace()` is what the `torch.nn` facade shows user code.
 """
-from gradrepl.nn import (activation, containers, conv, dropout, functional, init, layers, loss, normalization, padding,
+from gradrepl.nn import (activation, compiled, containers, conv, dropout, functional, init, layers, loss, normalization, padding,
                          pooling, rnn, transformer, utils)
 from gradrepl.nn.module import Module, Parameter
 

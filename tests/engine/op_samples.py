@@ -852,6 +852,101 @@ SAMPLES.update({
                         x, g, mode="nearest", align_corners=False))],
 })
 
+
+# --- api1 ---
+SAMPLES.update({
+    "rsub": [S(R(2, 3), R(2, 3), call=lambda torch, x, y: torch.rsub(x, y)),
+             S(R(2, 3), R(3), call=lambda torch, x, y: torch.rsub(x, y, alpha=0.5)),
+             S(R(2, 3), call=lambda torch, x: torch.rsub(x, 1.5)),
+             S(R(2, 3), call=lambda torch, x: torch.rsub(x, 2, alpha=3)),
+             S(F32(2, 3), call=lambda torch, x: torch.rsub(x, 0.1, alpha=0.3)),
+             S(I([1, 2, 3]), call=lambda torch, x: torch.rsub(x, 5))],
+    "fill": [S(R(2, 3), call=lambda torch, x: torch.fill(x, 1.5)),
+             S(R(2, 3), R(), call=lambda torch, x, v: torch.fill(x, v)),
+             S(I([1, 2]), call=lambda torch, x: torch.fill(x, 2.7))],
+    "hamming_window": [S(call=lambda torch: torch.hamming_window(7)),
+                       S(call=lambda torch: torch.hamming_window(6, False, 0.6, 0.4, dtype=torch.float64)),
+                       S(call=lambda torch: torch.hamming_window(1))],
+    "hann_window": [S(call=lambda torch: torch.hann_window(9)), S(call=lambda torch: torch.hann_window(64)),
+                    S(call=lambda torch: torch.hann_window(10, periodic=False, dtype=torch.float64)),
+                    S(call=lambda torch: torch.hann_window(0))],
+    "blackman_window": [S(call=lambda torch: torch.blackman_window(12)),
+                        S(call=lambda torch: torch.blackman_window(5, False, dtype=torch.float64))],
+    "bartlett_window": [S(call=lambda torch: torch.bartlett_window(7)),
+                        S(call=lambda torch: torch.bartlett_window(8, False))],
+    "kaiser_window": [S(call=lambda torch: torch.kaiser_window(8)),
+                      S(call=lambda torch: torch.kaiser_window(6, False, 5.0, dtype=torch.float64))],
+    "nextafter": [S(R(2, 3), R(2, 3)), S(F32(2, 3), C(3), call=lambda torch, x, y: torch.nextafter(x, y))],
+    "unsafe_split": [S(R(4, 3), call=lambda torch, x: torch.unsafe_split(x, 3)[1]),
+                     S(R(2, 5), call=lambda torch, x: x.unsafe_split([2, 3], 1)[0])],
+    "unsafe_split_with_sizes": [S(R(5, 2), call=lambda torch, x: torch.unsafe_split_with_sizes(x, [1, 4])[1])],
+    "unsafe_chunk": [S(R(5, 2), call=lambda torch, x: torch.unsafe_chunk(x, 2)[0]),
+                     S(R(2, 6), call=lambda torch, x: x.unsafe_chunk(3, -1)[2])],
+    "bernoulli": [S(Pr(3, 4, grad=False), call=_seeded(lambda torch, p: p.bernoulli())),
+                  S(F32(2, 3), call=_seeded(lambda torch, x: x.bernoulli(0.4))),
+                  S(Pr(5), call=_seeded(lambda torch, p: p.bernoulli()))],
+    "mvlgamma": [S(P(2, 3), call=lambda torch, x: (x + 1).mvlgamma(3)),
+                 S(P(2, 3), call=lambda torch, x: torch.mvlgamma(x, 1))],
+    "polygamma": [S(P(2, 3), args=(1,)), S(P(2, 3), args=(2,)), S(P(4), args=(0,))],
+    "qr": [S(R(3, 3), call=lambda torch, x: x.detach().qr()[1].abs())],
+    "logdet": [S(C(3, 3), call=lambda torch, x: (x @ x.mT + torch.eye(3, dtype=x.dtype)).logdet())],
+    "slogdet": [S(C(3, 3), call=lambda torch, x: x.slogdet()[1])],
+    "pinverse": [S(C(3, 2), call=lambda torch, x: x.pinverse())],
+    "solve": [S(R(2, 2), R(2, 2), call=lambda torch, a, b: torch.solve(a, b))],
+    "lstsq": [S(R(2, 2), R(2, 2), call=lambda torch, a, b: a.lstsq(b))],
+    "eig": [S(R(2, 2), call=lambda torch, a: torch.eig(a))],
+    "symeig": [S(R(2, 2), call=lambda torch, a: a.symeig())],
+    "matrix_rank": [S(R(2, 2), call=lambda torch, a: torch.matrix_rank(a))],
+    "output_nr": [S(R(4), call=lambda torch, x: [x.output_nr, x.split(2)[1].output_nr, (x * 2).output_nr])],
+    "is_pinned": [S(R(2), call=lambda torch, x: x.is_pinned())],
+    "pin_memory": [S(R(2), call=lambda torch, x: x.pin_memory())],
+    "is_shared": [S(R(2), call=lambda torch, x: x.is_shared())],
+    "share_memory_": [S(R(2), call=lambda torch, x: x.share_memory_() is x)],
+    "nonzero_static": [S(I([0, 1, 0, 2]), call=lambda torch, x: torch.nonzero_static(x, size=4)),
+                       S(I([[0, 1], [3, 0]]), call=lambda torch, x: x.nonzero_static(size=1, fill_value=-5))],
+    "empty_strided": [S(call=lambda torch: list(torch.empty_strided((2, 3), (1, 2)).stride()))],
+    "empty_permuted": [S(call=lambda torch: list(torch.empty_permuted((2, 3, 4), (2, 0, 1)).stride()))],
+    "new_empty_strided": [S(R(2), call=lambda torch, x: list(x.new_empty_strided((2, 2), (1, 2)).stride()))],
+    "margin_ranking_loss": [S(R(4), R(4), C(4), call=lambda torch, a, b, t: torch.margin_ranking_loss(
+        a, b, t.sign(), 0.1, 1)), S(R(4), R(4), C(4), call=lambda torch, a, b, t: torch.margin_ranking_loss(
+            a, b, t.sign(), 0.0, 0))],
+    "hinge_embedding_loss": [S(R(2, 3), C(2, 3), call=lambda torch, x, t: torch.hinge_embedding_loss(
+        x, t.sign(), 1.0, 2))],
+    "torch_binary_cross_entropy_with_logits": [S(R(2, 3), Pr(2, 3, grad=False), call=lambda torch, x, t:
+                                                 torch.binary_cross_entropy_with_logits(x, t, None, None, 1))],
+    "constant_pad_nd": [S(R(2, 3), call=lambda torch, x: torch.constant_pad_nd(x, [1, 2], 0.5)),
+                        S(R(2, 3), call=lambda torch, x: torch.constant_pad_nd(x, (0, 1, 1, 0)))],
+    "rnn_tanh_cell": [S(R(2, 3), R(2, 4), U(4, 3), U(4, 4), R(4), R(4), call=lambda torch, *t: torch.rnn_tanh_cell(*t))],
+    "rnn_relu_cell": [S(R(2, 3), R(2, 4), U(4, 3), U(4, 4), call=lambda torch, *t: torch.rnn_relu_cell(*t))],
+    "gru_cell": [S(R(2, 3), R(2, 2), U(6, 3), U(6, 2), R(6), R(6), call=lambda torch, *t: torch.gru_cell(*t))],
+    "lstm_cell": [S(R(2, 3), R(2, 2), R(2, 2), U(8, 3), U(8, 2), R(8), R(8), call=lambda torch, x, h, c, *w:
+                    torch.lstm_cell(x, (h, c), *w)[1]),
+                  S(R(2, 3), R(2, 2), R(2, 2), U(8, 3), U(8, 2), call=lambda torch, x, h, c, *w:
+                    torch.lstm_cell(x, (h, c), *w)[0])],
+    "renorm": [S(R(3, 4), args=(2, 0, 1.5)), S(R(2, 3, 2), args=(1, 1, 2.0)), S(R(3, 2), args=(3, -1, 0.5)),
+               S(R(3, 3), call=lambda torch, x: torch.renorm(x * 0.1, 2, 0, 5.0))],
+    "poisson": [S(P(3, 4), call=_seeded(lambda torch, x: torch.poisson(x * 6))),
+                S(C(2, 5, kind="positive"), call=_seeded(lambda torch, x: torch.poisson(x * 20).float()))],
+    "geometric_": [S(C(2, 3), call=_seeded(lambda torch, x: x.clone().geometric_(0.3))),
+                   S(F32(4), call=_seeded(lambda torch, x: x.detach().clone().geometric_(0.8)))],
+    "dim_order": [S(R(2, 3, 4), call=lambda torch, x: list(x.permute(2, 0, 1).dim_order())),
+                  S(R(2, 1, 3), call=lambda torch, x: list(x.dim_order()))],
+    "is_set_to": [S(R(3), call=lambda torch, x: [x.is_set_to(x), x[:2].is_set_to(x), x.is_set_to(x.clone())])],
+    "is_maia": [S(R(2), call=lambda torch, x: x.is_maia)],
+    "grad_dtype": [S(R(2), call=lambda torch, x: str(x.grad_dtype))],
+    "gradient": [S(R(5), call=lambda torch, x: torch.gradient(x)[0]),
+                 S(R(3, 4), call=lambda torch, x: torch.gradient(x, spacing=[2.0, 0.5])[1]),
+                 S(R(3, 4), call=lambda torch, x: torch.gradient(x, dim=1, edge_order=2)[0]),
+                 S(R(5), call=lambda torch, x: torch.gradient(x, spacing=(torch.tensor(
+                     [0., 1., 3., 4., 7.], dtype=x.dtype),), edge_order=2)[0])],
+    "torch_batch_norm": [S(R(4, 3), R(3), R(3), call=lambda torch, x, w, b: torch.batch_norm(
+        x, w, b, torch.zeros(3, dtype=x.dtype), torch.ones(3, dtype=x.dtype), True, 0.1, 1e-5, False)),
+                         S(R(2, 3, 2), call=lambda torch, x: torch.batch_norm(
+        x, None, None, torch.zeros(3, dtype=x.dtype), torch.ones(3, dtype=x.dtype), False, 0.1, 1e-5, False))],
+    "frobenius_norm": [S(R(2, 3), call=lambda torch, x: torch.frobenius_norm(x, (0, 1))),
+                       S(R(2, 3, 2), call=lambda torch, x: torch.frobenius_norm(x, [2, 0], True))],
+})
+
 # PyTorch's backward kernels (aten::tanh_backward, ...): no torch.* name; they run under
 # create_graph=True, checked through their forward op's samples (the gradient's grad_fn and
 # next_functions, its values and the second derivatives).
@@ -978,6 +1073,10 @@ GAPS = {
         "prod:2": "MulBackward0(None, ViewBackward0) | PyTorch MulBackward0(None, MulBackward0)",
         "norm:0": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(None, MaskedFillBackward0)",
         "norm:2": "MulBackward0(DivBackward0, None) | PyTorch MulBackward0(MulBackward0, MaskedFillBackward0)",
+        **{f"renorm:{k}": "renorm_backward composed under create_graph: WhereBackward0(None, SubBackward0, None) | "
+           "PyTorch WhereBackward0(MulBackward0, None)" for k in range(3)},
+        **{f"frobenius_norm:{k}": "norm's create_graph rule: MulBackward0(DivBackward0, None) | PyTorch "
+           "MulBackward0(None, MaskedFillBackward0)" for k in range(2)},
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {

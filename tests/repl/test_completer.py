@@ -57,7 +57,7 @@ def complete(completer, text):
     # results of calls and subscripts known to be tensors
     ("x.sum().requ", ["requires_grad", "requires_grad_"]),
     ("torch.ones(3).bac", ["backward"]),
-    ("exp(x).grad_", ["grad_fn"]),
+    ("exp(x).grad_", ["grad_dtype", "grad_fn"]),
     ("F.relu(x).deta", ["detach", "detach_"]),
     ("x[0].is_l", ["is_leaf"]),
     ("y.grad[:, 1].ab", ["abs", "abs_", "absolute", "absolute_"]),

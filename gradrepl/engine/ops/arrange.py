@@ -761,7 +761,7 @@ addbmm, AddbmmBackward0 = _add_product(
      "batch1.transpose(1, 2).bmm(grad.unsqueeze(0).expand(b, n, p)) * alpha"))
 for _name, _fn, _rule in (("baddbmm", baddbmm, BaddbmmBackward0), ("addmv", addmv, AddmvBackward0),
                           ("addr", addr, AddrBackward0), ("addbmm", addbmm, AddbmmBackward0)):
-    declare(_name, _fn, rules=[_rule])
+    declare(_name, _fn, rules=[_rule], inplace=unary_inplace(_fn))
 
 
 def multi_dot(tensors):

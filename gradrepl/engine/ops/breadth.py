@@ -7,6 +7,7 @@ import numpy as np
 from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, result
+from gradrepl.engine.ops.inplace import binary_inplace
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.ops.special import SPECIAL, _i1, special_i1
 from gradrepl.engine.ops.sorting import returns
@@ -155,7 +156,7 @@ def _torch_ldexp(input, other, out=None):
     return ldexp(as_tensor(input), other)
 
 
-declare("ldexp", ldexp, rules=[LdexpBackward0], torch_forward=_torch_ldexp)
+declare("ldexp", ldexp, rules=[LdexpBackward0], torch_forward=_torch_ldexp, inplace=binary_inplace(ldexp))
 
 
 @rule("FrexpBackward0", ("self",), ("grad / exp2(exponent)",), saved=("exponent",))

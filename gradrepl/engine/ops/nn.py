@@ -13,7 +13,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels, mkl
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
-from gradrepl.engine.ops.inplace import inplace
+from gradrepl.engine.ops.inplace import inplace, unary_inplace
 from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, exp_kernel, leaky_relu
 from gradrepl.engine.summation import THREADS
 from gradrepl.engine.ops.linalg import mm_mat1_backward, mm_mat2_backward
@@ -62,7 +62,7 @@ def AddmmBackward0(grad, xp, node, mat1, mat2, self_shape, beta, alpha):
     return (g_self, g1, g2)
 
 
-@declare("addmm", rules=[AddmmBackward0])
+@declare("addmm", rules=[AddmmBackward0], inplace=unary_inplace(lambda self, *args, **kw: addmm(self, *args, **kw)))
 def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     a, b, c = mat1._a, mat2._a, self._a
     if a.ndim != 2:
@@ -464,12 +464,16 @@ def relu6(input, inplace=False):
 declare("hardtanh", hardtanh, method=False, function=False, functional=True, rules=[HardtanhBackward0])
 
 
+FUNCTIONAL_INPLACE = {}   # F.elu_ & co. by name (torch.selu_ / torch.celu_ are the same functions)
+
+
 def _functional_inplace(name, forward):
     """F.elu_(x) & co.: the activation written into its input, with the in-place checks (the
     node keeps the out-of-place name: EluBackward0 where PyTorch shows EluBackward1)."""
     def method(input, *args, **kwargs):
         return inplace(input, None, lambda s, _other: forward(s, *args, **kwargs))
     method.__name__ = name
+    FUNCTIONAL_INPLACE[name] = method
     declare(name, method, method=False, function=False, functional=True, rules=[])
 
 

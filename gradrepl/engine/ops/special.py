@@ -19,6 +19,7 @@ from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.rng import _fma32 as fma32
 from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.util import legacy_scalar
 
 _SQRT_PI = math.sqrt(math.pi)
 _LN2 = math.log(2.0)
@@ -474,7 +475,14 @@ def FloatPowerBackward(grad, xp, self, exponent):
     return (grad * exponent * self ** (exponent - 1),)
 
 
-@declare("float_power", rules=[FloatPowerBackward])
+def _check_float_power_(self, exponent):
+    if self.dtype is not D.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {legacy_scalar(self.dtype)} but the operation's "
+                           "result requires dtype Double")
+
+
+@declare("float_power", rules=[FloatPowerBackward],
+         inplace=binary_inplace(lambda self, exponent: float_power(self, exponent), check=_check_float_power_))
 def float_power(self, exponent):
     x = self._a.astype(np.float64)
     if type(exponent) is Tensor:
@@ -520,7 +528,7 @@ def SgnBackward0(grad, xp):
     return (grad * 0,)
 
 
-@declare("sgn", rules=[SgnBackward0])
+@declare("sgn", rules=[SgnBackward0], inplace=unary_inplace(lambda self: sgn(self)))
 def sgn(self):
     return result(np.sign(self._a), SgnBackward0, (self,))
 
@@ -590,10 +598,13 @@ def PolygammaBackward0(grad, xp, self, n):
 
 
 def _polygamma(n, input):
-    if n == 0:
-        return input.digamma()
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
     a = input._a
-    out = _polygamma64(n, a).astype(a.dtype if a.dtype.kind in "fV" else np.float32)
+    if n == 0:   # digamma's values, recorded as PolygammaBackward0
+        out = _new(a).digamma()._a
+    else:
+        out = _polygamma64(n, a).astype(a.dtype if a.dtype.kind in "fV" else np.float32)
     return result(out, PolygammaBackward0, (input,), (input,), n)
 
 
@@ -613,5 +624,5 @@ SPECIAL = {"expit": lambda input: input.sigmoid(), "erf": lambda input: input.er
            "logsumexp": lambda input, dim, keepdim=False: input.logsumexp(dim, keepdim),
            "softmax": lambda input, dim, dtype=None: input.softmax(dim),
            "log_softmax": lambda input, dim, dtype=None: input.log_softmax(dim),
-           "polygamma": _polygamma, "multigammaln": _mvlgamma, "ndtr": lambda input: (1 + (input / math.sqrt(2)).erf()) / 2}
-EXTRA_TORCH = {"polygamma": _polygamma, "mvlgamma": _mvlgamma, "true_divide": lambda input, other: input / other}
+           "polygamma": _polygamma, "multigammaln": lambda input, p: input.mvlgamma(p), "ndtr": lambda input: (1 + (input / math.sqrt(2)).erf()) / 2}
+EXTRA_TORCH = {"polygamma": _polygamma, "true_divide": lambda input, other: input / other}
