@@ -506,9 +506,9 @@ def type_name(obj):
     if name is not None:
         return name
     if t is NumpyFloat or t is NumpyInt or t is NumpyBool:
-        return "numpy." + type(obj._np).__name__
+        return "gradrepl." + type(obj._np).__name__
     if t is NumpyDType:
-        return f"numpy.dtypes.{np.dtype(obj.name).__class__.__name__}"
+        return f"gradrepl.dtypes.{np.dtype(obj.name).__class__.__name__}"
     if t is A.Node:
         return getattr(obj.spec, "repr_prefix", "") + obj.spec.name
     if isinstance(obj, F._GradMode):

