@@ -1,16 +1,20 @@
 """Record PyTorch's float32 bits for the element-wise kernels and dim ops gradrepl computes as
 PyTorch's CPU kernels do (engine/kernels.py, ops/*): tests/engine/test_float_bits.py
 regenerates the inputs (tests/engine/float_bits_cases.py) and compares SHA-256 digests of
-the outputs, and the values themselves for the small sizes. Writes tests/data/float_bits.json.
+the outputs, and the values themselves for the small sizes. Writes tests/data/float_bits.json
+(PyTorch's AVX512 kernels), or with --avx2 tests/data/float_bits_avx2.json (its AVX2 ones);
+the file notes the capability it was recorded with (engine/cpu.py).
 
-Run where torch 2.13.0 is installed, on an AVX512 machine with the thread count it
-records (results above 32768 elements depend on it):
-    /work/torchvenv/bin/python scripts/record_float_bits_golden.py
+Run where torch 2.13.0 is installed, on a machine whose CPU capability is the one recorded
+(ATEN_CPU_CAPABILITY=avx2 makes an AVX512 machine run the AVX2 kernels), with the thread
+count it records (results above 32768 elements depend on it):
+    /work/torchvenv/bin/python scripts/record_float_bits_golden.py [--avx2]
 """
 import hashlib
 import importlib.util
 import json
 import pathlib
+import sys
 
 import numpy as np
 import torch
@@ -42,11 +46,11 @@ def tensor(a, transposed):
     return t.t() if transposed else t
 
 
-def main():
-    assert torch.backends.cpu.get_cpu_capability() == "AVX512", "record on an AVX512 machine"
+def main(capability):
+    assert torch.backends.cpu.get_cpu_capability() == capability.upper(), f"record where PyTorch runs {capability}"
     F = torch.nn.functional
-    out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "unary": {}, "backward": {}, "backward_same_order": {},
-           "dim": {}}
+    out = {"torch": torch.__version__, "capability": capability, "threads": torch.get_num_threads(), "unary": {},
+           "backward": {}, "backward_same_order": {}, "dim": {}}
     for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
         for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
             x = tensor(dom(a) if dom is not None else a, tr)
@@ -66,10 +70,10 @@ def main():
             x = torch.from_numpy(C.dim_input(shape, 50 + j))
             for d in range(len(shape)):
                 out["dim"][f"{name}|{shape}|{d}"] = entry(fn(torch, x, d).numpy())
-    path = ROOT / "tests" / "data" / "float_bits.json"
+    path = ROOT / "tests" / "data" / ("float_bits.json" if capability == "avx512" else f"float_bits_{capability}.json")
     path.write_text(json.dumps(out) + "\n")
     print(f"-> {path} ({path.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":
-    main()
+    main("avx2" if "--avx2" in sys.argv[1:] else "avx512")

@@ -2,8 +2,10 @@
 element-wise ops whose vectorised body and scalar tail PyTorch computes differently (Sleef
 and libm, fused multiply-adds), their backward kernels, cumsum/cumprod (a double running
 value) and softmax/log_softmax over a dim that is not the last. Golden digests:
-tests/data/float_bits.json, recorded by scripts/record_float_bits_golden.py from the inputs
-of tests/engine/float_bits_cases.py."""
+tests/data/float_bits.json (PyTorch's AVX512 kernels) and float_bits_avx2.json (its AVX2
+ones), recorded by scripts/record_float_bits_golden.py from the inputs of
+tests/engine/float_bits_cases.py; every test runs against both, gradrepl emulating the
+capability each file was recorded with (engine/cpu.py)."""
 import hashlib
 import importlib.util
 import json
@@ -12,22 +14,27 @@ import pathlib
 import numpy as np
 import pytest
 
-from gradrepl.engine import kernels as K
+from gradrepl.engine import cpu, kernels as K
 from gradrepl.engine.tensor import _new
 
 HERE = pathlib.Path(__file__).resolve().parent
-DATA = json.loads((HERE.parent / "data" / "float_bits.json").read_text())
+DATASETS = {d["capability"]: d for d in (json.loads((HERE.parent / "data" / name).read_text())
+                                         for name in ("float_bits.json", "float_bits_avx2.json"))}
 _spec = importlib.util.spec_from_file_location("float_bits_cases", HERE / "float_bits_cases.py")
 C = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(C)
 
 
-
-
-@pytest.fixture(autouse=True)
-def recorded_threads(monkeypatch):
-    """Above 32768 elements the results depend on PyTorch's thread count: the recorded one."""
-    monkeypatch.setitem(K.THREADS, "n", DATA["threads"])
+@pytest.fixture
+def golden(request, monkeypatch):
+    """One golden file, gradrepl emulating the capability and the thread count it was recorded
+    with (above 32768 elements the results depend on PyTorch's thread count)."""
+    data = DATASETS[request.param]
+    before = cpu.capability()
+    cpu.set_capability(data["capability"])
+    monkeypatch.setitem(K.THREADS, "n", data["threads"])
+    yield data
+    cpu.set_capability(before)
 
 
 def canonical(a):
@@ -50,39 +57,45 @@ def tensor(a, transposed):
     return t.t() if transposed else t
 
 
+def per_capability(cases, gaps=None, reason=None):
+    """Each case once per golden file (the `golden` fixture's parameter), a strict xfail where
+    gaps[capability] names it."""
+    for cap in sorted(DATASETS):
+        for p in cases:
+            known = gaps is not None and p.id in gaps.get(cap, ())
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if known else []
+            yield pytest.param(cap, *p.values, id=f"{cap}|{p.id}", marks=marks)
+
+
 def _unary_cases():
     for i, (name, (dom, fn)) in enumerate(C.UNARY.items()):
         for key, a, tr in C.layouts(1000 * i, C.LIMITS.get(name)):
             yield pytest.param(name, dom, fn, a, tr, id=f"{name}|{key}")
 
 
-@pytest.mark.parametrize("name,dom,fn,a,tr", list(_unary_cases()))
-def test_forward(name, dom, fn, a, tr, torch):
+@pytest.mark.parametrize("golden,name,dom,fn,a,tr", list(per_capability(list(_unary_cases()))), indirect=["golden"])
+def test_forward(golden, name, dom, fn, a, tr, torch):
     x = tensor(dom(a) if dom is not None else a, tr)
     key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
-    check(fn(torch, torch.nn.functional, x)._a, DATA["unary"][key])
+    check(fn(torch, torch.nn.functional, x)._a, golden["unary"][key])
 
 
 # a transposed input with a row-major gradient: PyTorch's loop is all scalar, libm's mish
 # (and tanhf) called element by element; above kernels._LIBM_MAX elements gradrepl rounds
 # float64 values instead
-BACKWARD_GAPS = {"mish|T17x241", "mish|T331x303", "gelu_tanh|T17x241", "gelu_tanh|T331x303"}
+BACKWARD_GAPS = {cap: {"mish|T17x241", "mish|T331x303", "gelu_tanh|T17x241", "gelu_tanh|T331x303"}
+                 for cap in DATASETS}
 
 
-def _backward_cases():
-    for p in _unary_cases():
-        if p.values[0] in C.BACKWARD:
-            marks = [pytest.mark.xfail(strict=True, reason="libm element by element")] if p.id in BACKWARD_GAPS else []
-            yield pytest.param(*p.values, id=p.id, marks=marks)
-
-
-@pytest.mark.parametrize("name,dom,fn,a,tr", list(_backward_cases()))
-def test_backward(name, dom, fn, a, tr, torch):
+@pytest.mark.parametrize("golden,name,dom,fn,a,tr",
+                         list(per_capability([p for p in _unary_cases() if p.values[0] in C.BACKWARD], BACKWARD_GAPS,
+                                             "libm element by element")), indirect=["golden"])
+def test_backward(golden, name, dom, fn, a, tr, torch):
     x = tensor(dom(a) if dom is not None else a, tr).requires_grad_()
     g = _new(np.random.default_rng(7 + a.size).standard_normal(a.size).astype(np.float32))
     fn(torch, torch.nn.functional, x).backward(g.reshape(*x.shape))
     key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
-    check(x.grad._a, DATA["backward"][key])
+    check(x.grad._a, golden["backward"][key])
 
 
 def _same_order_cases():
@@ -91,46 +104,47 @@ def _same_order_cases():
             yield pytest.param(*p.values, id=p.id)
 
 
-@pytest.mark.parametrize("name,dom,fn,a,tr", list(_same_order_cases()))
-def test_backward_same_order(name, dom, fn, a, tr, torch):
+@pytest.mark.parametrize("golden,name,dom,fn,a,tr", list(per_capability(list(_same_order_cases()))), indirect=["golden"])
+def test_backward_same_order(golden, name, dom, fn, a, tr, torch):
     """A transposed input with a gradient laid out as it: the vectorised body runs."""
     x = tensor(dom(a) if dom is not None else a, tr).requires_grad_()
     fn(torch, torch.nn.functional, x).backward(tensor(C.same_order_grad(a), True))
-    check(x.grad._a, DATA["backward_same_order"][f"{name}|T{a.shape[1]}x{a.shape[0]}"])
+    check(x.grad._a, golden["backward_same_order"][f"{name}|T{a.shape[1]}x{a.shape[0]}"])
 
 
-# log_softmax's lanes computed alone (outside the vectors of 16) differ in a few elements:
-# not yet found which of their exp, sum or log PyTorch computes otherwise
-LOG_SOFTMAX_GAPS = {(7, 9), (16, 17), (4, 3, 5)}
+# log_softmax's lanes computed alone (outside the vectors) differ in a few elements: not yet
+# found which of their exp, sum or log PyTorch computes otherwise
+DIM_GAPS = {cap: {f"log_softmax|{shape}" for shape in [(7, 9), (16, 17), (4, 3, 5)]} for cap in DATASETS}
 
 
 def _dim_cases():
     for name in C.DIM:
         for j, shape in enumerate(C.DIM_SHAPES):
-            marks = [pytest.mark.xfail(strict=True, reason="log_softmax's lone lanes")] \
-                if name == "log_softmax" and shape in LOG_SOFTMAX_GAPS else []
-            yield pytest.param(name, j, shape, id=f"{name}|{shape}", marks=marks)
+            yield pytest.param(name, j, shape, id=f"{name}|{shape}")
 
 
-@pytest.mark.parametrize("name,j,shape", list(_dim_cases()))
-def test_dim_ops(name, j, shape, torch):
+@pytest.mark.parametrize("golden,name,j,shape", list(per_capability(list(_dim_cases()), DIM_GAPS, "log_softmax's lone lanes")),
+                         indirect=["golden"])
+def test_dim_ops(golden, name, j, shape, torch):
     x = _new(C.dim_input(shape, 50 + j))
     for d in range(len(shape)):
-        check(C.DIM[name](torch, x, d)._a, DATA["dim"][f"{name}|{shape}|{d}"])
+        check(C.DIM[name](torch, x, d)._a, golden["dim"][f"{name}|{shape}|{d}"])
 
 
-def test_threads_split_the_tail():
+@pytest.mark.parametrize("golden", ["avx512"], indirect=True)
+def test_threads_split_the_tail(golden):
     """Above GRAIN_SIZE elements each thread's part has its own scalar tail: with one thread
-    the 100003 sigmoids differ from the recorded two-thread ones (so the split is exercised)."""
+    the 100003 sigmoids differ from the recorded two-thread ones (so the split is exercised;
+    AVX2's shorter tails give these inputs the same sigmoids either way)."""
     a = C.layouts(1000 * list(C.UNARY).index("sigmoid"))
     x = next(arr for key, arr, tr in a if key == "100003")
-    want = DATA["unary"]["sigmoid|100003"]["sha256"]
+    want = golden["unary"]["sigmoid|100003"]["sha256"]
     K.THREADS["n"] = 1
     one = hashlib.sha256(np.ascontiguousarray(K.sigmoid(x)).tobytes()).hexdigest()
-    K.THREADS["n"] = DATA["threads"]
+    K.THREADS["n"] = golden["threads"]
     two = hashlib.sha256(np.ascontiguousarray(K.sigmoid(x)).tobytes()).hexdigest()
     assert two == want
-    if DATA["threads"] > 1:
+    if golden["threads"] > 1:
         assert one != want
 
 
