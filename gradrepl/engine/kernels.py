@@ -380,6 +380,16 @@ def softmax_backward_lastdim(grad, out):
     return ((g - s[:, None]) * y).reshape(out.shape)
 
 
+def softmax_backward_dim(grad, out, dim):
+    """grad of softmax over a dim that is not the last (_vec_softmax_backward): (grad - s) *
+    out, s = sum(grad * out) over the dim accumulated in order with fused multiply-adds."""
+    g, y = np.moveaxis(grad, dim, 0), np.moveaxis(out, dim, 0)
+    s = np.zeros(y.shape[1:], f32)
+    for i in range(y.shape[0]):
+        s = fma32(g[i], y[i], s)
+    return np.moveaxis((g - s) * y, 0, dim)
+
+
 def log_softmax_backward_lastdim(grad, out):
     """grad of log_softmax over the last dim: grad - exp(out) * sum(grad), the product and
     the difference fused into one multiply-add as GCC compiles PyTorch's kernel."""

@@ -512,6 +512,9 @@ def _softmax_bw(grad_output, output, dim):
             and (output.size > output.shape[-1] or output.shape[-1] < kernels.LANES or kernels.LANES == 8)):
         # (on AVX512 one row of 16 or more goes through another kernel in PyTorch, not reproduced)
         return kernels.softmax_backward_lastdim(grad_output, output)
+    if output.dtype == grad_output.dtype == np.float32 and output.ndim > 1 and output.size \
+            and grad_output.shape == output.shape and dim % output.ndim != output.ndim - 1:
+        return kernels.softmax_backward_dim(grad_output, output, dim % output.ndim)
     dims = (dim,) if output.ndim else None   # a 0-d tensor: its one element
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dims, keepdims=True))
 
