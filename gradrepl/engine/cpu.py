@@ -37,14 +37,21 @@ def detect():
 
 
 CAPABILITY = [detect()]
+_FOLLOWERS = []     # modules keeping a value derived from the capability (kernels.LANES)
 
 
 def capability():
     return CAPABILITY[0]
 
 
+def follow(update):
+    """Call update(name) now and whenever the capability changes."""
+    _FOLLOWERS.append(update)
+    update(CAPABILITY[0])
+
+
 def set_capability(name):
     """Emulate another capability's kernels from now on (tests, and golden recorders)."""
-    from gradrepl.engine import kernels
     CAPABILITY[0] = name
-    kernels.LANES = LANES[name]
+    for update in _FOLLOWERS:
+        update(name)

@@ -24,7 +24,15 @@ from gradrepl.engine.rounding import fma32
 from gradrepl.engine.summation import THREADS
 
 f32 = np.float32
-LANES = cpu.LANES[cpu.capability()]      # Vectorized<float>'s lanes (cpu.set_capability changes it)
+LANES = 16      # Vectorized<float>'s lanes: set from the CPU capability just below
+
+
+def _set_lanes(name):
+    global LANES
+    LANES = cpu.LANES[name]
+
+
+cpu.follow(_set_lanes)
 GRAIN = 32768   # at::internal::GRAIN_SIZE
 
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
