@@ -335,10 +335,11 @@ def rowwise_moments(x):
     return m1, m2 / f32(cols)
 
 
-def row_sums(e):
+def row_sums(e, tail=None):
     """Each row of a 2-D float32 array summed as vec::reduce_all(+) does: rows narrower than
     one vector left to right; wider ones in LANES lane sums (a partial last vector adds into
-    its first lanes), then the lanes folded in halves (on AVX512 8, 4, 2, 1)."""
+    its first lanes: tail(those lanes, its first column) computes them instead where given),
+    then the lanes folded in halves (on AVX512 8, 4, 2, 1)."""
     cols = e.shape[1]
     if cols < LANES:
         acc = e[:, 0].copy()
@@ -350,7 +351,9 @@ def row_sums(e):
     while k + LANES <= cols:
         acc += e[:, k:k + LANES]
         k += LANES
-    if k < cols:
+    if k < cols and tail is not None:
+        acc[:, :cols - k] = tail(acc[:, :cols - k], k)
+    elif k < cols:
         acc[:, :cols - k] += e[:, k:]
     half = LANES // 2
     while half > 1:
@@ -382,9 +385,12 @@ def log_softmax_lastdim(x):
 
 
 def softmax_backward_lastdim(grad, out):
-    """grad of softmax over the last dim: (grad - sum(grad * out)) * out."""
+    """grad of softmax over the last dim: (grad - sum(grad * out)) * out. On AVX2 one row of
+    more than a vector is summed by vec::map2_reduce_all, whose partial last vector's products
+    GCC fuses into the lane sums."""
     g, y = _rows(grad), _rows(out)
-    s = row_sums(g * y)
+    fused = LANES == 8 and g.shape[0] == 1
+    s = row_sums(g * y, (lambda acc, k: fma32(g[:, k:], y[:, k:], acc)) if fused else None)
     return ((g - s[:, None]) * y).reshape(out.shape)
 
 
