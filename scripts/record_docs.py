@@ -21,6 +21,7 @@ TABLE = ROOT / "gradrepl" / "lang" / "docs.json"
 
 _TORCH_SIDE = r'''
 import inspect, json, re, sys, torch
+import torch.nn.utils.prune  # a submodule torch.nn.utils does not import
 MATH = {r"\geq": "≥", r"\leq": "≤", r"\neq": "≠", r"\times": "×", r"\cdot": "·", r"\ge": "≥",
         r"\le": "≤", r"\ne": "≠"}
 def clean(text):

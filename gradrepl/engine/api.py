@@ -339,6 +339,11 @@ def _build_torch():
         "enable_grad": F.enable_grad,
         "set_grad_enabled": F.set_grad_enabled,
         "set_detect_anomaly": lambda mode, check_nan=True: None,
+        "inference_mode": F.inference_mode,
+        "variable": F.variable,
+        "set_multithreading_enabled": F.set_multithreading_enabled,
+        "is_multithreading_enabled": F.is_multithreading_enabled,
+        "is_view_replay_enabled": F.is_view_replay_enabled,
         "forward_ad": dict(FAD.FORWARD_AD_NS),
         "graph": dict(G.GRAPH_NS),
     }
@@ -426,7 +431,7 @@ def public_attrs(obj):
         return CTX_ATTRS
     if t in FAD.CONTEXT_TYPES or t in G.CONTEXT_TYPES:
         return frozenset()
-    if isinstance(obj, F._GradMode):
+    if isinstance(obj, F._GradMode) or t is F.set_multithreading_enabled:
         return GRADMODE_ATTRS
     if t is Device:
         return DEVICE_ATTRS
@@ -471,7 +476,7 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                A.RemovableHandle: "torch.utils.hooks.RemovableHandle", MaxReturn: "torch.return_types.max",
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
-               S.iinfo: "torch.iinfo",
+               S.iinfo: "torch.iinfo", F.set_multithreading_enabled: "torch.autograd.grad_mode.set_multithreading_enabled",
                # a stand-in, and says so: no NumPy class is ever named to user code
                NumpyArray: "gradrepl.ndarray", NumpyDType: "gradrepl.ndarray_dtype",
                NumpyFloat: "gradrepl.ndarray_float", NumpyInt: "gradrepl.ndarray_int"}

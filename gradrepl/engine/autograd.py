@@ -60,43 +60,72 @@ class Packed:
     """A saved value given to a saved_tensors_hooks pack hook: backward reads it through the
     unpack hook (once per read, as PyTorch's SavedVariable does)."""
 
-    __slots__ = ("value", "unpack", "_ver")
+    __slots__ = ("value", "unpack", "_ver", "group")
     _fn = None
     _onr = 0
 
-    def __init__(self, value, unpack, version):
+    def __init__(self, value, unpack, version, group=None):
         self.value = value
         self.unpack = unpack
         self._ver = version      # the saved tensor's version counter: in-place checks still apply
+        self.group = group       # the node's other packed values, unpacked together (PackGroup)
 
     @property
     def dtype(self):
-        return dtypes.of(self._a)
+        return dtypes.of(self.unpack(self.value)._a)
 
     def tensor(self):
-        return self.unpack(self.value)
+        return self.unpack(self.value) if self.group is None else self.group.take(self)
 
     @property
     def _a(self):
-        return self.unpack(self.value)._a
+        return self.tensor()._a
+
+
+class PackGroup:
+    """A node's packed values: a backward reads them in the node's order of parameters, but
+    PyTorch's generated node unpacks them all at once in its own order (see pack_saved); the
+    first read unpacks every member in that order and each read takes its own."""
+
+    __slots__ = ("members", "ready")
+
+    def __init__(self):
+        self.members = []
+        self.ready = None
+
+    def take(self, packed):
+        if self.ready is None:
+            self.ready = {id(m): m.unpack(m.value) for m in self.members}
+        t = self.ready.pop(id(packed))
+        if not self.ready:
+            self.ready = None
+        return t
 
 
 def pack_saved(node, output=None, needed_by=None):
     """Run the innermost pack hook on each tensor node saves (as PyTorch: not on a value no
-    gradient that runs reads; the node's own output is given as the output tensor)."""
+    gradient that runs reads; the node's own output is given as the output tensor), in the
+    order of PyTorch's generated nodes: the saved inputs by name, then the outputs."""
     pack, unpack = SAVED_HOOKS[-1]
-    out = []
+    saved = node.saved
+    names = getattr(node.spec, "saved_names", None)
+    order = range(len(saved))
+    if names is not None and len(names) == len(saved) > 1:
+        order = sorted(order, key=lambda k: (type(saved[k]) is SavedOutput, names[k]))
+    out = list(saved)
+    group = PackGroup()
     hooks = SAVED_HOOKS[:]
     SAVED_HOOKS.clear()      # what the pack hook itself computes saves nothing through it
     try:
-        for k, s in enumerate(node.saved):
+        for k in order:
+            s = saved[k]
             if getattr(s, "_a", None) is None or (needed_by is not None and
                                                   not any(node.edges[i] is not None for i in needed_by[k])) \
                     or (node.versions and node.versions[k] is None):
-                out.append(s)
                 continue
             t = output if type(s) is SavedOutput and output is not None else s
-            out.append(Packed(pack(t), unpack, s._ver))
+            out[k] = Packed(pack(t), unpack, s._ver, group)
+            group.members.append(out[k])
     finally:
         SAVED_HOOKS[:] = hooks
     node.saved = tuple(out)

@@ -248,9 +248,30 @@ def _only(func, args, nums):
     return partial
 
 
+def _on_leaves(func, args, nums):
+    """func as a function of the tensors of args[n] for n in nums (pytrees: dicts, lists and
+    tuples of tensors, as torch.func takes a model's parameters), with those tensors."""
+    chosen = [args[n] for n in nums]
+
+    def flat(*leaves):
+        full = list(args)
+        for n, a in zip(nums, _rebuild(chosen, iter(leaves))):
+            full[n] = a
+        return func(*full)
+    return flat, tuple(_leaves(chosen)), chosen
+
+
 def jacrev(func, argnums=0, *, has_aux=False):
     def call(*args):
-        nested = _tracked(args)     # inside another transform (hessian = jacobian of jacobian)
+        nested = _tracked(_leaves(list(args)))     # inside another transform (hessian = jacobian of jacobian)
+        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        if any(type(args[n]) is not Tensor for n in nums):
+            flat, leaves, chosen = _on_leaves(func, args, nums)
+            jac = jacobian(flat, leaves, create_graph=nested)
+            pick = (lambda shaped: shaped[0]) if isinstance(argnums, int) else tuple
+            if jac and type(jac[0]) is tuple:     # one Jacobian per output
+                return tuple(pick(_rebuild(chosen, iter(j))) for j in jac)
+            return pick(_rebuild(chosen, iter(jac)))
         if isinstance(argnums, int):
             return jacobian(lambda x: func(*args[:argnums], x, *args[argnums + 1:]), args[argnums],
                             create_graph=nested)
@@ -277,7 +298,14 @@ def _call_with_aux(func, xs, has_aux):
 
 
 def func_vjp(func, *primals, has_aux=False):
-    """torch.func.vjp: (func(*primals), vjp_fn); vjp_fn(cotangents) gives one gradient per primal."""
+    """torch.func.vjp: (func(*primals), vjp_fn); vjp_fn(cotangents) gives one gradient per primal
+    (a pytree primal, such as a dict of parameters, gets gradients of its structure)."""
+    if any(type(p) is not Tensor for p in primals):
+        flat, leaves, chosen = _on_leaves(func, primals, range(len(primals)))
+        res = func_vjp(flat, *leaves, has_aux=has_aux)
+        inner = res[1]
+        fn = FuncTransform(lambda *cts: tuple(_rebuild(chosen, iter(inner(*cts)))), "vjp.<locals>.wrapper")
+        return (res[0], fn, *res[2:])
     outer, xs = _func_inputs(primals)
     out, aux, outs = _call_with_aux(func, xs, has_aux)
 
@@ -303,6 +331,9 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
                            f"structure. For example, if primals is a tuple of 3 tensors, tangents also must be. "
                            f"Got primals with structure {len(primals)} and tangents with structure {len(tangents)}")
+    if any(type(p) is not Tensor for p in primals):      # pytrees: the tangents have the primals' structure
+        flat, leaves, _ = _on_leaves(func, tuple(primals), range(len(primals)))
+        return func_jvp(flat, leaves, tuple(_leaves(list(tangents))), strict=strict, has_aux=has_aux)
     outer, xs = _func_inputs(tuple(primals))
     out, aux, outs = _call_with_aux(func, xs, has_aux)
     with enable_grad():

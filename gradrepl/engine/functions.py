@@ -227,6 +227,48 @@ def Variable(data, requires_grad=False, volatile=False):
     return t
 
 
+def variable(*args, **kwargs):
+    """torch.autograd.variable: removed; PyTorch raises at any call."""
+    raise RuntimeError("torch.autograd.variable(...) is deprecated, use torch.tensor(...) instead")
+
+
+MULTITHREADING = [True]   # torch.autograd.set_multithreading_enabled (gradrepl's backward is one thread anyway)
+
+
+def is_multithreading_enabled():
+    return MULTITHREADING[0]
+
+
+def is_view_replay_enabled():
+    """False: PyTorch replays views only under torch.autograd._force_original_view_tracking."""
+    return False
+
+
+class set_multithreading_enabled:
+    """torch.autograd.set_multithreading_enabled(mode): takes effect at once, and as a
+    context restores the mode it found on exit."""
+
+    __slots__ = ("mode", "prev")
+
+    def __init__(self, mode):
+        self.mode = bool(mode)
+        self.prev = MULTITHREADING[0]
+        MULTITHREADING[0] = self.mode
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        MULTITHREADING[0] = self.prev
+        return False
+
+    def clone(self):
+        return set_multithreading_enabled(self.mode)
+
+    def __repr__(self):
+        return f"<torch.autograd.grad_mode.set_multithreading_enabled object at {id(self):#x}>"
+
+
 def _is_float(t):
     return t._a.dtype.kind in "fV"
 

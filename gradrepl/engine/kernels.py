@@ -831,7 +831,8 @@ def _libm():
                 lib = ctypes.CDLL("libm.so.6")
             except OSError:
                 lib = ctypes.CDLL(None)     # the process's own libm symbols
-            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f"):
+            for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f",
+                         "acosf", "cosf", "sinf"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib

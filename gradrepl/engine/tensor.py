@@ -46,6 +46,9 @@ def tangent_of(t):
     return None
 
 
+_SCALAR_WARNED = [False]   # float(t) of a tensor that requires grad has warned
+
+
 class Tensor:
     __slots__ = ("_a", "_rg", "_fn", "_onr", "_grad", "_ver", "_acc", "_hooks", "_retains", "_base",
                  "_vidx", "__weakref__")
@@ -290,6 +293,10 @@ class Tensor:
     def __float__(self):
         if self._a.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if not _SCALAR_WARNED[0] and self.requires_grad:   # PyTorch's TORCH_WARN_ONCE: once a process
+            _SCALAR_WARNED[0] = True
+            warn("UserWarning", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                 "behavior.\nConsider using tensor.detach() first.")
         return float(self._a.reshape(()).item())
 
     def __int__(self):

@@ -247,7 +247,7 @@ class Access:
         if is_user_class(obj):
             return self.get_class(obj, name)
         if isinstance(obj, type):
-            if name in obj.__dict__.get("gradrepl_class_public", ()):   # nn.Transformer's static methods
+            if name in getattr(obj, "gradrepl_class_public", ()):   # nn.Transformer's static methods, prune's apply
                 return self.outward(getattr(obj, name), f"{obj.__name__}.{name}")
             raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         if isinstance(obj, BaseException):
@@ -301,6 +301,8 @@ class Access:
 
     def get_class(self, cls, name):
         owner = owner_of(cls, name)
+        if owner is not None and USER not in owner.__dict__ and name in owner.__dict__.get("gradrepl_class_public", ()):
+            return self.outward(getattr(cls, name), f"{cls.__name__}.{name}")   # prune's Method.apply
         if owner is None or USER not in owner.__dict__ or name.startswith("_"):
             raise AttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
         return class_attr(cls, owner, name)
@@ -550,7 +552,7 @@ def type_of(obj, api, pytypes, tensor_type):
     name = api.type_name(obj)
     if name:
         return standin(name)
-    if is_user_instance(obj):
+    if is_user_instance(obj) or isinstance(obj, Random):
         return t
     if t is legacy_function:
         return obj.cls
@@ -593,7 +595,7 @@ def isinstance_of(obj, spec, api, tensor_type):
     library = _sandbox()
     if spec in EXCEPTIONS or (library is not None and library.is_library_class(spec)):
         return isinstance(obj, spec)
-    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec)):
+    if isinstance(spec, type) and (is_user_class(spec) or is_subclassable(spec) or issubclass(spec, Random)):
         return isinstance(obj, spec)
     raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
@@ -673,41 +675,75 @@ _RANDOM_PLAIN = ("seed", "random", "uniform", "randint", "randrange", "choice", 
 
 
 def random_facade(budget=None):
-    """`import random`: CPython's numbers (a private random.Random, never handed out)."""
+    """`import random`: CPython's numbers. The module's functions are the methods of a
+    hidden instance of random.Random, as in CPython; `random.Random(x)` makes another."""
     return module("random", build=lambda: _random_entries(budget))
 
 
-def _random_entries(budget):
-    import random
-    rng = random.Random()
+def _check_items(n):
+    if isinstance(n, int) and n > LIMITS.max_items:
+        raise items_exceeded(n)
 
-    def check(n):
-        if isinstance(n, int) and n > LIMITS.max_items:
-            raise items_exceeded(n)
 
-    def shuffle(x):
-        if budget is not None and hasattr(x, "__len__"):
-            budget.charge(len(x) // 4 + 1)
-        return rng.shuffle(x)
+class Random:
+    """random.Random(x=None): a generator of its own drawing CPython's numbers (a private
+    host random.Random inside, never handed out). Each session makes a subclass carrying
+    its budget (`_random_entries`)."""
 
-    def sample(population, k, *, counts=None):
-        check(k)
-        return rng.sample(population, k, counts=counts)
+    __slots__ = ("generator",)
+    budget = None
+    gradrepl_public = frozenset(_RANDOM_PLAIN + ("shuffle", "sample", "choices", "getrandbits", "getstate",
+                                                 "setstate"))
 
-    def choices(population, weights=None, *, cum_weights=None, k=1):
-        check(k)
-        return rng.choices(population, weights, cum_weights=cum_weights, k=k)
+    def __init__(self, x=None):
+        import random
+        self.generator = random.Random(x)
 
-    def getrandbits(k):
+    def shuffle(self, x):
+        if self.budget is not None and hasattr(x, "__len__"):
+            self.budget.charge(len(x) // 4 + 1)
+        return self.generator.shuffle(x)
+
+    def sample(self, population, k, *, counts=None):
+        _check_items(k)
+        return self.generator.sample(population, k, counts=counts)
+
+    def choices(self, population, weights=None, *, cum_weights=None, k=1):
+        _check_items(k)
+        return self.generator.choices(population, weights, cum_weights=cum_weights, k=k)
+
+    def getrandbits(self, k):
         if isinstance(k, int) and k > LIMITS.max_int_bits:
             raise bits_exceeded(k)
-        return rng.getrandbits(k)
+        return self.generator.getrandbits(k)
 
+    def getstate(self):
+        return self.generator.getstate()
+
+    def setstate(self, state):
+        return self.generator.setstate(state)
+
+
+def _delegate(name):
+    def call(self, *args, **kwargs):
+        return getattr(self.generator, name)(*args, **kwargs)
+    call.__name__ = name
+    call.__qualname__ = "Random." + name
+    return call
+
+
+for _name in _RANDOM_PLAIN:
+    setattr(Random, _name, _delegate(_name))
+Random.__module__ = "random"
+
+
+def _random_entries(budget):
+    cls = type("Random", (Random,), {"__slots__": (), "budget": budget, "__module__": "random",
+                                     "__qualname__": "Random"})
+    rng = cls()
     entries = {name: builtin_function_or_method(getattr(rng, name), f"random.{name}")
-               for name in _RANDOM_PLAIN}
-    for fn in (shuffle, sample, choices, getrandbits):
-        fn.__name__ = fn.__qualname__ = fn.__name__
-        entries[fn.__name__] = builtin_function_or_method(fn, f"random.{fn.__name__}")
+               for name in _RANDOM_PLAIN + ("shuffle", "sample", "choices", "getrandbits", "getstate", "setstate")}
+    entries["Random"] = cls
     return entries
 
 

@@ -88,6 +88,7 @@ IMPORTS = {
     "torch.nn.init": ("torch", "nn", "init"),
     "torch.nn.utils": ("torch", "nn", "utils"),
     "torch.nn.utils.parametrize": ("torch", "nn", "utils", "parametrize"),
+    "torch.nn.utils.prune": ("torch", "nn", "utils", "prune"),
     "torch.optim": ("torch", "optim"),
     "torch.optim.lr_scheduler": ("torch", "optim", "lr_scheduler"),
     "torch.utils": ("torch", "utils"),

@@ -3,7 +3,7 @@
 import math
 
 from gradrepl.nn import backend as B
-from gradrepl.nn import parametrize
+from gradrepl.nn import parametrize, prune
 
 
 def _tensors(parameters):
@@ -127,4 +127,5 @@ def stack_module_state(models):
 def namespace():
     return {"clip_grad_norm_": clip_grad_norm_, "clip_grad_value_": clip_grad_value_,
             "get_total_norm": get_total_norm, "clip_grads_with_norm_": clip_grads_with_norm_,
-            "parameters_to_vector": parameters_to_vector, "parametrize": parametrize.namespace()}
+            "parameters_to_vector": parameters_to_vector, "parametrize": parametrize.namespace(),
+            "prune": prune.namespace()}

@@ -104,3 +104,23 @@ def test_deprecation_and_mode_warnings_as_pytorch(tmp_path):
             "instead.") in err
     assert "rather than tensor.new_tensor(sourceTensor)." in err
     assert "prog.py:8: UserWarning: size_average and reduce args will be deprecated, please use reduction='none'" in err
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_once_as_pytorch(tmp_path):
+    p = _run(tmp_path, "import torch\nx = torch.tensor([0.5, 1.5], requires_grad=True)\nprint(x[0].item(), int(x[1]))\n"
+                       "print(float(x[0].detach()))\nprint(float(x[0]))\nprint(float(x.sum()))\n")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "0.5 1\n0.5\n0.5\n2.0\n"
+    warning = ("UserWarning: Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+               "behavior.\nConsider using tensor.detach() first.")
+    assert p.stderr.count(warning) == 1 and "prog.py:5:" in p.stderr, p.stderr
+
+
+def test_affine_grid_and_grid_sample_warn_without_align_corners_as_pytorch(tmp_path):
+    p = _run(tmp_path, "import torch\nimport torch.nn.functional as F\ntheta = torch.eye(2, 3).unsqueeze(0)\n"
+                       "g = F.affine_grid(theta, (1, 1, 2, 2))\ny = F.grid_sample(torch.ones(1, 1, 2, 2), g)\n"
+                       "print(y.sum())\n")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "tensor(4.)\n"
+    assert p.stderr.count("UserWarning: Default grid_sample and affine_grid behavior has changed to "
+                          "align_corners=False since 1.3.0.") == 2, p.stderr

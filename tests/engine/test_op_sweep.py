@@ -160,7 +160,7 @@ def test_gradients_match_pytorch_and_finite_differences(sid, sample):
     if "grad_error" in gold:
         with pytest.raises(RuntimeError) as info:
             autograd_grad(_loss(out), wrt, allow_unused=True)
-        assert f"RuntimeError: {info.value}".startswith(gold["grad_error"])
+        assert f"{type(info.value).__name__}: {info.value}".startswith(gold["grad_error"])   # or a subclass
         return
     grads = autograd_grad(_loss(out), wrt, allow_unused=True)
     dtype = wrt[0].dtype.name

@@ -246,6 +246,24 @@ def test_random_draws_cpythons_numbers():
     assert out == f"{want!r}\n{xs}\n"
 
 
+def test_random_Random_instances_draw_cpythons_numbers_on_their_own():
+    import random
+    g = random.Random(42)
+    xs = list(range(10))
+    g.shuffle(xs)
+    want = [xs, g.choices([1, 2, 3], k=4), g.sample(range(100), 3), g.gauss(0, 1), g.getrandbits(40)]
+    out, r = run("import random\ng = random.Random(42)\nrandom.seed(0)\nxs = list(range(10))\ng.shuffle(xs)\n"
+                 "print(repr([xs, g.choices([1, 2, 3], k=4), g.sample(range(100), 3), g.gauss(0, 1), "
+                 "g.getrandbits(40)]))\nprint(isinstance(g, random.Random), type(g), random.Random)\n"
+                 "s = g.getstate()\na = g.random()\ng.setstate(s)\nprint(a == g.random())\n")
+    assert r.ok, r.errors
+    assert out == f"{want!r}\nTrue <class 'random.Random'> <class 'random.Random'>\nTrue\n"
+    out, r = run("import random\ng = random.Random(1)\ng.generator\n")
+    assert not r.ok and "'Random' object has no attribute 'generator'" in str(r.errors)
+    out, r = run("import random\nrandom.Random(1).sample(range(10 ** 9), 10 ** 8)\n")
+    assert not r.ok and "BudgetExceeded" in str(r.errors)
+
+
 def test_each_session_has_its_own_random_state():
     from gradrepl.lang import Session, run_source
     a, b = [], []

@@ -978,10 +978,12 @@ def RoundBackward1(grad, xp):
     return (xp.zeros_like(grad),)
 
 
-def round(self, decimals=0):
+def round(self, decimals=None):
     if decimals:
         return unary(self, lambda a: np.round(a, decimals), RoundBackward1)
-    return unary(self, _rounding(np.round, "round"), RoundBackward0, float_only=False)
+    # round(x, decimals=0) is the decimals overload: RoundBackward1
+    return unary(self, _rounding(np.round, "round"), RoundBackward0 if decimals is None else RoundBackward1,
+                 float_only=False)
 
 
 declare("round", round, rules=[RoundBackward0, RoundBackward1], inplace=unary_inplace(round))

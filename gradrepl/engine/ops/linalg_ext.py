@@ -17,6 +17,8 @@ class LinAlgError(RuntimeError):
     """torch.linalg.LinAlgError (PyTorch's own class is a RuntimeError)."""
 
 
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"   # torch._C._LinAlgError, as errors print it
+
 def _square(a, name):
     if a.ndim < 2:
         raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
@@ -304,6 +306,25 @@ def eigvalsh(A, UPLO="L"):
     return _new(np.linalg.eigvalsh(A._a, UPLO=UPLO).astype(A._a.dtype))
 
 
+@rule("LinalgCholeskyExBackward0", ("self",), ("sym(L^-H (L^H gL).tril() with halved diagonal L^-1)",),
+      saved=("result",), ctx=("upper",))
+def LinalgCholeskyExBackward0(grad, xp, result, upper):
+    # PyTorch's cholesky_backward: phi = L^H gL, lower triangle, diagonal halved; gA = L^-H phi L^-1, symmetrized
+    L, gL = (_mT(xp, result), _mT(xp, grad)) if upper else (result, grad)
+    phi = xp.matmul(_mT(xp, L), gL)
+    if xp.tensors:
+        phi = phi.tril() - 0.5 * phi.diagonal(0, -2, -1).diag_embed()
+        linv = inverse(L)
+    else:
+        p = np.tril(xp.raw(phi))
+        idx = np.arange(p.shape[-1])
+        p[..., idx, idx] *= 0.5
+        phi = xp.constant(p)
+        linv = xp.constant(np.linalg.inv(xp.raw(L)).astype(xp.raw(L).dtype))
+    ga = xp.matmul(xp.matmul(_mT(xp, linv), phi), linv)
+    return (0.5 * (ga + _mT(xp, ga)),)
+
+
 def cholesky(A, *, upper=False):
     try:
         c = np.linalg.cholesky(A._a)
@@ -311,7 +332,7 @@ def cholesky(A, *, upper=False):
         raise LinAlgError("linalg.cholesky: The factorization could not be completed because the input is not "
                           "positive-definite (the leading minor of order 1 is not positive-definite).") from None
     c = c.astype(A._a.dtype)
-    return _new(np.swapaxes(c, -1, -2).copy() if upper else c)
+    return result(np.swapaxes(c, -1, -2).copy() if upper else c, LinalgCholeskyExBackward0, (A,), (RESULT,), upper)
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):

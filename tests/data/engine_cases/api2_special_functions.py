@@ -1,0 +1,31 @@
+import torch
+x = torch.tensor([-1.0, -0.3, 0.0, 0.45, 1.0, 2.5], requires_grad=True)
+t = torch.special.chebyshev_polynomial_t(x, 5)
+t, t.requires_grad
+torch.special.chebyshev_polynomial_u(x, torch.tensor([0, 1, 2, 3, 9, 12]))
+torch.special.chebyshev_polynomial_v(0.5, torch.tensor([3, 4, -1]))
+torch.special.chebyshev_polynomial_w(x, 10)
+torch.special.shifted_chebyshev_polynomial_t(x, 7)
+torch.special.hermite_polynomial_h(x, 4), torch.special.hermite_polynomial_he(x, 4)
+torch.special.hermite_polynomial_h(torch.tensor([0.5]), 200)
+torch.special.laguerre_polynomial_l(x, 3), torch.special.legendre_polynomial_p(x, 6)
+torch.special.legendre_polynomial_p(torch.tensor([1, 2]), torch.tensor([2, 3]))
+torch.special.legendre_polynomial_p(x.double(), 4)
+r = torch.linspace(0.5, 12.0, 6)
+torch.special.bessel_j0(r), torch.special.bessel_j1(-r)
+torch.special.bessel_y0(r), torch.special.bessel_y1(torch.tensor([0.0, -1.0, 3.0]))
+torch.special.modified_bessel_i0(r), torch.special.modified_bessel_i1(-r)
+torch.special.modified_bessel_k0(r), torch.special.modified_bessel_k1(r)
+torch.special.scaled_modified_bessel_k0(r), torch.special.scaled_modified_bessel_k1(torch.tensor([0.0, 40.0]))
+torch.special.spherical_bessel_j0(torch.tensor([0.0, 0.3, 3.0, float("inf")]))
+torch.special.airy_ai(torch.tensor([-12.0, -2.0, 0.0, 1.0, 6.0, 200.0]))
+torch.special.round(x * 1.37), torch.special.round(x * 1.37, decimals=1)
+q = torch.tensor([1.0, 2.5, 4.0], requires_grad=True)
+z = torch.special.zeta(3.0, q)
+z
+z.sum().backward()
+q.grad
+torch.special.zeta(torch.tensor([2.0, 2.0, 0.5, 1.0]), torch.tensor([1.0, -1.5, 1.0, 2.0]))
+w = torch.special.zeta(q, 2.0)
+w
+w.sum().backward()
