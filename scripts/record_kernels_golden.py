@@ -8,11 +8,14 @@ output bytes (the test regenerates the inputs and compares hashes), plus explici
 hard inputs. Millions of inputs per kernel; the file stays small.
 
 Run where torch 2.13.0 is installed, on an AVX512 machine (torch.backends.cpu
-.get_cpu_capability() == 'AVX512'): python scripts/record_kernels_golden.py
+.get_cpu_capability() == 'AVX512'): python scripts/record_kernels_golden.py; with --avx2,
+where PyTorch runs its AVX2 kernels (an AVX2 machine, or ATEN_CPU_CAPABILITY=avx2), it
+writes tests/data/kernels_avx2.json. The file notes the capability (engine/cpu.py).
 """
 import hashlib
 import json
 import pathlib
+import sys
 
 import numpy as np
 import torch
@@ -58,9 +61,9 @@ def sleef_exp(y):
     return r.numpy()[:, :16].ravel()[:n]
 
 
-def main():
-    assert torch.backends.cpu.get_cpu_capability() == "AVX512", "record on an AVX512 machine"
-    out = {"torch": torch.__version__, "exp": [], "exp_hard": {}, "rows": [], "cross_entropy": [], "sigmoid": [],
+def main(capability):
+    assert torch.backends.cpu.get_cpu_capability() == capability.upper(), f"record where PyTorch runs {capability}"
+    out = {"torch": torch.__version__, "capability": capability, "exp": [], "exp_hard": {}, "rows": [], "cross_entropy": [], "sigmoid": [],
            "tanh_backward": []}
     for lo, hi, n, seed in EXP_RANGES:
         out["exp"].append({"range": [lo, hi], "n": n, "seed": seed, "sha256": digest(sleef_exp(uniform(lo, hi, n, seed)))})
@@ -99,10 +102,10 @@ def main():
         g = torch.from_numpy(normal((n,), 1.0, 60 + n))
         grad = torch.ops.aten.tanh_backward(g, y)
         out["tanh_backward"].append({"n": n, "seeds": [50 + n, 60 + n], "sha256": digest(grad.numpy())})
-    path = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "kernels.json"
+    path = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / ("kernels.json" if capability == "avx512" else f"kernels_{capability}.json")
     path.write_text(json.dumps(out, indent=1) + "\n")
     print(f"-> {path}")
 
 
 if __name__ == "__main__":
-    main()
+    main("avx2" if "--avx2" in sys.argv[1:] else "avx512")

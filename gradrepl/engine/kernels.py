@@ -378,10 +378,11 @@ def rowwise_moments(x):
     return m1, m2 / f32(cols)
 
 
-def row_sums(e):
+def row_sums(e, tail=None):
     """Each row of a 2-D float32 array summed as vec::reduce_all(+) does: rows narrower than
     one vector left to right; wider ones in LANES lane sums (a partial last vector adds into
-    its first lanes), then the lanes folded in halves (on AVX512 8, 4, 2, 1)."""
+    its first lanes: tail(those lanes, its first column) computes them instead where given),
+    then the lanes folded in halves (on AVX512 8, 4, 2, 1)."""
     cols = e.shape[1]
     if cols < LANES:
         acc = e[:, 0].copy()
@@ -393,7 +394,9 @@ def row_sums(e):
     while k + LANES <= cols:
         acc += e[:, k:k + LANES]
         k += LANES
-    if k < cols:
+    if k < cols and tail is not None:
+        acc[:, :cols - k] = tail(acc[:, :cols - k], k)
+    elif k < cols:
         acc[:, :cols - k] += e[:, k:]
     half = LANES // 2
     while half > 1:
@@ -443,12 +446,16 @@ def log_softmax_lastdim(x):
 
 
 def softmax_backward_lastdim(grad, out):
-    """grad of softmax over the last dim: (grad - sum(grad * out)) * out."""
-    r = _rows_c(_C and _C.softmax_backward, grad, out)
-    if r is not None:
-        return r
+    """grad of softmax over the last dim: (grad - sum(grad * out)) * out. On AVX2 one row of
+    more than a vector is summed by vec::map2_reduce_all, whose partial last vector's products
+    GCC fuses into the lane sums."""
     g, y = _rows(grad), _rows(out)
-    s = row_sums(g * y)
+    fused = LANES == 8 and g.shape[0] == 1
+    if not fused:
+        r = _rows_c(_C and _C.softmax_backward, grad, out)
+        if r is not None:
+            return r
+    s = row_sums(g * y, (lambda acc, k: fma32(g[:, k:], y[:, k:], acc)) if fused else None)
     return ((g - s[:, None]) * y).reshape(out.shape)
 
 
@@ -1531,11 +1538,11 @@ def mish_backward(grad, x):
 
 # ---------------------------------------------------------------- GELU (erf) through oneDNN
 # For a contiguous float32 tensor of more than one element PyTorch's gelu and gelu_backward
-# (approximate='none') call oneDNN's eltwise_gelu_erf (ideep), whose AVX512 JIT code computes
-# erf its own way: the forward a piecewise degree-5 polynomial in |x| picked by x's exponent
-# and two mantissa bits, the backward Abramowitz and Stegun's formula 7.1.26 with oneDNN's own
-# exp. Each vector instruction is one float32 rounding (fused multiply-adds once). The
-# constants are float32 bit patterns.
+# (approximate='none') call oneDNN's eltwise_gelu_erf (ideep), whose JIT code computes erf its
+# own way: the AVX512 forward a piecewise degree-5 polynomial in |x| picked by x's exponent
+# and two mantissa bits; the AVX2 forward, and the backward on both, Abramowitz and Stegun's
+# formula 7.1.26 with oneDNN's own exp. Each vector instruction is one float32 rounding (fused
+# multiply-adds once). The constants are float32 bit patterns.
 def _u32(*bits):
     return np.array(bits, np.uint32).view(f32)
 
@@ -1604,22 +1611,41 @@ def _gelu_erf_dnnl_fwd(x):
         return (x * (pol + _ONE)) * _HALF
 
 
+def _dnnl_erf_as(r):
+    """erf(r) by Abramowitz and Stegun 7.1.26 as oneDNN's JIT code computes it: 1 - p(w) w
+    exp(-r*r), w = 1 / (1 + 0.3275911 |r|), the sign put back; and exp(-r*r)."""
+    q = _dnnl_exp(-(r * r))
+    w = _ONE / fma32(_AS_P, np.abs(r), _ONE)
+    s = -q * w
+    pol = np.full(r.shape, _AS_POLY[4], f32)
+    for c in _AS_POLY[3::-1]:
+        pol = fma32(pol, w, c)
+    erf = fma32(s, pol, _ONE)
+    return (erf.view(np.uint32) ^ _sign_bits(r)).view(f32), q
+
+
+def _gelu_erf_dnnl_fwd_as(x):
+    """The AVX2 forward (gelu_erf_compute_vector_fwd): S + S * erf(x * sqrt 1/2) fused,
+    S = x * 0.5."""
+    with np.errstate(all="ignore"):
+        half_x = x * _HALF
+        return fma32(_dnnl_erf_as(x * _AS_SQRT1_2)[0], half_x, half_x)
+
+
 def _gelu_erf_dnnl_bwd(g, x):
     with np.errstate(all="ignore"):
         r = x * _AS_SQRT1_2
-        q = _dnnl_exp(-(r * r))
+        erf, q = _dnnl_erf_as(r)
         t = (r * _AS_1_SQRTPI) * q
-        w = _ONE / fma32(_AS_P, np.abs(r), _ONE)
-        s = -q * w
-        pol = np.full(x.shape, _AS_POLY[4], f32)
-        for c in _AS_POLY[3::-1]:
-            pol = fma32(pol, w, c)
-        erf = fma32(s, pol, _ONE)
-        erf = (erf.view(np.uint32) ^ _sign_bits(r)).view(f32)
         return g * fma32(erf, _HALF, t + _HALF)
 
 
-gelu_erf_dnnl = _sleef_unary(_gelu_erf_dnnl_fwd)
+_gelu_erf_dnnl = {"avx512": _sleef_unary(_gelu_erf_dnnl_fwd), "avx2": _sleef_unary(_gelu_erf_dnnl_fwd_as)}
+
+
+def gelu_erf_dnnl(x):
+    """oneDNN's forward of the capability emulated (its JIT code follows the machine's too)."""
+    return _gelu_erf_dnnl["avx512" if cpu.capability() == "avx512" else "avx2"](x)
 
 
 def gelu_erf_dnnl_backward(grad, x):

@@ -79,8 +79,6 @@ def test_forward(name, dom, fn, a, tr, torch, data):
     key = name + "|" + (f"T{a.shape[1]}x{a.shape[0]}" if tr else str(a.size))
     if key not in data["unary"]:
         pytest.skip("not in this recording")
-    if name == "gelu" and data["capability"] == "AVX2" and not tr and a.size > 1:
-        pytest.xfail("oneDNN's AVX2 gelu_erf is not emulated (its AVX512 code is)")
     check(fn(torch, torch.nn.functional, x)._a, data["unary"][key])
 
 

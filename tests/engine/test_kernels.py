@@ -1,7 +1,9 @@
-"""PyTorch's AVX512 float32 kernels emulated bit for bit (engine/kernels.py), against
-tests/data/kernels.json recorded from PyTorch 2.13 by scripts/record_kernels_golden.py: the
-inputs are regenerated from the recorded seeds and the float32 outputs compared by SHA-256
-(millions of inputs for exp and the softmax rows), plus explicit hard inputs."""
+"""PyTorch's float32 kernels emulated bit for bit (engine/kernels.py), against
+tests/data/kernels.json (its AVX512 kernels) and kernels_avx2.json (its AVX2 ones), recorded
+from PyTorch 2.13 by scripts/record_kernels_golden.py: the inputs are regenerated from the
+recorded seeds and the float32 outputs compared by SHA-256 (millions of inputs for exp and
+the softmax rows), plus explicit hard inputs; each file's cases run with gradrepl emulating
+the capability it was recorded with (engine/cpu.py)."""
 import hashlib
 import json
 import pathlib
@@ -10,13 +12,28 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gradrepl.engine import kernels as K
+from gradrepl.engine import cpu, kernels as K
 from gradrepl.engine.api import TORCH
 from gradrepl.engine.rounding import fma32, fma64
 from gradrepl.engine.tensor import wrap
 
-DATA = json.loads((pathlib.Path(__file__).parent.parent / "data" / "kernels.json").read_text())
+DATASETS = {d["capability"]: d for d in (json.loads((pathlib.Path(__file__).parent.parent / "data" / name).read_text())
+                                         for name in ("kernels.json", "kernels_avx2.json"))}
 F = TORCH["nn"]["functional"]
+
+
+@pytest.fixture
+def golden(request):
+    """One golden file (its capability's name), gradrepl emulating that capability."""
+    before = cpu.capability()
+    cpu.set_capability(request.param)
+    yield DATASETS[request.param]
+    cpu.set_capability(before)
+
+
+def per_capability(key, ids):
+    """The golden cases under `key`, of each file."""
+    return [pytest.param(cap, case, id=f"{cap}|{ids(case)}") for cap in sorted(DATASETS) for case in DATASETS[cap][key]]
 
 
 def digest(a):
@@ -31,14 +48,15 @@ def normal(shape, scale, seed):
     return (np.random.default_rng(seed).standard_normal(shape) * scale).astype(np.float32)
 
 
-@pytest.mark.parametrize("case", DATA["exp"], ids=lambda c: f"{c['range']}x{c['n']}")
-def test_expf_is_sleefs(case):
+@pytest.mark.parametrize("golden,case", per_capability("exp", lambda c: f"{c['range']}x{c['n']}"), indirect=["golden"])
+def test_expf_is_sleefs(golden, case):
     lo, hi = case["range"]
     assert digest(K.expf(uniform(lo, hi, case["n"], case["seed"]))) == case["sha256"]
 
 
-def test_expf_hard_inputs():
-    hard = DATA["exp_hard"]
+@pytest.mark.parametrize("golden", sorted(DATASETS), indirect=True)
+def test_expf_hard_inputs(golden):
+    hard = golden["exp_hard"]
     got = K.expf(np.array(hard["inputs"], np.float32))
     want = np.array([float(v) for v in hard["values"]], np.float32)
     assert got.view(np.int32).tolist() == want.view(np.int32).tolist()
@@ -53,8 +71,8 @@ def test_glibc_exp_table_is_two_to_the_i_over_32():
     assert K._GLIBC_T.dtype == np.uint64 and K._GLIBC_T.tolist() == want.tolist()
 
 
-@pytest.mark.parametrize("case", DATA["rows"], ids=lambda c: f"{c['shape']}")
-def test_softmax_and_log_softmax_rows(case):
+@pytest.mark.parametrize("golden,case", per_capability("rows", lambda c: f"{c['shape']}"), indirect=["golden"])
+def test_softmax_and_log_softmax_rows(golden, case):
     rows, cols = case["shape"]
     x = normal((rows, cols), case["scale"], case["seed"])
     g = wrap(normal((rows, cols), 1.0, case["seed"] + 1000))
@@ -64,12 +82,12 @@ def test_softmax_and_log_softmax_rows(case):
         y.backward(g)
         assert digest(y.detach()._a) == case[name], name
         if name == "softmax" and rows == 1 and cols >= K.LANES:
-            continue        # one row of 16 or more: PyTorch's other backward kernel (not emulated)
+            continue        # one row of a vector or more: PyTorch's other backward kernel (not emulated)
         assert digest(xt.grad._a) == case[name + "_backward"], name + " backward"
 
 
-@pytest.mark.parametrize("case", DATA["cross_entropy"], ids=lambda c: f"{c['shape']}")
-def test_cross_entropy_forward_and_backward(case):
+@pytest.mark.parametrize("golden,case", per_capability("cross_entropy", lambda c: f"{c['shape']}"), indirect=["golden"])
+def test_cross_entropy_forward_and_backward(golden, case):
     n, c = case["shape"]
     rng = np.random.default_rng(case["seed"])
     x = wrap((rng.standard_normal((n, c)) * 2).astype(np.float32)).requires_grad_()
@@ -80,22 +98,23 @@ def test_cross_entropy_forward_and_backward(case):
     assert digest(x.grad._a) == case["grad"]
 
 
-@pytest.mark.parametrize("case", DATA["sigmoid"], ids=lambda c: str(c["n"]))
-def test_sigmoid_and_silu_body_and_tail(case):
+@pytest.mark.parametrize("golden,case", per_capability("sigmoid", lambda c: str(c["n"])), indirect=["golden"])
+def test_sigmoid_and_silu_body_and_tail(golden, case):
     x = wrap(normal((case["n"],), 5.0, case["seed"]))
     assert digest(TORCH["sigmoid"](x)._a) == case["sha256"]
     assert digest(F["silu"](x)._a) == case["silu"]
 
 
-def test_sigmoid_and_silu_scalar_tails():
-    case = DATA["sigmoid_tails"]
+@pytest.mark.parametrize("golden", sorted(DATASETS), indirect=True)
+def test_sigmoid_and_silu_scalar_tails(golden):
+    case = golden["sigmoid_tails"]
     xs = normal(tuple(case["shape"]), 5.0, case["seed"])
     assert digest(np.concatenate([TORCH["sigmoid"](wrap(r))._a for r in xs])) == case["sigmoid"]
     assert digest(np.concatenate([F["silu"](wrap(r))._a for r in xs])) == case["silu"]
 
 
-@pytest.mark.parametrize("case", DATA["tanh_backward"], ids=lambda c: str(c["n"]))
-def test_tanh_backward_fuses(case):
+@pytest.mark.parametrize("golden,case", per_capability("tanh_backward", lambda c: str(c["n"])), indirect=["golden"])
+def test_tanh_backward_fuses(golden, case):
     n = case["n"]
     y = uniform(-1, 1, n, case["seeds"][0])
     assert digest(K.tanh_backward(normal((n,), 1.0, case["seeds"][1]), y)) == case["sha256"]

@@ -1,0 +1,13 @@
+import torch
+torch.manual_seed(1)
+x = torch.randn(32, 27, requires_grad=True)
+w = torch.randn(32, 27)
+(torch.softmax(x, 0) * w).sum().backward()
+x.grad[:3].tolist()
+x.grad.sum(0).tolist()
+y = torch.randn(5, 3, 9, requires_grad=True)
+(torch.softmax(y, 1) * torch.randn(5, 3, 9)).sum().backward()
+y.grad.view(-1).tolist()
+probs = torch.softmax(torch.randn(6, 4, requires_grad=True), dim=0)
+g, = torch.autograd.grad(probs[0].sum(), probs)
+g.tolist()
