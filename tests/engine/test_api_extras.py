@@ -47,7 +47,7 @@ def test_numpy_stand_in_shares_memory_and_hides_the_array():
     t.add_(1)
     assert n.tolist() == [2.0, 2.0, 2.0] and str(n) == "[2. 2. 2.]"
     assert "base" not in api.public_attrs(n) and "tofile" not in api.public_attrs(n)
-    assert api.type_name(n) == "numpy.ndarray"
+    assert api.type_name(n) == "gradrepl.ndarray"
 
 
 def test_per_element_python_callbacks_are_refused_with_a_clear_message(tmp_path):
