@@ -192,6 +192,17 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
+def _unstructured_mask(amount, t, default_mask, scores, largest):
+    """default_mask with the k = amount entries of t whose scores rank first zeroed."""
+    size = t.nelement()
+    k = _nparams_toprune(amount, size)
+    _validate_amount(k, size)
+    mask = default_mask.clone()
+    if k != 0:
+        mask.view(-1)[B.TORCH["topk"](scores().view(-1), k=k, largest=largest).indices] = 0
+    return mask
+
+
 class RandomUnstructured(BasePruningMethod):
     torch_path = _path("RandomUnstructured")
     PRUNING_TYPE = "unstructured"
@@ -201,14 +212,7 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        size = t.nelement()
-        k = _nparams_toprune(self.amount, size)
-        _validate_amount(k, size)
-        mask = default_mask.clone()
-        if k != 0:
-            prob = B.TORCH["rand_like"](t)
-            mask.view(-1)[B.TORCH["topk"](prob.view(-1), k=k).indices] = 0
-        return mask
+        return _unstructured_mask(self.amount, t, default_mask, lambda: B.TORCH["rand_like"](t), True)
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -224,13 +228,7 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        size = t.nelement()
-        k = _nparams_toprune(self.amount, size)
-        _validate_amount(k, size)
-        mask = default_mask.clone()
-        if k != 0:
-            mask.view(-1)[B.TORCH["topk"](t.abs().view(-1), k=k, largest=False).indices] = 0
-        return mask
+        return _unstructured_mask(self.amount, t, default_mask, t.abs, False)
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
