@@ -103,7 +103,10 @@ _WINDOW_OPTS = ("*, torch.dtype dtype = None, torch.layout layout = None, torch.
                 "bool pin_memory = False, bool requires_grad = False")
 
 
-def _window_start(name, window_length, dtype, requires_grad):
+def _make_window(name, window_length, periodic, dtype, requires_grad, values):
+    """A window function's checks, its one-element and empty windows, and the periodic trim:
+    values(n, dt) gives the symmetric window of n points as an array (the last one dropped
+    when periodic)."""
     if type(window_length) is not int:
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not {pytype(window_length)}")
     dt = D.DEFAULT_FLOAT[0] if dtype is None else dtype
@@ -113,10 +116,11 @@ def _window_start(name, window_length, dtype, requires_grad):
                            "memory_format=(nullopt))")
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
-    return dt
-
-
-def _window_end(t, requires_grad):
+    if window_length <= 1:
+        w = np.ones(window_length, dt.np)
+    else:
+        w = values(window_length + 1 if periodic else window_length, dt)[:window_length]
+    t = _new(np.ascontiguousarray(w.astype(dt.np, copy=False)))
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -128,13 +132,10 @@ def _arange(n, dt):
 
 def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None,
                    pin_memory=False, requires_grad=False, name="hamming_window"):
-    dt = _window_start(name, window_length, dtype, requires_grad)
-    if window_length <= 1:
-        return _window_end(_new(np.ones(window_length, dt.np)), requires_grad)
-    n = window_length + 1 if periodic else window_length
-    # PyTorch: arange(n).mul_(2 pi / (n - 1)).cos_().mul_(-beta).add_(alpha), in the window's dtype
-    w = (_arange(n, dt) * (math.pi * 2.0 / (n - 1))).cos() * -beta + alpha
-    return _window_end(_new(np.ascontiguousarray(w._a[:window_length])), requires_grad)
+    def values(n, dt):
+        # PyTorch: arange(n).mul_(2 pi / (n - 1)).cos_().mul_(-beta).add_(alpha), in the window's dtype
+        return ((_arange(n, dt) * (math.pi * 2.0 / (n - 1))).cos() * -beta + alpha)._a
+    return _make_window(name, window_length, periodic, dtype, requires_grad, values)
 
 
 def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
@@ -145,25 +146,20 @@ def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device
 
 def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
                     requires_grad=False):
-    dt = _window_start("blackman_window", window_length, dtype, requires_grad)
-    if window_length <= 1:
-        return _window_end(_new(np.ones(window_length, dt.np)), requires_grad)
-    n = window_length + 1 if periodic else window_length
-    w = _arange(n, dt) * (math.pi / (n - 1))
-    w = (w * 4).cos() * 0.08 - (w * 2).cos() * 0.5 + 0.42
-    return _window_end(_new(np.ascontiguousarray(w._a[:window_length])), requires_grad)
+    def values(n, dt):
+        w = _arange(n, dt) * (math.pi / (n - 1))
+        return ((w * 4).cos() * 0.08 - (w * 2).cos() * 0.5 + 0.42)._a
+    return _make_window("blackman_window", window_length, periodic, dtype, requires_grad, values)
 
 
 def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
                     requires_grad=False):
-    dt = _window_start("bartlett_window", window_length, dtype, requires_grad)
-    if window_length <= 1:
-        return _window_end(_new(np.ones(window_length, dt.np)), requires_grad)
-    n = window_length + 1 if periodic else window_length
-    w = (_arange(n, dt) * (2.0 / (n - 1)))._a
-    half = ((n - 1) >> 1) + 1
-    w[half:] = (_new(w[half:]) * -1 + 2)._a
-    return _window_end(_new(np.ascontiguousarray(w[:window_length])), requires_grad)
+    def values(n, dt):
+        w = (_arange(n, dt) * (2.0 / (n - 1)))._a
+        half = ((n - 1) >> 1) + 1
+        w[half:] = (_new(w[half:]) * -1 + 2)._a
+        return w
+    return _make_window("bartlett_window", window_length, periodic, dtype, requires_grad, values)
 
 
 def _chbevl32(x, coefficients):
@@ -194,19 +190,15 @@ _I0_B = np.array(_cephes._i0B, np.float32)
 
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None,
                   pin_memory=False, requires_grad=False):
-    dt = _window_start("kaiser_window", window_length, dtype, requires_grad)
-    if window_length <= 1:
-        return _window_end(_new(np.ones(window_length, dt.np)), requires_grad)
-    n = window_length + 1 if periodic else window_length
-    if dt.np == np.float32:   # PyTorch's kernel: i0(beta * sqrt(|1 - ((k - alpha) / alpha)^2|)) / i0(beta)
-        alpha, b = np.float32((n - 1) / 2.0), np.float32(beta)
-        r = (np.arange(n, dtype=np.float32) - alpha) / alpha
-        w = _i0_32(b * np.sqrt(np.abs(fma32(-r, r, np.ones_like(r))))) / _i0_32(np.array([b]))
-    else:
+    def values(n, dt):
+        if dt.np == np.float32:   # PyTorch's kernel: i0(beta * sqrt(|1 - ((k - alpha) / alpha)^2|)) / i0(beta)
+            alpha, b = np.float32((n - 1) / 2.0), np.float32(beta)
+            r = (np.arange(n, dtype=np.float32) - alpha) / alpha
+            return _i0_32(b * np.sqrt(np.abs(fma32(-r, r, np.ones_like(r))))) / _i0_32(np.array([b]))
         alpha = (n - 1) / 2.0
         r = (np.arange(n, dtype=np.float64) - alpha) / alpha
-        w = np.i0(beta * np.sqrt(np.abs(1 - r * r))) / np.i0(beta)
-    return _window_end(_new(np.ascontiguousarray(w[:window_length].astype(dt.np))), requires_grad)
+        return np.i0(beta * np.sqrt(np.abs(1 - r * r))) / np.i0(beta)
+    return _make_window("kaiser_window", window_length, periodic, dtype, requires_grad, values)
 
 
 for _window in (hamming_window, hann_window, blackman_window, bartlett_window, kaiser_window):
