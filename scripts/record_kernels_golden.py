@@ -7,15 +7,15 @@ tests/data/kernels.json: for each case its seeds, sizes and the SHA-256 of PyTor
 output bytes (the test regenerates the inputs and compares hashes), plus explicit values for
 hard inputs. Millions of inputs per kernel; the file stays small.
 
-Run where torch 2.13.0 is installed, on an AVX512 machine (torch.backends.cpu
-.get_cpu_capability() == 'AVX512'): python scripts/record_kernels_golden.py; with --avx2,
-where PyTorch runs its AVX2 kernels (an AVX2 machine, or ATEN_CPU_CAPABILITY=avx2), it
-writes tests/data/kernels_avx2.json. The file notes the capability (engine/cpu.py).
+Run where torch 2.13.0 is installed: python scripts/record_kernels_golden.py. Where PyTorch
+runs its AVX512 kernels (torch.backends.cpu.get_cpu_capability() == 'AVX512') it writes
+tests/data/kernels.json, where it runs its AVX2 ones (an AVX2 machine, or
+ATEN_CPU_CAPABILITY=avx2) tests/data/kernels_avx2.json, as record_float_bits_golden.py does.
+The file notes the capability (engine/cpu.py).
 """
 import hashlib
 import json
 import pathlib
-import sys
 
 import numpy as np
 import torch
@@ -61,8 +61,9 @@ def sleef_exp(y):
     return r.numpy()[:, :16].ravel()[:n]
 
 
-def main(capability):
-    assert torch.backends.cpu.get_cpu_capability() == capability.upper(), f"record where PyTorch runs {capability}"
+def main():
+    capability = torch.backends.cpu.get_cpu_capability().lower()
+    assert capability in ("avx512", "avx2"), "record where PyTorch runs its AVX512 or AVX2 kernels"
     out = {"torch": torch.__version__, "capability": capability, "exp": [], "exp_hard": {}, "rows": [], "cross_entropy": [], "sigmoid": [],
            "tanh_backward": []}
     for lo, hi, n, seed in EXP_RANGES:
@@ -108,4 +109,4 @@ def main(capability):
 
 
 if __name__ == "__main__":
-    main("avx2" if "--avx2" in sys.argv[1:] else "avx512")
+    main()

@@ -13,7 +13,7 @@ from hypothesis import settings
 os.environ["GRADREPL_CPU_CAPABILITY"] = "avx512"
 
 from gradrepl import limits
-from gradrepl.engine import autograd, dtypes, printing, spellings, util
+from gradrepl.engine import autograd, cpu, dtypes, printing, spellings, util
 
 # Property tests run the same examples on every run (one CI run must not depend on luck) and
 # have no per-example deadline (a loaded machine is slow, not wrong). Their own settings win.
@@ -33,7 +33,10 @@ def restore_process_state():
     py_random, np_random = random.getstate(), np.random.get_state()
     warning_sink = util._WARN[0]    # the session that ran code last owns the engine's warnings
     threads = spellings.SETTINGS["threads"]   # torch.set_num_threads: MKL's threads decide a product's bits
+    capability = cpu.capability()             # tests emulating another recording's CPU capability
     yield
+    if cpu.capability() != capability:
+        cpu.set_capability(capability)
     if spellings.SETTINGS["threads"] != threads:
         spellings.set_num_threads(threads)
     util._WARN[0] = warning_sink

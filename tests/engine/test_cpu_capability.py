@@ -8,13 +8,6 @@ import pytest
 from gradrepl.engine import cpu, kernels
 
 
-@pytest.fixture
-def restore_capability():
-    before = cpu.capability()
-    yield
-    cpu.set_capability(before)
-
-
 @pytest.mark.parametrize("env, want", [({"GRADREPL_CPU_CAPABILITY": "avx2"}, "avx2"),
                                        ({"ATEN_CPU_CAPABILITY": "avx2"}, "avx2"),
                                        ({"GRADREPL_CPU_CAPABILITY": "AVX512", "ATEN_CPU_CAPABILITY": "avx2"}, "avx512"),
@@ -37,7 +30,7 @@ def test_detection_follows_the_processors_avx512_subsets(monkeypatch):
     assert cpu.detect() == ("avx512" if has_avx512 else "avx2")
 
 
-def test_set_capability_sets_the_kernels_lanes(restore_capability):
+def test_set_capability_sets_the_kernels_lanes():   # the conftest puts the capability back
     cpu.set_capability("avx2")
     assert (cpu.capability(), kernels.LANES) == ("avx2", 8)
     cpu.set_capability("avx512")

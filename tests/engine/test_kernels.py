@@ -24,11 +24,10 @@ F = TORCH["nn"]["functional"]
 
 @pytest.fixture
 def golden(request):
-    """One golden file (its capability's name), gradrepl emulating that capability."""
-    before = cpu.capability()
+    """One golden file (its capability's name), gradrepl emulating that capability (the
+    conftest puts the capability back)."""
     cpu.set_capability(request.param)
-    yield DATASETS[request.param]
-    cpu.set_capability(before)
+    return DATASETS[request.param]
 
 
 def per_capability(key, ids):
