@@ -260,8 +260,9 @@ def _axis(axis):
 
 
 def shape_of(args):
-    """reshape(2, 3) / reshape((2, 3)) / zeros([2, 3]): a tuple of Python ints."""
-    if len(args) == 1 and type(args[0]) in (tuple, list):
+    """reshape(2, 3) / reshape((2, 3)) / zeros([2, 3]) / zeros(t.shape): a tuple of Python ints
+    (a torch.Size is a tuple to NumPy)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
     out = []
     for n in args:
