@@ -13,7 +13,20 @@ from gradrepl.engine.util import broadcast_shape, check_gather_scatter, legacy_s
 from gradrepl.limits import check_numel
 
 
+class TorchLayoutIndex(tuple):
+    """An advanced index whose result PyTorch lays out otherwise than NumPy: the NumPy index,
+    and the permutation from NumPy's result to PyTorch's (see _torch_layout)."""
+
+    __slots__ = ()
+
+    @property
+    def inverse(self):
+        return tuple(int(i) for i in np.argsort(self[1]))
+
+
 def _index_backward(grad, xp, shape, index):
+    if type(index) is TorchLayoutIndex:
+        grad, index = xp.permute(grad, index.inverse), index[0]
     return (xp.scatter(shape, index, grad),)
 
 
@@ -54,9 +67,17 @@ FillBackward3, CopyBackwards_inplace = (
     for name in ("FillBackward3", "CopyBackwards"))
 
 
+def _sequence_as_tuple(index):
+    """PyTorch's treatSequenceAsTuple (NumPy's old rule): a list of fewer than 32 items holding a
+    tensor, a sequence, a slice, `...` or None indexes as the tuple of its items
+    (x[[[0, 1], [1, 2]]] is x[[0, 1], [1, 2]]; x[[0, None]] is x[0, None])."""
+    return type(index) is list and len(index) < 32 and any(
+        type(i) in (Tensor, list, tuple, range, str, slice) or i is None or i is Ellipsis for i in index)
+
+
 def _norm_index(t, index):
     """A NumPy index from a PyTorch one (Tensors become arrays), bounds-checked with PyTorch's messages."""
-    items = index if type(index) is tuple else (index,)
+    items = index if type(index) is tuple or _sequence_as_tuple(index) else (index,)
     out = []
     nd = t._a.ndim
     dim = 0
@@ -252,6 +273,54 @@ def _advanced_numel(shape, idx):
     return total
 
 
+def _torch_layout(idx, nd, out_ndim):
+    """The permutation taking NumPy's result of an advanced index to PyTorch's, or None when they
+    agree. PyTorch selects the integer indices first: they do not count as advanced indices
+    when it decides whether the index tensors are adjacent (their dims stay in place) or
+    separated (their dims go first), so x[0, :, [1, 0]] is (4, 2, 2) for a (5, 4, 3, 2) x where
+    NumPy gives (2, 4, 2)."""
+    if type(idx) is not tuple or not any(isinstance(i, int) or i is Ellipsis for i in idx) or \
+            any(isinstance(i, bool) for i in idx):
+        return None
+    kinds, width = [], []           # per token: "int", "adv" or "basic"; result dims of a basic one
+    used = sum(1 if i is not None and i is not Ellipsis and type(i) is not np.ndarray else
+               (i.ndim if type(i) is np.ndarray and i.dtype == bool else int(type(i) is np.ndarray)) for i in idx)
+    for i in idx:
+        if type(i) is np.ndarray:
+            kinds.append("adv")
+            width.append(0)
+        elif isinstance(i, int):
+            kinds.append("int")
+            width.append(0)
+        elif i is Ellipsis:         # an empty `...` separates index arrays for NumPy, not for PyTorch
+            kinds.append("basic" if nd - used else "empty")
+            width.append(nd - used)
+        else:
+            kinds.append("basic")
+            width.append(1)
+    if Ellipsis not in [i for i in idx if type(i) is not np.ndarray] and nd - used:
+        kinds.append("basic")       # the dims no index names: a trailing `...`
+        width.append(nd - used)
+
+    def block_at(advanced_kinds, skip):
+        pos = [k for k, kind in enumerate(kinds) if kind in advanced_kinds]
+        if not pos:
+            return None
+        between = [kinds[k] for k in range(pos[0], pos[-1] + 1) if kinds[k] not in skip]
+        if any(kind in ("basic", "empty") for kind in between):
+            return 0
+        return sum(width[:pos[0]])
+
+    p_np, p_torch = block_at(("adv", "int"), ()), block_at(("adv",), ("int", "empty"))
+    if p_torch is None or p_np == p_torch:
+        return None
+    block = out_ndim - sum(width)
+    dims = list(range(out_ndim))
+    moved = dims[p_np:p_np + block]
+    rest = dims[:p_np] + dims[p_np + block:]
+    return tuple(rest[:p_torch] + moved + rest[p_torch:])
+
+
 def getitem_raw(t, idx, advanced=None, single=False):
     if advanced is None:
         advanced = not all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in (idx if type(idx) is tuple else (idx,)))
@@ -261,6 +330,10 @@ def getitem_raw(t, idx, advanced=None, single=False):
     if advanced:
         if type(arr) is not np.ndarray:
             arr = np.asarray(arr)
+        perm = _torch_layout(idx, t._a.ndim, arr.ndim)
+        if perm is not None:
+            arr = np.ascontiguousarray(arr.transpose(perm))
+            idx = TorchLayoutIndex((idx, perm))
         return result(arr, IndexBackward0, (t,), (), (t._a.shape, idx))
     if type(arr) is not np.ndarray:
         arr = t._a[idx + (Ellipsis,)] if type(idx) is tuple else t._a[(idx, Ellipsis)]
@@ -320,6 +393,9 @@ def setitem(t, index, value):
     if advanced:
         check_numel(_advanced_numel(t._a.shape, idx))
     target_shape = t._a[idx].shape
+    perm = _torch_layout(idx, t._a.ndim, len(target_shape)) if advanced else None
+    if perm is not None:            # the value is laid out as PyTorch's x[idx] is
+        target_shape = tuple(target_shape[p] for p in perm)
     if type(v) is np.ndarray and v.shape != target_shape:
         try:
             np.broadcast_shapes(v.shape, target_shape)
@@ -338,6 +414,8 @@ def setitem(t, index, value):
     if wrong_dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{legacy_scalar(t.dtype)} for the destination and {legacy_scalar(value.dtype)} for the source.")
+    if perm is not None and type(v) is np.ndarray:
+        v = np.broadcast_to(v, target_shape).transpose(TorchLayoutIndex((idx, perm)).inverse)
     t._a[idx] = v
     t._ver[0] += 1
     src_rg = type(value) is Tensor and value.requires_grad
