@@ -245,6 +245,9 @@ def _index(index):
             if p is not None and type(p) not in (int, NumpyInt, bool):
                 raise TypeError("slice indices must be integers or None or have an __index__ method")
         return slice(*(None if p is None else int(p) for p in parts))
+    if t is range:                  # x[range(0, n)]: NumPy takes it as the integer array it spans
+        check_numel(len(index))
+        return np.arange(index.start, index.stop, index.step)
     v = values(index)
     return np.asarray(v)
 

@@ -15,3 +15,11 @@ torch.from_numpy(np.c_[t, t]).float()
 y = np.zeros((6, 2))
 y[0:5] = np.c_[t, -t]
 torch.tensor(y, dtype=torch.float32).sum(0)
+# rows picked by a range, as a loop over classes fills them
+z = np.zeros((6, 2))
+for j in range(2):
+    ix = range(3 * j, 3 * (j + 1))
+    z[ix] = np.c_[np.ones(3) * j, np.arange(3)]
+z
+z[range(0, 6, 2)]
+z[range(2), 1]
