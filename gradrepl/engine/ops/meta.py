@@ -135,6 +135,13 @@ def nbytes(self):
     return int(self._a.nbytes)
 
 
+@declare("volatile", function=False, rules=[], returns_tensor=False, attribute=True)
+def volatile(self):
+    """Variable.volatile of PyTorch < 0.4: always False now, with a warning."""
+    warn("UserWarning", "volatile was removed (Variable.volatile is always False)")
+    return False
+
+
 @declare("itemsize", function=False, rules=[], returns_tensor=False, attribute=True)
 def itemsize(self):
     return int(self._a.itemsize)
