@@ -5,7 +5,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng
 from gradrepl.engine.ndarray import NumpyArray, NumpyFloat, NumpyInt
 from gradrepl.engine.rounding import arange_values, fma32
-from gradrepl.engine.tensor import Size, Tensor, _new
+from gradrepl.engine.tensor import Size, Tensor, TypedStorage, _new
 from gradrepl.engine.util import legacy_scalar, prod, pytype, shape_args, shape_list, warn
 from gradrepl.limits import check_numel
 
@@ -212,7 +212,6 @@ def legacy_from_numpy(args, dtype):
     """torch.Tensor(ndarray) / torch.FloatTensor(ndarray): a copy in that dtype; a NumPy float
     scalar is not a sequence (a NumPy int is a size); torch.Tensor(x.storage()) shares the
     storage's memory, flat. None when args are something else."""
-    from gradrepl.engine.ops.meta import TypedStorage     # ops import this module
     if len(args) == 1 and type(args[0]) is TypedStorage:
         root = args[0].root
         if root.dtype is not dtype:

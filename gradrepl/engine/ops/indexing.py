@@ -20,13 +20,21 @@ class TorchLayoutIndex(tuple):
     __slots__ = ()
 
     @property
+    def numpy_index(self):
+        return self[0]
+
+    @property
+    def torch_perm(self):
+        return self[1]
+
+    @property
     def inverse(self):
         return tuple(int(i) for i in np.argsort(self[1]))
 
 
 def _index_backward(grad, xp, shape, index):
     if type(index) is TorchLayoutIndex:
-        grad, index = xp.permute(grad, index.inverse), index[0]
+        grad, index = xp.permute(grad, index.inverse), index.numpy_index
     return (xp.scatter(shape, index, grad),)
 
 
@@ -370,6 +378,27 @@ def _whole(t, idx):
     return True
 
 
+def _views_first(idx, shape):
+    """Whether PyTorch's x[idx] = v takes a view before its index_put_ (an integer, None or a
+    slice that does not keep a whole dim), so that x's node is CopySlices."""
+    items = idx if type(idx) is tuple else (idx,)
+    named = sum(i.ndim if type(i) is np.ndarray and i.dtype == bool else 1
+                for i in items if i is not None and i is not Ellipsis)
+    dim = 0
+    for i in items:
+        if i is Ellipsis:
+            dim += len(shape) - named
+        elif i is None or (isinstance(i, int) and not isinstance(i, bool)):
+            return True
+        elif type(i) is slice:
+            if i.indices(shape[dim]) != (0, shape[dim], 1):
+                return True
+            dim += 1
+        else:
+            dim += i.ndim if type(i) is np.ndarray and i.dtype == bool else 1
+    return False
+
+
 def setitem(t, index, value):
     idx, advanced = _norm_index(t, index)
     whole = not advanced and _whole(t, idx)
@@ -421,14 +450,15 @@ def setitem(t, index, value):
     src_rg = type(value) is Tensor and value.requires_grad
     if GRAD[0] and (t.requires_grad or src_rg) and t._a.dtype.kind in "fV":  # integer tensors have no history
         spec = CopySlices
-        if advanced and t._base is None:  # index_put_ on a tensor that is not a view
-            spec = IndexPutBackward0_inplace
+        if advanced and t._base is None and not _views_first(idx, t._a.shape):
+            spec = IndexPutBackward0_inplace    # index_put_ on a tensor that is not a view
         elif whole:
             scalar = type(value) is not Tensor or value._a.ndim == 0
             spec = FillBackward3 if scalar else CopyBackwards_inplace
         node = Node(spec, (edge_of(t) if t.requires_grad else None,
                                           edge_of(value) if src_rg else None), (),
-                    (idx, value._a.shape if src_rg else None, t.requires_grad))
+                    (idx if perm is None else TorchLayoutIndex((idx, perm)), value._a.shape if src_rg else None,
+                     t.requires_grad))
         t._fn, t._onr = node, 0
         rebase_view(t, t)
 

@@ -2,7 +2,7 @@
 and storage offset in elements, as PyTorch reports them, and the kind queries."""
 from gradrepl.engine import autograd as A
 from gradrepl.engine.ops.registry import declare
-from gradrepl.engine.tensor import is_inference
+from gradrepl.engine.tensor import TypedStorage, is_inference
 from gradrepl.engine.util import warn, wrap_dim
 
 
@@ -45,62 +45,6 @@ def storage_offset(self):
 @declare("data_ptr", function=False, rules=[], returns_tensor=False)
 def data_ptr(self):
     return self._a.__array_interface__["data"][0]
-
-
-class TypedStorage:
-    """What `tensor.storage()` gives (deprecated in PyTorch 2): the flat values of the tensor a
-    view was taken from (an expanded or sliced view shares its base's storage)."""
-
-    __slots__ = ("root",)
-
-    def __init__(self, root):
-        self.root = root
-
-    @property
-    def dtype(self):
-        return self.root.dtype
-
-    @property
-    def device(self):
-        return self.root.device
-
-    def size(self):
-        return int(self.root._a.size)
-
-    def __len__(self):
-        return self.size()
-
-    def data_ptr(self):
-        return data_ptr(self.root)
-
-    def element_size(self):
-        return int(self.root._a.itemsize)
-
-    def nbytes(self):
-        return int(self.root._a.nbytes)
-
-    def tolist(self):
-        return self.root.reshape(-1).tolist()
-
-    def __getitem__(self, i):
-        if type(i) is not int:
-            raise RuntimeError(f"can't index a TypedStorage with {type(i).__name__}")
-        n = self.size()
-        if not -n <= i < n:
-            raise IndexError(f"index {i} out of range for storage of size {n}")
-        return self.tolist()[i]
-
-    def type(self):
-        return "torch." + self.root.dtype.legacy.replace("Tensor", "Storage")
-
-    def is_shared(self):
-        return False
-
-    def __repr__(self):
-        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {self.size()}]"
-        return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + info
-
-    __str__ = __repr__
 
 
 STORAGE_ATTRS = frozenset(("dtype", "device", "size", "data_ptr", "element_size", "nbytes", "tolist", "type",

@@ -31,4 +31,29 @@ y = x[1, :, [2, 0]]
 y.shape, y.grad_fn
 (y * torch.arange(6.).view(3, 2)).sum().backward()
 x.grad[1]
+# the value of an assignment is laid out as PyTorch's x[idx]; its gradient too
+base = torch.zeros(2, 3, 4, requires_grad=True)
+w2 = base * 1
+v2 = torch.arange(6.).view(3, 2).requires_grad_()
+w2[1, :, [3, 0]] = v2 * 2
+w2.grad_fn
+(w2 * torch.arange(24.).view(2, 3, 4)).sum().backward()
+v2.grad
+base.grad[1]
+# an integer, None or a partial slice is a view first: CopySlices, not IndexPutBackward0
+w3 = torch.zeros(2, 3, 4, requires_grad=True) * 1
+w3[[1, 0]] = 5.0
+w3.grad_fn
+w3 = torch.zeros(2, 3, 4, requires_grad=True) * 1
+w3[0:1, [1, 2]] = 5.0
+w3.grad_fn
+w3 = torch.zeros(2, 3, 4, requires_grad=True) * 1
+w3[[0, 1], :, 1] = 5.0
+w3.grad_fn
+w3 = torch.zeros(2, 3, 4, requires_grad=True) * 1
+w3[None, [1, 0]] = 1.0
+w3.grad_fn
+w3 = torch.zeros(2, 3, 4, requires_grad=True) * 1
+w3[:, :, [0, 2]] = 1.0
+w3.grad_fn
 b[0, :, [1, 0]] = torch.ones(2, 2, dtype=torch.long)
