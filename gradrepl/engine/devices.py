@@ -5,6 +5,8 @@ checks behind every `device=` argument and `.to(device)`.
 Only the CPU exists: a CUDA device can be named (`torch.device("cuda:1")` prints) but any
 tensor placed on it raises PyTorch's `Torch not compiled with CUDA enabled`.
 """
+import weakref
+
 from gradrepl.engine.util import pytype
 
 DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, "
@@ -53,6 +55,21 @@ class Device:
 
 
 CPU = Device("cpu")
+META_DEVICE = Device("meta")
+
+# ---------------------------------------------------------------- meta tensors (engine/metadevice.py)
+META = {}     # id(tensor) -> weakref: the tensors on the meta device
+MODE = [0]    # 1 while an op runs in meta mode: every tensor it makes is a meta tensor
+
+
+def mark_meta(t):
+    key = id(t)
+    META[key] = weakref.ref(t, lambda _r, k=key: META.pop(k, None))
+
+
+def is_meta(t):
+    ref = META.get(id(t))
+    return ref is not None and ref() is t
 
 
 def _parse(text):

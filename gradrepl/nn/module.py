@@ -12,6 +12,7 @@ real subclass of this host class (`gradrepl_subclassable`), so everything here r
 """
 from collections import OrderedDict
 
+from gradrepl.engine import metadevice
 from gradrepl.nn import backend as B
 
 
@@ -607,6 +608,14 @@ class Module(metaclass=LibraryMeta):
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
+        if any(B.is_meta_device(a) for a in (*args, kwargs.get("device"))):
+            return metadevice.run(self._apply, (lambda t: t.to("meta", dtype) if dtype is not None
+                                                and t.is_floating_point() else t.to("meta"),), {})
+        devices_named = any(isinstance(a, str) or type(a).__name__ == "Device" for a in (*args, kwargs.get("device")))
+        if devices_named and any(t.is_meta for t in (*self.parameters(), *self.buffers())):
+            raise NotImplementedError("Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() "
+                                      "instead of torch.nn.Module.to() when moving module from meta to a different "
+                                      "device.")
         if dtype is None:
             return self
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
