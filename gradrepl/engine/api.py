@@ -359,8 +359,8 @@ def _build_torch():
     ns["optim"] = Unavailable("torch.optim", "torch.optim is not available in gradrepl yet: update parameters by "
                               "hand inside `with torch.no_grad():`")
     refused = ("save load from_file jit utils ops classes fx multiprocessing cuda backends "
-               "hub onnx distributed library export package testing serialization storage UntypedStorage "
-               "as_strided").split()
+               "hub onnx distributed library export package testing serialization storage UntypedStorage"
+               ).split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
     ns["from_numpy"] = from_numpy

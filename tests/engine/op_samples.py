@@ -740,6 +740,12 @@ SAMPLES.update({
                        S(R(3, 4), R(3), call=lambda torch, x, s: x.select_scatter(s, -1, -2))],
     "slice_scatter": [S(R(3, 4), R(3, 2), call=lambda torch, x, s: torch.slice_scatter(x, s, 1, 0, 4, 2)),
                       S(R(4, 2), R(2, 2), call=lambda torch, x, s: x.slice_scatter(s, start=1, end=3))],
+    "as_strided": [S(R(12), call=lambda torch, x: torch.as_strided(x, (3, 3), (2, 1))),
+                   S(R(3, 4), call=lambda torch, x: x.as_strided((2, 2), (1, 4), 1)),
+                   S(R(3, 4), call=lambda torch, x: x[1].as_strided((2, 3), (1, 1)))],
+    "as_strided_": "in place: a leaf that requires grad refuses it; tests/data/engine_cases/as_strided.py",
+    "as_strided_scatter": [S(R(6), R(2, 2), call=lambda torch, x, s: torch.as_strided_scatter(x, s, (2, 2), (1, 2), 1)),
+                           S(R(4), R(2, 2), call=lambda torch, x, s: x.as_strided_scatter(s, (2, 2), (1, 2)))],
     "diagonal_scatter": [S(R(3, 4), R(3), call=lambda torch, x, s: torch.diagonal_scatter(x, s, 1)),
                          S(R(3, 3), R(2), call=lambda torch, x, s: x.diagonal_scatter(s, -1))],
     "ldexp": [S(R(2, 3), I([1, -2, 3]), call=lambda torch, x, e: torch.ldexp(x, e)),
@@ -1089,6 +1095,8 @@ GAPS = {
     },
     "gradients": {
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
+        "as_strided_scatter": "the gradient equals PyTorch's, whose gradient for self keeps the scattered elements "
+                              "and zeroes the others (finite differences say the opposite)",
         "mode": "the gradient equals PyTorch's; central finite differences are meaningless at the ties a mode "
                 "sample needs (PyTorch's gradcheck skips mode too)",
         "vander": "backward runs; PyTorch's own vander backward fails (its cumprod's input is modified in place)",
