@@ -109,6 +109,8 @@ HAND = {
         "Alpha dropout of whole channels; see torch.nn.functional.feature_alpha_dropout."),
     "torch.feature_alpha_dropout_": ("feature_alpha_dropout_(input, p, train) -> Tensor",
         "In-place version of torch.feature_alpha_dropout."),
+    "torch.max_pool3d": ("max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False) -> Tensor",
+        "3D max pooling; see torch.nn.functional.max_pool3d."),
     "torch.max_pool1d": ("max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False) -> Tensor",
         "1D max pooling; see torch.nn.functional.max_pool1d."),
     "torch.max_pool1d_with_indices": ("max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, "

@@ -348,6 +348,17 @@ SAMPLES = {
                S(R(1, 2, 3, 3), R(1, 2, 2, 2), call=_fn("conv2d", padding=1))],
     "avg_pool2d": [S(R(1, 1, 4, 4), call=_fn("avg_pool2d", 2))],
     "max_pool2d": [S(R(1, 1, 4, 4), call=_fn("max_pool2d", 2))],
+    "max_pool3d": [S(R(1, 2, 4, 4, 3), call=_fn("max_pool3d", 2)),
+                   S(R(2, 3, 4, 5), call=_fn("max_pool3d", (2, 3, 2), stride=1, padding=1))],
+    "max_pool3d_with_indices": [S(R(1, 1, 3, 4, 4), call=lambda torch, x: torch.nn.functional.max_pool3d_with_indices(
+        x, 2, return_indices=True)[0])],
+    "avg_pool3d": [S(R(1, 2, 4, 4, 3), call=_fn("avg_pool3d", 2)),
+                   S(R(2, 3, 4, 5), call=_fn("avg_pool3d", 3, stride=2, padding=1, count_include_pad=False))],
+    "adaptive_avg_pool3d": [S(R(1, 2, 5, 4, 3), call=_fn("adaptive_avg_pool3d", (2, 3, 2)))],
+    "adaptive_max_pool3d": [S(R(1, 2, 5, 4, 3), call=_fn("adaptive_max_pool3d", (2, 3, 2)))],
+    "adaptive_max_pool3d_with_indices": [S(R(1, 5, 4, 3), call=lambda torch, x:
+                                           torch.nn.functional.adaptive_max_pool3d_with_indices(x, 2)[0])],
+    "max_unpool3d": [S(R(1, 1, 1, 2, 2), I([[[[[0, 7], [21, 30]]]]]), call=_fn("max_unpool3d", 2))],
     "batch_norm": [S(R(4, 3), C(3), C(3, kind="positive"), R(3), R(3), call=_fn("batch_norm", training=True)),
                    S(R(4, 3), C(3), C(3, kind="positive"), call=_fn("batch_norm"))],
     "layer_norm": [S(R(2, 3), R(3), R(3), call=lambda torch, x, w, b: torch.nn.functional.layer_norm(x, (3,), w, b))],
