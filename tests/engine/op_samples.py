@@ -827,6 +827,11 @@ SAMPLES.update({
                        call=lambda torch, x, q: torch.special.zeta(x, q))],
 })
 
+def _spd(torch, a):
+    """A symmetric positive-definite matrix made from a (differentiable in a)."""
+    return a @ a.mT + 3 * torch.eye(a.shape[-1], dtype=a.dtype)
+
+
 def _well(torch, a):
     """a, made well conditioned (its diagonal moved away from 0)."""
     return a + 4 * torch.eye(a.shape[-1], dtype=a.dtype)
@@ -845,6 +850,27 @@ SAMPLES.update({
                   S(R(3, 3), call=lambda torch, a: torch.linalg.lu(a)[2])],
     "linalg_lu_solve": [S(R(3, 3), R(3, 2), call=lambda torch, a, b: torch.linalg.lu_solve(
         *torch.linalg.lu_factor(_well(torch, a)), b))],
+    "cholesky": [S(R(3, 3), call=lambda torch, a: torch.cholesky(_spd(torch, a))),
+                 S(R(3, 3), call=lambda torch, a: _spd(torch, a).cholesky(upper=True))],
+    "cholesky_solve": [S(R(3, 2), R(3, 3), call=lambda torch, b, a: torch.cholesky_solve(
+                           b, torch.linalg.cholesky(_spd(torch, a)))),
+                       S(R(3, 2), R(3, 3), call=lambda torch, b, a: b.cholesky_solve(
+                           torch.linalg.cholesky(_spd(torch, a)).mT, upper=True))],
+    "cholesky_inverse": [S(R(3, 3), call=lambda torch, a: torch.cholesky_inverse(torch.linalg.cholesky(_spd(torch, a)))),
+                         S(R(3, 3), call=lambda torch, a: torch.linalg.cholesky(_spd(torch, a)).mT.cholesky_inverse(
+                             upper=True))],
+    "triangular_solve": [S(R(3, 2), R(3, 3), call=lambda torch, b, a: torch.triangular_solve(b, _well(torch, a))[0]),
+                         S(R(3, 2), R(3, 3), call=lambda torch, b, a: b.triangular_solve(
+                             _well(torch, a), upper=False, transpose=True).solution),
+                         S(R(3, 2), R(3, 3), call=lambda torch, b, a: torch.triangular_solve(
+                             b, a, unitriangular=True).cloned_coefficient)],
+    "lu": [S(R(3, 3), call=lambda torch, a: torch.lu(a)[0]),
+           S(R(2, 3, 3), call=lambda torch, a: a.lu()[0])],
+    "lu_unpack": [S(R(3, 3), call=lambda torch, a: torch.lu_unpack(*torch.linalg.lu_factor(a)).L),
+                  S(R(3, 3), call=lambda torch, a: torch.lu_unpack(*torch.linalg.lu_factor(a))[2])],
+    "lu_solve": [S(R(3, 2), R(3, 3), call=lambda torch, b, a: torch.lu_solve(b, *torch.linalg.lu_factor(
+        _well(torch, a)))),
+                 S(R(3, 2), R(3, 3), call=lambda torch, b, a: b.lu_solve(*torch.linalg.lu_factor(_well(torch, a))))],
 })
 
 _THETA = [[[0.9, 0.2, 0.1], [-0.1, 1.1, 0.05]], [[1.2, -0.3, 0.0], [0.25, 0.8, -0.2]]]
@@ -986,8 +1012,13 @@ GAPS = {
         "pdist": "_pdist_backward is not an op of its own yet: under create_graph its result is a constant",
         "grid_sample": "grid_sampler_2d_backward is not an op of its own yet: under create_graph its results are constants",
         "linalg_lu_solve": "the backward's coefficients are constants under create_graph (no second derivative yet)",
+        "triangular_solve": "the backward's results are constants under create_graph (no second derivative yet)",
+        "lu_solve": "linalg_lu_solve's backward: its coefficients are constants under create_graph",
+        "cholesky_solve": "the backward's results are constants under create_graph (no second derivative yet)",
     },
     "second_order": {
+        **{n: "the backward's results are constants under create_graph (no second derivative yet)"
+           for n in ("cholesky_solve", "cholesky_inverse", "triangular_solve:0", "triangular_solve:1", "lu_solve")},
         "grid_sample:1": "grid_sampler_2d_backward is not an op of its own yet: under create_graph its results are constants",
         "linalg_lu_solve": "the backward's coefficients are constants under create_graph (no second derivative yet)",
         **{f"special_{n}:0": "the derivative's coefficient is a constant under create_graph (no second derivative "
@@ -1002,6 +1033,11 @@ GAPS = {
         **{f"linalg_solve_triangular:{k}": "the triangle of -gB X^H is taken with triu/tril after the product; "
            "PyTorch's linalg_solve_triangular_backward orders the ops otherwise" for k in range(3)},
         "linalg_lu_factor_ex:1": "batched: the final P @ X records UnsafeViewBackward0 over other ops than PyTorch's",
+        "lu:1": "linalg_lu_factor_ex's batched gap: the final P @ X records other ops than PyTorch's",
+        "cholesky_solve": "the backward's results are constants under create_graph",
+        "triangular_solve:0": "the backward's results are constants under create_graph",
+        "triangular_solve:1": "the backward's results are constants under create_graph",
+        "lu_solve": "linalg_lu_solve's backward: its coefficients are constants under create_graph",
         "linalg_lu_solve": "the backward's coefficients are constants under create_graph",
         **{f"rrelu_:{k}": "in place on x * 1, the create_graph gradient reaches MulBackward0's input through "
            "AddBackward0 in gradrepl (PyTorch: RreluWithNoiseBackwardBackward0, the in-place node's own double "
