@@ -363,6 +363,11 @@ def _build_torch():
                ).split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
+    for name in ("complex64", "complex128", "complex32", "cfloat", "cdouble", "chalf", "polar", "complex",
+                 "view_as_complex", "view_as_real"):
+        if name not in ns:
+            ns[name] = Unavailable(f"torch.{name}", f"torch.{name}: complex tensors are not supported in gradrepl "
+                                   "(real dtypes only)")
     ns["from_numpy"] = from_numpy
     ns["compile"] = FN.TORCH_COMPILE
     ns.update(S.namespace())

@@ -218,3 +218,11 @@ def test_decorators_are_user_functions_or_grad_modes():
 def test_c_level_methods_of_engine_objects_are_wrapped():
     out, r = run("s = torch.ones(2, 3).shape\nprint(s.count, s.count(2), s.index(3))\n")
     assert out == "<function Size.count> 1 1\n"
+
+
+@pytest.mark.parametrize("src", ["torch.cfloat\n", "torch.ones(2, dtype=torch.complex64)\n",
+                                 "torch.polar(torch.ones(1), torch.ones(1))\n"])
+def test_complex_names_say_complex_tensors_are_not_supported(src):
+    _, r = run(src)
+    assert not r.ok
+    assert "complex tensors are not supported in gradrepl" in r.errors[0].message
