@@ -227,3 +227,37 @@ class MaxUnpool3d(_MaxUnpoolNd):
     torch_path = _path("MaxUnpool3d", "pooling")
     function = "max_unpool3d"
     single = staticmethod(lambda v: _ntuple(v, 3))
+
+
+class _FractionalMaxPoolNd(Module):
+    function = None
+    dims = None
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False):
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, self.dims)
+        self.return_indices = return_indices
+        self.output_size = _ntuple(output_size, self.dims) if output_size is not None else None
+        self.output_ratio = _ntuple(output_ratio, self.dims) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return F.namespace_fn(self.function)(input, self.kernel_size, self.output_size, self.output_ratio,
+                                             self.return_indices)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    torch_path = _path("FractionalMaxPool2d", "pooling")
+    function = "fractional_max_pool2d"
+    dims = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    torch_path = _path("FractionalMaxPool3d", "pooling")
+    function = "fractional_max_pool3d"
+    dims = 3

@@ -354,6 +354,15 @@ SAMPLES = {
                      x.log_softmax(2), t, (5, 4), (3, 1), reduction="none")),
                  S(R(5, 4), I([1, 3]), call=lambda torch, x, t: torch.ctc_loss(
                      x.log_softmax(1), t, (5,), (2,), 0, 2, False))],
+    "fractional_max_pool2d": [S(R(1, 2, 6, 7), call=lambda torch, x: (torch.manual_seed(0), torch.nn.functional.
+                                                                     fractional_max_pool2d(x, 2, output_size=(3, 4)))[1])],
+    "fractional_max_pool2d_with_indices": [S(R(2, 5, 5), call=lambda torch, x: (
+        torch.manual_seed(1), torch.nn.functional.fractional_max_pool2d_with_indices(x, 2, output_ratio=(0.5, 0.5)))[1][0])],
+    "fractional_max_pool3d": [S(R(1, 2, 5, 4, 6), call=lambda torch, x: (torch.manual_seed(2), torch.nn.functional.
+                                                                        fractional_max_pool3d(x, 2, output_size=2))[1])],
+    "fractional_max_pool3d_with_indices": [S(R(1, 4, 5, 4), call=lambda torch, x: (
+        torch.manual_seed(3), torch.nn.functional.fractional_max_pool3d_with_indices(x, (2, 2, 1),
+                                                                                     output_size=(2, 2, 3)))[1][0])],
     "max_pool3d": [S(R(1, 2, 4, 4, 3), call=_fn("max_pool3d", 2)),
                    S(R(2, 3, 4, 5), call=_fn("max_pool3d", (2, 3, 2), stride=1, padding=1))],
     "max_pool3d_with_indices": [S(R(1, 1, 3, 4, 4), call=lambda torch, x: torch.nn.functional.max_pool3d_with_indices(
@@ -1021,6 +1030,8 @@ GAPS = {
         "triangular_solve": "the backward's results are constants under create_graph (no second derivative yet)",
         "lu_solve": "linalg_lu_solve's backward: its coefficients are constants under create_graph",
         "cholesky_solve": "the backward's results are constants under create_graph (no second derivative yet)",
+        **{f"fractional_max_pool{d}d{w}": "the backward is not an op of its own yet: under create_graph its result is "
+           "a constant" for d in (2, 3) for w in ("", "_with_indices")},
     },
     "second_order": {
         **{n: "the backward's results are constants under create_graph (no second derivative yet)"
@@ -1039,6 +1050,8 @@ GAPS = {
         **{f"linalg_solve_triangular:{k}": "the triangle of -gB X^H is taken with triu/tril after the product; "
            "PyTorch's linalg_solve_triangular_backward orders the ops otherwise" for k in range(3)},
         "linalg_lu_factor_ex:1": "batched: the final P @ X records UnsafeViewBackward0 over other ops than PyTorch's",
+        **{f"fractional_max_pool{d}d{w}": "the backward is not an op of its own yet: under create_graph its result is "
+           "a constant" for d in (2, 3) for w in ("", "_with_indices")},
         "ctc_loss": "ctc_loss_backward is not an op of its own yet: under create_graph its result is a constant",
         "lu:1": "linalg_lu_factor_ex's batched gap: the final P @ X records other ops than PyTorch's",
         "cholesky_solve": "the backward's results are constants under create_graph",
