@@ -468,9 +468,11 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
 
 
 def namespace():
+    from gradrepl.nn.transformer import multi_head_attention_forward   # transformer.py imports this module
     ns = dict(ENGINE)
     g = globals()
     ns.update((name, g[name]) for name in COMPOSED)
+    ns["multi_head_attention_forward"] = multi_head_attention_forward
     B.register_functional(ns)
     B.register_forward_ad(ns)
     return ns
