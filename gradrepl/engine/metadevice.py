@@ -11,13 +11,10 @@ Reading values (`item`, `tolist`, printing digits) raises PyTorch's errors.
 import numpy as np
 
 from gradrepl.engine import devices, rng
-from gradrepl.engine.devices import META, META_DEVICE, MODE, is_meta
+from gradrepl.engine.devices import META, MODE, NO_DATA, NO_ITEM, NO_NUMPY, is_meta  # noqa: F401 (NO_*: callers)
+from gradrepl.engine.ops.registry import REGISTRY
 from gradrepl.engine.tensor import Tensor
 
-NO_DATA = "Cannot copy out of meta tensor; no data!"
-NO_ITEM = "Tensor.item() cannot be called on meta tensors"
-NO_NUMPY = ("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory "
-            "first.")
 
 _INSTALLED = [False]
 
@@ -139,7 +136,6 @@ def _attribute(prop):
 def install_operators():
     """Tensor's operators and attribute ops (`x.T`) learn meta mode, once a meta tensor exists
     (before that they cost nothing extra)."""
-    from gradrepl.engine.ops.registry import REGISTRY
     _INSTALLED[0] = True
     for name in _OPERATORS:
         f = Tensor.__dict__.get(name)
@@ -151,19 +147,6 @@ def install_operators():
                 prop = Tensor.__dict__.get(name)
                 if isinstance(prop, property):
                     setattr(Tensor, name, _attribute(prop))
-
-
-# ---------------------------------------------------------------- printing
-def meta_repr(t, requires_grad, grad_fn_name):
-    from gradrepl.engine import dtypes as D
-    parts = ["...", "device='meta'", "size=" + repr(tuple(int(s) for s in t._a.shape))]
-    if t.dtype is not D.DEFAULT_FLOAT[0]:
-        parts.append(f"dtype={t.dtype}")
-    if grad_fn_name is not None:
-        parts.append(f"grad_fn=<{grad_fn_name}>")
-    elif requires_grad:
-        parts.append("requires_grad=True")
-    return "tensor(" + ", ".join(parts) + ")"
 
 
 def to_meta(t, result, rule):

@@ -12,7 +12,8 @@ import weakref
 
 import numpy as np
 
-from gradrepl.engine.devices import CPU, META, META_DEVICE, MODE, Device, is_meta, mark_meta  # noqa: F401 (Device: api's type tables)
+from gradrepl.engine.devices import (CPU, META, META_DEVICE, MODE, NO_DATA, NO_ITEM, NO_NUMPY, Device,  # noqa: F401
+                                     is_meta, mark_meta, meta_repr)  # (Device: api's type tables)
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle
 from gradrepl.engine.ndarray import NumpyArray
@@ -247,12 +248,12 @@ class Tensor:
         if self._a.size != 1:
             raise RuntimeError(f"a Tensor with {self._a.size} elements cannot be converted to Scalar")
         if META and is_meta(self):
-            raise RuntimeError(_meta().NO_ITEM)
+            raise RuntimeError(NO_ITEM)
         return self._a.reshape(()).item()
 
     def tolist(self):
         if META and is_meta(self):
-            raise NotImplementedError(_meta().NO_DATA)
+            raise NotImplementedError(NO_DATA)
         if self._a.size > LIMITS.max_items:
             raise BudgetExceeded("items", f"tolist() of {self._a.size} elements is over the limit of "
                                  f"{LIMITS.max_items} items (raise it with --max-items)", "--max-items")
@@ -262,13 +263,13 @@ class Tensor:
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         if META and is_meta(self):
-            raise TypeError(_meta().NO_NUMPY)
+            raise TypeError(NO_NUMPY)
         return NumpyArray(self)
 
     def __repr__(self):
         fn = self._fn
         if META and is_meta(self):
-            text = _meta().meta_repr(self, self._rg and fn is None, None if fn is None else fn.spec.name)
+            text = meta_repr(self, self._rg and fn is None, None if fn is None else fn.spec.name)
             if PARAMETERS and PARAMETERS.get(id(self)) is self:
                 return "Parameter containing:\n" + text
             return text
@@ -287,7 +288,7 @@ class Tensor:
 
     def __format__(self, spec):
         if self._a.ndim == 0 and META and is_meta(self):
-            raise RuntimeError(_meta().NO_ITEM)
+            raise RuntimeError(NO_ITEM)
         if self._a.ndim == 0:
             return format(self._a.item(), spec)
         if spec:   # object.__format__, as PyTorch falls back to for a tensor with dimensions
@@ -306,7 +307,7 @@ class Tensor:
 
     def __bool__(self):
         if META and is_meta(self) and self._a.size == 1:
-            raise RuntimeError(_meta().NO_ITEM)
+            raise RuntimeError(NO_ITEM)
         if self._a.size != 1:
             raise RuntimeError(f"Boolean value of Tensor with {'no values' if not self._a.size else 'more than one value'} "
                                "is ambiguous")
@@ -314,7 +315,7 @@ class Tensor:
 
     def __float__(self):
         if META and is_meta(self) and self._a.size == 1:
-            raise RuntimeError(_meta().NO_ITEM)
+            raise RuntimeError(NO_ITEM)
         if self._a.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if not _SCALAR_WARNED[0] and self.requires_grad:   # PyTorch's TORCH_WARN_ONCE: once a process
@@ -325,14 +326,14 @@ class Tensor:
 
     def __int__(self):
         if META and is_meta(self) and self._a.size == 1:
-            raise RuntimeError(_meta().NO_ITEM)
+            raise RuntimeError(NO_ITEM)
         if self._a.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self._a.reshape(()).item())
 
     def __index__(self):
         if META and is_meta(self) and self._a.size == 1:
-            raise RuntimeError(_meta().NO_ITEM)
+            raise RuntimeError(NO_ITEM)
         if self._a.size != 1 or self.dtype.is_floating_point:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._a.reshape(()).item())
@@ -349,11 +350,6 @@ class Tensor:
             raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
                                f"passed in a <class '{type(item).__name__}'>.")
         return bool((self._a == v).any())
-
-
-def _meta():
-    from gradrepl.engine import metadevice
-    return metadevice
 
 
 def broadcast_numel(sa, sb):

@@ -1,5 +1,5 @@
 """Conversions: dtype changes (to, float, long, ...), device no-ops, detach as torch.detach."""
-from gradrepl.engine import devices
+from gradrepl.engine import devices, metadevice
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.devices import Device
 from gradrepl.engine.ops.common import result
@@ -43,7 +43,6 @@ def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, mem
     if device is not None:
         target = devices.device(device)
     if target is not None and (target.type == "meta") != self.is_meta:
-        from gradrepl.engine import metadevice
         if self.is_meta:
             raise NotImplementedError(metadevice.NO_DATA)
         source = self if dtype is None or dtype is self.dtype else convert(self, dtype)
@@ -114,7 +113,6 @@ def type_(self, dtype=None, non_blocking=False):
 @declare("cpu", function=False, rules=[])
 def cpu(self):
     if self.is_meta:
-        from gradrepl.engine import metadevice
         raise NotImplementedError(metadevice.NO_DATA)
     return self
 

@@ -6,8 +6,8 @@ import numpy as np
 
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops import linalg_ext
-from gradrepl.engine.ops.breadth_special import (LinalgLuFactorExBackward0, LinalgLuSolveBackward0, _lu_factor_ex, _lu_solve, _permutation,
-                                                 _solve_tri, _unpack)
+from gradrepl.engine.ops.breadth_special import (LinalgLuFactorExBackward0, LinalgLuSolveBackward0, _lu_factor_ex,
+                                                 _lu_solve, _permutation, _solve_tri, _unpack)
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.linalg_ext import LinalgCholeskyExBackward0
 from gradrepl.engine.ops.registry import RESULT, declare, rule

@@ -5,8 +5,9 @@ import numpy as np
 
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.nn import _accumulator, _adaptive_windows, _out, _pool_geometry, _tuple
+from gradrepl.engine.ops.nn_extra import _unpool_output_size
 from gradrepl.engine.ops.registry import declare, rule
-from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.tensor import _new
 from gradrepl.engine.util import shape_list
 
 
@@ -305,7 +306,6 @@ def MaxUnpool3DBackward0(grad, xp, indices):
 
 
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    from gradrepl.engine.ops.nn_extra import _unpool_output_size
     kernel_size = _tuple(kernel_size, 3)
     stride = _tuple(stride, 3) if stride is not None else kernel_size
     od, oh, ow = _unpool_output_size(input, kernel_size, stride, _tuple(padding, 3), output_size)

@@ -4,7 +4,6 @@ array; gradients flow back to that root (PyTorch replays a view of a view as an
 as_strided of the base)."""
 import numpy as np
 
-from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import check_leaf_inplace, result
 from gradrepl.engine.ops.common import view as make_view
 from gradrepl.engine.ops.meta import storage_offset, strides
@@ -89,7 +88,7 @@ def as_strided(self, size, stride, storage_offset=None):
     return make_view(root, arr, AsStridedViewBackward0, ctx)
 
 
-@declare("as_strided_", function=False, rules=[AsStridedViewBackward0])
+@declare("as_strided_", rules=[AsStridedViewBackward0])
 def as_strided_(self, size, stride, storage_offset=None):
     check_leaf_inplace(self)
     v = as_strided(self, size, stride, storage_offset)
