@@ -109,6 +109,8 @@ HAND = {
         "Alpha dropout of whole channels; see torch.nn.functional.feature_alpha_dropout."),
     "torch.feature_alpha_dropout_": ("feature_alpha_dropout_(input, p, train) -> Tensor",
         "In-place version of torch.feature_alpha_dropout."),
+    "torch.as_strided_": ("as_strided_(input, size, stride, storage_offset=None) -> Tensor",
+        "In-place version of torch.as_strided: input itself becomes the view of its storage."),
     "torch.ctc_loss": ("ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, "
         "zero_infinity=False) -> Tensor", "The Connectionist Temporal Classification loss (reduction: 0 none, 1 mean, "
         "2 sum); see torch.nn.functional.ctc_loss."),
