@@ -217,7 +217,7 @@ MODULE_PUBLIC = frozenset("""
 forward training parameters named_parameters buffers named_buffers children named_children
 modules named_modules zero_grad train eval requires_grad_ state_dict load_state_dict apply to
 float double half cpu cuda type register_buffer register_parameter add_module register_module
-get_submodule get_parameter get_buffer extra_repr register_forward_hook
+get_submodule get_parameter get_buffer extra_repr register_forward_hook to_empty
 register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook register_backward_hook
 """.split())
 
@@ -619,6 +619,13 @@ class Module(metaclass=LibraryMeta):
         if dtype is None:
             return self
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def to_empty(self, *, device, recurse=True):
+        """Each parameter and buffer replaced by an uninitialised tensor of its shape on `device`
+        (gradrepl's are zeros): the way out of the meta device."""
+        if B.is_meta_device(device):
+            return metadevice.run(self._apply, (lambda t: t.to("meta"),), {})
+        return self._apply(lambda t: B.TORCH["zeros"](tuple(t.shape), dtype=t.dtype, device=device))
 
     def float(self):
         return self._apply(lambda t: t.float() if t.is_floating_point() else t)
