@@ -1799,7 +1799,7 @@ def _bn_batch_stats(x, n):
         # N x C (image size 1) takes the channels-last kernel: each thread sums its block of
         # rows in the input's dtype, the blocks are then added in double
         rows = x.reshape(x.shape[0], c)
-        threads = min(THREADS["n"], len(rows))
+        threads = 1 if len(rows) <= THREADS["n"] else THREADS["n"]   # no fewer rows than threads: one block
         chunk = -(-len(rows) // threads)
         blocks = [rows[k:k + chunk] for k in range(0, len(rows), chunk)]
         total = np.zeros(c)
