@@ -291,7 +291,7 @@ def norm2_rows(rows):
     return np.sqrt(b)
 
 
-def _iteration_order(shape, out_strides, in_strides):
+def iteration_order(shape, out_strides, in_strides):
     """TensorIterator's order of the dims of a reduction, innermost first
     (TensorIteratorBase::reorder_dimensions): the output (strides 0 on the reduced dims) is
     the first operand asked, so the reduced dims come first, ordered among themselves by the
@@ -366,7 +366,7 @@ def _two_pass(flat, size0, size1, is0, is1, lanes):
 def iter_sum(arr, axes):
     """The sum over `axes` of a float array of any strides, in the order of PyTorch's CPU sum
     kernel (SumKernel.cpp, cascade_sum) as TensorIterator lays the loop out: dims ordered by
-    _iteration_order and coalesced where their strides allow it; the two innermost dims make
+    iteration_order and coalesced where their strides allow it; the two innermost dims make
     the kernel's 2-d loop (a vectorised inner sum along contiguous reduced elements, a
     vectorised outer sum across contiguous kept ones, or their scalar versions), the outer
     dims call it again, every call adding its sums onto the outputs (zero at first). The
@@ -386,7 +386,7 @@ def iter_sum(arr, axes):
     for d in reversed(kept):
         out_strides[d] = step
         step *= shape[d]
-    perm = _iteration_order(shape, out_strides, arr.strides)
+    perm = iteration_order(shape, out_strides, arr.strides)
     groups = []     # [size, out stride, in stride, dims innermost first]
     for d in perm:
         g = groups[-1] if groups else None

@@ -12,7 +12,7 @@ from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
-from gradrepl.engine.summation import GRAIN, dim_sum, full_sum, norm2_rows
+from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iteration_order, norm2_rows
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
@@ -480,6 +480,114 @@ def StdBackward0(grad, xp, self, result, dims, correction, keepdim):
     return (_var_grad(scaled, xp, self, dims, correction, True),)
 
 
+def _welford_rows(xa, dims):
+    """The elements of each output of a reduction over `dims` (None: all) as float64 rows
+    (K, outputs) in TensorIterator's order (reduced dims innermost, ordered by the input's
+    strides), and the kept shape; None for negative strides."""
+    if builtins.any(st < 0 for st in xa.strides):
+        return None
+    red = tuple(range(xa.ndim)) if dims is None else dims
+    kept = [d for d in range(xa.ndim) if d not in red]
+    out_strides = [0] * xa.ndim
+    step = 1
+    for d in reversed(kept):
+        out_strides[d] = step
+        step *= xa.shape[d]
+    perm = [d for d in iteration_order(xa.shape, out_strides, xa.strides) if d in red]
+    inner = list(reversed(perm)) + [d for d in red if d not in perm]
+    rows = np.transpose(xa, kept + inner).reshape(math.prod(xa.shape[d] for d in kept), -1)
+    return rows.T.astype(np.float64), tuple(xa.shape[d] for d in kept)
+
+
+def _welford_seq(rows):
+    """WelfordOps::reduce over the rows of (K, M) float64 values, one after the other, in
+    double: (mean, m2)."""
+    if rows.shape[1] == 1:      # one output: Python floats (doubles) are faster than NumPy here
+        mean = m2 = 0.0
+        for i, x in enumerate(rows[:, 0].tolist()):
+            delta = x - mean
+            mean = mean + delta / float(i + 1)
+            m2 = m2 + delta * (x - mean)
+        return np.array([mean]), np.array([m2])
+    mean = np.zeros(rows.shape[1])
+    m2 = np.zeros(rows.shape[1])
+    for i in range(rows.shape[0]):
+        delta = rows[i] - mean
+        mean = mean + delta / float(i + 1)
+        m2 = m2 + delta * (rows[i] - mean)
+    return mean, m2
+
+
+def welford(xa, dims):
+    """PyTorch's var_mean / std_mean and var/std over dims of float tensors (ReduceOpsKernel.cpp,
+    std_var_kernel_impl: binary_kernel_reduce with WelfordOps in double): (mean, m2, n) per
+    output as float64, or None. One output of GRAIN elements or more is split among the
+    threads (parallel_for's chunks) and the threads' accumulators combined in order."""
+    got = _welford_rows(xa, dims)
+    if got is None:
+        return None
+    rows, kept = got
+    k, m = rows.shape
+    threads = THREADS["n"]
+    if m == 1 and k >= GRAIN and threads > 1:
+        tasks = builtins.min(threads, -(-k // GRAIN))
+        chunk = -(-k // tasks)
+        mean, m2, nf = np.zeros(1), np.zeros(1), 0.0
+        for t in range(tasks):
+            part = rows[t * chunk:(t + 1) * chunk]
+            bmean, bm2 = _welford_seq(part)
+            bn = float(part.shape[0])
+            if nf == 0:
+                mean, m2, nf = bmean, bm2, bn
+                continue
+            delta = bmean - mean
+            count = nf + bn
+            ratio = bn / count
+            mean, m2, nf = mean + delta * ratio, m2 + bm2 + delta * delta * nf * ratio, count
+    elif k >= GRAIN and threads > 1:
+        return None
+    else:
+        mean, m2 = _welford_seq(rows)
+    return mean.reshape(kept), m2.reshape(kept), float(k)
+
+
+def _var_all(xa, correction):
+    """The variance behind x.var() / x.std() of a whole float tensor (ReduceOps.cpp, std_var_all_cpu): the mean in
+    the tensor's dtype (PyTorch's full-sum order), then (x - mean)**2 added in double one by one
+    in memory order, in one chunk per thread from GRAIN elements on; None if not reproduced."""
+    exact = full_sum(xa)
+    got = _welford_rows(xa, None)
+    if exact is None or got is None or xa.size == 0:
+        return None
+    mean = float(exact / xa.dtype.type(xa.size))
+    flat = got[0][:, 0]
+    n, threads = flat.size, THREADS["n"]
+    perm = iteration_order(xa.shape, [0] * xa.ndim, xa.strides)
+    sizes = []      # the dims after coalescing, innermost first: the 2-d loop's rows are the first
+    for i, d in enumerate(perm):
+        if i and xa.strides[d] == xa.strides[perm[i - 1]] * xa.shape[perm[i - 1]]:
+            sizes[-1] *= xa.shape[d]
+        else:
+            sizes.append(xa.shape[d])
+    size0, size1 = (sizes + [1, 1])[:2]
+    tasks = 1 if n <= GRAIN or threads == 1 else builtins.min(threads, -(-n // GRAIN))
+    chunk = -(-n // tasks)
+    sq = (flat - mean) ** 2
+    total = 0.0
+    for t in range(tasks):
+        offset, end = t * chunk, builtins.min(n, (t + 1) * chunk)
+        part = 0.0
+        while offset < end:     # serial_for_each's 2-d steps: the rest of a row, then whole rows
+            step = builtins.min(size0 - offset % size0, end - offset)
+            if step == size0:
+                step = builtins.min(size1 - offset // size0 % size1, (end - offset) // size0) * size0
+            part = part + (0.0 + float(np.add.accumulate(sq[offset:offset + step])[-1]))
+            offset += step
+        total = total + part
+    with np.errstate(all="ignore"):
+        return np.float64(total) / np.float64(builtins.max(0.0, n - correction))
+
+
 def _var(a, dim, unbiased, keepdim, correction, std):
     xa = a._a
     if xa.dtype.kind not in "fV":
@@ -491,9 +599,25 @@ def _var(a, dim, unbiased, keepdim, correction, std):
     if n - correction <= 0:
         warn("UserWarning", f"{'std' if std else 'var'}(): degrees of freedom is <= 0. Correction should be "
              "strictly less than the reduction factor (input numel divided by output numel).")
+    exact = None
+    if xa.dtype.kind == "f" and n:
+        if dims is None or n == xa.size:    # one output: std_var_all_cpu
+            exact = _var_all(xa, correction)
+            if exact is not None and dims is not None:
+                exact = np.asarray(exact).reshape([1 if d in dims else 1 for d in range(xa.ndim)] if keepdim else
+                                                  [xa.shape[d] for d in range(xa.ndim) if d not in dims])
+        elif xa.dtype == np.float64:    # float32: the double result of NumPy rounds the same
+            got = welford(xa, dims)
+            if got is not None:
+                with np.errstate(all="ignore"):
+                    exact = got[1] / np.float64(builtins.max(0.0, got[2] - correction))
+                if keepdim:
+                    exact = np.expand_dims(exact, dims)
     with np.errstate(all="ignore"):
         # PyTorch accumulates var/std of float32 in double (Welford) and rounds once at the end
-        if n - correction > 0:
+        if exact is not None:
+            out = exact
+        elif n - correction > 0:
             out = np.var(xa.astype(np.float64), axis=dims, ddof=correction, keepdims=keepdim)
         else:   # PyTorch divides by max(0, n - correction): nan or inf (NumPy would warn in its own words)
             x64 = xa.astype(np.float64)
