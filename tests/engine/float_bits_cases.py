@@ -192,6 +192,10 @@ SUMS = {
     "var_mean_dim0_mean": lambda torch, make, a: torch.var_mean(make(a), 0)[1],
     "std_mean_t_dim1": lambda torch, make, a: torch.cat(torch.std_mean(make(a).t(), 1)),
     "var_mean_all": lambda torch, make, a: torch.stack(torch.var_mean(make(a), correction=0)),
+    "norm_dim0": lambda torch, make, a: make(a).norm(dim=0),
+    "t_norm_dim0": lambda torch, make, a: make(a).t().norm(dim=0),
+    "norm1_dim0": lambda torch, make, a: make(a).norm(p=1, dim=0),
+    "expand_norm": lambda torch, make, a: make(a)[:1].expand(a.shape[0], a.shape[1]).norm(),
 }
 
 

@@ -17,6 +17,9 @@ from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
 
+_add = np.add
+
+
 def _keepdim(name, dim, keepdim):
     """keepdim of a full reduction: PyTorch has no overload taking keepdim without dim."""
     if keepdim is None:
@@ -403,11 +406,15 @@ def vector_norm(self, p, dim, keepdim, spec):
         if p == 2:
             out = _lastdim_norm(xa, dims, keepdim, norm2_rows)
             if out is None:
+                out = _ordered_norm(xa, dims, keepdim, 2)
+            if out is None:
                 out = np.sqrt(np.sum(xa * xa, axis=dims, keepdims=keepdim))
         elif p == 0:
             out = np.sum(xa != 0, axis=dims, keepdims=keepdim)
         elif p == 1:
             out = _lastdim_norm(xa, dims, keepdim, _abs_sum_rows)
+            if out is None:
+                out = _ordered_norm(xa, dims, keepdim, 1)
             if out is None:
                 out = np.sum(absa, axis=dims, keepdims=keepdim)
         elif p == float("inf"):
@@ -480,10 +487,11 @@ def StdBackward0(grad, xp, self, result, dims, correction, keepdim):
     return (_var_grad(scaled, xp, self, dims, correction, True),)
 
 
-def _welford_rows(xa, dims):
-    """The elements of each output of a reduction over `dims` (None: all) as float64 rows
-    (K, outputs) in TensorIterator's order (reduced dims innermost, ordered by the input's
-    strides), and the kept shape; None for negative strides."""
+def _ordered_rows(xa, dims):
+    """The elements of each output of a reduction over `dims` (None: all) as the rows of a
+    C-contiguous (outputs, K) array in TensorIterator's order (reduced dims innermost,
+    ordered by the input's strides), the kept shape, and whether the reduced dims coalesce
+    into one contiguous run (is_reduce_lastdim); None for negative strides."""
     if builtins.any(st < 0 for st in xa.strides):
         return None
     red = tuple(range(xa.ndim)) if dims is None else dims
@@ -495,8 +503,55 @@ def _welford_rows(xa, dims):
         step *= xa.shape[d]
     perm = [d for d in iteration_order(xa.shape, out_strides, xa.strides) if d in red]
     inner = list(reversed(perm)) + [d for d in red if d not in perm]
-    rows = np.transpose(xa, kept + inner).reshape(math.prod(xa.shape[d] for d in kept), -1)
-    return rows.T.astype(np.float64), tuple(xa.shape[d] for d in kept)
+    rows = np.ascontiguousarray(np.transpose(xa, kept + inner)).reshape(math.prod(xa.shape[d] for d in kept), -1)
+    run = xa.itemsize
+    lastdim = bool(perm)
+    for d in perm:
+        lastdim = lastdim and xa.strides[d] == run
+        run *= xa.shape[d]
+    return rows, tuple(xa.shape[d] for d in kept), lastdim
+
+
+def _welford_rows(xa, dims):
+    """_ordered_rows as float64 rows (K, outputs), and the kept shape."""
+    got = _ordered_rows(xa, dims)
+    if got is None:
+        return None
+    return got[0].T.astype(np.float64), got[1]
+
+
+def _ordered_norm(xa, dims, keepdim, p):
+    """The 1- and 2-norms of float tensors where the reduced elements are not the innermost
+    of a C-contiguous tensor (ReduceOpsKernel.cpp, norm_kernel_tensor_iterator_impl): the
+    2-norm of one contiguous run per output vectorised (norm2_rows), otherwise
+    binary_kernel_reduce with NormOneOps / NormTwoOps: |x| or x*x (not fused) added one by
+    one in the dtype in TensorIterator's order, one output of GRAIN elements or more in one
+    chunk per thread, the chunks added in order; None if not reproduced."""
+    if xa.dtype not in (np.float32, np.float64) or not xa.size:
+        return None
+    got = _ordered_rows(xa, dims)
+    if got is None:
+        return None
+    rows, kept, lastdim = got
+    m, k = rows.shape
+    if p == 2 and lastdim:
+        out = norm2_rows(rows)
+    else:
+        terms = np.abs(rows) if p == 1 else rows * rows
+        if m == 1 and k >= GRAIN and THREADS["n"] > 1:
+            tasks = builtins.min(THREADS["n"], -(-k // GRAIN))
+            chunk = -(-k // tasks)
+            acc = xa.dtype.type(0)
+            for t in range(tasks):
+                acc = acc + _add.accumulate(terms[0, t * chunk:(t + 1) * chunk])[-1]
+            out = np.asarray([acc])
+        else:
+            out = _add.accumulate(terms, axis=1)[:, -1]
+        if p == 2:
+            out = np.sqrt(out)
+    red = tuple(range(xa.ndim)) if dims is None else dims
+    out = out.reshape(kept)
+    return np.expand_dims(out, red) if keepdim else out
 
 
 def _welford_seq(rows):
