@@ -196,6 +196,9 @@ SUMS = {
     "t_norm_dim0": lambda torch, make, a: make(a).t().norm(dim=0),
     "norm1_dim0": lambda torch, make, a: make(a).norm(p=1, dim=0),
     "expand_norm": lambda torch, make, a: make(a)[:1].expand(a.shape[0], a.shape[1]).norm(),
+    "prod_dim1": lambda torch, make, a: (make(a) / 8 + 1).prod(1),
+    "t_prod_dim0": lambda torch, make, a: (make(a).t() / 8 + 1).prod(0),
+    "prod_all": lambda torch, make, a: (make(a[:2]) / 8 + 1).prod(),
 }
 
 

@@ -12,7 +12,7 @@ from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
-from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iteration_order, norm2_rows
+from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iter_prod, iteration_order, norm2_rows
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
@@ -177,9 +177,15 @@ def prod(self, dim=None, keepdim=None, dtype=None):
     xa = self._a
     acc = np.int64 if xa.dtype.kind in "biu" else xa.dtype
     if dim is None:
-        return result(np.asarray(np.prod(xa, dtype=acc)), ProdBackward0, (self,), (self, RESULT), None)
+        exact = iter_prod(xa, tuple(range(xa.ndim))) if xa.dtype == acc else None
+        out = np.asarray(np.prod(xa, dtype=acc) if exact is None else exact)
+        return result(out, ProdBackward0, (self,), (self, RESULT), None)
     d = wrap_dim(dim, xa.ndim)
-    out = np.asarray(np.prod(xa, axis=d, dtype=acc, keepdims=keepdim))
+    exact = iter_prod(xa, (d,)) if xa.dtype == acc else None
+    if exact is None:
+        out = np.asarray(np.prod(xa, axis=d, dtype=acc, keepdims=keepdim))
+    else:
+        out = np.asarray(np.expand_dims(exact, d) if keepdim else exact)
     return result(out, ProdBackward1, (self,), (self, RESULT), (d, keepdim))
 
 
