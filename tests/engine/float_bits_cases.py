@@ -199,6 +199,8 @@ SUMS = {
     "prod_dim1": lambda torch, make, a: (make(a) / 8 + 1).prod(1),
     "t_prod_dim0": lambda torch, make, a: (make(a).t() / 8 + 1).prod(0),
     "prod_all": lambda torch, make, a: (make(a[:2]) / 8 + 1).prod(),
+    "t_logsumexp_dim0": lambda torch, make, a: torch.logsumexp(make(a).t(), 0),
+    "t_logsumexp_dim1": lambda torch, make, a: torch.logsumexp(make(a).t(), 1),
 }
 
 

@@ -12,7 +12,7 @@ from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
-from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iter_prod, iteration_order, norm2_rows
+from gradrepl.engine.summation import GRAIN, THREADS, dense, dim_sum, full_sum, iter_prod, iteration_order, norm2_rows
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
@@ -914,7 +914,14 @@ def logsumexp(self, dim, keepdim=False):
     GRAD[0] = False
     try:
         m = amax(self, dim, keepdim=True)
-        r = (self - m).exp().sum(dim, keepdim=True).log() + m
+        e = (self - m).exp()
+        if not self._a.flags.c_contiguous and dense(self._a):
+            # PyTorch's exp keeps the memory order of a transposed or permuted input, and the
+            # sum's order follows it
+            laid = np.empty_like(self._a, dtype=e._a.dtype)
+            laid[...] = e._a
+            e = _new(laid)
+        r = e.sum(dim, keepdim=True).log() + m
         out = r if keepdim else r.squeeze(dim)
     finally:
         GRAD[0] = prev
