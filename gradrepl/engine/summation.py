@@ -405,7 +405,8 @@ def iter_sum(arr, axes):
     vals = vals.reshape([g[0] for g in reversed(groups)])           # (..., size1, size0)
     is0, size1, is1 = groups[0][2], groups[1][0], groups[1][2]
     if arr.size >= GRAIN and THREADS["n"] > 1 and all(g[1] == 0 for g in groups):
-        return np.asarray(_two_pass(vals.ravel(), groups[0][0], size1, is0, is1, lanes), arr.dtype)
+        return np.asarray(_two_pass(vals.ravel(), groups[0][0], size1, is0, is1, lanes), arr.dtype).reshape(
+            [shape[d] for d in kept])
     parts = [(0, size1)]
     if arr.size >= GRAIN and THREADS["n"] > 1:
         # parallel_dim_reduction: the outermost kept dim with at least as many elements as
@@ -446,19 +447,17 @@ def iter_sum(arr, axes):
     return out.reshape([shape[d] for d in kept])
 
 
-def _prod_calls(vals, is0, item):
-    """binary_kernel_reduce_vec's 2-d loop for prod on vals (..., size1, size0): the products
-    over the last axis. Along contiguous reduced elements (vectorized_inner_reduction) four
-    vectors of lanes multiply down blocks of 4 x lanes elements, the four are multiplied in
-    pairs, the lanes folded left to right, then the leftover elements one by one; otherwise
-    each output's elements one by one (the vectorised outer loop multiplies each column in
-    order too). Lanes as sum's: PyTorch's AVX2 build on AVX512 machines too (measured)."""
-    size0 = vals.shape[-1]
-    lanes = _LANES[vals.dtype]
+def _prod_rows(out, rows, vectorized):
+    """binary_kernel_reduce_vec's prod of one row per output onto the outputs `out` (the
+    kernel multiplies into the output itself): along contiguous reduced elements
+    (vectorized_inner_reduction, `vectorized`) four vectors of lanes multiply down blocks
+    of 4 x lanes elements, are multiplied in pairs and their lanes folded left to right,
+    the output times that; then the leftover elements one by one onto the output. Lanes as
+    sum's: PyTorch's AVX2 build on AVX512 machines too (measured)."""
+    size0 = rows.shape[1]
+    lanes = _LANES[rows.dtype]
     width = 4 * lanes
-    count = size0 // width if is0 == item else 0
-    rows = vals.reshape(-1, size0)
-    out = np.ones(rows.shape[0], vals.dtype)
+    count = size0 // width if vectorized else 0
     if count:
         blocks = np.ascontiguousarray(rows[:, :count * width].reshape(-1, count, 4, lanes).transpose(1, 0, 2, 3))
         acc = np.multiply.reduce(blocks, axis=0) if count > 1 else blocks[0]       # in order (not the inner axis)
@@ -470,22 +469,26 @@ def _prod_calls(vals, is0, item):
     rest = rows[:, count * width:]
     if rest.shape[1]:
         out = np.multiply.accumulate(np.concatenate((out[:, None], rest), axis=1), axis=1)[:, -1]
-    return out.reshape(vals.shape[:-1])
+    return out
 
 
 def iter_prod(arr, axes):
     """The product over `axes` (one dim, or all) of a float array of any strides in the order
     of PyTorch's CPU prod kernel (ReduceOpsKernel.cpp prod_kernel_impl through Reduce.h
-    binary_kernel_reduce_vec), TensorIterator's dims as in iter_sum; one output of GRAIN
-    elements or more through the two-pass reduction (a chunk per thread, the chunks' products
-    multiplied in order). None for negative strides or other dtypes."""
+    binary_kernel_reduce_vec), TensorIterator's dims as in iter_sum: the outputs start at 1
+    and each row of the 2-d loop (one per call of the outer dims, in order) multiplies into
+    its output; the vectorised outer loop multiplies each column in order as the scalar one.
+    One output of GRAIN elements or more through the two-pass reduction (a chunk per
+    thread, the chunks' products multiplied in order). None for negative strides or other
+    dtypes."""
     if arr.dtype not in (np.float32, np.float64) or builtins_any(st < 0 for st in arr.strides):
         return None
     shape, item = arr.shape, arr.itemsize
     red = set(axes)
     kept = [d for d in range(arr.ndim) if d not in red]
+    kept_shape = [shape[d] for d in kept]
     if arr.size == 0:
-        return np.ones([shape[d] for d in kept], arr.dtype)
+        return np.ones(kept_shape, arr.dtype)
     out_strides = [0] * arr.ndim
     step = item
     for d in reversed(kept):
@@ -505,35 +508,38 @@ def iter_prod(arr, axes):
         groups.append([1, 0, 0, []])
     order = [d for g in reversed(groups) for d in reversed(g[3])]
     vals = np.ascontiguousarray(arr.transpose(order + [d for d in range(arr.ndim) if d not in order]))
-    vals = vals.reshape([g[0] for g in reversed(groups)])
-    is0 = groups[0][2]
+    vals = vals.reshape([g[0] for g in reversed(groups)])     # (..., size1, size0)
+    size0, size1 = groups[0][0], groups[1][0]
+    vec = groups[0][2] == item
+    one = arr.dtype.type(1)
     if arr.size >= GRAIN and THREADS["n"] > 1 and all(g[1] == 0 for g in groups):
-        flat, size0, size1 = vals.ravel(), groups[0][0], groups[1][0]
+        flat = vals.ravel()
         n = flat.size
         tasks = min(THREADS["n"], -(-n // GRAIN))
         chunk = -(-n // tasks)
         buffer = np.ones(THREADS["n"], arr.dtype)
         for t in range(tasks):
             offset, end = t * chunk, min(n, (t + 1) * chunk)
-            acc = arr.dtype.type(1)
+            acc = np.ones(1, arr.dtype)
             while offset < end:
                 step0 = min(size0 - offset % size0, end - offset)
                 step1 = min(size1 - offset // size0 % size1, (end - offset) // size0) if step0 == size0 else 1
-                for r in _prod_calls(flat[offset:offset + step0 * step1].reshape(step1, step0), is0, item):
-                    acc = acc * r
+                for r in flat[offset:offset + step0 * step1].reshape(step1, step0):
+                    acc = _prod_rows(acc, r[None, :], vec)
                 offset += step0 * step1
-            buffer[t] = acc
-        return np.asarray(_prod_calls(buffer[None, :], item, item)[0] * arr.dtype.type(1))
-    prods = _prod_calls(vals, is0, item)          # one axis per group from the outermost down to group 1
-    rest = list(reversed(groups[1:]))
+            buffer[t] = acc[0]
+        return _prod_rows(np.ones(1, arr.dtype), buffer[None, :], True).reshape(kept_shape)
+    # the rows in the order they reach their outputs: reduced groups (calls) first, outputs last
+    rest = list(reversed(groups[1:]))                 # the axes of vals but the last
     summed = [i for i, g in enumerate(rest) if g[1] == 0]
     left = [i for i, g in enumerate(rest) if g[1] != 0]
-    if summed:
-        moved = np.transpose(prods, summed + left)
-        k = math.prod(moved.shape[:len(summed)])
-        moved = moved.reshape((k,) + moved.shape[len(summed):])
-        prods = np.multiply.accumulate(moved, axis=0)[-1] if k > 1 else moved[0]
+    moved = np.transpose(vals, summed + left + [len(rest)])
+    k = math.prod(moved.shape[:len(summed)])
+    moved = moved.reshape((k, -1, size0))
+    out = np.full(moved.shape[1], one)
+    for r in range(k):
+        out = _prod_rows(out, moved[r], vec)
     dims = [d for i in left for d in reversed(rest[i][3])]
-    prods = prods.reshape([shape[d] for d in dims])
-    out = np.transpose(prods, np.argsort(dims)) if dims else prods
-    return out.reshape([shape[d] for d in kept])
+    out = out.reshape([shape[d] for d in dims])
+    out = np.transpose(out, np.argsort(dims)) if dims else out
+    return out.reshape(kept_shape)
