@@ -12,7 +12,7 @@ from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
-from gradrepl.engine.summation import GRAIN, THREADS, dense, dim_sum, full_sum, iter_prod, iteration_order, norm2_rows
+from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iter_prod, iteration_order, norm2_rows
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
@@ -915,10 +915,12 @@ def logsumexp(self, dim, keepdim=False):
     try:
         m = amax(self, dim, keepdim=True)
         e = (self - m).exp()
-        if not self._a.flags.c_contiguous and dense(self._a):
-            # PyTorch's exp keeps the memory order of a transposed or permuted input, and the
-            # sum's order follows it
-            laid = np.empty_like(self._a, dtype=e._a.dtype)
+        xa = self._a
+        if not xa.flags.c_contiguous and xa.ndim > 1 and builtins.all(st > 0 for st in xa.strides):
+            # PyTorch's exp keeps the dim order of a transposed, permuted or sliced input (its
+            # output is contiguous in the input's order of strides), and the sum's order follows
+            order = sorted(range(xa.ndim), key=lambda d: -xa.strides[d])
+            laid = np.empty([xa.shape[d] for d in order], e._a.dtype).transpose(np.argsort(order))
             laid[...] = e._a
             e = _new(laid)
         r = e.sum(dim, keepdim=True).log() + m
