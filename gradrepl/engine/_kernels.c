@@ -431,6 +431,77 @@ static PyObject *py_nll_sum(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyFloat_FromDouble(acc);
 }
 
+CLONES static int fma_gemm_k(const float *a, const float *bt, float *c,
+                              Py_ssize_t m, Py_ssize_t n, Py_ssize_t k)
+{
+    int nan = 0;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const float *ai = a + i * k;
+        float *ci = c + i * n;
+        Py_ssize_t j = 0;
+        for (; j + 4 <= n; j += 4) {      /* four independent chains at a time */
+            const float *b0 = bt + j * k, *b1 = b0 + k, *b2 = b1 + k, *b3 = b2 + k;
+            float s0 = ci[j], s1 = ci[j + 1], s2 = ci[j + 2], s3 = ci[j + 3];
+            for (Py_ssize_t t = 0; t < k; t++) {
+                float x = ai[t];
+                s0 = fmaf(x, b0[t], s0);
+                s1 = fmaf(x, b1[t], s1);
+                s2 = fmaf(x, b2[t], s2);
+                s3 = fmaf(x, b3[t], s3);
+            }
+            ci[j] = s0, ci[j + 1] = s1, ci[j + 2] = s2, ci[j + 3] = s3;
+            nan |= isnan(s0) | isnan(s1) | isnan(s2) | isnan(s3);
+        }
+        for (; j < n; j++) {
+            const float *b = bt + j * k;
+            float s = ci[j];
+            for (Py_ssize_t t = 0; t < k; t++)
+                s = fmaf(ai[t], b[t], s);
+            ci[j] = s;
+            nan |= isnan(s);
+        }
+    }
+    return nan;
+}
+
+/* fma_gemm(m, n, k, a, bt, c): c[i, j] = fmaf(a[i, k-1], bt[j, k-1], ... fmaf(a[i, 0],
+   bt[j, 0], c[i, j])), one fused multiply-add after the other (oneDNN's convolution
+   accumulators); a is m x k, bt n x k, c m x n. The result says whether c has a NaN. */
+static PyObject *py_fma_gemm(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t m, n, k;
+    Buffers b;
+    float *p[3];
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "fma_gemm(m, n, k, a, bt, c)");
+        return NULL;
+    }
+    m = PyLong_AsSsize_t(args[0]);
+    n = PyLong_AsSsize_t(args[1]);
+    k = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (m < 0 || n < 0 || k < 0) {
+        PyErr_SetString(PyExc_ValueError, "bad shape");
+        return NULL;
+    }
+    if (take(&b, args + 3, 3, 0, p) < 0)
+        return NULL;
+    if (b.views[0].len / (Py_ssize_t)sizeof(float) < m * k
+            || b.views[1].len / (Py_ssize_t)sizeof(float) < n * k
+            || b.views[2].len / (Py_ssize_t)sizeof(float) < m * n) {
+        release(&b);
+        PyErr_SetString(PyExc_ValueError, "buffer too small");
+        return NULL;
+    }
+    int nan;
+    Py_BEGIN_ALLOW_THREADS
+    nan = fma_gemm_k(p[0], p[1], p[2], m, n, k);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    return PyBool_FromLong(nan);
+}
+
 /* address(array): where its first element is (NumPy's arr.ctypes.data, without the
    ctypes object that builds) */
 static PyObject *py_address(PyObject *self, PyObject *arg)
@@ -458,6 +529,8 @@ static PyMethodDef methods[] = {
      "tanh_backward(grad, y, out)"},
     {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,
      "nll_sum(rows, cols, x, target)"},
+    {"fma_gemm", (PyCFunction)(void (*)(void))py_fma_gemm, METH_FASTCALL,
+     "fma_gemm(m, n, k, a, bt, c)"},
     {"address", py_address, METH_O, "address(array)"},
     {NULL, NULL, 0, NULL}
 };
