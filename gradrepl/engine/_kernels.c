@@ -431,49 +431,52 @@ static PyObject *py_nll_sum(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyFloat_FromDouble(acc);
 }
 
-CLONES static int fma_gemm_k(const float *a, const float *bt, float *c,
-                              Py_ssize_t m, Py_ssize_t n, Py_ssize_t k)
+#define FMA_BLOCK 512
+
+/* one block of rows (len <= FMA_BLOCK, the rows contiguous in at's and ct's lines): the
+   chains of different rows are independent, so the compiler runs them in vector lanes */
+CLONES static void fma_gemm_block(const float *at, const float *bt, float *ct, Py_ssize_t m,
+                                  Py_ssize_t n, Py_ssize_t k, Py_ssize_t len)
 {
-    int nan = 0;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        const float *ai = a + i * k;
-        float *ci = c + i * n;
-        Py_ssize_t j = 0;
-        for (; j + 4 <= n; j += 4) {      /* four independent chains at a time */
-            const float *b0 = bt + j * k, *b1 = b0 + k, *b2 = b1 + k, *b3 = b2 + k;
-            float s0 = ci[j], s1 = ci[j + 1], s2 = ci[j + 2], s3 = ci[j + 3];
-            for (Py_ssize_t t = 0; t < k; t++) {
-                float x = ai[t];
-                s0 = fmaf(x, b0[t], s0);
-                s1 = fmaf(x, b1[t], s1);
-                s2 = fmaf(x, b2[t], s2);
-                s3 = fmaf(x, b3[t], s3);
-            }
-            ci[j] = s0, ci[j + 1] = s1, ci[j + 2] = s2, ci[j + 3] = s3;
-            nan |= isnan(s0) | isnan(s1) | isnan(s2) | isnan(s3);
+    for (Py_ssize_t j = 0; j < n; j++) {
+        float acc[FMA_BLOCK];
+        float *cj = ct + j * m;
+        const float *b = bt + j * k;
+        Py_ssize_t whole = len - len % 16;
+        memcpy(acc, cj, (size_t)len * sizeof(float));
+        for (Py_ssize_t t = 0; t < k; t++) {
+            const float *row = at + t * m, y = b[t];
+            for (Py_ssize_t i = 0; i < whole; i += 16)
+                for (int l = 0; l < 16; l++)      /* a fixed count: one vector operation */
+                    acc[i + l] = fmaf(row[i + l], y, acc[i + l]);
+            for (Py_ssize_t i = whole; i < len; i++)
+                acc[i] = fmaf(row[i], y, acc[i]);
         }
-        for (; j < n; j++) {
-            const float *b = bt + j * k;
-            float s = ci[j];
-            for (Py_ssize_t t = 0; t < k; t++)
-                s = fmaf(ai[t], b[t], s);
-            ci[j] = s;
-            nan |= isnan(s);
-        }
+        memcpy(cj, acc, (size_t)len * sizeof(float));
     }
+}
+
+static int fma_gemm_k(const float *at, const float *bt, float *ct, Py_ssize_t m, Py_ssize_t n,
+                      Py_ssize_t k)
+{
+    for (Py_ssize_t i = 0; i < m; i += FMA_BLOCK)
+        fma_gemm_block(at + i, bt, ct + i, m, n, k, m - i < FMA_BLOCK ? m - i : FMA_BLOCK);
+    int nan = 0;
+    for (Py_ssize_t i = 0; i < m * n; i++)
+        nan |= isnan(ct[i]);
     return nan;
 }
 
-/* fma_gemm(m, n, k, a, bt, c): c[i, j] = fmaf(a[i, k-1], bt[j, k-1], ... fmaf(a[i, 0],
-   bt[j, 0], c[i, j])), one fused multiply-add after the other (oneDNN's convolution
-   accumulators); a is m x k, bt n x k, c m x n. The result says whether c has a NaN. */
+/* fma_gemm(m, n, k, at, bt, ct): ct[j, i] = fmaf(at[k-1, i], bt[j, k-1], ... fmaf(at[0, i],
+   bt[j, 0], ct[j, i])), one fused multiply-add after the other (oneDNN's convolution
+   accumulators); at is k x m, bt n x k, ct n x m. The result says whether ct has a NaN. */
 static PyObject *py_fma_gemm(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_ssize_t m, n, k;
     Buffers b;
     float *p[3];
     if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "fma_gemm(m, n, k, a, bt, c)");
+        PyErr_SetString(PyExc_TypeError, "fma_gemm(m, n, k, at, bt, ct)");
         return NULL;
     }
     m = PyLong_AsSsize_t(args[0]);
@@ -530,7 +533,7 @@ static PyMethodDef methods[] = {
     {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,
      "nll_sum(rows, cols, x, target)"},
     {"fma_gemm", (PyCFunction)(void (*)(void))py_fma_gemm, METH_FASTCALL,
-     "fma_gemm(m, n, k, a, bt, c)"},
+     "fma_gemm(m, n, k, at, bt, ct)"},
     {"address", py_address, METH_O, "address(array)"},
     {NULL, NULL, 0, NULL}
 };

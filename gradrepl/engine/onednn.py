@@ -38,16 +38,20 @@ MAX_CHANNELS = 16       # one channel block: the shapes measured
 
 def fma_gemm(a, bt, c):
     """c[i, j] = fma(a[i, K-1], bt[j, K-1], ... fma(a[i, 0], bt[j, 0], c[i, j])) in float32."""
-    a = np.ascontiguousarray(a, f32)
-    bt = np.ascontiguousarray(bt, f32)
-    c = np.array(c, f32, order="C")
     m, k = a.shape
     n = bt.shape[0]
     if _C is not None and hasattr(_C, "fma_gemm"):
-        out = c.copy()
-        if not _C.fma_gemm(m, n, k, a, bt, out):
-            return out
-    return fma_gemm_np(a, bt, c)
+        # the C loops run the chains of adjacent rows of a (of bt when it has more) in
+        # vector lanes: that operand goes in transposed (a transpose view costs nothing)
+        if m >= n:
+            out = np.array(c.T, f32, order="C")
+            if not _C.fma_gemm(m, n, k, np.ascontiguousarray(a.T, f32), np.ascontiguousarray(bt, f32), out):
+                return out.T
+        else:
+            out = np.array(c, f32, order="C")
+            if not _C.fma_gemm(n, m, k, np.ascontiguousarray(bt.T, f32), np.ascontiguousarray(a, f32), out):
+                return out
+    return fma_gemm_np(np.asarray(a, f32), np.asarray(bt, f32), np.asarray(c, f32))
 
 
 def fma_gemm_np(a, bt, c):
@@ -101,15 +105,26 @@ def forward(x, w, b, stride, padding):
     p = (0, padding[0]) if nd == 1 else tuple(padding)
     s = stride[0]
     o, c, kh, kw = w4.shape
-    cols = _windows(x4, kh, kw, s, p)                       # N, C, KH, KW, OH, OW
-    n, _, _, _, oh, ow = cols.shape
-    a = cols.transpose(0, 4, 5, 2, 3, 1).reshape(n * oh * ow, kh * kw * c)
     bt = w4.transpose(0, 2, 3, 1).reshape(o, kh * kw * c)
-    out = fma_gemm(a, bt, np.zeros((a.shape[0], o), f32))
-    if b is not None:
-        out = out + b.astype(f32)
-    out = out.reshape(n, oh, ow, o).transpose(0, 3, 1, 2)
+    parts = []
+    for i, j in _groups(x4.shape[0], x4[0].size * kh * kw):
+        cols = _windows(x4[i:j], kh, kw, s, p)              # N, C, KH, KW, OH, OW
+        n, _, _, _, oh, ow = cols.shape
+        at = cols.transpose(2, 3, 1, 0, 4, 5).reshape(kh * kw * c, n * oh * ow)
+        out = fma_gemm(at.T, bt, np.zeros((n * oh * ow, o), f32))
+        if b is not None:
+            out = out + b.astype(f32)
+        parts.append(out.reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
+    out = parts[0] if len(parts) == 1 else np.concatenate(parts)
     return np.ascontiguousarray(out[:, :, 0] if nd == 1 else out)
+
+
+_BLOCK = 1 << 21     # floats of gathered operands at a time (images in groups, for the caches)
+
+
+def _groups(n, per_image):
+    step = max(1, _BLOCK // max(1, per_image))
+    return [(i, min(n, i + step)) for i in range(0, n, step)]
 
 
 def backward_data(g, w, xshape, stride, padding):
@@ -121,10 +136,19 @@ def backward_data(g, w, xshape, stride, padding):
     n, c = xshape[:2]
     h, wd = (1, xshape[2]) if nd == 1 else xshape[2:]
     o, _, kh, kw = w4.shape
+    parts = [_backward_data(g4[a:b], w4, (b - a, c, h, wd), s, p)
+             for a, b in _groups(n, h * wd * kh * kw * o)]
+    out = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return np.ascontiguousarray(out[:, :, 0] if nd == 1 else out)
+
+
+def _backward_data(g4, w4, xshape, s, p):
+    n, c, h, wd = xshape
+    o, _, kh, kw = w4.shape
     oh, ow = g4.shape[2:]
-    # a[(n, ih, iw), kh, kw, o] = g[n, o, oh, ow] where ih = oh*s - p + kh (likewise iw)
-    a = np.zeros((n, h, wd, kh, kw, o), f32)
-    gt = g4.transpose(0, 2, 3, 1)
+    # at[kw, kh, o, (n, ih, iw)] = g[n, o, oh, ow] where ih = oh*s - p + kh (likewise iw)
+    at = np.zeros((kw, kh, o, n, h, wd), f32)
+    gt = g4.transpose(1, 0, 2, 3)
     for i in range(kh):
         hs, he, ohs = _span(i, p[0], s, oh, h)
         if hs is None:
@@ -133,19 +157,18 @@ def backward_data(g, w, xshape, stride, padding):
             ws, we, ows = _span(j, p[1], s, ow, wd)
             if ws is None:
                 continue
-            a[:, hs:he:s, ws:we:s, i, j] = gt[:, ohs[0]:ohs[1], ows[0]:ows[1]]
-    wt = w4.transpose(1, 2, 3, 0)                            # C, KH, KW, O
+            at[j, i, :, :, hs:he:s, ws:we:s] = gt[:, :, ohs[0]:ohs[1], ows[0]:ows[1]]
+    wt = w4.transpose(1, 3, 2, 0)                            # C, KW, KH, O
     m = n * h * wd
     if s > 1 and wd % s == 0:     # brgconv_strided: a chain per kw, the partial sums added
         out = None
         for j in range(kw):
-            part = fma_gemm(a[:, :, :, :, j].reshape(m, kh * o), wt[:, :, j].reshape(c, kh * o),
-                            np.zeros((m, c), f32))
+            part = fma_gemm(at[j].reshape(kh * o, m).T, wt[:, j].reshape(c, kh * o), np.zeros((m, c), f32))
             out = part if out is None else out + part
-    else:
-        out = fma_gemm(a.reshape(m, kh * kw * o), wt.reshape(c, kh * kw * o), np.zeros((m, c), f32))
-    out = out.reshape(n, h, wd, c).transpose(0, 3, 1, 2)
-    return np.ascontiguousarray(out[:, :, 0] if nd == 1 else out)
+    else:                          # the chain over (kh, kw, o)
+        at = at.transpose(1, 0, 2, 3, 4, 5).reshape(kh * kw * o, m)
+        out = fma_gemm(at.T, wt.transpose(0, 2, 1, 3).reshape(c, kh * kw * o), np.zeros((m, c), f32))
+    return out.reshape(n, h, wd, c).transpose(0, 3, 1, 2)
 
 
 def _span(k, pad, s, out, size):
@@ -200,12 +223,12 @@ def backward_weights(g, x, wshape, stride, padding, bias):
     kh, kw = (1, wshape[2]) if nd == 1 else wshape[2:]
     cols = _windows(x4, kh, kw, s, p)                       # N, C, KH, KW, OH, OW
     n, _, _, _, oh, ow = cols.shape
-    bt = cols.transpose(1, 2, 3, 0, 4, 5).reshape(c * kh * kw, n * oh * ow)
+    colsk = cols.transpose(0, 4, 5, 1, 2, 3).reshape(n * oh * ow, c * kh * kw)
     a = g4.transpose(1, 0, 2, 3).reshape(o, n * oh * ow)
     gw = gb = None
     ones = np.ones((1, n * oh * ow), f32)
     for start, end in _chunks(n, oh, ow, c, o):
-        part = fma_gemm(a[:, start:end], bt[:, start:end], np.zeros((o, c * kh * kw), f32))
+        part = fma_gemm(a[:, start:end], colsk[start:end].T, np.zeros((o, c * kh * kw), f32))
         gw = part if gw is None else gw + part
         if bias:
             pb = fma_gemm(a[:, start:end], ones[:, start:end], np.zeros((o, 1), f32))
