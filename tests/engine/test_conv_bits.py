@@ -90,3 +90,12 @@ def test_mkldnn_choice():
     assert onednn.uses_mkldnn(np.zeros((2, 16, 14, 14), np.float32), w3, (1, 1), (1, 1), 1)
     assert onednn.uses_mkldnn(x1, np.zeros((16, 16, 5, 5), np.float32), (1, 1), (1, 1), 1)
     assert onednn.uses_mkldnn(np.zeros((1, 16, 40, 40), np.float32), w3, (1, 1), (1, 1), 1)
+
+
+@pytest.mark.parametrize("key", ["odd|2", "mnist3|2", "conv1d|4"])
+def test_numpy_reference(key, torch, monkeypatch):
+    """Without the C module (NumPy's fma32 chains) the same bits."""
+    monkeypatch.setattr(onednn, "_C", None)
+    i, (_, name, n) = next((i, c) for i, c in enumerate(C.cases()) if c[0] == key)
+    got = C.run_conv(torch, _new, name, n, 100 + i)
+    assert [digest(t._a) for t in got] == [w["sha256"] for w in DATA["conv"][key]]
