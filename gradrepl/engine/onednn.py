@@ -33,7 +33,8 @@ except ImportError:     # not built: the NumPy code below
     _C = None
 
 f32 = np.float32
-MAX_CHANNELS = 16       # one channel block: the shapes measured
+MAX_CHANNELS = 64       # the shapes measured
+BLOCK = 16              # oneDNN's channel block (AVX512: 16 float32 lanes)
 
 
 def fma_gemm(a, bt, c):
@@ -105,15 +106,19 @@ def forward(x, w, b, stride, padding):
     p = (0, padding[0]) if nd == 1 else tuple(padding)
     s = stride[0]
     o, c, kh, kw = w4.shape
-    bt = w4.transpose(0, 2, 3, 1).reshape(o, kh * kw * c)
     parts = []
     for i, j in _groups(x4.shape[0], x4[0].size * kh * kw):
         cols = _windows(x4[i:j], kh, kw, s, p)              # N, C, KH, KW, OH, OW
         n, _, _, _, oh, ow = cols.shape
-        at = cols.transpose(2, 3, 1, 0, 4, 5).reshape(kh * kw * c, n * oh * ow)
-        out = fma_gemm(at.T, bt, np.zeros((n * oh * ow, o), f32))
-        if b is not None:
-            out = out + b.astype(f32)
+        out = None
+        for cb in range(0, c, BLOCK):   # a chain per block of 16 input channels
+            cs = slice(cb, min(c, cb + BLOCK))
+            at = cols[:, cs].transpose(2, 3, 1, 0, 4, 5).reshape(-1, n * oh * ow)
+            bt = w4[:, cs].transpose(0, 2, 3, 1).reshape(o, -1)
+            part = fma_gemm(at.T, bt, np.zeros((n * oh * ow, o), f32))
+            out = part if out is None else out + part
+            if cb == 0 and b is not None:        # the bias joins the first block's sums
+                out = out + b.astype(f32)
         parts.append(out.reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
     out = parts[0] if len(parts) == 1 else np.concatenate(parts)
     return np.ascontiguousarray(out[:, :, 0] if nd == 1 else out)
@@ -136,8 +141,16 @@ def backward_data(g, w, xshape, stride, padding):
     n, c = xshape[:2]
     h, wd = (1, xshape[2]) if nd == 1 else xshape[2:]
     o, _, kh, kw = w4.shape
-    parts = [_backward_data(g4[a:b], w4, (b - a, c, h, wd), s, p)
-             for a, b in _groups(n, h * wd * kh * kw * o)]
+    # stride 1 (jit:avx512_core): a chain per block of 16 output channels, the sums added;
+    # brgconv_strided: all channels in its chains
+    blocks = [(0, o)] if s > 1 else [(cb, min(o, cb + BLOCK)) for cb in range(0, o, BLOCK)]
+    parts = []
+    for a, b in _groups(n, h * wd * kh * kw * o):
+        part = None
+        for lo, hi in blocks:
+            d = _backward_data(g4[a:b, lo:hi], w4[lo:hi], (b - a, c, h, wd), s, p)
+            part = d if part is None else part + d
+        parts.append(part)
     out = parts[0] if len(parts) == 1 else np.concatenate(parts)
     return np.ascontiguousarray(out[:, :, 0] if nd == 1 else out)
 
@@ -186,23 +199,85 @@ def _span(k, pad, s, out, size):
     return start, (last - 1) * s - pad + k + 1, (first, last)
 
 
-def _chunks(n, oh, ow, cin, cout):
-    """The threads' parts of the reduction over (n, oh, ow), as index ranges: whole images
-    (blocked layout, and jit:avx2 with up to 8 output channels), or with 1 to 3 input channels units of half an image (the first
-    half the longer) once the images have 10 rows or more (18 for a batch of one), whole
-    images below (measured for 4 to 30 rows and batches of 1 to 7)."""
+MIN_OH_REDUCE = 9
+
+
+def _div_up(a, b):
+    return -(-a // b)
+
+
+def _balance(mb, ih, iw, oh, ow, kh, kw, sh, sw, nb_ic, ic_block, nb_oc, harness2d, nthreads):
+    """oneDNN's thread split of jit:avx512_core's weight gradient (its balance()): threads
+    over the reduction (nthr_mb), the output and the input channel blocks."""
+    ih_reduce, oh_reduce = (ih, oh) if harness2d else (1, 1)
+    ih_no, oh_no = (1, 1) if harness2d else (ih, oh)
+    nthr_oh_reduce = max(1, oh_reduce // MIN_OH_REDUCE)
+
+    def mem(nmb, noc, nic):
+        return (_div_up(mb * ih_reduce, nmb) * _div_up(nb_ic, nic) * ic_block * ih_no * iw // sh // sw
+                + _div_up(mb * oh_reduce, nmb) * _div_up(nb_oc, noc) * BLOCK * oh_no * ow
+                + 8 * _div_up(nb_oc, noc) * _div_up(nb_ic, nic) * kh * kw * ic_block * BLOCK)
+
+    def comp(nmb, noc, nic):
+        return _div_up(mb * oh_reduce, nmb) * _div_up(nb_oc, noc) * _div_up(nb_ic, nic)
+
+    def options():
+        for nmb in range(1, min(nthreads, mb * nthr_oh_reduce) + 1):
+            par = nthreads // nmb
+            for noc in range(1, min(par, nb_oc) + 1):
+                yield nmb, noc, min(par // noc, nb_ic)
+
+    best = (1, 1, 1)
+    best_mem = mem(*best)
+    for opt in options():
+        cost = mem(*opt)
+        if cost <= best_mem:
+            best_mem, best = cost, opt
+    best_comp = comp(*best)
+    for opt in options():
+        cost, c = mem(*opt), comp(*opt)
+        if (c <= best_comp and cost < 1.1 * best_mem) or 4 * c <= 3 * best_comp:
+            best_comp, best = c, opt
+    nmb, noc, nic = best
+    if nthreads // 2 < nmb < nthreads:
+        nmb = min(mb * nthr_oh_reduce, nthreads)
+    return nmb, noc, nic
+
+
+def _chunks(n, ih, iw, oh, ow, kh, kw, s, cin, cout):
+    """The threads' parts of the reduction over (n, oh, ow) for the weight and for the bias,
+    as lists of index ranges. jit:avx512_core (1 to 3 or 16 and more input channels):
+    balance()'s split, over the images or, when the output has more than 9 rows, over the
+    (image, row) pairs; a bias whose weight is split over input channel blocks is split
+    over the images between those threads. jit:avx2 (4 to 15 input channels): a thread per
+    8 output channels, else over the images."""
     total = n * oh * ow
-    if THREADS["n"] == 1 or (4 <= cin < 16 and cout > 8):    # jit:avx2: a thread per 8 channels
-        return [(0, total)]
-    halves = cin < 4 and oh >= (18 if n == 1 else 10)
-    bounds = [0, (oh + 1) // 2, oh] if halves else [0, oh]
-    units = [(i * oh + bounds[b]) * ow for i in range(n) for b in range(len(bounds) - 1)] + [total]
-    parts = []
-    for tid in range(2):
-        start, end = _balance211(len(units) - 1, 2, tid)
-        if end > start:
-            parts.append((units[start], units[end]))
-    return parts
+    threads = THREADS["n"]
+    whole = [(0, total)]
+    if threads == 1:
+        return whole, whole
+
+    def split(units, size):
+        parts = []
+        for tid in range(threads):
+            start, end = _balance211(units, threads, tid)
+            if end > start:
+                parts.append((start * size, end * size))
+        return parts
+
+    if 4 <= cin < 16:
+        parts = whole if cout > 8 else split(n, oh * ow)
+        return parts, parts
+    harness2d = oh > MIN_OH_REDUCE
+    first = cin < 4
+    nb_ic, ic_block = (1, cin) if first else (_div_up(cin, BLOCK), BLOCK)
+    nmb, _, nic = _balance(n, ih, iw, oh, ow, kh, kw, s, s, nb_ic, ic_block, _div_up(cout, BLOCK), harness2d,
+                           threads)
+    units, size = (n * oh, ow) if harness2d else (n, oh * ow)
+    if nmb > 1:
+        parts = split(units, size)
+        return parts, parts
+    return whole, (split(units, size) if nic > 1 else whole)
 
 
 def _balance211(n, team, tid):
@@ -226,11 +301,14 @@ def backward_weights(g, x, wshape, stride, padding, bias):
     colsk = cols.transpose(0, 4, 5, 1, 2, 3).reshape(n * oh * ow, c * kh * kw)
     a = g4.transpose(1, 0, 2, 3).reshape(o, n * oh * ow)
     gw = gb = None
-    ones = np.ones((1, n * oh * ow), f32)
-    for start, end in _chunks(n, oh, ow, c, o):
+    ih, iw = x4.shape[2:]
+    weight_parts, bias_parts = _chunks(n, ih, iw, oh, ow, kh, kw, s, c, o)
+    for start, end in weight_parts:
         part = fma_gemm(a[:, start:end], colsk[start:end].T, np.zeros((o, c * kh * kw), f32))
         gw = part if gw is None else gw + part
-        if bias:
+    if bias:
+        ones = np.ones((1, n * oh * ow), f32)
+        for start, end in bias_parts:
             pb = fma_gemm(a[:, start:end], ones[:, start:end], np.zeros((o, 1), f32))
             gb = pb if gb is None else gb + pb
     return gw.reshape(wshape), (gb.reshape(o) if bias else None)
