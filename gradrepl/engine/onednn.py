@@ -75,12 +75,18 @@ def applies(x, w, stride, padding, dilation, groups):
     """Whether PyTorch runs oneDNN here with an algorithm measured to the bit (else the
     caller computes as before: correctly rounded sums, not always PyTorch's last bits)."""
     n = w.ndim - 2
+    kernel = w.shape[2:]
     if not (x.dtype == f32 and w.dtype == f32 and n in (1, 2) and groups == 1
-            and all(d == 1 for d in dilation) and len(set(stride)) == 1
+            and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
+            and all(k in (3, 5, 7) for k in kernel) and all(p <= (k - 1) // 2 for p, k in zip(padding, kernel))
             and w.shape[0] <= MAX_CHANNELS and w.shape[1] <= MAX_CHANNELS
+            # jit:avx2's weight gradient (4 to 15 input channels): measured up to 16 output
+            # channels, and in 1-d above 8
+            and not (4 <= w.shape[1] < 16 and (w.shape[0] > 16 or (n == 1 and w.shape[0] <= 8)))
             and x.size > 0 and cpu.capability() == "avx512" and THREADS["n"] in (1, 2)):
         return False
-    return uses_mkldnn(x, w, stride, dilation, groups)
+    out = [(x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[0] + 1 for i in range(n)]
+    return min(out) >= 2 and uses_mkldnn(x, w, stride, dilation, groups)
 
 
 def _as2d(a, n):
@@ -249,8 +255,8 @@ def _chunks(n, ih, iw, oh, ow, kh, kw, s, cin, cout):
     as lists of index ranges. jit:avx512_core (1 to 3 or 16 and more input channels):
     balance()'s split, over the images or, when the output has more than 9 rows, over the
     (image, row) pairs; a bias whose weight is split over input channel blocks is split
-    over the images between those threads. jit:avx2 (4 to 15 input channels): a thread per
-    8 output channels, else over the images."""
+    over the images between those threads (with the images' reduction only). jit:avx2 (4 to 15 input channels): a thread per
+    8 output channels (or, for the weight, of 8 input channels), else over the images."""
     total = n * oh * ow
     threads = THREADS["n"]
     whole = [(0, total)]
@@ -266,8 +272,10 @@ def _chunks(n, ih, iw, oh, ow, kh, kw, s, cin, cout):
         return parts
 
     if 4 <= cin < 16:
-        parts = whole if cout > 8 else split(n, oh * ow)
-        return parts, parts
+        if cout > 8:                    # the threads take blocks of 8 output channels
+            return whole, whole
+        images = split(n, oh * ow)
+        return (whole if cin > 8 else images), images     # or blocks of 8 input channels
     harness2d = oh > MIN_OH_REDUCE
     first = cin < 4
     nb_ic, ic_block = (1, cin) if first else (_div_up(cin, BLOCK), BLOCK)
@@ -276,8 +284,10 @@ def _chunks(n, ih, iw, oh, ow, kh, kw, s, cin, cout):
     units, size = (n * oh, ow) if harness2d else (n, oh * ow)
     if nmb > 1:
         parts = split(units, size)
-        return parts, parts
-    return whole, (split(units, size) if nic > 1 else whole)
+        # measured: with 1 to 3 input channels, the images' reduction and more than one
+        # block of output channels, the bias is one chain
+        return parts, (whole if first and not harness2d and cout > BLOCK else parts)
+    return whole, (split(units, size) if nic > 1 and not harness2d else whole)
 
 
 def _balance211(n, team, tid):
