@@ -23,7 +23,7 @@ with rounding.fma32 (the reference, and the fallback).
 """
 import numpy as np
 
-from gradrepl.engine import cpu
+from gradrepl.engine import cpu, mkl
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.summation import THREADS
 
@@ -86,7 +86,20 @@ def applies(x, w, stride, padding, dilation, groups):
             and x.size > 0 and cpu.capability() == "avx512" and THREADS["n"] in (1, 2)):
         return False
     out = [(x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[0] + 1 for i in range(n)]
-    return min(out) >= 2 and uses_mkldnn(x, w, stride, dilation, groups)
+    if min(out) < 2:
+        return False
+    return uses_mkldnn(x, w, stride, dilation, groups) or (x.shape[0] == 1 and bool(mkl.lib()))
+
+
+def data_measured(x, w, stride):
+    """brgconv_strided's d input splits its work between the threads otherwise for a batch
+    of 1 or 3 with 1 or 2 input channels (not emulated: the caller rounds float64 sums)."""
+    return not (stride[0] > 1 and x.shape[0] in (1, 3) and w.shape[1] <= 2 and not _slow(x, w, stride, (1,), 1))
+
+
+def _slow(x, w, stride, dilation, groups):
+    """PyTorch runs slow_conv2d (im2col and MKL's sgemm) rather than oneDNN."""
+    return not uses_mkldnn(x, w, stride, dilation, groups)
 
 
 def _as2d(a, n):
@@ -322,3 +335,74 @@ def backward_weights(g, x, wshape, stride, padding, bias):
             pb = fma_gemm(a[:, start:end], ones[:, start:end], np.zeros((o, 1), f32))
             gb = pb if gb is None else gb + pb
     return gw.reshape(wshape), (gb.reshape(o) if bias else None)
+
+
+# ---------------------------------------------------------------- slow_conv2d (one image)
+# ATen's ConvolutionMM2d.cpp for a batch of one that use_mkldnn turns away: the input
+# unfolded (im2col, rows (c, kh, kw)), the products by MKL's sgemm with the column-major
+# arguments ATen passes (cpublas::gemm), d input accumulated back (unfolded2d_acc: row by
+# row, float32 adds), d bias the row sums of the output gradient.
+_NT, _T = 111, 112
+
+
+def _gemm(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc):
+    lib = mkl.lib()
+    lda, ldb, ldc = mkl._normalize_last_dims(ta, tb, m, n, k, lda, ldb, ldc)
+    lib.cblas_sgemm(102, _T if ta else _NT, _T if tb else _NT, m, n, k, 1.0, a.ctypes.data, lda,
+                    b.ctypes.data, ldb, beta, c.ctypes.data, ldc)
+
+
+def _unfold(x, kh, kw, s, p):
+    """(C*KH*KW, OH*OW) of one image (C, H, W), zero outside."""
+    cols = _windows(x[None], kh, kw, s, p)[0]
+    return np.ascontiguousarray(cols.reshape(-1, cols.shape[-2] * cols.shape[-1]))
+
+
+def slow_forward(x, w, b, stride, padding):
+    nd = w.ndim - 2
+    x4, w4 = _as2d(x, nd), _as2d(w, nd)
+    p = (0, padding[0]) if nd == 1 else tuple(padding)
+    o, c, kh, kw = w4.shape
+    fin = _unfold(np.ascontiguousarray(x4[0], f32), kh, kw, stride[0], p)
+    k, m = fin.shape
+    out = np.zeros((o, m), f32)
+    if b is not None:
+        out[:] = b.astype(f32)[:, None]
+    w2 = np.ascontiguousarray(w4.reshape(o, k), f32)
+    _gemm(False, False, m, o, k, fin, m, w2, k, 0.0 if b is None else 1.0, out, m)
+    oh = (x4.shape[2] + 2 * p[0] - kh) // stride[0] + 1
+    out = out.reshape(1, o, oh, m // oh)
+    return out[:, :, 0] if nd == 1 else out
+
+
+def slow_backward(g, x, w, stride, padding, mask):
+    nd = w.ndim - 2
+    g4, x4, w4 = _as2d(g, nd), _as2d(x, nd), _as2d(w, nd)
+    p = (0, padding[0]) if nd == 1 else tuple(padding)
+    s = stride[0]
+    o, c, kh, kw = w4.shape
+    _, _, h, wd = x4.shape
+    oh, ow = g4.shape[2:]
+    m, k = oh * ow, c * kh * kw
+    gt = np.ascontiguousarray(g4[0].reshape(o, m), f32)
+    w2 = np.ascontiguousarray(w4.reshape(o, k), f32)
+    gx = gw = gb = None
+    if mask[0]:
+        fg = np.zeros((k, m), f32)
+        _gemm(False, True, m, k, o, gt, m, w2, k, 0.0, fg, m)
+        fg = fg.reshape(c, kh, kw, oh, ow)
+        acc = np.zeros((c, h + 2 * p[0], wd + 2 * p[1]), f32)
+        for i in range(kh):
+            for j in range(kw):
+                acc[:, i:i + (oh - 1) * s + 1:s, j:j + (ow - 1) * s + 1:s] += fg[:, i, j]
+        gx = acc[None, :, p[0]:p[0] + h, p[1]:p[1] + wd]
+        gx = np.ascontiguousarray(gx[:, :, 0] if nd == 1 else gx)
+    if mask[1]:
+        fin = _unfold(np.ascontiguousarray(x4[0], f32), kh, kw, s, p)
+        out = np.zeros((o, k), f32)
+        _gemm(True, False, k, o, m, fin, m, gt, m, 1.0, out, k)
+        gw = out.reshape(w.shape)
+    if mask[2]:
+        from gradrepl.engine.tensor import _new
+        gb = _new(gt).sum(1)._a
+    return gx, gw, gb

@@ -942,13 +942,18 @@ def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilatio
     return _conv_bw(grad, input, weight, stride, padding, dilation, groups, mask)
 
 
-def _conv_bw(g, x, w, stride, padding, dilation, groups, mask):
+def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True):
     """convolution_backward on arrays: (d input, d weight, d bias) for the outputs in mask."""
-    if g.dtype == x.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
-        gx = onednn.backward_data(g, w, x.shape, stride, padding) if mask[0] else None
-        gw = gb = None
+    if exact and g.dtype == x.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
+        if onednn._slow(x, w, stride, dilation, groups):
+            return onednn.slow_backward(g, x, w, stride, padding, mask)
+        gx = gw = gb = None
         if mask[1] or mask[2]:
             gw, gb = onednn.backward_weights(g, x, w.shape, stride, padding, mask[2])
+        if mask[0] and onednn.data_measured(x, w, stride):
+            gx = onednn.backward_data(g, w, x.shape, stride, padding)
+        elif mask[0]:
+            gx = _conv_bw(g, x, w, stride, padding, dilation, groups, (True, False, False), exact=False)[0]
         return (gx, gw if mask[1] else None, gb)
     n = w.ndim - 2
     pad = [(0, 0), (0, 0)] + [(p, p) for p in padding]
@@ -1013,6 +1018,8 @@ def _conv_op(xp, x, w, geometry):
     if xp.tensors:
         return _conv_forward(x, w, None, stride, padding, dilation, groups)
     if x.dtype == w.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
+        if onednn._slow(x, w, stride, dilation, groups):
+            return onednn.slow_forward(x, w, None, stride, padding)
         return onednn.forward(x, w, None, stride, padding)
     return _out(_conv_arrays(x, w, stride, padding, dilation, groups), x)
 
@@ -1093,7 +1100,8 @@ def _conv_forward(input, weight, bias, stride, padding, dilation, groups):
     """A batched convolution's Tensor (its arguments checked by the caller)."""
     x, w = input._a, weight._a
     if onednn.applies(x, w, stride, padding, dilation, groups) and (bias is None or bias._a.dtype == x.dtype):
-        out = onednn.forward(x, w, None if bias is None else bias._a, stride, padding)
+        run = onednn.slow_forward if onednn._slow(x, w, stride, dilation, groups) else onednn.forward
+        out = run(x, w, None if bias is None else bias._a, stride, padding)
     else:
         out = _conv_arrays(x, w, stride, padding, dilation, groups)
         if bias is not None:
