@@ -18,6 +18,9 @@ small batches with one). Measured with ONEDNN_VERBOSE=1 for the shapes learners 
   channels oneDNN takes jit:avx2: one chain over (n, oh, ow) with more than 8 output
   channels (the threads take 8 each), else split over the batch. One thread: one chain.
 
+A batch of one that use_mkldnn turns away (few values, a kernel under 4x4) runs ATen's
+slow_conv2d instead: slow_forward / slow_backward at the end of this module.
+
 fma_gemm holds the chains: the optional C module computes them with fmaf, the NumPy code
 with rounding.fma32 (the reference, and the fallback).
 """

@@ -1,5 +1,6 @@
 """Convolution and pooling bit for bit as PyTorch 2.13 computes them on an AVX512 machine
-with 2 threads (engine/onednn.py: oneDNN's accumulation orders). Golden digests:
+with 2 threads (engine/onednn.py: oneDNN's accumulation orders, and slow_conv2d's for a
+single small image). Golden digests:
 tests/data/conv_bits.json, recorded by scripts/record_conv_bits_golden.py from the inputs of
 tests/engine/conv_bits_cases.py."""
 import hashlib
