@@ -29,6 +29,7 @@ import numpy as np
 from gradrepl.engine import cpu, mkl
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.summation import THREADS
+from gradrepl.engine.tensor import _new
 
 try:
     from gradrepl.engine import _kernels as _C
@@ -406,6 +407,5 @@ def slow_backward(g, x, w, stride, padding, mask):
         _gemm(True, False, k, o, m, fin, m, gt, m, 1.0, out, k)
         gw = out.reshape(w.shape)
     if mask[2]:
-        from gradrepl.engine.tensor import _new
         gb = _new(gt).sum(1)._a
     return gx, gw, gb
