@@ -9,7 +9,7 @@ from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import expand
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, check_gather_scatter, legacy_scalar, prod, pytype, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, check_gather_scatter, legacy_scalar, prod, pytype, shape_list, warn, wrap_dim
 from gradrepl.limits import check_numel
 
 
@@ -113,6 +113,13 @@ def _norm_index(t, index):
             out.append(None)
             continue
         if type(i) is Tensor:
+            if i.dtype is D.uint8:
+                warn("UserWarning", "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                     "instead. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)")
+                out.append(_checked_mask(i._a.astype(bool), t._a.shape, dim))
+                dim += i._a.ndim
+                advanced = True
+                continue
             if i.dtype is D.bool_:
                 out.append(_checked_mask(i._a, t._a.shape, dim))
                 dim += i._a.ndim
@@ -120,6 +127,14 @@ def _norm_index(t, index):
                 continue
             if i.dtype.is_floating_point:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if i._a.ndim == 0:      # PyTorch selects with a 0-d integer tensor as with its int
+                i = int(i._a)
+                size = t._a.shape[dim]
+                if i >= size or i < -size:
+                    raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+                out.append(i)
+                dim += 1
+                continue
             i = i._a
             size = t._a.shape[dim]
             if i.size and (i.max() >= size or i.min() < -size):
@@ -196,7 +211,7 @@ _max, _min = np.maximum.reduce, np.minimum.reduce   # without ndarray.max's Pyth
 
 
 def getitem(t, index):
-    if type(index) is Tensor and index._a.dtype == _INT64 and t._a.ndim:
+    if type(index) is Tensor and index._a.dtype == _INT64 and index._a.ndim and t._a.ndim:
         # x[long tensor] (a batch of rows, an embedding lookup): _norm_index's answer
         # for this one index, without its general walk
         i = index._a
@@ -400,6 +415,13 @@ def _views_first(idx, shape):
 
 
 def setitem(t, index, value):
+    items = index if type(index) is tuple or _sequence_as_tuple(index) else (index,)
+    masks = [i for i in items if type(i) is Tensor and i._a.ndim and i.dtype in (D.uint8, D.bool_)]
+    if len(masks) == 1 and masks[0].dtype is D.uint8 and not any(
+            isinstance(i, (Tensor, list, range)) and i is not masks[0] for i in items) and \
+            (type(value) is not Tensor or value._a.size == 1):
+        # one mask and one value: PyTorch's masked_fill_, which takes no byte mask
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
     idx, advanced = _norm_index(t, index)
     whole = not advanced and _whole(t, idx)
     check_leaf_inplace(t, through_view=not (advanced or whole))
