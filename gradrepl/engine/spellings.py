@@ -217,10 +217,8 @@ class LegacyTensorType:
         self.tensor_dtype = dtype
 
     def __call__(self, *args, **kwargs):
-        devices.check(kwargs.pop("device", None))
-        if kwargs:
-            raise TypeError(f"new() received an invalid combination of arguments - got "
-                            f"({', '.join(k + '=' + pytype(v) for k, v in kwargs.items())})")
+        C.check_legacy_kwargs(args, kwargs)
+        devices.check_legacy(kwargs.pop("device", None))
         if len(args) == 1 and type(args[0]) is Tensor:
             return args[0].to(self.tensor_dtype)
         if len(args) == 1 and isinstance(args[0], (list, tuple)) and (
