@@ -36,12 +36,12 @@ class LRScheduler(metaclass=LibraryMeta):
                                    "scheduler with last_epoch >= 0.")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
-        self._get_lr_called_within_step = False
         self._initial_step()
 
     def _initial_step(self):
         self._step_count = 0
         self._is_initial = True
+        self._get_lr_called_within_step = False   # (state_dict keeps PyTorch's key order)
         self.step()
         self._is_initial = False
 
