@@ -35,6 +35,8 @@ for epoch in range(2):
     for k in range(4):
         wr.step(epoch + k / 4)
 print(wr.get_last_lr(), wr.last_epoch)
+print(wr.state_dict())
+print(decay.state_dict())
 
 opt3 = torch.optim.SGD([w], lr=1.0)
 chain = torch.optim.lr_scheduler.ChainedScheduler([torch.optim.lr_scheduler.ConstantLR(opt3, factor=0.1, total_iters=2),
