@@ -609,9 +609,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 for base_lr in self.base_lrs]
 
     def step(self, epoch=None):
-        if self._step_count == 1 and not self.optimizer._opt_called and not self._is_initial:
-            B.warn("UserWarning", BEFORE_OPTIMIZER)
-        self._step_count += 1
+        # PyTorch's own step: no _step_count, no warning about the order of the steps
         if epoch is None and self.last_epoch < 0:
             epoch = 0
         if epoch is None:
