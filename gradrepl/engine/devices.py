@@ -146,6 +146,15 @@ def check(dev):
     raise RuntimeError(f"PyTorch is not linked with support for {d.type} devices")
 
 
+def check_legacy(dev):
+    """The device= of torch.Tensor(...) / torch.FloatTensor(...): a CPU type, so only the CPU."""
+    if dev is None or dev is CPU:
+        return
+    d = dev if type(dev) is Device else device(dev)
+    if d.type != "cpu":
+        raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {d.type} was passed")
+
+
 def is_device_like(x):
     """Could `x` be a device argument of `.to(...)` (a device or a device string)?"""
     if type(x) is Device:

@@ -224,10 +224,8 @@ class LegacyTensorType:
     def __call__(self, *args, **kwargs):
         if self.cuda:
             raise TypeError(f"type torch.cuda.{self.name} not available. {devices.NO_CUDA}.")
-        devices.check(kwargs.pop("device", None))
-        if kwargs:
-            raise TypeError(f"new() received an invalid combination of arguments - got "
-                            f"({', '.join(k + '=' + pytype(v) for k, v in kwargs.items())})")
+        C.check_legacy_kwargs(args, kwargs)
+        devices.check_legacy(kwargs.pop("device", None))
         if len(args) == 1 and type(args[0]) is Tensor:
             return args[0].to(self.tensor_dtype)
         from_numpy_data = C.legacy_from_numpy(args, self.tensor_dtype)

@@ -438,6 +438,10 @@ def setitem(t, index, value):
         v = value
         if type(value) is float and t._a.dtype.kind in "iu":
             check_int_fits(value, t._a.dtype)
+    elif type(value) in (list, tuple, str) or value is None:
+        # PyTorch's __setitem__ takes a tensor or a number, never a sequence
+        name = "NoneType" if value is None else type(value).__name__
+        raise TypeError(f"can't assign a {name} to a torch.{t.dtype.legacy}")
     else:
         value = as_tensor(value)
         v = value._a.astype(t._a.dtype)
@@ -456,8 +460,8 @@ def setitem(t, index, value):
             if np.broadcast_shapes(tail, target_shape) != tuple(target_shape):   # value -> target only
                 raise ValueError
         except ValueError:
-            if not advanced:   # basic indexing copies into a view: PyTorch's expand message
-                expand(_new(v), *target_shape)
+            if not advanced:   # basic indexing copies the value (its own dtype) into a view: expand's message
+                expand(value if type(value) is Tensor else _new(v), *target_shape)
             raise RuntimeError(f"shape mismatch: value tensor of shape {shape_list(v.shape)} cannot be broadcast to "
                                f"indexing result of shape {shape_list(target_shape)}") from None
         if len(v.shape) > len(target_shape):
