@@ -199,6 +199,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
         tuple: pytype(tuple, _tuple, "tuple"),
         dict: pytype(dict, _dict, "dict"),
         set: pytype(set, _set, "set"),
+        slice: pytype(slice, slice, "slice"),
     }
     functions = {
         "print": _print, "len": len, "range": range, "enumerate": enumerate, "zip": _zip,
@@ -217,7 +218,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
     for name in BUILTIN_NAMES:
         names[name] = builtin_function_or_method(functions[name], name) if name in functions \
             else pytypes[{"int": int, "float": float, "bool": bool, "str": str, "list": list,
-                          "tuple": tuple, "dict": dict, "set": set}[name]]
+                          "tuple": tuple, "dict": dict, "set": set, "slice": slice}[name]]
     for exc in EXCEPTIONS:
         names[exc.__name__] = exc
     if trusted:

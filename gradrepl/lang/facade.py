@@ -11,7 +11,7 @@ from _string import formatter_parser   # string.Formatter.parse, without string'
 from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
     is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
 from gradrepl.lang.errors import suggest
-from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS
+from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS, TYPE_ATTRS
 from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
     materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str, \
     range_count, range_index, REFUSALS
@@ -172,6 +172,13 @@ class legacy_function:
                            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
 
+def _int_from_bytes(data, byteorder="big", *, signed=False):
+    """int.from_bytes with the integer-size budget checked before the conversion."""
+    if type(data) in (bytes, bytearray, list, tuple) and len(data) * 8 > LIMITS.max_int_bits:
+        raise bits_exceeded(len(data) * 8)
+    return int.from_bytes(data, byteorder, signed=signed)
+
+
 class Access:
     """The attribute rule: read, write and delete attributes named in source."""
 
@@ -242,6 +249,13 @@ class Access:
             raise AttributeError(f"type object '{obj.name}' has no attribute '{name}'")
         if t is super_proxy:
             return self.get_super(obj, name)
+        if t is pytype:
+            if name not in TYPE_ATTRS.get(obj.host, ()):
+                raise AttributeError(f"type object '{obj.name}' has no attribute '{name}'")
+            value = getattr(obj.host, name)
+            if (obj.host, name) == (int, "from_bytes"):
+                value = _int_from_bytes
+            return builtin_function_or_method(value, f"{obj.name}.{name}")
         if is_user_instance(obj) or getattr(t, PUBLIC, None) is not None:
             return self.get_instance(obj, name)    # a user class's instance, nn.Linear, ...
         if is_user_class(obj):

@@ -113,7 +113,7 @@ BUILTIN_NAMES = (
     "round", "float", "int", "bool", "str", "list", "tuple", "dict", "set",
     "isinstance", "sorted", "reversed", "any", "all", "type", "repr", "format",
     "pow", "divmod", "chr", "ord", "callable", "getattr", "hasattr", "setattr", "delattr",
-    "super", "map", "filter", "id", "iter", "next", "bin", "hex", "oct", "hash",
+    "super", "map", "filter", "id", "iter", "next", "bin", "hex", "oct", "hash", "slice",
 )
 
 # torch functions also available without the `torch.` prefix (`y = x**2 * exp(x)`):
@@ -172,9 +172,17 @@ METHODS = {
     }),
     int: frozenset({"bit_length", "conjugate", "real", "imag"}),
     bool: frozenset({"bit_length", "conjugate", "real", "imag"}),
-    float: frozenset({"is_integer", "conjugate", "real", "imag"}),
+    float: frozenset({"is_integer", "hex", "as_integer_ratio", "conjugate", "real", "imag"}),
     complex: frozenset({"conjugate", "real", "imag"}),
     range: frozenset({"start", "stop", "step", "count", "index"}),
+    slice: frozenset({"start", "stop", "step", "indices"}),
+}
+
+# Attributes of the builtin types themselves (`float.fromhex(s)`, `int.from_bytes(b, 'big')`,
+# `float.hex(x)`): what learners call on the class.
+TYPE_ATTRS = {
+    int: frozenset({"from_bytes", "bit_length"}),
+    float: frozenset({"fromhex", "hex", "is_integer"}),
 }
 # Module.state_dict() returns an OrderedDict, as PyTorch's does.
 METHODS[OrderedDict] = METHODS[dict] | {"move_to_end"}

@@ -359,3 +359,17 @@ def test_a_custom_functions_ctx_prints_as_pytorchs_backward_node():
                       "y = Double.apply(torch.ones(2, requires_grad=True))\n")
     assert result.ok, headline(result)
     assert out.startswith("<torch.autograd.function.DoubleBackward object at 0x") and "gradrepl" not in out
+
+
+# --- int.from_bytes builds an integer of 8 bits per byte ---------------------------------
+
+def test_int_from_bytes_is_capped_before_the_conversion():
+    assert "integer" in refused("int.from_bytes([255] * 10**6, 'big')\n").lower()
+
+
+@pytest.mark.parametrize("src", [
+    "print(int.from_bytes(b'\\x01\\x02', 'little'), float.fromhex('0x1p-3'), (0.1).hex())\n",
+    "s = slice(1, None, 2)\nprint(s, s.indices(10), [0, 1, 2, 3][s])\n",
+])
+def test_slice_and_number_helpers_give_pythons_answers(src):
+    same_as_python(src)

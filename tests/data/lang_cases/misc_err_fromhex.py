@@ -1,0 +1,2 @@
+float.fromhex('0x1p0')
+float.fromhex('zz')

@@ -1,0 +1,3 @@
+s = slice(1, 2)
+s.indices(3)
+s.indices(-1)

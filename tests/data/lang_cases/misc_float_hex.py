@@ -1,0 +1,10 @@
+import torch
+(1.5).hex(), float.hex(0.1), (-0.0).hex(), float.hex(float('inf'))
+float.fromhex('0x1.8p1'), float.fromhex('-0x1p-1074')
+torch.tensor(0.1).item().hex()
+(0.75).as_integer_ratio()
+(255).bit_length(), int.bit_length(1024), (-8).bit_length()
+(3.0).is_integer(), float.is_integer(3.5)
+int.from_bytes(b'\x01\x00', 'big'), int.from_bytes([1, 2], 'little')
+int.from_bytes(b'\xff', 'big', signed=True)
+float.hex(1)
