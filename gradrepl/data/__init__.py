@@ -447,6 +447,22 @@ class DataLoader(metaclass=LibraryMeta):
 
 
 def namespace():
+    """torch.utils.data, with the submodules its names live in (torch.utils.data.dataloader,
+    .dataset, .sampler): `from torch.utils.data.dataloader import DataLoader` as in PyTorch."""
+    dataset = {"Dataset": Dataset, "TensorDataset": TensorDataset, "Subset": Subset,
+               "ConcatDataset": ConcatDataset, "IterableDataset": IterableDataset,
+               "ChainDataset": ChainDataset, "random_split": random_split}
+    sampler = {"Sampler": Sampler, "SequentialSampler": SequentialSampler, "RandomSampler": RandomSampler,
+               "SubsetRandomSampler": SubsetRandomSampler, "WeightedRandomSampler": WeightedRandomSampler,
+               "BatchSampler": BatchSampler}
+    dataloader = {"DataLoader": DataLoader, "default_collate": default_collate,
+                  "default_convert": default_convert, "Dataset": Dataset, "IterableDataset": IterableDataset,
+                  "Sampler": Sampler, "SequentialSampler": SequentialSampler, "RandomSampler": RandomSampler,
+                  "BatchSampler": BatchSampler}
+    return {"dataset": dataset, "sampler": sampler, "dataloader": dataloader, **_names()}
+
+
+def _names():
     return {"Dataset": Dataset, "TensorDataset": TensorDataset, "Subset": Subset, "ConcatDataset": ConcatDataset,
             "IterableDataset": IterableDataset, "ChainDataset": ChainDataset,
             "DataLoader": DataLoader, "random_split": random_split, "default_collate": default_collate,
