@@ -173,7 +173,7 @@ HAND = {
     "Tensor.is_nonzero": ("is_nonzero() -> bool", "See torch.is_nonzero."),
     "Tensor.is_same_size": ("is_same_size(other) -> bool", "Whether the tensor and other have the same shape."),
     "Tensor.map2_": ("map2_(x, y, callable)",
-        "Not supported in gradrepl: it calls a Python function on every element."),
+        "Applies callable for each element in self tensor and the given tensors x and y and stores the results in self tensor."),
     "torch.scalar_tensor": ("scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor",
         "A 0-dimensional tensor holding s (of the default floating dtype unless dtype is given)."),
     "torch.threshold": ("threshold(input, threshold, value) -> Tensor",

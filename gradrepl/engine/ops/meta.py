@@ -176,13 +176,115 @@ declare("resolve_neg", lambda self: self, rules=[])
 declare("resolve_conj", lambda self: self, rules=[])
 
 
-def _calls_python(name):
-    def refuse(self, *args, **kwargs):
-        raise RuntimeError(f"Tensor.{name} is not supported in gradrepl: it calls a Python function on every element; "
-                           "write the computation with tensor operations instead")
-    refuse.__name__ = name
-    declare(name, refuse, function=False, rules=[], returns_tensor=False)
+# --- apply_ / map_ / map2_: a Python callable per element (torch/csrc/utils/tensor_apply.cpp) ---
+
+def _checked_int(value, dtype):
+    """c10::checked_convert to an integer dtype: unsigned types take negative ints down to
+    -max (two's complement wrap, as `a - b` on uint8), never a negative float; NaN, inf and
+    out-of-range values raise."""
+    import numpy as np
+    info = np.iinfo(dtype.np)
+    if type(value) is float:
+        if value != value or value < info.min or value > info.max:
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+        return int(value)
+    if value > info.max or (value < info.min and not (info.min == 0 and -value <= info.max)):
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    return value % (info.max + 1) if info.min == 0 else value
 
 
-for _name in ("apply_", "map_", "map2_"):
-    _calls_python(_name)
+def _unpack_long(obj):
+    import operator
+    value = operator.index(obj)     # "'str' object cannot be interpreted as an integer"
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    return value
+
+
+def _unpack_double(obj):
+    from gradrepl.engine.tensor import Tensor
+    if isinstance(obj, float):
+        return float(obj)
+    if isinstance(obj, int):
+        return float(obj)           # OverflowError: int too large to convert to float
+    if isinstance(obj, Tensor):
+        return float(obj)
+    raise TypeError(f"must be real number, not {type(obj).__name__}")
+
+
+def _store(obj, dtype):
+    """store_scalar: the callable's result converted as PyTorch's binding converts it."""
+    import numpy as np
+    if dtype.name == "bool":
+        if isinstance(obj, float):
+            return bool(obj)
+        import operator
+        return bool(operator.index(obj))
+    if dtype.is_floating_point:
+        d = _unpack_double(obj)
+        if dtype.name == "float64":
+            return d
+        with np.errstate(over="ignore"):
+            f = np.float32(d)        # (float)double; Half and BFloat16 are built from that float
+            return f if dtype.name == "float32" else f.astype(dtype.np)
+    if isinstance(obj, float):
+        return _checked_int(float(obj), dtype)
+    return _checked_int(_unpack_long(obj), dtype)
+
+
+def _load(a, dtype):
+    kind = bool if dtype.name == "bool" else float if dtype.is_floating_point else int
+    return lambda idx: kind(a[idx])
+
+
+def _run_per_element(name, self, others, fn):
+    import numpy as np
+    dtype = self.dtype
+    target = self._a
+    loads = [_load(a, dtype) for a in [target] + [o._a for o in others]]
+    for idx in np.ndindex(target.shape):
+        target[idx] = _store(fn(*[load(idx) for load in loads]), dtype)
+    return self
+
+
+def _tensor_args(name, args, names):
+    from gradrepl.engine.tensor import Tensor
+    for pos, (arg, argname) in enumerate(zip(args, names), 1):
+        if not isinstance(arg, Tensor):
+            raise TypeError(f"{name}(): argument '{argname}' (position {pos}) must be Tensor, not "
+                            f"{type(arg).__name__}")
+
+
+@declare("apply_", function=False, rules=[], returns_tensor=False)
+def apply_(self, *args, **kwargs):
+    if kwargs:
+        raise TypeError("TensorBase.apply_() takes no keyword arguments")
+    if len(args) != 1:
+        raise TypeError(f"TensorBase.apply_() takes exactly one argument ({len(args)} given)")
+    if self.requires_grad:
+        raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
+    return _run_per_element("apply_", self, [], args[0])
+
+
+def _map(name, self, tensors, fn, names):
+    _tensor_args(name, tensors, names)
+    if fn is None:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "callable"')
+    if self.requires_grad or any(t.requires_grad for t in tensors):
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
+    for t, argname in zip(tensors, names):
+        if t.dtype is not self.dtype:
+            what = f"'{argname}'" if name == "map_" else f"argument '{argname}'"
+            raise TypeError(f"{name}: expected torch.{self.dtype.legacy} for {what} (got torch.{t.dtype.legacy})")
+    expanded = [t.expand(*self._a.shape) for t in tensors]
+    return _run_per_element(name, self, expanded, fn)
+
+
+@declare("map_", function=False, rules=[], returns_tensor=False)
+def map_(self, other, callable=None):
+    return _map("map_", self, [other], callable, ["other"])
+
+
+@declare("map2_", function=False, rules=[], returns_tensor=False)
+def map2_(self, x, y, callable=None):
+    return _map("map2_", self, [x, y], callable, ["x", "y"])
