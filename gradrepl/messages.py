@@ -488,6 +488,11 @@ Keys
                           "gradrepl 的 numpy 只存放数（布尔、整数和浮点数组；没有 object 或字符串数组）"),
     "numpy.object_dtype": ("dtype=object is not offered by gradrepl's numpy (arrays hold numbers only)",
                            "gradrepl 的 numpy 不提供 dtype=object（数组只存放数）"),
+    "dtype.unsigned_wide": ("torch.{name} is not supported in gradrepl: PyTorch itself implements only a few "
+                            "CPU kernels for uint16/uint32/uint64 (no add, no < or >, no max); use torch.int32 or "
+                            "torch.int64 (torch.uint8 for bytes)",
+                            "gradrepl 不支持 torch.{name}：PyTorch 本身在 CPU 上只为 uint16/uint32/uint64 实现了少数"
+                            "运算（没有加法、< 或 >、max）；请用 torch.int32 或 torch.int64（字节用 torch.uint8）"),
     "numpy.refused": ("numpy.{name} is not offered by gradrepl (no files, no raw memory, no host objects)",
                       "gradrepl 不提供 numpy.{name}（不读写文件、不访问原始内存、不交出宿主对象）"),
     "hint.write_torch": ("write torch.{name}: this file imports torch, so it runs as a PyTorch script, where bare "

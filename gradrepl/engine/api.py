@@ -368,6 +368,8 @@ def _build_torch():
         if name not in ns:
             ns[name] = Unavailable(f"torch.{name}", f"torch.{name}: complex tensors are not supported in gradrepl "
                                    "(real dtypes only)")
+    for name in ("uint16", "uint32", "uint64"):
+        ns[name] = Unavailable(f"torch.{name}", msg("dtype.unsigned_wide", "en", name=name))
     ns["from_numpy"] = from_numpy
     ns["compile"] = FN.TORCH_COMPILE
     ns.update(S.namespace())

@@ -136,3 +136,13 @@ def test_old_variable_api_and_storage_warn_as_pytorch(tmp_path):
     assert "UserWarning: volatile was removed and now has no effect. Use `with torch.no_grad():` instead." in p.stderr
     assert "UserWarning: volatile was removed (Variable.volatile is always False)" in p.stderr
     assert p.stderr.count("UserWarning: TypedStorage is deprecated.") == 1
+
+
+def test_wide_unsigned_dtypes_are_refused_with_a_clear_message(tmp_path):
+    """PyTorch 2.13 has torch.uint16/32/64 with only a patchwork of CPU kernels (mul and sum but
+    no add, ==, but no <): gradrepl says so and names the dtypes to use instead."""
+    for name in ("uint16", "uint32", "uint64"):
+        p = _run(tmp_path, f"import torch\nx = torch.zeros(2, dtype=torch.{name})\n")
+        assert p.returncode == 1 and p.stderr.splitlines()[-1].startswith(
+            f"AttributeError: torch.{name} is not supported in gradrepl: PyTorch itself implements only a few"), p.stderr
+        assert "torch.int64" in p.stderr and "Traceback" not in p.stderr
