@@ -488,6 +488,10 @@ Keys
                           "gradrepl 的 numpy 只存放数（布尔、整数和浮点数组；没有 object 或字符串数组）"),
     "numpy.object_dtype": ("dtype=object is not offered by gradrepl's numpy (arrays hold numbers only)",
                            "gradrepl 的 numpy 不提供 dtype=object（数组只存放数）"),
+    "binomial.endless": ("torch.binomial with an infinite or NaN count and a probability between 0 and 1 never "
+                         "returns in PyTorch (its sampler loops forever): gradrepl refuses it",
+                         "torch.binomial 的 count 为无穷或 NaN 且概率在 0 与 1 之间时，PyTorch 永远不会返回"
+                         "（其采样循环不会结束）：gradrepl 拒绝执行"),
     "dtype.unsigned_wide": ("torch.{name} is not supported in gradrepl: PyTorch itself implements only a few "
                             "CPU kernels for uint16/uint32/uint64 (no add, no < or >, no max); use torch.int32 or "
                             "torch.int64 (torch.uint8 for bytes)",

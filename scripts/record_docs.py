@@ -174,6 +174,8 @@ HAND = {
     "Tensor.is_same_size": ("is_same_size(other) -> bool", "Whether the tensor and other have the same shape."),
     "Tensor.map2_": ("map2_(x, y, callable)",
         "Applies callable for each element in self tensor and the given tensors x and y and stores the results in self tensor."),
+    "torch.binomial": ("binomial(count, prob, generator=None) -> Tensor",
+        "Draws from binomial distributions with count trials and success probability prob, element by element."),
     "torch.scalar_tensor": ("scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor",
         "A 0-dimensional tensor holding s (of the default floating dtype unless dtype is given)."),
     "torch.threshold": ("threshold(input, threshold, value) -> Tensor",

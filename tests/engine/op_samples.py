@@ -989,6 +989,9 @@ SAMPLES.update({
                S(R(3, 3), call=lambda torch, x: torch.renorm(x * 0.1, 2, 0, 5.0))],
     "poisson": [S(P(3, 4), call=_seeded(lambda torch, x: torch.poisson(x * 6))),
                 S(C(2, 5, kind="positive"), call=_seeded(lambda torch, x: torch.poisson(x * 20).float()))],
+    "binomial": [S(P(3, 4), P(3, 4), call=_seeded(lambda torch, c, p: torch.binomial(c * 40, p * 0.4))),
+                 S(C(2, 5, kind="positive"), call=_seeded(lambda torch, c: torch.binomial(
+                     c.detach() * 9, torch.tensor([0.05, 0.3, 0.5, 0.7, 0.999], dtype=c.dtype))))],
     "geometric_": [S(C(2, 3), call=_seeded(lambda torch, x: x.clone().geometric_(0.3))),
                    S(F32(4), call=_seeded(lambda torch, x: x.detach().clone().geometric_(0.8)))],
     "dim_order": [S(R(2, 3, 4), call=lambda torch, x: list(x.permute(2, 0, 1).dim_order())),

@@ -146,3 +146,12 @@ def test_wide_unsigned_dtypes_are_refused_with_a_clear_message(tmp_path):
         assert p.returncode == 1 and p.stderr.splitlines()[-1].startswith(
             f"AttributeError: torch.{name} is not supported in gradrepl: PyTorch itself implements only a few"), p.stderr
         assert "torch.int64" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_binomial_refuses_the_counts_pytorch_never_returns_from(tmp_path):
+    """ATen's binomial inversion loops forever on a NaN count (geom_sum > NaN is never true):
+    gradrepl says so instead of hanging; 0 or 1 probabilities answer at once, as in PyTorch."""
+    p = _run(tmp_path, "import torch\ntorch.binomial(torch.tensor([float('nan')]), torch.tensor([0.5]))\n")
+    assert p.returncode == 1 and "never returns in PyTorch" in p.stderr, p.stderr
+    p = _run(tmp_path, "import torch\nprint(torch.binomial(torch.tensor([float('inf'), 3.]), torch.tensor([0., 1.])))\n")
+    assert p.returncode == 0 and p.stdout == "tensor([0., 3.])\n", p.stderr

@@ -24,7 +24,8 @@ from gradrepl.engine.ops.shape import cat as _cat
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.rounding import fma32
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import cname, legacy_scalar, pytype, shape_list, warn, wrap_dim
+from gradrepl.messages import msg
+from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, pytype, shape_list, warn, wrap_dim
 
 
 # ------------------------------------------------------------------ rsub
@@ -833,3 +834,131 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
 
 
 declare("gradient", gradient, method=False, returns_tensor=False, rules=[])
+
+
+# ------------------------------------------------------------------ binomial
+# ATen's _s_binomial_cpu (Distributions.cpp, sample_binomial of Distributions.h): one element
+# after another (a serial TensorIterator loop) drawing uniform_real_distribution<double>(0, 1)
+# from the generator; BTRS (Hormann's transformed rejection) when count * prob >= 10, the sum of
+# geometric waiting times below. scalar_t arithmetic in the tensor's dtype (float32: each
+# operation rounded to float32; std::log1p(float) is libm's log1pf), accscalar_t in double.
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                  0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                  0.00925546218271273, 0.00833056343336287)
+
+
+def _stirling_tail(k):
+    if k < 10:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _log(x):
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+def _binomial_inversion(count, prob, f, log1p, g):
+    logprob = log1p(f(-prob))
+    geom_sum, num_geom = 0.0, 0.0
+    while True:
+        geom = math.ceil(_log(_draw_unit(g)) / logprob)
+        geom_sum += geom
+        if geom_sum > count:
+            return num_geom
+        num_geom = f(num_geom + 1)
+
+
+def _btrs(count, prob, f, g):
+    stddev = f(math.sqrt(f(f(count * prob) * f(1 - prob))))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * prob
+    c = f(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = f(prob / f(1 - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = math.floor(f(f(count + 1) * prob))
+    while True:
+        u = _draw_unit(g) - 0.5
+        v = _draw_unit(g)
+        us = 0.5 - abs(u)
+        k = f(math.floor((2 * a / us + b) * u + c))
+        if k < 0 or k > count:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = _log(v * alpha / (a / (us * us) + b))
+        cmk1 = f(f(count - k) + 1)
+        upper = ((m + 0.5) * _log((m + 1) / (r * (count - m + 1)))
+                 + f(count + 1) * _log((count - m + 1) / cmk1)
+                 + (k + 0.5) * _log(r * cmk1 / f(k + 1))
+                 + _stirling_tail(m) + _stirling_tail(count - m)
+                 - _stirling_tail(k) - _stirling_tail(f(count - k)))
+        if v <= upper:
+            return k
+
+
+def _sample_binomial(count, prob, f, log1p, g):
+    if count <= 0.0 or prob <= 0.0:
+        return 0.0
+    if prob >= 1.0:
+        return count
+    if prob <= 0.5:
+        if f(count * prob) >= 10.0:
+            return _btrs(count, prob, f, g)
+        return _binomial_inversion(count, prob, f, log1p, g)
+    if prob > 0.5:
+        q = f(1.0 - prob)
+        if f(count * q) >= 10.0:
+            return f(count - _btrs(count, q, f, g))
+        return f(count - _binomial_inversion(count, q, f, log1p, g))
+    return math.nan
+
+
+def _log1pf():
+    from gradrepl.engine.kernels import _libm
+    lib = _libm()
+    if lib:
+        return lambda x: float(lib.log1pf(x))
+    return lambda x: float(np.float32(math.log1p(x)))
+
+
+@rule("NotImplemented", ("self",), ("not implemented",), ctx=("op",), key="NotImplemented binomial")
+def BinomialNotImplemented(grad, xp, op):
+    raise RuntimeError(f"derivative for {op} is not implemented")
+
+
+def binomial(count, prob, generator=None):
+    for name, t in (("count", count), ("prob", prob)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"binomial(): argument '{name}' (position {1 if name == 'count' else 2}) must be "
+                            f"Tensor, not {type(t).__name__}")
+    for name, t in (("count", count), ("prob", prob)):
+        if not t.dtype.is_floating_point:
+            raise ValueError(f"binomial only supports floating-point dtypes for {name}, got: {legacy_scalar(t.dtype)}")
+    if prob.dtype is not count.dtype:
+        raise RuntimeError(f"Found dtype {legacy_scalar(prob.dtype)} but expected {legacy_scalar(count.dtype)}")
+    if count.dtype.name not in ("float32", "float64"):
+        raise NotImplementedError(f'"binomial_cpu" not implemented for \'{legacy_scalar(count.dtype)}\'')
+    shape = broadcast_shape(count._a.shape, prob._a.shape)
+    counts = np.broadcast_to(count._a, shape).astype(np.float64).ravel().tolist()
+    probs = np.broadcast_to(prob._a, shape).astype(np.float64).ravel().tolist()
+    for c, p in zip(counts, probs):     # PyTorch's sampler never returns for these: refuse first
+        if not math.isfinite(c) and 0 < p < 1:
+            raise RuntimeError(msg("binomial.endless", "en"))
+    g = creation._gen(generator)
+    if count.dtype.name == "float32":
+        f, log1p = (lambda x: float(np.float32(x))), _log1pf()
+    else:
+        f, log1p = float, math.log1p
+    out = np.array([_sample_binomial(c, p, f, log1p, g) for c, p in zip(counts, probs)],
+                   np.float64).reshape(shape).astype(count._a.dtype)
+    needing = tuple(t for t in (count, prob) if t.requires_grad)
+    if len(needing) == 2:
+        return result(out, NotImplemented_, needing, (), "aten::binomial")
+    if needing:
+        return result(out, BinomialNotImplemented, needing, (), "aten::binomial")
+    return _new(out)
+
+
+declare("binomial", binomial, method=False, rules=[BinomialNotImplemented])
