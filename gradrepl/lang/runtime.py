@@ -320,6 +320,9 @@ def text_size(obj, limit=None):
                 stack.extend(o)
         elif t is str or t is bytes:
             n += len(o) + 2
+        elif t is slice:        # slice(start, stop, step) prints what it holds
+            n += 19
+            stack.extend((o.start, o.stop, o.step))
         elif t is int:
             n += o.bit_length() * 31 // 100 + 2
         else:
@@ -334,6 +337,8 @@ def check_text(obj):
     """Refuse to build the text of a container that would be longer than the output cap."""
     what = type(obj).__name__
     inner = obj.args if isinstance(obj, BaseException) else obj
+    if type(inner) is slice:
+        inner = (inner.start, inner.stop, inner.step)
     if type(inner) not in _CONTAINERS:
         return
     limit = LIMITS.max_output

@@ -373,3 +373,10 @@ def test_int_from_bytes_is_capped_before_the_conversion():
 ])
 def test_slice_and_number_helpers_give_pythons_answers(src):
     same_as_python(src)
+
+
+@pytest.mark.parametrize("src", ["s = slice([[0] * 10**4] * 10**4)\ns\n",
+                                 "s = slice(None, [[0] * 10**4] * 10**4)\nprint([s])\n",
+                                 "s = slice(1, 2, [[0] * 10**4] * 10**4)\nf'{s}'\n"])
+def test_the_text_of_a_slice_holding_a_huge_list_is_refused_before_it_is_built(src):
+    assert "output" in refused(src)
