@@ -174,7 +174,9 @@ class legacy_function:
 
 def _int_from_bytes(data, byteorder="big", *, signed=False):
     """int.from_bytes with the integer-size budget checked before the conversion."""
-    if type(data) in (bytes, bytearray, list, tuple) and len(data) * 8 > LIMITS.max_int_bits:
+    if type(data) not in (bytes, bytearray):
+        data = materialize(data, None)     # never an unbounded loop in C (range(10**12))
+    if len(data) * 8 > LIMITS.max_int_bits:
         raise bits_exceeded(len(data) * 8)
     return int.from_bytes(data, byteorder, signed=signed)
 

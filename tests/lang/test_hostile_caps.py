@@ -380,3 +380,7 @@ def test_slice_and_number_helpers_give_pythons_answers(src):
                                  "s = slice(1, 2, [[0] * 10**4] * 10**4)\nf'{s}'\n"])
 def test_the_text_of_a_slice_holding_a_huge_list_is_refused_before_it_is_built(src):
     assert "output" in refused(src)
+
+
+def test_int_from_bytes_of_a_huge_range_is_refused_before_the_loop():
+    assert refused("int.from_bytes(range(10**12), 'big')\n", time_limit=5).startswith("BudgetExceeded")
