@@ -50,10 +50,21 @@ def _alpha_fma(xa, xb, alpha):
     return xa + xb * alpha
 
 
+def _alpha_check(xa, xb, alpha):
+    """ATen's alpha_check on the result dtype (a bool alpha, or a float one for integers)."""
+    if type(alpha) in (bool, float):
+        kind = np.result_type(xa, xb).kind
+        if type(alpha) is bool and kind != "b":
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+        if type(alpha) is float and kind in "biu":
+            raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
 def add(a, b, alpha=1):
     if type(a) is not Tensor:
         a = as_tensor(a)
     xa, xb = operands(a, b)
+    _alpha_check(xa, xb, alpha)
     if alpha != 1:
         out = _alpha_fma(xa, xb, alpha)
     else:
@@ -113,6 +124,7 @@ def sub(a, b, alpha=1):
         a = as_tensor(a)
     _check_bool_sub(a, b)
     xa, xb = operands(a, b)
+    _alpha_check(xa, xb, alpha)
     if alpha != 1:
         out = _alpha_fma(xa, xb, -alpha)
     else:

@@ -91,21 +91,25 @@ def scalar_first(fn, name, tensors, keyword, signature, lead=0):
     `p.data.add_(-lr, p.grad)` is `add_(p.grad, alpha=-lr)`, `addcmul_(v, t1, t2)` is
     `addcmul_(t1, t2, value=v)` (with PyTorch's deprecation warning). `tensors`: the tensor
     arguments after self; `lead`: 1 for a torch.* function (its input counts as positional)."""
-    def call(self, *args, **kw):
-        if len(args) == tensors + 1 and type(args[0]) in (int, float, bool):
+    def call(*args, **kw):
+        rest = args[1:]     # after self (a method) or input (a torch.* function)
+        if "other" in kw and not lead:      # x.add(other=y): the forward names it positionally
+            rest, kw = rest + (kw.pop("other"),), kw
+            args = args[:1] + rest
+        if len(rest) == tensors + 1 and type(rest[0]) in (int, float, bool):
             if kw:
                 raise TypeError(f"{name}() received an invalid combination of arguments - got unrecognized keyword "
-                                f"arguments: {', '.join(kw)}")
+                                f"arguments: {', '.join(reversed(list(kw)))}")
             tensors_part, scalar = signature.replace(" = 1", "").split(", *, ")
             first = "Tensor input, " if lead else ""
             warn("UserWarning", f"This overload of {name} is deprecated:\n\t{name}({first}{scalar}, {tensors_part})\n"
                  f"Consider using one of the following signatures instead:\n\t{name}({first}{signature})")
-            return fn(self, *args[1:], **{keyword: args[0]})
-        if len(args) > tensors:
+            return fn(args[0], *rest[1:], **{keyword: rest[0]})
+        if len(rest) > tensors:
             given = tensors + lead
             raise TypeError(f"{name}() takes {given} positional argument{'' if given == 1 else 's'} but "
-                            f"{len(args) + lead} were given")
-        return fn(self, *args, **kw)
+                            f"{len(rest) + lead} were given")
+        return fn(*args, **kw)
     call.__name__ = call.__qualname__ = name
     call.__wrapped__ = fn
     return call
