@@ -182,6 +182,8 @@ def mismatch(fn, args, kwargs, error):
 
 
 _STRICT = {"Number or Tensor": "Tensor"}
+# the names with a deprecated scalar-first overload (add_(alpha, other)): the tensors after it
+_SCALAR_FIRST = {"add": 1, "sub": 1, "addcmul": 2, "addcdiv": 2}
 
 
 def _marked(params, args, kwargs):
@@ -228,6 +230,11 @@ def check(name, form, args, kwargs):
         text = _wrong_argument(name, params, args, kwargs, varargs)
         return None if text is None else TypeError(text)
     sigs = entry["overloads"]
+    tensors = _SCALAR_FIRST.get(name.rstrip("_"))
+    lead = 1 if form == "function" else 0
+    if tensors is not None and not kwargs and len(args) == lead + 1 + tensors and \
+            type(args[lead]) in (int, float, bool):      # a deprecated overload PyTorch hides from its messages
+        return None
     parsed = [_parse(s) for s in sigs]
     if name.rstrip("_") in NUMBERS_AS_TENSORS:
         parsed = [[("Number or Tensor" if k == "Tensor" else k, n, d, o) for k, n, d, o in p] for p in parsed]

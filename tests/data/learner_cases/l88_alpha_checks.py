@@ -12,6 +12,10 @@ try:
     w.add_(g, alpha=True)
 except RuntimeError as e:
     print(e)
+try:
+    w.add(True, g)
+except RuntimeError as e:
+    print(e)
 w
 counts = torch.tensor([3, 4, 5])
 counts.add(counts, alpha=2)
