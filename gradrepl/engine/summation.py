@@ -17,10 +17,16 @@ import numpy as np
 
 from gradrepl.engine import rounding
 
+try:
+    from gradrepl.engine._kernels import outer_sums as _outer_sums_c     # optional C twin
+except ImportError:
+    _outer_sums_c = None
+
 GRAIN = 32768           # at::internal::GRAIN_SIZE: from it on PyTorch splits a full sum by threads
 # at::get_num_threads() (torch.set_num_threads sets it, through spellings.set_num_threads)
 THREADS = {"n": os.cpu_count() or 1}
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_F32 = np.dtype(np.float32)
 _accumulate = np.add.accumulate
 _reduce = np.add.reduce
 
@@ -209,6 +215,10 @@ def _outer_sums(block):
     lanes = _LANES[block.dtype]
     width = 4 * lanes if m >= lanes else 4
     grouped = m // width * width
+    if _outer_sums_c is not None and block.dtype == _F32 and size and block.flags.c_contiguous:
+        out = np.empty(m, _F32)
+        if not _outer_sums_c(size, m, grouped, block, out):     # (a NaN: NumPy's NaN bits)
+            return out
     if grouped == m:
         return _multi_row_sum(block)
     if not grouped:
