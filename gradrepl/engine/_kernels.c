@@ -565,6 +565,63 @@ static PyObject *py_outer_sums(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyBool_FromLong(nan);
 }
 
+/* add_rows(n, inner, rows, g, z): xp.scatter's embedding backward, np.add.at(z, (rows,), g)
+   for float32: row rows[i] of z (int64, z holding zrows rows of `inner`) gets row i of g
+   added, i in order, so every element receives its values in np.add.at's order. -1 when a
+   row number is out of range (nothing is written then: the Python side checks first), else
+   whether z holds a NaN. */
+static PyObject *py_add_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t n, inner;
+    Py_buffer r, g, z;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "add_rows(n, inner, rows, g, z)");
+        return NULL;
+    }
+    if (shape2(args, &n, &inner) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[2], &r, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[3], &g, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&r);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[4], &z, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&r);
+        PyBuffer_Release(&g);
+        return NULL;
+    }
+    PyObject *res = NULL;
+    if (r.len < n * (Py_ssize_t)sizeof(int64_t) || g.len < n * inner * (Py_ssize_t)sizeof(float)) {
+        PyErr_SetString(PyExc_ValueError, "buffer too small");
+        goto done;
+    }
+    const int64_t *rp = (const int64_t *)r.buf;
+    const float *gp = (const float *)g.buf;
+    float *zp = (float *)z.buf;
+    Py_ssize_t zrows = z.len / (Py_ssize_t)sizeof(float) / inner;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (rp[i] < 0 || rp[i] >= zrows) {
+            res = PyLong_FromLong(-1);
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        float *dst = zp + rp[i] * inner;
+        const float *src = gp + i * inner;
+        for (Py_ssize_t j = 0; j < inner; j++)
+            dst[j] = dst[j] + src[j];
+    }
+    int nan = 0;
+    for (Py_ssize_t k = 0; k < zrows * inner; k++)
+        nan |= isnan(zp[k]);
+    res = PyLong_FromLong(nan);
+done:
+    PyBuffer_Release(&r);
+    PyBuffer_Release(&g);
+    PyBuffer_Release(&z);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"expf", (PyCFunction)(void (*)(void))py_expf, METH_FASTCALL, "expf(x, out)"},
     {"logf", (PyCFunction)(void (*)(void))py_logf, METH_FASTCALL, "logf(x, out)"},
@@ -582,6 +639,8 @@ static PyMethodDef methods[] = {
      "nll_sum(rows, cols, x, target)"},
     {"outer_sums", (PyCFunction)(void (*)(void))py_outer_sums, METH_FASTCALL,
      "outer_sums(rows, cols, grouped, x, out)"},
+    {"add_rows", (PyCFunction)(void (*)(void))py_add_rows, METH_FASTCALL,
+     "add_rows(n, inner, rows, g, z)"},
     {"address", py_address, METH_O, "address(array)"},
     {NULL, NULL, 0, NULL}
 };

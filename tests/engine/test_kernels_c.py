@@ -143,3 +143,25 @@ def test_outer_sums_match_the_numpy_cascade():
     x = np.ones((40, 40), np.float32)
     x[3, 3] = np.nan
     assert S._outer_sums_c(40, 40, 32, x, np.empty(40, np.float32)) is True
+
+
+def test_add_rows_matches_numpys_add_at():
+    """xp.scatter's embedding backward (C[Xb]): rows of g added into zeros in index order, as
+    np.add.at does, repeated rows included; a NaN goes to NumPy, a row out of range is refused."""
+    from gradrepl.engine import xp
+
+    rng = np.random.default_rng(1)
+    for n, rows, inner in ((96, 24, 10), (1, 1, 1), (500, 3, 7), (32, 27, 1), (7, 1000, 33)):
+        idx = rng.integers(0, rows, n)
+        g = (rng.standard_normal((n, inner)) * np.exp(rng.uniform(-30, 30, (n, inner)))).astype(np.float32)
+        if n == 500:
+            g[3, 2] = np.nan
+            g[9, 4] = -np.inf
+        with np.errstate(all="ignore"):
+            got = xp.ARRAYS.scatter((rows, inner), (idx,), g)
+            want = np.zeros((rows, inner), np.float32)
+            np.add.at(want, (idx,), g)
+        assert got.view(np.int32).tolist() == want.view(np.int32).tolist(), (n, rows, inner)
+    z = np.zeros((4, 2), np.float32)
+    assert xp._add_rows_c(2, 2, np.array([1, 4]), np.ones((2, 2), np.float32), z) == -1
+    assert not z.any()
