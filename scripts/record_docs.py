@@ -109,6 +109,13 @@ HAND = {
         "Alpha dropout of whole channels; see torch.nn.functional.feature_alpha_dropout."),
     "torch.feature_alpha_dropout_": ("feature_alpha_dropout_(input, p, train) -> Tensor",
         "In-place version of torch.feature_alpha_dropout."),
+    "torch.as_strided_": ("as_strided_(input, size, stride, storage_offset=None) -> Tensor",
+        "In-place version of torch.as_strided: input itself becomes the view of its storage."),
+    "torch.ctc_loss": ("ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, "
+        "zero_infinity=False) -> Tensor", "The Connectionist Temporal Classification loss (reduction: 0 none, 1 mean, "
+        "2 sum); see torch.nn.functional.ctc_loss."),
+    "torch.max_pool3d": ("max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False) -> Tensor",
+        "3D max pooling; see torch.nn.functional.max_pool3d."),
     "torch.max_pool1d": ("max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False) -> Tensor",
         "1D max pooling; see torch.nn.functional.max_pool1d."),
     "torch.max_pool1d_with_indices": ("max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, "

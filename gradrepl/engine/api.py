@@ -359,10 +359,15 @@ def _build_torch():
     ns["optim"] = Unavailable("torch.optim", "torch.optim is not available in gradrepl yet: update parameters by "
                               "hand inside `with torch.no_grad():`")
     refused = ("save load from_file jit utils ops classes fx multiprocessing cuda backends "
-               "hub onnx distributed library export package testing serialization storage UntypedStorage "
-               "as_strided").split()
+               "hub onnx distributed library export package testing serialization storage UntypedStorage"
+               ).split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
+    for name in ("complex64", "complex128", "complex32", "cfloat", "cdouble", "chalf", "polar", "complex",
+                 "view_as_complex", "view_as_real"):
+        if name not in ns:
+            ns[name] = Unavailable(f"torch.{name}", f"torch.{name}: complex tensors are not supported in gradrepl "
+                                   "(real dtypes only)")
     ns["from_numpy"] = from_numpy
     ns["compile"] = FN.TORCH_COMPILE
     ns.update(S.namespace())

@@ -5,6 +5,9 @@ checks behind every `device=` argument and `.to(device)`.
 Only the CPU exists: a CUDA device can be named (`torch.device("cuda:1")` prints) but any
 tensor placed on it raises PyTorch's `Torch not compiled with CUDA enabled`.
 """
+import weakref
+
+from gradrepl.engine import dtypes as D
 from gradrepl.engine.util import pytype
 
 DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, "
@@ -53,6 +56,39 @@ class Device:
 
 
 CPU = Device("cpu")
+META_DEVICE = Device("meta")
+
+# ---------------------------------------------------------------- meta tensors (engine/metadevice.py)
+META = {}     # id(tensor) -> weakref: the tensors on the meta device
+MODE = [0]    # 1 while an op runs in meta mode: every tensor it makes is a meta tensor
+
+
+def mark_meta(t):
+    key = id(t)
+    META[key] = weakref.ref(t, lambda _r, k=key: META.pop(k, None))
+
+
+def is_meta(t):
+    ref = META.get(id(t))
+    return ref is not None and ref() is t
+
+
+NO_DATA = "Cannot copy out of meta tensor; no data!"
+NO_ITEM = "Tensor.item() cannot be called on meta tensors"
+NO_NUMPY = ("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory "
+            "first.")
+
+
+def meta_repr(t, requires_grad, grad_fn_name):
+    """PyTorch's repr of a meta tensor: no values, its size (and dtype, grad state)."""
+    parts = ["...", "device='meta'", "size=" + repr(tuple(int(s) for s in t._a.shape))]
+    if t.dtype is not D.DEFAULT_FLOAT[0]:
+        parts.append(f"dtype={t.dtype}")
+    if grad_fn_name is not None:
+        parts.append(f"grad_fn=<{grad_fn_name}>")
+    elif requires_grad:
+        parts.append("requires_grad=True")
+    return "tensor(" + ", ".join(parts) + ")"
 
 
 def _parse(text):

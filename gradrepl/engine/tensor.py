@@ -12,7 +12,8 @@ import weakref
 
 import numpy as np
 
-from gradrepl.engine.devices import CPU, Device  # noqa: F401 (Device: api's type tables)
+from gradrepl.engine.devices import (CPU, META, META_DEVICE, MODE, NO_DATA, NO_ITEM, NO_NUMPY, Device,  # noqa: F401
+                                     is_meta, mark_meta, meta_repr)  # (Device: api's type tables)
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle
 from gradrepl.engine.ndarray import NumpyArray
@@ -222,7 +223,13 @@ class Tensor:
 
     @property
     def device(self):
+        if META and is_meta(self):
+            return META_DEVICE
         return CPU
+
+    @property
+    def is_meta(self):
+        return bool(META) and is_meta(self)
 
     @property
     def is_cuda(self):
@@ -240,9 +247,13 @@ class Tensor:
     def item(self):
         if self._a.size != 1:
             raise RuntimeError(f"a Tensor with {self._a.size} elements cannot be converted to Scalar")
+        if META and is_meta(self):
+            raise RuntimeError(NO_ITEM)
         return self._a.reshape(()).item()
 
     def tolist(self):
+        if META and is_meta(self):
+            raise NotImplementedError(NO_DATA)
         if self._a.size > LIMITS.max_items:
             raise BudgetExceeded("items", f"tolist() of {self._a.size} elements is over the limit of "
                                  f"{LIMITS.max_items} items (raise it with --max-items)", "--max-items")
@@ -251,10 +262,17 @@ class Tensor:
     def numpy(self, force=False):
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if META and is_meta(self):
+            raise TypeError(NO_NUMPY)
         return NumpyArray(self)
 
     def __repr__(self):
         fn = self._fn
+        if META and is_meta(self):
+            text = meta_repr(self, self._rg and fn is None, None if fn is None else fn.spec.name)
+            if PARAMETERS and PARAMETERS.get(id(self)) is self:
+                return "Parameter containing:\n" + text
+            return text
         tangent = tangent_of(self) if TANGENTS else None
         text = tensor_repr(self._a, requires_grad=self._rg and fn is None,
                            grad_fn_name=None if fn is None else fn.spec.name,
@@ -269,6 +287,8 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec):
+        if self._a.ndim == 0 and META and is_meta(self):
+            raise RuntimeError(NO_ITEM)
         if self._a.ndim == 0:
             return format(self._a.item(), spec)
         if spec:   # object.__format__, as PyTorch falls back to for a tensor with dimensions
@@ -286,12 +306,16 @@ class Tensor:
         return iter(self.unbind(0))
 
     def __bool__(self):
+        if META and is_meta(self) and self._a.size == 1:
+            raise RuntimeError(NO_ITEM)
         if self._a.size != 1:
             raise RuntimeError(f"Boolean value of Tensor with {'no values' if not self._a.size else 'more than one value'} "
                                "is ambiguous")
         return bool(self._a.reshape(()).item())
 
     def __float__(self):
+        if META and is_meta(self) and self._a.size == 1:
+            raise RuntimeError(NO_ITEM)
         if self._a.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if not _SCALAR_WARNED[0] and self.requires_grad:   # PyTorch's TORCH_WARN_ONCE: once a process
@@ -301,11 +325,15 @@ class Tensor:
         return float(self._a.reshape(()).item())
 
     def __int__(self):
+        if META and is_meta(self) and self._a.size == 1:
+            raise RuntimeError(NO_ITEM)
         if self._a.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self._a.reshape(()).item())
 
     def __index__(self):
+        if META and is_meta(self) and self._a.size == 1:
+            raise RuntimeError(NO_ITEM)
         if self._a.size != 1 or self.dtype.is_floating_point:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._a.reshape(()).item())
@@ -399,6 +427,8 @@ def _new(arr):
     t._vidx = None
     if INFERENCE_MODE[0]:
         _mark_inference(t)
+    if MODE[0]:
+        mark_meta(t)
     return t
 
 

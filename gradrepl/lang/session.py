@@ -6,7 +6,8 @@ import signal
 import sys
 
 from gradrepl import limits as limits_module
-from gradrepl.engine import signatures
+from gradrepl.engine import metadevice, signatures
+from gradrepl.engine.devices import ACTIVE, META
 from gradrepl.errors import BudgetExceeded, Interrupted, Record
 from gradrepl.lang.builtins import make_builtins
 from gradrepl.lang.carets import carets, find_statement
@@ -98,6 +99,8 @@ class _Context:
         if type(fn) is function:
             return fn.invoke(args, kwargs)
         try:
+            if (META or kwargs or ACTIVE[0] is not None) and metadevice.needs(fn, args, kwargs):
+                return metadevice.run(fn, args, kwargs)
             return fn(*args, **kwargs)
         except (TypeError, ValueError, AttributeError, RuntimeError, IndexError) as e:
             # arguments of types PyTorch's parser refuses: its message, whatever ours said

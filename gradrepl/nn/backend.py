@@ -116,6 +116,13 @@ def is_cuda_device(x):
     return getattr(type(x), "__name__", "") == "Device" and getattr(x, "type", "cpu") == "cuda"
 
 
+def is_meta_device(x):
+    """'meta' or a torch.device of type meta."""
+    if isinstance(x, str):
+        return x.split(":")[0] == "meta"
+    return getattr(type(x), "__name__", "") == "Device" and getattr(x, "type", "cpu") == "meta"
+
+
 def class_repr(obj):
     """Python's `repr(type(obj))` for a value user code passed in."""
     if is_tensor(obj):

@@ -398,6 +398,19 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return (out.sign() * out.abs().relu()).mul(kw * kh).pow(1.0 / norm_type)
 
 
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    kd, kw, kh = tuple(kernel_size) if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * 3
+    if norm_type == float("inf"):
+        return ENGINE["max_pool3d"](input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -float("inf"):
+        return -ENGINE["max_pool3d"](-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = ENGINE["avg_pool3d"](input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = ENGINE["avg_pool3d"](input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kd * kw * kh).pow(1.0 / norm_type)
+
+
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     if norm_type == float("inf"):
         return ENGINE["max_pool1d"](input.abs(), kernel_size, stride, 0, 1, ceil_mode)
@@ -428,7 +441,7 @@ COMPOSED = ("softmax", "log_softmax", "softmin", "relu", "sigmoid", "tanh", "sof
             "normalize", "margin_ranking_loss", "hinge_embedding_loss", "alpha_dropout", "feature_alpha_dropout",
             "dropout1d", "dropout2d", "dropout3d", "upsample", "upsample_nearest",
             "upsample_bilinear", "gaussian_nll_loss", "multilabel_soft_margin_loss", "local_response_norm",
-            "lp_pool1d", "lp_pool2d", "gumbel_softmax", "triplet_margin_with_distance_loss")
+            "lp_pool1d", "lp_pool2d", "lp_pool3d", "gumbel_softmax", "triplet_margin_with_distance_loss")
 
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
@@ -455,9 +468,11 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
 
 
 def namespace():
+    from gradrepl.nn.transformer import multi_head_attention_forward   # transformer.py imports this module
     ns = dict(ENGINE)
     g = globals()
     ns.update((name, g[name]) for name in COMPOSED)
+    ns["multi_head_attention_forward"] = multi_head_attention_forward
     B.register_functional(ns)
     B.register_forward_ad(ns)
     return ns

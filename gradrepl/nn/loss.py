@@ -56,6 +56,19 @@ class NLLLoss(WeightedLoss):
                           reduction=self.reduction)
 
 
+class CTCLoss(Loss):
+    torch_path = _path("CTCLoss", "loss")
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(None, None, reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.namespace_fn("ctc_loss")(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                                          self.zero_infinity)
+
+
 class CrossEntropyLoss(WeightedLoss):
     torch_path = _path("CrossEntropyLoss", "loss")
 

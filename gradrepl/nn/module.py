@@ -12,6 +12,7 @@ real subclass of this host class (`gradrepl_subclassable`), so everything here r
 """
 from collections import OrderedDict
 
+from gradrepl.engine import metadevice
 from gradrepl.nn import backend as B
 
 
@@ -216,7 +217,7 @@ MODULE_PUBLIC = frozenset("""
 forward training parameters named_parameters buffers named_buffers children named_children
 modules named_modules zero_grad train eval requires_grad_ state_dict load_state_dict apply to
 float double half cpu cuda type register_buffer register_parameter add_module register_module
-get_submodule get_parameter get_buffer extra_repr register_forward_hook
+get_submodule get_parameter get_buffer extra_repr register_forward_hook to_empty
 register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook register_backward_hook
 """.split())
 
@@ -607,9 +608,24 @@ class Module(metaclass=LibraryMeta):
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
+        if any(B.is_meta_device(a) for a in (*args, kwargs.get("device"))):
+            return metadevice.run(self._apply, (lambda t: t.to("meta", dtype) if dtype is not None
+                                                and t.is_floating_point() else t.to("meta"),), {})
+        devices_named = any(isinstance(a, str) or type(a).__name__ == "Device" for a in (*args, kwargs.get("device")))
+        if devices_named and any(t.is_meta for t in (*self.parameters(), *self.buffers())):
+            raise NotImplementedError("Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() "
+                                      "instead of torch.nn.Module.to() when moving module from meta to a different "
+                                      "device.")
         if dtype is None:
             return self
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def to_empty(self, *, device, recurse=True):
+        """Each parameter and buffer replaced by an uninitialised tensor of its shape on `device`
+        (gradrepl's are zeros): the way out of the meta device."""
+        if B.is_meta_device(device):
+            return metadevice.run(self._apply, (lambda t: t.to("meta"),), {})
+        return self._apply(lambda t: B.TORCH["zeros"](tuple(t.shape), dtype=t.dtype, device=device))
 
     def float(self):
         return self._apply(lambda t: t.float() if t.is_floating_point() else t)

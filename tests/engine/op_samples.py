@@ -348,6 +348,32 @@ SAMPLES = {
                S(R(1, 2, 3, 3), R(1, 2, 2, 2), call=_fn("conv2d", padding=1))],
     "avg_pool2d": [S(R(1, 1, 4, 4), call=_fn("avg_pool2d", 2))],
     "max_pool2d": [S(R(1, 1, 4, 4), call=_fn("max_pool2d", 2))],
+    "ctc_loss": [S(R(6, 2, 4), I([[1, 2, 2], [3, 1, 0]]), call=lambda torch, x, t: torch.nn.functional.ctc_loss(
+                     x.log_softmax(2), t, (6, 5), (3, 2))),
+                 S(R(5, 2, 3), I([1, 2, 2, 1]), call=lambda torch, x, t: torch.nn.functional.ctc_loss(
+                     x.log_softmax(2), t, (5, 4), (3, 1), reduction="none")),
+                 S(R(5, 4), I([1, 3]), call=lambda torch, x, t: torch.ctc_loss(
+                     x.log_softmax(1), t, (5,), (2,), 0, 2, False))],
+    "fractional_max_pool2d": [S(R(1, 2, 6, 7), call=lambda torch, x: (torch.manual_seed(0), torch.nn.functional.
+                                                                     fractional_max_pool2d(x, 2, output_size=(3, 4)))[1])],
+    "fractional_max_pool2d_with_indices": [S(R(2, 5, 5), call=lambda torch, x: (
+        torch.manual_seed(1), torch.nn.functional.fractional_max_pool2d_with_indices(x, 2, output_ratio=(0.5, 0.5)))[1][0])],
+    "fractional_max_pool3d": [S(R(1, 2, 5, 4, 6), call=lambda torch, x: (torch.manual_seed(2), torch.nn.functional.
+                                                                        fractional_max_pool3d(x, 2, output_size=2))[1])],
+    "fractional_max_pool3d_with_indices": [S(R(1, 4, 5, 4), call=lambda torch, x: (
+        torch.manual_seed(3), torch.nn.functional.fractional_max_pool3d_with_indices(x, (2, 2, 1),
+                                                                                     output_size=(2, 2, 3)))[1][0])],
+    "max_pool3d": [S(R(1, 2, 4, 4, 3), call=_fn("max_pool3d", 2)),
+                   S(R(2, 3, 4, 5), call=_fn("max_pool3d", (2, 3, 2), stride=1, padding=1))],
+    "max_pool3d_with_indices": [S(R(1, 1, 3, 4, 4), call=lambda torch, x: torch.nn.functional.max_pool3d_with_indices(
+        x, 2, return_indices=True)[0])],
+    "avg_pool3d": [S(R(1, 2, 4, 4, 3), call=_fn("avg_pool3d", 2)),
+                   S(R(2, 3, 4, 5), call=_fn("avg_pool3d", 3, stride=2, padding=1, count_include_pad=False))],
+    "adaptive_avg_pool3d": [S(R(1, 2, 5, 4, 3), call=_fn("adaptive_avg_pool3d", (2, 3, 2)))],
+    "adaptive_max_pool3d": [S(R(1, 2, 5, 4, 3), call=_fn("adaptive_max_pool3d", (2, 3, 2)))],
+    "adaptive_max_pool3d_with_indices": [S(R(1, 5, 4, 3), call=lambda torch, x:
+                                           torch.nn.functional.adaptive_max_pool3d_with_indices(x, 2)[0])],
+    "max_unpool3d": [S(R(1, 1, 1, 2, 2), I([[[[[0, 7], [21, 30]]]]]), call=_fn("max_unpool3d", 2))],
     "batch_norm": [S(R(4, 3), C(3), C(3, kind="positive"), R(3), R(3), call=_fn("batch_norm", training=True)),
                    S(R(4, 3), C(3), C(3, kind="positive"), call=_fn("batch_norm"))],
     "layer_norm": [S(R(2, 3), R(3), R(3), call=lambda torch, x, w, b: torch.nn.functional.layer_norm(x, (3,), w, b))],
@@ -740,6 +766,12 @@ SAMPLES.update({
                        S(R(3, 4), R(3), call=lambda torch, x, s: x.select_scatter(s, -1, -2))],
     "slice_scatter": [S(R(3, 4), R(3, 2), call=lambda torch, x, s: torch.slice_scatter(x, s, 1, 0, 4, 2)),
                       S(R(4, 2), R(2, 2), call=lambda torch, x, s: x.slice_scatter(s, start=1, end=3))],
+    "as_strided": [S(R(12), call=lambda torch, x: torch.as_strided(x, (3, 3), (2, 1))),
+                   S(R(3, 4), call=lambda torch, x: x.as_strided((2, 2), (1, 4), 1)),
+                   S(R(3, 4), call=lambda torch, x: x[1].as_strided((2, 3), (1, 1)))],
+    "as_strided_": "in place: a leaf that requires grad refuses it; tests/data/engine_cases/as_strided.py",
+    "as_strided_scatter": [S(R(6), R(2, 2), call=lambda torch, x, s: torch.as_strided_scatter(x, s, (2, 2), (1, 2), 1)),
+                           S(R(4), R(2, 2), call=lambda torch, x, s: x.as_strided_scatter(s, (2, 2), (1, 2)))],
     "diagonal_scatter": [S(R(3, 4), R(3), call=lambda torch, x, s: torch.diagonal_scatter(x, s, 1)),
                          S(R(3, 3), R(2), call=lambda torch, x, s: x.diagonal_scatter(s, -1))],
     "ldexp": [S(R(2, 3), I([1, -2, 3]), call=lambda torch, x, e: torch.ldexp(x, e)),
@@ -810,6 +842,11 @@ SAMPLES.update({
                        call=lambda torch, x, q: torch.special.zeta(x, q))],
 })
 
+def _spd(torch, a):
+    """A symmetric positive-definite matrix made from a (differentiable in a)."""
+    return a @ a.mT + 3 * torch.eye(a.shape[-1], dtype=a.dtype)
+
+
 def _well(torch, a):
     """a, made well conditioned (its diagonal moved away from 0)."""
     return a + 4 * torch.eye(a.shape[-1], dtype=a.dtype)
@@ -828,6 +865,27 @@ SAMPLES.update({
                   S(R(3, 3), call=lambda torch, a: torch.linalg.lu(a)[2])],
     "linalg_lu_solve": [S(R(3, 3), R(3, 2), call=lambda torch, a, b: torch.linalg.lu_solve(
         *torch.linalg.lu_factor(_well(torch, a)), b))],
+    "cholesky": [S(R(3, 3), call=lambda torch, a: torch.cholesky(_spd(torch, a))),
+                 S(R(3, 3), call=lambda torch, a: _spd(torch, a).cholesky(upper=True))],
+    "cholesky_solve": [S(R(3, 2), R(3, 3), call=lambda torch, b, a: torch.cholesky_solve(
+                           b, torch.linalg.cholesky(_spd(torch, a)))),
+                       S(R(3, 2), R(3, 3), call=lambda torch, b, a: b.cholesky_solve(
+                           torch.linalg.cholesky(_spd(torch, a)).mT, upper=True))],
+    "cholesky_inverse": [S(R(3, 3), call=lambda torch, a: torch.cholesky_inverse(torch.linalg.cholesky(_spd(torch, a)))),
+                         S(R(3, 3), call=lambda torch, a: torch.linalg.cholesky(_spd(torch, a)).mT.cholesky_inverse(
+                             upper=True))],
+    "triangular_solve": [S(R(3, 2), R(3, 3), call=lambda torch, b, a: torch.triangular_solve(b, _well(torch, a))[0]),
+                         S(R(3, 2), R(3, 3), call=lambda torch, b, a: b.triangular_solve(
+                             _well(torch, a), upper=False, transpose=True).solution),
+                         S(R(3, 2), R(3, 3), call=lambda torch, b, a: torch.triangular_solve(
+                             b, a, unitriangular=True).cloned_coefficient)],
+    "lu": [S(R(3, 3), call=lambda torch, a: torch.lu(a)[0]),
+           S(R(2, 3, 3), call=lambda torch, a: a.lu()[0])],
+    "lu_unpack": [S(R(3, 3), call=lambda torch, a: torch.lu_unpack(*torch.linalg.lu_factor(a)).L),
+                  S(R(3, 3), call=lambda torch, a: torch.lu_unpack(*torch.linalg.lu_factor(a))[2])],
+    "lu_solve": [S(R(3, 2), R(3, 3), call=lambda torch, b, a: torch.lu_solve(b, *torch.linalg.lu_factor(
+        _well(torch, a)))),
+                 S(R(3, 2), R(3, 3), call=lambda torch, b, a: b.lu_solve(*torch.linalg.lu_factor(_well(torch, a))))],
 })
 
 _THETA = [[[0.9, 0.2, 0.1], [-0.1, 1.1, 0.05]], [[1.2, -0.3, 0.0], [0.25, 0.8, -0.2]]]
@@ -969,8 +1027,15 @@ GAPS = {
         "pdist": "_pdist_backward is not an op of its own yet: under create_graph its result is a constant",
         "grid_sample": "grid_sampler_2d_backward is not an op of its own yet: under create_graph its results are constants",
         "linalg_lu_solve": "the backward's coefficients are constants under create_graph (no second derivative yet)",
+        "triangular_solve": "the backward's results are constants under create_graph (no second derivative yet)",
+        "lu_solve": "linalg_lu_solve's backward: its coefficients are constants under create_graph",
+        "cholesky_solve": "the backward's results are constants under create_graph (no second derivative yet)",
+        **{f"fractional_max_pool{d}d{w}": "the backward is not an op of its own yet: under create_graph its result is "
+           "a constant" for d in (2, 3) for w in ("", "_with_indices")},
     },
     "second_order": {
+        **{n: "the backward's results are constants under create_graph (no second derivative yet)"
+           for n in ("cholesky_solve", "cholesky_inverse", "triangular_solve:0", "triangular_solve:1", "lu_solve")},
         "grid_sample:1": "grid_sampler_2d_backward is not an op of its own yet: under create_graph its results are constants",
         "linalg_lu_solve": "the backward's coefficients are constants under create_graph (no second derivative yet)",
         **{f"special_{n}:0": "the derivative's coefficient is a constant under create_graph (no second derivative "
@@ -985,6 +1050,14 @@ GAPS = {
         **{f"linalg_solve_triangular:{k}": "the triangle of -gB X^H is taken with triu/tril after the product; "
            "PyTorch's linalg_solve_triangular_backward orders the ops otherwise" for k in range(3)},
         "linalg_lu_factor_ex:1": "batched: the final P @ X records UnsafeViewBackward0 over other ops than PyTorch's",
+        **{f"fractional_max_pool{d}d{w}": "the backward is not an op of its own yet: under create_graph its result is "
+           "a constant" for d in (2, 3) for w in ("", "_with_indices")},
+        "ctc_loss": "ctc_loss_backward is not an op of its own yet: under create_graph its result is a constant",
+        "lu:1": "linalg_lu_factor_ex's batched gap: the final P @ X records other ops than PyTorch's",
+        "cholesky_solve": "the backward's results are constants under create_graph",
+        "triangular_solve:0": "the backward's results are constants under create_graph",
+        "triangular_solve:1": "the backward's results are constants under create_graph",
+        "lu_solve": "linalg_lu_solve's backward: its coefficients are constants under create_graph",
         "linalg_lu_solve": "the backward's coefficients are constants under create_graph",
         **{f"rrelu_:{k}": "in place on x * 1, the create_graph gradient reaches MulBackward0's input through "
            "AddBackward0 in gradrepl (PyTorch: RreluWithNoiseBackwardBackward0, the in-place node's own double "
@@ -1089,6 +1162,8 @@ GAPS = {
     },
     "gradients": {
         "sgn": "backward as sign's; PyTorch's sgn of a real tensor fails in backward (unallocated storage)",
+        "as_strided_scatter": "the gradient equals PyTorch's, whose gradient for self keeps the scattered elements "
+                              "and zeroes the others (finite differences say the opposite)",
         "mode": "the gradient equals PyTorch's; central finite differences are meaningless at the ties a mode "
                 "sample needs (PyTorch's gradcheck skips mode too)",
         "vander": "backward runs; PyTorch's own vander backward fails (its cumprod's input is modified in place)",

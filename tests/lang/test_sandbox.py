@@ -97,12 +97,22 @@ def test_module_facades_hide_host_modules():
 @pytest.mark.parametrize("src", [
     "torch.serialization.save(torch.ones(1), 'f')\n", "torch.ones(1).save('f')\n", "torch.jit\n",
     "torch.utils.checkpoint\n",
-    "torch.ones(4).as_strided((2,), (1,))\n",
 ])
 def test_refused_torch_names_say_so(src):
     _, r = run(src)
     assert not r.ok
     assert "not available" in r.errors[0].message or "has no attribute" in r.errors[0].message
+
+
+@pytest.mark.parametrize("src", [
+    "torch.ones(4).as_strided((3,), (2,))\n", "torch.ones(4)[2:].as_strided((2,), (1,), 3)\n",
+    "torch.ones(4).as_strided((2,), (1,), -1)\n", "torch.ones(4).as_strided((2,), (-1,), 3)\n",
+    "torch.ones(4).t().as_strided((100,), (1,))\n",
+])
+def test_as_strided_never_reaches_past_the_storage(src):
+    _, r = run(src)
+    assert not r.ok
+    assert r.errors[0].type_name == "RuntimeError"
 
 
 def test_torch_save_keeps_files_in_memory_and_writes_none(tmp_path, monkeypatch):
@@ -208,3 +218,11 @@ def test_decorators_are_user_functions_or_grad_modes():
 def test_c_level_methods_of_engine_objects_are_wrapped():
     out, r = run("s = torch.ones(2, 3).shape\nprint(s.count, s.count(2), s.index(3))\n")
     assert out == "<function Size.count> 1 1\n"
+
+
+@pytest.mark.parametrize("src", ["torch.cfloat\n", "torch.ones(2, dtype=torch.complex64)\n",
+                                 "torch.polar(torch.ones(1), torch.ones(1))\n"])
+def test_complex_names_say_complex_tensors_are_not_supported(src):
+    _, r = run(src)
+    assert not r.ok
+    assert "complex tensors are not supported in gradrepl" in r.errors[0].message

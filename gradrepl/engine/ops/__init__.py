@@ -7,7 +7,8 @@ else lists ops by hand.
 """
 from gradrepl.engine.ops import (arrange, convert, elementwise, indexing, inplace, linalg, linalg_ext,  # noqa: F401
                                  loss, meta, nn, nn_extra, reduce, sampling, scatter, shape, sorting, special,
-                                 breadth, breadth_special, breadth_torch)
+                                 breadth, breadth_special, breadth_torch, strided, pool3d, linalg_compat, ctc,
+                                 fractional)
 from gradrepl.engine import signatures
 from gradrepl.engine.ops.common import as_tensor
 from gradrepl.engine.ops.registry import REGISTRY, SPECS

@@ -1,5 +1,5 @@
 """Conversions: dtype changes (to, float, long, ...), device no-ops, detach as torch.detach."""
-from gradrepl.engine import devices
+from gradrepl.engine import devices, metadevice
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.devices import Device
 from gradrepl.engine.ops.common import result
@@ -26,17 +26,27 @@ def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, mem
     if kwargs:     # x.to(requires_grad=True) in the former-torchies autograd tutorial
         raise TypeError(f"to() received an invalid combination of arguments - got ({got_args(args, kwargs)}), "
                         "but expected one of:")
+    target = None
     for a in args:
         if isinstance(a, D.DType):
             dtype = a
         elif type(a) is Tensor:
             dtype = a.dtype
+            target = a.device
         elif isinstance(a, (str, Device)) or (isinstance(a, int) and not isinstance(a, bool)):
             devices.check(a if not isinstance(a, int) else devices.device(a))
+            target = devices.device(a) if not isinstance(a, int) else None
         elif a is not None:
             raise TypeError(f"to() received an invalid combination of arguments - got ({pytype(a)}), but expected one "
                             "of:")
     devices.check(device)
+    if device is not None:
+        target = devices.device(device)
+    if target is not None and (target.type == "meta") != self.is_meta:
+        if self.is_meta:
+            raise NotImplementedError(metadevice.NO_DATA)
+        source = self if dtype is None or dtype is self.dtype else convert(self, dtype)
+        return metadevice.to_meta(source, result, ToCopyBackward0)
     if dtype is None or dtype is self.dtype:
         return self.clone() if copy else self
     return convert(self, dtype)
@@ -102,6 +112,8 @@ def type_(self, dtype=None, non_blocking=False):
 
 @declare("cpu", function=False, rules=[])
 def cpu(self):
+    if self.is_meta:
+        raise NotImplementedError(metadevice.NO_DATA)
     return self
 
 

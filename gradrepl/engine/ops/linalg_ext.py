@@ -377,5 +377,5 @@ LINALG = {
     "matmul": lambda input, other: input.matmul(other),
     "eigvals": eigvals_general, "eig": eigvals_general, "LinAlgError": LinAlgError,
 }
-EXTRA_TORCH = {"logdet": logdet, "slogdet": slogdet, "pinverse": pinv, "cholesky": cholesky,
+EXTRA_TORCH = {"logdet": logdet, "slogdet": slogdet, "pinverse": pinv,   # torch.cholesky: ops/linalg_compat.py
                "qr": lambda A, some=True: returns("qr", ("Q", "R"))(tuple(qr(A, "reduced" if some else "complete")))}
