@@ -479,6 +479,8 @@ Keys
                        "gradrepl 没有 {name}：程序只能导入 torch、numpy、math 和 random"),
     "import.refused": ("import of '{name}' is not allowed in gradrepl (only torch, numpy, math and random)",
                        "gradrepl 不允许导入 '{name}'（只能导入 torch、numpy、math 和 random）"),
+    "numpy.index_range": ("gradrepl's np.{name}[...] takes ranges of numbers with a stop (start:stop:step)",
+                          "gradrepl 的 np.{name}[...] 只接受带终点的数值范围（start:stop:step）"),
     "numpy.operand": ("gradrepl's numpy takes numbers, lists of numbers, arrays and tensors, not {name}",
                       "gradrepl 的 numpy 只接受数、数的列表、数组和张量，不接受 {name}"),
     "numpy.not_numbers": ("gradrepl's numpy holds numbers only (bool, integer and float arrays; no object "

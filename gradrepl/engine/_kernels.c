@@ -431,6 +431,80 @@ static PyObject *py_nll_sum(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyFloat_FromDouble(acc);
 }
 
+#define FMA_BLOCK 512
+
+/* one block of rows (len <= FMA_BLOCK, the rows contiguous in at's and ct's lines): the
+   chains of different rows are independent, so the compiler runs them in vector lanes */
+CLONES static void fma_gemm_block(const float *at, const float *bt, float *ct, Py_ssize_t m,
+                                  Py_ssize_t n, Py_ssize_t k, Py_ssize_t len)
+{
+    for (Py_ssize_t j = 0; j < n; j++) {
+        float acc[FMA_BLOCK];
+        float *cj = ct + j * m;
+        const float *b = bt + j * k;
+        Py_ssize_t whole = len - len % 16;
+        memcpy(acc, cj, (size_t)len * sizeof(float));
+        for (Py_ssize_t t = 0; t < k; t++) {
+            const float *row = at + t * m, y = b[t];
+            for (Py_ssize_t i = 0; i < whole; i += 16)
+                for (int l = 0; l < 16; l++)      /* a fixed count: one vector operation */
+                    acc[i + l] = fmaf(row[i + l], y, acc[i + l]);
+            for (Py_ssize_t i = whole; i < len; i++)
+                acc[i] = fmaf(row[i], y, acc[i]);
+        }
+        memcpy(cj, acc, (size_t)len * sizeof(float));
+    }
+}
+
+static int fma_gemm_k(const float *at, const float *bt, float *ct, Py_ssize_t m, Py_ssize_t n,
+                      Py_ssize_t k)
+{
+    for (Py_ssize_t i = 0; i < m; i += FMA_BLOCK)
+        fma_gemm_block(at + i, bt, ct + i, m, n, k, m - i < FMA_BLOCK ? m - i : FMA_BLOCK);
+    int nan = 0;
+    for (Py_ssize_t i = 0; i < m * n; i++)
+        nan |= isnan(ct[i]);
+    return nan;
+}
+
+/* fma_gemm(m, n, k, at, bt, ct): ct[j, i] = fmaf(at[k-1, i], bt[j, k-1], ... fmaf(at[0, i],
+   bt[j, 0], ct[j, i])), one fused multiply-add after the other (oneDNN's convolution
+   accumulators); at is k x m, bt n x k, ct n x m. The result says whether ct has a NaN. */
+static PyObject *py_fma_gemm(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t m, n, k;
+    Buffers b;
+    float *p[3];
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "fma_gemm(m, n, k, at, bt, ct)");
+        return NULL;
+    }
+    m = PyLong_AsSsize_t(args[0]);
+    n = PyLong_AsSsize_t(args[1]);
+    k = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (m < 0 || n < 0 || k < 0) {
+        PyErr_SetString(PyExc_ValueError, "bad shape");
+        return NULL;
+    }
+    if (take(&b, args + 3, 3, 0, p) < 0)
+        return NULL;
+    if (b.views[0].len / (Py_ssize_t)sizeof(float) < m * k
+            || b.views[1].len / (Py_ssize_t)sizeof(float) < n * k
+            || b.views[2].len / (Py_ssize_t)sizeof(float) < m * n) {
+        release(&b);
+        PyErr_SetString(PyExc_ValueError, "buffer too small");
+        return NULL;
+    }
+    int nan;
+    Py_BEGIN_ALLOW_THREADS
+    nan = fma_gemm_k(p[0], p[1], p[2], m, n, k);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    return PyBool_FromLong(nan);
+}
+
 /* address(array): where its first element is (NumPy's arr.ctypes.data, without the
    ctypes object that builds) */
 static PyObject *py_address(PyObject *self, PyObject *arg)
@@ -641,6 +715,8 @@ static PyMethodDef methods[] = {
      "outer_sums(rows, cols, grouped, x, out)"},
     {"add_rows", (PyCFunction)(void (*)(void))py_add_rows, METH_FASTCALL,
      "add_rows(n, inner, rows, g, z)"},
+    {"fma_gemm", (PyCFunction)(void (*)(void))py_fma_gemm, METH_FASTCALL,
+     "fma_gemm(m, n, k, at, bt, ct)"},
     {"address", py_address, METH_O, "address(array)"},
     {NULL, NULL, 0, NULL}
 };

@@ -14,7 +14,7 @@ from gradrepl.engine import functions as F
 from gradrepl.engine import forward_ad as FAD
 from gradrepl.engine import graph as G
 from gradrepl.engine import ops, profiler, rng, signatures
-from gradrepl.engine.ops.meta import Layout, MemoryFormat
+from gradrepl.engine.ops.meta import STORAGE_ATTRS, Layout, MemoryFormat, TypedStorage
 from gradrepl.engine.ops.reduce import MaxReturn, MinReturn
 from gradrepl.engine.ops.sorting import NamedReturn
 from gradrepl.engine.creation import from_numpy
@@ -442,6 +442,8 @@ def public_attrs(obj):
         return DTYPE_ATTRS
     if t is Size:
         return SIZE_ATTRS
+    if t is TypedStorage:
+        return STORAGE_ATTRS
     if t is A.RemovableHandle:
         return HANDLE_ATTRS
     if t is MaxReturn or t is MinReturn:
@@ -474,13 +476,16 @@ def public_attrs(obj):
         return S.IINFO_ATTRS
     if t in profiler.ATTRS:
         return profiler.ATTRS[t]
-    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase, S.LegacyTensorType,
+    if t is S.LegacyTensorType:
+        return LEGACY_TYPE_ATTRS
+    if t in (F.GradModeFunction, TensorType, TypeStandIn, Unavailable, FunctionBase,
              FN.detect_anomaly, FN.set_detect_anomaly, FN.FuncTransform, FN.TorchCompile, F.OnceDifferentiable):
         return frozenset()
     return None
 
 
 TENSOR_SETTABLE = frozenset(("grad", "requires_grad", "data"))
+LEGACY_TYPE_ATTRS = frozenset(("dtype",))      # torch.FloatTensor.dtype
 
 
 def settable_attrs(obj):
@@ -498,7 +503,7 @@ _TYPE_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", D.DType: "torch.dtype
                MinReturn: "torch.return_types.min", FunctionCtx: "torch.autograd.function.FunctionCtx",
                Device: "torch.device", A.AccumulateGrad: "AccumulateGrad", S.finfo: "torch.finfo",
                S.iinfo: "torch.iinfo", F.set_multithreading_enabled: "torch.autograd.grad_mode.set_multithreading_enabled",
-               Layout: "torch.layout", MemoryFormat: "torch.memory_format",
+               Layout: "torch.layout", MemoryFormat: "torch.memory_format", TypedStorage: "torch.storage.TypedStorage",
                # a stand-in, and says so: no NumPy class is ever named to user code (the sandbox
                # checks treat "numpy.ndarray" in the output as a leak)
                NumpyArray: "gradrepl.ndarray", NumpyType: "type"}

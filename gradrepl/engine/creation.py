@@ -2,11 +2,11 @@
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import rng
+from gradrepl.engine import devices, rng
 from gradrepl.engine.ndarray import NumpyArray, NumpyFloat, NumpyInt
 from gradrepl.engine.rounding import arange_values, fma32
-from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import legacy_scalar, prod, pytype, shape_args, shape_list, warn
+from gradrepl.engine.tensor import Size, Tensor, TypedStorage, _new
+from gradrepl.engine.util import got_args, legacy_scalar, prod, pytype, shape_args, shape_list, warn
 from gradrepl.limits import check_numel
 
 def _dtype_arg(dtype, default=None):
@@ -208,13 +208,60 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype)
 
 
+def legacy_from_numpy(args, dtype):
+    """torch.Tensor(ndarray) / torch.FloatTensor(ndarray): a copy in that dtype; a NumPy float
+    scalar is not a sequence (a NumPy int is a size); torch.Tensor(x.storage()) shares the
+    storage's memory, flat. None when args are something else."""
+    if len(args) == 1 and type(args[0]) is TypedStorage:
+        root = args[0].root
+        if root.dtype is not dtype:
+            raise RuntimeError(f"Expected a Storage of type {dtype.legacy[:-len('Tensor')]} or an UntypedStorage, "
+                               f"but got type {root.dtype.legacy[:-len('Tensor')]} for argument 1 'storage'")
+        return _new(root._a.reshape(-1))
+    if len(args) == 1 and type(args[0]) is NumpyArray:
+        return tensor(args[0], dtype=dtype)
+    if len(args) == 1 and type(args[0]) is NumpyFloat:
+        raise TypeError(f"new(): data must be a sequence (got numpy.{type(args[0]._np).__name__})")
+    return None
+
+
+def legacy_is_data(args):
+    """torch.Tensor((2, 3)) is data, as a list is; only a torch.Size is a shape."""
+    return len(args) == 1 and isinstance(args[0], (list, tuple)) and type(args[0]) is not Size
+
+
+LEGACY_NEW_SIGNATURES = (" * (*, torch.device device = None)\n * (torch.Storage storage)\n * (Tensor other)\n"
+                         " * (tuple of ints size, *, torch.device device = None)\n"
+                         " * (object data, *, torch.device device = None)\n")
+
+
+def check_legacy_kwargs(args, kwargs):
+    """torch.Tensor(...) / torch.FloatTensor(...) take `device=` and no other keyword (requires_grad=,
+    dtype=: PyTorch's parser refuses the call, naming every argument it was given)."""
+    if any(k != "device" for k in kwargs):
+        got = got_args(args, {k: (_DtypeName() if isinstance(v, D.DType) else v) for k, v in kwargs.items()})
+        raise TypeError(f"new() received an invalid combination of arguments - got ({got}), but expected one "
+                        f"of:\n{LEGACY_NEW_SIGNATURES}")
+
+
+class _DtypeName:
+    """Stands for a dtype argument in a `got (...)` list, where PyTorch writes `torch.dtype`."""
+
+
+_DtypeName.__name__ = "torch.dtype"
+
+
 def legacy_tensor(*args, **kwargs):
     """torch.Tensor(...): float32 data from a sequence, or an uninitialised (here: zero) tensor of a shape."""
-    if kwargs.get("requires_grad"):
-        raise TypeError("new() received an invalid combination of arguments - got (requires_grad=bool)")
-    if len(args) == 1 and isinstance(args[0], (list, tuple)) and (not args[0] or not isinstance(args[0][0], int) or
-                                                                  isinstance(args[0], list)):
+    check_legacy_kwargs(args, kwargs)
+    devices.check_legacy(kwargs.pop("device", None))
+    from_numpy_data = legacy_from_numpy(args, D.float32)
+    if from_numpy_data is not None:
+        return from_numpy_data
+    if legacy_is_data(args):
         return tensor(args[0], dtype=D.float32)
+    if not args:                  # torch.Tensor(): an empty 1-d tensor
+        return _new(np.zeros((0,), np.float32))
     if len(args) == 1 and type(args[0]) is Tensor:
         return args[0].to(D.float32)
     if len(args) == 1 and isinstance(args[0], float):

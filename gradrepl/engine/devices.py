@@ -14,6 +14,15 @@ DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fp
                 "meta, hpu, mtia, privateuseone")
 _KNOWN = frozenset(DEVICE_TYPES.split(", "))
 NO_CUDA = "Torch not compiled with CUDA enabled"
+# x.type(torch.cuda.FloatTensor) on a CPU-only PyTorch
+NO_CUDA_LIBRARY = ("Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared "
+                   "libraries: a CPU library and a CUDA library; this error has occurred because you are trying to "
+                   "use some CUDA functionality, but the CUDA library has not been loaded by the dynamic linker for "
+                   "some reason.  The CUDA library MUST be loaded, EVEN IF you don't directly use any symbols from "
+                   "the CUDA library! One common culprit is a lack of -Wl,--no-as-needed in your link arguments; "
+                   "many dynamic linkers will delete dynamic library dependencies if you don't depend on any of "
+                   "their symbols.  You can check if this has occurred by using ldd on your binary to see if there "
+                   "is a dependency on *_cuda.so library.")
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
@@ -135,6 +144,15 @@ def check(dev):
     if d.type == "cuda":
         raise AssertionError(NO_CUDA)
     raise RuntimeError(f"PyTorch is not linked with support for {d.type} devices")
+
+
+def check_legacy(dev):
+    """The device= of torch.Tensor(...) / torch.FloatTensor(...): a CPU type, so only the CPU."""
+    if dev is None or dev is CPU:
+        return
+    d = dev if type(dev) is Device else device(dev)
+    if d.type != "cpu":
+        raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {d.type} was passed")
 
 
 def is_device_like(x):

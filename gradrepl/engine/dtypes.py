@@ -26,6 +26,13 @@ class DType:
         self.itemsize = itemsize
         self.legacy = legacy         # 'FloatTensor' etc., used in some PyTorch messages
 
+    def tensor_type_string(self):
+        """How ATen names a CPU tensor's type in messages such as expand's: `torch.FloatTensor`, but
+        `CPUBoolType` / `CPUBFloat16Type` for the dtypes without a legacy tensor type."""
+        if self.name in ("bool", "bfloat16"):
+            return "CPU" + self.legacy[:-len("Tensor")] + "Type"
+        return "torch." + self.legacy
+
     def __getattr__(self, attr):
         """Only for an unset slot: bfloat16's NumPy dtype, from ml_dtypes on first use."""
         if attr != "np" or self.name != "bfloat16":

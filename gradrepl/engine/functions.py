@@ -15,7 +15,7 @@ from gradrepl.engine import forward_ad
 from gradrepl.engine.ops.sampling import uniform_
 from gradrepl.engine.ops.shape import stack
 from gradrepl.engine.tensor import INFERENCE_MODE, PARAMETERS, Size, Tensor, _new
-from gradrepl.engine.util import broadcast_shape, pytype
+from gradrepl.engine.util import broadcast_shape, pytype, warn
 
 
 def numel(input):
@@ -220,6 +220,8 @@ def Variable(data, requires_grad=False, volatile=False):
     """The deprecated torch.autograd.Variable: returns a Tensor (PyTorch >= 0.4)."""
     if type(data) is not Tensor:
         raise TypeError(f"Variable data has to be a tensor, but got {pytype(data)}")
+    if volatile:
+        warn("UserWarning", "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.")
     t = _new(data._a)
     t._ver = data._ver
     if requires_grad:

@@ -245,6 +245,9 @@ def _index(index):
             if p is not None and type(p) not in (int, NumpyInt, bool):
                 raise TypeError("slice indices must be integers or None or have an __index__ method")
         return slice(*(None if p is None else int(p) for p in parts))
+    if t is range:                  # x[range(0, n)]: NumPy takes it as the integer array it spans
+        check_numel(len(index))
+        return np.arange(index.start, index.stop, index.step)
     v = values(index)
     return np.asarray(v)
 
@@ -260,8 +263,9 @@ def _axis(axis):
 
 
 def shape_of(args):
-    """reshape(2, 3) / reshape((2, 3)) / zeros([2, 3]): a tuple of Python ints."""
-    if len(args) == 1 and type(args[0]) in (tuple, list):
+    """reshape(2, 3) / reshape((2, 3)) / zeros([2, 3]) / zeros(t.shape): a tuple of Python ints
+    (a torch.Size is a tuple to NumPy)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
     out = []
     for n in args:

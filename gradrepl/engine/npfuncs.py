@@ -255,6 +255,39 @@ def _join(fn):
     return call
 
 
+class IndexConcat:
+    """np.r_ / np.c_: arrays, numbers and `start:stop:step` ranges joined along the first axis
+    (r_) or as columns (c_), by NumPy itself once the parts are plain values."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __getitem__(self, key):
+        parts, total = [], 0
+        for item in (key if type(key) is tuple else (key,)):
+            if type(item) is slice:
+                bounds = [item.start, item.stop, item.step]
+                if item.stop is None or any(b is not None and type(b) not in (int, float) for b in bounds):
+                    raise TypeError(N.msg("numpy.index_range", "en", name=self.name))
+                start, stop, step = item.start or 0, item.stop, item.step or 1
+                total += max(0, math.ceil((stop - start) / step))
+                parts.append(item)
+            elif type(item) in (int, float, bool):
+                total += 1
+                parts.append(item)
+            else:
+                arr = as_array(item)
+                total += arr.size
+                parts.append(arr)
+        check_numel(total)
+        return wrap(getattr(np, self.name)[tuple(parts)])
+
+    def __repr__(self):
+        return f"<numpy.lib._index_tricks_impl.{'CClass' if self.name == 'c_' else 'RClass'} object>"
+
+
 def argsort(a, axis=-1):
     return wrap(np.argsort(as_array(a), axis=_axis(axis)))
 
@@ -413,6 +446,7 @@ def namespace():
                expand_dims, ravel, argsort, sort, unique, cumsum, cumprod, allclose, isclose, array_equal,
                shape, size, ndim):
         entries[fn.__name__] = fn
+    entries["c_"], entries["r_"] = IndexConcat("c_"), IndexConcat("r_")
     entries["eye"] = eye
     eye.__name__ = eye.__qualname__ = "eye"
     entries["around"] = round

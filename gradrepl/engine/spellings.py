@@ -210,22 +210,31 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 class LegacyTensorType:
     """torch.FloatTensor & co.: calling builds a tensor of that dtype from data or sizes."""
 
-    __slots__ = ("name", "tensor_dtype")
+    __slots__ = ("name", "tensor_dtype", "cuda")
 
-    def __init__(self, name, dtype):
+    def __init__(self, name, dtype, cuda=False):
         self.name = name
         self.tensor_dtype = dtype
+        self.cuda = cuda        # torch.cuda.FloatTensor & co.: named, but a CPU-only PyTorch has none
+
+    @property
+    def dtype(self):
+        return self.tensor_dtype
 
     def __call__(self, *args, **kwargs):
-        devices.check(kwargs.pop("device", None))
-        if kwargs:
-            raise TypeError(f"new() received an invalid combination of arguments - got "
-                            f"({', '.join(k + '=' + pytype(v) for k, v in kwargs.items())})")
+        if self.cuda:
+            raise TypeError(f"type torch.cuda.{self.name} not available. {devices.NO_CUDA}.")
+        C.check_legacy_kwargs(args, kwargs)
+        devices.check_legacy(kwargs.pop("device", None))
         if len(args) == 1 and type(args[0]) is Tensor:
             return args[0].to(self.tensor_dtype)
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and (
-                not args[0] or isinstance(args[0], list) or not isinstance(args[0][0], int)):
+        from_numpy_data = C.legacy_from_numpy(args, self.tensor_dtype)
+        if from_numpy_data is not None:
+            return from_numpy_data
+        if C.legacy_is_data(args):
             return C.tensor(args[0], dtype=self.tensor_dtype)
+        if not args:
+            return _new(np.zeros((0,), self.tensor_dtype.np))
         if len(args) == 1 and isinstance(args[0], float):
             raise TypeError("new(): data must be a sequence (got float)")
         shape = C._size_args(args, self.name)
@@ -233,16 +242,17 @@ class LegacyTensorType:
         return _new(np.zeros(shape, self.tensor_dtype.np))
 
     def __repr__(self):
-        return f"<class 'torch.{self.name}'>"
+        return f"<class 'torch.{'cuda.' if self.cuda else ''}{self.name}'>"
 
     def matches(self, obj):
-        return type(obj) is Tensor and obj.dtype is self.tensor_dtype
+        return type(obj) is Tensor and obj.dtype is self.tensor_dtype and not self.cuda
 
 
 LEGACY_TYPES = {name: LegacyTensorType(name, dt) for name, dt in (
     ("FloatTensor", D.float32), ("DoubleTensor", D.float64), ("HalfTensor", D.float16), ("BFloat16Tensor", D.bfloat16),
     ("LongTensor", D.int64), ("IntTensor", D.int32), ("ShortTensor", D.int16), ("CharTensor", D.int8),
     ("ByteTensor", D.uint8), ("BoolTensor", D.bool_)) if dt is not None}
+CUDA_LEGACY_TYPES = {name: LegacyTensorType(name, t.tensor_dtype, cuda=True) for name, t in LEGACY_TYPES.items()}
 
 
 def legacy_type_by_name(text):
@@ -453,7 +463,7 @@ def namespace():
         "device": devices.device,
         "set_default_device": devices.set_default_device,
         "get_default_device": devices.get_default_device,
-        "cuda": devices.CUDA,
+        "cuda": {**devices.CUDA, **CUDA_LEGACY_TYPES},
         "accelerator": devices.ACCELERATOR,
         "backends": devices.BACKENDS,
         "get_default_dtype": get_default_dtype,

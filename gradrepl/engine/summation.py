@@ -28,6 +28,7 @@ THREADS = {"n": os.cpu_count() or 1}
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 _F32 = np.dtype(np.float32)
 _accumulate = np.add.accumulate
+builtins_any = any
 _reduce = np.add.reduce
 
 
@@ -139,7 +140,8 @@ def full_sum(arr):
     if lanes is None:
         return None
     if not (arr.ndim <= 1 or dense(arr)):
-        return _rows_sum(arr)
+        out = _rows_sum(arr)
+        return iter_sum(arr, tuple(range(arr.ndim))) if out is None else out
     flat = arr.ravel(order="K")     # memory order, as TensorIterator walks it
     strided = arr.ndim == 1 and arr.strides[0] != arr.itemsize
     n, threads = arr.size, THREADS["n"]
@@ -206,24 +208,27 @@ def _inner_sums(rows):
     return _in_order(np.ascontiguousarray(tail.T)) + rows.dtype.type(0)
 
 
-def _outer_sums(block):
-    """Each column of a C-contiguous (size, m) array summed down its rows as PyTorch's
-    outer sum does: columns in groups of four (vectors when m fills one, scalars otherwise)
-    share one cascade over the rows; the rest are summed as rows with four interleaved
-    partial sums."""
-    size, m = block.shape
+def _outer_sums(block, vectorized=None):
+    """Each column of a (size, ..., m) array summed down its rows (the first axis) as
+    PyTorch's outer sum does: columns in groups of four (vectors when m fills one and the
+    columns are contiguous, scalars otherwise) share one cascade over the rows; the rest are
+    summed as rows with four interleaved partial sums."""
+    m = block.shape[-1]
     lanes = _LANES[block.dtype]
-    width = 4 * lanes if m >= lanes else 4
+    if vectorized is None:
+        vectorized = m >= lanes
+    width = 4 * lanes if vectorized else 4
     grouped = m // width * width
-    if _outer_sums_c is not None and block.dtype == _F32 and size and block.flags.c_contiguous:
+    if (_outer_sums_c is not None and block.ndim == 2 and block.dtype == _F32 and block.shape[0]
+            and block.flags.c_contiguous):
         out = np.empty(m, _F32)
-        if not _outer_sums_c(size, m, grouped, block, out):     # (a NaN: NumPy's NaN bits)
+        if not _outer_sums_c(block.shape[0], m, grouped, block, out):     # (a NaN: NumPy's NaN bits)
             return out
     if grouped == m:
         return _multi_row_sum(block)
     if not grouped:
         return _row_sum(block)
-    return np.concatenate((_multi_row_sum(block[:, :grouped]), _row_sum(block[:, grouped:])))
+    return np.concatenate((_multi_row_sum(block[..., :grouped]), _row_sum(block[..., grouped:])), axis=-1)
 
 
 def dim_sum(arr, axes):
@@ -241,14 +246,14 @@ def dim_sum(arr, axes):
         order = sorted(range(arr.ndim), key=lambda d: -abs(arr.strides[d]))
         base_axes = tuple(sorted(order.index(a) for a in axes))
         if base_axes[-1] != arr.ndim - 1:
-            return None
+            return iter_sum(arr, axes)
         out = dim_sum(arr.transpose(order), base_axes)
         if out is None:
             return None
         kept = [d for d in order if d not in axes]
         return out.transpose(np.argsort(kept))
     if not arr.flags.c_contiguous or axes[-1] - axes[0] != len(axes) - 1:
-        return None
+        return iter_sum(arr, axes)
     shape = arr.shape
     first, last = axes[0], axes[-1] + 1
     outer = math.prod(shape[:first])
@@ -296,3 +301,256 @@ def norm2_rows(rows):
         for k in range(fused, size):
             b = np.asarray(fma(rows[:, k], rows[:, k], b), rows.dtype)
     return np.sqrt(b)
+
+
+def iteration_order(shape, out_strides, in_strides):
+    """TensorIterator's order of the dims of a reduction, innermost first
+    (TensorIteratorBase::reorder_dimensions): the output (strides 0 on the reduced dims) is
+    the first operand asked, so the reduced dims come first, ordered among themselves by the
+    input's strides, and the kept dims by the output's (contiguous) strides; an ambiguous
+    comparison (a stride 0) leaves two dims as they are."""
+    def should_swap(d0, d1):
+        for k, st in enumerate((out_strides, in_strides)):
+            s0, s1 = st[d0], st[d1]
+            if k == 0 and (s0 == 0) != (s1 == 0):
+                return 1 if s1 == 0 else -1
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = [d for d in reversed(range(len(shape))) if shape[d] != 1]
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
+
+
+def _kernel_sums(vals, is0, is1, item, lanes):
+    """cascade_sum's 2-d loop on vals (..., size1, size0): the sums over the last axis, by the
+    kernel the strides of the two dims choose."""
+    size1, size0 = vals.shape[-2:]
+    if is0 == item and size0 >= lanes:
+        return _inner_sums(vals.reshape(-1, size0)).reshape(vals.shape[:-1])
+    if is1 == item and size1 >= lanes:
+        return _outer_sums(np.moveaxis(vals, -1, 0), True)
+    if is0 < is1:
+        return _row_sum(np.moveaxis(vals, -1, 0))
+    return _outer_sums(np.moveaxis(vals, -1, 0), False)
+
+
+def _two_pass(flat, size0, size1, is0, is1, lanes):
+    """One output of GRAIN elements or more (TensorIteratorReduce.cpp, two_pass_reduction):
+    each thread sums one chunk of the elements in iteration order (`flat`) into its slot of
+    a buffer, calling the 2-d loop on the steps of serial_for_each (the rest of a row, then
+    whole rows, dims 0 and 1); the buffer is then summed."""
+    item = flat.itemsize
+    n, threads = flat.size, THREADS["n"]
+    tasks = min(threads, -(-n // GRAIN))
+    chunk = -(-n // tasks)
+    buffer = np.zeros(threads, flat.dtype)
+    for t in range(tasks):
+        offset, end = t * chunk, min(n, (t + 1) * chunk)
+        acc = flat.dtype.type(0)
+        while offset < end:
+            v0 = offset % size0
+            step0 = min(size0 - v0, end - offset)
+            step1 = 1
+            if step0 == size0:
+                step1 = min(size1 - offset // size0 % size1, (end - offset) // size0)
+            block = flat[offset:offset + step0 * step1].reshape(step1, step0)
+            for r in _kernel_sums(block, is0, is1, item, lanes):
+                acc = acc + r
+            offset += step0 * step1
+        buffer[t] = acc
+    return flat.dtype.type(0) + _row_sum(buffer)
+
+
+def iter_sum(arr, axes):
+    """The sum over `axes` of a float array of any strides, in the order of PyTorch's CPU sum
+    kernel (SumKernel.cpp, cascade_sum) as TensorIterator lays the loop out: dims ordered by
+    iteration_order and coalesced where their strides allow it; the two innermost dims make
+    the kernel's 2-d loop (a vectorised inner sum along contiguous reduced elements, a
+    vectorised outer sum across contiguous kept ones, or their scalar versions), the outer
+    dims call it again, every call adding its sums onto the outputs (zero at first). The
+    reduced dims are removed. From GRAIN elements on, PyTorch splits the outputs among its
+    threads (parallel_dim_reduction). None where this is not PyTorch's order (negative
+    strides, a reduction over size-1 dims only, a single output of GRAIN elements or more)."""
+    lanes = _LANES.get(arr.dtype)
+    if lanes is None or any(st < 0 for st in arr.strides):
+        return None
+    shape, item = arr.shape, arr.itemsize
+    red = set(axes)
+    kept = [d for d in range(arr.ndim) if d not in red]
+    if arr.size == 0:
+        return np.zeros([shape[d] for d in kept], arr.dtype)
+    out_strides = [0] * arr.ndim
+    step = item
+    for d in reversed(kept):
+        out_strides[d] = step
+        step *= shape[d]
+    perm = iteration_order(shape, out_strides, arr.strides)
+    groups = []     # [size, out stride, in stride, dims innermost first]
+    for d in perm:
+        g = groups[-1] if groups else None
+        if g and g[0] * g[1] == out_strides[d] and g[0] * g[2] == arr.strides[d]:
+            g[0] *= shape[d]
+            g[3].append(d)
+        else:
+            groups.append([shape[d], out_strides[d], arr.strides[d], [d]])
+    if not groups or groups[0][1] != 0:
+        return None
+    if len(groups) == 1:
+        groups.append([1, 0, 0, []])
+    order = [d for g in reversed(groups) for d in reversed(g[3])]
+    vals = np.ascontiguousarray(arr.transpose(order + [d for d in range(arr.ndim) if d not in order]))
+    vals = vals.reshape([g[0] for g in reversed(groups)])           # (..., size1, size0)
+    is0, size1, is1 = groups[0][2], groups[1][0], groups[1][2]
+    if arr.size >= GRAIN and THREADS["n"] > 1 and all(g[1] == 0 for g in groups):
+        return np.asarray(_two_pass(vals.ravel(), groups[0][0], size1, is0, is1, lanes), arr.dtype).reshape(
+            [shape[d] for d in kept])
+    parts = [(0, size1)]
+    if arr.size >= GRAIN and THREADS["n"] > 1:
+        # parallel_dim_reduction: the outermost kept dim with at least as many elements as
+        # threads is split among them (its columns rounded to 128 bytes when contiguous);
+        # only a split of the kernel's second dim changes what the kernel does
+        split = next((i for i in range(len(groups) - 1, 0, -1) if groups[i][1] and groups[i][0] >= THREADS["n"]),
+                     None)
+        if split is None:
+            return None
+        if split == 1:
+            tasks = min(THREADS["n"], size1)
+            chunk = -(-size1 // tasks)
+            parts = []
+            for t in range(tasks):
+                begin, end = t * chunk, min(size1, (t + 1) * chunk)
+                if is1 == item:
+                    per = 128 // item
+                    begin -= begin % per
+                    end = end if end == size1 else end - end % per
+                if begin < end:
+                    parts.append((begin, end))
+    pieces = [_kernel_sums(vals[..., b:e, :], is0, is1, item, lanes) for b, e in parts]
+    sums = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=-1)
+    # sums: one axis per group from the outermost down to group 1, in the order of the calls
+    rest = list(reversed(groups[1:]))
+    summed = [i for i, g in enumerate(rest) if g[1] == 0]
+    left = [i for i, g in enumerate(rest) if g[1] != 0]
+    zero = arr.dtype.type(0)
+    if summed:
+        moved = np.transpose(sums, summed + left)
+        k = math.prod(moved.shape[:len(summed)])
+        sums = _in_order(moved.reshape((k,) + moved.shape[len(summed):])) + zero
+    else:
+        sums = sums + zero
+    dims = [d for i in left for d in reversed(rest[i][3])]
+    sums = sums.reshape([shape[d] for d in dims])
+    out = np.transpose(sums, np.argsort(dims)) if dims else sums
+    return out.reshape([shape[d] for d in kept])
+
+
+def _prod_rows(out, rows, vectorized):
+    """binary_kernel_reduce_vec's prod of one row per output onto the outputs `out` (the
+    kernel multiplies into the output itself): along contiguous reduced elements
+    (vectorized_inner_reduction, `vectorized`) four vectors of lanes multiply down blocks
+    of 4 x lanes elements, are multiplied in pairs and their lanes folded left to right,
+    the output times that; then the leftover elements one by one onto the output. Lanes as
+    sum's: PyTorch's AVX2 build on AVX512 machines too (measured)."""
+    size0 = rows.shape[1]
+    lanes = _LANES[rows.dtype]
+    width = 4 * lanes
+    count = size0 // width if vectorized else 0
+    if count:
+        blocks = np.ascontiguousarray(rows[:, :count * width].reshape(-1, count, 4, lanes).transpose(1, 0, 2, 3))
+        acc = np.multiply.reduce(blocks, axis=0) if count > 1 else blocks[0]       # in order (not the inner axis)
+        a = (acc[:, 0] * acc[:, 1]) * (acc[:, 2] * acc[:, 3])
+        b = a[:, 0]
+        for j in range(1, lanes):
+            b = b * a[:, j]
+        out = out * b
+    rest = rows[:, count * width:]
+    if rest.shape[1]:
+        out = np.multiply.accumulate(np.concatenate((out[:, None], rest), axis=1), axis=1)[:, -1]
+    return out
+
+
+def iter_prod(arr, axes):
+    """The product over `axes` (one dim, or all) of a float array of any strides in the order
+    of PyTorch's CPU prod kernel (ReduceOpsKernel.cpp prod_kernel_impl through Reduce.h
+    binary_kernel_reduce_vec), TensorIterator's dims as in iter_sum: the outputs start at 1
+    and each row of the 2-d loop (one per call of the outer dims, in order) multiplies into
+    its output; the vectorised outer loop multiplies each column in order as the scalar one.
+    One output of GRAIN elements or more through the two-pass reduction (a chunk per
+    thread, the chunks' products multiplied in order). None for negative strides or other
+    dtypes."""
+    if arr.dtype not in (np.float32, np.float64) or builtins_any(st < 0 for st in arr.strides):
+        return None
+    shape, item = arr.shape, arr.itemsize
+    red = set(axes)
+    kept = [d for d in range(arr.ndim) if d not in red]
+    kept_shape = [shape[d] for d in kept]
+    if arr.size == 0:
+        return np.ones(kept_shape, arr.dtype)
+    out_strides = [0] * arr.ndim
+    step = item
+    for d in reversed(kept):
+        out_strides[d] = step
+        step *= shape[d]
+    groups = []
+    for d in iteration_order(shape, out_strides, arr.strides):
+        g = groups[-1] if groups else None
+        if g and g[0] * g[1] == out_strides[d] and g[0] * g[2] == arr.strides[d]:
+            g[0] *= shape[d]
+            g[3].append(d)
+        else:
+            groups.append([shape[d], out_strides[d], arr.strides[d], [d]])
+    if not groups or groups[0][1] != 0:
+        return None
+    if len(groups) == 1:
+        groups.append([1, 0, 0, []])
+    order = [d for g in reversed(groups) for d in reversed(g[3])]
+    vals = np.ascontiguousarray(arr.transpose(order + [d for d in range(arr.ndim) if d not in order]))
+    vals = vals.reshape([g[0] for g in reversed(groups)])     # (..., size1, size0)
+    size0, size1 = groups[0][0], groups[1][0]
+    vec = groups[0][2] == item
+    one = arr.dtype.type(1)
+    if arr.size >= GRAIN and THREADS["n"] > 1 and all(g[1] == 0 for g in groups):
+        flat = vals.ravel()
+        n = flat.size
+        tasks = min(THREADS["n"], -(-n // GRAIN))
+        chunk = -(-n // tasks)
+        buffer = np.ones(THREADS["n"], arr.dtype)
+        for t in range(tasks):
+            offset, end = t * chunk, min(n, (t + 1) * chunk)
+            acc = np.ones(1, arr.dtype)
+            while offset < end:
+                step0 = min(size0 - offset % size0, end - offset)
+                step1 = min(size1 - offset // size0 % size1, (end - offset) // size0) if step0 == size0 else 1
+                for r in flat[offset:offset + step0 * step1].reshape(step1, step0):
+                    acc = _prod_rows(acc, r[None, :], vec)
+                offset += step0 * step1
+            buffer[t] = acc[0]
+        return _prod_rows(np.ones(1, arr.dtype), buffer[None, :], True).reshape(kept_shape)
+    # the rows in the order they reach their outputs: reduced groups (calls) first, outputs last
+    rest = list(reversed(groups[1:]))                 # the axes of vals but the last
+    summed = [i for i, g in enumerate(rest) if g[1] == 0]
+    left = [i for i, g in enumerate(rest) if g[1] != 0]
+    moved = np.transpose(vals, summed + left + [len(rest)])
+    k = math.prod(moved.shape[:len(summed)])
+    moved = moved.reshape((k, -1, size0))
+    out = np.full(moved.shape[1], one)
+    for r in range(k):
+        out = _prod_rows(out, moved[r], vec)
+    dims = [d for i in left for d in reversed(rest[i][3])]
+    out = out.reshape([shape[d] for d in dims])
+    out = np.transpose(out, np.argsort(dims)) if dims else out
+    return out.reshape(kept_shape)

@@ -360,6 +360,62 @@ def broadcast_numel(sa, sb):
     check_numel(n)
 
 
+class TypedStorage:
+    """What `tensor.storage()` gives (deprecated in PyTorch 2): the flat values of the tensor a
+    view was taken from (an expanded or sliced view shares its base's storage)."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root):
+        self.root = root
+
+    @property
+    def dtype(self):
+        return self.root.dtype
+
+    @property
+    def device(self):
+        return self.root.device
+
+    def size(self):
+        return int(self.root._a.size)
+
+    def __len__(self):
+        return self.size()
+
+    def data_ptr(self):
+        return self.root._a.__array_interface__["data"][0]
+
+    def element_size(self):
+        return int(self.root._a.itemsize)
+
+    def nbytes(self):
+        return int(self.root._a.nbytes)
+
+    def tolist(self):
+        return self.root.reshape(-1).tolist()
+
+    def __getitem__(self, i):
+        if type(i) is not int:
+            raise RuntimeError(f"can't index a TypedStorage with {type(i).__name__}")
+        n = self.size()
+        if not -n <= i < n:
+            raise IndexError(f"index {i} out of range for storage of size {n}")
+        return self.tolist()[i]
+
+    def type(self):
+        return "torch." + self.root.dtype.legacy.replace("Tensor", "Storage")
+
+    def is_shared(self):
+        return False
+
+    def __repr__(self):
+        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {self.size()}]"
+        return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + info
+
+    __str__ = __repr__
+
+
 class Size(tuple):
     """torch.Size: a tuple that prints as `torch.Size([2, 3])`."""
 

@@ -130,6 +130,7 @@ class Unflatten(Module):
 
 class Embedding(Module):
     torch_path = _path("Embedding", "sparse")
+    gradrepl_class_public = frozenset(("from_pretrained",))
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
@@ -233,6 +234,7 @@ class Bilinear(Module):
 
 class EmbeddingBag(Module):
     torch_path = _path("EmbeddingBag", "sparse")
+    gradrepl_class_public = frozenset(("from_pretrained",))
     gradrepl_public = Module.gradrepl_public | {"reset_parameters", "num_embeddings", "embedding_dim", "mode",
                                                 "padding_idx", "include_last_offset"}
 

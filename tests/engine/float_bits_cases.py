@@ -180,7 +180,36 @@ SUMS = {
     "step_rows_sum": lambda torch, make, a: make(a)[::2].sum(),
     "cols_slice_sum": lambda torch, make, a: make(a)[:, :5].sum(),
     "permuted_sum": lambda torch, make, a: make(a).reshape(a.shape[0], 1, a.shape[1]).permute(2, 0, 1).sum(),
+    # reduced dims not innermost in memory, stride-0 (expanded) inputs, broadcasting backward
+    "t_sum_dim1": lambda torch, make, a: make(a).t().sum(1),
+    "t_mean_dim1": lambda torch, make, a: make(a).t().mean(1, keepdim=True),
+    "expand_sum_dim0": lambda torch, make, a: make(a)[:1].expand(a.shape[0], a.shape[1]).sum(0),
+    "expand_mean": lambda torch, make, a: make(a)[:, :1].expand(a.shape[0], a.shape[1]).mean(),
+    "permuted3_sum_02": lambda torch, make, a: make(a).reshape(a.shape[0], 1, a.shape[1]).expand(-1, 3, -1)
+    .permute(2, 0, 1).sum((0, 2)),
+    "bcast_backward": lambda torch, make, a: _bcast_grad(make, a),
+    "t_var": lambda torch, make, a: make(a).t().var(),
+    "var_mean_dim0_mean": lambda torch, make, a: torch.var_mean(make(a), 0)[1],
+    "std_mean_t_dim1": lambda torch, make, a: torch.cat(torch.std_mean(make(a).t(), 1)),
+    "var_mean_all": lambda torch, make, a: torch.stack(torch.var_mean(make(a), correction=0)),
+    "norm_dim0": lambda torch, make, a: make(a).norm(dim=0),
+    "t_norm_dim0": lambda torch, make, a: make(a).t().norm(dim=0),
+    "norm1_dim0": lambda torch, make, a: make(a).norm(p=1, dim=0),
+    "expand_norm": lambda torch, make, a: make(a)[:1].expand(a.shape[0], a.shape[1]).norm(),
+    "prod_dim1": lambda torch, make, a: (make(a) / 8 + 1).prod(1),
+    "t_prod_dim0": lambda torch, make, a: (make(a).t() / 8 + 1).prod(0),
+    "prod_all": lambda torch, make, a: (make(a[:2]) / 8 + 1).prod(),
+    "t_logsumexp_dim0": lambda torch, make, a: torch.logsumexp(make(a).t(), 0),
+    "t_logsumexp_dim1": lambda torch, make, a: torch.logsumexp(make(a).t(), 1),
 }
+
+
+def _bcast_grad(make, a):
+    """The gradient of a row broadcast over a transposed tensor: its sum over dim 0 (sum_to_size)."""
+    x = make(a).t()
+    b = make(np.full((1, a.shape[0]), 0.5, np.float32)).requires_grad_()
+    (x * b).backward(x)
+    return b.grad
 SUM_SHAPES = [(7, 9), (16, 17), (5, 33), (64, 64), (60, 1000), (3, 200)]
 
 

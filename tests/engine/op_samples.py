@@ -323,6 +323,8 @@ SAMPLES = {
     "cuda": [S(R(2, 3))],
     "stride": [S(R(2, 3), call=lambda torch, x: list(x.stride())), S(R(2, 3), call=lambda torch, x: x.t().stride(0))],
     "storage_offset": [S(R(3, 4), call=lambda torch, x: x[1:, 2:].storage_offset())],
+    "volatile": [S(R(2, 3), call=lambda torch, x: x.volatile)],
+    "storage": [S(R(3, 4), call=lambda torch, x: [x[1:].storage().size(), x.storage().tolist() == x.flatten().tolist()])],
     "new_zeros": [S(R(2, 3), args=(2, 2))],
     "new_ones": [S(R(2, 3), call=lambda torch, x: x.new_ones((3,), dtype=torch.int64))],
     "new_full": [S(R(2, 3), args=((2,), 1.5))],

@@ -124,3 +124,16 @@ def test_affine_grid_and_grid_sample_warn_without_align_corners_as_pytorch(tmp_p
     assert p.stdout == "tensor(4.)\n"
     assert p.stderr.count("UserWarning: Default grid_sample and affine_grid behavior has changed to "
                           "align_corners=False since 1.3.0.") == 2, p.stderr
+
+
+def test_old_variable_api_and_storage_warn_as_pytorch(tmp_path):
+    """The textbooks' Variable(..., volatile=True), x.volatile and x.storage(): PyTorch 2.13's
+    warnings (the storage one the first time only)."""
+    p = _run(tmp_path, "import torch\nfrom torch.autograd import Variable\n"
+                       "x = Variable(torch.ones(2), volatile=True)\nprint(x.volatile, x.requires_grad)\n"
+                       "print(x.storage().size(), x.storage().size())\n")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "False False\n2 2\n"
+    assert "UserWarning: volatile was removed and now has no effect. Use `with torch.no_grad():` instead." in p.stderr
+    assert "UserWarning: volatile was removed (Variable.volatile is always False)" in p.stderr
+    assert p.stderr.count("UserWarning: TypedStorage is deprecated.") == 1

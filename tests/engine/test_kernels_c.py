@@ -132,14 +132,15 @@ def test_outer_sums_match_the_numpy_cascade():
         if rows % 7 == 0:
             x[rows // 2, 1 % cols] = np.inf
             x[rows // 3, -1] = -np.inf
-        with np.errstate(all="ignore"):
-            got = S._outer_sums(x)
-            saved, S._outer_sums_c = S._outer_sums_c, None
-            try:
-                want = S._outer_sums(x)
-            finally:
-                S._outer_sums_c = saved
-        assert got.view(np.int32).tolist() == want.view(np.int32).tolist(), (rows, cols)
+        for vectorized in (None, True, False):
+            with np.errstate(all="ignore"):
+                got = S._outer_sums(x, vectorized)
+                saved, S._outer_sums_c = S._outer_sums_c, None
+                try:
+                    want = S._outer_sums(x, vectorized)
+                finally:
+                    S._outer_sums_c = saved
+            assert got.view(np.int32).tolist() == want.view(np.int32).tolist(), (rows, cols, vectorized)
     x = np.ones((40, 40), np.float32)
     x[3, 3] = np.nan
     assert S._outer_sums_c(40, 40, 32, x, np.empty(40, np.float32)) is True

@@ -101,6 +101,8 @@ def type_as(self, other):
 def type_(self, dtype=None, non_blocking=False):
     if dtype is None:
         return "torch." + self.dtype.legacy
+    if getattr(dtype, "cuda", False) or (type(dtype) is str and dtype.startswith("torch.cuda.")):
+        raise RuntimeError(devices.NO_CUDA_LIBRARY)
     if type(dtype) is str:
         names = {"torch." + d.legacy: d for d in D.TORCH_NAMES.values() if isinstance(d, D.DType) and d.legacy}
         if dtype not in names:

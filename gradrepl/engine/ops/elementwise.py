@@ -162,8 +162,17 @@ declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, SubBackward1, Rs
 @rule("MulBackward0", ("self", "other"), ("grad * other", "grad * self"), saved=("self", "other"),
       ctx=("self_shape", "other_shape"))
 def MulBackward0(grad, xp, self, other, self_shape, other_shape):
-    return (None if self_shape is None else xp.sum_to(grad * other, self_shape),
-            None if other_shape is None else xp.sum_to(grad * self, other_shape))
+    return (None if self_shape is None else xp.sum_to(grad * _promoted(xp, other, grad), self_shape),
+            None if other_shape is None else xp.sum_to(grad * _promoted(xp, self, grad), other_shape))
+
+
+def _promoted(xp, t, grad):
+    """An integer or bool operand of a float gradient's product or quotient in PyTorch's type
+    promotion (float32 with int64 gives float32), not NumPy's (float64: the kernels after it,
+    a batch norm's backward, would then run in float64)."""
+    if not xp.tensors and t.dtype.kind in "biu" and grad.dtype.kind == "f":
+        return t.astype(grad.dtype)
+    return t
 
 
 @rule("MulBackward0", ("self", "other"), ("grad * other", "grad * self"), saved=("self",), ctx=("self_shape", "other"),
@@ -210,8 +219,9 @@ declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_num
 @rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self", "other"),
       ctx=("self_shape", "other_shape"))
 def DivBackward0(grad, xp, self, other, self_shape, other_shape):
-    return (None if self_shape is None else xp.sum_to(grad / other, self_shape),
-            None if other_shape is None else xp.sum_to(-grad * (self / other / other), other_shape))   # PyTorch's order
+    return (None if self_shape is None else xp.sum_to(grad / _promoted(xp, other, grad), self_shape),
+            None if other_shape is None else
+            xp.sum_to(-grad * (_promoted(xp, self, grad) / other / other), other_shape))   # PyTorch's order
 
 
 @rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self",),

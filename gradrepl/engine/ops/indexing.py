@@ -9,11 +9,32 @@ from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import expand
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, check_gather_scatter, legacy_scalar, prod, pytype, shape_list, wrap_dim
+from gradrepl.engine.util import broadcast_shape, check_gather_scatter, legacy_scalar, prod, pytype, shape_list, warn, wrap_dim
 from gradrepl.limits import check_numel
 
 
+class TorchLayoutIndex(tuple):
+    """An advanced index whose result PyTorch lays out otherwise than NumPy: the NumPy index,
+    and the permutation from NumPy's result to PyTorch's (see _torch_layout)."""
+
+    __slots__ = ()
+
+    @property
+    def numpy_index(self):
+        return self[0]
+
+    @property
+    def torch_perm(self):
+        return self[1]
+
+    @property
+    def inverse(self):
+        return tuple(int(i) for i in np.argsort(self[1]))
+
+
 def _index_backward(grad, xp, shape, index):
+    if type(index) is TorchLayoutIndex:
+        grad, index = xp.permute(grad, index.inverse), index.numpy_index
     return (xp.scatter(shape, index, grad),)
 
 
@@ -54,9 +75,17 @@ FillBackward3, CopyBackwards_inplace = (
     for name in ("FillBackward3", "CopyBackwards"))
 
 
+def _sequence_as_tuple(index):
+    """PyTorch's treatSequenceAsTuple (NumPy's old rule): a list of fewer than 32 items holding a
+    tensor, a sequence, a slice, `...` or None indexes as the tuple of its items
+    (x[[[0, 1], [1, 2]]] is x[[0, 1], [1, 2]]; x[[0, None]] is x[0, None])."""
+    return type(index) is list and len(index) < 32 and any(
+        type(i) in (Tensor, list, tuple, range, str, slice) or i is None or i is Ellipsis for i in index)
+
+
 def _norm_index(t, index):
     """A NumPy index from a PyTorch one (Tensors become arrays), bounds-checked with PyTorch's messages."""
-    items = index if type(index) is tuple else (index,)
+    items = index if type(index) is tuple or _sequence_as_tuple(index) else (index,)
     out = []
     nd = t._a.ndim
     dim = 0
@@ -84,6 +113,13 @@ def _norm_index(t, index):
             out.append(None)
             continue
         if type(i) is Tensor:
+            if i.dtype is D.uint8:
+                warn("UserWarning", "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                     "instead. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)")
+                out.append(_checked_mask(i._a.astype(bool), t._a.shape, dim))
+                dim += i._a.ndim
+                advanced = True
+                continue
             if i.dtype is D.bool_:
                 out.append(_checked_mask(i._a, t._a.shape, dim))
                 dim += i._a.ndim
@@ -91,6 +127,14 @@ def _norm_index(t, index):
                 continue
             if i.dtype.is_floating_point:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if i._a.ndim == 0:      # PyTorch selects with a 0-d integer tensor as with its int
+                i = int(i._a)
+                size = t._a.shape[dim]
+                if i >= size or i < -size:
+                    raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+                out.append(i)
+                dim += 1
+                continue
             i = i._a
             size = t._a.shape[dim]
             if i.size and (i.max() >= size or i.min() < -size):
@@ -167,7 +211,7 @@ _max, _min = np.maximum.reduce, np.minimum.reduce   # without ndarray.max's Pyth
 
 
 def getitem(t, index):
-    if type(index) is Tensor and index._a.dtype == _INT64 and t._a.ndim:
+    if type(index) is Tensor and index._a.dtype == _INT64 and index._a.ndim and t._a.ndim:
         # x[long tensor] (a batch of rows, an embedding lookup): _norm_index's answer
         # for this one index, without its general walk
         i = index._a
@@ -252,6 +296,54 @@ def _advanced_numel(shape, idx):
     return total
 
 
+def _torch_layout(idx, nd, out_ndim):
+    """The permutation taking NumPy's result of an advanced index to PyTorch's, or None when they
+    agree. PyTorch selects the integer indices first: they do not count as advanced indices
+    when it decides whether the index tensors are adjacent (their dims stay in place) or
+    separated (their dims go first), so x[0, :, [1, 0]] is (4, 2, 2) for a (5, 4, 3, 2) x where
+    NumPy gives (2, 4, 2)."""
+    if type(idx) is not tuple or not any(isinstance(i, int) or i is Ellipsis for i in idx) or \
+            any(isinstance(i, bool) for i in idx):
+        return None
+    kinds, width = [], []           # per token: "int", "adv" or "basic"; result dims of a basic one
+    used = sum(1 if i is not None and i is not Ellipsis and type(i) is not np.ndarray else
+               (i.ndim if type(i) is np.ndarray and i.dtype == bool else int(type(i) is np.ndarray)) for i in idx)
+    for i in idx:
+        if type(i) is np.ndarray:
+            kinds.append("adv")
+            width.append(0)
+        elif isinstance(i, int):
+            kinds.append("int")
+            width.append(0)
+        elif i is Ellipsis:         # an empty `...` separates index arrays for NumPy, not for PyTorch
+            kinds.append("basic" if nd - used else "empty")
+            width.append(nd - used)
+        else:
+            kinds.append("basic")
+            width.append(1)
+    if Ellipsis not in [i for i in idx if type(i) is not np.ndarray] and nd - used:
+        kinds.append("basic")       # the dims no index names: a trailing `...`
+        width.append(nd - used)
+
+    def block_at(advanced_kinds, skip):
+        pos = [k for k, kind in enumerate(kinds) if kind in advanced_kinds]
+        if not pos:
+            return None
+        between = [kinds[k] for k in range(pos[0], pos[-1] + 1) if kinds[k] not in skip]
+        if any(kind in ("basic", "empty") for kind in between):
+            return 0
+        return sum(width[:pos[0]])
+
+    p_np, p_torch = block_at(("adv", "int"), ()), block_at(("adv",), ("int", "empty"))
+    if p_torch is None or p_np == p_torch:
+        return None
+    block = out_ndim - sum(width)
+    dims = list(range(out_ndim))
+    moved = dims[p_np:p_np + block]
+    rest = dims[:p_np] + dims[p_np + block:]
+    return tuple(rest[:p_torch] + moved + rest[p_torch:])
+
+
 def getitem_raw(t, idx, advanced=None, single=False):
     if advanced is None:
         advanced = not all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in (idx if type(idx) is tuple else (idx,)))
@@ -261,6 +353,10 @@ def getitem_raw(t, idx, advanced=None, single=False):
     if advanced:
         if type(arr) is not np.ndarray:
             arr = np.asarray(arr)
+        perm = _torch_layout(idx, t._a.ndim, arr.ndim)
+        if perm is not None:
+            arr = np.ascontiguousarray(arr.transpose(perm))
+            idx = TorchLayoutIndex((idx, perm))
         return result(arr, IndexBackward0, (t,), (), (t._a.shape, idx))
     if type(arr) is not np.ndarray:
         arr = t._a[idx + (Ellipsis,)] if type(idx) is tuple else t._a[(idx, Ellipsis)]
@@ -297,7 +393,35 @@ def _whole(t, idx):
     return True
 
 
+def _views_first(idx, shape):
+    """Whether PyTorch's x[idx] = v takes a view before its index_put_ (an integer, None or a
+    slice that does not keep a whole dim), so that x's node is CopySlices."""
+    items = idx if type(idx) is tuple else (idx,)
+    named = sum(i.ndim if type(i) is np.ndarray and i.dtype == bool else 1
+                for i in items if i is not None and i is not Ellipsis)
+    dim = 0
+    for i in items:
+        if i is Ellipsis:
+            dim += len(shape) - named
+        elif i is None or (isinstance(i, int) and not isinstance(i, bool)):
+            return True
+        elif type(i) is slice:
+            if i.indices(shape[dim]) != (0, shape[dim], 1):
+                return True
+            dim += 1
+        else:
+            dim += i.ndim if type(i) is np.ndarray and i.dtype == bool else 1
+    return False
+
+
 def setitem(t, index, value):
+    items = index if type(index) is tuple or _sequence_as_tuple(index) else (index,)
+    masks = [i for i in items if type(i) is Tensor and i._a.ndim and i.dtype in (D.uint8, D.bool_)]
+    if len(masks) == 1 and masks[0].dtype is D.uint8 and not any(
+            isinstance(i, (Tensor, list, range)) and i is not masks[0] for i in items) and \
+            (type(value) is not Tensor or value._a.size == 1):
+        # one mask and one value: PyTorch's masked_fill_, which takes no byte mask
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
     idx, advanced = _norm_index(t, index)
     whole = not advanced and _whole(t, idx)
     check_leaf_inplace(t, through_view=not (advanced or whole))
@@ -314,12 +438,19 @@ def setitem(t, index, value):
         v = value
         if type(value) is float and t._a.dtype.kind in "iu":
             check_int_fits(value, t._a.dtype)
+    elif type(value) in (list, tuple, str) or value is None:
+        # PyTorch's __setitem__ takes a tensor or a number, never a sequence
+        name = "NoneType" if value is None else type(value).__name__
+        raise TypeError(f"can't assign a {name} to a torch.{t.dtype.legacy}")
     else:
         value = as_tensor(value)
         v = value._a.astype(t._a.dtype)
     if advanced:
         check_numel(_advanced_numel(t._a.shape, idx))
     target_shape = t._a[idx].shape
+    perm = _torch_layout(idx, t._a.ndim, len(target_shape)) if advanced else None
+    if perm is not None:            # the value is laid out as PyTorch's x[idx] is
+        target_shape = tuple(target_shape[p] for p in perm)
     if type(v) is np.ndarray and v.shape != target_shape:
         try:
             np.broadcast_shapes(v.shape, target_shape)
@@ -329,8 +460,8 @@ def setitem(t, index, value):
             if np.broadcast_shapes(tail, target_shape) != tuple(target_shape):   # value -> target only
                 raise ValueError
         except ValueError:
-            if not advanced:   # basic indexing copies into a view: PyTorch's expand message
-                expand(_new(v), *target_shape)
+            if not advanced:   # basic indexing copies the value (its own dtype) into a view: expand's message
+                expand(value if type(value) is Tensor else _new(v), *target_shape)
             raise RuntimeError(f"shape mismatch: value tensor of shape {shape_list(v.shape)} cannot be broadcast to "
                                f"indexing result of shape {shape_list(target_shape)}") from None
         if len(v.shape) > len(target_shape):
@@ -338,19 +469,22 @@ def setitem(t, index, value):
     if wrong_dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{legacy_scalar(t.dtype)} for the destination and {legacy_scalar(value.dtype)} for the source.")
+    if perm is not None and type(v) is np.ndarray:
+        v = np.broadcast_to(v, target_shape).transpose(TorchLayoutIndex((idx, perm)).inverse)
     t._a[idx] = v
     t._ver[0] += 1
     src_rg = type(value) is Tensor and value.requires_grad
     if GRAD[0] and (t.requires_grad or src_rg) and t._a.dtype.kind in "fV":  # integer tensors have no history
         spec = CopySlices
-        if advanced and t._base is None:  # index_put_ on a tensor that is not a view
-            spec = IndexPutBackward0_inplace
+        if advanced and t._base is None and not _views_first(idx, t._a.shape):
+            spec = IndexPutBackward0_inplace    # index_put_ on a tensor that is not a view
         elif whole:
             scalar = type(value) is not Tensor or value._a.ndim == 0
             spec = FillBackward3 if scalar else CopyBackwards_inplace
         node = Node(spec, (edge_of(t) if t.requires_grad else None,
                                           edge_of(value) if src_rg else None), (),
-                    (idx, value._a.shape if src_rg else None, t.requires_grad))
+                    (idx if perm is None else TorchLayoutIndex((idx, perm)), value._a.shape if src_rg else None,
+                     t.requires_grad))
         t._fn, t._onr = node, 0
         rebase_view(t, t)
 

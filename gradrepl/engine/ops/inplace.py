@@ -12,8 +12,13 @@ from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, shape_li
 @rule("CopySlices", ("self", "src"), ("grad with [index] zeroed", "grad[index]"), ctx=("index", "src_shape", "has_base"),
       saves=True)  # freed by backward, as in PyTorch
 def CopySlices(grad, xp, index, src_shape, has_base):
+    perm = getattr(index, "torch_perm", None)      # x[0, :, [1, 0]] = v: v laid out as PyTorch's x[...]
+    if perm is not None:
+        index = index.numpy_index
     gb = xp.zero_at(grad, index) if has_base else None
     gs = xp.index(grad, index)
+    if perm is not None:
+        gs = xp.permute(gs, perm)
     if src_shape is not None:
         gs = xp.sum_to(gs, src_shape)
     return (gb, gs)

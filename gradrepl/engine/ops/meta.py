@@ -2,8 +2,8 @@
 and storage offset in elements, as PyTorch reports them, and the kind queries."""
 from gradrepl.engine import autograd as A
 from gradrepl.engine.ops.registry import declare
-from gradrepl.engine.tensor import is_inference
-from gradrepl.engine.util import wrap_dim
+from gradrepl.engine.tensor import TypedStorage, is_inference
+from gradrepl.engine.util import warn, wrap_dim
 
 
 def _root(t):
@@ -47,6 +47,23 @@ def data_ptr(self):
     return self._a.__array_interface__["data"][0]
 
 
+STORAGE_ATTRS = frozenset(("dtype", "device", "size", "data_ptr", "element_size", "nbytes", "tolist", "type",
+                           "is_shared"))
+
+
+_STORAGE_WARNED = [False]   # PyTorch warns the first time only
+
+
+@declare("storage", function=False, rules=[], returns_tensor=False)
+def storage(self):
+    if not _STORAGE_WARNED[0]:
+        _STORAGE_WARNED[0] = True
+        warn("UserWarning", "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
+             "the only storage class. This should only matter to you if you are using storages directly.  To access "
+             "UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()")
+    return TypedStorage(_root(self))
+
+
 @declare("is_signed", rules=[], returns_tensor=False)
 def is_signed(self):
     return self.dtype.is_signed
@@ -60,6 +77,13 @@ def is_complex(self):
 @declare("nbytes", function=False, rules=[], returns_tensor=False, attribute=True)
 def nbytes(self):
     return int(self._a.nbytes)
+
+
+@declare("volatile", function=False, rules=[], returns_tensor=False, attribute=True)
+def volatile(self):
+    """Variable.volatile of PyTorch < 0.4: always False now, with a warning."""
+    warn("UserWarning", "volatile was removed (Variable.volatile is always False)")
+    return False
 
 
 @declare("itemsize", function=False, rules=[], returns_tensor=False, attribute=True)

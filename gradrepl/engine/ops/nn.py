@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import kernels, mkl
+from gradrepl.engine import kernels, mkl, onednn
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.inplace import inplace, unary_inplace
@@ -942,8 +942,19 @@ def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilatio
     return _conv_bw(grad, input, weight, stride, padding, dilation, groups, mask)
 
 
-def _conv_bw(g, x, w, stride, padding, dilation, groups, mask):
+def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True):
     """convolution_backward on arrays: (d input, d weight, d bias) for the outputs in mask."""
+    if exact and g.dtype == x.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
+        if onednn._slow(x, w, stride, dilation, groups):
+            return onednn.slow_backward(g, x, w, stride, padding, mask)
+        gx = gw = gb = None
+        if mask[1] or mask[2]:
+            gw, gb = onednn.backward_weights(g, x, w.shape, stride, padding, mask[2])
+        if mask[0] and onednn.data_measured(x, w, stride):
+            gx = onednn.backward_data(g, w, x.shape, stride, padding)
+        elif mask[0]:
+            gx = _conv_bw(g, x, w, stride, padding, dilation, groups, (True, False, False), exact=False)[0]
+        return (gx, gw if mask[1] else None, gb)
     n = w.ndim - 2
     pad = [(0, 0), (0, 0)] + [(p, p) for p in padding]
     xpad = np.pad(x, pad)
@@ -1006,6 +1017,10 @@ def _conv_op(xp, x, w, geometry):
     stride, padding, dilation, groups = geometry
     if xp.tensors:
         return _conv_forward(x, w, None, stride, padding, dilation, groups)
+    if x.dtype == w.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
+        if onednn._slow(x, w, stride, dilation, groups):
+            return onednn.slow_forward(x, w, None, stride, padding)
+        return onednn.forward(x, w, None, stride, padding)
     return _out(_conv_arrays(x, w, stride, padding, dilation, groups), x)
 
 
@@ -1084,9 +1099,13 @@ def _conv_arrays(x, w, stride, padding, dilation, groups):
 def _conv_forward(input, weight, bias, stride, padding, dilation, groups):
     """A batched convolution's Tensor (its arguments checked by the caller)."""
     x, w = input._a, weight._a
-    out = _conv_arrays(x, w, stride, padding, dilation, groups)
-    if bias is not None:
-        out += _f64(bias._a).reshape((1, -1) + (1,) * (w.ndim - 2))
+    if onednn.applies(x, w, stride, padding, dilation, groups) and (bias is None or bias._a.dtype == x.dtype):
+        run = onednn.slow_forward if onednn._slow(x, w, stride, dilation, groups) else onednn.forward
+        out = run(x, w, None if bias is None else bias._a, stride, padding)
+    else:
+        out = _conv_arrays(x, w, stride, padding, dilation, groups)
+        if bias is not None:
+            out += _f64(bias._a).reshape((1, -1) + (1,) * (w.ndim - 2))
     return result(_out(out, x), ConvolutionBackward0, (input, weight, bias), (input, weight),
                   (stride, padding, dilation, groups, bias is not None))
 
@@ -1249,6 +1268,16 @@ def _avg_pool_bw(g, x, kernel, stride, padding, ceil_mode, count_include_pad, di
     _, flat = _pool_windows(x, kernel, stride, padding, (1, 1), out, 0)
     div = _avg_divisor(x.shape[-2:], kernel, stride, padding, out, count_include_pad, divisor_override)
     lead = int(np.prod(x.shape[:-2]))
+    if x.dtype in (np.float32, np.float64) and g.dtype == x.dtype:
+        # cpu_avg_pool_backward: grad / divisor in the dtype, added to the window's inputs
+        # window after window (oh, then ow), each input's sum starting from 0
+        delta = (g.reshape(lead, out[0] * out[1]) / div.astype(x.dtype).reshape(-1)).astype(x.dtype)
+        gx = np.zeros((lead, H * W + 1), x.dtype)
+        cells = flat.reshape(out[0] * out[1], -1)
+        for k in range(cells.shape[0]):
+            at = np.where(cells[k] >= 0, cells[k], H * W)
+            gx[:, at] += delta[:, k, None]
+        return gx[:, :H * W].reshape(x.shape)
     share = (_f64(g) / div).reshape(lead, out[0], out[1], 1)
     share = np.broadcast_to(share, (lead, out[0], out[1], flat.shape[-1]))
     gx = np.zeros((lead, H * W + 1), np.float64)
@@ -1282,7 +1311,15 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     out = _pool_geometry(x.shape[-2:], kernel, stride, padding, (1, 1), ceil_mode)
     vals, _ = _pool_windows(x, kernel, stride, padding, (1, 1), out, 0)
     div = _avg_divisor(x.shape[-2:], kernel, stride, padding, out, count_include_pad, divisor_override)
-    res = _out(_f64(vals).sum(-1) / div, x)
+    if x.dtype in (np.float32, np.float64):
+        # cpu_avg_pool: the window's values added one by one in the dtype (row by row), then
+        # divided by the divisor
+        acc = np.zeros(vals.shape[:-1], x.dtype)
+        for k in range(vals.shape[-1]):
+            acc += vals[..., k]
+        res = (acc / div.astype(x.dtype)).astype(x.dtype)
+    else:
+        res = _out(_f64(vals).sum(-1) / div, x)
     return result(res, AvgPool2DBackward0, (input,), (input,),
                   (kernel, stride, padding, ceil_mode, count_include_pad, divisor_override))
 
@@ -1799,7 +1836,7 @@ def _bn_batch_stats(x, n):
         # N x C (image size 1) takes the channels-last kernel: each thread sums its block of
         # rows in the input's dtype, the blocks are then added in double
         rows = x.reshape(x.shape[0], c)
-        threads = min(THREADS["n"], len(rows))
+        threads = 1 if len(rows) <= THREADS["n"] else THREADS["n"]   # no fewer rows than threads: one block
         chunk = -(-len(rows) // threads)
         blocks = [rows[k:k + chunk] for k in range(0, len(rows), chunk)]
         total = np.zeros(c)

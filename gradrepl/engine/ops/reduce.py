@@ -12,9 +12,12 @@ from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
-from gradrepl.engine.summation import GRAIN, dim_sum, full_sum, norm2_rows
+from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iter_prod, iteration_order, norm2_rows
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
+
+
+_add = np.add
 
 
 def _keepdim(name, dim, keepdim):
@@ -174,9 +177,15 @@ def prod(self, dim=None, keepdim=None, dtype=None):
     xa = self._a
     acc = np.int64 if xa.dtype.kind in "biu" else xa.dtype
     if dim is None:
-        return result(np.asarray(np.prod(xa, dtype=acc)), ProdBackward0, (self,), (self, RESULT), None)
+        exact = iter_prod(xa, tuple(range(xa.ndim))) if xa.dtype == acc else None
+        out = np.asarray(np.prod(xa, dtype=acc) if exact is None else exact)
+        return result(out, ProdBackward0, (self,), (self, RESULT), None)
     d = wrap_dim(dim, xa.ndim)
-    out = np.asarray(np.prod(xa, axis=d, dtype=acc, keepdims=keepdim))
+    exact = iter_prod(xa, (d,)) if xa.dtype == acc else None
+    if exact is None:
+        out = np.asarray(np.prod(xa, axis=d, dtype=acc, keepdims=keepdim))
+    else:
+        out = np.asarray(np.expand_dims(exact, d) if keepdim else exact)
     return result(out, ProdBackward1, (self,), (self, RESULT), (d, keepdim))
 
 
@@ -403,11 +412,15 @@ def vector_norm(self, p, dim, keepdim, spec):
         if p == 2:
             out = _lastdim_norm(xa, dims, keepdim, norm2_rows)
             if out is None:
+                out = _ordered_norm(xa, dims, keepdim, 2)
+            if out is None:
                 out = np.sqrt(np.sum(xa * xa, axis=dims, keepdims=keepdim))
         elif p == 0:
             out = np.sum(xa != 0, axis=dims, keepdims=keepdim)
         elif p == 1:
             out = _lastdim_norm(xa, dims, keepdim, _abs_sum_rows)
+            if out is None:
+                out = _ordered_norm(xa, dims, keepdim, 1)
             if out is None:
                 out = np.sum(absa, axis=dims, keepdims=keepdim)
         elif p == float("inf"):
@@ -480,6 +493,162 @@ def StdBackward0(grad, xp, self, result, dims, correction, keepdim):
     return (_var_grad(scaled, xp, self, dims, correction, True),)
 
 
+def _ordered_rows(xa, dims):
+    """The elements of each output of a reduction over `dims` (None: all) as the rows of a
+    C-contiguous (outputs, K) array in TensorIterator's order (reduced dims innermost,
+    ordered by the input's strides), the kept shape, and whether the reduced dims coalesce
+    into one contiguous run (is_reduce_lastdim); None for negative strides."""
+    if builtins.any(st < 0 for st in xa.strides):
+        return None
+    red = tuple(range(xa.ndim)) if dims is None else dims
+    kept = [d for d in range(xa.ndim) if d not in red]
+    out_strides = [0] * xa.ndim
+    step = 1
+    for d in reversed(kept):
+        out_strides[d] = step
+        step *= xa.shape[d]
+    perm = [d for d in iteration_order(xa.shape, out_strides, xa.strides) if d in red]
+    inner = list(reversed(perm)) + [d for d in red if d not in perm]
+    rows = np.ascontiguousarray(np.transpose(xa, kept + inner)).reshape(math.prod(xa.shape[d] for d in kept), -1)
+    run = xa.itemsize
+    lastdim = bool(perm)
+    for d in perm:
+        lastdim = lastdim and xa.strides[d] == run
+        run *= xa.shape[d]
+    return rows, tuple(xa.shape[d] for d in kept), lastdim
+
+
+def _welford_rows(xa, dims):
+    """_ordered_rows as float64 rows (K, outputs), and the kept shape."""
+    got = _ordered_rows(xa, dims)
+    if got is None:
+        return None
+    return got[0].T.astype(np.float64), got[1]
+
+
+def _ordered_norm(xa, dims, keepdim, p):
+    """The 1- and 2-norms of float tensors where the reduced elements are not the innermost
+    of a C-contiguous tensor (ReduceOpsKernel.cpp, norm_kernel_tensor_iterator_impl): the
+    2-norm of one contiguous run per output vectorised (norm2_rows), otherwise
+    binary_kernel_reduce with NormOneOps / NormTwoOps: |x| or x*x (not fused) added one by
+    one in the dtype in TensorIterator's order, one output of GRAIN elements or more in one
+    chunk per thread, the chunks added in order; None if not reproduced."""
+    if xa.dtype not in (np.float32, np.float64) or not xa.size:
+        return None
+    got = _ordered_rows(xa, dims)
+    if got is None:
+        return None
+    rows, kept, lastdim = got
+    m, k = rows.shape
+    if p == 2 and lastdim:
+        out = norm2_rows(rows)
+    else:
+        terms = np.abs(rows) if p == 1 else rows * rows
+        if m == 1 and k >= GRAIN and THREADS["n"] > 1:
+            tasks = builtins.min(THREADS["n"], -(-k // GRAIN))
+            chunk = -(-k // tasks)
+            acc = xa.dtype.type(0)
+            for t in range(tasks):
+                acc = acc + _add.accumulate(terms[0, t * chunk:(t + 1) * chunk])[-1]
+            out = np.asarray([acc])
+        else:
+            out = _add.accumulate(terms, axis=1)[:, -1]
+        if p == 2:
+            out = np.sqrt(out)
+    red = tuple(range(xa.ndim)) if dims is None else dims
+    out = out.reshape(kept)
+    return np.expand_dims(out, red) if keepdim else out
+
+
+def _welford_seq(rows):
+    """WelfordOps::reduce over the rows of (K, M) float64 values, one after the other, in
+    double: (mean, m2)."""
+    if rows.shape[1] == 1:      # one output: Python floats (doubles) are faster than NumPy here
+        mean = m2 = 0.0
+        for i, x in enumerate(rows[:, 0].tolist()):
+            delta = x - mean
+            mean = mean + delta / float(i + 1)
+            m2 = m2 + delta * (x - mean)
+        return np.array([mean]), np.array([m2])
+    mean = np.zeros(rows.shape[1])
+    m2 = np.zeros(rows.shape[1])
+    for i in range(rows.shape[0]):
+        delta = rows[i] - mean
+        mean = mean + delta / float(i + 1)
+        m2 = m2 + delta * (rows[i] - mean)
+    return mean, m2
+
+
+def welford(xa, dims):
+    """PyTorch's var_mean / std_mean and var/std over dims of float tensors (ReduceOpsKernel.cpp,
+    std_var_kernel_impl: binary_kernel_reduce with WelfordOps in double): (mean, m2, n) per
+    output as float64, or None. One output of GRAIN elements or more is split among the
+    threads (parallel_for's chunks) and the threads' accumulators combined in order."""
+    got = _welford_rows(xa, dims)
+    if got is None:
+        return None
+    rows, kept = got
+    k, m = rows.shape
+    threads = THREADS["n"]
+    if m == 1 and k >= GRAIN and threads > 1:
+        tasks = builtins.min(threads, -(-k // GRAIN))
+        chunk = -(-k // tasks)
+        mean, m2, nf = np.zeros(1), np.zeros(1), 0.0
+        for t in range(tasks):
+            part = rows[t * chunk:(t + 1) * chunk]
+            bmean, bm2 = _welford_seq(part)
+            bn = float(part.shape[0])
+            if nf == 0:
+                mean, m2, nf = bmean, bm2, bn
+                continue
+            delta = bmean - mean
+            count = nf + bn
+            ratio = bn / count
+            mean, m2, nf = mean + delta * ratio, m2 + bm2 + delta * delta * nf * ratio, count
+    elif k >= GRAIN and threads > 1:
+        return None
+    else:
+        mean, m2 = _welford_seq(rows)
+    return mean.reshape(kept), m2.reshape(kept), float(k)
+
+
+def _var_all(xa, correction):
+    """The variance behind x.var() / x.std() of a whole float tensor (ReduceOps.cpp, std_var_all_cpu): the mean in
+    the tensor's dtype (PyTorch's full-sum order), then (x - mean)**2 added in double one by one
+    in memory order, in one chunk per thread from GRAIN elements on; None if not reproduced."""
+    exact = full_sum(xa)
+    got = _welford_rows(xa, None)
+    if exact is None or got is None or xa.size == 0:
+        return None
+    mean = float(exact / xa.dtype.type(xa.size))
+    flat = got[0][:, 0]
+    n, threads = flat.size, THREADS["n"]
+    perm = iteration_order(xa.shape, [0] * xa.ndim, xa.strides)
+    sizes = []      # the dims after coalescing, innermost first: the 2-d loop's rows are the first
+    for i, d in enumerate(perm):
+        if i and xa.strides[d] == xa.strides[perm[i - 1]] * xa.shape[perm[i - 1]]:
+            sizes[-1] *= xa.shape[d]
+        else:
+            sizes.append(xa.shape[d])
+    size0, size1 = (sizes + [1, 1])[:2]
+    tasks = 1 if n <= GRAIN or threads == 1 else builtins.min(threads, -(-n // GRAIN))
+    chunk = -(-n // tasks)
+    sq = (flat - mean) ** 2
+    total = 0.0
+    for t in range(tasks):
+        offset, end = t * chunk, builtins.min(n, (t + 1) * chunk)
+        part = 0.0
+        while offset < end:     # serial_for_each's 2-d steps: the rest of a row, then whole rows
+            step = builtins.min(size0 - offset % size0, end - offset)
+            if step == size0:
+                step = builtins.min(size1 - offset // size0 % size1, (end - offset) // size0) * size0
+            part = part + (0.0 + float(np.add.accumulate(sq[offset:offset + step])[-1]))
+            offset += step
+        total = total + part
+    with np.errstate(all="ignore"):
+        return np.float64(total) / np.float64(builtins.max(0.0, n - correction))
+
+
 def _var(a, dim, unbiased, keepdim, correction, std):
     xa = a._a
     if xa.dtype.kind not in "fV":
@@ -491,9 +660,25 @@ def _var(a, dim, unbiased, keepdim, correction, std):
     if n - correction <= 0:
         warn("UserWarning", f"{'std' if std else 'var'}(): degrees of freedom is <= 0. Correction should be "
              "strictly less than the reduction factor (input numel divided by output numel).")
+    exact = None
+    if xa.dtype.kind == "f" and n:
+        if dims is None or n == xa.size:    # one output: std_var_all_cpu
+            exact = _var_all(xa, correction)
+            if exact is not None and dims is not None:
+                exact = np.asarray(exact).reshape([1 if d in dims else 1 for d in range(xa.ndim)] if keepdim else
+                                                  [xa.shape[d] for d in range(xa.ndim) if d not in dims])
+        elif xa.dtype == np.float64:    # float32: the double result of NumPy rounds the same
+            got = welford(xa, dims)
+            if got is not None:
+                with np.errstate(all="ignore"):
+                    exact = got[1] / np.float64(builtins.max(0.0, got[2] - correction))
+                if keepdim:
+                    exact = np.expand_dims(exact, dims)
     with np.errstate(all="ignore"):
         # PyTorch accumulates var/std of float32 in double (Welford) and rounds once at the end
-        if n - correction > 0:
+        if exact is not None:
+            out = exact
+        elif n - correction > 0:
             out = np.var(xa.astype(np.float64), axis=dims, ddof=correction, keepdims=keepdim)
         else:   # PyTorch divides by max(0, n - correction): nan or inf (NumPy would warn in its own words)
             x64 = xa.astype(np.float64)
@@ -729,7 +914,16 @@ def logsumexp(self, dim, keepdim=False):
     GRAD[0] = False
     try:
         m = amax(self, dim, keepdim=True)
-        r = (self - m).exp().sum(dim, keepdim=True).log() + m
+        e = (self - m).exp()
+        xa = self._a
+        if not xa.flags.c_contiguous and xa.ndim > 1 and builtins.all(st > 0 for st in xa.strides):
+            # PyTorch's exp keeps the dim order of a transposed, permuted or sliced input (its
+            # output is contiguous in the input's order of strides), and the sum's order follows
+            order = sorted(range(xa.ndim), key=lambda d: -xa.strides[d])
+            laid = np.empty([xa.shape[d] for d in order], e._a.dtype).transpose(np.argsort(order))
+            laid[...] = e._a
+            e = _new(laid)
+        r = e.sum(dim, keepdim=True).log() + m
         out = r if keepdim else r.squeeze(dim)
     finally:
         GRAD[0] = prev

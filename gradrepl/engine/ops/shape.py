@@ -315,7 +315,7 @@ def expand(self, *sizes):
     sh = self._a.shape
     if len(sizes) < len(sh):
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{shape_list(sh)}}}, size={shape_list(sizes)}): the number of sizes "
+            f"expand({self.dtype.tensor_type_string()}{{{shape_list(sh)}}}, size={shape_list(sizes)}): the number of sizes "
             f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(sh)})")
     lead = len(sizes) - len(sh)
     for i in range(len(sizes) - 1, lead - 1, -1):

@@ -4,6 +4,8 @@ cummax/cummin, cumprod, logcumsumexp, nansum/nanmean, count_nonzero, std_mean/va
 Value-selecting ops return PyTorch's `torch.return_types.NAME(values=..., indices=...)`
 and send the gradient back to the selected positions (value_selecting_reduction_backward).
 """
+import builtins
+
 import numpy as np
 
 from gradrepl.engine import signatures
@@ -11,12 +13,12 @@ from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.reduce import (MeanBackward0, MeanBackward1, StdBackward0, VarBackward0, check_nonempty,
-                                         extreme_backward)
+                                         extreme_backward, welford)
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.summation import dim_sum, full_sum
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import pytype, wrap_dim
+from gradrepl.engine.util import dims_tuple, pytype, wrap_dim
 
 RETURN_CLASSES = {}
 
@@ -555,6 +557,28 @@ def count_nonzero(self, dim=None):
     return _new(np.asarray(np.count_nonzero(a, axis=dims), np.int64))
 
 
+def _welford_stat_mean(xa, dim, correction, keepdim, take_sqrt):
+    """var_mean / std_mean of a float tensor as PyTorch computes both (one Welford pass in
+    double, ReduceOpsKernel.cpp std_var_kernel_impl, also over all elements): the two arrays,
+    or None (then the separate var/std and mean stand)."""
+    if xa.dtype.kind != "f" or xa.size == 0 or type(correction) not in (int, float):
+        return None
+    dims = None if dim is None else tuple(sorted(dims_tuple(dim, xa.ndim)))
+    got = welford(xa, dims)
+    if got is None:
+        return None
+    mean, m2, n = got
+    with np.errstate(all="ignore"):
+        stat = m2 / np.float64(builtins.max(0.0, n - correction))
+        if take_sqrt:
+            stat = np.sqrt(stat)
+    stat, mean = np.asarray(stat, xa.dtype), np.asarray(mean, xa.dtype)
+    if keepdim:
+        axes = tuple(range(xa.ndim)) if dims is None else dims
+        stat, mean = np.expand_dims(stat, axes), np.expand_dims(mean, axes)
+    return stat, mean
+
+
 def _stat_mean(which):
     def fn(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
         if type(input) is not Tensor:
@@ -566,11 +590,13 @@ def _stat_mean(which):
             kw["unbiased"] = unbiased
         stat = getattr(input, which)(dim, keepdim=keepdim, **kw) if dim is not None else getattr(input, which)(**kw)
         mean = input.mean(dim, keepdim) if dim is not None else input.mean()
+        exact = _welford_stat_mean(input._a, dim, correction if correction is not None else int(unbiased is not False),
+                                   keepdim, which == "std")
         if stat._fn is None:
-            return (stat, mean)
+            return (stat, mean) if exact is None else (_new(exact[0]), _new(exact[1]))
         # one node for both outputs, as PyTorch's StdMeanBackward0 / VarMeanBackward0
         dims, correction, keep = stat._fn.ctx
-        stat, mean = _new(stat._a), _new(mean._a)
+        stat, mean = (_new(stat._a), _new(mean._a)) if exact is None else (_new(exact[0]), _new(exact[1]))
         spec = StdMeanBackward0 if which == "std" else VarMeanBackward0
         node = Node(spec, (edge_of(input),), (input, stat) if which == "std" else (input,),
                     (tuple(input._a.shape), dims, correction, keep))

@@ -1,0 +1,411 @@
+"""oneDNN's float32 convolution as PyTorch 2.13 runs it on an AVX512 machine, bit for bit.
+
+PyTorch sends a float32 conv1d/conv2d on the CPU to oneDNN (mkldnn: ATen's use_mkldnn holds
+for every float32 convolution with more than one thread, and for all but 1x1 kernels on
+small batches with one). Measured with ONEDNN_VERBOSE=1 for the shapes learners use (up to
+16 input and 16 output channels, one channel block), oneDNN 3.12 picks:
+
+- forward: jit:avx512_core direct convolution. Each output element is one chain of fused
+  multiply-adds from 0 over (kh, kw, ic), the bias added after it.
+- backward data, stride 1: jit:avx512_core, one chain from 0 over (kh, kw, oc).
+  Stride > 1: brgconv_strided:avx512_core, the same chain when the input width is not a
+  multiple of the stride; when it is, one chain over (kh, oc) per kw, from 0, the partial
+  sums added in kw order.
+- backward weights and bias, 2 threads: the reduction over (n, oh, ow) is split between the
+  threads (each a chain from 0; the two partial results added): over the batch when the
+  input has 16 channels or more (jit:avx512_core, blocked layout), over the (n, oh) rows
+  when it has 1 to 3 (jit:avx512_core, "first convolution": _chunks); with 4 to 15 input
+  channels oneDNN takes jit:avx2: one chain over (n, oh, ow) with more than 8 output
+  channels (the threads take 8 each), else split over the batch. One thread: one chain.
+
+A batch of one that use_mkldnn turns away (few values, a kernel under 4x4) runs ATen's
+slow_conv2d instead: slow_forward / slow_backward at the end of this module.
+
+fma_gemm holds the chains: the optional C module computes them with fmaf, the NumPy code
+with rounding.fma32 (the reference, and the fallback).
+"""
+import numpy as np
+
+from gradrepl.engine import cpu, mkl
+from gradrepl.engine.rounding import fma32
+from gradrepl.engine.summation import THREADS
+from gradrepl.engine.tensor import _new
+
+try:
+    from gradrepl.engine import _kernels as _C
+except ImportError:     # not built: the NumPy code below
+    _C = None
+
+f32 = np.float32
+MAX_CHANNELS = 64       # the shapes measured
+BLOCK = 16              # oneDNN's channel block (AVX512: 16 float32 lanes)
+
+
+def fma_gemm(a, bt, c):
+    """c[i, j] = fma(a[i, K-1], bt[j, K-1], ... fma(a[i, 0], bt[j, 0], c[i, j])) in float32."""
+    m, k = a.shape
+    n = bt.shape[0]
+    if _C is not None and hasattr(_C, "fma_gemm"):
+        # the C loops run the chains of adjacent rows of a (of bt when it has more) in
+        # vector lanes: that operand goes in transposed (a transpose view costs nothing)
+        if m >= n:
+            out = np.array(c.T, f32, order="C")
+            if not _C.fma_gemm(m, n, k, np.ascontiguousarray(a.T, f32), np.ascontiguousarray(bt, f32), out):
+                return out.T
+        else:
+            out = np.array(c, f32, order="C")
+            if not _C.fma_gemm(n, m, k, np.ascontiguousarray(bt.T, f32), np.ascontiguousarray(a, f32), out):
+                return out
+    return fma_gemm_np(np.asarray(a, f32), np.asarray(bt, f32), np.asarray(c, f32))
+
+
+def fma_gemm_np(a, bt, c):
+    for t in range(a.shape[1]):
+        c = fma32(a[:, t, None], bt[None, :, t], c)
+    return c
+
+
+def uses_mkldnn(x, w, stride, dilation, groups):
+    """ATen's ConvParams::use_mkldnn for a float32 CPU input (x batched; a 1-d convolution
+    is viewed as a 2-d one with height 1 first)."""
+    k = w.shape[2:] if w.ndim == 4 else (1,) + w.shape[2:]
+    n = x.shape[0]
+    return ((any(s != 1 for s in stride) or any(d != 1 for d in dilation) or n >= 16
+             or k != (1, 1) or THREADS["n"] > 1)
+            and (groups > 1 or (k[0] > 3 and k[1] > 3) or n > 1 or x.size > 20480))
+
+
+def applies(x, w, stride, padding, dilation, groups):
+    """Whether PyTorch runs oneDNN here with an algorithm measured to the bit (else the
+    caller computes as before: correctly rounded sums, not always PyTorch's last bits)."""
+    n = w.ndim - 2
+    kernel = w.shape[2:]
+    if not (x.dtype == f32 and w.dtype == f32 and n in (1, 2) and groups == 1
+            and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
+            and all(k in (3, 5, 7) for k in kernel) and all(p <= (k - 1) // 2 for p, k in zip(padding, kernel))
+            and w.shape[0] <= MAX_CHANNELS and w.shape[1] <= MAX_CHANNELS
+            # jit:avx2's weight gradient (4 to 15 input channels): measured up to 16 output
+            # channels, and in 1-d above 8
+            and not (4 <= w.shape[1] < 16 and (w.shape[0] > 16 or (n == 1 and w.shape[0] <= 8)))
+            and x.size > 0 and cpu.capability() == "avx512" and THREADS["n"] in (1, 2)):
+        return False
+    out = [(x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[0] + 1 for i in range(n)]
+    if min(out) < 2:
+        return False
+    return uses_mkldnn(x, w, stride, dilation, groups) or (x.shape[0] == 1 and bool(mkl.lib()))
+
+
+def data_measured(x, w, stride):
+    """brgconv_strided's d input splits its work between the threads otherwise for a batch
+    of 1 or 3 with 1 or 2 input channels (not emulated: the caller rounds float64 sums)."""
+    return not (stride[0] > 1 and x.shape[0] in (1, 3) and w.shape[1] <= 2 and not _slow(x, w, stride, (1,), 1))
+
+
+def _slow(x, w, stride, dilation, groups):
+    """PyTorch runs slow_conv2d (im2col and MKL's sgemm) rather than oneDNN."""
+    return not uses_mkldnn(x, w, stride, dilation, groups)
+
+
+def _as2d(a, n):
+    return a[:, :, None] if n == 1 else a
+
+
+def _windows(x, kh, kw, s, p):
+    """(N, C, KH, KW, OH, OW): the zero-padded input each kernel offset meets."""
+    n, c, h, w = x.shape
+    xp = np.pad(x, [(0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])])
+    oh, ow = (h + 2 * p[0] - kh) // s + 1, (w + 2 * p[1] - kw) // s + 1
+    out = np.empty((n, c, kh, kw, oh, ow), f32)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, i, j] = xp[:, :, i:i + (oh - 1) * s + 1:s, j:j + (ow - 1) * s + 1:s]
+    return out
+
+
+def forward(x, w, b, stride, padding):
+    """conv (N, C, *spatial) float32; w (O, C, *kernel); b (O,) or None."""
+    nd = w.ndim - 2
+    x4, w4 = _as2d(x, nd), _as2d(w, nd)
+    p = (0, padding[0]) if nd == 1 else tuple(padding)
+    s = stride[0]
+    o, c, kh, kw = w4.shape
+    parts = []
+    for i, j in _groups(x4.shape[0], x4[0].size * kh * kw):
+        cols = _windows(x4[i:j], kh, kw, s, p)              # N, C, KH, KW, OH, OW
+        n, _, _, _, oh, ow = cols.shape
+        out = None
+        for cb in range(0, c, BLOCK):   # a chain per block of 16 input channels
+            cs = slice(cb, min(c, cb + BLOCK))
+            at = cols[:, cs].transpose(2, 3, 1, 0, 4, 5).reshape(-1, n * oh * ow)
+            bt = w4[:, cs].transpose(0, 2, 3, 1).reshape(o, -1)
+            part = fma_gemm(at.T, bt, np.zeros((n * oh * ow, o), f32))
+            out = part if out is None else out + part
+            if cb == 0 and b is not None:        # the bias joins the first block's sums
+                out = out + b.astype(f32)
+        parts.append(out.reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
+    out = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return np.ascontiguousarray(out[:, :, 0] if nd == 1 else out)
+
+
+_BLOCK = 1 << 21     # floats of gathered operands at a time (images in groups, for the caches)
+
+
+def _groups(n, per_image):
+    step = max(1, _BLOCK // max(1, per_image))
+    return [(i, min(n, i + step)) for i in range(0, n, step)]
+
+
+def backward_data(g, w, xshape, stride, padding):
+    """d input of conv: g (N, O, *out)."""
+    nd = w.ndim - 2
+    g4, w4 = _as2d(g, nd), _as2d(w, nd)
+    p = (0, padding[0]) if nd == 1 else tuple(padding)
+    s = stride[0]
+    n, c = xshape[:2]
+    h, wd = (1, xshape[2]) if nd == 1 else xshape[2:]
+    o, _, kh, kw = w4.shape
+    # stride 1 (jit:avx512_core): a chain per block of 16 output channels, the sums added;
+    # brgconv_strided: all channels in its chains
+    blocks = [(0, o)] if s > 1 else [(cb, min(o, cb + BLOCK)) for cb in range(0, o, BLOCK)]
+    parts = []
+    for a, b in _groups(n, h * wd * kh * kw * o):
+        part = None
+        for lo, hi in blocks:
+            d = _backward_data(g4[a:b, lo:hi], w4[lo:hi], (b - a, c, h, wd), s, p)
+            part = d if part is None else part + d
+        parts.append(part)
+    out = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return np.ascontiguousarray(out[:, :, 0] if nd == 1 else out)
+
+
+def _backward_data(g4, w4, xshape, s, p):
+    n, c, h, wd = xshape
+    o, _, kh, kw = w4.shape
+    oh, ow = g4.shape[2:]
+    # at[kw, kh, o, (n, ih, iw)] = g[n, o, oh, ow] where ih = oh*s - p + kh (likewise iw)
+    at = np.zeros((kw, kh, o, n, h, wd), f32)
+    gt = g4.transpose(1, 0, 2, 3)
+    for i in range(kh):
+        hs, he, ohs = _span(i, p[0], s, oh, h)
+        if hs is None:
+            continue
+        for j in range(kw):
+            ws, we, ows = _span(j, p[1], s, ow, wd)
+            if ws is None:
+                continue
+            at[j, i, :, :, hs:he:s, ws:we:s] = gt[:, :, ohs[0]:ohs[1], ows[0]:ows[1]]
+    wt = w4.transpose(1, 3, 2, 0)                            # C, KW, KH, O
+    m = n * h * wd
+    if s > 1 and wd % s == 0:     # brgconv_strided: a chain per kw, the partial sums added
+        out = None
+        for j in range(kw):
+            part = fma_gemm(at[j].reshape(kh * o, m).T, wt[:, j].reshape(c, kh * o), np.zeros((m, c), f32))
+            out = part if out is None else out + part
+    else:                          # the chain over (kh, kw, o)
+        at = at.transpose(1, 0, 2, 3, 4, 5).reshape(kh * kw * o, m)
+        out = fma_gemm(at.T, wt.transpose(0, 2, 1, 3).reshape(c, kh * kw * o), np.zeros((m, c), f32))
+    return out.reshape(n, h, wd, c).transpose(0, 3, 1, 2)
+
+
+def _span(k, pad, s, out, size):
+    """The input positions ih = oh*s - pad + k in [0, size) for oh in [0, out): their slice
+    bounds and the oh range (None when there are none)."""
+    first = 0
+    while first < out and first * s - pad + k < 0:
+        first += 1
+    last = out
+    while last > first and (last - 1) * s - pad + k >= size:
+        last -= 1
+    if first >= last:
+        return None, None, None
+    start = first * s - pad + k
+    return start, (last - 1) * s - pad + k + 1, (first, last)
+
+
+MIN_OH_REDUCE = 9
+
+
+def _div_up(a, b):
+    return -(-a // b)
+
+
+def _balance(mb, ih, iw, oh, ow, kh, kw, sh, sw, nb_ic, ic_block, nb_oc, harness2d, nthreads):
+    """oneDNN's thread split of jit:avx512_core's weight gradient (its balance()): threads
+    over the reduction (nthr_mb), the output and the input channel blocks."""
+    ih_reduce, oh_reduce = (ih, oh) if harness2d else (1, 1)
+    ih_no, oh_no = (1, 1) if harness2d else (ih, oh)
+    nthr_oh_reduce = max(1, oh_reduce // MIN_OH_REDUCE)
+
+    def mem(nmb, noc, nic):
+        return (_div_up(mb * ih_reduce, nmb) * _div_up(nb_ic, nic) * ic_block * ih_no * iw // sh // sw
+                + _div_up(mb * oh_reduce, nmb) * _div_up(nb_oc, noc) * BLOCK * oh_no * ow
+                + 8 * _div_up(nb_oc, noc) * _div_up(nb_ic, nic) * kh * kw * ic_block * BLOCK)
+
+    def comp(nmb, noc, nic):
+        return _div_up(mb * oh_reduce, nmb) * _div_up(nb_oc, noc) * _div_up(nb_ic, nic)
+
+    def options():
+        for nmb in range(1, min(nthreads, mb * nthr_oh_reduce) + 1):
+            par = nthreads // nmb
+            for noc in range(1, min(par, nb_oc) + 1):
+                yield nmb, noc, min(par // noc, nb_ic)
+
+    best = (1, 1, 1)
+    best_mem = mem(*best)
+    for opt in options():
+        cost = mem(*opt)
+        if cost <= best_mem:
+            best_mem, best = cost, opt
+    best_comp = comp(*best)
+    for opt in options():
+        cost, c = mem(*opt), comp(*opt)
+        if (c <= best_comp and cost < 1.1 * best_mem) or 4 * c <= 3 * best_comp:
+            best_comp, best = c, opt
+    nmb, noc, nic = best
+    if nthreads // 2 < nmb < nthreads:
+        nmb = min(mb * nthr_oh_reduce, nthreads)
+    return nmb, noc, nic
+
+
+def _chunks(n, ih, iw, oh, ow, kh, kw, s, cin, cout):
+    """The threads' parts of the reduction over (n, oh, ow) for the weight and for the bias,
+    as lists of index ranges. jit:avx512_core (1 to 3 or 16 and more input channels):
+    balance()'s split, over the images or, when the output has more than 9 rows, over the
+    (image, row) pairs; a bias whose weight is split over input channel blocks is split
+    over the images between those threads (with the images' reduction only). jit:avx2 (4 to 15 input channels): a thread per
+    8 output channels (or, for the weight, of 8 input channels), else over the images."""
+    total = n * oh * ow
+    threads = THREADS["n"]
+    whole = [(0, total)]
+    if threads == 1:
+        return whole, whole
+
+    def split(units, size):
+        parts = []
+        for tid in range(threads):
+            start, end = _balance211(units, threads, tid)
+            if end > start:
+                parts.append((start * size, end * size))
+        return parts
+
+    if 4 <= cin < 16:
+        if cout > 8:                    # the threads take blocks of 8 output channels
+            return whole, whole
+        images = split(n, oh * ow)
+        return (whole if cin > 8 else images), images     # or blocks of 8 input channels
+    harness2d = oh > MIN_OH_REDUCE
+    first = cin < 4
+    nb_ic, ic_block = (1, cin) if first else (_div_up(cin, BLOCK), BLOCK)
+    nmb, _, nic = _balance(n, ih, iw, oh, ow, kh, kw, s, s, nb_ic, ic_block, _div_up(cout, BLOCK), harness2d,
+                           threads)
+    units, size = (n * oh, ow) if harness2d else (n, oh * ow)
+    if nmb > 1:
+        parts = split(units, size)
+        # measured: with 1 to 3 input channels, the images' reduction and more than one
+        # block of output channels, the bias is one chain
+        return parts, (whole if first and not harness2d and cout > BLOCK else parts)
+    return whole, (split(units, size) if nic > 1 and not harness2d else whole)
+
+
+def _balance211(n, team, tid):
+    n1 = -(-n // team)
+    n2 = n1 - 1
+    t1 = n - n2 * team
+    start = tid * n1 if tid <= t1 else t1 * n1 + (tid - t1) * n2
+    return start, start + (n1 if tid < t1 else n2)
+
+
+def backward_weights(g, x, wshape, stride, padding, bias):
+    """(d weight, d bias or None) of conv: g (N, O, *out), x the input."""
+    nd = len(wshape) - 2
+    g4, x4 = _as2d(g, nd), _as2d(x, nd)
+    p = (0, padding[0]) if nd == 1 else tuple(padding)
+    s = stride[0]
+    o, c = wshape[:2]
+    kh, kw = (1, wshape[2]) if nd == 1 else wshape[2:]
+    cols = _windows(x4, kh, kw, s, p)                       # N, C, KH, KW, OH, OW
+    n, _, _, _, oh, ow = cols.shape
+    colsk = cols.transpose(0, 4, 5, 1, 2, 3).reshape(n * oh * ow, c * kh * kw)
+    a = g4.transpose(1, 0, 2, 3).reshape(o, n * oh * ow)
+    gw = gb = None
+    ih, iw = x4.shape[2:]
+    weight_parts, bias_parts = _chunks(n, ih, iw, oh, ow, kh, kw, s, c, o)
+    for start, end in weight_parts:
+        part = fma_gemm(a[:, start:end], colsk[start:end].T, np.zeros((o, c * kh * kw), f32))
+        gw = part if gw is None else gw + part
+    if bias:
+        ones = np.ones((1, n * oh * ow), f32)
+        for start, end in bias_parts:
+            pb = fma_gemm(a[:, start:end], ones[:, start:end], np.zeros((o, 1), f32))
+            gb = pb if gb is None else gb + pb
+    return gw.reshape(wshape), (gb.reshape(o) if bias else None)
+
+
+# ---------------------------------------------------------------- slow_conv2d (one image)
+# ATen's ConvolutionMM2d.cpp for a batch of one that use_mkldnn turns away: the input
+# unfolded (im2col, rows (c, kh, kw)), the products by MKL's sgemm with the column-major
+# arguments ATen passes (cpublas::gemm), d input accumulated back (unfolded2d_acc: row by
+# row, float32 adds), d bias the row sums of the output gradient.
+_NT, _T = 111, 112
+
+
+def _gemm(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc):
+    lib = mkl.lib()
+    lda, ldb, ldc = mkl._normalize_last_dims(ta, tb, m, n, k, lda, ldb, ldc)
+    lib.cblas_sgemm(102, _T if ta else _NT, _T if tb else _NT, m, n, k, 1.0, a.ctypes.data, lda,
+                    b.ctypes.data, ldb, beta, c.ctypes.data, ldc)
+
+
+def _unfold(x, kh, kw, s, p):
+    """(C*KH*KW, OH*OW) of one image (C, H, W), zero outside."""
+    cols = _windows(x[None], kh, kw, s, p)[0]
+    return np.ascontiguousarray(cols.reshape(-1, cols.shape[-2] * cols.shape[-1]))
+
+
+def slow_forward(x, w, b, stride, padding):
+    nd = w.ndim - 2
+    x4, w4 = _as2d(x, nd), _as2d(w, nd)
+    p = (0, padding[0]) if nd == 1 else tuple(padding)
+    o, c, kh, kw = w4.shape
+    fin = _unfold(np.ascontiguousarray(x4[0], f32), kh, kw, stride[0], p)
+    k, m = fin.shape
+    out = np.zeros((o, m), f32)
+    if b is not None:
+        out[:] = b.astype(f32)[:, None]
+    w2 = np.ascontiguousarray(w4.reshape(o, k), f32)
+    _gemm(False, False, m, o, k, fin, m, w2, k, 0.0 if b is None else 1.0, out, m)
+    oh = (x4.shape[2] + 2 * p[0] - kh) // stride[0] + 1
+    out = out.reshape(1, o, oh, m // oh)
+    return out[:, :, 0] if nd == 1 else out
+
+
+def slow_backward(g, x, w, stride, padding, mask):
+    nd = w.ndim - 2
+    g4, x4, w4 = _as2d(g, nd), _as2d(x, nd), _as2d(w, nd)
+    p = (0, padding[0]) if nd == 1 else tuple(padding)
+    s = stride[0]
+    o, c, kh, kw = w4.shape
+    _, _, h, wd = x4.shape
+    oh, ow = g4.shape[2:]
+    m, k = oh * ow, c * kh * kw
+    gt = np.ascontiguousarray(g4[0].reshape(o, m), f32)
+    w2 = np.ascontiguousarray(w4.reshape(o, k), f32)
+    gx = gw = gb = None
+    if mask[0]:
+        fg = np.zeros((k, m), f32)
+        _gemm(False, True, m, k, o, gt, m, w2, k, 0.0, fg, m)
+        fg = fg.reshape(c, kh, kw, oh, ow)
+        acc = np.zeros((c, h + 2 * p[0], wd + 2 * p[1]), f32)
+        for i in range(kh):
+            for j in range(kw):
+                acc[:, i:i + (oh - 1) * s + 1:s, j:j + (ow - 1) * s + 1:s] += fg[:, i, j]
+        gx = acc[None, :, p[0]:p[0] + h, p[1]:p[1] + wd]
+        gx = np.ascontiguousarray(gx[:, :, 0] if nd == 1 else gx)
+    if mask[1]:
+        fin = _unfold(np.ascontiguousarray(x4[0], f32), kh, kw, s, p)
+        out = np.zeros((o, k), f32)
+        _gemm(True, False, k, o, m, fin, m, gt, m, 1.0, out, k)
+        gw = out.reshape(w.shape)
+    if mask[2]:
+        gb = _new(gt).sum(1)._a
+    return gx, gw, gb
