@@ -17,10 +17,16 @@ import numpy as np
 
 from gradrepl.engine import rounding
 
+try:
+    from gradrepl.engine._kernels import outer_sums as _outer_sums_c     # optional C twin
+except ImportError:
+    _outer_sums_c = None
+
 GRAIN = 32768           # at::internal::GRAIN_SIZE: from it on PyTorch splits a full sum by threads
 # at::get_num_threads() (torch.set_num_threads sets it, through spellings.set_num_threads)
 THREADS = {"n": os.cpu_count() or 1}
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_F32 = np.dtype(np.float32)
 _accumulate = np.add.accumulate
 builtins_any = any
 _reduce = np.add.reduce
@@ -213,6 +219,11 @@ def _outer_sums(block, vectorized=None):
         vectorized = m >= lanes
     width = 4 * lanes if vectorized else 4
     grouped = m // width * width
+    if (_outer_sums_c is not None and block.ndim == 2 and block.dtype == _F32 and block.shape[0]
+            and block.flags.c_contiguous):
+        out = np.empty(m, _F32)
+        if not _outer_sums_c(block.shape[0], m, grouped, block, out):     # (a NaN: NumPy's NaN bits)
+            return out
     if grouped == m:
         return _multi_row_sum(block)
     if not grouped:
