@@ -10,6 +10,7 @@ from numpy.lib import _function_base_impl as _cephes
 
 from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
+from gradrepl.engine.kernels import _libm
 from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops import linalg_ext, meta, special
 from gradrepl.engine.ops import nn as nn_ops
@@ -916,7 +917,6 @@ def _sample_binomial(count, prob, f, log1p, g):
 
 
 def _log1pf():
-    from gradrepl.engine.kernels import _libm
     lib = _libm()
     if lib:
         return lambda x: float(lib.log1pf(x))

@@ -1,8 +1,12 @@
 """What a tensor tells about its storage and kind (no computation, no autograd): strides
 and storage offset in elements, as PyTorch reports them, and the kind queries."""
+import operator
+
+import numpy as np
+
 from gradrepl.engine import autograd as A
 from gradrepl.engine.ops.registry import declare
-from gradrepl.engine.tensor import TypedStorage, is_inference
+from gradrepl.engine.tensor import Tensor, TypedStorage, is_inference
 from gradrepl.engine.util import warn, wrap_dim
 
 
@@ -182,7 +186,6 @@ def _checked_int(value, dtype):
     """c10::checked_convert to an integer dtype: unsigned types take negative ints down to
     -max (two's complement wrap, as `a - b` on uint8), never a negative float; NaN, inf and
     out-of-range values raise."""
-    import numpy as np
     info = np.iinfo(dtype.np)
     if type(value) is float:
         if value != value or value < info.min or value > info.max:
@@ -194,7 +197,6 @@ def _checked_int(value, dtype):
 
 
 def _unpack_long(obj):
-    import operator
     value = operator.index(obj)     # "'str' object cannot be interpreted as an integer"
     if not -2 ** 63 <= value < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
@@ -202,7 +204,6 @@ def _unpack_long(obj):
 
 
 def _unpack_double(obj):
-    from gradrepl.engine.tensor import Tensor
     if isinstance(obj, float):
         return float(obj)
     if isinstance(obj, int):
@@ -214,12 +215,10 @@ def _unpack_double(obj):
 
 def _store(obj, dtype):
     """store_scalar: the callable's result converted as PyTorch's binding converts it."""
-    import numpy as np
     if dtype.name == "bool":
         if isinstance(obj, float):
             return bool(obj)
-        import operator
-        return bool(operator.index(obj))
+            return bool(operator.index(obj))
     if dtype.is_floating_point:
         d = _unpack_double(obj)
         if dtype.name == "float64":
@@ -238,7 +237,6 @@ def _load(a, dtype):
 
 
 def _run_per_element(name, self, others, fn):
-    import numpy as np
     dtype = self.dtype
     target = self._a
     loads = [_load(a, dtype) for a in [target] + [o._a for o in others]]
@@ -248,7 +246,6 @@ def _run_per_element(name, self, others, fn):
 
 
 def _tensor_args(name, args, names):
-    from gradrepl.engine.tensor import Tensor
     for pos, (arg, argname) in enumerate(zip(args, names), 1):
         if not isinstance(arg, Tensor):
             raise TypeError(f"{name}(): argument '{argname}' (position {pos}) must be Tensor, not "
