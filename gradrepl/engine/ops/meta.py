@@ -218,7 +218,7 @@ def _store(obj, dtype):
     if dtype.name == "bool":
         if isinstance(obj, float):
             return bool(obj)
-            return bool(operator.index(obj))
+        return bool(operator.index(obj))
     if dtype.is_floating_point:
         d = _unpack_double(obj)
         if dtype.name == "float64":
