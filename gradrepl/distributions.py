@@ -1,53 +1,646 @@
-"""torch.distributions for gradrepl: Categorical and Multinomial, as
-torch/distributions/{distribution,categorical,multinomial}.py compute them (sample draws
-through torch.multinomial, so after torch.manual_seed the counts are PyTorch's)."""
+"""torch.distributions for gradrepl, as torch/distributions/*.py compute them.
+
+Every value is composed from gradrepl's own ops in PyTorch's formula and order, so grad_fn
+chains and bits follow PyTorch's; sample()/rsample() draw through the same generator calls
+(torch.normal, torch.bernoulli, torch.rand, normal_, exponential_, torch.multinomial), so
+after torch.manual_seed the draws are PyTorch's. Argument and sample validation (on by
+default, as PyTorch's `__debug__`) raise PyTorch's ValueError text.
+"""
+import math
+
 from gradrepl.nn import backend as B
 from gradrepl.nn.module import LibraryMeta
 
 TORCH = B.TORCH
+_NUMBER = (int, float)
 
 
 def _size(shape=()):
     return TORCH["Size"](shape)
 
 
+def _F(name):
+    return TORCH["nn"]["functional"][name]
+
+
+def _is_number(x):
+    return isinstance(x, _NUMBER) or (hasattr(x, "__index__") and not B.is_tensor(x))
+
+
+def broadcast_all(*values):
+    """torch.distributions.utils.broadcast_all: numbers become tensors of the first tensor's dtype."""
+    if not all(B.is_tensor(v) or _is_number(v) for v in values):
+        raise ValueError("Input arguments must all be instances of Number, "
+                         "torch.Tensor or objects implementing __torch_function__.")
+    if not all(B.is_tensor(v) for v in values):
+        dtype = TORCH["get_default_dtype"]()
+        for v in values:
+            if B.is_tensor(v):
+                dtype = v.dtype
+                break
+        values = [v if B.is_tensor(v) else TORCH["tensor"](v, dtype=dtype) for v in values]
+    return TORCH["broadcast_tensors"](*values)
+
+
+def _standard_normal(shape, dtype):
+    return TORCH["empty"](tuple(shape), dtype=dtype).normal_()
+
+
+def _sum_rightmost(value, dim):
+    if dim == 0:
+        return value
+    return value.reshape(tuple(value.shape[:-dim]) + (-1,)).sum(-1)
+
+
+def clamp_probs(probs):
+    eps = TORCH["finfo"](probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+_clamp_probs = clamp_probs
+
+
+def probs_to_logits(probs, is_binary=False):
+    ps_clamped = clamp_probs(probs)
+    if is_binary:
+        return TORCH["log"](ps_clamped) - TORCH["log1p"](-ps_clamped)
+    return TORCH["log"](ps_clamped)
+
+
+def logits_to_probs(logits, is_binary=False):
+    if is_binary:
+        return TORCH["sigmoid"](logits)
+    return _F("softmax")(logits, dim=-1)
+
+
+def _type_name(t):
+    return "Parameter" if B.PARAMETERS.get(id(t)) is t else "Tensor"
+
+
+# ------------------------------------------------------------------ constraints
+class Constraint(metaclass=LibraryMeta):
+    torch_path = "torch.distributions.constraints.Constraint"
+    gradrepl_public = frozenset(("check", "is_discrete", "event_dim"))
+    is_discrete = False
+    event_dim = 0
+
+    def __repr__(self):
+        return type(self).__name__.lstrip("_") + "()"
+
+
+class _Real(Constraint):
+    def check(self, value):
+        return value == value
+
+
+class _Boolean(Constraint):
+    is_discrete = True
+
+    def check(self, value):
+        return (value == 0) | (value == 1)
+
+
+class _GreaterThan(Constraint):
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return self.lower_bound < value
+
+    def __repr__(self):
+        return f"GreaterThan(lower_bound={self.lower_bound})"
+
+
+class _GreaterThanEq(_GreaterThan):
+    def check(self, value):
+        return self.lower_bound <= value
+
+    def __repr__(self):
+        return f"GreaterThanEq(lower_bound={self.lower_bound})"
+
+
+class _LessThan(Constraint):
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return value < self.upper_bound
+
+    def __repr__(self):
+        return f"LessThan(upper_bound={self.upper_bound})"
+
+
+class _Interval(Constraint):
+    def __init__(self, lower_bound, upper_bound):
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+
+    def check(self, value):
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
+
+    def __repr__(self):
+        return f"Interval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
+class _IntegerInterval(_Interval):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
+
+    def __repr__(self):
+        return f"IntegerInterval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
+class _IntegerGreaterThan(_GreaterThan):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+    def __repr__(self):
+        return f"IntegerGreaterThan(lower_bound={self.lower_bound})"
+
+
+class _Simplex(Constraint):
+    event_dim = 1
+
+    def check(self, value):
+        return TORCH["all"](value >= 0, dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+
+class _OneHot(Constraint):
+    is_discrete = True
+    event_dim = 1
+
+    def check(self, value):
+        is_boolean = (value == 0) | (value == 1)
+        is_normalized = value.sum(-1).eq(1)
+        return is_boolean.all(-1) & is_normalized
+
+
+class _IndependentConstraint(Constraint):
+    def __init__(self, base_constraint, reinterpreted_batch_ndims):
+        self.base_constraint = base_constraint
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
+
+    def check(self, value):
+        result = self.base_constraint.check(value)
+        n = self.reinterpreted_batch_ndims
+        if result.dim() < n:
+            expected = self.base_constraint.event_dim + n
+            raise ValueError(f"Expected value.dim() >= {expected} but got {value.dim()}")
+        result = result.reshape(tuple(result.shape[:result.dim() - n]) + (-1,))
+        return result.all(-1)
+
+    def __repr__(self):
+        return f"IndependentConstraint({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+class _LowerCholesky(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        value_tril = value.tril()
+        lower_triangular = (value_tril == value).view(tuple(value.shape[:-2]) + (-1,)).min(-1)[0]
+        positive_diagonal = (value.diagonal(dim1=-2, dim2=-1) > 0).min(-1)[0]
+        return lower_triangular & positive_diagonal
+
+
+class _PositiveDefinite(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        sym = (value == value.mT).view(tuple(value.shape[:-2]) + (-1,)).all(-1)
+        return sym & (TORCH["linalg"]["cholesky_ex"](value).info.eq(0))
+
+
+real = _Real()
+boolean = _Boolean()
+positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+unit_interval = _Interval(0.0, 1.0)
+simplex = _Simplex()
+one_hot = _OneHot()
+nonnegative_integer = _IntegerGreaterThan(0)
+real_vector = _IndependentConstraint(real, 1)
+lower_cholesky = _LowerCholesky()
+positive_definite = _PositiveDefinite()
+greater_than, greater_than_eq, less_than = _GreaterThan, _GreaterThanEq, _LessThan
+interval, integer_interval, independent = _Interval, _IntegerInterval, _IndependentConstraint
+
+
+def _all_true(valid):
+    return bool(valid.all().item()) if B.is_tensor(valid) else bool(valid)
+
+
+# ------------------------------------------------------------------ Distribution
 class Distribution(metaclass=LibraryMeta):
     torch_path = "torch.distributions.distribution.Distribution"
-    gradrepl_public = frozenset(("batch_shape", "event_shape", "sample", "sample_n", "log_prob", "entropy",
-                                 "mean", "variance", "stddev", "probs", "logits", "param_shape", "expand"))
-    arg_names = ()
+    gradrepl_public = frozenset(("batch_shape", "event_shape", "sample", "sample_n", "rsample", "log_prob",
+                                 "entropy", "mean", "mode", "variance", "stddev", "probs", "logits", "param_shape",
+                                 "expand", "arg_constraints", "support", "has_rsample", "cdf", "icdf",
+                                 "perplexity", "enumerate_support", "has_enumerate_support",
+                                 "set_default_validate_args"))
+    gradrepl_class_public = ("arg_constraints", "support", "has_rsample", "has_enumerate_support",
+                             "set_default_validate_args")
+    arg_constraints = {}
+    has_rsample = False
+    has_enumerate_support = False
+    default_validate_args = True
+    lazy_args = ()
 
-    def __init__(self, batch_shape=(), event_shape=()):
+    @staticmethod
+    def set_default_validate_args(value):
+        if value not in [True, False]:
+            raise ValueError
+        Distribution.default_validate_args = value
+
+    def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
         self.batch_shape = _size(batch_shape)
         self.event_shape = _size(event_shape)
+        if validate_args is not None:
+            self.validate_args = validate_args
+        if self.validating:
+            for param, constraint in self.arg_constraints.items():
+                if constraint is None or (param not in self.__dict__ and param in self.lazy_args):
+                    continue
+                value = getattr(self, param)
+                if not _all_true(constraint.check(value)):
+                    raise ValueError(f"Expected parameter {param} ({_type_name(value)} of shape "
+                                     f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
+                                     f"{constraint!r}, but found invalid values:\n{value}")
+
+    @property
+    def validating(self):
+        return self.__dict__.get("validate_args", Distribution.default_validate_args)
+
+    def new_instance(self):
+        return type(self).__new__(type(self))
 
     def extended_shape(self, sample_shape=()):
         return _size(tuple(sample_shape) + tuple(self.batch_shape) + tuple(self.event_shape))
+
+    def validate_sample(self, value):
+        if not B.is_tensor(value):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        event_dim_start = len(value.size()) - len(self.event_shape)
+        if value.size()[event_dim_start:] != self.event_shape:
+            raise ValueError(f"The right-most size of value must match event_shape: {value.size()} vs "
+                             f"{self.event_shape}.")
+        actual_shape = value.size()
+        expected_shape = self.batch_shape + self.event_shape
+        for i, j in zip(reversed(actual_shape), reversed(expected_shape)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: {actual_shape} vs "
+                                 f"{expected_shape}.")
+        support = self.support
+        if not _all_true(support.check(value)):
+            raise ValueError(f"Expected value argument ({_type_name(value)} of shape {tuple(value.shape)}) to be "
+                             f"within the support ({support!r}) of the distribution {self!r}, but found invalid "
+                             f"values:\n{value}")
+
+    @property
+    def support(self):
+        raise NotImplementedError
 
     @property
     def stddev(self):
         return self.variance.sqrt()
 
+    @property
+    def mean(self):
+        raise NotImplementedError
+
+    @property
+    def variance(self):
+        raise NotImplementedError
+
+    def sample(self, sample_shape=()):
+        with TORCH["no_grad"]():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape=()):
+        raise NotImplementedError
+
     def sample_n(self, n):
+        B.warn("UserWarning", "sample_n will be deprecated. Use .sample((n,)) instead")
         return self.sample(_size((n,)))
+
+    def log_prob(self, value):
+        raise NotImplementedError
+
+    def entropy(self):
+        raise NotImplementedError
+
+    def perplexity(self):
+        return TORCH["exp"](self.entropy())
 
     def __repr__(self):
         args = []
-        for p in self.arg_names:
+        for p in self.arg_constraints:
             if p in self.__dict__:
                 v = self.__dict__[p]
                 args.append(f"{p}: {v if v.numel() == 1 else v.size()}")
         return f"{type(self).__name__}({', '.join(args)})"
 
 
-def _clamp_probs(probs):
-    eps = TORCH["finfo"](probs.dtype).eps
-    return probs.clamp(min=eps, max=1 - eps)
+# ------------------------------------------------------------------ Normal, Uniform, Exponential
+class Normal(Distribution):
+    torch_path = "torch.distributions.normal.Normal"
+    gradrepl_public = Distribution.gradrepl_public | {"loc", "scale"}
+    arg_constraints = {"loc": real, "scale": positive}
+    support = real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        batch_shape = _size() if _is_number(loc) and _is_number(scale) else self.loc.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def stddev(self):
+        return self.scale
+
+    @property
+    def variance(self):
+        return self.stddev.pow(2)
+
+    def sample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        with TORCH["no_grad"]():
+            return TORCH["normal"](self.loc.expand(shape), self.scale.expand(shape))
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        eps = _standard_normal(shape, self.loc.dtype)
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        var = self.scale ** 2
+        log_scale = self.scale.log()
+        return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
+
+    def cdf(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return 0.5 * (1 + TORCH["erf"]((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value):
+        return self.loc + self.scale * TORCH["erfinv"](2 * value - 1) * math.sqrt(2)
+
+    def entropy(self):
+        return 0.5 + 0.5 * math.log(2 * math.pi) + TORCH["log"](self.scale)
 
 
-class Categorical(Distribution):
+class Uniform(Distribution):
+    torch_path = "torch.distributions.uniform.Uniform"
+    gradrepl_public = Distribution.gradrepl_public | {"low", "high"}
+    has_rsample = True
+
+    def __init__(self, low, high, validate_args=None):
+        self.low, self.high = broadcast_all(low, high)
+        batch_shape = _size() if _is_number(low) and _is_number(high) else self.low.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    @property
+    def arg_constraints(self):
+        return {"low": less_than(self.high), "high": greater_than(self.low)}
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.low = self.low.expand(batch_shape)
+        new.high = self.high.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def support(self):
+        return interval(self.low, self.high)
+
+    @property
+    def mean(self):
+        return (self.high + self.low) / 2
+
+    @property
+    def mode(self):
+        return math.nan * self.high
+
+    @property
+    def stddev(self):
+        return (self.high - self.low) / 12 ** 0.5
+
+    @property
+    def variance(self):
+        return (self.high - self.low).pow(2) / 12
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        rand = TORCH["rand"](tuple(shape), dtype=self.low.dtype)
+        return self.low + rand * (self.high - self.low)
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        lb = self.low.le(value).type_as(self.low)
+        ub = self.high.gt(value).type_as(self.low)
+        return TORCH["log"](lb.mul(ub)) - TORCH["log"](self.high - self.low)
+
+    def cdf(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        result = (value - self.low) / (self.high - self.low)
+        return result.clamp(min=0, max=1)
+
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
+
+    def entropy(self):
+        return TORCH["log"](self.high - self.low)
+
+
+class Exponential(Distribution):
+    torch_path = "torch.distributions.exponential.Exponential"
+    gradrepl_public = Distribution.gradrepl_public | {"rate"}
+    arg_constraints = {"rate": positive}
+    support = nonnegative
+    has_rsample = True
+
+    def __init__(self, rate, validate_args=None):
+        (self.rate,) = broadcast_all(rate)
+        batch_shape = _size() if _is_number(rate) else self.rate.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.rate = self.rate.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def mean(self):
+        return self.rate.reciprocal()
+
+    @property
+    def mode(self):
+        return TORCH["zeros_like"](self.rate)
+
+    @property
+    def stddev(self):
+        return self.rate.reciprocal()
+
+    @property
+    def variance(self):
+        return self.rate.pow(-2)
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        return TORCH["empty"](tuple(shape), dtype=self.rate.dtype).exponential_() / self.rate
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return self.rate.log() - self.rate * value
+
+    def cdf(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return 1 - TORCH["exp"](-self.rate * value)
+
+    def icdf(self, value):
+        return -TORCH["log1p"](-value) / self.rate
+
+    def entropy(self):
+        return 1.0 - TORCH["log"](self.rate)
+
+
+# ------------------------------------------------------------------ Bernoulli, Categorical, ...
+class _LazyProbs:
+    """probs / logits computed from the other on first read and then kept (PyTorch's lazy_property)."""
+    binary = False
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        if name == "probs" and "logits" in d:
+            value = logits_to_probs(d["logits"], is_binary=self.binary)
+        elif name == "logits" and "probs" in d:
+            value = probs_to_logits(d["probs"], is_binary=self.binary)
+        else:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        d[name] = value
+        return value
+
+
+class Bernoulli(_LazyProbs, Distribution):
+    torch_path = "torch.distributions.bernoulli.Bernoulli"
+    arg_constraints = {"probs": unit_interval, "logits": real}
+    support = boolean
+    has_enumerate_support = True
+    lazy_args = ("probs", "logits")
+    binary = True
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            is_scalar = _is_number(probs)
+            (self.probs,) = broadcast_all(probs)
+            self.param = self.probs
+        else:
+            is_scalar = _is_number(logits)
+            (self.logits,) = broadcast_all(logits)
+            self.param = self.logits
+        batch_shape = _size() if is_scalar else self.param.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(batch_shape)
+            new.param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(batch_shape)
+            new.param = new.logits
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def mode(self):
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
+
+    @property
+    def variance(self):
+        return self.probs * (1 - self.probs)
+
+    @property
+    def param_shape(self):
+        return self.param.size()
+
+    def sample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        with TORCH["no_grad"]():
+            return TORCH["bernoulli"](self.probs.expand(shape))
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        return -_F("binary_cross_entropy_with_logits")(logits, value, reduction="none")
+
+    def entropy(self):
+        return _F("binary_cross_entropy_with_logits")(self.logits, self.probs, reduction="none")
+
+    def enumerate_support(self, expand=True):
+        values = TORCH["arange"](2, dtype=self.param.dtype)
+        values = values.view((-1,) + (1,) * len(self.batch_shape))
+        if expand:
+            values = values.expand((-1,) + tuple(self.batch_shape))
+        return values
+
+
+class Categorical(_LazyProbs, Distribution):
     torch_path = "torch.distributions.categorical.Categorical"
-    arg_names = ("probs", "logits")
+    arg_constraints = {"probs": simplex, "logits": real_vector}
+    has_enumerate_support = True
+    lazy_args = ("probs", "logits")
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         if (probs is None) == (logits is None):
@@ -65,17 +658,26 @@ class Categorical(Distribution):
         self.param = param
         self.num_events = param.size()[-1]
         batch_shape = param.size()[:-1] if param.ndimension() > 1 else _size()
-        super().__init__(batch_shape)
+        super().__init__(batch_shape, validate_args=validate_args)
 
-    def __getattr__(self, name):        # the lazy parameter PyTorch computes on first read
-        if name == "probs":
-            value = TORCH["softmax"](self.__dict__["logits"], -1)
-        elif name == "logits":
-            value = TORCH["log"](_clamp_probs(self.__dict__["probs"]))
-        else:
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        self.__dict__[name] = value
-        return value
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        param_shape = batch_shape + _size((self.num_events,))
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(param_shape)
+            new.param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(param_shape)
+            new.param = new.logits
+        new.num_events = self.num_events
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def support(self):
+        return integer_interval(0, self.num_events - 1)
 
     @property
     def param_shape(self):
@@ -84,6 +686,10 @@ class Categorical(Distribution):
     @property
     def mean(self):
         return TORCH["full"](tuple(self.extended_shape()), float("nan"), dtype=self.probs.dtype)
+
+    @property
+    def mode(self):
+        return self.probs.argmax(dim=-1)
 
     @property
     def variance(self):
@@ -97,6 +703,8 @@ class Categorical(Distribution):
             return samples_2d.reshape(self.extended_shape(sample_shape))
 
     def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
         value = value.long().unsqueeze(-1)
         value, log_pmf = TORCH["broadcast_tensors"](value, self.logits)
         value = value[..., :1]
@@ -108,18 +716,91 @@ class Categorical(Distribution):
         p_log_p = logits * self.probs
         return -p_log_p.sum(-1)
 
+    def enumerate_support(self, expand=True):
+        values = TORCH["arange"](self.num_events, dtype=TORCH["long"])
+        values = values.view((-1,) + (1,) * len(self.batch_shape))
+        if expand:
+            values = values.expand((-1,) + tuple(self.batch_shape))
+        return values
+
+
+class OneHotCategorical(Distribution):
+    torch_path = "torch.distributions.one_hot_categorical.OneHotCategorical"
+    arg_constraints = {"probs": simplex, "logits": real_vector}
+    support = one_hot
+    has_enumerate_support = True
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        self.categorical = Categorical(probs, logits)
+        super().__init__(self.categorical.batch_shape, self.categorical.param_shape[-1:],
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.categorical = self.categorical.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def probs(self):
+        return self.categorical.probs
+
+    @property
+    def logits(self):
+        return self.categorical.logits
+
+    @property
+    def mean(self):
+        return self.categorical.probs
+
+    @property
+    def mode(self):
+        probs = self.categorical.probs
+        mode = probs.argmax(dim=-1)
+        return _F("one_hot")(mode, num_classes=probs.shape[-1]).to(probs)
+
+    @property
+    def variance(self):
+        return self.categorical.probs * (1 - self.categorical.probs)
+
+    @property
+    def param_shape(self):
+        return self.categorical.param_shape
+
+    def sample(self, sample_shape=()):
+        sample_shape = _size(sample_shape)
+        probs = self.categorical.probs
+        indices = self.categorical.sample(sample_shape)
+        return _F("one_hot")(indices, self.categorical.num_events).to(probs)
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        indices = value.max(-1)[1]
+        return self.categorical.log_prob(indices)
+
+    def entropy(self):
+        return self.categorical.entropy()
+
 
 class Multinomial(Distribution):
     torch_path = "torch.distributions.multinomial.Multinomial"
     gradrepl_public = Distribution.gradrepl_public | {"total_count"}
-    arg_names = ("probs", "logits")
+    arg_constraints = {"probs": simplex, "logits": real_vector}
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
         if not isinstance(total_count, int):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
         self.categorical = Categorical(probs=probs, logits=logits)
-        super().__init__(self.categorical.batch_shape, self.categorical.param_shape[-1:])
+        super().__init__(self.categorical.batch_shape, self.categorical.param_shape[-1:],
+                         validate_args=validate_args)
+
+    @property
+    def support(self):
+        return _IndependentConstraint(_IntegerInterval(0, self.total_count), 1)
 
     @property
     def probs(self):
@@ -153,6 +834,8 @@ class Multinomial(Distribution):
             return counts.type_as(self.probs)
 
     def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
         logits, value = TORCH["broadcast_tensors"](self.logits, value)
         logits = logits.clone()
         log_factorial_n = TORCH["lgamma"](value.sum(-1) + 1)
@@ -162,8 +845,159 @@ class Multinomial(Distribution):
         return log_factorial_n - log_factorial_xs + log_powers
 
 
+class Independent(Distribution):
+    torch_path = "torch.distributions.independent.Independent"
+    gradrepl_public = Distribution.gradrepl_public | {"base_dist", "reinterpreted_batch_ndims"}
+    arg_constraints = {}
+
+    def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
+        if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
+            raise ValueError("Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
+                             f"actual {reinterpreted_batch_ndims} vs {len(base_distribution.batch_shape)}")
+        shape = base_distribution.batch_shape + base_distribution.event_shape
+        event_dim = reinterpreted_batch_ndims + len(base_distribution.event_shape)
+        self.base_dist = base_distribution
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+        super().__init__(shape[:len(shape) - event_dim], shape[len(shape) - event_dim:], validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.base_dist = self.base_dist.expand(batch_shape + self.event_shape[:self.reinterpreted_batch_ndims])
+        new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def has_rsample(self):
+        return self.base_dist.has_rsample
+
+    @property
+    def support(self):
+        result = self.base_dist.support
+        if self.reinterpreted_batch_ndims:
+            result = independent(result, self.reinterpreted_batch_ndims)
+        return result
+
+    @property
+    def mean(self):
+        return self.base_dist.mean
+
+    @property
+    def mode(self):
+        return self.base_dist.mode
+
+    @property
+    def variance(self):
+        return self.base_dist.variance
+
+    def sample(self, sample_shape=()):
+        return self.base_dist.sample(sample_shape)
+
+    def rsample(self, sample_shape=()):
+        return self.base_dist.rsample(sample_shape)
+
+    def log_prob(self, value):
+        return _sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
+
+    def entropy(self):
+        return _sum_rightmost(self.base_dist.entropy(), self.reinterpreted_batch_ndims)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
+
+
+# ------------------------------------------------------------------ kl_divergence
+def _kl_normal_normal(p, q):
+    var_ratio = (p.scale / q.scale).pow(2)
+    t1 = ((p.loc - q.loc) / q.scale).pow(2)
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+def _kl_categorical_categorical(p, q):
+    t = p.probs * (p.logits - q.logits)
+    t[(q.probs == 0).expand_as(t)] = math.inf
+    t[(p.probs == 0).expand_as(t)] = 0
+    return t.sum(-1)
+
+
+def _kl_onehot_onehot(p, q):
+    return _kl_categorical_categorical(p.categorical, q.categorical)
+
+
+def _kl_bernoulli_bernoulli(p, q):
+    softplus = _F("softplus")
+    t1 = p.probs * (softplus(-q.logits) - softplus(-p.logits))
+    t1[q.probs == 0] = math.inf
+    t1[p.probs == 0] = 0
+    t2 = (1 - p.probs) * (softplus(q.logits) - softplus(p.logits))
+    t2[q.probs == 1] = math.inf
+    t2[p.probs == 1] = 0
+    return t1 + t2
+
+
+def _kl_uniform_uniform(p, q):
+    result = ((q.high - q.low) / (p.high - p.low)).log()
+    result[(q.low > p.low) | (q.high < p.high)] = math.inf
+    return result
+
+
+def _kl_exponential_exponential(p, q):
+    rate_ratio = q.rate / p.rate
+    t1 = -rate_ratio.log()
+    return t1 + rate_ratio - 1
+
+
+def _kl_independent_independent(p, q):
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError
+    return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
+
+
+_KL = {(Normal, Normal): _kl_normal_normal, (Categorical, Categorical): _kl_categorical_categorical,
+       (OneHotCategorical, OneHotCategorical): _kl_onehot_onehot,
+       (Bernoulli, Bernoulli): _kl_bernoulli_bernoulli, (Uniform, Uniform): _kl_uniform_uniform,
+       (Exponential, Exponential): _kl_exponential_exponential,
+       (Independent, Independent): _kl_independent_independent}
+
+
+_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential)     # torch's ExponentialFamily subclasses here
+
+
+def kl_divergence(p, q):
+    for p_type in type(p).__mro__:
+        for q_type in type(q).__mro__:
+            fun = _KL.get((p_type, q_type))
+            if fun is not None:
+                return fun(p, q)
+    if isinstance(p, _EXPONENTIAL_FAMILY) and isinstance(q, _EXPONENTIAL_FAMILY) and type(p) is not type(q):
+        raise NotImplementedError("The cross KL-divergence between different exponential families cannot "
+                                  + " " * 28 + "be computed using Bregman divergences")
+    raise NotImplementedError(f"No KL(p || q) is implemented for p type {type(p).__name__} and q type "
+                              f"{type(q).__name__}")
+
+
+# ------------------------------------------------------------------ the torch.distributions namespace
+_CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponential", "Bernoulli": "bernoulli",
+            "Categorical": "categorical", "OneHotCategorical": "one_hot_categorical",
+            "Multinomial": "multinomial", "Independent": "independent"}
+_CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
+                "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
+                "greater_than_eq", "less_than", "interval", "integer_interval", "independent")
+SUBMODULES = tuple(_CLASSES.values()) + ("distribution", "kl", "constraints", "utils")
+
+
 def namespace():
-    return {"Distribution": Distribution, "Categorical": Categorical, "Multinomial": Multinomial,
-            "distribution": {"Distribution": Distribution},
-            "categorical": {"Categorical": Categorical},
-            "multinomial": {"Multinomial": Multinomial}}
+    g = globals()
+    ns = {name: g[name] for name in _CLASSES}
+    ns["Distribution"] = Distribution
+    ns["kl_divergence"] = kl_divergence
+    ns["distribution"] = {"Distribution": Distribution}
+    for name, module in _CLASSES.items():
+        ns[module] = {name: g[name]}
+    ns["kl"] = {"kl_divergence": kl_divergence}
+    ns["constraints"] = {**{name: g[name] for name in _CONSTRAINTS}, "Constraint": Constraint}
+    ns["utils"] = {"broadcast_all": broadcast_all, "probs_to_logits": probs_to_logits,
+                   "logits_to_probs": logits_to_probs, "clamp_probs": clamp_probs}
+    return ns
