@@ -908,6 +908,150 @@ class Independent(Distribution):
         return f"{type(self).__name__}({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
 
 
+# ------------------------------------------------------------------ MultivariateNormal
+def _batch_mv(bmat, bvec):
+    return TORCH["matmul"](bmat, bvec.unsqueeze(-1)).squeeze(-1)
+
+
+def _batch_mahalanobis(bL, bx):
+    n = bx.size(-1)
+    bx_batch_shape = bx.shape[:-1]
+    bx_batch_dims = len(bx_batch_shape)
+    bL_batch_dims = bL.dim() - 2
+    outer_batch_dims = bx_batch_dims - bL_batch_dims
+    old_batch_dims = outer_batch_dims + bL_batch_dims
+    new_batch_dims = outer_batch_dims + 2 * bL_batch_dims
+    bx_new_shape = tuple(bx.shape[:outer_batch_dims])
+    for sL, sx in zip(bL.shape[:-2], bx.shape[outer_batch_dims:-1]):
+        bx_new_shape += (sx // sL, sL)
+    bx_new_shape += (n,)
+    bx = bx.reshape(bx_new_shape)
+    permute_dims = (list(range(outer_batch_dims)) + list(range(outer_batch_dims, new_batch_dims, 2))
+                    + list(range(outer_batch_dims + 1, new_batch_dims, 2)) + [new_batch_dims])
+    bx = bx.permute(permute_dims)
+    flat_L = bL.reshape(-1, n, n)
+    flat_x = bx.reshape(-1, flat_L.size(0), n)
+    flat_x_swap = flat_x.permute(1, 2, 0)
+    M_swap = TORCH["linalg"]["solve_triangular"](flat_L, flat_x_swap, upper=False).pow(2).sum(-2)
+    M = M_swap.t()
+    permuted_M = M.reshape(bx.shape[:-1])
+    permute_inv_dims = list(range(outer_batch_dims))
+    for i in range(bL_batch_dims):
+        permute_inv_dims += [outer_batch_dims + i, old_batch_dims + i]
+    return permuted_M.permute(permute_inv_dims).reshape(bx_batch_shape)
+
+
+def _precision_to_scale_tril(P):
+    Lf = TORCH["linalg"]["cholesky"](TORCH["flip"](P, (-2, -1)))
+    L_inv = TORCH["transpose"](TORCH["flip"](Lf, (-2, -1)), -2, -1)
+    Id = TORCH["eye"](P.shape[-1], dtype=P.dtype)
+    return TORCH["linalg"]["solve_triangular"](L_inv, Id, upper=False)
+
+
+class MultivariateNormal(Distribution):
+    torch_path = "torch.distributions.multivariate_normal.MultivariateNormal"
+    gradrepl_public = Distribution.gradrepl_public | {"loc", "scale_tril", "covariance_matrix", "precision_matrix"}
+    arg_constraints = {"loc": real_vector, "covariance_matrix": positive_definite,
+                       "precision_matrix": positive_definite, "scale_tril": lower_cholesky}
+    support = real_vector
+    has_rsample = True
+    lazy_args = ("covariance_matrix", "precision_matrix", "scale_tril")
+
+    def __init__(self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None, validate_args=None):
+        if loc.dim() < 1:
+            raise ValueError("loc must be at least one-dimensional.")
+        if (covariance_matrix is not None) + (scale_tril is not None) + (precision_matrix is not None) != 1:
+            raise ValueError("Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.")
+        broadcast_shapes = TORCH["broadcast_shapes"]
+        if scale_tril is not None:
+            if scale_tril.dim() < 2:
+                raise ValueError("scale_tril matrix must be at least two-dimensional, "
+                                 "with optional leading batch dimensions")
+            batch_shape = broadcast_shapes(scale_tril.shape[:-2], loc.shape[:-1])
+            self.scale_tril = scale_tril.expand(tuple(batch_shape) + (-1, -1))
+        elif covariance_matrix is not None:
+            if covariance_matrix.dim() < 2:
+                raise ValueError("covariance_matrix must be at least two-dimensional, "
+                                 "with optional leading batch dimensions")
+            batch_shape = broadcast_shapes(covariance_matrix.shape[:-2], loc.shape[:-1])
+            self.covariance_matrix = covariance_matrix.expand(tuple(batch_shape) + (-1, -1))
+        else:
+            if precision_matrix.dim() < 2:
+                raise ValueError("precision_matrix must be at least two-dimensional, "
+                                 "with optional leading batch dimensions")
+            batch_shape = broadcast_shapes(precision_matrix.shape[:-2], loc.shape[:-1])
+            self.precision_matrix = precision_matrix.expand(tuple(batch_shape) + (-1, -1))
+        self.loc = loc.expand(tuple(batch_shape) + (-1,))
+        super().__init__(batch_shape, self.loc.shape[-1:], validate_args=validate_args)
+        if scale_tril is not None:
+            self.unbroadcasted_scale_tril = scale_tril
+        elif covariance_matrix is not None:
+            self.unbroadcasted_scale_tril = TORCH["linalg"]["cholesky"](covariance_matrix)
+        else:
+            self.unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+
+    def __getattr__(self, name):        # PyTorch's lazy_property matrices
+        d = self.__dict__
+        if name not in self.lazy_args or "unbroadcasted_scale_tril" not in d:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        L = d["unbroadcasted_scale_tril"]
+        shape = tuple(self.batch_shape) + tuple(self.event_shape) * 2
+        if name == "scale_tril":
+            value = L.expand(shape)
+        elif name == "covariance_matrix":
+            value = TORCH["matmul"](L, L.mT).expand(shape)
+        else:
+            value = TORCH["cholesky_inverse"](L).expand(shape)
+        d[name] = value
+        return value
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        loc_shape = batch_shape + self.event_shape
+        cov_shape = batch_shape + self.event_shape + self.event_shape
+        new.loc = self.loc.expand(loc_shape)
+        new.unbroadcasted_scale_tril = self.unbroadcasted_scale_tril
+        for name in self.lazy_args:
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(cov_shape))
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return self.unbroadcasted_scale_tril.pow(2).sum(-1).expand(self.batch_shape + self.event_shape)
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        eps = _standard_normal(shape, self.loc.dtype)
+        return self.loc + _batch_mv(self.unbroadcasted_scale_tril, eps)
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        diff = value - self.loc
+        M = _batch_mahalanobis(self.unbroadcasted_scale_tril, diff)
+        half_log_det = self.unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+        return -0.5 * (self.event_shape[0] * math.log(2 * math.pi) + M) - half_log_det
+
+    def entropy(self):
+        half_log_det = self.unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+        H = 0.5 * self.event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
+        if len(self.batch_shape) == 0:
+            return H
+        return H.expand(self.batch_shape)
+
+
 # ------------------------------------------------------------------ kl_divergence
 def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
@@ -949,6 +1093,23 @@ def _kl_exponential_exponential(p, q):
     return t1 + rate_ratio - 1
 
 
+def _kl_mvn_mvn(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError("KL-divergence between two Multivariate Normals with"
+                         + " " * 26 + "different event shapes cannot be computed")
+    half_term1 = (q.unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+                  - p.unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1))
+    combined_batch_shape = tuple(TORCH["broadcast_shapes"](q.unbroadcasted_scale_tril.shape[:-2],
+                                                           p.unbroadcasted_scale_tril.shape[:-2]))
+    n = p.event_shape[0]
+    q_scale_tril = q.unbroadcasted_scale_tril.expand(combined_batch_shape + (n, n))
+    p_scale_tril = p.unbroadcasted_scale_tril.expand(combined_batch_shape + (n, n))
+    bmat = TORCH["linalg"]["solve_triangular"](q_scale_tril, p_scale_tril, upper=False)
+    term2 = bmat.reshape(-1, n * n).pow(2).sum(-1).reshape(bmat.shape[:-2])      # _batch_trace_XXT
+    term3 = _batch_mahalanobis(q.unbroadcasted_scale_tril, (q.loc - p.loc))
+    return half_term1 + 0.5 * (term2 + term3 - n)
+
+
 def _kl_independent_independent(p, q):
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError
@@ -959,7 +1120,8 @@ _KL = {(Normal, Normal): _kl_normal_normal, (Categorical, Categorical): _kl_cate
        (OneHotCategorical, OneHotCategorical): _kl_onehot_onehot,
        (Bernoulli, Bernoulli): _kl_bernoulli_bernoulli, (Uniform, Uniform): _kl_uniform_uniform,
        (Exponential, Exponential): _kl_exponential_exponential,
-       (Independent, Independent): _kl_independent_independent}
+       (Independent, Independent): _kl_independent_independent,
+       (MultivariateNormal, MultivariateNormal): _kl_mvn_mvn}
 
 
 _EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential)     # torch's ExponentialFamily subclasses here
@@ -981,7 +1143,8 @@ def kl_divergence(p, q):
 # ------------------------------------------------------------------ the torch.distributions namespace
 _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponential", "Bernoulli": "bernoulli",
             "Categorical": "categorical", "OneHotCategorical": "one_hot_categorical",
-            "Multinomial": "multinomial", "Independent": "independent"}
+            "Multinomial": "multinomial", "Independent": "independent",
+            "MultivariateNormal": "multivariate_normal"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")

@@ -102,6 +102,7 @@ IMPORTS = {
     "torch.distributions.independent": ("torch", "distributions", "independent"),
     "torch.distributions.kl": ("torch", "distributions", "kl"),
     "torch.distributions.multinomial": ("torch", "distributions", "multinomial"),
+    "torch.distributions.multivariate_normal": ("torch", "distributions", "multivariate_normal"),
     "torch.distributions.normal": ("torch", "distributions", "normal"),
     "torch.distributions.one_hot_categorical": ("torch", "distributions", "one_hot_categorical"),
     "torch.distributions.uniform": ("torch", "distributions", "uniform"),
