@@ -544,6 +544,97 @@ class Exponential(Distribution):
         return 1.0 - TORCH["log"](self.rate)
 
 
+class Laplace(Distribution):
+    torch_path = "torch.distributions.laplace.Laplace"
+    gradrepl_public = Distribution.gradrepl_public | {"loc", "scale"}
+    arg_constraints = {"loc": real, "scale": positive}
+    support = real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        batch_shape = _size() if _is_number(loc) and _is_number(scale) else self.loc.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    expand = Normal.expand
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return 2 * self.scale.pow(2)
+
+    @property
+    def stddev(self):
+        return (2 ** 0.5) * self.scale
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        eps = TORCH["finfo"](self.loc.dtype).eps
+        u = TORCH["empty"](tuple(shape), dtype=self.loc.dtype).uniform_(eps - 1, 1)
+        return self.loc - self.scale * u.sign() * TORCH["log1p"](-u.abs())
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return -TORCH["log"](2 * self.scale) - TORCH["abs"](value - self.loc) / self.scale
+
+    def cdf(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return 0.5 - 0.5 * (value - self.loc).sign() * TORCH["expm1"](-(value - self.loc).abs() / self.scale)
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * term.sign() * TORCH["log1p"](-2 * term.abs())
+
+    def entropy(self):
+        return 1 + TORCH["log"](2 * self.scale)
+
+
+class Poisson(Distribution):
+    torch_path = "torch.distributions.poisson.Poisson"
+    gradrepl_public = Distribution.gradrepl_public | {"rate"}
+    arg_constraints = {"rate": nonnegative}
+    support = nonnegative_integer
+
+    def __init__(self, rate, validate_args=None):
+        (self.rate,) = broadcast_all(rate)
+        batch_shape = _size() if _is_number(rate) else self.rate.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    expand = Exponential.expand
+
+    @property
+    def mean(self):
+        return self.rate
+
+    @property
+    def mode(self):
+        return self.rate.floor()
+
+    @property
+    def variance(self):
+        return self.rate
+
+    def sample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        with TORCH["no_grad"]():
+            return TORCH["poisson"](self.rate.expand(shape))
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        rate, value = broadcast_all(self.rate, value)
+        return value.xlogy(rate) - rate - (value + 1).lgamma()
+
+
 # ------------------------------------------------------------------ Bernoulli, Categorical, ...
 class _LazyProbs:
     """probs / logits computed from the other on first read and then kept (PyTorch's lazy_property)."""
@@ -1110,6 +1201,29 @@ def _kl_mvn_mvn(p, q):
     return half_term1 + 0.5 * (term2 + term3 - n)
 
 
+def _kl_poisson_poisson(p, q):
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
+def _kl_laplace_laplace(p, q):
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    t1 = -scale_ratio.log()
+    t2 = loc_abs_diff / q.scale
+    t3 = scale_ratio * TORCH["exp"](-loc_abs_diff / p.scale)
+    return t1 + t2 + t3 - 1
+
+
+def _kl_laplace_normal(p, q):
+    var_normal = q.scale.pow(2)
+    scale_sqr_var_ratio = p.scale.pow(2) / var_normal
+    t1 = 0.5 * TORCH["log"](2 * scale_sqr_var_ratio / math.pi)
+    t2 = 0.5 * p.loc.pow(2)
+    t3 = p.loc * q.loc
+    t4 = 0.5 * q.loc.pow(2)
+    return -t1 + scale_sqr_var_ratio + (t2 - t3 + t4) / var_normal - 1
+
+
 def _kl_independent_independent(p, q):
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError
@@ -1121,10 +1235,12 @@ _KL = {(Normal, Normal): _kl_normal_normal, (Categorical, Categorical): _kl_cate
        (Bernoulli, Bernoulli): _kl_bernoulli_bernoulli, (Uniform, Uniform): _kl_uniform_uniform,
        (Exponential, Exponential): _kl_exponential_exponential,
        (Independent, Independent): _kl_independent_independent,
-       (MultivariateNormal, MultivariateNormal): _kl_mvn_mvn}
+       (MultivariateNormal, MultivariateNormal): _kl_mvn_mvn, (Poisson, Poisson): _kl_poisson_poisson,
+       (Laplace, Laplace): _kl_laplace_laplace,
+       (Laplace, Normal): _kl_laplace_normal}
 
 
-_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential)     # torch's ExponentialFamily subclasses here
+_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential, Poisson)     # torch's ExponentialFamily subclasses here
 
 
 def kl_divergence(p, q):
@@ -1144,7 +1260,7 @@ def kl_divergence(p, q):
 _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponential", "Bernoulli": "bernoulli",
             "Categorical": "categorical", "OneHotCategorical": "one_hot_categorical",
             "Multinomial": "multinomial", "Independent": "independent",
-            "MultivariateNormal": "multivariate_normal"}
+            "MultivariateNormal": "multivariate_normal", "Laplace": "laplace", "Poisson": "poisson"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")

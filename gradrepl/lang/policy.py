@@ -101,6 +101,8 @@ IMPORTS = {
     "torch.distributions.exponential": ("torch", "distributions", "exponential"),
     "torch.distributions.independent": ("torch", "distributions", "independent"),
     "torch.distributions.kl": ("torch", "distributions", "kl"),
+    "torch.distributions.poisson": ("torch", "distributions", "poisson"),
+    "torch.distributions.laplace": ("torch", "distributions", "laplace"),
     "torch.distributions.multinomial": ("torch", "distributions", "multinomial"),
     "torch.distributions.multivariate_normal": ("torch", "distributions", "multivariate_normal"),
     "torch.distributions.normal": ("torch", "distributions", "normal"),
