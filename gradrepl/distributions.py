@@ -635,6 +635,65 @@ class Poisson(Distribution):
         return value.xlogy(rate) - rate - (value + 1).lgamma()
 
 
+def _standard_gamma(concentration, name="Gamma"):
+    """torch._standard_gamma: drawn by the generator as PyTorch's CPU kernel draws it."""
+    if concentration.requires_grad and TORCH["is_grad_enabled"]():
+        from gradrepl.messages import msg
+        raise NotImplementedError(msg("dist.gamma_grad", "en", name=name))
+    return B.wrap(B.generator().standard_gamma(B.array(concentration)))
+
+
+class Gamma(Distribution):
+    torch_path = "torch.distributions.gamma.Gamma"
+    gradrepl_public = Distribution.gradrepl_public | {"concentration", "rate"}
+    arg_constraints = {"concentration": positive, "rate": positive}
+    support = nonnegative
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        self.concentration, self.rate = broadcast_all(concentration, rate)
+        batch_shape = _size() if _is_number(concentration) and _is_number(rate) else self.concentration.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.concentration = self.concentration.expand(batch_shape)
+        new.rate = self.rate.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def mean(self):
+        return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return ((self.concentration - 1) / self.rate).clamp(min=0)
+
+    @property
+    def variance(self):
+        return self.concentration / self.rate.pow(2)
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        value = _standard_gamma(self.concentration.expand(shape), type(self).__name__) / self.rate.expand(shape)
+        value.detach().clamp_(min=TORCH["finfo"](value.dtype).tiny)
+        return value
+
+    def log_prob(self, value):
+        value = TORCH["as_tensor"](value, dtype=self.rate.dtype)
+        if self.validating:
+            self.validate_sample(value)
+        return (TORCH["xlogy"](self.concentration, self.rate) + TORCH["xlogy"](self.concentration - 1, value)
+                - self.rate * value - TORCH["lgamma"](self.concentration))
+
+    def entropy(self):
+        return (self.concentration - TORCH["log"](self.rate) + TORCH["lgamma"](self.concentration)
+                + (1.0 - self.concentration) * TORCH["digamma"](self.concentration))
+
+
 # ------------------------------------------------------------------ Bernoulli, Categorical, ...
 class _LazyProbs:
     """probs / logits computed from the other on first read and then kept (PyTorch's lazy_property)."""
@@ -1224,6 +1283,14 @@ def _kl_laplace_normal(p, q):
     return -t1 + scale_sqr_var_ratio + (t2 - t3 + t4) / var_normal - 1
 
 
+def _kl_gamma_gamma(p, q):
+    t1 = q.concentration * TORCH["log"](p.rate / q.rate)
+    t2 = TORCH["lgamma"](q.concentration) - TORCH["lgamma"](p.concentration)
+    t3 = (p.concentration - q.concentration) * TORCH["digamma"](p.concentration)
+    t4 = (q.rate - p.rate) * (p.concentration / p.rate)
+    return t1 + t2 + t3 + t4
+
+
 def _kl_independent_independent(p, q):
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError
@@ -1237,10 +1304,10 @@ _KL = {(Normal, Normal): _kl_normal_normal, (Categorical, Categorical): _kl_cate
        (Independent, Independent): _kl_independent_independent,
        (MultivariateNormal, MultivariateNormal): _kl_mvn_mvn, (Poisson, Poisson): _kl_poisson_poisson,
        (Laplace, Laplace): _kl_laplace_laplace,
-       (Laplace, Normal): _kl_laplace_normal}
+       (Laplace, Normal): _kl_laplace_normal, (Gamma, Gamma): _kl_gamma_gamma}
 
 
-_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential, Poisson)     # torch's ExponentialFamily subclasses here
+_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential, Poisson, Gamma)     # torch's ExponentialFamily subclasses here
 
 
 def kl_divergence(p, q):
@@ -1260,7 +1327,8 @@ def kl_divergence(p, q):
 _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponential", "Bernoulli": "bernoulli",
             "Categorical": "categorical", "OneHotCategorical": "one_hot_categorical",
             "Multinomial": "multinomial", "Independent": "independent",
-            "MultivariateNormal": "multivariate_normal", "Laplace": "laplace", "Poisson": "poisson"}
+            "MultivariateNormal": "multivariate_normal", "Laplace": "laplace", "Poisson": "poisson",
+            "Gamma": "gamma"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")

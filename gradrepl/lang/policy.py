@@ -100,6 +100,7 @@ IMPORTS = {
     "torch.distributions.distribution": ("torch", "distributions", "distribution"),
     "torch.distributions.exponential": ("torch", "distributions", "exponential"),
     "torch.distributions.independent": ("torch", "distributions", "independent"),
+    "torch.distributions.gamma": ("torch", "distributions", "gamma"),
     "torch.distributions.kl": ("torch", "distributions", "kl"),
     "torch.distributions.poisson": ("torch", "distributions", "poisson"),
     "torch.distributions.laplace": ("torch", "distributions", "laplace"),
