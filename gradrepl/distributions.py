@@ -694,6 +694,131 @@ class Gamma(Distribution):
                 + (1.0 - self.concentration) * TORCH["digamma"](self.concentration))
 
 
+def _sample_dirichlet(concentration, name):
+    if concentration.requires_grad and TORCH["is_grad_enabled"]():
+        from gradrepl.messages import msg
+        raise NotImplementedError(msg("dist.gamma_grad", "en", name=name))
+
+    def sum_last(gamma):      # gamma.sum(-1, true): PyTorch's float64 reduction, as the engine sums
+        return B.array(B.wrap(gamma).sum(-1, keepdim=True))
+
+    return B.wrap(B.generator().dirichlet(B.array(concentration), sum_last))
+
+
+class Dirichlet(Distribution):
+    torch_path = "torch.distributions.dirichlet.Dirichlet"
+    gradrepl_public = Distribution.gradrepl_public | {"concentration"}
+    arg_constraints = {"concentration": independent(positive, 1)}
+    support = simplex
+    has_rsample = True
+
+    def __init__(self, concentration, validate_args=None):
+        if concentration.dim() < 1:
+            raise ValueError("`concentration` parameter must be at least one-dimensional.")
+        self.concentration = concentration
+        super().__init__(concentration.shape[:-1], concentration.shape[-1:], validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.concentration = self.concentration.expand(batch_shape + self.event_shape)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        return _sample_dirichlet(self.concentration.expand(shape), type(self).__name__)
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return (TORCH["xlogy"](self.concentration - 1.0, value).sum(-1) + TORCH["lgamma"](self.concentration.sum(-1))
+                - TORCH["lgamma"](self.concentration).sum(-1))
+
+    @property
+    def mean(self):
+        return self.concentration / self.concentration.sum(-1, True)
+
+    @property
+    def mode(self):
+        concentrationm1 = (self.concentration - 1).clamp(min=0.0)
+        mode = concentrationm1 / concentrationm1.sum(-1, True)
+        mask = (self.concentration < 1).all(dim=-1)
+        mode[mask] = _F("one_hot")(mode[mask].argmax(dim=-1), concentrationm1.shape[-1]).to(mode)
+        return mode
+
+    @property
+    def variance(self):
+        con0 = self.concentration.sum(-1, True)
+        return self.concentration * (con0 - self.concentration) / (con0.pow(2) * (con0 + 1))
+
+    def entropy(self):
+        k = self.concentration.size(-1)
+        a0 = self.concentration.sum(-1)
+        return (TORCH["lgamma"](self.concentration).sum(-1) - TORCH["lgamma"](a0) - (k - a0) * TORCH["digamma"](a0)
+                - ((self.concentration - 1.0) * TORCH["digamma"](self.concentration)).sum(-1))
+
+
+class Beta(Distribution):
+    torch_path = "torch.distributions.beta.Beta"
+    gradrepl_public = Distribution.gradrepl_public | {"concentration1", "concentration0"}
+    arg_constraints = {"concentration1": positive, "concentration0": positive}
+    support = unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        if _is_number(concentration1) and _is_number(concentration0):
+            both = TORCH["tensor"]([float(concentration1), float(concentration0)])
+        else:
+            concentration1, concentration0 = broadcast_all(concentration1, concentration0)
+            both = TORCH["stack"]([concentration1, concentration0], -1)
+        self.dirichlet = Dirichlet(both, validate_args=validate_args)
+        super().__init__(self.dirichlet.batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.dirichlet = self.dirichlet.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def concentration1(self):
+        return self.dirichlet.concentration[..., 0]
+
+    @property
+    def concentration0(self):
+        return self.dirichlet.concentration[..., 1]
+
+    @property
+    def mean(self):
+        return self.concentration1 / (self.concentration1 + self.concentration0)
+
+    @property
+    def mode(self):
+        return self.dirichlet.mode[..., 0]
+
+    @property
+    def variance(self):
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
+
+    def rsample(self, sample_shape=()):
+        shape = self.dirichlet.extended_shape(sample_shape)
+        return _sample_dirichlet(self.dirichlet.concentration.expand(shape), "Beta").select(-1, 0)
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        heads_tails = TORCH["stack"]([value, 1.0 - value], -1)
+        return self.dirichlet.log_prob(heads_tails)
+
+    def entropy(self):
+        return self.dirichlet.entropy()
+
+
 # ------------------------------------------------------------------ Bernoulli, Categorical, ...
 class _LazyProbs:
     """probs / logits computed from the other on first read and then kept (PyTorch's lazy_property)."""
@@ -1307,7 +1432,7 @@ _KL = {(Normal, Normal): _kl_normal_normal, (Categorical, Categorical): _kl_cate
        (Laplace, Normal): _kl_laplace_normal, (Gamma, Gamma): _kl_gamma_gamma}
 
 
-_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential, Poisson, Gamma)     # torch's ExponentialFamily subclasses here
+_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential, Poisson, Gamma, Dirichlet, Beta)     # torch's ExponentialFamily subclasses here
 
 
 def kl_divergence(p, q):
@@ -1328,7 +1453,7 @@ _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponentia
             "Categorical": "categorical", "OneHotCategorical": "one_hot_categorical",
             "Multinomial": "multinomial", "Independent": "independent",
             "MultivariateNormal": "multivariate_normal", "Laplace": "laplace", "Poisson": "poisson",
-            "Gamma": "gamma"}
+            "Gamma": "gamma", "Dirichlet": "dirichlet", "Beta": "beta"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")

@@ -597,12 +597,13 @@ class Generator:
         keep = dtype.type(1 - p)
         return self.bernoulli(1 - p, shape, dtype) / keep
 
-    def standard_gamma(self, alpha: np.ndarray) -> np.ndarray:
+    def standard_gamma(self, alpha: np.ndarray, in_double: bool = False) -> np.ndarray:
         """torch._standard_gamma on the CPU (_s_gamma_cpu): element by element in memory order,
         Marsaglia and Tsang's rejection sampler (ATen's sample_gamma) on uniform_real<double>
         and normal_distribution<double> draws; alpha's own float type for its few float steps,
-        double for the rest; at least the dtype's smallest normal number."""
-        dtype = np.dtype(alpha.dtype)
+        double for the rest; at least the dtype's smallest normal number. ``in_double``:
+        _s_dirichlet_cpu's gammas, sampled from alpha cast to double, kept in double."""
+        dtype = np.dtype(np.float64 if in_double else alpha.dtype)
         ftype = np.float32 if dtype == np.float32 else np.float64
         one, third = ftype(1.0), ftype(np.float32(1.0) / np.float32(3.0))
         tiny = float(np.finfo(dtype).tiny)
@@ -634,6 +635,16 @@ class Generator:
                     break
             out[i] = max(tiny, float(dtype.type(scale * d * v)))
         return out.reshape(alpha.shape)
+
+    def dirichlet(self, alpha: np.ndarray, sum_last) -> np.ndarray:
+        """torch._sample_dirichlet on the CPU: double gammas, divided by their sum over the last
+        dimension (``sum_last``, PyTorch's float64 reduction), cast to alpha's dtype and kept in
+        [smallest normal, the float before 1]."""
+        gamma = self.standard_gamma(alpha, in_double=True)
+        dtype = np.dtype(alpha.dtype)
+        ratio = (gamma / sum_last(gamma)).astype(dtype)
+        top = np.nextafter(dtype.type(1), dtype.type(0))
+        return np.minimum(top, np.maximum(dtype.type(np.finfo(dtype).tiny), ratio))
 
     def _normal_scalar(self, n: int, mean: float, std: float) -> np.ndarray:
         """normal_distribution<double> element by element, vectorised.

@@ -101,6 +101,8 @@ IMPORTS = {
     "torch.distributions.exponential": ("torch", "distributions", "exponential"),
     "torch.distributions.independent": ("torch", "distributions", "independent"),
     "torch.distributions.gamma": ("torch", "distributions", "gamma"),
+    "torch.distributions.beta": ("torch", "distributions", "beta"),
+    "torch.distributions.dirichlet": ("torch", "distributions", "dirichlet"),
     "torch.distributions.kl": ("torch", "distributions", "kl"),
     "torch.distributions.poisson": ("torch", "distributions", "poisson"),
     "torch.distributions.laplace": ("torch", "distributions", "laplace"),
