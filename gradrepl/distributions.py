@@ -1327,6 +1327,131 @@ class MultivariateNormal(Distribution):
         return H.expand(self.batch_shape)
 
 
+class _MixtureSameFamilyConstraint(Constraint):
+    def __init__(self, base_constraint):
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        num_dim_to_keep = value.dim() - self.event_dim
+        result = result.reshape(tuple(result.shape[:num_dim_to_keep]) + (-1,))
+        return result.all(-1)
+
+    def __repr__(self):
+        return f"MixtureSameFamilyConstraint({self.base_constraint!r})"
+
+
+class MixtureSameFamily(Distribution):
+    torch_path = "torch.distributions.mixture_same_family.MixtureSameFamily"
+    gradrepl_public = Distribution.gradrepl_public | {"mixture_distribution", "component_distribution"}
+    arg_constraints = {}
+
+    def __init__(self, mixture_distribution, component_distribution, validate_args=None):
+        self.mixture, self.component = mixture_distribution, component_distribution
+        if not isinstance(mixture_distribution, Categorical):
+            raise ValueError(" The Mixture distribution needs to be an  instance of torch.distributions.Categorical")
+        if not isinstance(component_distribution, Distribution):
+            raise ValueError("The Component distribution needs to be an instance of torch.distributions.Distribution")
+        mdbs = mixture_distribution.batch_shape
+        cdbs = component_distribution.batch_shape[:-1]
+        for size1, size2 in zip(reversed(mdbs), reversed(cdbs)):
+            if size1 != 1 and size2 != 1 and size1 != size2:
+                raise ValueError(f"`mixture_distribution.batch_shape` ({mdbs}) is not compatible with "
+                                 f"`component_distribution.batch_shape`({cdbs})")
+        km = mixture_distribution.logits.shape[-1]
+        kc = component_distribution.batch_shape[-1]
+        if km != kc:
+            raise ValueError(f"`mixture_distribution component` ({km}) does not equal "
+                             f"`component_distribution.batch_shape[-1]` ({kc})")
+        self.num_component = km
+        self.event_ndims = len(component_distribution.event_shape)
+        super().__init__(cdbs, component_distribution.event_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = _size(batch_shape)
+        new = self.new_instance()
+        new.component = self.component.expand(batch_shape + _size((self.num_component,)))
+        new.mixture = self.mixture.expand(batch_shape)
+        new.num_component, new.event_ndims = self.num_component, self.event_ndims
+        Distribution.__init__(new, batch_shape, new.component.event_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def support(self):
+        return _MixtureSameFamilyConstraint(self.component.support)
+
+    @property
+    def mixture_distribution(self):
+        return self.mixture
+
+    @property
+    def component_distribution(self):
+        return self.component
+
+    @property
+    def mean(self):
+        probs = self._pad_mixture_dimensions(self.mixture.probs)
+        return TORCH["sum"](probs * self.component.mean, dim=-1 - self.event_ndims)
+
+    @property
+    def variance(self):
+        probs = self._pad_mixture_dimensions(self.mixture.probs)
+        mean_cond_var = TORCH["sum"](probs * self.component.variance, dim=-1 - self.event_ndims)
+        var_cond_mean = TORCH["sum"](probs * (self.component.mean - self._pad(self.mean)).pow(2.0),
+                                     dim=-1 - self.event_ndims)
+        return mean_cond_var + var_cond_mean
+
+    def cdf(self, x):
+        x = self._pad(x)
+        cdf_x = self.component.cdf(x)
+        return TORCH["sum"](cdf_x * self.mixture.probs, dim=-1)
+
+    def log_prob(self, x):
+        if self.validating:
+            self.validate_sample(x)
+        x = self._pad(x)
+        log_prob_x = self.component.log_prob(x)
+        log_mix_prob = TORCH["log_softmax"](self.mixture.logits, dim=-1)
+        return TORCH["logsumexp"](log_prob_x + log_mix_prob, dim=-1)
+
+    def sample(self, sample_shape=()):
+        sample_shape = _size(sample_shape)
+        with TORCH["no_grad"]():
+            gather_dim = len(sample_shape) + len(self.batch_shape)
+            es = self.event_shape
+            mix_sample = self.mixture.sample(sample_shape)
+            mix_shape = mix_sample.shape
+            comp_samples = self.component.sample(sample_shape)
+            mix_sample_r = mix_sample.reshape(tuple(mix_shape) + (1,) * (len(es) + 1))
+            mix_sample_r = mix_sample_r.repeat((1,) * len(mix_shape) + (1,) + tuple(es))
+            samples = TORCH["gather"](comp_samples, gather_dim, mix_sample_r)
+            return samples.squeeze(gather_dim)
+
+    def _pad(self, x):
+        return x.unsqueeze(-1 - self.event_ndims)
+
+    def _pad_mixture_dimensions(self, x):
+        dist_batch_ndims = len(self.batch_shape)
+        cat_batch_ndims = len(self.mixture.batch_shape)
+        pad_ndims = 0 if cat_batch_ndims == 1 else dist_batch_ndims - cat_batch_ndims
+        xs = tuple(x.shape)
+        return x.reshape(xs[:-1] + (1,) * pad_ndims + xs[-1:] + (1,) * self.event_ndims)
+
+    def __repr__(self):
+        return f"MixtureSameFamily(\n  {self.mixture!r},\n  {self.component!r})"
+
+
 # ------------------------------------------------------------------ kl_divergence
 def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
@@ -1453,7 +1578,8 @@ _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponentia
             "Categorical": "categorical", "OneHotCategorical": "one_hot_categorical",
             "Multinomial": "multinomial", "Independent": "independent",
             "MultivariateNormal": "multivariate_normal", "Laplace": "laplace", "Poisson": "poisson",
-            "Gamma": "gamma", "Dirichlet": "dirichlet", "Beta": "beta"}
+            "Gamma": "gamma", "Dirichlet": "dirichlet", "Beta": "beta",
+            "MixtureSameFamily": "mixture_same_family"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")

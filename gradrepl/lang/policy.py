@@ -104,6 +104,7 @@ IMPORTS = {
     "torch.distributions.beta": ("torch", "distributions", "beta"),
     "torch.distributions.dirichlet": ("torch", "distributions", "dirichlet"),
     "torch.distributions.kl": ("torch", "distributions", "kl"),
+    "torch.distributions.mixture_same_family": ("torch", "distributions", "mixture_same_family"),
     "torch.distributions.poisson": ("torch", "distributions", "poisson"),
     "torch.distributions.laplace": ("torch", "distributions", "laplace"),
     "torch.distributions.multinomial": ("torch", "distributions", "multinomial"),
