@@ -597,6 +597,13 @@ class Generator:
         keep = dtype.type(1 - p)
         return self.bernoulli(1 - p, shape, dtype) / keep
 
+    def cauchy(self, shape, median: float, sigma: float, dtype) -> np.ndarray:
+        """cauchy_: cauchy_distribution<double> element by element, median + sigma * tan(pi * (u - 0.5))
+        on a uniform_real<double> draw (53 bits), cast to the dtype."""
+        u = _unit_float64(self._random64(_numel(shape))).tolist()
+        values = [median + sigma * math.tan(math.pi * (x - 0.5)) for x in u]
+        return np.array(values, np.float64).astype(dtype).reshape(shape)
+
     def standard_gamma(self, alpha: np.ndarray, in_double: bool = False) -> np.ndarray:
         """torch._standard_gamma on the CPU (_s_gamma_cpu): element by element in memory order,
         Marsaglia and Tsang's rejection sampler (ATen's sample_gamma) on uniform_real<double>
