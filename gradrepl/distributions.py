@@ -819,6 +819,54 @@ class Beta(Distribution):
         return self.dirichlet.entropy()
 
 
+class Cauchy(Distribution):
+    torch_path = "torch.distributions.cauchy.Cauchy"
+    gradrepl_public = Distribution.gradrepl_public | {"loc", "scale"}
+    arg_constraints = {"loc": real, "scale": positive}
+    support = real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        batch_shape = _size() if _is_number(loc) and _is_number(scale) else self.loc.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    expand = Normal.expand
+
+    @property
+    def mean(self):
+        return TORCH["full"](tuple(self.extended_shape()), math.nan, dtype=self.loc.dtype)
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return TORCH["full"](tuple(self.extended_shape()), math.inf, dtype=self.loc.dtype)
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        eps = TORCH["empty"](tuple(shape), dtype=self.loc.dtype).cauchy_()
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return -math.log(math.pi) - self.scale.log() - (((value - self.loc) / self.scale) ** 2).log1p()
+
+    def cdf(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return TORCH["atan"]((value - self.loc) / self.scale) / math.pi + 0.5
+
+    def icdf(self, value):
+        return TORCH["tan"](math.pi * (value - 0.5)) * self.scale + self.loc
+
+    def entropy(self):
+        return math.log(4 * math.pi) + self.scale.log()
+
+
 # ------------------------------------------------------------------ Bernoulli, Categorical, ...
 class _LazyProbs:
     """probs / logits computed from the other on first read and then kept (PyTorch's lazy_property)."""
@@ -909,6 +957,73 @@ class Bernoulli(_LazyProbs, Distribution):
         if expand:
             values = values.expand((-1,) + tuple(self.batch_shape))
         return values
+
+
+class Geometric(_LazyProbs, Distribution):
+    torch_path = "torch.distributions.geometric.Geometric"
+    arg_constraints = {"probs": unit_interval, "logits": real}
+    support = nonnegative_integer
+    lazy_args = ("probs", "logits")
+    binary = True
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            (self.probs,) = broadcast_all(probs)
+        else:
+            (self.logits,) = broadcast_all(logits)
+        given = probs if probs is not None else logits
+        batch_shape = _size() if _is_number(given) else given.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+        if self.validating and probs is not None:
+            value = self.probs
+            valid = value > 0
+            if not valid.all():
+                raise ValueError(f"Expected parameter probs ({_type_name(value)} of shape {tuple(value.shape)}) of "
+                                 f"distribution {self!r} to be positive but found invalid values:\n"
+                                 f"{value.data[~valid]}")
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(batch_shape)
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def mean(self):
+        return 1.0 / self.probs - 1.0
+
+    @property
+    def mode(self):
+        return TORCH["zeros_like"](self.probs)
+
+    @property
+    def variance(self):
+        return (1.0 / self.probs - 1.0) / self.probs
+
+    def sample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        tiny = TORCH["finfo"](self.probs.dtype).tiny
+        with TORCH["no_grad"]():
+            u = TORCH["empty"](tuple(shape), dtype=self.probs.dtype).uniform_(tiny, 1)
+            return (u.log() / (-self.probs).log1p()).floor()
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        value, probs = broadcast_all(value, self.probs)
+        probs = probs.clone()
+        probs[(probs == 1) & (value == 0)] = 0
+        return value * (-probs).log1p() + self.probs.log()
+
+    def entropy(self):
+        return _F("binary_cross_entropy_with_logits")(self.logits, self.probs, reduction="none") / self.probs
 
 
 class Categorical(_LazyProbs, Distribution):
@@ -1541,6 +1656,10 @@ def _kl_gamma_gamma(p, q):
     return t1 + t2 + t3 + t4
 
 
+def _kl_geometric_geometric(p, q):
+    return -p.entropy() - TORCH["log1p"](-q.probs) / p.probs - q.logits
+
+
 def _kl_independent_independent(p, q):
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError
@@ -1554,10 +1673,11 @@ _KL = {(Normal, Normal): _kl_normal_normal, (Categorical, Categorical): _kl_cate
        (Independent, Independent): _kl_independent_independent,
        (MultivariateNormal, MultivariateNormal): _kl_mvn_mvn, (Poisson, Poisson): _kl_poisson_poisson,
        (Laplace, Laplace): _kl_laplace_laplace,
-       (Laplace, Normal): _kl_laplace_normal, (Gamma, Gamma): _kl_gamma_gamma}
+       (Laplace, Normal): _kl_laplace_normal, (Gamma, Gamma): _kl_gamma_gamma,
+       (Geometric, Geometric): _kl_geometric_geometric}
 
 
-_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential, Poisson, Gamma, Dirichlet, Beta)     # torch's ExponentialFamily subclasses here
+_EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential, Poisson, Gamma, Dirichlet, Beta)  # torch's subclasses     # torch's ExponentialFamily subclasses here
 
 
 def kl_divergence(p, q):
@@ -1579,7 +1699,7 @@ _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponentia
             "Multinomial": "multinomial", "Independent": "independent",
             "MultivariateNormal": "multivariate_normal", "Laplace": "laplace", "Poisson": "poisson",
             "Gamma": "gamma", "Dirichlet": "dirichlet", "Beta": "beta",
-            "MixtureSameFamily": "mixture_same_family"}
+            "MixtureSameFamily": "mixture_same_family", "Cauchy": "cauchy", "Geometric": "geometric"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")

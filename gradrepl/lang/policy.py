@@ -103,6 +103,8 @@ IMPORTS = {
     "torch.distributions.gamma": ("torch", "distributions", "gamma"),
     "torch.distributions.beta": ("torch", "distributions", "beta"),
     "torch.distributions.dirichlet": ("torch", "distributions", "dirichlet"),
+    "torch.distributions.cauchy": ("torch", "distributions", "cauchy"),
+    "torch.distributions.geometric": ("torch", "distributions", "geometric"),
     "torch.distributions.kl": ("torch", "distributions", "kl"),
     "torch.distributions.mixture_same_family": ("torch", "distributions", "mixture_same_family"),
     "torch.distributions.poisson": ("torch", "distributions", "poisson"),
