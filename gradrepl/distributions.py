@@ -1567,6 +1567,326 @@ class MixtureSameFamily(Distribution):
         return f"MixtureSameFamily(\n  {self.mixture!r},\n  {self.component!r})"
 
 
+# ------------------------------------------------------------------ transforms, TransformedDistribution
+class Transform(metaclass=LibraryMeta):
+    torch_path = "torch.distributions.transforms.Transform"
+    gradrepl_public = frozenset(("inv", "sign", "domain", "codomain", "bijective", "event_dim",
+                                 "log_abs_det_jacobian", "forward_shape", "inverse_shape"))
+    domain = real
+    codomain = real
+    bijective = True
+    sign = 1
+
+    @property
+    def event_dim(self):
+        if self.domain.event_dim == self.codomain.event_dim:
+            return self.domain.event_dim
+        raise ValueError("Please use either .domain.event_dim or .codomain.event_dim")
+
+    @property
+    def inv(self):
+        return _InverseTransform(self)
+
+    def __call__(self, x):
+        return self.forward(x)
+
+    def forward(self, x):
+        raise NotImplementedError
+
+    def inverse(self, y):
+        raise NotImplementedError
+
+    def forward_shape(self, shape):
+        return shape
+
+    def inverse_shape(self, shape):
+        return shape
+
+    def __repr__(self):
+        return type(self).__name__ + "()"
+
+
+class _InverseTransform(Transform):
+    torch_path = "torch.distributions.transforms._InverseTransform"
+
+    def __init__(self, transform):
+        self.base = transform
+
+    domain = property(lambda self: self.base.codomain)
+    codomain = property(lambda self: self.base.domain)
+    sign = property(lambda self: self.base.sign)
+    inv = property(lambda self: self.base)
+
+    def __call__(self, y):
+        return self.base.inverse(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return -self.base.log_abs_det_jacobian(y, x)
+
+    def forward_shape(self, shape):
+        return self.base.inverse_shape(shape)
+
+    def inverse_shape(self, shape):
+        return self.base.forward_shape(shape)
+
+    def __repr__(self):
+        return f"_InverseTransform({self.base!r})"
+
+
+class ExpTransform(Transform):
+    torch_path = "torch.distributions.transforms.ExpTransform"
+    codomain = positive
+
+    def forward(self, x):
+        return x.exp()
+
+    def inverse(self, y):
+        return y.log()
+
+    def log_abs_det_jacobian(self, x, y):
+        return x
+
+
+class SigmoidTransform(Transform):
+    torch_path = "torch.distributions.transforms.SigmoidTransform"
+    codomain = unit_interval
+
+    def forward(self, x):
+        finfo = TORCH["finfo"](x.dtype)
+        return TORCH["clamp"](TORCH["sigmoid"](x), min=finfo.tiny, max=1.0 - finfo.eps)
+
+    def inverse(self, y):
+        finfo = TORCH["finfo"](y.dtype)
+        y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
+        return y.log() - (-y).log1p()
+
+    def log_abs_det_jacobian(self, x, y):
+        softplus = _F("softplus")
+        return -softplus(-x) - softplus(x)
+
+
+class TanhTransform(Transform):
+    torch_path = "torch.distributions.transforms.TanhTransform"
+    codomain = _Interval(-1.0, 1.0)
+
+    def forward(self, x):
+        return x.tanh()
+
+    def inverse(self, y):
+        return TORCH["atanh"](y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return 2.0 * (math.log(2.0) - x - _F("softplus")(-2.0 * x))
+
+
+class AffineTransform(Transform):
+    torch_path = "torch.distributions.transforms.AffineTransform"
+    gradrepl_public = Transform.gradrepl_public | {"loc", "scale"}
+
+    def __init__(self, loc, scale, event_dim=0, cache_size=0):
+        self.loc, self.scale, self.affine_event_dim = loc, scale, event_dim
+
+    @property
+    def event_dim(self):
+        return self.affine_event_dim
+
+    @property
+    def domain(self):
+        return real if self.event_dim == 0 else independent(real, self.event_dim)
+
+    codomain = domain
+
+    @property
+    def sign(self):
+        if _is_number(self.scale):
+            return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
+        return self.scale.sign()
+
+    def forward(self, x):
+        return self.loc + self.scale * x
+
+    def inverse(self, y):
+        return (y - self.loc) / self.scale
+
+    def log_abs_det_jacobian(self, x, y):
+        shape = x.shape
+        scale = self.scale
+        if _is_number(scale):
+            result = TORCH["full_like"](x, math.log(abs(scale)))
+        else:
+            result = TORCH["abs"](scale).log()
+        if self.event_dim:
+            result = result.view(tuple(result.size()[:-self.event_dim]) + (-1,)).sum(-1)
+            shape = shape[:-self.event_dim]
+        return result.expand(shape)
+
+    def forward_shape(self, shape):
+        return TORCH["broadcast_shapes"](shape, getattr(self.loc, "shape", ()), getattr(self.scale, "shape", ()))
+
+    inverse_shape = forward_shape
+
+
+def _compose_event_dims(parts):
+    """ComposeTransform's domain and codomain event_dim."""
+    if not parts:
+        return 0, 0
+    event_dim = parts[-1].codomain.event_dim
+    for part in reversed(parts):
+        event_dim += part.domain.event_dim - part.codomain.event_dim
+        event_dim = max(event_dim, part.domain.event_dim)
+    domain_dim = max(event_dim, parts[0].domain.event_dim)
+    event_dim = parts[0].domain.event_dim
+    for part in parts:
+        event_dim += part.codomain.event_dim - part.domain.event_dim
+        event_dim = max(event_dim, part.codomain.event_dim)
+    return domain_dim, max(event_dim, parts[-1].codomain.event_dim)
+
+
+class TransformedDistribution(Distribution):
+    torch_path = "torch.distributions.transformed_distribution.TransformedDistribution"
+    gradrepl_public = Distribution.gradrepl_public | {"base_dist", "transforms"}
+    arg_constraints = {}
+
+    def __init__(self, base_distribution, transforms, validate_args=None):
+        if isinstance(transforms, Transform):
+            self.transforms = [transforms]
+        elif isinstance(transforms, list):
+            if not all(isinstance(t, Transform) for t in transforms):
+                raise ValueError("transforms must be a Transform or a list of Transforms")
+            self.transforms = transforms
+        else:
+            raise ValueError(f"transforms must be a Transform or list, but was {transforms}")
+        base_shape = base_distribution.batch_shape + base_distribution.event_shape
+        base_event_dim = len(base_distribution.event_shape)
+        domain_dim, codomain_dim = _compose_event_dims(self.transforms)
+        if len(base_shape) < domain_dim:
+            raise ValueError(f"base_distribution needs to have shape with size at least {domain_dim}, but got "
+                             f"{base_shape}.")
+        forward_shape = base_shape
+        for t in self.transforms:
+            forward_shape = _size(t.forward_shape(forward_shape))
+        expanded_base_shape = forward_shape
+        for t in reversed(self.transforms):
+            expanded_base_shape = _size(t.inverse_shape(expanded_base_shape))
+        if base_shape != expanded_base_shape:
+            base_distribution = base_distribution.expand(expanded_base_shape[:len(expanded_base_shape) - base_event_dim])
+        if domain_dim - base_event_dim > 0:
+            base_distribution = Independent(base_distribution, domain_dim - base_event_dim)
+        self.base_dist = base_distribution
+        event_dim = max(codomain_dim, base_event_dim + codomain_dim - domain_dim)
+        cut = len(forward_shape) - event_dim
+        super().__init__(forward_shape[:cut], forward_shape[cut:], validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        shape = batch_shape + self.event_shape
+        for t in reversed(self.transforms):
+            shape = _size(t.inverse_shape(shape))
+        new.base_dist = self.base_dist.expand(shape[:len(shape) - len(self.base_dist.event_shape)])
+        new.transforms = self.transforms
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def support(self):
+        if not self.transforms:
+            return self.base_dist.support
+        support = self.transforms[-1].codomain
+        if len(self.event_shape) > support.event_dim:
+            support = independent(support, len(self.event_shape) - support.event_dim)
+        return support
+
+    @property
+    def has_rsample(self):
+        return self.base_dist.has_rsample
+
+    def sample(self, sample_shape=()):
+        with TORCH["no_grad"]():
+            x = self.base_dist.sample(sample_shape)
+            for transform in self.transforms:
+                x = transform(x)
+            return x
+
+    def rsample(self, sample_shape=()):
+        x = self.base_dist.rsample(sample_shape)
+        for transform in self.transforms:
+            x = transform(x)
+        return x
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        event_dim = len(self.event_shape)
+        log_prob = 0.0
+        y = value
+        for transform in reversed(self.transforms):
+            x = transform.inv(y)
+            event_dim += transform.domain.event_dim - transform.codomain.event_dim
+            log_prob = log_prob - _sum_rightmost(transform.log_abs_det_jacobian(x, y),
+                                                 event_dim - transform.domain.event_dim)
+            y = x
+        return log_prob + _sum_rightmost(self.base_dist.log_prob(y), event_dim - len(self.base_dist.event_shape))
+
+    def _monotonize_cdf(self, value):
+        sign = 1
+        for transform in self.transforms:
+            sign = sign * transform.sign
+        if isinstance(sign, int) and sign == 1:
+            return value
+        return sign * (value - 0.5) + 0.5
+
+    def cdf(self, value):
+        for transform in self.transforms[::-1]:
+            value = transform.inv(value)
+        if self.validating:
+            self.base_dist.validate_sample(value)
+        return self._monotonize_cdf(self.base_dist.cdf(value))
+
+    def icdf(self, value):
+        value = self.base_dist.icdf(self._monotonize_cdf(value))
+        for transform in self.transforms:
+            value = transform(value)
+        return value
+
+
+class LogNormal(TransformedDistribution):
+    torch_path = "torch.distributions.log_normal.LogNormal"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"loc", "scale"}
+    arg_constraints = {"loc": real, "scale": positive}
+    support = positive
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        base_dist = Normal(loc, scale, validate_args=validate_args)
+        super().__init__(base_dist, ExpTransform(), validate_args=validate_args)
+
+    @property
+    def loc(self):
+        return self.base_dist.loc
+
+    @property
+    def scale(self):
+        return self.base_dist.scale
+
+    @property
+    def mean(self):
+        return (self.loc + self.scale.pow(2) / 2).exp()
+
+    @property
+    def mode(self):
+        return (self.loc - self.scale.square()).exp()
+
+    @property
+    def variance(self):
+        scale_sq = self.scale.pow(2)
+        return scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
+
+    def entropy(self):
+        return self.base_dist.entropy() + self.loc
+
+
 # ------------------------------------------------------------------ kl_divergence
 def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
@@ -1699,10 +2019,12 @@ _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponentia
             "Multinomial": "multinomial", "Independent": "independent",
             "MultivariateNormal": "multivariate_normal", "Laplace": "laplace", "Poisson": "poisson",
             "Gamma": "gamma", "Dirichlet": "dirichlet", "Beta": "beta",
-            "MixtureSameFamily": "mixture_same_family", "Cauchy": "cauchy", "Geometric": "geometric"}
+            "MixtureSameFamily": "mixture_same_family", "Cauchy": "cauchy", "Geometric": "geometric",
+            "TransformedDistribution": "transformed_distribution", "LogNormal": "log_normal"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")
+_TRANSFORMS = ("Transform", "ExpTransform", "SigmoidTransform", "TanhTransform", "AffineTransform")
 SUBMODULES = tuple(_CLASSES.values()) + ("distribution", "kl", "constraints", "utils")
 
 
@@ -1716,6 +2038,8 @@ def namespace():
         ns[module] = {name: g[name]}
     ns["kl"] = {"kl_divergence": kl_divergence}
     ns["constraints"] = {**{name: g[name] for name in _CONSTRAINTS}, "Constraint": Constraint}
+    ns["transforms"] = {name: g[name] for name in _TRANSFORMS}
+    ns.update(ns["transforms"])
     ns["utils"] = {"broadcast_all": broadcast_all, "probs_to_logits": probs_to_logits,
                    "logits_to_probs": logits_to_probs, "clamp_probs": clamp_probs}
     return ns
