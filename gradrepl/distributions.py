@@ -1574,7 +1574,7 @@ class Transform(metaclass=LibraryMeta):
                                  "log_abs_det_jacobian", "forward_shape", "inverse_shape"))
     domain = real
     codomain = real
-    bijective = True
+    bijective = False
     sign = 1
 
     @property
@@ -1635,6 +1635,7 @@ class _InverseTransform(Transform):
 
 class ExpTransform(Transform):
     torch_path = "torch.distributions.transforms.ExpTransform"
+    bijective = True
     codomain = positive
 
     def forward(self, x):
@@ -1649,6 +1650,7 @@ class ExpTransform(Transform):
 
 class SigmoidTransform(Transform):
     torch_path = "torch.distributions.transforms.SigmoidTransform"
+    bijective = True
     codomain = unit_interval
 
     def forward(self, x):
@@ -1667,6 +1669,7 @@ class SigmoidTransform(Transform):
 
 class TanhTransform(Transform):
     torch_path = "torch.distributions.transforms.TanhTransform"
+    bijective = True
     codomain = _Interval(-1.0, 1.0)
 
     def forward(self, x):
@@ -1681,6 +1684,7 @@ class TanhTransform(Transform):
 
 class AffineTransform(Transform):
     torch_path = "torch.distributions.transforms.AffineTransform"
+    bijective = True
     gradrepl_public = Transform.gradrepl_public | {"loc", "scale"}
 
     def __init__(self, loc, scale, event_dim=0, cache_size=0):
@@ -1724,6 +1728,17 @@ class AffineTransform(Transform):
         return TORCH["broadcast_shapes"](shape, getattr(self.loc, "shape", ()), getattr(self.scale, "shape", ()))
 
     inverse_shape = forward_shape
+
+
+class AbsTransform(Transform):
+    torch_path = "torch.distributions.transforms.AbsTransform"
+    codomain = positive
+
+    def forward(self, x):
+        return x.abs()
+
+    def inverse(self, y):
+        return y
 
 
 def _compose_event_dims(parts):
@@ -1887,6 +1902,50 @@ class LogNormal(TransformedDistribution):
         return self.base_dist.entropy() + self.loc
 
 
+class HalfNormal(TransformedDistribution):
+    torch_path = "torch.distributions.half_normal.HalfNormal"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"scale"}
+    arg_constraints = {"scale": positive}
+    support = nonnegative
+    has_rsample = True
+
+    def __init__(self, scale, validate_args=None):
+        super().__init__(Normal(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
+
+    @property
+    def scale(self):
+        return self.base_dist.scale
+
+    @property
+    def mean(self):
+        return self.scale * math.sqrt(2 / math.pi)
+
+    @property
+    def mode(self):
+        return TORCH["zeros_like"](self.scale)
+
+    @property
+    def variance(self):
+        return self.scale.pow(2) * (1 - 2 / math.pi)
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        log_prob = self.base_dist.log_prob(value) + math.log(2)
+        return TORCH["where"](value >= 0, log_prob, -math.inf)
+
+    def cdf(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        return 2 * self.base_dist.cdf(value) - 1
+
+    def icdf(self, prob):
+        return self.base_dist.icdf((prob + 1) / 2)
+
+    def entropy(self):
+        return self.base_dist.entropy() - math.log(2)
+
+
 # ------------------------------------------------------------------ kl_divergence
 def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
@@ -2020,11 +2079,12 @@ _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponentia
             "MultivariateNormal": "multivariate_normal", "Laplace": "laplace", "Poisson": "poisson",
             "Gamma": "gamma", "Dirichlet": "dirichlet", "Beta": "beta",
             "MixtureSameFamily": "mixture_same_family", "Cauchy": "cauchy", "Geometric": "geometric",
-            "TransformedDistribution": "transformed_distribution", "LogNormal": "log_normal"}
+            "TransformedDistribution": "transformed_distribution", "LogNormal": "log_normal",
+            "HalfNormal": "half_normal"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")
-_TRANSFORMS = ("Transform", "ExpTransform", "SigmoidTransform", "TanhTransform", "AffineTransform")
+_TRANSFORMS = ("Transform", "AbsTransform", "ExpTransform", "SigmoidTransform", "TanhTransform", "AffineTransform")
 SUBMODULES = tuple(_CLASSES.values()) + ("distribution", "kl", "constraints", "utils")
 
 

@@ -105,6 +105,7 @@ IMPORTS = {
     "torch.distributions.dirichlet": ("torch", "distributions", "dirichlet"),
     "torch.distributions.cauchy": ("torch", "distributions", "cauchy"),
     "torch.distributions.geometric": ("torch", "distributions", "geometric"),
+    "torch.distributions.half_normal": ("torch", "distributions", "half_normal"),
     "torch.distributions.kl": ("torch", "distributions", "kl"),
     "torch.distributions.log_normal": ("torch", "distributions", "log_normal"),
     "torch.distributions.transformed_distribution": ("torch", "distributions", "transformed_distribution"),
