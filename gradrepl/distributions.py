@@ -1175,6 +1175,16 @@ class OneHotCategorical(Distribution):
         return self.categorical.entropy()
 
 
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    torch_path = "torch.distributions.one_hot_categorical.OneHotCategoricalStraightThrough"
+    has_rsample = True
+
+    def rsample(self, sample_shape=()):
+        samples = self.sample(sample_shape)
+        probs = self.categorical.probs
+        return samples + (probs - probs.detach())
+
+
 class Multinomial(Distribution):
     torch_path = "torch.distributions.multinomial.Multinomial"
     gradrepl_public = Distribution.gradrepl_public | {"total_count"}
@@ -1946,6 +1956,150 @@ class HalfNormal(TransformedDistribution):
         return self.base_dist.entropy() - math.log(2)
 
 
+class ExpRelaxedCategorical(Distribution):
+    torch_path = "torch.distributions.relaxed_categorical.ExpRelaxedCategorical"
+    gradrepl_public = Distribution.gradrepl_public | {"temperature"}
+    arg_constraints = {"probs": simplex, "logits": real_vector}
+    support = real_vector
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        self.categorical = Categorical(probs, logits)
+        self.temperature = temperature
+        super().__init__(self.categorical.batch_shape, self.categorical.param_shape[-1:], validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.temperature = self.temperature
+        new.categorical = self.categorical.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def param_shape(self):
+        return self.categorical.param_shape
+
+    @property
+    def logits(self):
+        return self.categorical.logits
+
+    @property
+    def probs(self):
+        return self.categorical.probs
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        uniforms = clamp_probs(TORCH["rand"](tuple(shape), dtype=self.logits.dtype))
+        gumbels = -((-(uniforms.log())).log())
+        scores = (self.logits + gumbels) / self.temperature
+        return scores - scores.logsumexp(dim=-1, keepdim=True)
+
+    def log_prob(self, value):
+        K = self.categorical.num_events
+        if self.validating:
+            self.validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        log_scale = TORCH["full_like"](self.temperature, float(K)).lgamma() - self.temperature.log().mul(-(K - 1))
+        score = logits - value.mul(self.temperature)
+        score = (score - score.logsumexp(dim=-1, keepdim=True)).sum(-1)
+        return score + log_scale
+
+
+class RelaxedOneHotCategorical(TransformedDistribution):
+    torch_path = "torch.distributions.relaxed_categorical.RelaxedOneHotCategorical"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"temperature"}
+    arg_constraints = {"probs": simplex, "logits": real_vector}
+    support = simplex
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        base_dist = ExpRelaxedCategorical(temperature, probs, logits, validate_args=validate_args)
+        super().__init__(base_dist, ExpTransform(), validate_args=validate_args)
+
+    @property
+    def temperature(self):
+        return self.base_dist.temperature
+
+    @property
+    def logits(self):
+        return self.base_dist.logits
+
+    @property
+    def probs(self):
+        return self.base_dist.probs
+
+
+class LogitRelaxedBernoulli(_LazyProbs, Distribution):
+    torch_path = "torch.distributions.relaxed_bernoulli.LogitRelaxedBernoulli"
+    gradrepl_public = Distribution.gradrepl_public | {"temperature"}
+    arg_constraints = {"probs": unit_interval, "logits": real}
+    support = real
+    lazy_args = ("probs", "logits")
+    binary = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        self.temperature = temperature
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            is_scalar = _is_number(probs)
+            (self.probs,) = broadcast_all(probs)
+            self.param = self.probs
+        else:
+            is_scalar = _is_number(logits)
+            (self.logits,) = broadcast_all(logits)
+            self.param = self.logits
+        super().__init__(_size() if is_scalar else self.param.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = Bernoulli.expand(self, batch_shape)
+        new.temperature = self.temperature
+        return new
+
+    @property
+    def param_shape(self):
+        return self.param.size()
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        probs = clamp_probs(self.probs.expand(shape))
+        uniforms = clamp_probs(TORCH["rand"](tuple(shape), dtype=probs.dtype))
+        return (uniforms.log() - (-uniforms).log1p() + probs.log() - (-probs).log1p()) / self.temperature
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        diff = logits - value.mul(self.temperature)
+        return self.temperature.log() + diff - 2 * diff.exp().log1p()
+
+
+class RelaxedBernoulli(TransformedDistribution):
+    torch_path = "torch.distributions.relaxed_bernoulli.RelaxedBernoulli"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"temperature"}
+    arg_constraints = {"probs": unit_interval, "logits": real}
+    support = unit_interval
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        base_dist = LogitRelaxedBernoulli(temperature, probs, logits)
+        super().__init__(base_dist, SigmoidTransform(), validate_args=validate_args)
+
+    @property
+    def temperature(self):
+        return self.base_dist.temperature
+
+    @property
+    def logits(self):
+        return self.base_dist.logits
+
+    @property
+    def probs(self):
+        return self.base_dist.probs
+
+
 # ------------------------------------------------------------------ kl_divergence
 def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
@@ -2080,7 +2234,9 @@ _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponentia
             "Gamma": "gamma", "Dirichlet": "dirichlet", "Beta": "beta",
             "MixtureSameFamily": "mixture_same_family", "Cauchy": "cauchy", "Geometric": "geometric",
             "TransformedDistribution": "transformed_distribution", "LogNormal": "log_normal",
-            "HalfNormal": "half_normal"}
+            "HalfNormal": "half_normal", "ExpRelaxedCategorical": "relaxed_categorical",
+            "RelaxedOneHotCategorical": "relaxed_categorical", "LogitRelaxedBernoulli": "relaxed_bernoulli",
+            "RelaxedBernoulli": "relaxed_bernoulli", "OneHotCategoricalStraightThrough": "one_hot_categorical"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")
@@ -2090,12 +2246,12 @@ SUBMODULES = tuple(_CLASSES.values()) + ("distribution", "kl", "constraints", "u
 
 def namespace():
     g = globals()
-    ns = {name: g[name] for name in _CLASSES}
+    ns = {name: g[name] for name in _CLASSES if name not in ("ExpRelaxedCategorical", "LogitRelaxedBernoulli")}
     ns["Distribution"] = Distribution
     ns["kl_divergence"] = kl_divergence
     ns["distribution"] = {"Distribution": Distribution}
     for name, module in _CLASSES.items():
-        ns[module] = {name: g[name]}
+        ns.setdefault(module, {})[name] = g[name]
     ns["kl"] = {"kl_divergence": kl_divergence}
     ns["constraints"] = {**{name: g[name] for name in _CONSTRAINTS}, "Constraint": Constraint}
     ns["transforms"] = {name: g[name] for name in _TRANSFORMS}
