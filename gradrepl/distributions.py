@@ -867,6 +867,80 @@ class Cauchy(Distribution):
         return math.log(4 * math.pi) + self.scale.log()
 
 
+class Chi2(Gamma):
+    torch_path = "torch.distributions.chi2.Chi2"
+    gradrepl_public = Gamma.gradrepl_public | {"df"}
+    arg_constraints = {"df": positive}
+
+    def __init__(self, df, validate_args=None):
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    @property
+    def df(self):
+        return self.concentration * 2
+
+
+class StudentT(Distribution):
+    torch_path = "torch.distributions.studentT.StudentT"
+    gradrepl_public = Distribution.gradrepl_public | {"df", "loc", "scale"}
+    arg_constraints = {"df": positive, "loc": real, "scale": positive}
+    support = real
+    has_rsample = True
+
+    def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
+        self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
+        self.chi2 = Chi2(self.df)
+        super().__init__(self.df.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.df, new.loc, new.scale = (t.expand(batch_shape) for t in (self.df, self.loc, self.scale))
+        new.chi2 = self.chi2.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def mean(self):
+        m = self.loc.clone()
+        m[self.df <= 1] = math.nan
+        return m
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        m = self.df.clone()
+        m[self.df > 2] = self.scale[self.df > 2].pow(2) * self.df[self.df > 2] / (self.df[self.df > 2] - 2)
+        m[(self.df <= 2) & (self.df > 1)] = math.inf
+        m[self.df <= 1] = math.nan
+        return m
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        X = _standard_normal(shape, self.df.dtype)
+        Z = self.chi2.rsample(sample_shape)
+        Y = X * TORCH["rsqrt"](Z / self.df)
+        return self.loc + self.scale * Y
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        y = (value - self.loc) / self.scale
+        Z = (self.scale.log() + 0.5 * self.df.log() + 0.5 * math.log(math.pi) + TORCH["lgamma"](0.5 * self.df)
+             - TORCH["lgamma"](0.5 * (self.df + 1.0)))
+        return -0.5 * (self.df + 1.0) * TORCH["log1p"](y ** 2.0 / self.df) - Z
+
+    def entropy(self):
+        lbeta = TORCH["lgamma"](0.5 * self.df) + math.lgamma(0.5) - TORCH["lgamma"](0.5 * (self.df + 1))
+        return (self.scale.log() + 0.5 * (self.df + 1) * (TORCH["digamma"](0.5 * (self.df + 1))
+                                                         - TORCH["digamma"](0.5 * self.df))
+                + 0.5 * self.df.log() + lbeta)
+
+
 # ------------------------------------------------------------------ Bernoulli, Categorical, ...
 class _LazyProbs:
     """probs / logits computed from the other on first read and then kept (PyTorch's lazy_property)."""
@@ -2236,7 +2310,8 @@ _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponentia
             "TransformedDistribution": "transformed_distribution", "LogNormal": "log_normal",
             "HalfNormal": "half_normal", "ExpRelaxedCategorical": "relaxed_categorical",
             "RelaxedOneHotCategorical": "relaxed_categorical", "LogitRelaxedBernoulli": "relaxed_bernoulli",
-            "RelaxedBernoulli": "relaxed_bernoulli", "OneHotCategoricalStraightThrough": "one_hot_categorical"}
+            "RelaxedBernoulli": "relaxed_bernoulli", "OneHotCategoricalStraightThrough": "one_hot_categorical",
+            "Chi2": "chi2", "StudentT": "studentT"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
                 "greater_than_eq", "less_than", "interval", "integer_interval", "independent")

@@ -107,6 +107,8 @@ IMPORTS = {
     "torch.distributions.geometric": ("torch", "distributions", "geometric"),
     "torch.distributions.half_normal": ("torch", "distributions", "half_normal"),
     "torch.distributions.kl": ("torch", "distributions", "kl"),
+    "torch.distributions.studentT": ("torch", "distributions", "studentT"),
+    "torch.distributions.chi2": ("torch", "distributions", "chi2"),
     "torch.distributions.relaxed_bernoulli": ("torch", "distributions", "relaxed_bernoulli"),
     "torch.distributions.relaxed_categorical": ("torch", "distributions", "relaxed_categorical"),
     "torch.distributions.log_normal": ("torch", "distributions", "log_normal"),
