@@ -283,6 +283,13 @@ def names():
     return found
 
 
+# torch.cuda.FloatTensor & co.: named by old CUDA code; a CPU-only PyTorch (and gradrepl) builds none
+HAND.update({f"torch.cuda.{name}": (f"{name}(data)", "The legacy constructor of a CUDA tensor: not available, "
+                                    "as in a CPU-only PyTorch (use torch.tensor(data) on the cpu).")
+             for name in ("FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor",
+                          "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor")})
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--torch", default="/work/torchvenv/bin/python", help="a Python with torch installed")

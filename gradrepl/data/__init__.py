@@ -447,7 +447,15 @@ class DataLoader(metaclass=LibraryMeta):
 
 
 def namespace():
-    return {"Dataset": Dataset, "TensorDataset": TensorDataset, "Subset": Subset, "ConcatDataset": ConcatDataset,
+    dataset = {"Dataset": Dataset, "TensorDataset": TensorDataset, "Subset": Subset, "ConcatDataset": ConcatDataset,
+               "IterableDataset": IterableDataset, "ChainDataset": ChainDataset, "random_split": random_split}
+    sampler = {"Sampler": Sampler, "SequentialSampler": SequentialSampler, "RandomSampler": RandomSampler,
+               "SubsetRandomSampler": SubsetRandomSampler, "WeightedRandomSampler": WeightedRandomSampler,
+               "BatchSampler": BatchSampler}
+    # the submodules tutorials import from (`from torch.utils.data import dataset`)
+    return {"dataset": dataset, "sampler": sampler, "dataloader": {"DataLoader": DataLoader,
+                                                                   "default_collate": default_collate},
+            "Dataset": Dataset, "TensorDataset": TensorDataset, "Subset": Subset, "ConcatDataset": ConcatDataset,
             "IterableDataset": IterableDataset, "ChainDataset": ChainDataset,
             "DataLoader": DataLoader, "random_split": random_split, "default_collate": default_collate,
             "default_convert": default_convert,

@@ -517,6 +517,185 @@ static PyObject *py_address(PyObject *self, PyObject *arg)
     return PyLong_FromVoidPtr(buf);
 }
 
+
+/* ---------------------------------------------------------------- sums over the rows
+   summation.py's _outer_sums for a C-contiguous float32 (rows, cols) array, column by
+   column (the NumPy code adds every column with the same operations, element-wise across
+   the columns): the first `grouped` columns through _multi_row_sum's cascade, the others
+   through _row_sum's four interleaved partial sums. */
+static float block_sum(const float *q, Py_ssize_t stride, Py_ssize_t step)
+{
+    float s = q[0];
+    for (Py_ssize_t r = 1; r < step; r++)
+        s = s + q[r * stride];
+    return s;
+}
+
+static float multi_row_sum(const float *p, Py_ssize_t stride, Py_ssize_t size)
+{
+    if (size == 0)
+        return 0.0f;
+    int power = 4;
+    if (size > (1 << 16)) {
+        int bits = 0;
+        for (Py_ssize_t v = size - 1; v; v >>= 1)
+            bits++;
+        power = bits / 4;
+    }
+    Py_ssize_t step = (Py_ssize_t)1 << power, nb = size >> power, cut = nb << power;
+#define BLOCK(b, dst) dst = block_sum(p + (b) * step * stride, stride, step)
+    if (nb < step) {
+        int have = cut < size;
+        float acc = 0.0f;
+        if (have) {
+            acc = p[cut * stride];
+            for (Py_ssize_t k = cut + 1; k < size; k++)
+                acc = acc + p[k * stride];
+        }
+        if (nb) {
+            float level, blk;
+            BLOCK(0, level);
+            for (Py_ssize_t b = 1; b < nb; b++) {
+                BLOCK(b, blk);
+                level = level + blk;
+            }
+            acc = have ? acc + level : level;
+        }
+        return acc + 0.0f;
+    }
+    float levels[4] = {0.0f, 0.0f, 0.0f, 0.0f}, blk;
+    Py_ssize_t mask = step - 1;
+    for (Py_ssize_t b = 0; b < nb; b++) {
+        BLOCK(b, blk);
+        levels[0] = levels[0] + blk;
+        Py_ssize_t i = (b + 1) << power;
+        for (int j = 1; j < 4; j++) {
+            levels[j] = levels[j] + levels[j - 1];
+            levels[j - 1] = 0.0f;
+            if (i & (mask << (j * power)))
+                break;
+        }
+    }
+#undef BLOCK
+    float acc = levels[0];
+    for (Py_ssize_t k = cut; k < size; k++)
+        acc = acc + p[k * stride];
+    for (int j = 1; j < 4; j++)
+        acc = acc + levels[j];
+    return acc;
+}
+
+static float interleaved_sum(const float *p, Py_ssize_t stride, Py_ssize_t size)
+{
+    Py_ssize_t n4 = size >> 2;
+    float partial[4] = {0.0f, 0.0f, 0.0f, 0.0f}, acc = 0.0f;
+    if (n4) {
+        for (int j = 0; j < 4; j++)
+            partial[j] = multi_row_sum(p + j * stride, 4 * stride, n4);
+        acc = partial[0];
+    }
+    for (Py_ssize_t k = n4 * 4; k < size; k++)
+        acc = acc + p[k * stride];
+    if (n4)
+        acc = acc + partial[1] + partial[2] + partial[3];
+    return acc;
+}
+
+/* outer_sums(rows, cols, grouped, x, out): out[c] = column c of x summed down its rows;
+   True when out holds a NaN */
+static PyObject *py_outer_sums(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t rows, cols, grouped;
+    Buffers b;
+    float *p[2];
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "outer_sums(rows, cols, grouped, x, out)");
+        return NULL;
+    }
+    if (shape2(args, &rows, &cols) < 0)
+        return NULL;
+    grouped = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (grouped < 0 || grouped > cols) {
+        PyErr_SetString(PyExc_ValueError, "bad shape");
+        return NULL;
+    }
+    if (take(&b, args + 3, 2, 0, p) < 0)
+        return NULL;
+    if (b.views[0].len < rows * cols * (Py_ssize_t)sizeof(float)
+            || b.views[1].len < cols * (Py_ssize_t)sizeof(float)) {
+        release(&b);
+        PyErr_SetString(PyExc_ValueError, "buffer too small");
+        return NULL;
+    }
+    int nan = 0;
+    for (Py_ssize_t c = 0; c < cols; c++) {
+        float v = c < grouped ? multi_row_sum(p[0] + c, cols, rows) : interleaved_sum(p[0] + c, cols, rows);
+        p[1][c] = v;
+        nan |= isnan(v);
+    }
+    release(&b);
+    return PyBool_FromLong(nan);
+}
+
+/* add_rows(n, inner, rows, g, z): xp.scatter's embedding backward, np.add.at(z, (rows,), g)
+   for float32: row rows[i] of z (int64, z holding zrows rows of `inner`) gets row i of g
+   added, i in order, so every element receives its values in np.add.at's order. -1 when a
+   row number is out of range (nothing is written then: the Python side checks first), else
+   whether z holds a NaN. */
+static PyObject *py_add_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t n, inner;
+    Py_buffer r, g, z;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "add_rows(n, inner, rows, g, z)");
+        return NULL;
+    }
+    if (shape2(args, &n, &inner) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[2], &r, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[3], &g, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&r);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[4], &z, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&r);
+        PyBuffer_Release(&g);
+        return NULL;
+    }
+    PyObject *res = NULL;
+    if (r.len < n * (Py_ssize_t)sizeof(int64_t) || g.len < n * inner * (Py_ssize_t)sizeof(float)) {
+        PyErr_SetString(PyExc_ValueError, "buffer too small");
+        goto done;
+    }
+    const int64_t *rp = (const int64_t *)r.buf;
+    const float *gp = (const float *)g.buf;
+    float *zp = (float *)z.buf;
+    Py_ssize_t zrows = z.len / (Py_ssize_t)sizeof(float) / inner;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (rp[i] < 0 || rp[i] >= zrows) {
+            res = PyLong_FromLong(-1);
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        float *dst = zp + rp[i] * inner;
+        const float *src = gp + i * inner;
+        for (Py_ssize_t j = 0; j < inner; j++)
+            dst[j] = dst[j] + src[j];
+    }
+    int nan = 0;
+    for (Py_ssize_t k = 0; k < zrows * inner; k++)
+        nan |= isnan(zp[k]);
+    res = PyLong_FromLong(nan);
+done:
+    PyBuffer_Release(&r);
+    PyBuffer_Release(&g);
+    PyBuffer_Release(&z);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"expf", (PyCFunction)(void (*)(void))py_expf, METH_FASTCALL, "expf(x, out)"},
     {"logf", (PyCFunction)(void (*)(void))py_logf, METH_FASTCALL, "logf(x, out)"},
@@ -532,6 +711,10 @@ static PyMethodDef methods[] = {
      "tanh_backward(grad, y, out)"},
     {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,
      "nll_sum(rows, cols, x, target)"},
+    {"outer_sums", (PyCFunction)(void (*)(void))py_outer_sums, METH_FASTCALL,
+     "outer_sums(rows, cols, grouped, x, out)"},
+    {"add_rows", (PyCFunction)(void (*)(void))py_add_rows, METH_FASTCALL,
+     "add_rows(n, inner, rows, g, z)"},
     {"fma_gemm", (PyCFunction)(void (*)(void))py_fma_gemm, METH_FASTCALL,
      "fma_gemm(m, n, k, at, bt, ct)"},
     {"address", py_address, METH_O, "address(array)"},

@@ -28,7 +28,17 @@ _THREADS = [None]      # the thread count last given to MKL
 # other core is busy. [threads wanted for big arrays, threads VML has now]
 _VML_GRAIN = 32768
 _VML_THREADS = [1, None]
-_MKL_DOMAIN_VML = 3
+_MKL_DOMAIN_BLAS, _MKL_DOMAIN_VML = 1, 3
+# Small float32 products on one thread: waking MKL's second thread costs more than the
+# product (32x30 @ 30x200: ~10 us of work, 40-60 us on two threads on a quiet machine,
+# milliseconds when the other core is busy). A product's bits can depend on MKL's threads,
+# but not for these: float32, at most _SMALL_MNK multiply-adds and at least _SMALL_ROWS
+# rows of the result. (MKL 2024.2's generic path, 1 against 2 threads: no difference in
+# 2,100 random shapes and layouts of that kind; differences with 5-11 rows, e.g. 10x40 @
+# 40x256, and in float64; tests/engine/test_mkl.py.) [threads BLAS has now]
+_SMALL_MNK = 1 << 20
+_SMALL_ROWS = 12
+_BLAS_THREADS = [None]
 
 # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as aten/src/ATen/cpu/vml.h calls vm?<Func>
 _VML_MODE = ctypes.c_int64(0x2 | 0x140000 | 0x100)
@@ -110,6 +120,7 @@ def set_num_threads(n):
     if _LIB[0]:
         _LIB[0].MKL_Set_Num_Threads(n)
         _VML_THREADS[:] = [n, None]
+        _BLAS_THREADS[0] = None
 
 
 # ---------------------------------------------------------------- VML
@@ -171,6 +182,12 @@ try:
 except ImportError:
     def _ptr(x):
         return x.ctypes.data
+
+
+def _blas_threads(mkl, n):
+    """MKL's BLAS on n threads (mm's small products on one, every other call on MKL's count)."""
+    mkl.MKL_Domain_Set_Num_Threads(n, _MKL_DOMAIN_BLAS)
+    _BLAS_THREADS[0] = n
 
 
 def _normalize_last_dims(ta, tb, m, n, k, lda, ldb, ldc):
@@ -246,6 +263,9 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
         b, tb = np.ascontiguousarray(b), not tc
         ldb = b.strides[0]
     lda, ldb, ldc = _normalize_last_dims(ta, tb, m, n, k, lda // one, ldb // one, cols if tc else 1)
+    threads = 1 if (one == 4 and rows >= _SMALL_ROWS and rows * cols * k <= _SMALL_MNK) else _VML_THREADS[0]
+    if threads != _BLAS_THREADS[0]:
+        _blas_threads(mkl, threads)
     (mkl.cblas_sgemm if dt == _F32 else mkl.cblas_dgemm)(
         _CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, alpha,
         _ptr(a), lda, _ptr(b), ldb, 0.0 if self is None else beta, _ptr(result), ldc)
@@ -267,6 +287,8 @@ def mv(mat, vec):
     incx = v.strides[0] // v.itemsize
     if incx <= 0:
         v, incx = np.ascontiguousarray(v), 1
+    if _BLAS_THREADS[0] != _VML_THREADS[0]:
+        _blas_threads(mkl, _VML_THREADS[0])
     gemv = mkl.cblas_sgemv if dt == np.float32 else mkl.cblas_dgemv
     s = _el_strides(mat)
     if s[0] == 1 and (cols == 1 or (s[1] is not None and s[1] >= max(1, rows))):
@@ -293,6 +315,8 @@ def dot(x, y):
     xs = x if x.strides[0] > 0 and x.strides[0] % x.itemsize == 0 else np.ascontiguousarray(x)
     ys = y if y.strides[0] > 0 and y.strides[0] % y.itemsize == 0 else np.ascontiguousarray(y)
     incx, incy = (1, 1) if n == 1 else (xs.strides[0] // xs.itemsize, ys.strides[0] // ys.itemsize)
+    if _BLAS_THREADS[0] != _VML_THREADS[0]:
+        _blas_threads(mkl, _VML_THREADS[0])
     f = mkl.cblas_sdot if dt == np.float32 else mkl.cblas_ddot
     return np.asarray(f(n, _ptr(xs), incx, _ptr(ys), incy), dt)
 
@@ -342,6 +366,8 @@ def bmm(b1, b2):
     pc = P(*[out.ctypes.data + i * out.strides[0] for i in range(bs)])
     scal = ctypes.c_float if dt == np.float32 else ctypes.c_double
     ints = lambda v: ctypes.byref(ctypes.c_int(v))
+    if _BLAS_THREADS[0] != _VML_THREADS[0]:
+        _blas_threads(mkl, _VML_THREADS[0])
     fn = mkl.cblas_sgemm_batch if dt == np.float32 else mkl.cblas_dgemm_batch
     fn(_CBLAS_COL_MAJOR, ints(_TRANS if ta else _NO_TRANS), ints(_TRANS if tb else _NO_TRANS), ints(m), ints(n),
        ints(k), ctypes.byref(scal(1.0)), pa, ints(lda), pb, ints(ldb), ctypes.byref(scal(0.0)), pc, ints(ldc), 1,

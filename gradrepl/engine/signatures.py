@@ -181,6 +181,26 @@ def mismatch(fn, args, kwargs, error):
     return wrong
 
 
+_STRICT = {"Number or Tensor": "Tensor"}
+# the names with a deprecated scalar-first overload (add_(alpha, other)): the tensors after it
+_SCALAR_FIRST = {"add": 1, "sub": 1, "addcmul": 2, "addcdiv": 2}
+
+
+def _marked(params, args, kwargs):
+    """The `got ...` of the one signature PyTorch lists: keywords that are not among its
+    positional parameters are "unrecognized" (the last one first), else the positional types
+    with each one that does not fit its parameter, or has none, marked `!type!`."""
+    positional = [p for p in params if not p[3]]
+    unknown = [k for k in reversed(list(kwargs)) if k not in {p[1] for p in positional}]
+    if unknown:
+        return f"unrecognized keyword arguments: {', '.join(unknown)}"
+    shown = []
+    for k, a in enumerate(args):
+        fits = k < len(positional) and _fits(_STRICT.get(positional[k][0], positional[k][0]), a, positional[k][2])
+        shown.append(pytype(a) if fits else f"!{pytype(a)}!")
+    return f"({', '.join(shown + [f'{k}={pytype(v)}' for k, v in reversed(list(kwargs.items()))])})"
+
+
 def check(name, form, args, kwargs):
     """PyTorch's TypeError when args/kwargs fit none of the signatures of torch.NAME (form
     "function"), Tensor.NAME ("method", args without self) or torch.nn.functional.NAME
@@ -210,6 +230,11 @@ def check(name, form, args, kwargs):
         text = _wrong_argument(name, params, args, kwargs, varargs)
         return None if text is None else TypeError(text)
     sigs = entry["overloads"]
+    tensors = _SCALAR_FIRST.get(name.rstrip("_"))
+    lead = 1 if form == "function" else 0
+    if tensors is not None and not kwargs and len(args) == lead + 1 + tensors and \
+            type(args[lead]) in (int, float, bool):      # a deprecated overload PyTorch hides from its messages
+        return None
     parsed = [_parse(s) for s in sigs]
     if name.rstrip("_") in NUMBERS_AS_TENSORS:
         parsed = [[("Number or Tensor" if k == "Tensor" else k, n, d, o) for k, n, d, o in p] for p in parsed]
@@ -227,6 +252,9 @@ def check(name, form, args, kwargs):
     if len(plausible) == 1:
         params = plausible[0]
         positional = [p for p in params if not p[3]]
+        if len(args) > len(positional):     # x.add(y, 2): alpha is keyword-only
+            return TypeError(f"{name}() takes {len(positional)} positional argument{'' if len(positional) == 1 else 's'} "
+                             f"but {len(args)} were given")
         if all(k in {p[1] for p in params} or _ALIASES.get(k) in {p[1] for p in params} for k in kwargs):
             text = _wrong_argument(name, [(p[1], p[0]) for p in positional] +
                                    [(p[1], p[0]) for p in params if p[3]], args, kwargs,
@@ -234,8 +262,9 @@ def check(name, form, args, kwargs):
             if text is not None:
                 return TypeError(text)
     if len(sigs) == 1:
-        return TypeError(f"{name}() received an invalid combination of arguments - got ({got_args(args, kwargs)}), "
-                         f"but expected {sigs[0]}")
+        got = _marked(parsed[0], args, kwargs)
+        tail = "" if got.startswith("unrecognized") else f", but expected {sigs[0]}"
+        return TypeError(f"{name}() received an invalid combination of arguments - got {got}{tail}")
     listed = "".join(f" * {s}\n" for s in sigs)
     return TypeError(f"{name}() received an invalid combination of arguments - got ({got_args(args, kwargs)}), "
                      f"but expected one of:\n{listed}")

@@ -17,10 +17,16 @@ import numpy as np
 
 from gradrepl.engine import rounding
 
+try:
+    from gradrepl.engine._kernels import outer_sums as _outer_sums_c     # optional C twin
+except ImportError:
+    _outer_sums_c = None
+
 GRAIN = 32768           # at::internal::GRAIN_SIZE: from it on PyTorch splits a full sum by threads
 # at::get_num_threads() (torch.set_num_threads sets it, through spellings.set_num_threads)
 THREADS = {"n": os.cpu_count() or 1}
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_F32 = np.dtype(np.float32)
 _accumulate = np.add.accumulate
 builtins_any = any
 _reduce = np.add.reduce
@@ -213,6 +219,11 @@ def _outer_sums(block, vectorized=None):
         vectorized = m >= lanes
     width = 4 * lanes if vectorized else 4
     grouped = m // width * width
+    if (_outer_sums_c is not None and block.ndim == 2 and block.dtype == _F32 and block.shape[0]
+            and block.flags.c_contiguous):
+        out = np.empty(m, _F32)
+        if not _outer_sums_c(block.shape[0], m, grouped, block, out):     # (a NaN: NumPy's NaN bits)
+            return out
     if grouped == m:
         return _multi_row_sum(block)
     if not grouped:
@@ -364,6 +375,35 @@ def _two_pass(flat, size0, size1, is0, is1, lanes):
     return flat.dtype.type(0) + _row_sum(buffer)
 
 
+def _reduction_layout(arr, kept):
+    """TensorIterator's loop for a reduction keeping the dims `kept`: the dims in
+    iteration_order, coalesced where their input and output strides allow it, as groups
+    [size, out stride, in stride, dims innermost first] (at least two: the kernel's 2-d
+    loop), and the values laid out in that order, shape (..., size1, size0). None when the
+    innermost group is not a reduced one (not the kernels' loop)."""
+    shape, item = arr.shape, arr.itemsize
+    out_strides = [0] * arr.ndim
+    step = item
+    for d in reversed(kept):
+        out_strides[d] = step
+        step *= shape[d]
+    groups = []
+    for d in iteration_order(shape, out_strides, arr.strides):
+        g = groups[-1] if groups else None
+        if g and g[0] * g[1] == out_strides[d] and g[0] * g[2] == arr.strides[d]:
+            g[0] *= shape[d]
+            g[3].append(d)
+        else:
+            groups.append([shape[d], out_strides[d], arr.strides[d], [d]])
+    if not groups or groups[0][1] != 0:
+        return None
+    if len(groups) == 1:
+        groups.append([1, 0, 0, []])
+    order = [d for g in reversed(groups) for d in reversed(g[3])]
+    vals = np.ascontiguousarray(arr.transpose(order + [d for d in range(arr.ndim) if d not in order]))
+    return groups, vals.reshape([g[0] for g in reversed(groups)])
+
+
 def iter_sum(arr, axes):
     """The sum over `axes` of a float array of any strides, in the order of PyTorch's CPU sum
     kernel (SumKernel.cpp, cascade_sum) as TensorIterator lays the loop out: dims ordered by
@@ -382,27 +422,10 @@ def iter_sum(arr, axes):
     kept = [d for d in range(arr.ndim) if d not in red]
     if arr.size == 0:
         return np.zeros([shape[d] for d in kept], arr.dtype)
-    out_strides = [0] * arr.ndim
-    step = item
-    for d in reversed(kept):
-        out_strides[d] = step
-        step *= shape[d]
-    perm = iteration_order(shape, out_strides, arr.strides)
-    groups = []     # [size, out stride, in stride, dims innermost first]
-    for d in perm:
-        g = groups[-1] if groups else None
-        if g and g[0] * g[1] == out_strides[d] and g[0] * g[2] == arr.strides[d]:
-            g[0] *= shape[d]
-            g[3].append(d)
-        else:
-            groups.append([shape[d], out_strides[d], arr.strides[d], [d]])
-    if not groups or groups[0][1] != 0:
+    laid = _reduction_layout(arr, kept)
+    if laid is None:
         return None
-    if len(groups) == 1:
-        groups.append([1, 0, 0, []])
-    order = [d for g in reversed(groups) for d in reversed(g[3])]
-    vals = np.ascontiguousarray(arr.transpose(order + [d for d in range(arr.ndim) if d not in order]))
-    vals = vals.reshape([g[0] for g in reversed(groups)])           # (..., size1, size0)
+    groups, vals = laid
     is0, size1, is1 = groups[0][2], groups[1][0], groups[1][2]
     if arr.size >= GRAIN and THREADS["n"] > 1 and all(g[1] == 0 for g in groups):
         return np.asarray(_two_pass(vals.ravel(), groups[0][0], size1, is0, is1, lanes), arr.dtype).reshape(
@@ -489,26 +512,10 @@ def iter_prod(arr, axes):
     kept_shape = [shape[d] for d in kept]
     if arr.size == 0:
         return np.ones(kept_shape, arr.dtype)
-    out_strides = [0] * arr.ndim
-    step = item
-    for d in reversed(kept):
-        out_strides[d] = step
-        step *= shape[d]
-    groups = []
-    for d in iteration_order(shape, out_strides, arr.strides):
-        g = groups[-1] if groups else None
-        if g and g[0] * g[1] == out_strides[d] and g[0] * g[2] == arr.strides[d]:
-            g[0] *= shape[d]
-            g[3].append(d)
-        else:
-            groups.append([shape[d], out_strides[d], arr.strides[d], [d]])
-    if not groups or groups[0][1] != 0:
+    laid = _reduction_layout(arr, kept)
+    if laid is None:
         return None
-    if len(groups) == 1:
-        groups.append([1, 0, 0, []])
-    order = [d for g in reversed(groups) for d in reversed(g[3])]
-    vals = np.ascontiguousarray(arr.transpose(order + [d for d in range(arr.ndim) if d not in order]))
-    vals = vals.reshape([g[0] for g in reversed(groups)])     # (..., size1, size0)
+    groups, vals = laid
     size0, size1 = groups[0][0], groups[1][0]
     vec = groups[0][2] == item
     one = arr.dtype.type(1)

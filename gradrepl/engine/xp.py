@@ -51,13 +51,24 @@ def _sum_to(g, shape):
 
 
 _min_reduce = np.minimum.reduce
+_F32 = np.dtype(np.float32)
+try:
+    from gradrepl.engine._kernels import add_rows as _add_rows_c     # optional C twin
+except ImportError:
+    _add_rows_c = None
 
 
 def _add_rows(z, rows, g):
     """np.add.at(z, (rows,), g) for non-negative row numbers, element by element through
     the flat arrays (NumPy's fast one-dimensional add.at): each element of z receives its
-    values in the same order, so the sums are the same bits."""
+    values in the same order, so the sums are the same bits. float32 through the C twin (a
+    NaN in the result: done again by NumPy, whose NaN bits those are)."""
     inner = z[0].size
+    if (_add_rows_c is not None and z.dtype == _F32 and g.dtype == _F32 and rows.dtype == np.int64
+            and inner and z.flags.c_contiguous):
+        if not _add_rows_c(rows.size, inner, np.ascontiguousarray(rows), np.ascontiguousarray(g), z):
+            return
+        z[...] = 0
     at = rows.reshape(-1, 1) * inner + np.arange(inner)
     np.add.at(z.reshape(-1), at.reshape(-1), g.reshape(-1))
 

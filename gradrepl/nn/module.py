@@ -216,7 +216,7 @@ class IncompatibleKeys(tuple, metaclass=LibraryMeta):
 MODULE_PUBLIC = frozenset("""
 forward training parameters named_parameters buffers named_buffers children named_children
 modules named_modules zero_grad train eval requires_grad_ state_dict load_state_dict apply to
-float double half cpu cuda type register_buffer register_parameter add_module register_module
+float double half bfloat16 cpu cuda type register_buffer register_parameter add_module register_module
 get_submodule get_parameter get_buffer extra_repr register_forward_hook to_empty
 register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook register_backward_hook
 """.split())
@@ -635,6 +635,9 @@ class Module(metaclass=LibraryMeta):
 
     def half(self):
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def bfloat16(self):
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
 
     def cpu(self):
         return self

@@ -112,3 +112,57 @@ def test_address_is_numpys_data_pointer():
     ro.flags.writeable = False
     for v in (x, x.T, x[::-1], x[:, ::-2], x[3:, 5:], np.array(3.0), np.zeros(0), ro, x.astype(np.float64)[1::2]):
         assert K._C.address(v) == mkl._ptr(v) == v.ctypes.data
+
+
+def test_outer_sums_match_the_numpy_cascade():
+    """summation._outer_sums (a bias's gradient: a (batch, n) float32 gradient summed over the
+    batch) gives the NumPy cascade's bits through the C twin: rows around every block and
+    level edge (16, 256, 4096; a longer block past 65536 rows), columns around the groups
+    of 32 and 4, values over 40 binades, signed zeros, infinities; a NaN goes to NumPy."""
+    from gradrepl.engine import summation as S
+
+    rng = np.random.default_rng(0)
+    cases = [(r, c) for r in list(range(1, 70)) + [255, 256, 257, 4095, 4096, 4097]
+             for c in (1, 3, 4, 5, 8, 24, 31, 32, 33, 200)] + [(70000, 33), (65537, 5)]
+    for rows, cols in cases:
+        x = (rng.standard_normal((rows, cols)) * np.exp(rng.uniform(-14, 14, (rows, cols)))).astype(np.float32)
+        if rows % 5 == 0:
+            x[rng.uniform(size=x.shape) < 0.4] = -0.0
+            x[:, 0] = -0.0
+        if rows % 7 == 0:
+            x[rows // 2, 1 % cols] = np.inf
+            x[rows // 3, -1] = -np.inf
+        for vectorized in (None, True, False):
+            with np.errstate(all="ignore"):
+                got = S._outer_sums(x, vectorized)
+                saved, S._outer_sums_c = S._outer_sums_c, None
+                try:
+                    want = S._outer_sums(x, vectorized)
+                finally:
+                    S._outer_sums_c = saved
+            assert got.view(np.int32).tolist() == want.view(np.int32).tolist(), (rows, cols, vectorized)
+    x = np.ones((40, 40), np.float32)
+    x[3, 3] = np.nan
+    assert S._outer_sums_c(40, 40, 32, x, np.empty(40, np.float32)) is True
+
+
+def test_add_rows_matches_numpys_add_at():
+    """xp.scatter's embedding backward (C[Xb]): rows of g added into zeros in index order, as
+    np.add.at does, repeated rows included; a NaN goes to NumPy, a row out of range is refused."""
+    from gradrepl.engine import xp
+
+    rng = np.random.default_rng(1)
+    for n, rows, inner in ((96, 24, 10), (1, 1, 1), (500, 3, 7), (32, 27, 1), (7, 1000, 33)):
+        idx = rng.integers(0, rows, n)
+        g = (rng.standard_normal((n, inner)) * np.exp(rng.uniform(-30, 30, (n, inner)))).astype(np.float32)
+        if n == 500:
+            g[3, 2] = np.nan
+            g[9, 4] = -np.inf
+        with np.errstate(all="ignore"):
+            got = xp.ARRAYS.scatter((rows, inner), (idx,), g)
+            want = np.zeros((rows, inner), np.float32)
+            np.add.at(want, (idx,), g)
+        assert got.view(np.int32).tolist() == want.view(np.int32).tolist(), (n, rows, inner)
+    z = np.zeros((4, 2), np.float32)
+    assert xp._add_rows_c(2, 2, np.array([1, 4]), np.ones((2, 2), np.float32), z) == -1
+    assert not z.any()

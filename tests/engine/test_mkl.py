@@ -121,3 +121,41 @@ def test_without_mkl_the_numpy_kernels_answer():
     env = dict(os.environ, GRADREPL_MKL="0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "True"]
+
+
+@needs_mkl
+def test_small_float32_products_run_on_one_thread_with_the_bits_of_two():
+    """mm runs small float32 products (at least 12 rows, at most 2**20 multiply-adds) on one
+    MKL thread: the bits of PyTorch's two threads, without waking the second one. Random
+    shapes and layouts of that kind, and makemore's six products, against two threads behind
+    mm's back; 10 rows (golden mm 9: the bits do depend on the threads there) stays on MKL's count."""
+    threads = TORCH["get_num_threads"]()
+    rng = np.random.default_rng(5)
+    shapes = [(32, 30, 200, 0, 0), (32, 200, 24, 0, 0), (32, 24, 200, 0, 1), (200, 32, 24, 1, 0),
+              (32, 200, 30, 0, 1), (30, 32, 200, 1, 0)]
+    while len(shapes) < 40:
+        m, k, n = (int(v) for v in np.exp(rng.uniform(np.log(12), np.log(1500), 3)))
+        if m * k * n <= mkl._SMALL_MNK:
+            shapes.append((m, k, n, *(int(v) for v in rng.integers(0, 2, 2))))
+    try:
+        TORCH["set_num_threads"](2)
+        for m, k, n, ta, tb in shapes:
+            a = rng.standard_normal((k, m) if ta else (m, k)).astype(np.float32)
+            b = rng.standard_normal((n, k) if tb else (k, n)).astype(np.float32)
+            a, b = (a.T if ta else a), (b.T if tb else b)
+            got = mkl.mm(a, b)
+            assert mkl._BLAS_THREADS[0] == 1
+            mkl._blas_threads(mkl.lib(), 2)
+            mkl._BLAS_THREADS[0] = 1          # mm believes its one thread is set
+            same_bits(got, np.asarray(mkl.mm(a, b)))
+            mkl._BLAS_THREADS[0] = None
+        i = 9
+        a, b = GOLDEN[f"mm|{i}|a"], GOLDEN[f"mm|{i}|b"]
+        mkl.mm(GOLDEN["mm|1|a"], GOLDEN["mm|1|b"])          # a small product first
+        same_bits((wrap(a) @ wrap(b))._a, GOLDEN[f"mm|{i}|nn"])
+        assert mkl._BLAS_THREADS[0] == 2
+        mkl.mm(GOLDEN["mm|1|a"], GOLDEN["mm|1|b"])          # and batched products after one
+        x = GOLDEN[f"bmm|{BMM[-1]}|a"]
+        same_bits(TORCH["bmm"](wrap(x), wrap(GOLDEN[f"bmm|{BMM[-1]}|b"]))._a, GOLDEN[f"bmm|{BMM[-1]}|out"])
+    finally:
+        TORCH["set_num_threads"](threads)

@@ -12,7 +12,7 @@ from gradrepl.engine.rounding import fma32, fma64
 from gradrepl.engine.autograd import CPP_FORMULA, DEFER_PACK, GRAD, SAVED_HOOKS, Node, SavedOutput, edge_of, pack_saved
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
-from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
+from gradrepl.engine.ops.inplace import binary_inplace, inplace, scalar_first, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, pytype, wrap_dim
@@ -50,10 +50,21 @@ def _alpha_fma(xa, xb, alpha):
     return xa + xb * alpha
 
 
+def _alpha_check(xa, xb, alpha):
+    """ATen's alpha_check on the result dtype (a bool alpha, or a float one for integers)."""
+    if type(alpha) in (bool, float):
+        kind = np.result_type(xa, xb).kind
+        if type(alpha) is bool and kind != "b":
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+        if type(alpha) is float and kind in "biu":
+            raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
 def add(a, b, alpha=1):
     if type(a) is not Tensor:
         a = as_tensor(a)
     xa, xb = operands(a, b)
+    _alpha_check(xa, xb, alpha)
     if alpha != 1:
         out = _alpha_fma(xa, xb, alpha)
     else:
@@ -77,7 +88,9 @@ def _torch_add(input, other, alpha=1, out=None):
     return add(input, other, alpha=alpha)
 
 
-declare("add", add, rules=[AddBackward0, AddBackward1], inplace=binary_inplace(add, ufunc=np.add), torch_forward=_torch_add,
+_ALPHA = "Tensor other, *, Number alpha = 1"
+declare("add", scalar_first(add, "add", 1, "alpha", _ALPHA), rules=[AddBackward0, AddBackward1], torch_forward=scalar_first(_torch_add, "add", 1, "alpha", _ALPHA, 1),
+        inplace=scalar_first(binary_inplace(add, ufunc=np.add), "add_", 1, "alpha", _ALPHA),
         dunders={"__add__": _dunder(add), "__radd__": _dunder(add), "__iadd__": lambda self, other: self.add_(other)})
 
 
@@ -111,6 +124,7 @@ def sub(a, b, alpha=1):
         a = as_tensor(a)
     _check_bool_sub(a, b)
     xa, xb = operands(a, b)
+    _alpha_check(xa, xb, alpha)
     if alpha != 1:
         out = _alpha_fma(xa, xb, -alpha)
     else:
@@ -153,8 +167,9 @@ def _torch_sub(input, other, alpha=1, out=None):
     return sub(input, other, alpha=alpha)
 
 
-declare("sub", sub, aliases=("subtract",), rules=[SubBackward0, SubBackward1, RsubBackward1], torch_forward=_torch_sub,
-        inplace=binary_inplace(sub, check=_check_bool_sub, ufunc=np.subtract),
+declare("sub", scalar_first(sub, "sub", 1, "alpha", _ALPHA), aliases=("subtract",), rules=[SubBackward0, SubBackward1, RsubBackward1],
+        torch_forward=scalar_first(_torch_sub, "sub", 1, "alpha", _ALPHA, 1),
+        inplace=scalar_first(binary_inplace(sub, check=_check_bool_sub, ufunc=np.subtract), "sub_", 1, "alpha", _ALPHA),
         dunders={"__sub__": _dunder(sub), "__rsub__": _dunder(rsub), "__isub__": lambda self, other: self.sub_(other)})
 
 

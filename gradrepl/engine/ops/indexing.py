@@ -103,6 +103,8 @@ def _norm_index(t, index):
                              "in C++ to convert a 0-dim tensor to a number")
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     for i in items:
+        if type(i) is Tensor and i._a.ndim == 0 and i._a.dtype.kind in "iu" and i.dtype is not D.uint8:
+            i = int(i._a)           # PyTorch selects with a 0-d integer tensor as with its int
         if i is Ellipsis:
             before = dim
             dim = nd - (n_real - before) + 0
@@ -127,14 +129,6 @@ def _norm_index(t, index):
                 continue
             if i.dtype.is_floating_point:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if i._a.ndim == 0:      # PyTorch selects with a 0-d integer tensor as with its int
-                i = int(i._a)
-                size = t._a.shape[dim]
-                if i >= size or i < -size:
-                    raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
-                out.append(i)
-                dim += 1
-                continue
             i = i._a
             size = t._a.shape[dim]
             if i.size and (i.max() >= size or i.min() < -size):

@@ -6,7 +6,7 @@ from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import check_leaf_inplace
 from gradrepl.engine.ops.registry import rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, shape_list
+from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, shape_list, warn
 
 
 @rule("CopySlices", ("self", "src"), ("grad with [index] zeroed", "grad[index]"), ctx=("index", "src_shape", "has_base"),
@@ -89,6 +89,35 @@ def binary_inplace(forward, floating=False, check=None, ufunc=None):
             return self
         return inplace(self, other, forward, floating, check, **kw)
     return fast_method
+
+
+def scalar_first(fn, name, tensors, keyword, signature, lead=0):
+    """PyTorch's deprecated overloads that take the scalar first, as old tutorials call them:
+    `p.data.add_(-lr, p.grad)` is `add_(p.grad, alpha=-lr)`, `addcmul_(v, t1, t2)` is
+    `addcmul_(t1, t2, value=v)` (with PyTorch's deprecation warning). `tensors`: the tensor
+    arguments after self; `lead`: 1 for a torch.* function (its input counts as positional)."""
+    def call(*args, **kw):
+        rest = args[1:]     # after self (a method) or input (a torch.* function)
+        if "other" in kw and not lead:      # x.add(other=y): the forward names it positionally
+            rest, kw = rest + (kw.pop("other"),), kw
+            args = args[:1] + rest
+        if len(rest) == tensors + 1 and type(rest[0]) in (int, float, bool):
+            if kw:
+                raise TypeError(f"{name}() received an invalid combination of arguments - got unrecognized keyword "
+                                f"arguments: {', '.join(reversed(list(kw)))}")
+            tensors_part, scalar = signature.replace(" = 1", "").split(", *, ")
+            first = "Tensor input, " if lead else ""
+            warn("UserWarning", f"This overload of {name} is deprecated:\n\t{name}({first}{scalar}, {tensors_part})\n"
+                 f"Consider using one of the following signatures instead:\n\t{name}({first}{signature})")
+            return fn(args[0], *rest[1:], **{keyword: rest[0]})
+        if len(rest) > tensors:
+            given = tensors + lead
+            raise TypeError(f"{name}() takes {given} positional argument{'' if given == 1 else 's'} but "
+                            f"{len(rest) + lead} were given")
+        return fn(*args, **kw)
+    call.__name__ = call.__qualname__ = name
+    call.__wrapped__ = fn
+    return call
 
 
 def unary_inplace(forward, floating=False):

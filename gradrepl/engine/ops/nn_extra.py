@@ -112,7 +112,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         if scale is not None and scale < 0:
             out, p = _attention_arrays(-q, k, v, None if mask is None else mask._a, softmax_scale)
         sign = -softmax_scale if scale is not None and scale < 0 else softmax_scale
-        return result(out, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
+        laid = np.empty_like(q)     # the kernel's output is empty_like(query): a transposed query's
+        laid[...] = out             # layout (q.view(B, L, H, D).transpose(1, 2)) carries over
+        return result(laid, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
                       (query, key, value, _new(p)), (sign, None if mask is None else mask._a))
     # _scaled_dot_product_attention_math
     sf = math.sqrt(softmax_scale)

@@ -15,7 +15,7 @@ from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
 from gradrepl.engine.mkl import vml, vml_kernel
 from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid, exp_kernel
-from gradrepl.engine.ops.inplace import binary_inplace, inplace, unary_inplace
+from gradrepl.engine.ops.inplace import binary_inplace, inplace, scalar_first, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.rng import _fma32 as fma32
 from gradrepl.engine.tensor import Tensor, _new
@@ -453,8 +453,18 @@ def _three(name, node, formulas, kernel, deriv, needed_by):
         shp = tuple(t._a.shape if t.requires_grad else None for t in (self, tensor1, tensor2))
         return result(out, spec, (self, tensor1, tensor2), (self, tensor1, tensor2), (value, shp))
     forward.__name__ = name
-    declare(name, forward, rules=[spec], inplace=lambda self, t1, t2, *, value=1: _inplace3(self, forward, t1, t2,
-                                                                                             value))
+    sig = "Tensor tensor1, Tensor tensor2, *, Number value = 1"
+    declare(name, scalar_first(forward, name, 2, "value", sig), rules=[spec],
+            torch_forward=scalar_first(_torch3(forward), name, 2, "value", sig, 1),
+            inplace=scalar_first(lambda self, t1, t2, *, value=1: _inplace3(self, forward, t1, t2, value),
+                                 name + "_", 2, "value", sig))
+
+
+def _torch3(forward):
+    def fn(input, tensor1, tensor2, *, value=1, out=None):
+        return forward(as_tensor(input) if type(input) is not Tensor else input, tensor1, tensor2, value=value)
+    fn.__name__ = forward.__name__
+    return fn
 
 
 def _inplace3(self, forward, t1, t2, value):
