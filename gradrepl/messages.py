@@ -499,6 +499,10 @@ Keys
                             "运算（没有加法、< 或 >、max）；请用 torch.int32 或 torch.int64（字节用 torch.uint8）"),
     "numpy.refused": ("numpy.{name} is not offered by gradrepl (no files, no raw memory, no host objects)",
                       "gradrepl 不提供 numpy.{name}（不读写文件、不访问原始内存、不交出宿主对象）"),
+    "dist.gamma_grad": ("{name}.rsample with a concentration that requires grad is not supported in gradrepl yet "
+                        "(PyTorch's _standard_gamma_grad); sample() or a concentration without grad works",
+                        "gradrepl 暂不支持 concentration 需要梯度时的 {name}.rsample（PyTorch 的 _standard_gamma_grad）；"
+                        "可用 sample()，或让 concentration 不需要梯度"),
     "hint.write_torch": ("write torch.{name}: this file imports torch, so it runs as a PyTorch script, where bare "
                          "{name} is not defined (the shorthand is for the prompt and for files that never import "
                          "torch)",

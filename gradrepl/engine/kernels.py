@@ -600,7 +600,7 @@ def _glibc_logf(x):
         r2 = r * r
         y = _GLIBC_LOGF_A[1] * r + _GLIBC_LOGF_A[2]
         y = _GLIBC_LOGF_A[0] * r2 + y
-        out = (y * r2 + (y0 + r)).astype(f32)
+        out = np.array(y * r2 + (y0 + r), f32)       # an array even for a 0-d input
         out[x == 1] = 0
         out[x == 0] = -np.inf
         out[np.isposinf(x)] = np.inf

@@ -597,6 +597,62 @@ class Generator:
         keep = dtype.type(1 - p)
         return self.bernoulli(1 - p, shape, dtype) / keep
 
+    def cauchy(self, shape, median: float, sigma: float, dtype) -> np.ndarray:
+        """cauchy_: cauchy_distribution<double> element by element, median + sigma * tan(pi * (u - 0.5))
+        on a uniform_real<double> draw (53 bits), cast to the dtype."""
+        u = _unit_float64(self._random64(_numel(shape))).tolist()
+        values = [median + sigma * math.tan(math.pi * (x - 0.5)) for x in u]
+        return np.array(values, np.float64).astype(dtype).reshape(shape)
+
+    def standard_gamma(self, alpha: np.ndarray, in_double: bool = False) -> np.ndarray:
+        """torch._standard_gamma on the CPU (_s_gamma_cpu): element by element in memory order,
+        Marsaglia and Tsang's rejection sampler (ATen's sample_gamma) on uniform_real<double>
+        and normal_distribution<double> draws; alpha's own float type for its few float steps,
+        double for the rest; at least the dtype's smallest normal number. ``in_double``:
+        _s_dirichlet_cpu's gammas, sampled from alpha cast to double, kept in double."""
+        dtype = np.dtype(np.float64 if in_double else alpha.dtype)
+        ftype = np.float32 if dtype == np.float32 else np.float64
+        one, third = ftype(1.0), ftype(np.float32(1.0) / np.float32(3.0))
+        tiny = float(np.finfo(dtype).tiny)
+        out = np.empty(alpha.size, dtype)
+        for i, a in enumerate(np.ascontiguousarray(alpha).ravel()):
+            a = ftype(a)
+            scale = 1.0
+            if a < 1:
+                if a == 0:
+                    out[i] = max(tiny, 0.0)
+                    continue
+                u = float(_unit_float64(self._random64(1))[0])
+                scale *= math.pow(1 - u, float(one / a))
+                a = ftype(a + one)
+            d = float(ftype(a - third))
+            c = 1.0 / math.sqrt(9.0 * d)
+            while True:
+                while True:
+                    x = float(self._normal_scalar(1, 0.0, 1.0)[0])
+                    y = 1.0 + c * x
+                    if y > 0:
+                        break
+                v = y * y * y
+                u = 1 - float(_unit_float64(self._random64(1))[0])
+                xx = x * x
+                if u < 1.0 - float(np.float32(0.0331)) * xx * xx:
+                    break
+                if math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+                    break
+            out[i] = max(tiny, float(dtype.type(scale * d * v)))
+        return out.reshape(alpha.shape)
+
+    def dirichlet(self, alpha: np.ndarray, sum_last) -> np.ndarray:
+        """torch._sample_dirichlet on the CPU: double gammas, divided by their sum over the last
+        dimension (``sum_last``, PyTorch's float64 reduction), cast to alpha's dtype and kept in
+        [smallest normal, the float before 1]."""
+        gamma = self.standard_gamma(alpha, in_double=True)
+        dtype = np.dtype(alpha.dtype)
+        ratio = (gamma / sum_last(gamma)).astype(dtype)
+        top = np.nextafter(dtype.type(1), dtype.type(0))
+        return np.minimum(top, np.maximum(dtype.type(np.finfo(dtype).tiny), ratio))
+
     def _normal_scalar(self, n: int, mean: float, std: float) -> np.ndarray:
         """normal_distribution<double> element by element, vectorised.
 

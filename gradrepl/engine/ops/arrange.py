@@ -1029,7 +1029,8 @@ def broadcast_tensors(*tensors):
     shape = ()
     for t in ts:
         shape = broadcast_shape(shape, t._a.shape)
-    return tuple(t.expand(*shape) for t in ts)
+    # ATen's expand_outplace: a tensor already of the broadcast shape is returned itself
+    return tuple(t if t._a.shape == shape else t.expand(*shape) for t in ts)
 
 
 declare("broadcast_tensors", broadcast_tensors, method=False, rules=[])

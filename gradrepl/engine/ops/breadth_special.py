@@ -648,6 +648,10 @@ def _solve_ex(A, B, *, left=True, check_errors=False, out=None):
 
 
 def _cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    factors, infos = linalg_ext.cholesky_failures(A._a)
+    if infos.any() and not check_errors:    # LAPACK's partial factor and the failing order, no error
+        L = _new(np.ascontiguousarray(np.swapaxes(factors, -1, -2)) if upper else factors)
+        return returns("linalg_cholesky_ex", ("L", "info"))((L, _new(infos)))
     return returns("linalg_cholesky_ex", ("L", "info"))((linalg_ext.cholesky(A, upper=upper), _info(A._a)))
 
 

@@ -325,12 +325,36 @@ def LinalgCholeskyExBackward0(grad, xp, result, upper):
     return (0.5 * (ga + _mT(xp, ga)),)
 
 
+def cholesky_failures(a):
+    """LAPACK potrf's unblocked factor and `info` per matrix: the order of the first leading minor that is
+    not positive-definite (0 when none); the failing pivot stays on the diagonal, the rest of A as given."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    factors, infos = np.tril(flat).copy(), np.zeros(flat.shape[0], np.int32)
+    n = a.shape[-1]
+    for b in range(flat.shape[0]):
+        L = factors[b]
+        for j in range(n):
+            d = L[j, j] - np.dot(L[j, :j], L[j, :j])
+            if not d > 0:
+                L[j, j] = d
+                infos[b] = j + 1
+                break
+            L[j, j] = np.sqrt(d)
+            for i in range(j + 1, n):
+                L[i, j] = (L[i, j] - np.dot(L[i, :j], L[j, :j])) / L[j, j]
+    return factors.reshape(a.shape), infos.reshape(a.shape[:-2])
+
+
 def cholesky(A, *, upper=False):
     try:
         c = np.linalg.cholesky(A._a)
     except np.linalg.LinAlgError:
-        raise LinAlgError("linalg.cholesky: The factorization could not be completed because the input is not "
-                          "positive-definite (the leading minor of order 1 is not positive-definite).") from None
+        infos = cholesky_failures(A._a)[1]
+        where = np.flatnonzero(infos)[0]
+        batch = f"(Batch element {where}): " if infos.ndim else ""
+        raise LinAlgError(f"linalg.cholesky: {batch}The factorization could not be completed because the input is "
+                          f"not positive-definite (the leading minor of order {infos.flat[where]} is not "
+                          "positive-definite).") from None
     c = c.astype(A._a.dtype)
     return result(np.swapaxes(c, -1, -2).copy() if upper else c, LinalgCholeskyExBackward0, (A,), (RESULT,), upper)
 

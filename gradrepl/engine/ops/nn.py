@@ -796,7 +796,7 @@ def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, 
     x, y = xp.raw(self), xp.raw(target)
     if xp.tensors:
         return _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reduction)
-    if node.edges[1] is None and _bce_logits_f32(x, y, weight, pos_weight) and grad.dtype == np.float32:
+    if _bce_logits_f32(x, y, weight, pos_weight) and grad.dtype == np.float32:
         # binary_cross_entropy_with_logits_backward as PyTorch composes it, each op in float32:
         # (sigmoid(x) - t) * grad, or ((pw * t + 1 - t) * sigmoid(x) - pw * t) * grad; * weight; / numel
         f32 = np.float32
@@ -811,7 +811,21 @@ def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, 
             g_in = g_in * weight
         if reduction == "mean":
             g_in = g_in / f32(x.size)
-        return (xp.constant(np.asarray(g_in, f32)), None)
+        g_t = None
+        if node.edges[1] is not None:
+            # binary_cross_entropy_with_logits_target_backward: -self * grad, or
+            # (log_sigmoid(-x) - log_sigmoid(x) * pw) * grad; * weight; / numel
+            if pos_weight is None:
+                g_t = -x * grad
+            else:
+                log_sig = kernels.log_sigmoid(np.ascontiguousarray(x))[0]
+                g_t = (kernels.log_sigmoid(np.ascontiguousarray(-x))[0] - log_sig * pos_weight) * grad
+            if weight is not None:
+                g_t = g_t * weight
+            if reduction == "mean":
+                g_t = g_t / f32(y.size)
+            g_t = xp.constant(np.asarray(g_t, f32))
+        return (xp.constant(np.asarray(g_in, f32)), g_t)
     s = _sig64(x)
     y64 = _f64(y)
     scale = (1.0 if weight is None else weight) / (x.size if reduction == "mean" else 1)

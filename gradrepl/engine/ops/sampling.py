@@ -97,8 +97,20 @@ def bernoulli_(self, p=0.5, *, generator=None):
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     _floating(self, "cauchy")
     a = self._a
-    u = _gen(generator).rand(a.shape, np.float64 if a.dtype == np.float64 else np.float32)
-    return _write(self, median + sigma * np.tan(np.pi * (u.astype(np.float64) - 0.5)))
+    values = _gen(generator).cauchy((a.size,), float(median), float(sigma), a.dtype)
+    return _write(self, _in_memory_order(a, values))
+
+
+def _in_memory_order(a, values):
+    """Values a serial kernel draws in memory order (TensorIterator walks a transposed or sliced
+    tensor by its strides), placed at a's logical positions."""
+    if a.flags.c_contiguous:
+        return values.reshape(a.shape)
+    idx = np.indices(a.shape).reshape(a.ndim, -1)
+    offsets = (idx * np.array(a.strides)[:, None]).sum(0)
+    out = np.empty(a.size, values.dtype)
+    out[np.argsort(offsets, kind="stable")] = values
+    return out.reshape(a.shape)
 
 
 @declare("log_normal_", method=True, function=False, rules=[])
