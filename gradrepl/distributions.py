@@ -285,6 +285,17 @@ class Distribution(metaclass=LibraryMeta):
     def new_instance(self):
         return type(self).__new__(type(self))
 
+    def expand_params(self, batch_shape, *names):
+        """expand() of a distribution whose parameters all have its batch shape (Normal's loc
+        and scale, ...): each one expanded, no validation, the validate flag kept."""
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        for name in names:
+            setattr(new, name, getattr(self, name).expand(batch_shape))
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
     def extended_shape(self, sample_shape=()):
         return _size(tuple(sample_shape) + tuple(self.batch_shape) + tuple(self.event_shape))
 
@@ -366,13 +377,7 @@ class Normal(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self.new_instance()
-        batch_shape = _size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new.validate_args = self.validating
-        return new
+        return self.expand_params(batch_shape, "loc", "scale")
 
     @property
     def mean(self):
@@ -434,13 +439,7 @@ class Uniform(Distribution):
         return {"low": less_than(self.high), "high": greater_than(self.low)}
 
     def expand(self, batch_shape, _instance=None):
-        new = self.new_instance()
-        batch_shape = _size(batch_shape)
-        new.low = self.low.expand(batch_shape)
-        new.high = self.high.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new.validate_args = self.validating
-        return new
+        return self.expand_params(batch_shape, "low", "high")
 
     @property
     def support(self):
@@ -500,12 +499,7 @@ class Exponential(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self.new_instance()
-        batch_shape = _size(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new.validate_args = self.validating
-        return new
+        return self.expand_params(batch_shape, "rate")
 
     @property
     def mean(self):
@@ -656,13 +650,7 @@ class Gamma(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self.new_instance()
-        batch_shape = _size(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new.validate_args = self.validating
-        return new
+        return self.expand_params(batch_shape, "concentration", "rate")
 
     @property
     def mean(self):
@@ -777,12 +765,7 @@ class Beta(Distribution):
         super().__init__(self.dirichlet.batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self.new_instance()
-        batch_shape = _size(batch_shape)
-        new.dirichlet = self.dirichlet.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new.validate_args = self.validating
-        return new
+        return self.expand_params(batch_shape, "dirichlet")
 
     @property
     def concentration1(self):
