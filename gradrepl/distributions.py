@@ -364,8 +364,9 @@ class Distribution(metaclass=LibraryMeta):
 
 
 # ------------------------------------------------------------------ Normal, Uniform, Exponential
-class Normal(Distribution):
-    torch_path = "torch.distributions.normal.Normal"
+class LocScale(Distribution):
+    """Normal, Laplace and Cauchy: a real location and a positive scale of one batch shape
+    (each of PyTorch's three classes has this same __init__ and expand)."""
     gradrepl_public = Distribution.gradrepl_public | {"loc", "scale"}
     arg_constraints = {"loc": real, "scale": positive}
     support = real
@@ -378,6 +379,10 @@ class Normal(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         return self.expand_params(batch_shape, "loc", "scale")
+
+
+class Normal(LocScale):
+    torch_path = "torch.distributions.normal.Normal"
 
     @property
     def mean(self):
@@ -538,19 +543,8 @@ class Exponential(Distribution):
         return 1.0 - TORCH["log"](self.rate)
 
 
-class Laplace(Distribution):
+class Laplace(LocScale):
     torch_path = "torch.distributions.laplace.Laplace"
-    gradrepl_public = Distribution.gradrepl_public | {"loc", "scale"}
-    arg_constraints = {"loc": real, "scale": positive}
-    support = real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        batch_shape = _size() if _is_number(loc) and _is_number(scale) else self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
-
-    expand = Normal.expand
 
     @property
     def mean(self):
@@ -802,19 +796,8 @@ class Beta(Distribution):
         return self.dirichlet.entropy()
 
 
-class Cauchy(Distribution):
+class Cauchy(LocScale):
     torch_path = "torch.distributions.cauchy.Cauchy"
-    gradrepl_public = Distribution.gradrepl_public | {"loc", "scale"}
-    arg_constraints = {"loc": real, "scale": positive}
-    support = real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        batch_shape = _size() if _is_number(loc) and _is_number(scale) else self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
-
-    expand = Normal.expand
 
     @property
     def mean(self):
