@@ -759,7 +759,7 @@ static int strided2(PyObject *obj, Py_buffer *view, char *kind, Py_ssize_t *shap
     return 0;
 }
 
-/* outer_sums(grouped, x, out): out[c] = column c of the 2-d array x (float32 or float64, any
+/* column_sums(grouped, x, out): out[c] = column c of the 2-d array x (float32 or float64, any
    strides) summed down its rows; out a C-contiguous array of x's dtype. True when out holds
    a NaN. */
 static PyObject *py_outer_sums(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -768,7 +768,7 @@ static PyObject *py_outer_sums(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_buffer x, out;
     char kind;
     if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "outer_sums(grouped, x, out)");
+        PyErr_SetString(PyExc_TypeError, "column_sums(grouped, x, out)");
         return NULL;
     }
     grouped = PyLong_AsSsize_t(args[0]);
@@ -939,8 +939,8 @@ static PyMethodDef methods[] = {
      "tanh_backward(grad, y, out)"},
     {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,
      "nll_sum(rows, cols, x, target)"},
-    {"outer_sums", (PyCFunction)(void (*)(void))py_outer_sums, METH_FASTCALL,
-     "outer_sums(grouped, x, out)"},
+    {"column_sums", (PyCFunction)(void (*)(void))py_outer_sums, METH_FASTCALL,
+     "column_sums(grouped, x, out)"},
     {"welford", (PyCFunction)(void (*)(void))py_welford, METH_FASTCALL, "welford(x, mean, m2)"},
     {"add_rows", (PyCFunction)(void (*)(void))py_add_rows, METH_FASTCALL,
      "add_rows(n, inner, rows, g, z)"},

@@ -18,7 +18,8 @@ import numpy as np
 from gradrepl.engine import rounding
 
 try:
-    from gradrepl.engine._kernels import outer_sums as _outer_sums_c     # optional C twin
+    # optional C twin (named apart from the float32-only contiguous one an older build has)
+    from gradrepl.engine._kernels import column_sums as _outer_sums_c
 except ImportError:
     _outer_sums_c = None
 
