@@ -38,6 +38,9 @@ def main():
     for i, (key, name, n) in enumerate(C.cases()):
         res = C.run_conv(torch, torch.from_numpy, name, n, 100 + i)
         out["conv"][key] = [entry(t) for t in res]
+    if capability == "AVX2":
+        out["conv1x1"] = {key: [entry(t) for t in C.run_conv(torch, torch.from_numpy, name, n, seed)]
+                          for key, name, n, seed in C.cases_1x1()}
     for i, name in enumerate(C.POOLS):
         for ties in (False, True):
             res = C.run_pool(torch, torch.from_numpy, name, 500 + i, ties)

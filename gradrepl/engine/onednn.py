@@ -29,6 +29,8 @@ blocks of 8 channels (measured on an AMD EPYC with AVX2, 2 threads, up to 64 cha
 - backward weights and bias: a chain over (n, oh, ow) per thread; oneDNN's reduction
   balancer (_reducer_split) decides whether the two threads split the images or take
   separate blocks of channels (each weight then one chain).
+- 1x1 kernels (jit_1x1:avx2): the forward as above; d input one chain over all output
+  channels (stride 2: brgconv_strided); d bias as above; d weight not emulated.
 
 A batch of one that use_mkldnn turns away (few values, a kernel under 4x4) runs ATen's
 slow_conv2d instead: slow_forward / slow_backward at the end of this module.
@@ -96,7 +98,8 @@ def applies(x, w, stride, padding, dilation, groups):
     cap = cpu.capability()
     if not (x.dtype == f32 and w.dtype == f32 and n in (1, 2) and groups == 1
             and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
-            and all(k in (3, 5, 7) for k in kernel) and all(p <= (k - 1) // 2 for p, k in zip(padding, kernel))
+            and (all(k in (3, 5, 7) for k in kernel) or (cap == "avx2" and all(k == 1 for k in kernel)))
+            and all(p <= (k - 1) // 2 for p, k in zip(padding, kernel))
             and w.shape[0] <= MAX_CHANNELS and w.shape[1] <= MAX_CHANNELS
             # jit:avx2's weight gradient on AVX512 (4 to 15 input channels): measured up to
             # 16 output channels, and in 1-d above 8
@@ -120,6 +123,13 @@ def data_measured(x, w, stride):
     if stride[0] == 1 or cpu.capability() == "avx2":
         return True
     return not (x.shape[0] in (1, 3) and w.shape[1] <= 2 and not _slow(x, w, stride, (1,), 1))
+
+
+def weight_measured(w):
+    """jit_1x1:avx2's weight gradient (a 1x1 kernel on AVX2) reduces the images and
+    positions in pieces not pinned down yet (not emulated: the caller rounds float64 sums;
+    its output, d input and d bias are measured)."""
+    return not (cpu.capability() == "avx2" and all(k == 1 for k in w.shape[2:]))
 
 
 def _slow(x, w, stride, dilation, groups):
@@ -207,8 +217,9 @@ def backward_data(g, w, xshape, stride, padding):
     inner = None
     if s > 1:
         blocks = [(0, o)]
-    elif cpu.capability() == "avx2":
-        blocks, inner = _blocks(o, BLOCK_AVX2 * _bd_group_avx2(g4.shape[3])), BLOCK_AVX2
+    elif cpu.capability() == "avx2":     # jit_1x1:avx2: one chain over all channels
+        group = o if kh == kw == 1 else BLOCK_AVX2 * _bd_group_avx2(g4.shape[3])
+        blocks, inner = _blocks(o, group), BLOCK_AVX2
     else:
         blocks = _blocks(o, BLOCK)
     parts = []

@@ -37,6 +37,22 @@ EXTRA = [("mnist1", 1), ("mnist2", 1), ("mnist3", 1), ("blitz1", 1), ("lenet1", 
          ("conv1d", 1), ("conv1d_wide", 1), ("mnist1", 3)]
 
 
+# 1x1 kernels (network-in-network, bottlenecks): recorded on AVX2 only (jit_1x1:avx2; its
+# weight gradient is not emulated, the test skips it)
+ONE_BY_ONE = {
+    "nin": (2, 16, 32, 8, 1, 1, 0),
+    "nin_s2": (2, 16, 32, 8, 1, 2, 0),
+    "nin_rgb": (2, 3, 24, 12, 1, 1, 0),
+    "conv1d_1x1": (1, 8, 24, 30, 1, 1, 0),
+}
+
+
+def cases_1x1():
+    """(key, name, batch, seed) of the 1x1 cases."""
+    return [(f"{name}|{n}", name, n, 700 + 10 * i + j)
+            for i, name in enumerate(ONE_BY_ONE) for j, n in enumerate([2, 5, 16])]
+
+
 def cases():
     """(key, name, batch) for every case."""
     out = [(f"{name}|{n}", name, n) for name in CONVS for n in BATCHES
@@ -46,7 +62,7 @@ def cases():
 
 def conv_inputs(name, n, seed):
     """x, weight, bias and the output gradient (float32 arrays) of case `name` at batch n."""
-    d, cin, cout, size, k, s, p = CONVS[name]
+    d, cin, cout, size, k, s, p = CONVS[name] if name in CONVS else ONE_BY_ONE[name]
     rng = np.random.default_rng(seed)
     spatial = (size,) * d
     x = rng.standard_normal((n, cin) + spatial).astype(np.float32)
@@ -60,7 +76,7 @@ def conv_inputs(name, n, seed):
 
 def run_conv(torch, make, name, n, seed):
     """[output, d input, d weight, d bias] of the case."""
-    d, cin, cout, size, k, s, p = CONVS[name]
+    d, cin, cout, size, k, s, p = CONVS[name] if name in CONVS else ONE_BY_ONE[name]
     x, w, b, g = (make(a) for a in conv_inputs(name, n, seed))
     x.requires_grad_()
     w.requires_grad_()

@@ -55,6 +55,17 @@ def test_conv(cap, key, name, n, seed, torch):
     assert not bad, f"{key}: {bad}"
 
 
+@pytest.mark.parametrize("cap,key,name,n,seed", [("AVX2",) + c for c in C.cases_1x1()])
+def test_conv_1x1(cap, key, name, n, seed, torch):
+    """jit_1x1:avx2: output, d input and d bias to the bit; d weight is float64 sums rounded
+    (its reduction is not emulated)."""
+    got = C.run_conv(torch, _new, name, n, seed)
+    want = DATASETS[cap]["conv1x1"][key]
+    assert [list(t.shape) for t in got] == [w["shape"] for w in want]
+    bad = [part for part, t, w in zip(PARTS, got, want) if part != "d weight" and digest(t._a) != w["sha256"]]
+    assert not bad, f"{key}: {bad}"
+
+
 @pytest.mark.parametrize("cap", sorted(DATASETS))
 @pytest.mark.parametrize("name", list(C.POOLS))
 @pytest.mark.parametrize("ties", [False, True])

@@ -964,6 +964,8 @@ def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True):
         gx = gw = gb = None
         if mask[1] or mask[2]:
             gw, gb = onednn.backward_weights(g, x, w.shape, stride, padding, mask[2])
+            if mask[1] and not onednn.weight_measured(w):
+                gw = _conv_bw(g, x, w, stride, padding, dilation, groups, (False, True, False), exact=False)[1]
         if mask[0] and onednn.data_measured(x, w, stride):
             gx = onednn.backward_data(g, w, x.shape, stride, padding)
         elif mask[0]:
