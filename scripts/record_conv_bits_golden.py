@@ -41,6 +41,8 @@ def main():
     if capability == "AVX2":
         out["conv1x1"] = {key: [entry(t) for t in C.run_conv(torch, torch.from_numpy, name, n, seed)]
                           for key, name, n, seed in C.cases_1x1()}
+        out["depthwise"] = {key: [entry(t) for t in C.run_conv(torch, torch.from_numpy, name, n, seed)]
+                            for key, name, n, seed in C.cases_depthwise()}
     for i, name in enumerate(C.POOLS):
         for ties in (False, True):
             res = C.run_pool(torch, torch.from_numpy, name, 500 + i, ties)

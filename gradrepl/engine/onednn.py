@@ -31,6 +31,7 @@ blocks of 8 channels (measured on an AMD EPYC with AVX2, 2 threads, up to 64 cha
   separate blocks of channels (each weight then one chain).
 - 1x1 kernels (jit_1x1:avx2): the forward as above; d input one chain over all output
   channels (stride 2: brgconv_strided); d bias as above; d weight not emulated.
+- depthwise (groups = channels, one output channel each; jit_dw:avx2): dw_* below.
 
 A batch of one that use_mkldnn turns away (few values, a kernel under 4x4) runs ATen's
 slow_conv2d instead: slow_forward / slow_backward at the end of this module.
@@ -96,6 +97,13 @@ def applies(x, w, stride, padding, dilation, groups):
     n = w.ndim - 2
     kernel = w.shape[2:]
     cap = cpu.capability()
+    if groups > 1:      # depthwise (jit_dw:avx2), measured on AVX2 for 3x3 and 5x5 kernels
+        if not (cap == "avx2" and _depthwise(x, w, groups) and n == 2 and x.dtype == f32 and w.dtype == f32
+                and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
+                and kernel[0] == kernel[1] and kernel[0] in (3, 5) and all(p <= (kernel[0] - 1) // 2 for p in padding)
+                and w.shape[0] <= MAX_CHANNELS and x.size > 0 and THREADS["n"] in (1, 2)):
+            return False
+        return min((x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[0] + 1 for i in range(2)) >= 2
     if not (x.dtype == f32 and w.dtype == f32 and n in (1, 2) and groups == 1
             and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
             and (all(k in (3, 5, 7) for k in kernel) or (cap == "avx2" and all(k == 1 for k in kernel)))
@@ -125,11 +133,93 @@ def data_measured(x, w, stride):
     return not (x.shape[0] in (1, 3) and w.shape[1] <= 2 and not _slow(x, w, stride, (1,), 1))
 
 
-def weight_measured(w):
-    """jit_1x1:avx2's weight gradient (a 1x1 kernel on AVX2) reduces the images and
-    positions in pieces not pinned down yet (not emulated: the caller rounds float64 sums;
-    its output, d input and d bias are measured)."""
-    return not (cpu.capability() == "avx2" and all(k == 1 for k in w.shape[2:]))
+def weight_measured(w, groups=1):
+    """jit_1x1:avx2's weight gradient (a 1x1 kernel on AVX2), and jit_dw:avx2's with a 5x5
+    kernel, reduce the images and positions in pieces not pinned down yet (not emulated: the
+    caller rounds float64 sums; their output, d input and d bias are measured)."""
+    if cpu.capability() != "avx2":
+        return True
+    return not (all(k == 1 for k in w.shape[2:]) or (groups > 1 and w.shape[2] != 3))
+
+
+def _depthwise(x, w, groups):
+    """A depthwise convolution: a group per channel, one output channel each."""
+    return groups == x.shape[1] == w.shape[0] and w.shape[1] == 1
+
+
+# ------------------------------------------------------------ jit_dw:avx2 (depthwise, AVX2)
+# forward: a chain per output element from the bias over (kh, kw); d input: from 0 over
+# (kh, kw); d weight (3x3) and d bias: a chain over (n, oh, ow) per channel, the two threads
+# splitting the images when there is one block of 8 channels (else each takes its blocks);
+# d bias with a 5x5 kernel: a chain per output row, the rows' sums added in order.
+
+def dw_forward(x, w, b, stride, padding):
+    kh, kw = w.shape[2:]
+    cols = _windows(x, kh, kw, stride[0], tuple(padding))        # N, C, KH, KW, OH, OW
+    n, c, _, _, oh, ow = cols.shape
+    acc = np.zeros((n, c, oh, ow), f32)
+    if b is not None:
+        acc[:] = b.astype(f32)[None, :, None, None]
+    wf = w.astype(f32)
+    for i in range(kh):
+        for j in range(kw):
+            acc = fma32(cols[:, :, i, j], wf[None, :, 0, i, j, None, None], acc)
+    return acc
+
+
+def dw_backward_data(g, w, xshape, stride, padding):
+    n, c, h, wd = xshape
+    kh, kw = w.shape[2:]
+    s = stride[0]
+    oh, ow = g.shape[2:]
+    acc = np.zeros(xshape, f32)
+    wf = w.astype(f32)
+    for i in range(kh):
+        hs, he, ohs = _span(i, padding[0], s, oh, h)
+        if hs is None:
+            continue
+        for j in range(kw):
+            ws, we, ows = _span(j, padding[1], s, ow, wd)
+            if ws is None:
+                continue
+            tap = np.zeros(xshape, f32)
+            tap[:, :, hs:he:s, ws:we:s] = g[:, :, ohs[0]:ohs[1], ows[0]:ows[1]]
+            acc = fma32(tap, wf[None, :, 0, i, j, None, None], acc)
+    return acc
+
+
+def dw_backward_weights(g, x, wshape, stride, padding, bias):
+    c, _, kh, kw = wshape
+    cols = _windows(x, kh, kw, stride[0], tuple(padding))        # N, C, KH, KW, OH, OW
+    n, _, _, _, oh, ow = cols.shape
+    a = np.ascontiguousarray(cols.transpose(1, 2, 3, 0, 4, 5).reshape(c, kh * kw, n * oh * ow))
+    gt = np.ascontiguousarray(g.astype(f32).transpose(1, 0, 2, 3).reshape(c, n * oh * ow))
+    total = n * oh * ow
+    parts = [(0, total)]
+    if THREADS["n"] > 1 and _div_up(c, BLOCK_AVX2) == 1:
+        parts = [(lo * oh * ow, hi * oh * ow) for lo, hi in (_balance211(n, 2, t) for t in range(2)) if hi > lo]
+    gw = np.empty((c, kh * kw), f32)
+    for ch in range(c):
+        acc = None
+        for lo, hi in parts:
+            part = fma_gemm(gt[ch:ch + 1, lo:hi], a[ch, :, lo:hi], np.zeros((1, kh * kw), f32))
+            acc = part if acc is None else acc + part
+        gw[ch] = acc[0]
+    gb = None
+    if bias and kh == 3:
+        ones = np.ones((1, total), f32)
+        for lo, hi in parts:
+            part = fma_gemm(gt[:, lo:hi], ones[:, lo:hi], np.zeros((c, 1), f32))[:, 0]
+            gb = part if gb is None else gb + part
+    elif bias:
+        rows = gt.reshape(c, n * oh, ow)
+        sums = np.zeros((c, n * oh), f32)
+        for t in range(ow):
+            sums = sums + rows[:, :, t]
+        gb = np.zeros(c, f32)
+        for r in range(n * oh):
+            gb = gb + sums[:, r]
+    return gw.reshape(wshape), gb
 
 
 def _slow(x, w, stride, dilation, groups):

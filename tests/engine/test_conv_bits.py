@@ -66,6 +66,18 @@ def test_conv_1x1(cap, key, name, n, seed, torch):
     assert not bad, f"{key}: {bad}"
 
 
+@pytest.mark.parametrize("cap,key,name,n,seed", [("AVX2",) + c for c in C.cases_depthwise()])
+def test_depthwise(cap, key, name, n, seed, torch):
+    """jit_dw:avx2: output, d input and d bias to the bit, and d weight with a 3x3 kernel
+    (a 5x5 kernel's is float64 sums rounded: not emulated)."""
+    got = C.run_conv(torch, _new, name, n, seed)
+    want = DATASETS[cap]["depthwise"][key]
+    assert [list(t.shape) for t in got] == [w["shape"] for w in want]
+    skip = "d weight" if C.DEPTHWISE[name][4] != 3 else None
+    bad = [part for part, t, w in zip(PARTS, got, want) if part != skip and digest(t._a) != w["sha256"]]
+    assert not bad, f"{key}: {bad}"
+
+
 @pytest.mark.parametrize("cap", sorted(DATASETS))
 @pytest.mark.parametrize("name", list(C.POOLS))
 @pytest.mark.parametrize("ties", [False, True])
