@@ -27,3 +27,36 @@ def test_mse_size_mismatch_and_softmax_without_dim_warn_once_with_their_line(tmp
     lines = done.stderr.splitlines()
     assert lines == [f"{prog}:3: {MSE}", "  for i in range(3):",
                      f"{prog}:5: {SOFTMAX}", "  p = F.softmax(torch.ones(2, 3))"]
+
+
+NODES = ("FutureWarning: Using a non-full backward hook when the forward contains multiple autograd Nodes is "
+         "deprecated and will be removed in future versions. This hook will be missing some grad_input. Please "
+         "use register_full_backward_hook to get the documented behavior.")
+NOT_TENSORS = ("FutureWarning: Using non-full backward hooks on a Module that does not return a single Tensor or "
+               "a tuple of Tensors is deprecated and will be removed in future versions. This hook will be missing "
+               "some of the grad_output. Please use register_full_backward_hook to get the documented behavior.")
+
+
+def test_register_backward_hook_warns_where_the_hook_misses_gradients(tmp_path):
+    """The old-style module backward hook (as older tutorials register it on a conv layer):
+    PyTorch's FutureWarning when the call builds more than the hooked node (a layer with
+    weights) or returns something other than tensors; none for a one-node module."""
+    prog = tmp_path / "hooks.py"
+    prog.write_text("import torch\nrelu = torch.nn.ReLU()\n"
+                    "relu.register_backward_hook(lambda m, gi, go: print(len(gi), len(go)))\n"
+                    "x = torch.randn(3, requires_grad=True)\n"
+                    "relu(x * 2).sum().backward()\n"
+                    "lin = torch.nn.Linear(3, 2)\n"
+                    "lin.register_backward_hook(lambda m, gi, go: print(len(gi), len(go)))\n"
+                    "lin(x).sum().backward()\n"
+                    "class Wrap(torch.nn.Module):\n"
+                    "    def forward(self, a):\n"
+                    "        return [a * 2]\n"
+                    "w = Wrap()\nw.register_backward_hook(lambda m, gi, go: print(len(gi), len(go)))\n"
+                    "w(x)[0].sum().backward()\n")
+    done = subprocess.run([sys.executable, "-m", "gradrepl", "run", str(prog)], env=ENV, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [ln for ln in done.stdout.splitlines() if "RemovableHandle" not in ln] == ["1 1", "1 1", "2 1"]
+    lines = [ln for ln in done.stderr.splitlines() if not ln.startswith("  ")]
+    assert lines == [f"{prog}:8: {NODES}", f"{prog}:14: {NOT_TENSORS}"]
