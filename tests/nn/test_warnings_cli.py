@@ -60,3 +60,21 @@ def test_register_backward_hook_warns_where_the_hook_misses_gradients(tmp_path):
     assert [ln for ln in done.stdout.splitlines() if "RemovableHandle" not in ln] == ["1 1", "1 1", "2 1"]
     lines = [ln for ln in done.stderr.splitlines() if not ln.startswith("  ")]
     assert lines == [f"{prog}:8: {NODES}", f"{prog}:14: {NOT_TENSORS}"]
+
+
+def test_cross_without_dim_warns_once_a_process(tmp_path):
+    """torch.cross / Tensor.cross with no dim (the introyt tensors tutorial's `torch.cross(v2, v1)`):
+    PyTorch's deprecation warning, the first time only; linalg.cross (dim=-1) never warns."""
+    prog = tmp_path / "cross.py"
+    prog.write_text("import torch\nu = torch.tensor([1., 0., 0.])\nv = torch.tensor([0., 1., 0.])\n"
+                    "print(torch.linalg.cross(u, v))\nprint(torch.cross(v, u))\nprint(u.cross(v))\n")
+    done = subprocess.run([sys.executable, "-m", "gradrepl", "run", str(prog)], env=ENV, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "tensor([0., 0., 1.])\ntensor([ 0.,  0., -1.])\ntensor([0., 0., 1.])\n"
+    assert done.stderr.splitlines() == [
+        f"{prog}:5: UserWarning: Using torch.cross without specifying the dim arg is deprecated.",
+        "Please either pass the dim explicitly or simply use torch.linalg.cross.",
+        "The default value of dim will change to agree with that of linalg.cross in a future release. "
+        "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)",
+        "  print(torch.cross(v, u))"]
