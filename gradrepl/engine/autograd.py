@@ -35,6 +35,11 @@ CPP_FORMULA = [False]
 # in PyTorch). Script mode leaves this off: memory is released as PyTorch releases it.
 KEEP_SAVED = [False]
 
+# Above 0 while vmap runs its function on a slice other than the last: vmap here calls the
+# function once per slice, where PyTorch runs one batched backward, so a graph the function
+# differentiates (autograd.grad(y, x, v) of a y made outside) must outlive all but the last call.
+VMAP_RETAIN = [0]
+
 # The two array namespaces rules compute with (gradrepl.engine.xp): NumPy arrays for an
 # ordinary backward, Tensors for create_graph=True. The tensor layer hands them over once
 # (use_spaces), so this engine never imports the Tensor class.
@@ -348,6 +353,8 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
     arrays, tensors = _SPACES
     xp = tensors if create_graph else arrays
     wrap = arrays.wrap
+    if VMAP_RETAIN[0]:
+        retain_graph = True
     root_edges = []
     for i, t in enumerate(roots):
         e = edge_of(t)

@@ -620,10 +620,19 @@ def LinalgCrossBackward0(grad, xp, self, other, dim, shapes):
             None if shapes[1] is None else xp.sum_to(xp.constant(gb.astype(g.dtype)), shapes[1]))
 
 
+_CROSS_WARNED = [False]    # PyTorch's TORCH_WARN_ONCE: the first cross without dim in a process
+
+
 def cross(self, other, dim=None):
     a, b = self._a, other._a
     shape = np.broadcast_shapes(a.shape, b.shape)
     if dim is None:
+        if not _CROSS_WARNED[0]:
+            _CROSS_WARNED[0] = True
+            warn("UserWarning", "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass "
+                 "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to "
+                 "agree with that of linalg.cross in a future release. (Triggered internally at "
+                 "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)")
         dim = next((i for i, s in enumerate(shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
