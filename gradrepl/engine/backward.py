@@ -71,17 +71,24 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     single_in = type(inputs) is Tensor
     outputs = [outputs] if type(outputs) is Tensor else list(outputs)
     inputs = [inputs] if single_in else list(inputs)
     for t in inputs:
         if type(t) is not Tensor:
             raise TypeError(f"grad(): inputs must be Tensors, got {pytype(t)}")
-        if not t.requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
     if grad_outputs is not None:
         grad_outputs = [grad_outputs] if type(grad_outputs) is Tensor else list(grad_outputs)
     grads = _make_grads(outputs, grad_outputs)
+    for i, t in enumerate(outputs):   # PyTorch's engine checks the outputs before the inputs
+        if not t.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
