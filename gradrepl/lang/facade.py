@@ -608,6 +608,8 @@ def isinstance_of(obj, spec, api, tensor_type):
         return type(obj) is legacy_function and obj.cls is spec
     if spec is api.TORCH["autograd"]["Function"]:
         return type(obj) is legacy_function
+    if spec is api.TORCH["autograd"]["Variable"]:   # PyTorch's VariableMeta: every tensor is a Variable
+        return bool(api.is_tensor(obj))
     library = _sandbox()
     if spec in EXCEPTIONS or (library is not None and library.is_library_class(spec)):
         return isinstance(obj, spec)
