@@ -98,7 +98,7 @@ class Docs:
         if entry is None and name and name.startswith("Tensor."):
             entry = table().get("torch." + name.split(".", 1)[1])
         if entry is None:
-            label = name or self.session.access.type_label(obj)
+            label = name or self.session.access.short_label(obj)
             return (f"No gradrepl documentation for {label}: see PyTorch's or Python's documentation "
                     f"(dir(obj) lists what it offers)")
         head = f"Help on {name}:\n\n{entry['signature']}"

@@ -181,6 +181,25 @@ def _int_from_bytes(data, byteorder="big", *, signed=False):
     return int.from_bytes(data, byteorder, signed=signed)
 
 
+# PyTorch's C types: Python's messages name them by their full tp_name ('torch.Size' object ...)
+_C_TYPE_NAMES = frozenset(("torch.Size", "torch.dtype", "torch.device", "torch.layout", "torch.memory_format",
+                           "torch.finfo", "torch.iinfo"))
+
+
+def type_label(obj, api):
+    """The type name Python's own messages give obj ('Tensor', 'Parameter', 'torch.Size', 'int')."""
+    if isinstance(obj, type):
+        return "type"       # never the name of a host metaclass
+    name = api.type_name(obj)
+    if name:   # C struct sequences (torch.return_types.max) go by their full name
+        if name.startswith("torch.return_types.") or name in _C_TYPE_NAMES:
+            return name
+        if name == "torch.Tensor" and api.is_parameter(obj):
+            return "Parameter"
+        return name.rsplit(".", 1)[-1]
+    return type(obj).__name__
+
+
 class Access:
     """The attribute rule: read, write and delete attributes named in source."""
 
@@ -192,12 +211,15 @@ class Access:
         self.set_cache = {}  # engine type -> frozenset of assignable names (Tensor: grad, data, ...)
 
     def type_label(self, obj):
-        if isinstance(obj, type):
-            return "type"       # never the name of a host metaclass
-        name = self.api.type_name(obj)
-        if name:   # C struct sequences (torch.return_types.max) go by their full name
-            return name if name.startswith("torch.return_types.") else name.rsplit(".", 1)[-1]
-        return type(obj).__name__
+        """The name Python's messages give obj's type (full names for PyTorch's C types)."""
+        return type_label(obj, self.api)
+
+    def short_label(self, obj):
+        """The short class name (Size, Tensor) that labels the engine's methods: <function Size.count>."""
+        name = None if isinstance(obj, type) else self.api.type_name(obj)
+        if name and not name.startswith("torch.return_types."):
+            return name.rsplit(".", 1)[-1]
+        return type_label(obj, self.api)
 
     def no_attr(self, obj, name, candidates=()):
         label = self.type_label(obj)
@@ -212,7 +234,7 @@ class Access:
             if name in allowed:
                 value = getattr(obj, name)
                 if type(value) in HOST_CALLABLES:
-                    return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+                    return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
                 if type(value) is types.MethodType:   # a tensor's method, not called here: never the host one
                     return method(value.__func__, value.__self__, name)
                 return value
@@ -280,7 +302,7 @@ class Access:
         if name in readable:
             value = getattr(obj, name)
             if type(value) in HOST_CALLABLES:
-                return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+                return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
             if type(value) is types.MethodType:
                 return method(value.__func__, value.__self__, name)
             return value
@@ -604,6 +626,10 @@ def isinstance_of(obj, spec, api, tensor_type):
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
+    if type(spec) is api.TypeStandIn:        # torch.dtype, torch.layout, torch.memory_format
+        return api.type_name(obj) == spec.path
+    if spec is api.TORCH.get("device"):      # the torch.device constructor stands for its class
+        return api.type_name(obj) == "torch.device"
     if type(spec) is autograd_function:
         return type(obj) is legacy_function and obj.cls is spec
     if spec is api.TORCH["autograd"]["Function"]:
