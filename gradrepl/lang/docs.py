@@ -72,7 +72,7 @@ class Docs:
             return "torch.Tensor"
         if type(obj) is builtin_function_or_method:
             return obj.label
-        if type(obj) is method and api.is_tensor(obj.obj):   # x.backward read without a call
+        if isinstance(obj, method) and api.is_tensor(obj.obj):   # x.backward read without a call
             return f"Tensor.{(obj.name or getattr(obj.fn, '__name__', '')).rsplit('.', 1)[-1]}"
         names = self._facade_names()
         return names.get(id(obj)) or names.get(id(type(obj)))     # an nn.Linear: its class

@@ -9,7 +9,8 @@ import types
 from _string import formatter_parser   # string.Formatter.parse, without string's import
 
 from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
-    is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
+    bound_method, is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy, \
+    tensor_builtin_method
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS, TYPE_ATTRS
 from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
@@ -236,7 +237,7 @@ class Access:
                 if type(value) in HOST_CALLABLES:
                     return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
                 if type(value) is types.MethodType:   # a tensor's method, not called here: never the host one
-                    return method(value.__func__, value.__self__, name)
+                    return bound_method(value.__func__, value.__self__, name)
                 return value
             raise self.no_attr(obj, name, allowed)
         if t in self.plain:
@@ -304,7 +305,7 @@ class Access:
             if type(value) in HOST_CALLABLES:
                 return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
             if type(value) is types.MethodType:
-                return method(value.__func__, value.__self__, name)
+                return bound_method(value.__func__, value.__self__, name)
             return value
         raise self.no_attr(obj, name, readable)
 
@@ -608,6 +609,8 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin("super")
     if t is method:
         return standin("method")
+    if t is tensor_builtin_method:
+        return standin("builtin_function_or_method")
     if t in (pytype, type_standin, autograd_function) or isinstance(obj, type):
         return standin("builtins.type")   # not "<class 'type'>": that names the host metaclass
     if t.__module__ == "collections":      # a state_dict's OrderedDict
