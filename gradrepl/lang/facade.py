@@ -9,7 +9,8 @@ import types
 from _string import formatter_parser   # string.Formatter.parse, without string's import
 
 from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
-    is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
+    bound_method, is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy, \
+    tensor_builtin_method
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS, TYPE_ATTRS
 from gradrepl.lang.runtime import C_FUNCTIONS, builtin_function_or_method, format_value, function, \
@@ -208,6 +209,25 @@ def _int_from_bytes(data, byteorder="big", *, signed=False):
     return int.from_bytes(data, byteorder, signed=signed)
 
 
+# PyTorch's C types: Python's messages name them by their full tp_name ('torch.Size' object ...)
+_C_TYPE_NAMES = frozenset(("torch.Size", "torch.dtype", "torch.device", "torch.layout", "torch.memory_format",
+                           "torch.finfo", "torch.iinfo"))
+
+
+def type_label(obj, api):
+    """The type name Python's own messages give obj ('Tensor', 'Parameter', 'torch.Size', 'int')."""
+    if isinstance(obj, type):
+        return "type"       # never the name of a host metaclass
+    name = api.type_name(obj)
+    if name:   # C struct sequences (torch.return_types.max) go by their full name
+        if name.startswith("torch.return_types.") or name in _C_TYPE_NAMES:
+            return name
+        if name == "torch.Tensor" and api.is_parameter(obj):
+            return "Parameter"
+        return name.rsplit(".", 1)[-1]
+    return type(obj).__name__
+
+
 class Access:
     """The attribute rule: read, write and delete attributes named in source."""
 
@@ -219,12 +239,15 @@ class Access:
         self.set_cache = {}  # engine type -> frozenset of assignable names (Tensor: grad, data, ...)
 
     def type_label(self, obj):
-        if isinstance(obj, type):
-            return "type"       # never the name of a host metaclass
-        name = self.api.type_name(obj)
-        if name:   # C struct sequences (torch.return_types.max) go by their full name
-            return name if name.startswith("torch.return_types.") else name.rsplit(".", 1)[-1]
-        return type(obj).__name__
+        """The name Python's messages give obj's type (full names for PyTorch's C types)."""
+        return type_label(obj, self.api)
+
+    def short_label(self, obj):
+        """The short class name (Size, Tensor) that labels the engine's methods: <function Size.count>."""
+        name = None if isinstance(obj, type) else self.api.type_name(obj)
+        if name and not name.startswith("torch.return_types."):
+            return name.rsplit(".", 1)[-1]
+        return type_label(obj, self.api)
 
     def no_attr(self, obj, name, candidates=()):
         label = self.type_label(obj)
@@ -239,9 +262,9 @@ class Access:
             if name in allowed:
                 value = getattr(obj, name)
                 if type(value) in HOST_CALLABLES:
-                    return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+                    return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
                 if type(value) is types.MethodType:   # a tensor's method, not called here: never the host one
-                    return method(value.__func__, value.__self__, name)
+                    return bound_method(value.__func__, value.__self__, name)
                 return value
             raise self.no_attr(obj, name, allowed)
         if t in self.plain:
@@ -307,9 +330,9 @@ class Access:
         if name in readable:
             value = getattr(obj, name)
             if type(value) in HOST_CALLABLES:
-                return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+                return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
             if type(value) is types.MethodType:
-                return method(value.__func__, value.__self__, name)
+                return bound_method(value.__func__, value.__self__, name)
             return value
         raise self.no_attr(obj, name, readable)
 
@@ -613,6 +636,8 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin("super")
     if t is method:
         return standin("method")
+    if t is tensor_builtin_method:
+        return standin("builtin_function_or_method")
     if t in (pytype, type_standin, autograd_function) or isinstance(obj, type):
         return standin("builtins.type")   # not "<class 'type'>": that names the host metaclass
     if t.__module__ == "collections":      # a state_dict's OrderedDict
@@ -631,10 +656,16 @@ def isinstance_of(obj, spec, api, tensor_type):
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
+    if type(spec) is api.TypeStandIn:        # torch.dtype, torch.layout, torch.memory_format
+        return api.type_name(obj) == spec.path
+    if spec is api.TORCH.get("device"):      # the torch.device constructor stands for its class
+        return api.type_name(obj) == "torch.device"
     if type(spec) is autograd_function:
         return type(obj) is legacy_function and obj.cls is spec
     if spec is api.TORCH["autograd"]["Function"]:
         return type(obj) is legacy_function
+    if spec is api.TORCH["autograd"]["Variable"]:   # PyTorch's VariableMeta: every tensor is a Variable
+        return bool(api.is_tensor(obj))
     library = _sandbox()
     if spec in EXCEPTIONS or (library is not None and library.is_library_class(spec)):
         return isinstance(obj, spec)

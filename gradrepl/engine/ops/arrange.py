@@ -13,6 +13,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import RESULT, as_tensor, check_leaf_inplace, result
 from gradrepl.engine.ops.linalg import matrix_product
+from gradrepl.engine.ops.reduce import LinalgVectorNormBackward0
 from gradrepl.engine.ops.inplace import CopySlices, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import UnsafeViewBackward0, cat, stack
@@ -799,14 +800,9 @@ declare("chain_matmul", chain_matmul, method=False, rules=[])
 @rule("DistBackward0", ("self", "other"), ("norm_backward(grad, self - other, p, result)", "-(that)"),
       saved=("self", "other", "result"), ctx=("p", "shapes"))
 def DistBackward0(grad, xp, self, other, result, p, shapes):
-    diff_ = self - other
-    if p == 2:
-        g = grad * diff_ / result * xp.mask(xp.raw(result) != 0, grad)
-    elif p == 1:
-        g = grad * xp.sign(diff_)
-    else:
-        a = xp.raw(diff_)
-        g = grad * xp.constant((np.sign(a) * np.abs(a) ** (p - 1) / xp.raw(result) ** (p - 1)).astype(a.dtype))
+    g = LinalgVectorNormBackward0.fn(grad, xp, self - other, result, None, False, p)[0]   # norm_backward
+    if g is None:
+        return (None, None)
     return (None if shapes[0] is None else xp.sum_to(g, shapes[0]),
             None if shapes[1] is None else xp.sum_to(-g, shapes[1]))
 
