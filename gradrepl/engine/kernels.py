@@ -995,7 +995,7 @@ def _libm():
             except OSError:
                 lib = ctypes.CDLL(None)     # the process's own libm symbols
             for name in ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "powf", "atan2f",
-                         "acosf", "cosf", "sinf", "exp2f"):
+                         "acosf", "cosf", "sinf", "exp2f", "asinhf", "acoshf", "atanhf"):
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * (2 if name in ("powf", "atan2f") else 1)
             got = lib
@@ -1005,12 +1005,25 @@ def _libm():
     return got
 
 
+# the functions _kernels.libm_float calls, by code (_kernels.c's LIBM_FLOAT, in this order)
+_LIBM_CODES = ("sinhf", "coshf", "expm1f", "log1pf", "expf", "logf", "tanhf", "erff", "acosf", "cosf",
+               "sinf", "exp2f", "asinhf", "acoshf", "atanhf")
+
+
 def libm_float(name, f64, limit=None):
-    """The scalar loop's std::NAME(float) over a float32 array: libm element by element up to
-    `limit` elements (_LIBM_MAX unless given), f64 rounded once above."""
+    """The scalar loop's std::NAME(float) over a float32 array: libm element by element, in C
+    (_kernels) at any size, else through ctypes up to `limit` elements (_LIBM_MAX unless
+    given) and f64 rounded once above."""
     limit = _LIBM_MAX if limit is None else limit
+    code = _LIBM_CODES.index(name) if name in _LIBM_CODES else None
 
     def run(x):
+        if code is not None and _C is not None and hasattr(_C, "libm_float"):
+            src = np.ascontiguousarray(x, f32)
+            out = np.empty(src.shape, f32)
+            if src.size:
+                _C.libm_float(code, src, out)
+            return out.reshape(np.shape(x))
         lib = _libm()
         if not lib or x.size > limit:
             with np.errstate(all="ignore"):
@@ -1838,3 +1851,215 @@ def trigamma(x):
         b = fma32(-ixx, a, np.full(x.shape, f32(1 / 6), f32))
         t = fma32(ixx, b, f32(1) + f32(1) / (f32(2) * x))
         return sign * (res + t / x)
+
+
+# ---------------------------------------------------------------- asinh, acosh, atanh, lgamma
+# PyTorch 2.13's float32 asinh and acosh call std::asinh/std::acosh element by element (the
+# C library's asinhf/acoshf, whatever the layout); atanh runs Sleef's atanhf (Sleef_atanhf8_u10
+# / f16: xatanhf) in the vectorised body and libm's atanhf in the tail; lgamma runs Sleef's
+# lgammaf (xlgammaf_u1) on every element, the tail padded into one more vector. Sleef's steps
+# below (its logk2f, gammafk and sinpifk in double-float arithmetic, every fused multiply-add
+# rounded once) are written after src/libm/sleefsimdsp.c and src/common/df.h (Sleef is
+# Copyright Naoki Shibata and contributors, Boost Software License 1.0).
+
+asinhf = libm_float("asinhf", np.arcsinh)
+acoshf = libm_float("acoshf", np.arccosh)
+_atanhf_tail = libm_float("atanhf", np.arctanh)
+
+
+def _df_div(nx, ny, dx, dy):
+    """dfdiv_vf2_vf2_vf2 (the fused-multiply-add form): (nx, ny) / (dx, dy)."""
+    t = f32(1) / dx
+    s = nx * t
+    u = fma32(t, nx, -s)
+    v = fma32(-dy, t, fma32(-dx, t, f32(1)))
+    return s, fma32(s, v, fma32(ny, t, u))
+
+
+def _df_add(xx, xy, yx, yy):
+    """dfadd_vf2_vf2_vf2 (|x| >= |y|)."""
+    s = xx + yx
+    return s, (((xx - s) + yx) + xy) + yy
+
+
+def _df_normalize(xx, xy):
+    s = xx + xy
+    return s, (xx - s) + xy
+
+
+def _df_const(d):
+    """vcast_vf2_d: a double as (float32, float32 of the rest)."""
+    hi = f32(d)
+    return hi, f32(d - float(hi))
+
+
+def _logk2f(dx, dy):
+    """Sleef's logk2f: log of a double-float as a double-float (dx > 0)."""
+    _, ex = np.frexp(dx * _R075)
+    e = (ex - 1).astype(np.int32)                              # vilogbk / vgetexp
+    p = _pow2i(-e)
+    mx, my = dx * p, dy * p                                   # dfscale
+    ax, ay = _df_add2(mx, my, f32(-1))
+    bx, by = _df_add2(mx, my, f32(1))
+    xx, xy = _df_div(ax, ay, bx, by)
+    x2x, x2y = _df_squ(xx, xy)
+    t = np.full(dx.shape, f32(0.2392828464508056640625), f32)
+    for c in (0.28518211841583251953125, 0.400005877017974853515625, 0.666666686534881591796875):
+        t = fma32(t, x2x, f32(c))
+    ef = e.astype(f32)
+    sx, sy = _df_mul_f(np.full(dx.shape, _LN2_HI, f32), np.full(dx.shape, _LN2_LO, f32), ef)
+    sx, sy = _df_add(sx, sy, xx * f32(2), xy * f32(2))
+    cx, cy = _df_mul_f(*_df_mul(x2x, x2y, xx, xy), t)
+    return _df_add(sx, sy, cx, cy)
+
+
+def _xor_sign(v, neg):
+    """v with its sign bit flipped where neg (Sleef's vmulsign / sign-bit xor)."""
+    bits = v.view(np.uint32) ^ (neg.astype(np.uint32) << np.uint32(31))
+    return bits.view(f32)
+
+
+def _sleef_atanhf(x):
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        nx, ny = _two_sum(f32(1), y)
+        dx, dy = _two_sum(f32(1), -y)
+        lx, ly = _logk2f(*_df_div(nx, ny, dx, dy))
+        r = (lx + ly) * f32(0.5)
+        r = np.where(y == 1, f32(np.inf), r)
+        r = np.where((y > 1) | np.isinf(x) | np.isnan(r), f32(np.nan), r)
+        r = _xor_sign(r, np.signbit(x))
+        r[np.isnan(x)] = np.nan
+    return r
+
+
+sleef_atanhf = _sleef_unary(_sleef_atanhf)
+
+
+def atanhf(x):
+    """torch.atanh of float32: Sleef's atanhf in the vectorised body, libm's in the tail."""
+    return _body_and_tail(x, sleef_atanhf, _atanhf_tail)
+
+
+def _sinpifk(d):
+    """Sleef's sinpifk: sin(pi * d) as a double-float."""
+    u = d * f32(4)
+    with np.errstate(invalid="ignore"):
+        ok = np.abs(u) < f32(2.0 ** 31)
+        q = np.where(ok, u, 0).astype(np.int32)               # cvttps: truncation, else INT_MIN
+    q[~ok] = np.iinfo(np.int32).min
+    q = (q + (q >= 0).astype(np.int32)) & ~np.int32(1)
+    o = (q & 2) == 2
+    s = u - q.astype(f32)
+    t = s
+    s = s * s
+    s2x, s2y = _df_mul_f(t, np.zeros_like(t), t)
+    s2y = fma32(t, t, -s2x)
+    u = np.where(o, f32(-0.2430611801e-7), f32(0.3093842054e-6))
+    u = fma32(u, s, np.where(o, f32(0.3590577080e-5), f32(-0.3657307388e-4)))
+    u = fma32(u, s, np.where(o, f32(-0.3259917721e-3), f32(0.2490393585e-2)))
+    w = u * s                                                 # dfadd2_vf2_vf_vf2(w, c)
+    cx, cy = np.where(o, f32(0.015854343771934509277), f32(-0.080745510756969451904)), \
+        np.where(o, f32(4.4940051354032242811e-10), f32(-1.3373665339076936258e-09))
+    xx = w + cx
+    v = xx - w
+    xy = ((w - (xx - v)) + (cx - v)) + cy
+    cx, cy = np.where(o, f32(-0.30842512845993041992), f32(0.78539818525314331055)), \
+        np.where(o, f32(-9.0728339030733922277e-09), f32(-2.1857338617566484855e-08))
+    xx, xy = _df_add2_df(*_df_mul(s2x, s2y, xx, xy), cx, cy)
+    xx, xy = _df_mul(xx, xy, np.where(o, s2x, t), np.where(o, s2y, f32(0)))
+    px, py = _df_add2(xx, xy, f32(1))
+    xx, xy = np.where(o, px, xx), np.where(o, py, xy)
+    neg = (q & 4) == 4
+    return _xor_sign(xx, neg), _xor_sign(xy, neg)
+
+
+_GAMMA_U = (   # gammafk's polynomial in t: (x >= 2.3, 0.5 <= x <= 1.2, else)
+    (0.000839498720672087279971000786, 0.9435157776e+0, 0.1102489550e-3),
+    (-5.17179090826059219329394422e-05, 0.8670063615e+0, 0.8160019934e-4),
+    (-0.000592166437353693882857342347, 0.4826702476e+0, 0.1528468856e-3),
+    (6.97281375836585777403743539e-05, -0.8855129778e-1, -0.2355068718e-3),
+    (0.000784039221720066627493314301, 0.1013825238e+0, 0.4962242092e-3),
+    (-0.000229472093621399176949318732, -0.1493408978e+0, -0.1193488017e-2),
+    (-0.002681327160493827160473958490, 0.1697509140e+0, 0.2891599433e-2),
+    (0.003472222222222222222175164840, -0.2072454542e+0, -0.7385451812e-2),
+    (0.083333333333333333335592087900, 0.2705872357e+0, 0.2058077045e-1))
+_GAMMA_Z = ((-0.400686534596170958447352690395e+0, -0.673523028297382446749257758235e-1),
+            (0.822466960142643054450325495997e+0, 0.322467033928981157743538726901e+0),
+            (-0.577215665946766039837398973297e+0, 0.422784335087484338986941629852e+0))
+
+
+def _sel3(o2, o0, c):
+    return np.where(o2, f32(c[0]), np.where(o0, f32(c[1]), f32(c[2])))
+
+
+def _gammafk(a):
+    """Sleef's gammafk: (log of the main part, the rest) as two double-floats."""
+    zero = np.zeros_like(a)
+    otiny = np.abs(a) < f32(1e-30)
+    oref = a < f32(0.5)
+    rx, ry = _two_sum(f32(1), -a)
+    xx = np.where(otiny, f32(0), np.where(oref, rx, a))
+    xy = np.where(otiny | ~oref, f32(0), ry)
+    o0 = (f32(0.5) <= xx) & (xx <= f32(1.2))
+    o2 = f32(2.3) <= xx
+    yx, yy = _df_normalize(*_df_mul(*_df_add2(xx, xy, f32(1)), xx, xy))
+    yx, yy = _df_normalize(*_df_mul(*_df_add2(xx, xy, f32(2)), yx, yy))
+    o = o2 & (xx <= f32(7))
+    llnx, llny = np.where(o, yx, f32(1)), np.where(o, yy, f32(0))
+    px, py = _df_add2(xx, xy, f32(3))
+    xx, xy = np.where(o, px, xx), np.where(o, py, xy)
+    t = np.where(o2, f32(1) / xx, _df_normalize(*_df_add2(xx, xy, np.where(o0, f32(-1), f32(-2))))[0])
+    u = _sel3(o2, o0, _GAMMA_U[0])
+    for c in _GAMMA_U[1:]:
+        u = fma32(u, t, _sel3(o2, o0, c))
+    lx, ly = _logk2f(xx, xy)
+    yx, yy = _df_mul(*_df_add2(xx, xy, f32(-0.5)), lx, ly)
+    yx, yy = _df_add2_df(yx, yy, -xx, -xy)
+    yx, yy = _df_add2_df(yx, yy, *_df_const(0.91893853320467278056))     # log(2 pi) / 2
+    ux = u * t                                                # dfmul_vf2_vf_vf(u, t)
+    uy = fma32(u, t, -ux)
+    zx, zy = _df_add2(ux, uy, np.where(o0, f32(_GAMMA_Z[0][0]), f32(_GAMMA_Z[0][1])))
+    for c in _GAMMA_Z[1:]:
+        zx, zy = _df_add2(*_df_mul_f(zx, zy, t), np.where(o0, f32(c[0]), f32(c[1])))
+    zx, zy = _df_mul_f(zx, zy, t)
+    clcx, clcy = np.where(o2, yx, zx), np.where(o2, yy, zy)
+    dx_, dy_ = _df_add2(ux, uy, f32(1))
+    lldx, lldy = np.where(o2, dx_, f32(1)), np.where(o2, dy_, f32(0))
+    refx, refy = _df_add2_df(*_df_const(1.1447298858494001639), -clcx, -clcy)   # log(pi)
+    tinyx, tinyy = _df_const(41.58883083359671856503)                         # log(2**60)
+    clcx = np.where(otiny, tinyx, np.where(oref, refx, clcx))
+    clcy = np.where(otiny, tinyy, np.where(oref, refy, clcy))
+    nx = np.where(otiny, f32(1), np.where(oref, llnx, lldx))
+    ny = np.where(otiny, f32(0), np.where(oref, llny, lldy))
+    if oref.any():
+        with np.errstate(invalid="ignore"):
+            v = a * f32(1.0 / 4096)
+            ok = np.abs(v) < f32(2.0 ** 31)
+            q = np.where(ok, v, 0).astype(np.int32)
+        q[~ok] = np.iinfo(np.int32).min
+        sx, sy = _df_mul(lldx, lldy, *_sinpifk(a - f32(4096) * q.astype(f32)))
+    else:
+        sx = sy = zero
+    ddx = np.where(otiny, a * f32(2.0 ** 60), np.where(oref, sx, llnx))
+    ddy = np.where(otiny, f32(0), np.where(oref, sy, llny))
+    return (clcx, clcy), _df_div(nx, ny, ddx, ddy)
+
+
+def _sleef_lgammaf(a):
+    with np.errstate(all="ignore"):
+        (cx, cy), (bx, by) = _gammafk(a)
+        lx, ly = _logk2f(np.abs(bx), _xor_sign(by, np.signbit(bx)))
+        r = _df_add2_df(cx, cy, lx, ly)
+        r = r[0] + r[1]
+        bad = np.isinf(a) | ((a <= 0) & (np.trunc(a) == a)) | (np.isfinite(a) & np.isnan(r))
+        r[bad] = np.inf
+    return r
+
+
+sleef_lgammaf = _sleef_unary(_sleef_lgammaf)
+
+
+def lgammaf(x):
+    """torch.lgamma of float32: Sleef's lgammaf on every element (the tail padded to a vector)."""
+    return sleef_lgammaf(np.asarray(x, f32))

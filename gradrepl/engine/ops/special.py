@@ -116,14 +116,22 @@ _erfc64 = _each(math.erfc)
 _lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v))
 
 
+def _float32_or(kernel32, other):
+    """kernel32 (PyTorch's float32 steps, engine/kernels.py) for float32 arrays, `other` else."""
+    def f(a):
+        return kernel32(a) if a.dtype == np.float32 else other(a)
+    f.__name__ = other.__name__
+    return f
+
+
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
 # these rules follow derivatives.yaml's formulas operand by operand: PyTorch's bits (and its
 # graph under create_graph); exp is evaluated in float64 and rounded, as the exp op
-_math("asinh", _f64(np.arcsinh), "AsinhBackward0", "self", "grad * (self.pow(2) + 1).rsqrt()",
+_math("asinh", _float32_or(kernels.asinhf, _f64(np.arcsinh)), "AsinhBackward0", "self", "grad * (self.pow(2) + 1).rsqrt()",
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) + 1),), aliases=("arcsinh",))
-_math("acosh", _f64(np.arccosh), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
+_math("acosh", _float32_or(kernels.acoshf, _f64(np.arccosh)), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),), aliases=("arccosh",))
-_math("atanh", _f64(np.arctanh), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
+_math("atanh", _float32_or(kernels.atanhf, _f64(np.arctanh)), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
       lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
 _math("erf", vml_kernel("erf", _as64(_erf64)), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
@@ -144,7 +152,7 @@ def _f32_or_64(kernel32, fn64):
 
 _digamma = _f32_or_64(kernels.digamma, _digamma64)
 _trigamma = _f32_or_64(kernels.trigamma, _trigamma64)
-_math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
+_math("lgamma", _float32_or(kernels.lgammaf, vml_kernel("lgamma", _as64(_lgamma64))), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _digamma, "DigammaBackward0", "self", "grad * polygamma(1, self)",
       lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else xp.constant(_trigamma(xp.raw(self)))),))
