@@ -1033,9 +1033,23 @@ def libm_float(name, f64, limit=None):
     return run
 
 
+_LIBM_CODES2 = ("powf", "atan2f")     # _kernels.c's LIBM_FLOAT2
+
+
 def libm_float2(name, f64):
-    """The scalar loop's std::NAME(float, float) over two float32 arrays of one shape."""
+    """The scalar loop's std::NAME(float, float) over two float32 arrays of one shape (in C
+    at any size where _kernels is built)."""
+    code = _LIBM_CODES2.index(name) if name in _LIBM_CODES2 else None
+
     def run(a, b):
+        if code is not None and _C is not None and hasattr(_C, "libm_float2"):
+            a, b = np.broadcast_arrays(np.asarray(a, f32), np.asarray(b, f32))
+            shape = a.shape
+            a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+            out = np.empty(shape, f32)
+            if out.size:
+                _C.libm_float2(code, a, b, out)
+            return out
         lib = _libm()
         if not lib or a.size > _LIBM_MAX:
             with np.errstate(all="ignore"):
@@ -2063,3 +2077,109 @@ sleef_lgammaf = _sleef_unary(_sleef_lgammaf)
 def lgammaf(x):
     """torch.lgamma of float32: Sleef's lgammaf on every element (the tail padded to a vector)."""
     return sleef_lgammaf(np.asarray(x, f32))
+
+
+# ---------------------------------------------------------------- group_norm (GroupNormKernel.cpp)
+# registered with REGISTER_DISPATCH only: AVX512 machines run its AVX2 build (8 float32 lanes).
+# The fused multiply-adds below are where GCC contracts PyTorch's scalar expressions (found
+# by measuring against PyTorch 2.13: every other choice differs somewhere).
+
+def _bcast_fma(a, b, c):
+    a, b, c = np.broadcast_arrays(np.asarray(a, f32), np.asarray(b, f32), np.asarray(c, f32))
+    return fma32(np.ascontiguousarray(a), np.ascontiguousarray(b), np.ascontiguousarray(c))
+
+
+def _vec8_sum_rows(p):
+    """vec::reduce_all (and map2_reduce_all of products already rounded) over each row, at 8
+    lanes: one vector of lanes added vector after vector, the partial last vector into the
+    first lanes, then the lanes folded 4-2-1 (vec_reduce_all's shuffles); rows shorter than
+    a vector added one by one."""
+    rows, n = p.shape
+    if n < 8:
+        acc = p[:, 0].copy()
+        for i in range(1, n):
+            acc = acc + p[:, i]
+        return acc
+    full = n // 8
+    acc = np.add.accumulate(p[:, :full * 8].reshape(rows, full, 8), axis=1)[:, -1]
+    rem = n - full * 8
+    if rem:
+        acc[:, :rem] = acc[:, :rem] + p[:, full * 8:]
+    v = acc[:, :4] + acc[:, 4:]
+    v = v[:, :2] + v[:, 2:]
+    return v[:, 0] + v[:, 1]
+
+
+def group_norm(x, weight, bias, groups, eps):
+    """(y, mean, rstd) of float32 x of shape (N, C, *) as GroupNormKernelImplInternal: the
+    moments of each group's row (RowwiseMoments), rstd = 1 / sqrt(var + eps) in double rounded
+    to float, y = (x - mean) * rstd without weight and bias, else per channel
+    scale = rstd * gamma, bias = fma(-scale, mean, beta), y = fma(scale, x, bias)."""
+    n, c = x.shape[:2]
+    d = c // groups
+    hw = x.size // max(n * c, 1)
+    rows = np.ascontiguousarray(x).reshape(n * groups, d * hw)
+    mean, var = rowwise_moments(rows)
+    with np.errstate(all="ignore"):
+        rstd = (1.0 / np.sqrt(np.maximum(var, f32(0)).astype(np.float64) + eps)).astype(f32)
+        if weight is None and bias is None:
+            y = (rows - mean[:, None]) * rstd[:, None]
+        else:
+            gi = np.arange(n * groups) % groups
+            gam = (np.ones(c, f32) if weight is None else weight.reshape(c)).reshape(groups, d)[gi]
+            bet = (np.zeros(c, f32) if bias is None else bias.reshape(c)).reshape(groups, d)[gi]
+            scale = rstd[:, None] * gam
+            shift = _bcast_fma(-scale, mean[:, None], bet)
+            y = _bcast_fma(scale[:, :, None], rows.reshape(n * groups, d, hw), shift[:, :, None])
+    return y.reshape(x.shape), mean, rstd
+
+
+def group_norm_backward(dy, x, mean, rstd, weight, groups, mask):
+    """(dx, dgamma, dbeta) as GroupNormBackwardKernelImplInternal: per (n, c) ds = sum(dy * x)
+    and db = sum(dy) (vec::map2_reduce_all, reduce_all); per group ds and db against gamma
+    (fused into 8-lane vectors, the lanes added in order, the leftover channels fused),
+    c2 = fma(db, mean, -ds) * rstd^3 / (D*HxW), c3 = fma(-db * rstd, 1 / (D*HxW), -c2 * mean),
+    dx = fma(rstd * gamma, dy, c2 * x) + c3; dgamma adds fma(fma(-db, mean, ds), rstd, .)
+    over the batch in order, dbeta db."""
+    n, c = x.shape[:2]
+    d = c // groups
+    hw = x.size // max(n * c, 1)
+    xs = np.ascontiguousarray(x).reshape(n * c, hw)
+    gs = np.ascontiguousarray(dy).reshape(n * c, hw)
+    gx = gw = gb = None
+    with np.errstate(all="ignore"):
+        ds = _vec8_sum_rows(gs * xs).reshape(n, groups, d)
+        db = _vec8_sum_rows(gs).reshape(n, groups, d)
+        m, r = mean.reshape(n, groups), rstd.reshape(n, groups)
+        gam = (np.ones(c, f32) if weight is None else weight.reshape(c).astype(f32)).reshape(groups, d)
+        if mask[0]:
+            cut = d // 8 * 8
+            dsv, dbv = np.zeros((n, groups, 8), f32), np.zeros((n, groups, 8), f32)
+            for j in range(0, cut, 8):
+                dsv = _bcast_fma(ds[:, :, j:j + 8], gam[:, j:j + 8], dsv)
+                dbv = _bcast_fma(db[:, :, j:j + 8], gam[:, j:j + 8], dbv)
+            dsval, dbval = np.zeros((n, groups), f32), np.zeros((n, groups), f32)
+            for lane in range(8):
+                dsval = dsval + dsv[:, :, lane]
+                dbval = dbval + dbv[:, :, lane]
+            for j in range(cut, d):
+                dsval = _bcast_fma(ds[:, :, j], gam[:, j], dsval)
+                dbval = _bcast_fma(db[:, :, j], gam[:, j], dbval)
+            s = f32(1) / f32(d * hw)
+            c2 = _bcast_fma(dbval, m, -dsval) * r * r * r * s
+            c3 = _bcast_fma(-(dbval * r), s, -(c2 * m))
+            c1 = r[:, :, None] * gam[None]
+            xg = xs.reshape(n, groups, d, hw)
+            gx = (_bcast_fma(c1[..., None], gs.reshape(n, groups, d, hw), c2[:, :, None, None] * xg)
+                  + c3[:, :, None, None]).reshape(x.shape)
+        if mask[1]:
+            acc = np.zeros((groups, d), f32)
+            for k in range(n):
+                acc = _bcast_fma(_bcast_fma(-db[k], m[k][:, None], ds[k]), r[k][:, None], acc)
+            gw = acc.reshape(c)
+        if mask[2]:
+            acc = np.zeros((groups, d), f32)
+            for k in range(n):
+                acc = acc + db[k]
+            gb = acc.reshape(c)
+    return gx, gw, gb
