@@ -1847,10 +1847,24 @@ def _bn_batch_stats(x, n):
     deviations, in the input's dtype, summed in PyTorch's order."""
     dt, c = x.dtype, x.shape[1]
     if x.size == x.shape[0] * c:
-        # N x C (image size 1) takes the channels-last kernel: each thread sums its block of
-        # rows in the input's dtype, the blocks are then added in double
+        # N x C (image size 1) takes the channels-last kernel: with more rows than threads each
+        # thread sums its block of rows in the input's dtype, the blocks are then added in
+        # double; with no more rows than threads, 16 < C <= 2048 (and more than one thread) goes
+        # channel by channel in double (the squares rounded to the dtype), other C tile by tile
+        # in the dtype: one block, the mean divided in the dtype
         rows = x.reshape(x.shape[0], c)
-        threads = 1 if len(rows) <= THREADS["n"] else THREADS["n"]   # no fewer rows than threads: one block
+        if len(rows) <= THREADS["n"] and THREADS["n"] > 1 and 16 < c <= 2048:
+            mean = (np.add.accumulate(rows.astype(np.float64), axis=0)[-1] / n).astype(dt)
+            d = rows - mean
+            return mean, np.add.accumulate((d * d).astype(np.float64), axis=0)[-1].astype(dt)
+        if len(rows) <= THREADS["n"]:
+            mean = np.add.accumulate(rows, axis=0)[-1] / dt.type(n)
+            acc = np.zeros(c, dt)
+            for row in rows:
+                d = row - mean
+                acc = _fma32(d, d, acc)
+            return mean, acc
+        threads = THREADS["n"]
         chunk = -(-len(rows) // threads)
         blocks = [rows[k:k + chunk] for k in range(0, len(rows), chunk)]
         total = np.zeros(c)
