@@ -25,6 +25,7 @@ import numpy as np
 
 from gradrepl.engine import cpu
 from gradrepl.engine.rounding import fma32
+from gradrepl.engine.rounding import fma64 as _fma64
 # at::get_num_threads() (torch.set_num_threads sets it): element-wise kernels above GRAIN
 # elements run in one part per thread, and some results depend on where the parts begin
 from gradrepl.engine.summation import THREADS
@@ -2089,25 +2090,54 @@ def _bcast_fma(a, b, c):
     return fma32(np.ascontiguousarray(a), np.ascontiguousarray(b), np.ascontiguousarray(c))
 
 
-def _vec8_sum_rows(p):
-    """vec::reduce_all (and map2_reduce_all of products already rounded) over each row, at 8
-    lanes: one vector of lanes added vector after vector, the partial last vector into the
-    first lanes, then the lanes folded 4-2-1 (vec_reduce_all's shuffles); rows shorter than
-    a vector added one by one."""
+def _fold_lanes(acc):
+    """vec_reduce_all of a vector per row: float32 in halves (the AVX2 shuffles of its
+    VecReduceAllSIMD), float64 lane after lane (the generic loop)."""
+    if acc.dtype != np.float32:
+        return np.add.accumulate(acc, axis=1)[:, -1]
+    while acc.shape[1] > 1:
+        half = acc.shape[1] // 2
+        acc = acc[:, :half] + acc[:, half:]
+    return acc[:, 0]
+
+
+def vec_sum_rows(p, lanes=8):
+    """vec::reduce_all (and map2_reduce_all of products already rounded) over each row of an
+    AVX2 build (8 float32 / 4 float64 lanes): one vector of lanes added vector after vector,
+    the partial last vector into the first lanes, then the lanes folded (_fold_lanes); rows
+    shorter than a vector added one by one."""
     rows, n = p.shape
-    if n < 8:
+    if n < lanes:
         acc = p[:, 0].copy()
         for i in range(1, n):
             acc = acc + p[:, i]
         return acc
-    full = n // 8
-    acc = np.add.accumulate(p[:, :full * 8].reshape(rows, full, 8), axis=1)[:, -1]
-    rem = n - full * 8
+    full = n // lanes
+    acc = np.add.accumulate(p[:, :full * lanes].reshape(rows, full, lanes), axis=1)[:, -1]
+    rem = n - full * lanes
     if rem:
-        acc[:, :rem] = acc[:, :rem] + p[:, full * 8:]
-    v = acc[:, :4] + acc[:, 4:]
-    v = v[:, :2] + v[:, 2:]
-    return v[:, 0] + v[:, 1]
+        acc[:, :rem] = acc[:, :rem] + p[:, full * lanes:]
+    return _fold_lanes(acc)
+
+
+def vec_dot_rows(a, b, lanes=8):
+    """vec::map2_reduce_all of a * b with + over each row where the build fuses the product of
+    the partial last vector into the sum (batch_norm's dot product; measured): the whole
+    vectors' products rounded and added vector by vector, fma(a, b, acc) into the first
+    lanes for the partial last one, the lanes folded (_fold_lanes); rows shorter than a vector:
+    rounded products added in order."""
+    fma = fma32 if a.dtype == np.float32 else _fma64
+    rows, n = a.shape
+    if n < lanes:
+        return vec_sum_rows(a * b, lanes)
+    full = n // lanes
+    p = a[:, :full * lanes] * b[:, :full * lanes]
+    acc = np.add.accumulate(p.reshape(rows, full, lanes), axis=1)[:, -1]
+    rem = n - full * lanes
+    if rem:
+        acc[:, :rem] = fma(np.ascontiguousarray(a[:, full * lanes:]), np.ascontiguousarray(b[:, full * lanes:]),
+                           np.ascontiguousarray(acc[:, :rem]))
+    return _fold_lanes(acc)
 
 
 def group_norm(x, weight, bias, groups, eps):
@@ -2148,8 +2178,8 @@ def group_norm_backward(dy, x, mean, rstd, weight, groups, mask):
     gs = np.ascontiguousarray(dy).reshape(n * c, hw)
     gx = gw = gb = None
     with np.errstate(all="ignore"):
-        ds = _vec8_sum_rows(gs * xs).reshape(n, groups, d)
-        db = _vec8_sum_rows(gs).reshape(n, groups, d)
+        ds = vec_sum_rows(gs * xs).reshape(n, groups, d)
+        db = vec_sum_rows(gs).reshape(n, groups, d)
         m, r = mean.reshape(n, groups), rstd.reshape(n, groups)
         gam = (np.ones(c, f32) if weight is None else weight.reshape(c).astype(f32)).reshape(groups, d)
         if mask[0]:
