@@ -311,13 +311,16 @@ def _logf(d, fma32):
 
 
 def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2):
-    """AddMoments (moments_utils.h) on float32 values: Chan's update of (count, mean, M2) with
-    m1 + c * delta and m2_add + delta^2 c * m0 fused, as PyTorch's scalar code runs it."""
+    """AddMoments (moments_utils.h) on float32 (or float64) values: Chan's update of (count,
+    mean, M2) with m1 + c * delta and m2_add + delta^2 c * m0 fused, as PyTorch's scalar code
+    runs it."""
+    dt = m1_add.dtype.type
+    fma = fma32 if dt is f32 else _fma64
     n = m0 + m0_add
-    c = f32(0) if n == 0 else f32(m0_add) / f32(n)
+    c = dt(0) if n == 0 else dt(m0_add) / dt(n)
     delta = m1_add - m1
-    m1 = fma32(np.full(delta.shape, c, f32), delta, m1)
-    m2 = m2 + fma32(delta * delta * c, np.full(delta.shape, f32(m0), f32), m2_add)
+    m1 = fma(np.full(delta.shape, c, dt), delta, m1)
+    m2 = m2 + fma(delta * delta * c, np.full(delta.shape, dt(m0), dt), m2_add)
     return n, m1, m2
 
 
@@ -325,29 +328,33 @@ def _add_moments_vec(m0_add, m1_add, m2_add, m0, m1, m2):
     """AddMomentsVec: m1 + c * delta unfused, and m2 as one fused multiply-add
     delta * (delta * c * m0) + (m2 + m2_add) (the order that gives PyTorch's bits, measured
     on rows of 264 to 8192 elements, where chunks merge in the binary stack)."""
+    dt = m1_add.dtype.type
+    fma = fma32 if dt is f32 else _fma64
     n = m0 + m0_add
-    c = f32(0) if n == 0 else f32(m0_add) / f32(n)
+    c = dt(0) if n == 0 else dt(m0_add) / dt(n)
     delta = m1_add - m1
     m1 = m1 + c * delta
-    m2 = fma32(delta, delta * c * f32(m0), m2 + m2_add)
+    m2 = fma(delta, delta * c * dt(m0), m2 + m2_add)
     return n, m1, m2
 
 
 def rowwise_moments(x):
-    """Mean and biased variance of each row of a 2-D float32 array as PyTorch's layer_norm
-    computes them (RowwiseMoments, moments_utils.h, at 8 lanes: layer_norm's kernel is
-    registered with REGISTER_DISPATCH, so AVX512 machines run its AVX2 build): Welford over
-    chunks of 16 vectors (fused updates), the chunks combined in a binary stack
-    (_add_moments_vec), the leftover columns by scalar Welford (unfused), then the lanes one
-    by one (_add_moments)."""
+    """Mean and biased variance of each row of a 2-D float32 (or float64) array as PyTorch's
+    layer_norm computes them (RowwiseMoments, moments_utils.h, at 8 float32 / 4 float64
+    lanes: layer_norm's kernel is registered with REGISTER_DISPATCH, so AVX512 machines run
+    its AVX2 build): Welford over chunks of 16 vectors (fused updates), the chunks combined
+    in a binary stack (_add_moments_vec), the leftover columns by scalar Welford (unfused),
+    then the lanes one by one (_add_moments)."""
+    dt = x.dtype.type
+    fma = fma32 if dt is f32 else _fma64
     rows, cols = x.shape
-    lanes_, chunk = 8, 16
+    lanes_, chunk = (8 if dt is f32 else 4), 16
     n = cols // lanes_
     chunks = -(-n // chunk)
     depth = max(1, (chunks - 1).bit_length())
-    zero = np.zeros((rows, lanes_), f32)
+    zero = np.zeros((rows, lanes_), dt)
     stack = [(0, zero, zero) for _ in range(depth)]
-    recip = [f32(1) / f32(i + 1) for i in range(chunk)]
+    recip = [dt(1) / dt(i + 1) for i in range(chunk)]
     for i in range(chunks):
         count = min(chunk, n - i * chunk)
         m1 = m2 = zero
@@ -355,8 +362,8 @@ def rowwise_moments(x):
             col = (i * chunk + j) * lanes_
             v = x[:, col:col + lanes_]
             delta = v - m1
-            m1 = fma32(delta, np.full(delta.shape, recip[j], f32), m1)
-            m2 = fma32(delta, v - m1, m2)
+            m1 = fma(delta, np.full(delta.shape, recip[j], dt), m1)
+            m2 = fma(delta, v - m1, m2)
         stack[0] = _add_moments_vec(count, m1, m2, *stack[0])
         mask, j = i + 1, 1
         while j < depth and mask & 1 == 0:
@@ -367,16 +374,16 @@ def rowwise_moments(x):
     for i in range(1, depth):
         stack[0] = _add_moments_vec(*stack[i], *stack[0])
     lane_m1, lane_m2 = stack[0][1], stack[0][2]
-    count, m1, m2 = 0, np.zeros(rows, f32), np.zeros(rows, f32)
+    count, m1, m2 = 0, np.zeros(rows, dt), np.zeros(rows, dt)
     for k in range(n * lanes_, cols):
         v = x[:, k]
         delta = v - m1
         count += 1
-        m1 = m1 + delta / f32(count)
+        m1 = m1 + delta / dt(count)
         m2 = m2 + delta * (v - m1)
     for lane in range(lanes_):
         count, m1, m2 = _add_moments(n, lane_m1[:, lane], lane_m2[:, lane], count, m1, m2)
-    return m1, m2 / f32(cols)
+    return m1, m2 / dt(cols)
 
 
 def row_sums(e, tail=None):
@@ -2086,8 +2093,11 @@ def lgammaf(x):
 # by measuring against PyTorch 2.13: every other choice differs somewhere).
 
 def _bcast_fma(a, b, c):
-    a, b, c = np.broadcast_arrays(np.asarray(a, f32), np.asarray(b, f32), np.asarray(c, f32))
-    return fma32(np.ascontiguousarray(a), np.ascontiguousarray(b), np.ascontiguousarray(c))
+    """fma(a, b, c) of float32 (or float64) arrays broadcast together."""
+    dt = np.asarray(a).dtype if np.asarray(a).dtype == np.float64 else f32
+    a, b, c = np.broadcast_arrays(np.asarray(a, dt), np.asarray(b, dt), np.asarray(c, dt))
+    fma = fma32 if dt == f32 else _fma64
+    return np.asarray(fma(np.ascontiguousarray(a), np.ascontiguousarray(b), np.ascontiguousarray(c)), dt)
 
 
 def _fold_lanes(acc):
@@ -2141,23 +2151,24 @@ def vec_dot_rows(a, b, lanes=8):
 
 
 def group_norm(x, weight, bias, groups, eps):
-    """(y, mean, rstd) of float32 x of shape (N, C, *) as GroupNormKernelImplInternal: the
+    """(y, mean, rstd) of float32 (float64) x of shape (N, C, *) as GroupNormKernelImplInternal: the
     moments of each group's row (RowwiseMoments), rstd = 1 / sqrt(var + eps) in double rounded
     to float, y = (x - mean) * rstd without weight and bias, else per channel
     scale = rstd * gamma, bias = fma(-scale, mean, beta), y = fma(scale, x, bias)."""
+    dt = x.dtype.type
     n, c = x.shape[:2]
     d = c // groups
     hw = x.size // max(n * c, 1)
     rows = np.ascontiguousarray(x).reshape(n * groups, d * hw)
     mean, var = rowwise_moments(rows)
     with np.errstate(all="ignore"):
-        rstd = (1.0 / np.sqrt(np.maximum(var, f32(0)).astype(np.float64) + eps)).astype(f32)
+        rstd = (1.0 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
         if weight is None and bias is None:
             y = (rows - mean[:, None]) * rstd[:, None]
         else:
             gi = np.arange(n * groups) % groups
-            gam = (np.ones(c, f32) if weight is None else weight.reshape(c)).reshape(groups, d)[gi]
-            bet = (np.zeros(c, f32) if bias is None else bias.reshape(c)).reshape(groups, d)[gi]
+            gam = (np.ones(c, dt) if weight is None else weight.reshape(c)).reshape(groups, d)[gi]
+            bet = (np.zeros(c, dt) if bias is None else bias.reshape(c)).reshape(groups, d)[gi]
             scale = rstd[:, None] * gam
             shift = _bcast_fma(-scale, mean[:, None], bet)
             y = _bcast_fma(scale[:, :, None], rows.reshape(n * groups, d, hw), shift[:, :, None])
@@ -2171,6 +2182,8 @@ def group_norm_backward(dy, x, mean, rstd, weight, groups, mask):
     c2 = fma(db, mean, -ds) * rstd^3 / (D*HxW), c3 = fma(-db * rstd, 1 / (D*HxW), -c2 * mean),
     dx = fma(rstd * gamma, dy, c2 * x) + c3; dgamma adds fma(fma(-db, mean, ds), rstd, .)
     over the batch in order, dbeta db."""
+    dt = x.dtype.type
+    lanes = 8 if dt is f32 else 4
     n, c = x.shape[:2]
     d = c // groups
     hw = x.size // max(n * c, 1)
@@ -2178,24 +2191,25 @@ def group_norm_backward(dy, x, mean, rstd, weight, groups, mask):
     gs = np.ascontiguousarray(dy).reshape(n * c, hw)
     gx = gw = gb = None
     with np.errstate(all="ignore"):
-        ds = vec_sum_rows(gs * xs).reshape(n, groups, d)
-        db = vec_sum_rows(gs).reshape(n, groups, d)
+        # float32's build does not fuse the partial last vector here, float64's does (measured)
+        ds = (vec_sum_rows(gs * xs, lanes) if dt is f32 else vec_dot_rows(gs, xs, lanes)).reshape(n, groups, d)
+        db = vec_sum_rows(gs, lanes).reshape(n, groups, d)
         m, r = mean.reshape(n, groups), rstd.reshape(n, groups)
-        gam = (np.ones(c, f32) if weight is None else weight.reshape(c).astype(f32)).reshape(groups, d)
+        gam = (np.ones(c, dt) if weight is None else weight.reshape(c).astype(dt)).reshape(groups, d)
         if mask[0]:
-            cut = d // 8 * 8
-            dsv, dbv = np.zeros((n, groups, 8), f32), np.zeros((n, groups, 8), f32)
-            for j in range(0, cut, 8):
-                dsv = _bcast_fma(ds[:, :, j:j + 8], gam[:, j:j + 8], dsv)
-                dbv = _bcast_fma(db[:, :, j:j + 8], gam[:, j:j + 8], dbv)
-            dsval, dbval = np.zeros((n, groups), f32), np.zeros((n, groups), f32)
-            for lane in range(8):
+            cut = d // lanes * lanes
+            dsv, dbv = np.zeros((n, groups, lanes), dt), np.zeros((n, groups, lanes), dt)
+            for j in range(0, cut, lanes):
+                dsv = _bcast_fma(ds[:, :, j:j + lanes], gam[:, j:j + lanes], dsv)
+                dbv = _bcast_fma(db[:, :, j:j + lanes], gam[:, j:j + lanes], dbv)
+            dsval, dbval = np.zeros((n, groups), dt), np.zeros((n, groups), dt)
+            for lane in range(lanes):
                 dsval = dsval + dsv[:, :, lane]
                 dbval = dbval + dbv[:, :, lane]
             for j in range(cut, d):
                 dsval = _bcast_fma(ds[:, :, j], gam[:, j], dsval)
                 dbval = _bcast_fma(db[:, :, j], gam[:, j], dbval)
-            s = f32(1) / f32(d * hw)
+            s = dt(1) / dt(d * hw)
             c2 = _bcast_fma(dbval, m, -dsval) * r * r * r * s
             c3 = _bcast_fma(-(dbval * r), s, -(c2 * m))
             c1 = r[:, :, None] * gam[None]
@@ -2203,12 +2217,12 @@ def group_norm_backward(dy, x, mean, rstd, weight, groups, mask):
             gx = (_bcast_fma(c1[..., None], gs.reshape(n, groups, d, hw), c2[:, :, None, None] * xg)
                   + c3[:, :, None, None]).reshape(x.shape)
         if mask[1]:
-            acc = np.zeros((groups, d), f32)
+            acc = np.zeros((groups, d), dt)
             for k in range(n):
                 acc = _bcast_fma(_bcast_fma(-db[k], m[k][:, None], ds[k]), r[k][:, None], acc)
             gw = acc.reshape(c)
         if mask[2]:
-            acc = np.zeros((groups, d), f32)
+            acc = np.zeros((groups, d), dt)
             for k in range(n):
                 acc = acc + db[k]
             gb = acc.reshape(c)

@@ -495,14 +495,15 @@ def _channel_view(w, x):
 
 
 def _group_norm_f32(x, *params):
-    """float32 input and parameters in a layout PyTorch's contiguous kernel takes (4-d and 5-d
-    inputs not C-contiguous may be channels-last there): its bits (kernels.group_norm)."""
-    return (x.dtype == np.float32 and x.size > 0 and (x.ndim < 4 or x.flags.c_contiguous)
-            and all(p is None or p.dtype == np.float32 for p in params))
+    """float32 or float64 input and parameters of its dtype in a layout PyTorch's contiguous
+    kernel takes (4-d and 5-d inputs not C-contiguous may be channels-last there): its bits
+    (kernels.group_norm)."""
+    return (x.dtype in (np.float32, np.float64) and x.size > 0 and (x.ndim < 4 or x.flags.c_contiguous)
+            and all(p is None or p.dtype == x.dtype for p in params))
 
 
 def _group_norm_bw(grad, input, weight, groups, mean, rstd, mask):
-    if _group_norm_f32(input, grad, weight) and mean.dtype == np.float32:
+    if _group_norm_f32(input, grad, weight) and mean.dtype == input.dtype:
         return kernels.group_norm_backward(grad, input, mean, rstd, weight, groups, mask)
     x, g = _f64(input), _f64(grad)
     xhat = (_grouped(x, groups) - mean) * rstd
