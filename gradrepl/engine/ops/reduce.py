@@ -7,7 +7,7 @@ import numpy as np
 from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, in_float32, is_reduced, result
-from gradrepl.engine.ops.elementwise import maximum, minimum
+from gradrepl.engine.ops.elementwise import _pow_scalar, maximum, minimum
 from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
@@ -372,14 +372,26 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
     safe = result + xp.mask(raw_r == 0, result)  # 1 where the norm is 0: those grads are masked to 0 anyway
     if p == 2:     # grad * (self / norm).masked_fill_(norm == 0, 0), in that order
         return (grad * (self / safe * nonzero),)
+    # norm_backward's operands in its order: sgn(x) * |x|^(p-1) (x * |x|^(p-2) above 2), times
+    # grad * norm^(1-p) below 1, else times grad / norm^(p-1) (0 where the norm is 0)
+    # (the powers with the pow kernel's special cases: x**2 is x*x, x**0.5 sqrt, ...)
     absa = self * xp.sign(self)
     if p < 2:
         with np.errstate(divide="ignore", invalid="ignore"):
-            scaled = xp.sign(self) * absa ** (p - 1)
+            scaled = xp.sign(self) * _power(absa, p - 1)
         if p < 1:  # |x| ** (p - 1) is inf at 0: those elements get no gradient
             scaled = xp.where(raw_a != 0, scaled, self * 0)
-        return (scaled * grad * safe ** (1 - p) * nonzero,)
-    return (self * absa ** (p - 2) * grad / safe ** (p - 1) * nonzero,)
+            return (scaled * grad * (_power(safe, 1 - p) * nonzero),)
+    else:
+        scaled = self * _power(absa, p - 2)
+    return (scaled * (grad / _power(safe, p - 1) * nonzero),)
+
+
+def _power(x, e):
+    """x.pow(e) as PyTorch's kernel computes it, arrays or Tensors."""
+    if isinstance(x, (np.ndarray, np.generic)):     # (a 0-d result may be a NumPy scalar)
+        return _pow_scalar(np.asarray(x), e)
+    return x ** e
 
 
 # ATen's at::norm (what pairwise_distance calls) records NormBackward1: the same derivative

@@ -35,3 +35,12 @@ yd[1].tolist()
 (yd * torch.randn_like(yd)).sum().backward()
 xd.grad[0].tolist()
 gd.weight.grad.tolist()
+# norm_backward's operands in its order, the powers with the pow kernel's special cases
+for p in (3, 4, 0.5, 1.5, -1):
+    for dt in (torch.float32, torch.float64):
+        w = (torch.randn(6, 11, dtype=dt) * 2).requires_grad_()
+        torch.linalg.vector_norm(w, p).backward(torch.tensor(0.7, dtype=dt))
+        print(p, w.grad[0].tolist())
+        w.grad = None
+        (torch.norm(w, p, dim=1) * torch.arange(6, dtype=dt)).sum().backward()
+        print(p, w.grad[1].tolist())
