@@ -506,6 +506,18 @@ def tanh_backward(grad, out):
     return grad * r
 
 
+def body_and_tail(x, vector, scalar, grain=GRAIN):
+    """_body_and_tail for a float32 or float64 array (Vectorized<double> holds half the lanes)."""
+    if x.dtype == np.float64:
+        global LANES
+        saved, LANES = LANES, LANES // 2
+        try:
+            return _body_and_tail(x, vector, scalar, grain)
+        finally:
+            LANES = saved
+    return _body_and_tail(x, vector, scalar, grain)
+
+
 def _body_and_tail(x, vector, scalar, grain=GRAIN):
     """An element-wise cpu_kernel_vec: `vector` over the leading multiple of 32 elements in
     memory order (two Vectorized<float> per step), `scalar` over the rest; a non-contiguous
