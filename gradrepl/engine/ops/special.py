@@ -165,11 +165,16 @@ _math("deg2rad", lambda a: (a * a.dtype.type(math.pi / 180)).astype(a.dtype), "D
       "grad * M_PI / 180", lambda grad, xp: (grad * (math.pi / 180),))
 _math("rad2deg", lambda a: (a * a.dtype.type(180 / math.pi)).astype(a.dtype), "Rad2DegBackward0", None,
       "grad * 180 / M_PI", lambda grad, xp: (grad * (180 / math.pi),))
-_math("sinc", _as64(lambda a: np.sinc(a)), "SincBackward0", "self",
+_math("sinc", _float32_or(kernels.sincf, _as64(lambda a: np.sinc(a))), "SincBackward0", "self",
       "((M_PI * self * (M_PI * self).cos() - (M_PI * self).sin()) / (M_PI * self * self)) * grad",
       lambda grad, xp, self: (grad * _sinc_slope(xp, self),))
-_math("i0", _as64(np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
-      lambda grad, xp, self: (grad * (special_i1(self) if xp.tensors else _apply(xp, self, _i1)),))
+def _bessel(kernel, fn64):
+    """ATen's calc_i0 & co. (kernels.bessel_*) for float32 and float64, fn64 rounded once else."""
+    return _float32_or(lambda a: kernel(a), lambda a: kernel(a) if a.dtype == np.float64 else _as64(fn64)(a))
+
+
+_math("i0", _bessel(kernels.bessel_i0, np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
+      lambda grad, xp, self: (grad * (special_i1(self) if xp.tensors else _apply(xp, self, _i1_kernel)),))
 
 
 @rule("SpecialI1Backward0", ("self",), ("grad * (i0(self) - i1(self) / self), 0.5 * grad at 0",), saved=("self",))
@@ -186,10 +191,14 @@ def SpecialI1Backward0(grad, xp, self):
 
 def special_i1(self):
     """torch.special.i1: i0's derivative (a kernel of create_graph; not a torch.* name here yet)."""
-    return result(_as64(_i1)(self._a), SpecialI1Backward0, (self,), (self,))
+    return result(_i1_kernel(self._a), SpecialI1Backward0, (self,), (self,))
 
 
 declare("special_i1", special_i1, method=False, function=False, rules=[SpecialI1Backward0])
+
+
+def _i1_kernel(a):
+    return kernels.bessel_i1(a) if a.dtype in (np.float32, np.float64) else _as64(_i1)(a)
 
 
 def _dsinc(x):
