@@ -1811,9 +1811,10 @@ def gelu_erf_backward(grad, x):
 # ---------------------------------------------------------------- gamma functions
 # (float64 sin rounded differs from glibc's sinf in about 1% of trigamma's arguments)
 _sinf = libm_float("sinf", np.sin, limit=1 << 22)
-_PSI_A = tuple(f32(c) for c in (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
-                                -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
-                                8.33333333333333333333E-2))
+_PSI_A64 = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+            -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+            8.33333333333333333333E-2)
+_PSI_A = tuple(f32(c) for c in _PSI_A64)
 
 
 def _digamma_pos(v):
@@ -1821,29 +1822,34 @@ def _digamma_pos(v):
     v >= 10, then log(v) - 0.5/v - z * polevl(z, A), z = 1/v^2 (its steps fused), in float32."""
     if not v.size:
         return v.copy()
+    dt = v.dtype.type
+    fma = fma32 if dt is f32 else _fma64
     v = v.copy()
     res = np.zeros_like(v)
     low = v < 10
     while low.any():
-        res[low] = res[low] - f32(1) / v[low]
-        v[low] = v[low] + f32(1)
+        res[low] = res[low] - dt(1) / v[low]
+        v[low] = v[low] + dt(1)
         low = v < 10
     with np.errstate(all="ignore"):
-        z = f32(1) / (v * v)
-        p = np.full(v.shape, _PSI_A[0], f32)
-        for c in _PSI_A[1:]:
-            p = fma32(p, z, c)
-        y = np.where(v < f32(1e17), z * p, f32(0))
-        out = ((res + _glibc_logf(v)) - f32(0.5) / v) - y
-    return np.where(v == 10, res + f32(2.25175258906672110764), out)
+        z = dt(1) / (v * v)
+        coeffs = _PSI_A if dt is f32 else _PSI_A64
+        p = np.full(v.shape, dt(coeffs[0]), dt)
+        for c in coeffs[1:]:
+            p = fma(p, z, np.full(v.shape, dt(c), dt))
+        y = np.where(v < dt(1e17), z * p, dt(0))
+        out = ((res + (_glibc_logf(v) if dt is f32 else np.log(v))) - dt(0.5) / v) - y
+    return np.where(v == 10, res + dt(2.25175258906672110764), out)
 
 
 def digamma(x):
-    """torch.digamma of float32 (calc_digamma element by element): +-inf at +-0, NaN at the
+    """torch.digamma of float32 or float64 (calc_digamma element by element): +-inf at +-0, NaN at the
     negative integers, the reflection digamma(1 - x) - pi / tan(pi * frac(x)) (in double,
     rounded) below 0."""
-    x = np.asarray(x, f32)
-    out = np.empty(x.shape, f32)
+    x = np.asarray(x)
+    dt = np.float64 if x.dtype == np.float64 else f32
+    x = x.astype(dt, copy=False)
+    out = np.empty(x.shape, dt)
     if not x.size:
         return out
     with np.errstate(all="ignore"):
@@ -1853,11 +1859,11 @@ def digamma(x):
         refl = neg & ~whole
         if refl.any():
             x64 = x[refl].astype(np.float64)
-            pot = (np.pi / np.tan(np.pi * (x64 - np.trunc(x64)))).astype(f32)
-            out[refl] = _digamma_pos(f32(1) - x[refl]) - pot
+            pot = (np.pi / np.tan(np.pi * (x64 - np.trunc(x64)))).astype(dt)
+            out[refl] = _digamma_pos(dt(1) - x[refl]) - pot
         out[neg & whole] = np.nan
         zero = x == 0
-        out[zero] = np.copysign(f32(np.inf), -x[zero])
+        out[zero] = np.copysign(dt(np.inf), -x[zero])
     return out
 
 

@@ -150,7 +150,7 @@ def _f32_or_64(kernel32, fn64):
     return f
 
 
-_digamma = _f32_or_64(kernels.digamma, _digamma64)
+_digamma = _float32_or(kernels.digamma, lambda a: kernels.digamma(a) if a.dtype == np.float64 else _as64(_digamma64)(a))
 _trigamma = _f32_or_64(kernels.trigamma, _trigamma64)
 _math("lgamma", _float32_or(kernels.lgammaf, vml_kernel("lgamma", _as64(_lgamma64))), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
