@@ -11,7 +11,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
-from gradrepl.engine.autograd import GRAD
+from gradrepl.engine.autograd import CPP_FORMULA, GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
 from gradrepl.engine.mkl import vml, vml_kernel
 from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid, exp_kernel
@@ -22,6 +22,7 @@ from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import legacy_scalar
 
 _SQRT_PI = math.sqrt(math.pi)
+_SQRT1_2 = 0.70710678118654752440     # M_SQRT1_2
 _LN2 = math.log(2.0)
 
 
@@ -641,6 +642,16 @@ def _mvlgamma(input, p):
     return _new(out.astype(input._a.dtype))
 
 
+def _ndtr(input):
+    """ATen's calc_ndtr: (1 + erf(x * M_SQRT1_2)) * 0.5 in tensor ops (C++ mul/add with Scalars:
+    MulBackward1, AddBackward1)."""
+    saved, CPP_FORMULA[0] = CPP_FORMULA[0], True
+    try:
+        return (1 + (input * _SQRT1_2).erf()) * 0.5
+    finally:
+        CPP_FORMULA[0] = saved
+
+
 SPECIAL = {"expit": lambda input: input.sigmoid(), "erf": lambda input: input.erf(),
            "erfc": lambda input: input.erfc(), "erfinv": lambda input: input.erfinv(),
            "logit": lambda input, eps=None: input.logit(eps), "digamma": lambda input: input.digamma(),
@@ -651,5 +662,5 @@ SPECIAL = {"expit": lambda input: input.sigmoid(), "erf": lambda input: input.er
            "logsumexp": lambda input, dim, keepdim=False: input.logsumexp(dim, keepdim),
            "softmax": lambda input, dim, dtype=None: input.softmax(dim),
            "log_softmax": lambda input, dim, dtype=None: input.log_softmax(dim),
-           "polygamma": _polygamma, "multigammaln": lambda input, p: input.mvlgamma(p), "ndtr": lambda input: (1 + (input / math.sqrt(2)).erf()) / 2}
+           "polygamma": _polygamma, "multigammaln": lambda input, p: input.mvlgamma(p), "ndtr": _ndtr}
 EXTRA_TORCH = {"polygamma": _polygamma, "true_divide": lambda input, other: input / other}
