@@ -2377,3 +2377,62 @@ def entrf(x):
 
 
 _logf_libm = libm_float("logf", np.log)
+
+
+# ---------------------------------------------------------------- ndtri (calc_ndtri)
+# ATen's calc_ndtri (Math.h, after Cephes' ndtri): rational approximations in the dtype, the
+# polynomials evaluated with fused multiply-adds (polevl), ::log and ::sqrt in double.
+# The coefficients are Cephes' (Cephes Math Library, Stephen L. Moshier, BSD licence).
+_NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+             1.39312609387279679503E1, -1.23916583867381258016E0)
+_NDTRI_Q0 = (1.0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+             -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1,
+             1.59056225126211695515E1, -1.18331621121330003142E0)
+_NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1,
+             4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0,
+             -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4)
+_NDTRI_Q1 = (1.0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+             1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1,
+             -3.80806407691578277194E-2, -9.33259480895457427372E-4)
+_NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0,
+             1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2,
+             3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9)
+_NDTRI_Q2 = (1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+             2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+             2.89247864745380683936E-6, 6.79019408009981274425E-9)
+
+
+def _polevl(x, coeffs):
+    """Cephes' polevl in x's dtype, each step r * x + c fused."""
+    dt = x.dtype.type
+    fma = fma32 if dt is f32 else _fma64
+    r = np.zeros_like(x)
+    for c in coeffs:
+        r = fma(r, x, np.full(x.shape, dt(c), x.dtype))
+    return r
+
+
+def ndtri(y0):
+    """special.ndtri of float32 or float64 (calc_ndtri element by element)."""
+    dt = y0.dtype.type
+    fma = fma32 if dt is f32 else _fma64
+    with np.errstate(all="ignore"):
+        code = ~(y0 > dt(1) - dt(0.13533528323661269189))
+        y = np.where(code, y0, dt(1) - y0)
+        mid = y > dt(0.13533528323661269189)
+        ym = y - dt(0.5)
+        y2 = ym * ym
+        inner = y2 * _polevl(y2, _NDTRI_P0) / _polevl(y2, _NDTRI_Q0)
+        xm = fma(ym, inner, ym) * dt(2.50662827463100050242E0)
+        x = np.sqrt(-2.0 * np.log(np.where(mid, dt(0.5), y).astype(np.float64))).astype(dt)
+        x64 = x.astype(np.float64)
+        x0 = (x64 - np.log(x64) / x64).astype(dt)
+        z = dt(1) / x
+        near = x < dt(8)
+        x1 = np.where(near, z * _polevl(z, _NDTRI_P1) / _polevl(z, _NDTRI_Q1),
+                      z * _polevl(z, _NDTRI_P2) / _polevl(z, _NDTRI_Q2))
+        xt = x0 - x1
+        out = np.where(mid, xm, np.where(code, -xt, xt))
+        out = np.where(y0 == 0, dt(-np.inf), np.where(y0 == 1, dt(np.inf), out))
+        out = np.where((y0 < 0) | (y0 > 1) | np.isnan(y0), dt(np.nan), out)
+    return out.astype(dt, copy=False)

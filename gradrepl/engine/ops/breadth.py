@@ -479,7 +479,7 @@ special_erfcx = _special_unary("special_erfcx", "SpecialErfcxBackward0", _k64(_e
 special_log_ndtr = _special_unary("special_log_ndtr", "SpecialLogNdtrBackward0", _k64(_log_ndtr),
                                   lambda x, r: np.exp(-0.5 * x * x - r) / _SQRT_2PI,
                                   "grad * exp(-self^2 / 2 - result) / sqrt(2 pi)")
-special_ndtri = _special_unary("special_ndtri", "SpecialNdtriBackward0", _k64(_ndtri),
+special_ndtri = _special_unary("special_ndtri", "SpecialNdtriBackward0", _kf(kernels.ndtri, _ndtri),
                                lambda x, r: _SQRT_2PI * np.exp(0.5 * r * r), "grad * sqrt(2 pi) * exp(result^2 / 2)")
 special_i0e = _special_unary("special_i0e", "SpecialI0EBackward0",
                              _kf(kernels.bessel_i0e, lambda x: np.exp(-np.abs(x)) * np.i0(x)),

@@ -9,3 +9,8 @@ y.grad_fn.next_functions
 y.sum().backward()
 x.grad.tolist()
 torch.special.ndtr(x.detach().double()).tolist()
+# special.ndtri as calc_ndtri: polevl fused, the tail's log and sqrt in double
+u = torch.rand(40)
+torch.special.ndtri(u).tolist()
+torch.special.ndtri(u.double()).tolist()
+torch.special.ndtri(torch.tensor([0.0, 1.0, 1e-30, 0.9999999, 0.5, 0.13533528, 0.86466473])).tolist()
