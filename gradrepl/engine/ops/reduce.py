@@ -448,7 +448,9 @@ def vector_norm(self, p, dim, keepdim, spec):
         elif p == -float("inf"):
             out = np.min(absa, axis=dims, keepdims=keepdim)
         else:
-            out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
+            out = _ordered_norm(xa, dims, keepdim, p)
+            if out is None:
+                out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
     out = np.asarray(out, dtype=xa.dtype)
     return result(out, spec, (self,), (self, RESULT), (dims, keepdim, p))
 
@@ -548,13 +550,26 @@ def _welford_rows(xa, dims):
     return got[0].T.astype(np.float64, copy=False), got[1]
 
 
+_POWF = kernels.libm_float2("powf", np.power)
+
+
+def _pow(a, b):
+    """std::pow in a's dtype: libm's powf for float32, pow for float64 (NumPy's power)."""
+    out = np.asarray(a)
+    if out.dtype == np.float32:
+        return _POWF(out, np.full(out.shape, b, np.float32))
+    return np.power(out, b)
+
+
 def _ordered_norm(xa, dims, keepdim, p):
-    """The 1- and 2-norms of float tensors where the reduced elements are not the innermost
-    of a C-contiguous tensor (ReduceOpsKernel.cpp, norm_kernel_tensor_iterator_impl): the
-    2-norm of one contiguous run per output vectorised (norm2_rows), otherwise
-    binary_kernel_reduce with NormOneOps / NormTwoOps: |x| or x*x (not fused) added one by
-    one in the dtype in TensorIterator's order, one output of GRAIN elements or more in one
-    chunk per thread, the chunks added in order; None if not reproduced."""
+    """The p-norms of float tensors (p = 1 and 2 where the reduced elements are not the
+    innermost of a C-contiguous tensor; other finite nonzero p everywhere)
+    (ReduceOpsKernel.cpp, norm_kernel_tensor_iterator_impl): the 2-norm of one contiguous
+    run per output vectorised (norm2_rows), otherwise binary_kernel_reduce with NormOneOps /
+    NormTwoOps / NormOps: |x|, x*x (not fused) or std::pow(|x|, p) in the dtype (libm's powf
+    for float32) added one by one in the dtype in TensorIterator's order, one output of
+    GRAIN elements or more in one chunk per thread, the chunks added in order; NormOps then
+    takes std::pow(sum, 1 / p), 1 / p in the dtype. None if not reproduced."""
     if xa.dtype not in (np.float32, np.float64) or not xa.size:
         return None
     got = _ordered_rows(xa, dims)
@@ -565,7 +580,10 @@ def _ordered_norm(xa, dims, keepdim, p):
     if p == 2 and lastdim:
         out = norm2_rows(rows)
     else:
-        terms = np.abs(rows) if p == 1 else rows * rows
+        if p in (1, 2):
+            terms = np.abs(rows) if p == 1 else rows * rows
+        else:
+            terms = _pow(np.abs(rows), xa.dtype.type(p))
         if m == 1 and k >= GRAIN and THREADS["n"] > 1:
             tasks = builtins.min(THREADS["n"], -(-k // GRAIN))
             chunk = -(-k // tasks)
@@ -577,6 +595,8 @@ def _ordered_norm(xa, dims, keepdim, p):
             out = _add.accumulate(terms, axis=1)[:, -1]
         if p == 2:
             out = np.sqrt(out)
+        elif p != 1:
+            out = _pow(out, xa.dtype.type(1) / xa.dtype.type(p))
     red = tuple(range(xa.ndim)) if dims is None else dims
     out = out.reshape(kept)
     return np.expand_dims(out, red) if keepdim else out
