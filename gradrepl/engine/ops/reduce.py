@@ -380,15 +380,15 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
     absa = xp.abs(self)
     if p < 1:      # sgn(self) * |self| ** (p - 1) masked where self == 0, times grad * norm ** (1 - p)
         with np.errstate(divide="ignore", invalid="ignore"):
-            scaled = xp.sign(self) * _zero_where(xp, raw_a == 0, _pow(absa, p - 1))
-        return (scaled * grad * _pow(result, 1 - p),)
-    scale = _zero_where(xp, zero_norm, grad / _pow(safe, p - 1))   # grad / norm ** (p - 1), masked where norm == 0
+            scaled = xp.sign(self) * _zero_where(xp, raw_a == 0, _pow_kernel(absa, p - 1))
+        return (scaled * grad * _pow_kernel(result, 1 - p),)
+    scale = _zero_where(xp, zero_norm, grad / _pow_kernel(safe, p - 1))   # masked where norm == 0
     if p < 2:
-        return (xp.sign(self) * _pow(absa, p - 1) * scale,)
-    return (self * _pow(absa, p - 2) * scale,)
+        return (xp.sign(self) * _pow_kernel(absa, p - 1) * scale,)
+    return (self * _pow_kernel(absa, p - 2) * scale,)
 
 
-def _pow(x, b):
+def _pow_kernel(x, b):
     """x.pow(b) with PyTorch's kernel (its special-cased exponents, Sleef's powf) outside create_graph."""
     if isinstance(x, (np.ndarray, np.generic)):
         return _pow_scalar(np.asarray(x), b)
