@@ -402,6 +402,8 @@ def numpy_namespace():
     return entries
 signatures.register_functions(TORCH)
 signatures.register_functions(TORCH["nn"]["functional"], "functional")
+for _sub in ("linalg", "special"):     # PyTorch's parser names them linalg_NAME / special_NAME
+    signatures.register_functions({f"{_sub}_{k}": v for k, v in TORCH[_sub].items()})
 # forward AD: the ops user code calls carry tangents inside a dual level
 FAD.register_namespace(TORCH, [n for n in ops.TORCH_FUNCTIONS if n in TORCH])
 for _ns in (TORCH["nn"]["functional"], TORCH["special"], TORCH["linalg"]):

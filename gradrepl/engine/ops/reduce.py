@@ -407,11 +407,6 @@ NormBackward1 = rule("NormBackward1", ("self",), LinalgVectorNormBackward0.formu
                      ctx=("dims", "keepdim", "p"))(LinalgVectorNormBackward0.fn)
 
 
-@declare("norm", rules=[LinalgVectorNormBackward0])
-def norm(self, p="fro", dim=None, keepdim=False):
-    return vector_norm(self, p, dim, keepdim, LinalgVectorNormBackward0)
-
-
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     dim = builtins.max(x1._a.ndim, x2._a.ndim) - 1     # ATen: norm(x1 - x2 + eps, p, last dim)
     return vector_norm(x1 - x2 + eps, p, dim, keepdim, NormBackward1)
