@@ -6,6 +6,7 @@ reads attributes of engine objects only through `public_attrs`, and assigns only
 """
 import numpy as np
 
+from gradrepl.engine import amp as AMP
 from gradrepl.engine import autograd as A
 from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
@@ -378,6 +379,18 @@ def _build_torch():
     # torch.functional: the module PyTorch defines these torch.* functions in
     # (`import torch.functional as F` in the introyt tutorial)
     ns["functional"] = {n: ns[n] for n in TORCH_FUNCTIONAL if n in ns}
+    top, ns["amp"], cpu_amp, cuda_amp = AMP.namespaces()
+    ns.update(top)
+    ns["cuda"] = {**ns["cuda"], "amp": cuda_amp}
+    ns["cpu"] = {"amp": cpu_amp, "is_available": lambda: True, "device_count": lambda: 1,
+                 "current_device": lambda: "cpu", "synchronize": lambda device=None: None}
+    # CPU autocast: the ops of PyTorch's lists cast their arguments first (engine/amp.py)
+    AMP.install(ns, AMP.POLICIES)
+    AMP.install(ns["nn"]["functional"], AMP.POLICIES)
+    AMP.install(ns["linalg"], AMP.LINALG_POLICIES)
+    if isinstance(ns.get("fft"), dict):
+        AMP.install(ns["fft"], AMP.FFT_POLICIES)
+    AMP.install_methods()
     return ns
 
 
@@ -462,6 +475,10 @@ def public_attrs(obj):
         return CUSTOM_FN_ATTRS
     if t is rng.Generator:
         return GENERATOR_ATTRS
+    if t in AMP.CLASSES:
+        return AMP.SCALER_ATTRS if isinstance(obj, AMP.GradScaler) else AMP.AUTOCAST_ATTRS
+    if t is AMP.AutocastFunction:
+        return frozenset()
     if isinstance(obj, NamedReturn):
         return frozenset(obj._fields) | {"count", "index"}
     if t is NumpyArray:
@@ -527,6 +544,10 @@ def type_name(obj):
         return f"torch.autograd.grad_mode.{obj._kind}"
     if t is rng.Generator:
         return "torch._C.Generator"
+    if t in AMP.CLASSES:
+        return t._path
+    if t is AMP.AutocastFunction:
+        return "function"
     if t in FAD.CONTEXT_TYPES:
         return FAD.CONTEXT_TYPES[t]
     if t in G.CONTEXT_TYPES:
@@ -574,5 +595,6 @@ def keep_saved_for_explain(keep=True):
 
 
 def reset_state():
-    """Grad mode back to enabled (after an interrupted statement left it off)."""
+    """Grad mode back to enabled, autocast off (after an interrupted statement left them)."""
     A.GRAD[0] = True
+    AMP.reset()

@@ -881,13 +881,20 @@ def _library(name):
 # Engine classes offered under torch.*: user code sees PyTorch's class names, never the
 # engine's module path, and torch.Size(...) is sized before it is built.
 _HOST_CLASSES = {"Size": "torch.Size", "set_grad_enabled": "torch.autograd.grad_mode.set_grad_enabled",
-                 "finfo": "torch.finfo", "iinfo": "torch.iinfo"}
+                 "finfo": "torch.finfo", "iinfo": "torch.iinfo",
+                 "autocast": "torch.amp.autocast_mode.autocast", "GradScaler": "torch.amp.grad_scaler.GradScaler",
+                 "cpu.amp.autocast": "torch.cpu.amp.autocast_mode.autocast",
+                 "cpu.amp.GradScaler": "torch.cpu.amp.grad_scaler.GradScaler",
+                 "cuda.amp.autocast": "torch.cuda.amp.autocast_mode.autocast",
+                 "cuda.amp.GradScaler": "torch.cuda.amp.grad_scaler.GradScaler"}
 
 
 def _host_class_standins(api):
     standins = {}
     for key, name in _HOST_CLASSES.items():
-        host = api.TORCH.get(key)
+        host = api.TORCH
+        for part in key.split("."):         # "cuda.amp.GradScaler": a class in a nested namespace
+            host = host.get(part) if isinstance(host, dict) else None
         if isinstance(host, type):
             fn = _size_maker(api, host) if key == "Size" else host
             standins[id(host)] = pytype(host, fn, name)
