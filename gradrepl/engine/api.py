@@ -313,7 +313,7 @@ def _build_torch():
     ns["dtype"] = TypeStandIn("torch.dtype")
     ns["layout"] = TypeStandIn("torch.layout")
     ns["memory_format"] = TypeStandIn("torch.memory_format")
-    creation = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
+    creation = ("tensor as_tensor asarray ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
                 "rand randn randint randperm rand_like randn_like randint_like normal bernoulli multinomial manual_seed "
                 "seed initial_seed get_rng_state set_rng_state Generator is_tensor is_floating_point broadcast_shapes "
                 "set_printoptions no_grad enable_grad set_grad_enabled inference_mode is_grad_enabled").split()
@@ -399,7 +399,7 @@ TORCH_FUNCTIONAL = ("atleast_1d atleast_2d atleast_3d broadcast_shapes broadcast
                     "svd_lowrank tensordot unique unique_consecutive unravel_index").split()
 
 
-FACTORIES = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
+FACTORIES = ("tensor as_tensor asarray ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
              "rand randn randint randperm rand_like randn_like randint_like normal").split()
 S.install_method_aliases()
 
