@@ -4,6 +4,8 @@ Everything here is data: the language wraps TORCH's dicts into read-only module 
 reads attributes of engine objects only through `public_attrs`, and assigns only through
 `settable_attrs`. A name absent from these tables does not exist for user code.
 """
+import types
+
 import numpy as np
 
 from gradrepl.engine import amp as AMP
@@ -324,6 +326,8 @@ def _build_torch():
     for name, fn in ops.TORCH_FUNCTIONS.items():   # every declared op with a torch.* variant
         ns[name] = S._torch_spellings(fn, name)
     ns["numel"] = F.numel
+    ns["Generator"] = rng.Generator        # a class for isinstance; the facade builds one through F.Generator
+    ns["default_generator"] = rng.default_generator
     ns["Tensor"] = TENSOR_TYPE
     ns["Size"] = Size
     ns["float"] = D.float32
@@ -441,7 +445,36 @@ CTX_ATTRS = frozenset(("save_for_backward", "save_for_forward", "saved_tensors",
 GRADMODE_ATTRS = frozenset(("clone",))
 DEVICE_ATTRS = frozenset(("type", "index"))
 CUSTOM_FN_ATTRS = frozenset(("apply",))
-GENERATOR_ATTRS = frozenset(("manual_seed", "seed", "initial_seed"))  # get_state would hand out an ndarray
+GENERATOR_ATTRS = frozenset(("manual_seed", "seed", "initial_seed", "get_state", "set_state", "device"))
+CLASS_MAKERS = {"Generator": F.Generator}   # torch.Generator(device="cpu") builds the engine's class
+
+
+def _generator_get_state(self):
+    """generator.get_state(): the state bytes as a uint8 tensor (torch.get_rng_state's)."""
+    return _new(np.asarray(self.get_state(), np.uint8))
+
+
+def _generator_set_state(self, new_state):
+    if type(new_state) is not Tensor:
+        raise TypeError(f"expected a torch.ByteTensor, but got {pytype(new_state)}")
+    if new_state.dtype is not D.uint8:
+        raise TypeError("RNG state must be a torch.ByteTensor")
+    self.set_state(new_state._a)
+    return self
+
+
+# engine methods user code sees in tensor terms: {type: {name: function(self, ...)}}
+ADAPTED_METHODS = {rng.Generator: {"get_state": _generator_get_state, "set_state": _generator_set_state}}
+
+
+def read_attr(obj, name):
+    """getattr(obj, name) for a public attribute, through ADAPTED_METHODS."""
+    table = ADAPTED_METHODS.get(type(obj))
+    if table is not None and name in table:
+        return types.MethodType(table[name], obj)
+    if type(obj) is rng.Generator and name == "device":
+        return Device("cpu")
+    return getattr(obj, name)
 
 
 def public_attrs(obj):
