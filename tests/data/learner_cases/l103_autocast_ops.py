@@ -18,6 +18,8 @@ with torch.autocast("cpu") as ac:
     ce = torch.nn.functional.cross_entropy(y, torch.tensor([0, 2]))
     print(ce, ce.grad_fn.next_functions)
     print(y.prod(), y.sum().dtype)
+    att = torch.nn.functional.scaled_dot_product_attention(y[None], y[None], y[None])
+    print(att, att.grad_fn)
     y2 = lin(x)
     print(y2.grad_fn.next_functions[2][0].next_functions[0][0] is y.grad_fn.next_functions[2][0].next_functions[0][0])
     with torch.autocast("cpu", enabled=False):
