@@ -88,6 +88,11 @@ def dims_tuple(dim, ndim):
 def shape_args(args):
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
+    for a in args:
+        if type(a) is not int:
+            break
+    else:
+        return args if type(args) is tuple else tuple(args)     # plain ints: the common case
     out = []
     for a in args:
         if hasattr(a, "_a"):
@@ -99,6 +104,15 @@ def shape_args(args):
 
 
 def infer_shape(shape, numel):
+    if type(shape) is tuple and (not shape or min(shape) >= -1):     # the common cases, nothing wrong
+        missing = shape.count(-1)
+        if not missing and prod(shape) == numel:
+            return shape
+        if missing == 1:
+            i = shape.index(-1)
+            known = prod(shape[:i]) * prod(shape[i + 1:])
+            if known and not numel % known:
+                return shape[:i] + (numel // known,) + shape[i + 1:]
     shape = list(shape)
     neg = [i for i, s in enumerate(shape) if s == -1]
     if len(neg) > 1:

@@ -968,8 +968,18 @@ def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True):
         if onednn._slow(x, w, stride, dilation, groups):
             return onednn.slow_backward(g, x, w, stride, padding, mask)
         gx = gw = gb = None
+        if groups > 1:      # depthwise
+            if mask[1] or mask[2]:
+                gw, gb = onednn.dw_backward_weights(g, x, w.shape, stride, padding, mask[2])
+                if mask[1] and not onednn.weight_measured(w, groups):
+                    gw = _conv_bw(g, x, w, stride, padding, dilation, groups, (False, True, False), exact=False)[1]
+            if mask[0]:
+                gx = onednn.dw_backward_data(g, w, x.shape, stride, padding)
+            return (gx, gw if mask[1] else None, gb)
         if mask[1] or mask[2]:
             gw, gb = onednn.backward_weights(g, x, w.shape, stride, padding, mask[2])
+            if mask[1] and not onednn.weight_measured(w):
+                gw = _conv_bw(g, x, w, stride, padding, dilation, groups, (False, True, False), exact=False)[1]
         if mask[0] and onednn.data_measured(x, w, stride):
             gx = onednn.backward_data(g, w, x.shape, stride, padding)
         elif mask[0]:
@@ -1040,6 +1050,8 @@ def _conv_op(xp, x, w, geometry):
     if x.dtype == w.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
         if onednn._slow(x, w, stride, dilation, groups):
             return onednn.slow_forward(x, w, None, stride, padding)
+        if groups > 1:
+            return onednn.dw_forward(x, w, None, stride, padding)
         return onednn.forward(x, w, None, stride, padding)
     return _out(_conv_arrays(x, w, stride, padding, dilation, groups), x)
 
@@ -1120,7 +1132,8 @@ def _conv_forward(input, weight, bias, stride, padding, dilation, groups):
     """A batched convolution's Tensor (its arguments checked by the caller)."""
     x, w = input._a, weight._a
     if onednn.applies(x, w, stride, padding, dilation, groups) and (bias is None or bias._a.dtype == x.dtype):
-        run = onednn.slow_forward if onednn._slow(x, w, stride, dilation, groups) else onednn.forward
+        run = (onednn.slow_forward if onednn._slow(x, w, stride, dilation, groups)
+               else onednn.dw_forward if groups > 1 else onednn.forward)
         out = run(x, w, None if bias is None else bias._a, stride, padding)
     else:
         out = _conv_arrays(x, w, stride, padding, dilation, groups)

@@ -16,6 +16,11 @@ from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iter_pr
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
 
+try:
+    from gradrepl.engine._kernels import welford as _welford_c     # optional C twin
+except ImportError:
+    _welford_c = None
+
 
 _add = np.add
 
@@ -493,11 +498,12 @@ def StdBackward0(grad, xp, self, result, dims, correction, keepdim):
     return (_var_grad(scaled, xp, self, dims, correction, True),)
 
 
-def _ordered_rows(xa, dims):
+def _ordered_rows(xa, dims, contiguous=True):
     """The elements of each output of a reduction over `dims` (None: all) as the rows of a
     C-contiguous (outputs, K) array in TensorIterator's order (reduced dims innermost,
     ordered by the input's strides), the kept shape, and whether the reduced dims coalesce
-    into one contiguous run (is_reduce_lastdim); None for negative strides."""
+    into one contiguous run (is_reduce_lastdim); None for negative strides. With
+    contiguous=False the rows may be a view of xa (copied only where a reshape needs it)."""
     if builtins.any(st < 0 for st in xa.strides):
         return None
     red = tuple(range(xa.ndim)) if dims is None else dims
@@ -509,7 +515,8 @@ def _ordered_rows(xa, dims):
         step *= xa.shape[d]
     perm = [d for d in iteration_order(xa.shape, out_strides, xa.strides) if d in red]
     inner = list(reversed(perm)) + [d for d in red if d not in perm]
-    rows = np.ascontiguousarray(np.transpose(xa, kept + inner)).reshape(math.prod(xa.shape[d] for d in kept), -1)
+    rows = np.transpose(xa, kept + inner)
+    rows = (np.ascontiguousarray(rows) if contiguous else rows).reshape(math.prod(xa.shape[d] for d in kept), -1)
     run = xa.itemsize
     lastdim = bool(perm)
     for d in perm:
@@ -520,10 +527,10 @@ def _ordered_rows(xa, dims):
 
 def _welford_rows(xa, dims):
     """_ordered_rows as float64 rows (K, outputs), and the kept shape."""
-    got = _ordered_rows(xa, dims)
+    got = _ordered_rows(xa, dims, contiguous=_welford_c is None)
     if got is None:
         return None
-    return got[0].T.astype(np.float64), got[1]
+    return got[0].T.astype(np.float64, copy=False), got[1]
 
 
 def _ordered_norm(xa, dims, keepdim, p):
@@ -562,7 +569,16 @@ def _ordered_norm(xa, dims, keepdim, p):
 
 def _welford_seq(rows):
     """WelfordOps::reduce over the rows of (K, M) float64 values, one after the other, in
-    double: (mean, m2)."""
+    double: (mean, m2). The C twin (kernels' welford) does the same operations in order; a
+    NaN anywhere goes the NumPy way (its NaN bits)."""
+    if _welford_c is not None and rows.shape[0] and rows.shape[1]:
+        mean, m2 = np.empty(rows.shape[1]), np.empty(rows.shape[1])
+        if not _welford_c(rows.T, mean, m2):
+            return mean, m2
+    return _welford_numpy(rows)
+
+
+def _welford_numpy(rows):
     if rows.shape[1] == 1:      # one output: Python floats (doubles) are faster than NumPy here
         mean = m2 = 0.0
         for i, x in enumerate(rows[:, 0].tolist()):
