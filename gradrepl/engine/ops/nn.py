@@ -12,7 +12,7 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels, mkl, onednn
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
-from gradrepl.engine.ops.common import result
+from gradrepl.engine.ops.common import is_reduced, result
 from gradrepl.engine.ops.inplace import inplace, unary_inplace
 from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, exp_kernel, leaky_relu
 from gradrepl.engine.summation import THREADS
@@ -81,6 +81,12 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     check_work(a.shape[0] * a.shape[1] * b.shape[1], "float")
     out = mkl.mm(a, b, np.broadcast_to(c, (a.shape[0], b.shape[1])) if beta != 0 else None, beta, alpha) \
         if c.dtype == a.dtype else None
+    if out is None and is_reduced(a):    # float16/bfloat16: in float32, rounded once (PyTorch's opmath)
+        prod = np.matmul(a.astype(np.float32), b.astype(np.float32))
+        if alpha != 1:
+            prod = prod * np.float32(alpha)
+        cf = c.astype(np.float32)
+        out = prod + (cf if beta == 1 else cf * np.float32(beta))
     if out is None:
         prod = np.matmul(a, b)
         if alpha != 1:

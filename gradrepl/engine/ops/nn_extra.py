@@ -116,7 +116,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         laid[...] = out             # layout (q.view(B, L, H, D).transpose(1, 2)) carries over
         return result(laid, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
                       (query, key, value, _new(p)), (sign, None if mask is None else mask._a))
-    # _scaled_dot_product_attention_math
+    # _scaled_dot_product_attention_math: float16/bfloat16 computed in float32, cast back at the end
+    origin = query.dtype if q.dtype.kind == "V" or q.dtype == np.float16 else None
+    if origin is not None:
+        query, key, value = query.to(D.float32), key.to(D.float32), value.to(D.float32)
     sf = math.sqrt(softmax_scale)
     qs = _mul_cpp(query, 0.0 - sf if scale is not None and scale < 0 else sf)
     attn = qs.matmul(_mul_cpp(key.transpose(-2, -1), sf))
@@ -125,7 +128,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     attn = safe_softmax(attn, -1)
     if dropout_p > 0.0:
         attn = dropout_kernel(attn, dropout_p, True)
-    return attn.matmul(value)
+    out = attn.matmul(value)
+    return out if origin is None else out.to(origin)
 
 
 def _ctype(a):
