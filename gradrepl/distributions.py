@@ -141,6 +141,14 @@ class _Interval(Constraint):
         return f"Interval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
 
 
+class _HalfOpenInterval(_Interval):
+    def check(self, value):
+        return (self.lower_bound <= value) & (value < self.upper_bound)
+
+    def __repr__(self):
+        return f"HalfOpenInterval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
 class _IntegerInterval(_Interval):
     is_discrete = True
 
@@ -235,6 +243,7 @@ lower_cholesky = _LowerCholesky()
 positive_definite = _PositiveDefinite()
 greater_than, greater_than_eq, less_than = _GreaterThan, _GreaterThanEq, _LessThan
 interval, integer_interval, independent = _Interval, _IntegerInterval, _IndependentConstraint
+half_open_interval = _HalfOpenInterval
 
 
 def _all_true(valid):
@@ -1791,6 +1800,150 @@ class AbsTransform(Transform):
         return y
 
 
+
+class PowerTransform(Transform):
+    torch_path = "torch.distributions.transforms.PowerTransform"
+    gradrepl_public = Transform.gradrepl_public | {"exponent"}
+    domain = positive
+    codomain = positive
+    bijective = True
+
+    def __init__(self, exponent, cache_size=0):
+        (self.exponent,) = broadcast_all(exponent)
+
+    @property
+    def sign(self):
+        return self.exponent.sign()
+
+    def forward(self, x):
+        return x.pow(self.exponent)
+
+    def inverse(self, y):
+        return y.pow(1 / self.exponent)
+
+    def log_abs_det_jacobian(self, x, y):
+        return (self.exponent * y / x).abs().log()
+
+    def forward_shape(self, shape):
+        return TORCH["broadcast_shapes"](shape, getattr(self.exponent, "shape", ()))
+
+    inverse_shape = forward_shape
+
+
+class SoftplusTransform(Transform):
+    torch_path = "torch.distributions.transforms.SoftplusTransform"
+    codomain = positive
+    bijective = True
+
+    def forward(self, x):
+        return _F("softplus")(x)
+
+    def inverse(self, y):
+        return (-y).expm1().neg().log() + y
+
+    def log_abs_det_jacobian(self, x, y):
+        return -_F("softplus")(-x)
+
+
+class SoftmaxTransform(Transform):
+    torch_path = "torch.distributions.transforms.SoftmaxTransform"
+    domain = real_vector
+    codomain = simplex
+
+    def forward(self, x):
+        probs = (x - x.max(-1, True)[0]).exp()
+        return probs / probs.sum(-1, True)
+
+    def inverse(self, y):
+        return y.log()
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        return shape
+
+    inverse_shape = forward_shape
+
+
+class ComposeTransform(Transform):
+    """Transforms applied in order; its inverse applies the parts' inverses in reverse."""
+    torch_path = "torch.distributions.transforms.ComposeTransform"
+    gradrepl_public = Transform.gradrepl_public | {"parts"}
+
+    def __init__(self, parts, cache_size=0):
+        self.parts = list(parts)
+
+    @property
+    def domain(self):
+        if not self.parts:
+            return real
+        domain = self.parts[0].domain
+        event_dim = _compose_event_dims(self.parts)[0]
+        return independent(domain, event_dim - domain.event_dim) if event_dim > domain.event_dim else domain
+
+    @property
+    def codomain(self):
+        if not self.parts:
+            return real
+        codomain = self.parts[-1].codomain
+        event_dim = _compose_event_dims(self.parts)[1]
+        return (independent(codomain, event_dim - codomain.event_dim) if event_dim > codomain.event_dim
+                else codomain)
+
+    @property
+    def bijective(self):
+        return all(p.bijective for p in self.parts)
+
+    @property
+    def sign(self):
+        sign = 1
+        for p in self.parts:
+            sign = sign * p.sign
+        return sign
+
+    @property
+    def inv(self):
+        return ComposeTransform([p.inv for p in reversed(self.parts)])
+
+    def forward(self, x):
+        for part in self.parts:
+            x = part(x)
+        return x
+
+    def inverse(self, y):
+        return self.inv(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        if not self.parts:
+            return TORCH["zeros_like"](x)
+        xs = [x]
+        for part in self.parts[:-1]:
+            xs.append(part(xs[-1]))
+        xs.append(y)
+        total = None
+        event_dim = self.domain.event_dim
+        for part, a, b in zip(self.parts, xs[:-1], xs[1:]):
+            term = _sum_rightmost(part.log_abs_det_jacobian(a, b), event_dim - part.domain.event_dim)
+            total = term if total is None else total + term
+            event_dim += part.codomain.event_dim - part.domain.event_dim
+        return total
+
+    def forward_shape(self, shape):
+        for part in self.parts:
+            shape = part.forward_shape(shape)
+        return shape
+
+    def inverse_shape(self, shape):
+        for part in reversed(self.parts):
+            shape = part.inverse_shape(shape)
+        return shape
+
+    def __repr__(self):
+        return "ComposeTransform(\n    " + ",\n    ".join(repr(p) for p in self.parts) + "\n)"
+
+
+identity_transform = ComposeTransform([])
+
 def _compose_event_dims(parts):
     """ComposeTransform's domain and codomain event_dim."""
     if not parts:
@@ -2140,6 +2293,446 @@ class RelaxedBernoulli(TransformedDistribution):
         return self.base_dist.probs
 
 
+# ------------------------------------------------------------------ transformed families: Gumbel, Weibull, ...
+_EULER = 0.57721566490153286060
+
+
+def _transformed_expand(self, batch_shape, *names):
+    """expand() of a TransformedDistribution subclass that keeps its parameters as attributes."""
+    new = TransformedDistribution.expand(self, batch_shape)
+    for name in names:
+        setattr(new, name, getattr(self, name).expand(_size(batch_shape)))
+    return new
+
+
+class Gumbel(TransformedDistribution):
+    torch_path = "torch.distributions.gumbel.Gumbel"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"loc", "scale"}
+    arg_constraints = {"loc": real, "scale": positive}
+    support = real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        finfo = TORCH["finfo"](self.loc.dtype)
+        if _is_number(loc) and _is_number(scale):
+            base = Uniform(finfo.tiny, 1 - finfo.eps, validate_args=validate_args)
+        else:
+            base = Uniform(TORCH["full_like"](self.loc, finfo.tiny), TORCH["full_like"](self.loc, 1 - finfo.eps),
+                           validate_args=validate_args)
+        transforms = [ExpTransform().inv, AffineTransform(0, -TORCH["ones_like"](self.scale)),
+                      ExpTransform().inv, AffineTransform(loc, -self.scale)]
+        super().__init__(base, transforms, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _transformed_expand(self, batch_shape, "loc", "scale")
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        y = (self.loc - value) / self.scale
+        return (y - y.exp()) - self.scale.log()
+
+    @property
+    def mean(self):
+        return self.loc + self.scale * _EULER
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def stddev(self):
+        return (math.pi / math.sqrt(6)) * self.scale
+
+    @property
+    def variance(self):
+        return self.stddev.pow(2)
+
+    def entropy(self):
+        return self.scale.log() + (1 + _EULER)
+
+
+class Weibull(TransformedDistribution):
+    torch_path = "torch.distributions.weibull.Weibull"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"scale", "concentration"}
+    arg_constraints = {"scale": positive, "concentration": positive}
+    support = positive
+
+    def __init__(self, scale, concentration, validate_args=None):
+        self.scale, self.concentration = broadcast_all(scale, concentration)
+        self.concentration_reciprocal = self.concentration.reciprocal()
+        base = Exponential(TORCH["ones_like"](self.scale), validate_args=validate_args)
+        transforms = [PowerTransform(self.concentration_reciprocal), AffineTransform(0, self.scale)]
+        super().__init__(base, transforms, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _transformed_expand(self, batch_shape, "scale", "concentration", "concentration_reciprocal")
+
+    @property
+    def mean(self):
+        return self.scale * TORCH["exp"](TORCH["lgamma"](1 + self.concentration_reciprocal))
+
+    @property
+    def mode(self):
+        c = self.concentration
+        return self.scale * ((c - 1) / c) ** c.reciprocal()
+
+    @property
+    def variance(self):
+        r = self.concentration_reciprocal
+        return self.scale.pow(2) * (TORCH["exp"](TORCH["lgamma"](1 + 2 * r))
+                                    - TORCH["exp"](2 * TORCH["lgamma"](1 + r)))
+
+    def entropy(self):
+        r = self.concentration_reciprocal
+        return _EULER * (1 - r) + TORCH["log"](self.scale * r) + 1
+
+
+class Pareto(TransformedDistribution):
+    torch_path = "torch.distributions.pareto.Pareto"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"scale", "alpha"}
+    arg_constraints = {"alpha": positive, "scale": positive}
+
+    def __init__(self, scale, alpha, validate_args=None):
+        self.scale, self.alpha = broadcast_all(scale, alpha)
+        base = Exponential(self.alpha, validate_args=validate_args)
+        super().__init__(base, [ExpTransform(), AffineTransform(0, self.scale)], validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _transformed_expand(self, batch_shape, "scale", "alpha")
+
+    @property
+    def support(self):
+        return greater_than_eq(self.scale)
+
+    @property
+    def mean(self):
+        a = self.alpha.clamp(min=1)
+        return a * self.scale / (a - 1)
+
+    @property
+    def mode(self):
+        return self.scale
+
+    @property
+    def variance(self):
+        a = self.alpha.clamp(min=2)
+        return self.scale.pow(2) * a / ((a - 1).pow(2) * (a - 2))
+
+    def entropy(self):
+        return (self.scale / self.alpha).log() + (1 + self.alpha.reciprocal())
+
+
+class HalfCauchy(TransformedDistribution):
+    torch_path = "torch.distributions.half_cauchy.HalfCauchy"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"scale"}
+    arg_constraints = {"scale": positive}
+    support = nonnegative
+    has_rsample = True
+
+    def __init__(self, scale, validate_args=None):
+        super().__init__(Cauchy(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
+
+    @property
+    def scale(self):
+        return self.base_dist.scale
+
+    @property
+    def mean(self):
+        return TORCH["full"](tuple(self.extended_shape()), math.inf, dtype=self.scale.dtype)
+
+    @property
+    def mode(self):
+        return TORCH["zeros_like"](self.scale)
+
+    @property
+    def variance(self):
+        return self.base_dist.variance
+
+    log_prob = HalfNormal.log_prob
+    cdf = HalfNormal.cdf
+    icdf = HalfNormal.icdf
+    entropy = HalfNormal.entropy
+
+
+class InverseGamma(TransformedDistribution):
+    torch_path = "torch.distributions.inverse_gamma.InverseGamma"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"concentration", "rate"}
+    arg_constraints = {"concentration": positive, "rate": positive}
+    support = positive
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        base = Gamma(concentration, rate, validate_args=validate_args)
+        neg_one = -base.rate.new_ones(())
+        super().__init__(base, PowerTransform(neg_one), validate_args=validate_args)
+
+    @property
+    def concentration(self):
+        return self.base_dist.concentration
+
+    @property
+    def rate(self):
+        return self.base_dist.rate
+
+    @property
+    def mean(self):
+        return TORCH["where"](self.concentration > 1, self.rate / (self.concentration - 1), math.inf)
+
+    @property
+    def mode(self):
+        return self.rate / (self.concentration + 1)
+
+    @property
+    def variance(self):
+        c = self.concentration
+        result = self.rate.square() / ((c - 1).square() * (c - 2))
+        return TORCH["where"](c > 2, result, math.inf)
+
+    def entropy(self):
+        c = self.concentration
+        return c + self.rate.log() + c.lgamma() - (1 + c) * c.digamma()
+
+
+class Kumaraswamy(TransformedDistribution):
+    torch_path = "torch.distributions.kumaraswamy.Kumaraswamy"
+    gradrepl_public = TransformedDistribution.gradrepl_public | {"concentration1", "concentration0"}
+    arg_constraints = {"concentration1": positive, "concentration0": positive}
+    support = unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        self.concentration1, self.concentration0 = broadcast_all(concentration1, concentration0)
+        base = Uniform(TORCH["full_like"](self.concentration0, 0), TORCH["full_like"](self.concentration0, 1),
+                       validate_args=validate_args)
+        transforms = [PowerTransform(self.concentration0.reciprocal()), AffineTransform(1.0, -1.0),
+                      PowerTransform(self.concentration1.reciprocal())]
+        super().__init__(base, transforms, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _transformed_expand(self, batch_shape, "concentration1", "concentration0")
+
+    def _moments(self, n):
+        arg1 = 1 + n / self.concentration1
+        log_value = TORCH["lgamma"](arg1) + TORCH["lgamma"](self.concentration0) \
+            - TORCH["lgamma"](arg1 + self.concentration0)
+        return self.concentration0 * TORCH["exp"](log_value)
+
+    @property
+    def mean(self):
+        return self._moments(1)
+
+    @property
+    def mode(self):
+        c1, c0 = self.concentration1, self.concentration0
+        log_mode = c0.reciprocal() * (-c0).log1p() - (-c0 * c1).log1p()
+        log_mode[(c0 < 1) | (c1 < 1)] = math.nan
+        return log_mode.exp()
+
+    @property
+    def variance(self):
+        return self._moments(2) - TORCH["pow"](self.mean, 2)
+
+    def entropy(self):
+        t1 = 1 - self.concentration1.reciprocal()
+        t0 = 1 - self.concentration0.reciprocal()
+        h0 = TORCH["digamma"](self.concentration0 + 1) + _EULER
+        return t0 + t1 * h0 - TORCH["log"](self.concentration1) - TORCH["log"](self.concentration0)
+
+
+class FisherSnedecor(Distribution):
+    torch_path = "torch.distributions.fishersnedecor.FisherSnedecor"
+    gradrepl_public = Distribution.gradrepl_public | {"df1", "df2"}
+    arg_constraints = {"df1": positive, "df2": positive}
+    support = positive
+    has_rsample = True
+
+    def __init__(self, df1, df2, validate_args=None):
+        self.df1, self.df2 = broadcast_all(df1, df2)
+        self.gamma1 = Gamma(self.df1 * 0.5, self.df1)
+        self.gamma2 = Gamma(self.df2 * 0.5, self.df2)
+        batch_shape = _size() if _is_number(df1) and _is_number(df2) else self.df1.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.expand_params(batch_shape, "df1", "df2")
+        new.gamma1, new.gamma2 = self.gamma1.expand(batch_shape), self.gamma2.expand(batch_shape)
+        return new
+
+    @property
+    def mean(self):
+        df2 = self.df2.clone()
+        df2[df2 <= 2] = math.nan
+        return df2 / (df2 - 2)
+
+    @property
+    def mode(self):
+        mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
+        mode[self.df1 <= 2] = math.nan
+        return mode
+
+    @property
+    def variance(self):
+        df2 = self.df2.clone()
+        df2[df2 <= 4] = math.nan
+        return 2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
+
+    def rsample(self, sample_shape=()):
+        shape = tuple(self.extended_shape(sample_shape))
+        x1 = self.gamma1.rsample(sample_shape).view(shape)
+        x2 = self.gamma2.rsample(sample_shape).view(shape)
+        tiny = TORCH["finfo"](x2.dtype).tiny
+        x2.clamp_(min=tiny)
+        y = x1 / x2
+        y.clamp_(min=tiny)
+        return y
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        ct1, ct2 = self.df1 * 0.5, self.df2 * 0.5
+        ct3 = self.df1 / self.df2
+        t1 = (ct1 + ct2).lgamma() - ct1.lgamma() - ct2.lgamma()
+        t2 = ct1 * ct3.log() + (ct1 - 1) * TORCH["log"](value)
+        t3 = (ct1 + ct2) * TORCH["log1p"](ct3 * value)
+        return t1 + t2 - t3
+
+
+# ------------------------------------------------------------------ Binomial, NegativeBinomial
+def _clamp_by_zero(x):
+    return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
+
+
+class _CountDistribution(_LazyProbs, Distribution):
+    """Binomial and NegativeBinomial: a total count and probs or logits of one batch shape."""
+    gradrepl_public = Distribution.gradrepl_public | {"total_count"}
+    lazy_args = ("probs", "logits")
+    binary = True
+
+    def __init__(self, total_count, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            self.total_count, self.probs = broadcast_all(total_count, probs)
+            self.total_count = self.total_count.type_as(self.probs)
+            self.param = self.probs
+        else:
+            self.total_count, self.logits = broadcast_all(total_count, logits)
+            self.total_count = self.total_count.type_as(self.logits)
+            self.param = self.logits
+        super().__init__(self.param.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self.new_instance()
+        batch_shape = _size(batch_shape)
+        new.total_count = self.total_count.expand(batch_shape)
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                setattr(new, name, getattr(self, name).expand(batch_shape))
+                new.param = getattr(new, name)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new.validate_args = self.validating
+        return new
+
+    @property
+    def param_shape(self):
+        return self.param.size()
+
+
+class Binomial(_CountDistribution):
+    torch_path = "torch.distributions.binomial.Binomial"
+    arg_constraints = {"total_count": nonnegative_integer, "probs": unit_interval, "logits": real}
+    has_enumerate_support = True
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        super().__init__(total_count, probs, logits, validate_args)
+
+    @property
+    def support(self):
+        return integer_interval(0, self.total_count)
+
+    @property
+    def mean(self):
+        return self.total_count * self.probs
+
+    @property
+    def mode(self):
+        return ((self.total_count + 1) * self.probs).floor().clamp(max=self.total_count)
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape=()):
+        shape = tuple(self.extended_shape(sample_shape))
+        with TORCH["no_grad"]():
+            return TORCH["binomial"](self.total_count.expand(shape), self.probs.expand(shape))
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        n = self.total_count
+        log_factorial_n = TORCH["lgamma"](n + 1)
+        log_factorial_k = TORCH["lgamma"](value + 1)
+        log_factorial_nmk = TORCH["lgamma"](n - value + 1)
+        normalize_term = (n * _clamp_by_zero(self.logits) + n * TORCH["log1p"](TORCH["exp"](-TORCH["abs"](self.logits)))
+                          - log_factorial_n)
+        return value * self.logits - log_factorial_k - log_factorial_nmk - normalize_term
+
+    def _homogeneous_count(self, what):
+        total_count = int(self.total_count.max())
+        if not self.total_count.min() == total_count:
+            raise NotImplementedError(f"Inhomogeneous total count not supported by `{what}`.")
+        return total_count
+
+    def entropy(self):
+        self._homogeneous_count("entropy")
+        log_prob = self.log_prob(self.enumerate_support(False))
+        return -(TORCH["exp"](log_prob) * log_prob).sum(0)
+
+    def enumerate_support(self, expand=True):
+        total_count = self._homogeneous_count("enumerate_support")
+        values = TORCH["arange"](1 + total_count, dtype=self.param.dtype)
+        values = values.view((-1,) + (1,) * len(self.batch_shape))
+        if expand:
+            values = values.expand((-1,) + tuple(self.batch_shape))
+        return values
+
+
+class NegativeBinomial(_CountDistribution):
+    torch_path = "torch.distributions.negative_binomial.NegativeBinomial"
+    arg_constraints = {"total_count": greater_than_eq(0), "probs": half_open_interval(0.0, 1.0), "logits": real}
+    support = nonnegative_integer
+
+    @property
+    def mean(self):
+        return self.total_count * TORCH["exp"](self.logits)
+
+    @property
+    def mode(self):
+        return ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
+
+    @property
+    def variance(self):
+        return self.mean / TORCH["sigmoid"](-self.logits)
+
+    def sample(self, sample_shape=()):
+        with TORCH["no_grad"]():
+            gamma = Gamma(self.total_count, TORCH["exp"](-self.logits), validate_args=False)
+            return TORCH["poisson"](gamma.sample(sample_shape))
+
+    def log_prob(self, value):
+        if self.validating:
+            self.validate_sample(value)
+        logsigmoid = _F("logsigmoid")
+        log_unnormalized_prob = self.total_count * logsigmoid(-self.logits) + value * logsigmoid(self.logits)
+        log_normalization = (-TORCH["lgamma"](self.total_count + value) + TORCH["lgamma"](1.0 + value)
+                             + TORCH["lgamma"](self.total_count))
+        log_normalization = log_normalization.masked_fill(self.total_count + value == 0.0, 0.0)
+        return log_unnormalized_prob - log_normalization
+
+
 # ------------------------------------------------------------------ kl_divergence
 def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
@@ -2239,6 +2832,65 @@ def _kl_independent_independent(p, q):
     return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
+
+def _kl_beta_beta(p, q):
+    sum_p = p.concentration1 + p.concentration0
+    sum_q = q.concentration1 + q.concentration0
+    t1 = q.concentration1.lgamma() + q.concentration0.lgamma() + sum_p.lgamma()
+    t2 = p.concentration1.lgamma() + p.concentration0.lgamma() + sum_q.lgamma()
+    t3 = (p.concentration1 - q.concentration1) * TORCH["digamma"](p.concentration1)
+    t4 = (p.concentration0 - q.concentration0) * TORCH["digamma"](p.concentration0)
+    t5 = (sum_q - sum_p) * TORCH["digamma"](sum_p)
+    return t1 - t2 + t3 + t4 + t5
+
+
+def _kl_dirichlet_dirichlet(p, q):
+    sum_p = p.concentration.sum(-1)
+    sum_q = q.concentration.sum(-1)
+    t1 = sum_p.lgamma() - sum_q.lgamma()
+    t2 = (p.concentration.lgamma() - q.concentration.lgamma()).sum(-1)
+    t3 = p.concentration - q.concentration
+    t4 = p.concentration.digamma() - sum_p.digamma().unsqueeze(-1)
+    return t1 - t2 + (t3 * t4).sum(-1)
+
+
+def _kl_cauchy_cauchy(p, q):
+    t1 = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+    t2 = (4 * p.scale * q.scale).log()
+    return t1 - t2
+
+
+def _kl_gumbel_gumbel(p, q):
+    ct1 = p.scale / q.scale
+    ct2 = q.loc / q.scale
+    ct3 = p.loc / q.scale
+    t1 = -ct1.log() - ct2 + ct3
+    t2 = ct1 * _EULER
+    t3 = TORCH["exp"](ct2 + (1 + ct1).lgamma() - ct3)
+    return t1 + t2 + t3 - (1 + _EULER)
+
+
+def _kl_binomial_binomial(p, q):
+    if (p.total_count < q.total_count).any():
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p() - (-q.probs).log1p())
+    kl[p.total_count > q.total_count] = math.inf
+    return kl
+
+
+def _kl_pareto_pareto(p, q):
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    t1 = q.alpha * scale_ratio.log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
+    result[p.support.lower_bound < q.support.lower_bound] = math.inf
+    return result
+
+
+def _kl_halfnormal_halfnormal(p, q):
+    return _kl_normal_normal(p.base_dist, q.base_dist)
+
 _KL = {(Normal, Normal): _kl_normal_normal, (Categorical, Categorical): _kl_categorical_categorical,
        (OneHotCategorical, OneHotCategorical): _kl_onehot_onehot,
        (Bernoulli, Bernoulli): _kl_bernoulli_bernoulli, (Uniform, Uniform): _kl_uniform_uniform,
@@ -2247,7 +2899,10 @@ _KL = {(Normal, Normal): _kl_normal_normal, (Categorical, Categorical): _kl_cate
        (MultivariateNormal, MultivariateNormal): _kl_mvn_mvn, (Poisson, Poisson): _kl_poisson_poisson,
        (Laplace, Laplace): _kl_laplace_laplace,
        (Laplace, Normal): _kl_laplace_normal, (Gamma, Gamma): _kl_gamma_gamma,
-       (Geometric, Geometric): _kl_geometric_geometric}
+       (Geometric, Geometric): _kl_geometric_geometric, (Beta, Beta): _kl_beta_beta,
+       (Dirichlet, Dirichlet): _kl_dirichlet_dirichlet, (Cauchy, Cauchy): _kl_cauchy_cauchy,
+       (Gumbel, Gumbel): _kl_gumbel_gumbel, (Binomial, Binomial): _kl_binomial_binomial,
+       (Pareto, Pareto): _kl_pareto_pareto, (HalfNormal, HalfNormal): _kl_halfnormal_halfnormal}
 
 
 _EXPONENTIAL_FAMILY = (Normal, Bernoulli, Exponential, Poisson, Gamma, Dirichlet, Beta)  # torch's subclasses     # torch's ExponentialFamily subclasses here
@@ -2277,11 +2932,15 @@ _CLASSES = {"Normal": "normal", "Uniform": "uniform", "Exponential": "exponentia
             "HalfNormal": "half_normal", "ExpRelaxedCategorical": "relaxed_categorical",
             "RelaxedOneHotCategorical": "relaxed_categorical", "LogitRelaxedBernoulli": "relaxed_bernoulli",
             "RelaxedBernoulli": "relaxed_bernoulli", "OneHotCategoricalStraightThrough": "one_hot_categorical",
-            "Chi2": "chi2", "StudentT": "studentT"}
+            "Chi2": "chi2", "StudentT": "studentT", "Gumbel": "gumbel", "Weibull": "weibull", "Pareto": "pareto",
+            "HalfCauchy": "half_cauchy", "InverseGamma": "inverse_gamma", "Kumaraswamy": "kumaraswamy",
+            "FisherSnedecor": "fishersnedecor", "Binomial": "binomial", "NegativeBinomial": "negative_binomial"}
 _CONSTRAINTS = ("real", "boolean", "positive", "nonnegative", "unit_interval", "simplex", "one_hot",
                 "nonnegative_integer", "real_vector", "lower_cholesky", "positive_definite", "greater_than",
-                "greater_than_eq", "less_than", "interval", "integer_interval", "independent")
-_TRANSFORMS = ("Transform", "AbsTransform", "ExpTransform", "SigmoidTransform", "TanhTransform", "AffineTransform")
+                "greater_than_eq", "less_than", "interval", "integer_interval", "independent",
+                "half_open_interval")
+_TRANSFORMS = ("Transform", "AbsTransform", "ExpTransform", "SigmoidTransform", "TanhTransform", "AffineTransform",
+               "PowerTransform", "SoftplusTransform", "SoftmaxTransform", "ComposeTransform", "identity_transform")
 SUBMODULES = tuple(_CLASSES.values()) + ("distribution", "kl", "constraints", "utils")
 
 

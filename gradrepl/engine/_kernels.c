@@ -235,6 +235,69 @@ static PyObject *py_logf(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return unary(args, nargs, logf_k);
 }
 
+/* libm_float(code, x, out): the C library's float function LIBM_FLOAT[code] element by
+   element, as PyTorch's scalar loops call std::NAME(float) (the same libm on the same
+   machine); kernels.libm_float names the codes. NaN results are libm's own. */
+typedef float (*float_fn)(float);
+static const float_fn LIBM_FLOAT[] = {sinhf, coshf, expm1f, log1pf, expf, logf, tanhf, erff, acosf, cosf,
+                                      sinf, exp2f, asinhf, acoshf, atanhf};
+
+static PyObject *py_libm_float(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Buffers b;
+    float *p[2];
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "libm_float(code, x, out)");
+        return NULL;
+    }
+    long code = PyLong_AsLong(args[0]);
+    if (code < 0 || code >= (long)(sizeof LIBM_FLOAT / sizeof LIBM_FLOAT[0])) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "no such function");
+        return NULL;
+    }
+    if (take(&b, args + 1, 2, -1, p) < 0)
+        return NULL;
+    float_fn fn = LIBM_FLOAT[code];
+    Py_ssize_t n = b.views[0].len / (Py_ssize_t)sizeof(float);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        p[1][i] = fn(p[0][i]);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    Py_RETURN_NONE;
+}
+
+/* libm_float2(code, a, b, out): LIBM_FLOAT2[code](a[i], b[i]), as libm_float */
+typedef float (*float_fn2)(float, float);
+static const float_fn2 LIBM_FLOAT2[] = {powf, atan2f};
+
+static PyObject *py_libm_float2(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Buffers b;
+    float *p[3];
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "libm_float2(code, a, b, out)");
+        return NULL;
+    }
+    long code = PyLong_AsLong(args[0]);
+    if (code < 0 || code >= (long)(sizeof LIBM_FLOAT2 / sizeof LIBM_FLOAT2[0])) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "no such function");
+        return NULL;
+    }
+    if (take(&b, args + 1, 3, -1, p) < 0)
+        return NULL;
+    float_fn2 fn = LIBM_FLOAT2[code];
+    Py_ssize_t n = b.views[0].len / (Py_ssize_t)sizeof(float);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        p[2][i] = fn(p[0][i], p[1][i]);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    Py_RETURN_NONE;
+}
+
 /* (rows, cols, lanes, x, out) with the row kernels below; extra float buffers between x
    and out; lanes is 8 or 16 */
 static PyObject *rowwise(PyObject *const *args, Py_ssize_t nargs, int buffers,
@@ -519,124 +582,352 @@ static PyObject *py_address(PyObject *self, PyObject *arg)
 
 
 /* ---------------------------------------------------------------- sums over the rows
-   summation.py's _outer_sums for a C-contiguous float32 (rows, cols) array, column by
-   column (the NumPy code adds every column with the same operations, element-wise across
-   the columns): the first `grouped` columns through _multi_row_sum's cascade, the others
-   through _row_sum's four interleaved partial sums. */
-static float block_sum(const float *q, Py_ssize_t stride, Py_ssize_t step)
-{
-    float s = q[0];
-    for (Py_ssize_t r = 1; r < step; r++)
-        s = s + q[r * stride];
-    return s;
+   summation.py's _outer_sums for a float32 or float64 (rows, cols) array of any
+   non-negative strides, column by column (the NumPy code adds every column with the same
+   operations, element-wise across the columns): the first `grouped` columns through
+   _multi_row_sum's cascade, the others through _row_sum's four interleaved partial sums.
+   Strides are in elements (negative ones too). */
+#define SUMS(T, SUF)                                                                          \
+static T block_sum_##SUF(const T *q, Py_ssize_t stride, Py_ssize_t step)                      \
+{                                                                                             \
+    T s = q[0];                                                                               \
+    for (Py_ssize_t r = 1; r < step; r++)                                                     \
+        s = s + q[r * stride];                                                                \
+    return s;                                                                                 \
+}                                                                                             \
+                                                                                              \
+static T multi_row_sum_##SUF(const T *p, Py_ssize_t stride, Py_ssize_t size)                  \
+{                                                                                             \
+    if (size == 0)                                                                            \
+        return (T)0;                                                                          \
+    int power = 4;                                                                            \
+    if (size > (1 << 16)) {                                                                   \
+        int bits = 0;                                                                         \
+        for (Py_ssize_t v = size - 1; v; v >>= 1)                                             \
+            bits++;                                                                           \
+        power = bits / 4;                                                                     \
+    }                                                                                         \
+    Py_ssize_t step = (Py_ssize_t)1 << power, nb = size >> power, cut = nb << power;          \
+    if (nb < step) {                                                                          \
+        int have = cut < size;                                                                \
+        T acc = (T)0;                                                                         \
+        if (have) {                                                                           \
+            acc = p[cut * stride];                                                            \
+            for (Py_ssize_t k = cut + 1; k < size; k++)                                       \
+                acc = acc + p[k * stride];                                                    \
+        }                                                                                     \
+        if (nb) {                                                                             \
+            T level = block_sum_##SUF(p, stride, step);                                       \
+            for (Py_ssize_t b = 1; b < nb; b++)                                               \
+                level = level + block_sum_##SUF(p + b * step * stride, stride, step);         \
+            acc = have ? acc + level : level;                                                 \
+        }                                                                                     \
+        return acc + (T)0;                                                                    \
+    }                                                                                         \
+    T levels[4] = {(T)0, (T)0, (T)0, (T)0};                                                   \
+    Py_ssize_t mask = step - 1;                                                               \
+    for (Py_ssize_t b = 0; b < nb; b++) {                                                     \
+        levels[0] = levels[0] + block_sum_##SUF(p + b * step * stride, stride, step);         \
+        Py_ssize_t i = (b + 1) << power;                                                      \
+        for (int j = 1; j < 4; j++) {                                                         \
+            levels[j] = levels[j] + levels[j - 1];                                            \
+            levels[j - 1] = (T)0;                                                             \
+            if (i & (mask << (j * power)))                                                    \
+                break;                                                                        \
+        }                                                                                     \
+    }                                                                                         \
+    T acc = levels[0];                                                                        \
+    for (Py_ssize_t k = cut; k < size; k++)                                                   \
+        acc = acc + p[k * stride];                                                            \
+    for (int j = 1; j < 4; j++)                                                               \
+        acc = acc + levels[j];                                                                \
+    return acc;                                                                               \
+}                                                                                             \
+                                                                                              \
+static T interleaved_sum_##SUF(const T *p, Py_ssize_t stride, Py_ssize_t size)                \
+{                                                                                             \
+    Py_ssize_t n4 = size >> 2;                                                                \
+    T partial[4] = {(T)0, (T)0, (T)0, (T)0}, acc = (T)0;                                      \
+    if (n4) {                                                                                 \
+        for (int j = 0; j < 4; j++)                                                           \
+            partial[j] = multi_row_sum_##SUF(p + j * stride, 4 * stride, n4);                 \
+        acc = partial[0];                                                                     \
+    }                                                                                         \
+    for (Py_ssize_t k = n4 * 4; k < size; k++)                                                \
+        acc = acc + p[k * stride];                                                            \
+    if (n4)                                                                                   \
+        acc = acc + partial[1] + partial[2] + partial[3];                                     \
+    return acc;                                                                               \
+}                                                                                             \
+                                                                                              \
+/* The same for W columns at once (lane l: column p + l * cs), every operation lane by     \
+   lane: the columns' chains of additions overlap. */                                         \
+INLINE void block_sum_w_##SUF(const T *q, Py_ssize_t rs, Py_ssize_t cs, Py_ssize_t step,       \
+                              T *s)                                                           \
+{                                                                                             \
+    for (int l = 0; l < W; l++)                                                               \
+        s[l] = q[l * cs];                                                                     \
+    for (Py_ssize_t r = 1; r < step; r++)                                                     \
+        for (int l = 0; l < W; l++)                                                           \
+            s[l] = s[l] + q[r * rs + l * cs];                                                 \
+}                                                                                             \
+                                                                                              \
+INLINE void multi_row_sum_w_##SUF(const T *p, Py_ssize_t rs, Py_ssize_t cs, Py_ssize_t size,   \
+                                  T *out)                                                     \
+{                                                                                             \
+    T blk[W];                                                                                 \
+    if (size == 0) {                                                                          \
+        for (int l = 0; l < W; l++)                                                           \
+            out[l] = (T)0;                                                                    \
+        return;                                                                               \
+    }                                                                                         \
+    int power = 4;                                                                            \
+    if (size > (1 << 16)) {                                                                   \
+        int bits = 0;                                                                         \
+        for (Py_ssize_t v = size - 1; v; v >>= 1)                                             \
+            bits++;                                                                           \
+        power = bits / 4;                                                                     \
+    }                                                                                         \
+    Py_ssize_t step = (Py_ssize_t)1 << power, nb = size >> power, cut = nb << power;          \
+    if (nb < step) {                                                                          \
+        int have = cut < size;                                                                \
+        T acc[W], level[W];                                                                   \
+        if (have) {                                                                           \
+            for (int l = 0; l < W; l++)                                                       \
+                acc[l] = p[cut * rs + l * cs];                                                \
+            for (Py_ssize_t k = cut + 1; k < size; k++)                                       \
+                for (int l = 0; l < W; l++)                                                   \
+                    acc[l] = acc[l] + p[k * rs + l * cs];                                     \
+        }                                                                                     \
+        if (nb) {                                                                             \
+            block_sum_w_##SUF(p, rs, cs, step, level);                                        \
+            for (Py_ssize_t b = 1; b < nb; b++) {                                             \
+                block_sum_w_##SUF(p + b * step * rs, rs, cs, step, blk);                      \
+                for (int l = 0; l < W; l++)                                                   \
+                    level[l] = level[l] + blk[l];                                             \
+            }                                                                                 \
+            for (int l = 0; l < W; l++)                                                       \
+                acc[l] = have ? acc[l] + level[l] : level[l];                                 \
+        }                                                                                     \
+        for (int l = 0; l < W; l++)                                                           \
+            out[l] = acc[l] + (T)0;                                                           \
+        return;                                                                               \
+    }                                                                                         \
+    T levels[4][W];                                                                           \
+    for (int j = 0; j < 4; j++)                                                               \
+        for (int l = 0; l < W; l++)                                                           \
+            levels[j][l] = (T)0;                                                              \
+    Py_ssize_t mask = step - 1;                                                               \
+    for (Py_ssize_t b = 0; b < nb; b++) {                                                     \
+        block_sum_w_##SUF(p + b * step * rs, rs, cs, step, blk);                              \
+        for (int l = 0; l < W; l++)                                                           \
+            levels[0][l] = levels[0][l] + blk[l];                                             \
+        Py_ssize_t i = (b + 1) << power;                                                      \
+        for (int j = 1; j < 4; j++) {                                                         \
+            for (int l = 0; l < W; l++) {                                                     \
+                levels[j][l] = levels[j][l] + levels[j - 1][l];                               \
+                levels[j - 1][l] = (T)0;                                                      \
+            }                                                                                 \
+            if (i & (mask << (j * power)))                                                    \
+                break;                                                                        \
+        }                                                                                     \
+    }                                                                                         \
+    for (int l = 0; l < W; l++) {                                                             \
+        T acc = levels[0][l];                                                                 \
+        for (Py_ssize_t k = cut; k < size; k++)                                               \
+            acc = acc + p[k * rs + l * cs];                                                   \
+        for (int j = 1; j < 4; j++)                                                           \
+            acc = acc + levels[j][l];                                                         \
+        out[l] = acc;                                                                         \
+    }                                                                                         \
+}                                                                                             \
+                                                                                              \
+INLINE void interleaved_sum_w_##SUF(const T *p, Py_ssize_t rs, Py_ssize_t cs, Py_ssize_t size, \
+                                    T *out)                                                   \
+{                                                                                             \
+    Py_ssize_t n4 = size >> 2;                                                                \
+    T partial[4][W];                                                                          \
+    for (int l = 0; l < W; l++)                                                               \
+        out[l] = (T)0;                                                                        \
+    if (n4) {                                                                                 \
+        for (int j = 0; j < 4; j++)                                                           \
+            multi_row_sum_w_##SUF(p + j * rs, 4 * rs, cs, n4, partial[j]);                    \
+        for (int l = 0; l < W; l++)                                                           \
+            out[l] = partial[0][l];                                                           \
+    }                                                                                         \
+    for (Py_ssize_t k = n4 * 4; k < size; k++)                                                \
+        for (int l = 0; l < W; l++)                                                           \
+            out[l] = out[l] + p[k * rs + l * cs];                                             \
+    if (n4)                                                                                   \
+        for (int l = 0; l < W; l++)                                                           \
+            out[l] = out[l] + partial[1][l] + partial[2][l] + partial[3][l];                  \
+}                                                                                             \
+                                                                                              \
+static int outer_sums_##SUF(const T *x, Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t rs,      \
+                            Py_ssize_t cs, Py_ssize_t grouped, T *out)                        \
+{                                                                                             \
+    int nan = 0;                                                                              \
+    Py_ssize_t c = 0;                                                                         \
+    for (int part = 0; part < 2; part++) {                                                    \
+        Py_ssize_t end = part ? cols : grouped;                                               \
+        for (; c + W <= end; c += W) {  /* contiguous columns: cs a constant, SIMD loads */    \
+            if (part && cs == 1)                                                              \
+                interleaved_sum_w_##SUF(x + c, rs, 1, rows, out + c);                         \
+            else if (part)                                                                    \
+                interleaved_sum_w_##SUF(x + c * cs, rs, cs, rows, out + c);                   \
+            else if (cs == 1)                                                                 \
+                multi_row_sum_w_##SUF(x + c, rs, 1, rows, out + c);                           \
+            else                                                                              \
+                multi_row_sum_w_##SUF(x + c * cs, rs, cs, rows, out + c);                     \
+        }                                                                                     \
+        for (; c < end; c++)                                                                  \
+            out[c] = part ? interleaved_sum_##SUF(x + c * cs, rs, rows)                       \
+                          : multi_row_sum_##SUF(x + c * cs, rs, rows);                        \
+    }                                                                                         \
+    for (c = 0; c < cols; c++)                                                                \
+        nan |= isnan(out[c]);                                                                 \
+    return nan;                                                                               \
 }
 
-static float multi_row_sum(const float *p, Py_ssize_t stride, Py_ssize_t size)
+#define W 8
+SUMS(float, f)
+SUMS(double, d)
+#undef W
+#undef SUMS
+
+/* A 2-d float32 ('f') or float64 ('d') buffer of any strides (multiples of the item size): its pointer, shape and strides in elements; -1 with an exception else. */
+static int strided2(PyObject *obj, Py_buffer *view, char *kind, Py_ssize_t *shape,
+                    Py_ssize_t *strides)
 {
-    if (size == 0)
-        return 0.0f;
-    int power = 4;
-    if (size > (1 << 16)) {
-        int bits = 0;
-        for (Py_ssize_t v = size - 1; v; v >>= 1)
-            bits++;
-        power = bits / 4;
+    if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0)
+        return -1;
+    const char *f = view->format ? view->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@')
+        f++;
+    *kind = f[1] == 0 && (f[0] == 'f' || f[0] == 'd') ? f[0] : 0;
+    if (view->ndim != 2 || !*kind || view->itemsize != (*kind == 'f' ? 4 : 8)) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "a 2-d float32 or float64 array");
+        return -1;
     }
-    Py_ssize_t step = (Py_ssize_t)1 << power, nb = size >> power, cut = nb << power;
-#define BLOCK(b, dst) dst = block_sum(p + (b) * step * stride, stride, step)
-    if (nb < step) {
-        int have = cut < size;
-        float acc = 0.0f;
-        if (have) {
-            acc = p[cut * stride];
-            for (Py_ssize_t k = cut + 1; k < size; k++)
-                acc = acc + p[k * stride];
+    for (int i = 0; i < 2; i++) {
+        shape[i] = view->shape[i];
+        if (view->strides[i] % view->itemsize) {
+            PyBuffer_Release(view);
+            PyErr_SetString(PyExc_ValueError, "bad strides");
+            return -1;
         }
-        if (nb) {
-            float level, blk;
-            BLOCK(0, level);
-            for (Py_ssize_t b = 1; b < nb; b++) {
-                BLOCK(b, blk);
-                level = level + blk;
-            }
-            acc = have ? acc + level : level;
-        }
-        return acc + 0.0f;
+        strides[i] = view->strides[i] / view->itemsize;
     }
-    float levels[4] = {0.0f, 0.0f, 0.0f, 0.0f}, blk;
-    Py_ssize_t mask = step - 1;
-    for (Py_ssize_t b = 0; b < nb; b++) {
-        BLOCK(b, blk);
-        levels[0] = levels[0] + blk;
-        Py_ssize_t i = (b + 1) << power;
-        for (int j = 1; j < 4; j++) {
-            levels[j] = levels[j] + levels[j - 1];
-            levels[j - 1] = 0.0f;
-            if (i & (mask << (j * power)))
-                break;
-        }
-    }
-#undef BLOCK
-    float acc = levels[0];
-    for (Py_ssize_t k = cut; k < size; k++)
-        acc = acc + p[k * stride];
-    for (int j = 1; j < 4; j++)
-        acc = acc + levels[j];
-    return acc;
+    return 0;
 }
 
-static float interleaved_sum(const float *p, Py_ssize_t stride, Py_ssize_t size)
-{
-    Py_ssize_t n4 = size >> 2;
-    float partial[4] = {0.0f, 0.0f, 0.0f, 0.0f}, acc = 0.0f;
-    if (n4) {
-        for (int j = 0; j < 4; j++)
-            partial[j] = multi_row_sum(p + j * stride, 4 * stride, n4);
-        acc = partial[0];
-    }
-    for (Py_ssize_t k = n4 * 4; k < size; k++)
-        acc = acc + p[k * stride];
-    if (n4)
-        acc = acc + partial[1] + partial[2] + partial[3];
-    return acc;
-}
-
-/* outer_sums(rows, cols, grouped, x, out): out[c] = column c of x summed down its rows;
-   True when out holds a NaN */
+/* column_sums(grouped, x, out): out[c] = column c of the 2-d array x (float32 or float64, any
+   strides) summed down its rows; out a C-contiguous array of x's dtype. True when out holds
+   a NaN. */
 static PyObject *py_outer_sums(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t rows, cols, grouped;
-    Buffers b;
-    float *p[2];
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "outer_sums(rows, cols, grouped, x, out)");
+    Py_ssize_t grouped, shape[2], strides[2];
+    Py_buffer x, out;
+    char kind;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "column_sums(grouped, x, out)");
         return NULL;
     }
-    if (shape2(args, &rows, &cols) < 0)
-        return NULL;
-    grouped = PyLong_AsSsize_t(args[2]);
+    grouped = PyLong_AsSsize_t(args[0]);
     if (PyErr_Occurred())
         return NULL;
-    if (grouped < 0 || grouped > cols) {
+    if (strided2(args[1], &x, &kind, shape, strides) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[2], &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    PyObject *res = NULL;
+    if (grouped < 0 || grouped > shape[1] || shape[0] < 1
+            || out.len < shape[1] * (Py_ssize_t)x.itemsize) {
         PyErr_SetString(PyExc_ValueError, "bad shape");
+        goto done;
+    }
+    int nan;
+    if (kind == 'f')
+        nan = outer_sums_f((const float *)x.buf, shape[0], shape[1], strides[0], strides[1],
+                           grouped, (float *)out.buf);
+    else
+        nan = outer_sums_d((const double *)x.buf, shape[0], shape[1], strides[0], strides[1],
+                           grouped, (double *)out.buf);
+    res = PyBool_FromLong(nan);
+done:
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&out);
+    return res;
+}
+
+/* welford(x, mean, m2): WelfordOps::reduce (reduce.py _welford_seq) over each row of the
+   2-d float64 array x (any strides), its elements one after the other in double:
+   delta = x - mean; mean += delta / (i + 1); m2 += delta * (x - mean). mean and m2 are
+   C-contiguous float64 arrays of one slot per row. True when either holds a NaN. */
+static PyObject *py_welford(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t shape[2], strides[2];
+    Py_buffer x, mv, qv;
+    char kind;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "welford(x, mean, m2)");
         return NULL;
     }
-    if (take(&b, args + 3, 2, 0, p) < 0)
+    if (strided2(args[0], &x, &kind, shape, strides) < 0)
         return NULL;
-    if (b.views[0].len < rows * cols * (Py_ssize_t)sizeof(float)
-            || b.views[1].len < cols * (Py_ssize_t)sizeof(float)) {
-        release(&b);
+    if (kind != 'd') {
+        PyBuffer_Release(&x);
+        PyErr_SetString(PyExc_ValueError, "a float64 array");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[1], &mv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[2], &qv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&x);
+        PyBuffer_Release(&mv);
+        return NULL;
+    }
+    PyObject *res = NULL;
+    Py_ssize_t need = shape[0] * (Py_ssize_t)sizeof(double);
+    if (mv.len < need || qv.len < need) {
         PyErr_SetString(PyExc_ValueError, "buffer too small");
-        return NULL;
+        goto done;
     }
+    const double *xp = (const double *)x.buf;
+    double *mp = (double *)mv.buf, *qp = (double *)qv.buf;
     int nan = 0;
-    for (Py_ssize_t c = 0; c < cols; c++) {
-        float v = c < grouped ? multi_row_sum(p[0] + c, cols, rows) : interleaved_sum(p[0] + c, cols, rows);
-        p[1][c] = v;
-        nan |= isnan(v);
+    /* eight rows at a time: independent chains of divisions overlap */
+    for (Py_ssize_t r0 = 0; r0 < shape[0]; r0 += 8) {
+        int w = shape[0] - r0 < 8 ? (int)(shape[0] - r0) : 8;
+        double mean[8] = {0}, m2[8] = {0};
+        const double *base = xp + r0 * strides[0];
+        for (Py_ssize_t i = 0; i < shape[1]; i++) {
+            const double *col = base + i * strides[1];
+            double count = (double)(i + 1);
+            for (int j = 0; j < w; j++) {
+                double v = col[j * strides[0]];
+                double delta = v - mean[j];
+                mean[j] = mean[j] + delta / count;
+                m2[j] = m2[j] + delta * (v - mean[j]);
+            }
+        }
+        for (int j = 0; j < w; j++) {
+            mp[r0 + j] = mean[j];
+            qp[r0 + j] = m2[j];
+            nan |= isnan(mean[j]) | isnan(m2[j]);
+        }
     }
-    release(&b);
-    return PyBool_FromLong(nan);
+    res = PyBool_FromLong(nan);
+done:
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&mv);
+    PyBuffer_Release(&qv);
+    return res;
 }
 
 /* add_rows(n, inner, rows, g, z): xp.scatter's embedding backward, np.add.at(z, (rows,), g)
@@ -711,12 +1002,17 @@ static PyMethodDef methods[] = {
      "tanh_backward(grad, y, out)"},
     {"nll_sum", (PyCFunction)(void (*)(void))py_nll_sum, METH_FASTCALL,
      "nll_sum(rows, cols, x, target)"},
-    {"outer_sums", (PyCFunction)(void (*)(void))py_outer_sums, METH_FASTCALL,
-     "outer_sums(rows, cols, grouped, x, out)"},
+    {"column_sums", (PyCFunction)(void (*)(void))py_outer_sums, METH_FASTCALL,
+     "column_sums(grouped, x, out)"},
+    {"welford", (PyCFunction)(void (*)(void))py_welford, METH_FASTCALL, "welford(x, mean, m2)"},
     {"add_rows", (PyCFunction)(void (*)(void))py_add_rows, METH_FASTCALL,
      "add_rows(n, inner, rows, g, z)"},
     {"fma_gemm", (PyCFunction)(void (*)(void))py_fma_gemm, METH_FASTCALL,
      "fma_gemm(m, n, k, at, bt, ct)"},
+    {"libm_float", (PyCFunction)(void (*)(void))py_libm_float, METH_FASTCALL,
+     "libm_float(code, x, out)"},
+    {"libm_float2", (PyCFunction)(void (*)(void))py_libm_float2, METH_FASTCALL,
+     "libm_float2(code, a, b, out)"},
     {"address", py_address, METH_O, "address(array)"},
     {NULL, NULL, 0, NULL}
 };

@@ -16,7 +16,6 @@ the first product or function that needs it (an empty run never loads it).
 import ctypes
 import os
 import sys
-import sysconfig
 
 import numpy as np
 
@@ -50,6 +49,7 @@ _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 def _candidates():
+    import sysconfig        # only when a product first needs MKL: not at start-up
     seen = []
     for base in (sys.prefix, sysconfig.get_paths().get("data"), sys.base_prefix,
                  os.path.join(os.path.expanduser("~"), ".local")):
@@ -126,7 +126,7 @@ def set_num_threads(n):
 # ---------------------------------------------------------------- VML
 VML = {"sin": "Sin", "cos": "Cos", "tan": "Tan", "exp": "Exp", "log": "Ln", "sqrt": "Sqrt", "tanh": "Tanh",
        "atan": "Atan", "asin": "Asin", "acos": "Acos", "erf": "Erf", "erfc": "Erfc", "erfinv": "ErfInv",
-       "log10": "Log10", "log2": "Log2"}
+       "log10": "Log10", "log2": "Log2", "lgamma": "LGamma"}
 _VML_FN = {}
 
 

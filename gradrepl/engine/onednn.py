@@ -18,6 +18,21 @@ small batches with one). Measured with ONEDNN_VERBOSE=1 for the shapes learners 
   channels oneDNN takes jit:avx2: one chain over (n, oh, ow) with more than 8 output
   channels (the threads take 8 each), else split over the batch. One thread: one chain.
 
+On an AVX2 machine (ATen's capability, engine/cpu.py) oneDNN takes jit:avx2 throughout, with
+blocks of 8 channels (measured on an AMD EPYC with AVX2, 2 threads, up to 64 channels):
+
+- forward: one chain per output element starting from the bias (from 0 without one) over
+  (input channel block, kh, kw, channel in the block).
+- backward data, stride 1: the output channels in groups of 1, 2 or 4 blocks of 8 by the
+  output width (_bd_group_avx2); a chain from 0 over (block, kh, kw, channel) per group, the
+  groups' sums added. Stride > 1: brgconv_strided:avx2, as on AVX512.
+- backward weights and bias: a chain over (n, oh, ow) per thread; oneDNN's reduction
+  balancer (_reducer_split) decides whether the two threads split the images or take
+  separate blocks of channels (each weight then one chain).
+- 1x1 kernels (jit_1x1:avx2): the forward as above; d input one chain over all output
+  channels (stride 2: brgconv_strided); d bias as above; d weight not emulated.
+- depthwise (groups = channels, one output channel each; jit_dw:avx2): dw_* below.
+
 A batch of one that use_mkldnn turns away (few values, a kernel under 4x4) runs ATen's
 slow_conv2d instead: slow_forward / slow_backward at the end of this module.
 
@@ -39,6 +54,7 @@ except ImportError:     # not built: the NumPy code below
 f32 = np.float32
 MAX_CHANNELS = 64       # the shapes measured
 BLOCK = 16              # oneDNN's channel block (AVX512: 16 float32 lanes)
+BLOCK_AVX2 = 8          # jit:avx2's (8 lanes)
 
 
 def fma_gemm(a, bt, c):
@@ -80,14 +96,23 @@ def applies(x, w, stride, padding, dilation, groups):
     caller computes as before: correctly rounded sums, not always PyTorch's last bits)."""
     n = w.ndim - 2
     kernel = w.shape[2:]
+    cap = cpu.capability()
+    if groups > 1:      # depthwise (jit_dw:avx2), measured on AVX2 for 3x3 and 5x5 kernels
+        if not (cap == "avx2" and _depthwise(x, w, groups) and n == 2 and x.dtype == f32 and w.dtype == f32
+                and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
+                and kernel[0] == kernel[1] and kernel[0] in (3, 5) and all(p <= (kernel[0] - 1) // 2 for p in padding)
+                and w.shape[0] <= MAX_CHANNELS and x.size > 0 and THREADS["n"] in (1, 2)):
+            return False
+        return min((x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[0] + 1 for i in range(2)) >= 2
     if not (x.dtype == f32 and w.dtype == f32 and n in (1, 2) and groups == 1
             and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
-            and all(k in (3, 5, 7) for k in kernel) and all(p <= (k - 1) // 2 for p, k in zip(padding, kernel))
+            and (all(k in (3, 5, 7) for k in kernel) or (cap == "avx2" and all(k == 1 for k in kernel)))
+            and all(p <= (k - 1) // 2 for p, k in zip(padding, kernel))
             and w.shape[0] <= MAX_CHANNELS and w.shape[1] <= MAX_CHANNELS
-            # jit:avx2's weight gradient (4 to 15 input channels): measured up to 16 output
-            # channels, and in 1-d above 8
-            and not (4 <= w.shape[1] < 16 and (w.shape[0] > 16 or (n == 1 and w.shape[0] <= 8)))
-            and x.size > 0 and cpu.capability() == "avx512" and THREADS["n"] in (1, 2)):
+            # jit:avx2's weight gradient on AVX512 (4 to 15 input channels): measured up to
+            # 16 output channels, and in 1-d above 8
+            and not (cap == "avx512" and 4 <= w.shape[1] < 16 and (w.shape[0] > 16 or (n == 1 and w.shape[0] <= 8)))
+            and x.size > 0 and cap in ("avx512", "avx2") and THREADS["n"] in (1, 2)):
         return False
     out = [(x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[0] + 1 for i in range(n)]
     if min(out) < 2:
@@ -97,8 +122,104 @@ def applies(x, w, stride, padding, dilation, groups):
 
 def data_measured(x, w, stride):
     """brgconv_strided's d input splits its work between the threads otherwise for a batch
-    of 1 or 3 with 1 or 2 input channels (not emulated: the caller rounds float64 sums)."""
-    return not (stride[0] > 1 and x.shape[0] in (1, 3) and w.shape[1] <= 2 and not _slow(x, w, stride, (1,), 1))
+    of 1 or 3 with 1 or 2 input channels on AVX512 (not emulated: the caller rounds float64
+    sums). On AVX2 it blocks the width in two for some odd batches (3 always, except for
+    some widths and channel counts; 5 and 7 with 16 or more input channels, not always): the
+    left half then takes the chain over (kh, kw, o), the right half the chains per kw. When
+    is not pinned down; the chains per kw everywhere miss the left half's odd columns only
+    (float64 sums miss most values), so AVX2 keeps them."""
+    if stride[0] == 1 or cpu.capability() == "avx2":
+        return True
+    return not (x.shape[0] in (1, 3) and w.shape[1] <= 2 and not _slow(x, w, stride, (1,), 1))
+
+
+def weight_measured(w, groups=1):
+    """jit_1x1:avx2's weight gradient (a 1x1 kernel on AVX2), and jit_dw:avx2's with a 5x5
+    kernel, reduce the images and positions in pieces not pinned down yet (not emulated: the
+    caller rounds float64 sums; their output, d input and d bias are measured)."""
+    if cpu.capability() != "avx2":
+        return True
+    return not (all(k == 1 for k in w.shape[2:]) or (groups > 1 and w.shape[2] != 3))
+
+
+def _depthwise(x, w, groups):
+    """A depthwise convolution: a group per channel, one output channel each."""
+    return groups == x.shape[1] == w.shape[0] and w.shape[1] == 1
+
+
+# ------------------------------------------------------------ jit_dw:avx2 (depthwise, AVX2)
+# forward: a chain per output element from the bias over (kh, kw); d input: from 0 over
+# (kh, kw); d weight (3x3) and d bias: a chain over (n, oh, ow) per channel, the two threads
+# splitting the images when there is one block of 8 channels (else each takes its blocks);
+# d bias with a 5x5 kernel: a chain per output row, the rows' sums added in order.
+
+def dw_forward(x, w, b, stride, padding):
+    kh, kw = w.shape[2:]
+    cols = _windows(x, kh, kw, stride[0], tuple(padding))        # N, C, KH, KW, OH, OW
+    n, c, _, _, oh, ow = cols.shape
+    acc = np.zeros((n, c, oh, ow), f32)
+    if b is not None:
+        acc[:] = b.astype(f32)[None, :, None, None]
+    wf = w.astype(f32)
+    for i in range(kh):
+        for j in range(kw):
+            acc = fma32(cols[:, :, i, j], wf[None, :, 0, i, j, None, None], acc)
+    return acc
+
+
+def dw_backward_data(g, w, xshape, stride, padding):
+    n, c, h, wd = xshape
+    kh, kw = w.shape[2:]
+    s = stride[0]
+    oh, ow = g.shape[2:]
+    acc = np.zeros(xshape, f32)
+    wf = w.astype(f32)
+    for i in range(kh):
+        hs, he, ohs = _span(i, padding[0], s, oh, h)
+        if hs is None:
+            continue
+        for j in range(kw):
+            ws, we, ows = _span(j, padding[1], s, ow, wd)
+            if ws is None:
+                continue
+            tap = np.zeros(xshape, f32)
+            tap[:, :, hs:he:s, ws:we:s] = g[:, :, ohs[0]:ohs[1], ows[0]:ows[1]]
+            acc = fma32(tap, wf[None, :, 0, i, j, None, None], acc)
+    return acc
+
+
+def dw_backward_weights(g, x, wshape, stride, padding, bias):
+    c, _, kh, kw = wshape
+    cols = _windows(x, kh, kw, stride[0], tuple(padding))        # N, C, KH, KW, OH, OW
+    n, _, _, _, oh, ow = cols.shape
+    a = np.ascontiguousarray(cols.transpose(1, 2, 3, 0, 4, 5).reshape(c, kh * kw, n * oh * ow))
+    gt = np.ascontiguousarray(g.astype(f32).transpose(1, 0, 2, 3).reshape(c, n * oh * ow))
+    total = n * oh * ow
+    parts = [(0, total)]
+    if THREADS["n"] > 1 and _div_up(c, BLOCK_AVX2) == 1:
+        parts = [(lo * oh * ow, hi * oh * ow) for lo, hi in (_balance211(n, 2, t) for t in range(2)) if hi > lo]
+    gw = np.empty((c, kh * kw), f32)
+    for ch in range(c):
+        acc = None
+        for lo, hi in parts:
+            part = fma_gemm(gt[ch:ch + 1, lo:hi], a[ch, :, lo:hi], np.zeros((1, kh * kw), f32))
+            acc = part if acc is None else acc + part
+        gw[ch] = acc[0]
+    gb = None
+    if bias and kh == 3:
+        ones = np.ones((1, total), f32)
+        for lo, hi in parts:
+            part = fma_gemm(gt[:, lo:hi], ones[:, lo:hi], np.zeros((c, 1), f32))[:, 0]
+            gb = part if gb is None else gb + part
+    elif bias:
+        rows = gt.reshape(c, n * oh, ow)
+        sums = np.zeros((c, n * oh), f32)
+        for t in range(ow):
+            sums = sums + rows[:, :, t]
+        gb = np.zeros(c, f32)
+        for r in range(n * oh):
+            gb = gb + sums[:, r]
+    return gw.reshape(wshape), gb
 
 
 def _slow(x, w, stride, dilation, groups):
@@ -129,10 +250,21 @@ def forward(x, w, b, stride, padding):
     p = (0, padding[0]) if nd == 1 else tuple(padding)
     s = stride[0]
     o, c, kh, kw = w4.shape
+    avx2 = cpu.capability() == "avx2"
     parts = []
     for i, j in _groups(x4.shape[0], x4[0].size * kh * kw):
         cols = _windows(x4[i:j], kh, kw, s, p)              # N, C, KH, KW, OH, OW
         n, _, _, _, oh, ow = cols.shape
+        if avx2:    # jit:avx2: one chain from the bias over (block of 8, kh, kw, channel)
+            blocks = _blocks(c, BLOCK_AVX2)
+            at = np.concatenate([cols[:, lo:hi].transpose(2, 3, 1, 0, 4, 5).reshape(-1, n * oh * ow)
+                                 for lo, hi in blocks])
+            bt = np.concatenate([w4[:, lo:hi].transpose(0, 2, 3, 1).reshape(o, -1) for lo, hi in blocks], axis=1)
+            init = np.zeros((n * oh * ow, o), f32)
+            if b is not None:
+                init[:] = b.astype(f32)
+            parts.append(fma_gemm(at.T, bt, init).reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
+            continue
         out = None
         for cb in range(0, c, BLOCK):   # a chain per block of 16 input channels
             cs = slice(cb, min(c, cb + BLOCK))
@@ -150,6 +282,11 @@ def forward(x, w, b, stride, padding):
 _BLOCK = 1 << 21     # floats of gathered operands at a time (images in groups, for the caches)
 
 
+def _blocks(c, size):
+    """[(start, end)] of the channel blocks."""
+    return [(lo, min(c, lo + size)) for lo in range(0, c, size)]
+
+
 def _groups(n, per_image):
     step = max(1, _BLOCK // max(1, per_image))
     return [(i, min(n, i + step)) for i in range(0, n, step)]
@@ -165,20 +302,37 @@ def backward_data(g, w, xshape, stride, padding):
     h, wd = (1, xshape[2]) if nd == 1 else xshape[2:]
     o, _, kh, kw = w4.shape
     # stride 1 (jit:avx512_core): a chain per block of 16 output channels, the sums added;
+    # (jit:avx2) a chain per group of blocks of 8, the sums added;
     # brgconv_strided: all channels in its chains
-    blocks = [(0, o)] if s > 1 else [(cb, min(o, cb + BLOCK)) for cb in range(0, o, BLOCK)]
+    inner = None
+    if s > 1:
+        blocks = [(0, o)]
+    elif cpu.capability() == "avx2":     # jit_1x1:avx2: one chain over all channels
+        group = o if kh == kw == 1 else BLOCK_AVX2 * _bd_group_avx2(g4.shape[3])
+        blocks, inner = _blocks(o, group), BLOCK_AVX2
+    else:
+        blocks = _blocks(o, BLOCK)
     parts = []
     for a, b in _groups(n, h * wd * kh * kw * o):
         part = None
         for lo, hi in blocks:
-            d = _backward_data(g4[a:b, lo:hi], w4[lo:hi], (b - a, c, h, wd), s, p)
+            d = _backward_data(g4[a:b, lo:hi], w4[lo:hi], (b - a, c, h, wd), s, p, inner)
             part = d if part is None else part + d
         parts.append(part)
     out = parts[0] if len(parts) == 1 else np.concatenate(parts)
     return np.ascontiguousarray(out[:, :, 0] if nd == 1 else out)
 
 
-def _backward_data(g4, w4, xshape, s, p):
+def _bd_group_avx2(ow):
+    """Blocks of 8 output channels in one chain of jit:avx2's d input (stride 1), by the
+    output width: measured for widths 4 to 200 (3x3 to 7x7 kernels, 1 to 32 input and 8 to
+    64 output channels), the same for every height, batch and channel count."""
+    return 4 if ow < 15 else 2 if ow < 40 else 1
+
+
+def _backward_data(g4, w4, xshape, s, p, inner=None):
+    """inner: the chain over (kh, kw, channel) per block of `inner` output channels, the
+    blocks one after the other in it (else over (kh, kw, channel))."""
     n, c, h, wd = xshape
     o, _, kh, kw = w4.shape
     oh, ow = g4.shape[2:]
@@ -201,6 +355,13 @@ def _backward_data(g4, w4, xshape, s, p):
         for j in range(kw):
             part = fma_gemm(at[j].reshape(kh * o, m).T, wt[:, j].reshape(c, kh * o), np.zeros((m, c), f32))
             out = part if out is None else out + part
+    elif inner:                    # the chain over (block, kh, kw, o)
+        at = at.transpose(1, 0, 2, 3, 4, 5)
+        wt = wt.transpose(0, 2, 1, 3)                        # C, KH, KW, O
+        blocks = _blocks(o, inner)
+        at = np.concatenate([at[:, :, lo:hi].reshape(-1, m) for lo, hi in blocks])
+        wt = np.concatenate([wt[..., lo:hi].reshape(c, -1) for lo, hi in blocks], axis=1)
+        out = fma_gemm(at.T, wt, np.zeros((m, c), f32))
     else:                          # the chain over (kh, kw, o)
         at = at.transpose(1, 0, 2, 3, 4, 5).reshape(kh * kw * o, m)
         out = fma_gemm(at.T, wt.transpose(0, 2, 1, 3).reshape(c, kh * kw * o), np.zeros((m, c), f32))
@@ -307,6 +468,59 @@ def _chunks(n, ih, iw, oh, ow, kh, kw, s, cin, cout):
     return whole, (split(units, size) if nic > 1 and not harness2d else whole)
 
 
+# jit:avx2's reduction scratch: at most this many floats per thread (job groups whose
+# partial results would not fit keep one thread)
+_AVX2_BUFFER = 3 * 5 * 5 * 16 * 16
+
+
+def _reducer_split(njobs, job_size, reduction, threads):
+    """How oneDNN's reduction balancer (jit:avx2's weight and bias gradients) shares `njobs`
+    independent jobs (blocks of channels, `job_size` values each) reduced over `reduction`
+    images between the threads: (groups of jobs, threads per group). Its cost model: the
+    values one thread computes, plus one more pass when a group's threads split the images."""
+    fewest = max(1, njobs // threads)
+    most = max(1, _AVX2_BUFFER * threads // (threads * job_size))
+    groups = min(njobs // fewest, threads)
+    per_group = min(threads // groups, reduction)
+    best = njobs * job_size * reduction
+    for jobs in range(fewest, njobs):
+        g = min(njobs // jobs, threads)
+        t = min(threads // g, reduction)
+        ub = _div_up(njobs, g)
+        if t > 1 and ub > most:
+            continue
+        cost = job_size * ub * (_div_up(reduction, t) + (t != 1))
+        if cost < best:
+            groups, per_group, best = g, t, cost
+    return groups, per_group
+
+
+def _chunks_avx2(n, oh, ow, kh, kw, cin, cout):
+    """jit:avx2's parts of the reduction over (n, oh, ow) on an AVX2 machine (weight, bias):
+    a group's threads split the images (balance211), each a chain over (n, oh, ow)."""
+    threads = THREADS["n"]
+    total = n * oh * ow
+    whole = [(0, total)]
+    if threads == 1:
+        return whole, whole
+    nb_oc = _div_up(cout, BLOCK_AVX2)
+    nb_ic, ic_block = (_div_up(cin, BLOCK_AVX2), BLOCK_AVX2) if cin >= BLOCK_AVX2 else (1, cin)
+
+    def parts(per_group):
+        if per_group == 1:
+            return whole
+        out = []
+        for tid in range(per_group):
+            start, end = _balance211(n, per_group, tid)
+            if end > start:
+                out.append((start * oh * ow, end * oh * ow))
+        return out
+
+    weight = _reducer_split(nb_oc * nb_ic, kh * kw * ic_block * BLOCK_AVX2, n, threads)[1]
+    bias = _reducer_split(nb_oc, BLOCK_AVX2, n, threads)[1]
+    return parts(weight), parts(bias)
+
+
 def _balance211(n, team, tid):
     n1 = -(-n // team)
     n2 = n1 - 1
@@ -329,7 +543,10 @@ def backward_weights(g, x, wshape, stride, padding, bias):
     a = g4.transpose(1, 0, 2, 3).reshape(o, n * oh * ow)
     gw = gb = None
     ih, iw = x4.shape[2:]
-    weight_parts, bias_parts = _chunks(n, ih, iw, oh, ow, kh, kw, s, c, o)
+    if cpu.capability() == "avx2":
+        weight_parts, bias_parts = _chunks_avx2(n, oh, ow, kh, kw, c, o)
+    else:
+        weight_parts, bias_parts = _chunks(n, ih, iw, oh, ow, kh, kw, s, c, o)
     for start, end in weight_parts:
         part = fma_gemm(a[:, start:end], colsk[start:end].T, np.zeros((o, c * kh * kw), f32))
         gw = part if gw is None else gw + part

@@ -18,7 +18,8 @@ import numpy as np
 from gradrepl.engine import rounding
 
 try:
-    from gradrepl.engine._kernels import outer_sums as _outer_sums_c     # optional C twin
+    # optional C twin (named apart from the float32-only contiguous one an older build has)
+    from gradrepl.engine._kernels import column_sums as _outer_sums_c
 except ImportError:
     _outer_sums_c = None
 
@@ -26,7 +27,6 @@ GRAIN = 32768           # at::internal::GRAIN_SIZE: from it on PyTorch splits a 
 # at::get_num_threads() (torch.set_num_threads sets it, through spellings.set_num_threads)
 THREADS = {"n": os.cpu_count() or 1}
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
-_F32 = np.dtype(np.float32)
 _accumulate = np.add.accumulate
 builtins_any = any
 _reduce = np.add.reduce
@@ -219,10 +219,10 @@ def _outer_sums(block, vectorized=None):
         vectorized = m >= lanes
     width = 4 * lanes if vectorized else 4
     grouped = m // width * width
-    if (_outer_sums_c is not None and block.ndim == 2 and block.dtype == _F32 and block.shape[0]
-            and block.flags.c_contiguous):
-        out = np.empty(m, _F32)
-        if not _outer_sums_c(block.shape[0], m, grouped, block, out):     # (a NaN: NumPy's NaN bits)
+    if (_outer_sums_c is not None and block.ndim == 2 and block.shape[0]
+            and not (block.strides[0] | block.strides[1]) % block.itemsize):     # float32 or float64
+        out = np.empty(m, block.dtype)
+        if not _outer_sums_c(grouped, block, out):     # (a NaN: NumPy's NaN bits)
             return out
     if grouped == m:
         return _multi_row_sum(block)
@@ -341,11 +341,12 @@ def _kernel_sums(vals, is0, is1, item, lanes):
     size1, size0 = vals.shape[-2:]
     if is0 == item and size0 >= lanes:
         return _inner_sums(vals.reshape(-1, size0)).reshape(vals.shape[:-1])
+    down = vals.transpose((vals.ndim - 1,) + tuple(range(vals.ndim - 1)))    # the last axis first
     if is1 == item and size1 >= lanes:
-        return _outer_sums(np.moveaxis(vals, -1, 0), True)
+        return _outer_sums(down, True)
     if is0 < is1:
-        return _row_sum(np.moveaxis(vals, -1, 0))
-    return _outer_sums(np.moveaxis(vals, -1, 0), False)
+        return _row_sum(down)
+    return _outer_sums(down, False)
 
 
 def _two_pass(flat, size0, size1, is0, is1, lanes):
@@ -400,7 +401,8 @@ def _reduction_layout(arr, kept):
     if len(groups) == 1:
         groups.append([1, 0, 0, []])
     order = [d for g in reversed(groups) for d in reversed(g[3])]
-    vals = np.ascontiguousarray(arr.transpose(order + [d for d in range(arr.ndim) if d not in order]))
+    # a view where the groups allow it (the kernels read any strides; NumPy copies otherwise)
+    vals = arr.transpose(order + [d for d in range(arr.ndim) if d not in order])
     return groups, vals.reshape([g[0] for g in reversed(groups)])
 
 
@@ -466,7 +468,7 @@ def iter_sum(arr, axes):
         sums = sums + zero
     dims = [d for i in left for d in reversed(rest[i][3])]
     sums = sums.reshape([shape[d] for d in dims])
-    out = np.transpose(sums, np.argsort(dims)) if dims else sums
+    out = sums if dims == sorted(dims) else sums.transpose(np.argsort(dims))
     return out.reshape([shape[d] for d in kept])
 
 

@@ -18,13 +18,25 @@ def pytype(v):
     return type(v).__name__
 
 
+# The parser names a value by its C type's tp_name: PyTorch's own C types go by their full name.
+_TP_NAMES = {"Size": "torch.Size", "DType": "torch.dtype", "Device": "torch.device", "Layout": "torch.layout",
+             "MemoryFormat": "torch.memory_format"}
+
+
+def _tp_name(v):
+    name = type(v).__name__
+    if type(v).__module__.startswith("gradrepl.engine"):
+        return _TP_NAMES.get(name, name)
+    return name
+
+
 def got_args(args, kwargs):
     """The `got (...)` of PyTorch's "invalid combination of arguments" messages: the
     positional types, then name=type for the keywords (the last one first, as PyTorch's
     parser lists them; a trailing ', ' when there is no positional argument)."""
-    kw = [f"{k}={pytype(v)}" for k, v in reversed(list(kwargs.items()))]
+    kw = [f"{k}={_tp_name(v)}" for k, v in reversed(list(kwargs.items()))]
     if args:
-        return ", ".join([pytype(a) for a in args] + kw)
+        return ", ".join([_tp_name(a) for a in args] + kw)
     return "".join(k + ", " for k in kw)
 
 
@@ -88,6 +100,11 @@ def dims_tuple(dim, ndim):
 def shape_args(args):
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
+    for a in args:
+        if type(a) is not int:
+            break
+    else:
+        return args if type(args) is tuple else tuple(args)     # plain ints: the common case
     out = []
     for a in args:
         if hasattr(a, "_a"):
@@ -99,6 +116,15 @@ def shape_args(args):
 
 
 def infer_shape(shape, numel):
+    if type(shape) is tuple and (not shape or min(shape) >= -1):     # the common cases, nothing wrong
+        missing = shape.count(-1)
+        if not missing and prod(shape) == numel:
+            return shape
+        if missing == 1:
+            i = shape.index(-1)
+            known = prod(shape[:i]) * prod(shape[i + 1:])
+            if known and not numel % known:
+                return shape[:i] + (numel // known,) + shape[i + 1:]
     shape = list(shape)
     neg = [i for i, s in enumerate(shape) if s == -1]
     if len(neg) > 1:

@@ -141,6 +141,12 @@ def comp_targets(generators):
     return out
 
 
+def plain_keywords(node):
+    """A call's keywords are all `name=value`, each name once (keyword_call's case)."""
+    names = [kw.arg for kw in node.keywords]
+    return None not in names and len(set(names)) == len(names)
+
+
 class Compiler(GeneratorCompiler):
     """Compiles statements for one session: globals `G`, fallbacks (builtins, bare torch)."""
 
@@ -1181,8 +1187,11 @@ class Compiler(GeneratorCompiler):
             fn_ev = lambda env: get_init(obj_ev(env))    # noqa: E731
         else:
             starred = any(isinstance(a, ast.Starred) for a in node.args)
-            if not starred and not node.keywords and isinstance(func, ast.Attribute):
-                return self.method_call(node, scope)
+            if not starred and isinstance(func, ast.Attribute):
+                if not node.keywords:
+                    return self.method_call(node, scope)
+                if plain_keywords(node):
+                    return self.keyword_call(node, scope, None)     # the attribute as method_call
             fn_ev = self.expr(func, scope)
         starred = any(isinstance(a, ast.Starred) for a in node.args)
         for kw in node.keywords:
@@ -1191,6 +1200,8 @@ class Compiler(GeneratorCompiler):
                                              f"gradrepl (names starting with '_' are refused)"),
                                    node)
         call = self.ctx.call
+        if not starred and node.keywords and plain_keywords(node):
+            return self.keyword_call(node, scope, fn_ev)
         if not starred and not node.keywords:
             args = [self.expr(a, scope) for a in node.args]
             if len(args) == 0:
@@ -1231,18 +1242,41 @@ class Compiler(GeneratorCompiler):
             return call(fn, args, kwargs)
         return ev
 
-    def method_call(self, node, scope):
-        """`obj.name(args)`: the hot path of learners' loops (tensor methods, torch.f(...),
-        list.append). Same lookup rules and order as e_Attribute then a call (the attribute
-        is fetched before the arguments run), without wrapping a host method that is called
-        at once; a facade module's attribute is remembered per call site (modules are
-        read-only)."""
-        self.check_attr(node.func)
-        obj_ev = self.expr(node.func.value, scope)
-        attr = node.func.attr
+    def keyword_call(self, node, scope, fn_ev):
+        """`f(a, b, key=value)` without * or ** and no keyword repeated: the keywords' names are
+        known here, so the call builds its dict directly; with
+        fn_ev None, `obj.name(...)` resolves the attribute as method_call does. Python's
+        order: the function, the positional arguments, then the keyword values."""
+        for kw in node.keywords:
+            if is_private(kw.arg):
+                raise CompileError(TypeError(f"keyword argument '{kw.arg}' is not allowed in "
+                                             f"gradrepl (names starting with '_' are refused)"),
+                                   node)
+        if fn_ev is None:
+            self.check_attr(node.func)
+            obj_ev = self.expr(node.func.value, scope)
+            resolve = self.attribute_resolver(node.func.attr)
+            fn_ev = lambda env: resolve(obj_ev(env))    # noqa: E731
         args = [self.expr(a, scope) for a in node.args]
-        get, cache = self.access.get, self.access.cache
+        keys = tuple(kw.arg for kw in node.keywords)
+        values = [self.expr(kw.value, scope) for kw in node.keywords]
         call = self.ctx.call
+        if len(keys) == 1:
+            (k0,), (v0,) = keys, values
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda env: call(fn_ev(env), (a0(env), a1(env)), {k0: v0(env)})
+            if len(args) == 3:
+                a0, a1, a2 = args
+                return lambda env: call(fn_ev(env), (a0(env), a1(env), a2(env)), {k0: v0(env)})
+            return lambda env: call(fn_ev(env), tuple([a(env) for a in args]), {k0: v0(env)})
+        pairs = tuple(zip(keys, values))
+        return lambda env: call(fn_ev(env), tuple([a(env) for a in args]),
+                                {k: v(env) for k, v in pairs})
+
+    def attribute_resolver(self, attr):
+        """resolve(obj) -> obj.attr for a call made at once (method_call's lookup)."""
+        get, cache = self.access.get, self.access.cache
         site = [None, None]     # the module last seen here, its attribute
 
         def resolve(obj):
@@ -1257,7 +1291,20 @@ class Compiler(GeneratorCompiler):
                 site[0], site[1] = obj, fn
                 return fn
             return get(obj, attr)
+        return resolve
 
+    def method_call(self, node, scope):
+        """`obj.name(args)`: the hot path of learners' loops (tensor methods, torch.f(...),
+        list.append). Same lookup rules and order as e_Attribute then a call (the attribute
+        is fetched before the arguments run), without wrapping a host method that is called
+        at once; a facade module's attribute is remembered per call site (modules are
+        read-only)."""
+        self.check_attr(node.func)
+        obj_ev = self.expr(node.func.value, scope)
+        attr = node.func.attr
+        args = [self.expr(a, scope) for a in node.args]
+        call = self.ctx.call
+        resolve = self.attribute_resolver(attr)
         if len(args) == 1:
             a0 = args[0]
             if attr == "append":

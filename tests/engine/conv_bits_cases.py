@@ -29,11 +29,48 @@ CONVS = {
 WIDE = {"cifar1", "cifar2", "deep", "mixed", "strided32", "conv1d_64"}
 BATCHES = [2, 4, 5, 16, 64]
 # another oneDNN loop (a thread split of brgconv_strided's backward data at a batch of 3
-# with 1 or 2 channels and an even width): not emulated yet. A batch of one with few values
-# and a small kernel goes to ATen's slow_conv2d (im2col and MKL's sgemm).
-GAPS = {("mnist1", 3)}
+# with 1 or 2 channels and an even width on AVX512; the width blocked in two for some odd
+# batches on AVX2): not emulated yet, per capability. A batch of one with few values and a
+# small kernel goes to ATen's slow_conv2d (im2col and MKL's sgemm).
+GAPS = {"AVX512": {("mnist1", 3)}, "AVX2": {("mnist1", 3), ("strided32", 5)}}
 EXTRA = [("mnist1", 1), ("mnist2", 1), ("mnist3", 1), ("blitz1", 1), ("lenet1", 1), ("blitz2", 1),
          ("conv1d", 1), ("conv1d_wide", 1), ("mnist1", 3)]
+
+
+# 1x1 kernels (network-in-network, bottlenecks): recorded on AVX2 only (jit_1x1:avx2; its
+# weight gradient is not emulated, the test skips it)
+ONE_BY_ONE = {
+    "nin": (2, 16, 32, 8, 1, 1, 0),
+    "nin_s2": (2, 16, 32, 8, 1, 2, 0),
+    "nin_rgb": (2, 3, 24, 12, 1, 1, 0),
+    "conv1d_1x1": (1, 8, 24, 30, 1, 1, 0),
+}
+
+
+# depthwise (groups = channels): recorded on AVX2 only (jit_dw:avx2; its 5x5 weight
+# gradient is not emulated, the test skips it)
+DEPTHWISE = {
+    "dw3": (2, 16, 16, 14, 3, 1, 1),
+    "dw3s2": (2, 32, 32, 16, 3, 2, 1),
+    "dw3_rgb": (2, 3, 3, 20, 3, 1, 1),
+    "dw5": (2, 8, 8, 12, 5, 1, 2),
+}
+
+
+def _geometry(name):
+    return CONVS.get(name) or ONE_BY_ONE.get(name) or DEPTHWISE[name]
+
+
+def cases_1x1():
+    """(key, name, batch, seed) of the 1x1 cases."""
+    return [(f"{name}|{n}", name, n, 700 + 10 * i + j)
+            for i, name in enumerate(ONE_BY_ONE) for j, n in enumerate([2, 5, 16])]
+
+
+def cases_depthwise():
+    """(key, name, batch, seed) of the depthwise cases."""
+    return [(f"{name}|{n}", name, n, 800 + 10 * i + j)
+            for i, name in enumerate(DEPTHWISE) for j, n in enumerate([1, 2, 5, 16])]
 
 
 def cases():
@@ -45,12 +82,13 @@ def cases():
 
 def conv_inputs(name, n, seed):
     """x, weight, bias and the output gradient (float32 arrays) of case `name` at batch n."""
-    d, cin, cout, size, k, s, p = CONVS[name]
+    d, cin, cout, size, k, s, p = _geometry(name)
+    per_group = 1 if name in DEPTHWISE else cin
     rng = np.random.default_rng(seed)
     spatial = (size,) * d
     x = rng.standard_normal((n, cin) + spatial).astype(np.float32)
-    bound = 1 / np.sqrt(cin * k ** d)
-    w = rng.uniform(-bound, bound, (cout, cin) + (k,) * d).astype(np.float32)
+    bound = 1 / np.sqrt(per_group * k ** d)
+    w = rng.uniform(-bound, bound, (cout, per_group) + (k,) * d).astype(np.float32)
     b = rng.uniform(-bound, bound, cout).astype(np.float32)
     out = tuple((size + 2 * p - k) // s + 1 for _ in range(d))
     g = rng.standard_normal((n, cout) + out).astype(np.float32)
@@ -59,13 +97,13 @@ def conv_inputs(name, n, seed):
 
 def run_conv(torch, make, name, n, seed):
     """[output, d input, d weight, d bias] of the case."""
-    d, cin, cout, size, k, s, p = CONVS[name]
+    d, cin, cout, size, k, s, p = _geometry(name)
     x, w, b, g = (make(a) for a in conv_inputs(name, n, seed))
     x.requires_grad_()
     w.requires_grad_()
     b.requires_grad_()
     f = torch.nn.functional.conv2d if d == 2 else torch.nn.functional.conv1d
-    y = f(x, w, b, stride=s, padding=p)
+    y = f(x, w, b, stride=s, padding=p, groups=cin if name in DEPTHWISE else 1)
     y.backward(g)
     return [y.detach(), x.grad, w.grad, b.grad]
 

@@ -143,7 +143,59 @@ def test_outer_sums_match_the_numpy_cascade():
             assert got.view(np.int32).tolist() == want.view(np.int32).tolist(), (rows, cols, vectorized)
     x = np.ones((40, 40), np.float32)
     x[3, 3] = np.nan
-    assert S._outer_sums_c(40, 40, 32, x, np.empty(40, np.float32)) is True
+    assert S._outer_sums_c(32, x, np.empty(40, np.float32)) is True
+
+
+def _numpy_outer_sums(S, x, vectorized):
+    saved, S._outer_sums_c = S._outer_sums_c, None
+    try:
+        return S._outer_sums(x, vectorized)
+    finally:
+        S._outer_sums_c = saved
+
+
+def test_outer_sums_of_strided_and_float64_blocks_match_the_numpy_cascade():
+    """The C twin reads any non-negative strides (a transposed tensor summed over its
+    contiguous-in-memory kept dim: x.t().sum(1), iter_sum's outer kernel) and float64 too,
+    with the NumPy cascade's bits."""
+    from gradrepl.engine import summation as S
+
+    rng = np.random.default_rng(1)
+    for dtype, view in ((np.float32, np.int32), (np.float64, np.int64)):
+        for rows, cols in [(1, 1), (3, 5), (17, 33), (64, 7), (256, 256), (257, 130), (4097, 9), (70000, 3)]:
+            base = (rng.standard_normal((cols, rows)) * np.exp(rng.uniform(-14, 14, (cols, rows)))).astype(dtype)
+            if rows % 2:
+                base[rng.uniform(size=base.shape) < 0.3] = -0.0
+            for x in (base.T, base.T[:, ::2], base[::-1].T[::-1, 1:], np.ascontiguousarray(base.T)):
+                if not x.size:
+                    continue
+                for vectorized in (None, True, False):
+                    with np.errstate(all="ignore"):
+                        got = S._outer_sums(x, vectorized)
+                        want = _numpy_outer_sums(S, x, vectorized)
+                    assert got.dtype == want.dtype == dtype
+                    assert got.view(view).tolist() == want.view(view).tolist(), (dtype, rows, cols, vectorized)
+    x = np.ones((40, 40))
+    x[5, 2] = np.nan
+    assert S._outer_sums_c(32, x.T, np.empty(40)) is True
+
+
+def test_welford_matches_the_numpy_steps():
+    """var / std over a dim of float64 (reduce.py _welford_seq): the C twin's mean and m2 have
+    the NumPy steps' bits, any strides, one output and many; a NaN goes to NumPy."""
+    from gradrepl.engine.ops import reduce as R
+
+    rng = np.random.default_rng(2)
+    for k, m in [(1, 1), (2, 3), (5, 1), (256, 256), (1000, 1), (33, 70)]:
+        rows = rng.standard_normal((k, m)) * np.exp(rng.uniform(-30, 30, (k, m))) + rng.uniform(-5, 5, m)
+        for x in (rows, np.asfortranarray(rows), rows[::-1]):
+            got = R._welford_seq(x)
+            want = R._welford_numpy(x)
+            for a, b in zip(got, want):
+                assert a.view(np.int64).tolist() == b.view(np.int64).tolist(), (k, m)
+    rows = np.ones((10, 4))
+    rows[3, 1] = np.nan
+    assert R._welford_c(rows.T, np.empty(4), np.empty(4)) is True
 
 
 def test_add_rows_matches_numpys_add_at():
@@ -166,3 +218,13 @@ def test_add_rows_matches_numpys_add_at():
     z = np.zeros((4, 2), np.float32)
     assert xp._add_rows_c(2, 2, np.array([1, 4]), np.ones((2, 2), np.float32), z) == -1
     assert not z.any()
+
+
+@pytest.mark.parametrize("name", K._LIBM_CODES)
+def test_libm_float_in_c_is_libm_through_ctypes(name):
+    # _kernels.libm_float calls the same libm functions as the ctypes loop (up to its limit)
+    if not K._libm():
+        pytest.skip("libm not loadable through ctypes")
+    x = np.concatenate([every_float32(0, 2 ** 32, 1_100_003), SPECIAL])     # within the ctypes limit
+    for v in (x, x[::3], x[7:8], x[:0]):
+        assert same(K.libm_float(name, lambda a: a), v)

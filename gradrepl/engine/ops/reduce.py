@@ -7,7 +7,7 @@ import numpy as np
 from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, in_float32, is_reduced, result
-from gradrepl.engine.ops.elementwise import maximum, minimum
+from gradrepl.engine.ops.elementwise import _pow_scalar, maximum, minimum
 from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
@@ -15,6 +15,11 @@ from gradrepl.engine.printing import return_types_repr
 from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iter_prod, iteration_order, norm2_rows
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
+
+try:
+    from gradrepl.engine._kernels import welford as _welford_c     # optional C twin
+except ImportError:
+    _welford_c = None
 
 
 _add = np.add
@@ -368,18 +373,33 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
         hit = np.abs(raw_a) == raw_r
         count = np.sum(hit, axis=dims, keepdims=True).astype(raw_a.dtype)
         return (xp.sign(self) * ((grad / xp.mask(count, grad)) * xp.mask(hit, grad)),)
-    nonzero = xp.mask(raw_r != 0, grad)
     safe = result + xp.mask(raw_r == 0, result)  # 1 where the norm is 0: those grads are masked to 0 anyway
+    zero_norm = raw_r == 0
     if p == 2:     # grad * (self / norm).masked_fill_(norm == 0, 0), in that order
-        return (grad * (self / safe * nonzero),)
-    absa = self * xp.sign(self)
-    if p < 2:
+        return (grad * _zero_where(xp, zero_norm, self / safe),)
+    absa = xp.abs(self)
+    if p < 1:      # sgn(self) * |self| ** (p - 1) masked where self == 0, times grad * norm ** (1 - p)
         with np.errstate(divide="ignore", invalid="ignore"):
-            scaled = xp.sign(self) * absa ** (p - 1)
-        if p < 1:  # |x| ** (p - 1) is inf at 0: those elements get no gradient
-            scaled = xp.where(raw_a != 0, scaled, self * 0)
-        return (scaled * grad * safe ** (1 - p) * nonzero,)
-    return (self * absa ** (p - 2) * grad / safe ** (p - 1) * nonzero,)
+            scaled = xp.sign(self) * _zero_where(xp, raw_a == 0, _pow(absa, p - 1))
+        return (scaled * grad * _pow(result, 1 - p),)
+    scale = _zero_where(xp, zero_norm, grad / _pow(safe, p - 1))   # grad / norm ** (p - 1), masked where norm == 0
+    if p < 2:
+        return (xp.sign(self) * _pow(absa, p - 1) * scale,)
+    return (self * _pow(absa, p - 2) * scale,)
+
+
+def _pow(x, b):
+    """x.pow(b) with PyTorch's kernel (its special-cased exponents, Sleef's powf) outside create_graph."""
+    if isinstance(x, (np.ndarray, np.generic)):
+        return _pow_scalar(np.asarray(x), b)
+    return x ** b
+
+
+def _zero_where(xp, c, g):
+    """g.masked_fill(c, 0): +0 (not g * 0) where c holds."""
+    if not np.any(c):
+        return g
+    return xp.where(np.broadcast_to(c, g.shape), xp.zeros_like(g), g)
 
 
 # ATen's at::norm (what pairwise_distance calls) records NormBackward1: the same derivative
@@ -428,7 +448,9 @@ def vector_norm(self, p, dim, keepdim, spec):
         elif p == -float("inf"):
             out = np.min(absa, axis=dims, keepdims=keepdim)
         else:
-            out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
+            out = _ordered_norm(xa, dims, keepdim, p)
+            if out is None:
+                out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
     out = np.asarray(out, dtype=xa.dtype)
     return result(out, spec, (self,), (self, RESULT), (dims, keepdim, p))
 
@@ -493,11 +515,12 @@ def StdBackward0(grad, xp, self, result, dims, correction, keepdim):
     return (_var_grad(scaled, xp, self, dims, correction, True),)
 
 
-def _ordered_rows(xa, dims):
+def _ordered_rows(xa, dims, contiguous=True):
     """The elements of each output of a reduction over `dims` (None: all) as the rows of a
     C-contiguous (outputs, K) array in TensorIterator's order (reduced dims innermost,
     ordered by the input's strides), the kept shape, and whether the reduced dims coalesce
-    into one contiguous run (is_reduce_lastdim); None for negative strides."""
+    into one contiguous run (is_reduce_lastdim); None for negative strides. With
+    contiguous=False the rows may be a view of xa (copied only where a reshape needs it)."""
     if builtins.any(st < 0 for st in xa.strides):
         return None
     red = tuple(range(xa.ndim)) if dims is None else dims
@@ -509,7 +532,8 @@ def _ordered_rows(xa, dims):
         step *= xa.shape[d]
     perm = [d for d in iteration_order(xa.shape, out_strides, xa.strides) if d in red]
     inner = list(reversed(perm)) + [d for d in red if d not in perm]
-    rows = np.ascontiguousarray(np.transpose(xa, kept + inner)).reshape(math.prod(xa.shape[d] for d in kept), -1)
+    rows = np.transpose(xa, kept + inner)
+    rows = (np.ascontiguousarray(rows) if contiguous else rows).reshape(math.prod(xa.shape[d] for d in kept), -1)
     run = xa.itemsize
     lastdim = bool(perm)
     for d in perm:
@@ -520,19 +544,32 @@ def _ordered_rows(xa, dims):
 
 def _welford_rows(xa, dims):
     """_ordered_rows as float64 rows (K, outputs), and the kept shape."""
-    got = _ordered_rows(xa, dims)
+    got = _ordered_rows(xa, dims, contiguous=_welford_c is None)
     if got is None:
         return None
-    return got[0].T.astype(np.float64), got[1]
+    return got[0].T.astype(np.float64, copy=False), got[1]
+
+
+_POWF = kernels.libm_float2("powf", np.power)
+
+
+def _pow(a, b):
+    """std::pow in a's dtype: libm's powf for float32, pow for float64 (NumPy's power)."""
+    out = np.asarray(a)
+    if out.dtype == np.float32:
+        return _POWF(out, np.full(out.shape, b, np.float32))
+    return np.power(out, b)
 
 
 def _ordered_norm(xa, dims, keepdim, p):
-    """The 1- and 2-norms of float tensors where the reduced elements are not the innermost
-    of a C-contiguous tensor (ReduceOpsKernel.cpp, norm_kernel_tensor_iterator_impl): the
-    2-norm of one contiguous run per output vectorised (norm2_rows), otherwise
-    binary_kernel_reduce with NormOneOps / NormTwoOps: |x| or x*x (not fused) added one by
-    one in the dtype in TensorIterator's order, one output of GRAIN elements or more in one
-    chunk per thread, the chunks added in order; None if not reproduced."""
+    """The p-norms of float tensors (p = 1 and 2 where the reduced elements are not the
+    innermost of a C-contiguous tensor; other finite nonzero p everywhere)
+    (ReduceOpsKernel.cpp, norm_kernel_tensor_iterator_impl): the 2-norm of one contiguous
+    run per output vectorised (norm2_rows), otherwise binary_kernel_reduce with NormOneOps /
+    NormTwoOps / NormOps: |x|, x*x (not fused) or std::pow(|x|, p) in the dtype (libm's powf
+    for float32) added one by one in the dtype in TensorIterator's order, one output of
+    GRAIN elements or more in one chunk per thread, the chunks added in order; NormOps then
+    takes std::pow(sum, 1 / p), 1 / p in the dtype. None if not reproduced."""
     if xa.dtype not in (np.float32, np.float64) or not xa.size:
         return None
     got = _ordered_rows(xa, dims)
@@ -543,7 +580,10 @@ def _ordered_norm(xa, dims, keepdim, p):
     if p == 2 and lastdim:
         out = norm2_rows(rows)
     else:
-        terms = np.abs(rows) if p == 1 else rows * rows
+        if p in (1, 2):
+            terms = np.abs(rows) if p == 1 else rows * rows
+        else:
+            terms = _pow(np.abs(rows), xa.dtype.type(p))
         if m == 1 and k >= GRAIN and THREADS["n"] > 1:
             tasks = builtins.min(THREADS["n"], -(-k // GRAIN))
             chunk = -(-k // tasks)
@@ -555,6 +595,8 @@ def _ordered_norm(xa, dims, keepdim, p):
             out = _add.accumulate(terms, axis=1)[:, -1]
         if p == 2:
             out = np.sqrt(out)
+        elif p != 1:
+            out = _pow(out, xa.dtype.type(1) / xa.dtype.type(p))
     red = tuple(range(xa.ndim)) if dims is None else dims
     out = out.reshape(kept)
     return np.expand_dims(out, red) if keepdim else out
@@ -562,7 +604,16 @@ def _ordered_norm(xa, dims, keepdim, p):
 
 def _welford_seq(rows):
     """WelfordOps::reduce over the rows of (K, M) float64 values, one after the other, in
-    double: (mean, m2)."""
+    double: (mean, m2). The C twin (kernels' welford) does the same operations in order; a
+    NaN anywhere goes the NumPy way (its NaN bits)."""
+    if _welford_c is not None and rows.shape[0] and rows.shape[1]:
+        mean, m2 = np.empty(rows.shape[1]), np.empty(rows.shape[1])
+        if not _welford_c(rows.T, mean, m2):
+            return mean, m2
+    return _welford_numpy(rows)
+
+
+def _welford_numpy(rows):
     if rows.shape[1] == 1:      # one output: Python floats (doubles) are faster than NumPy here
         mean = m2 = 0.0
         for i, x in enumerate(rows[:, 0].tolist()):
