@@ -23,7 +23,7 @@ from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, 
 from gradrepl.engine import npfuncs
 from gradrepl.engine import spellings as S
 from gradrepl.engine import tensor as T
-from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
+from gradrepl.engine.tensor import PARAMETERS, Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
 from gradrepl.engine.util import pytype
 from gradrepl.engine.xp import ARRAYS
@@ -402,6 +402,8 @@ def numpy_namespace():
     return entries
 signatures.register_functions(TORCH)
 signatures.register_functions(TORCH["nn"]["functional"], "functional")
+for _sub in ("linalg", "special"):     # PyTorch's parser names them linalg_NAME / special_NAME
+    signatures.register_functions({f"{_sub}_{k}": v for k, v in TORCH[_sub].items()})
 # forward AD: the ops user code calls carry tangents inside a dual level
 FAD.register_namespace(TORCH, [n for n in ops.TORCH_FUNCTIONS if n in TORCH])
 for _ns in (TORCH["nn"]["functional"], TORCH["special"], TORCH["linalg"]):
@@ -544,6 +546,10 @@ def type_name(obj):
 
 def is_tensor(obj):
     return type(obj) is Tensor
+
+
+def is_parameter(obj):
+    return type(obj) is Tensor and PARAMETERS.get(id(obj)) is obj
 
 
 def is_legacy_tensor_type(obj):
