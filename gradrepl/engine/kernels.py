@@ -413,6 +413,30 @@ def row_sums(e, tail=None):
     return acc[:, 0] + acc[:, 1]
 
 
+def row_sums64(e):
+    """Each row of a 2-D float64 array summed as vec::reduce_all(+) / map_reduce_all do for
+    Vectorized<double> (LANES // 2 lanes: 4 on AVX2, 8 on AVX512): rows narrower than one
+    vector left to right; wider ones in lane sums (a partial last vector adds into its first
+    lanes), then the lanes added left to right (no shuffle fold for double)."""
+    lanes, cols = LANES // 2, e.shape[1]
+    if cols < lanes:
+        acc = e[:, 0].copy()
+        for i in range(1, cols):
+            acc += e[:, i]
+        return acc
+    acc = e[:, :lanes].copy()
+    k = lanes
+    while k + lanes <= cols:
+        acc += e[:, k:k + lanes]
+        k += lanes
+    if k < cols:
+        acc[:, :cols - k] += e[:, k:]
+    total = acc[:, 0].copy()
+    for i in range(1, lanes):
+        total += acc[:, i]
+    return total
+
+
 def _rows(x):
     return np.ascontiguousarray(x).reshape(-1, x.shape[-1])
 

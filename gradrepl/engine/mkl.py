@@ -321,6 +321,40 @@ def dot(x, y):
     return np.asarray(f(n, _ptr(xs), incx, _ptr(ys), incy), dt)
 
 
+def qr(a, complete=False):
+    """torch.linalg.qr of a float32/float64 array (..., m, n) as PyTorch computes it: LAPACK's
+    ?geqrf then ?orgqr in MKL, column-major (NumPy's LAPACK gives other last bits). (Q, R), or
+    None where MKL is not there or the dtype is another."""
+    mkl = lib() if a.dtype in (_F32, _F64) and a.ndim >= 2 and a.size else None
+    if not mkl:
+        return None
+    t = "s" if a.dtype == _F32 else "d"
+    geqrf, orgqr = getattr(mkl, f"LAPACKE_{t}geqrf"), getattr(mkl, f"LAPACKE_{t}orgqr")
+    geqrf.restype = orgqr.restype = _I
+    geqrf.argtypes = [_I, _I, _I, _P, _I, _P]
+    orgqr.argtypes = [_I, _I, _I, _I, _P, _I, _P]
+    if _BLAS_THREADS[0] != _VML_THREADS[0]:
+        _blas_threads(mkl, _VML_THREADS[0])
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    cols = m if complete else k
+    mats = a.reshape(-1, m, n)
+    qs = np.empty((mats.shape[0], m, cols), a.dtype)
+    rs = np.empty((mats.shape[0], m if complete else k, n), a.dtype)
+    for i, mat in enumerate(mats):
+        f = np.asfortranarray(mat.copy())
+        tau = np.zeros(k, a.dtype)
+        if geqrf(_CBLAS_COL_MAJOR, m, n, _ptr(f), m, _ptr(tau)) != 0:
+            return None
+        rs[i] = np.triu(f[:rs.shape[1]])
+        q = np.zeros((m, cols), a.dtype, order="F")
+        q[:, :min(cols, n)] = f[:, :min(cols, n)]
+        if orgqr(_CBLAS_COL_MAJOR, m, cols, k, _ptr(q), m, _ptr(tau)) != 0:
+            return None
+        qs[i] = q
+    return qs.reshape(a.shape[:-2] + (m, cols)), rs.reshape(a.shape[:-2] + rs.shape[1:])
+
+
 def _items_ok(t):
     s, z = _el_strides(t), t.shape
     return ((s[2] == 1 and (z[1] == 1 or (s[1] is not None and s[1] >= z[2]))) or

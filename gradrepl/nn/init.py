@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 
+from gradrepl.engine import mkl
 from gradrepl.nn import backend as B
 
 
@@ -197,7 +198,8 @@ def orthogonal_(tensor, gain=1, generator=None):
     a = B.array(flattened)
     if rows < cols:
         a = a.T
-    q, r = np.linalg.qr(a)
+    got = mkl.qr(a)     # torch.linalg.qr: MKL's LAPACK, its last bits
+    q, r = got if got is not None else np.linalg.qr(a)
     q = q * np.sign(np.diag(r)).astype(q.dtype)
     if rows < cols:
         q = q.T

@@ -5,6 +5,7 @@ Factorisations call NumPy's LAPACK; like matrix products, their last bits may di
 from PyTorch's MKL (README: Matrix products)."""
 import numpy as np
 
+from gradrepl.engine import mkl
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
 from gradrepl.engine.ops import reduce
@@ -324,7 +325,8 @@ def svd(self, some=True, compute_uv=True):
 
 
 def qr(A, mode="reduced"):
-    q, r = np.linalg.qr(A._a, mode="complete" if mode == "complete" else "reduced")
+    got = mkl.qr(A._a, complete=mode == "complete")     # PyTorch's LAPACK (MKL): its last bits
+    q, r = got if got is not None else np.linalg.qr(A._a, mode="complete" if mode == "complete" else "reduced")
     dt = A._a.dtype
     return returns("linalg_qr", ("Q", "R"))((_new(q.astype(dt)), _new(r.astype(dt))))
 

@@ -12,6 +12,7 @@ from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.printing import return_types_repr
+from gradrepl.engine.rounding import fma64
 from gradrepl.engine.summation import GRAIN, THREADS, dim_sum, full_sum, iter_prod, iteration_order, norm2_rows
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import dims_opt, dims_tuple, legacy_scalar, pytype, warn, wrap_dim
@@ -769,6 +770,16 @@ def _log_softmax_bw(grad_output, output, dim):
     if _dim_float32(grad_output, output):
         return kernels.log_softmax_backward_dim(grad_output, output, wrap_dim(dim, output.ndim))
     dims = (dim,) if output.ndim else None
+    if (output.dtype == np.float64 and grad_output.dtype == np.float64 and grad_output.shape == output.shape
+            and output.ndim and dim in (output.ndim - 1, -1) and output.size):
+        # _vec_log_softmax_backward: the sum in Vectorized<double>'s lanes, then
+        # grad - exp(out) * sum as one multiply-add (GCC's fnmadd)
+        g = kernels._rows(grad_output)
+        total = kernels.row_sums64(g)[:, None]
+        ey = np.exp(kernels._rows(output))
+        if np.isfinite(total).all() and np.isfinite(g).all() and (np.abs(total) < 1e300).all():
+            return fma64(-ey, total, g).reshape(output.shape)
+        return (g - ey * total).reshape(output.shape)
     return grad_output - np.exp(output) * np.add.reduce(grad_output, axis=dims, keepdims=True)
 
 
@@ -878,7 +889,11 @@ def log_softmax_kernel(a, dim, dtype=None):
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m
-    total = np.add.reduce(np.exp(s), axis=d, keepdims=True)
+    if xa.dtype == np.float64 and rd == np.float64 and xa.ndim and d == xa.ndim - 1 and xa.size:
+        # _vec_log_softmax_lastdim's sum of the exponentials in Vectorized<double>'s lanes
+        total = kernels.row_sums64(kernels._rows(np.exp(s))).reshape(s.shape[:-1] + (1,))
+    else:
+        total = np.add.reduce(np.exp(s), axis=d, keepdims=True)
     if is_reduced(a._a):   # PyTorch rounds the sum and its log to the reduced dtype
         log_total = np.log(total.astype(rd)).astype(rd).astype(xa.dtype)
     else:
