@@ -13,7 +13,7 @@ from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host
     tensor_builtin_method
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS, TYPE_ATTRS
-from gradrepl.lang.runtime import C_FUNCTIONS, builtin_function_or_method, format_value, function, \
+from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
     materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str, \
     range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
@@ -24,33 +24,6 @@ HOST_CALLABLES = frozenset({types.BuiltinFunctionType, types.MethodWrapperType,
                             types.WrapperDescriptorType, types.MethodDescriptorType})
 # Host Python functions and bound methods (a library object's methods): handed out wrapped too.
 HOST_FUNCTIONS = HOST_CALLABLES | {types.FunctionType, types.MethodType}
-
-# The public torch.* functions PyTorch 2.13 writes in Python (printed "<function norm at 0x...>");
-# its other torch.* functions are C builtins ("<built-in method exp of type object at 0x...>").
-PYTHON_LEVEL = frozenset("""
-are_deterministic_algorithms_enabled atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes
-broadcast_tensors cartesian_prod cdist chain_matmul classproperty compile compiled_with_cxx11_abi cond eig
-einsum from_dlpack get_default_device get_deterministic_debug_mode get_file_path get_float32_matmul_precision
-get_rng_state initial_seed is_deterministic_algorithms_warn_only_enabled is_storage is_tensor
-is_warn_always_enabled load lobpcg lstsq lu manual_seed matrix_rank meshgrid norm pca_lowrank
-prepare_multiprocessing_environment save seed set_default_device set_default_dtype set_default_tensor_type
-set_deterministic_debug_mode set_float32_matmul_precision set_printoptions set_rng_state set_warn_always solve
-split stft svd_lowrank sym_float sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum symeig
-tensordot thread_safe_generator typename unique unique_consecutive unravel_index use_deterministic_algorithms
-vmap while_loop
-""".split())
-_CLASSES_IN_PYTORCH = frozenset(("Generator", "no_grad", "enable_grad", "device"))    # functions here
-# ... and those it prints as "<built-in function is_grad_enabled>" (module functions of torch._C).
-C_MODULE_LEVEL = frozenset("""
-autocast_decrement_nesting autocast_increment_nesting clear_autocast_cache get_autocast_cpu_dtype
-get_autocast_dtype get_autocast_gpu_dtype get_autocast_ipu_dtype get_autocast_xla_dtype get_default_dtype
-get_num_interop_threads get_num_threads is_anomaly_check_nan_enabled is_anomaly_enabled is_autocast_cache_enabled
-is_autocast_cpu_enabled is_autocast_enabled is_autocast_ipu_enabled is_autocast_xla_enabled is_grad_enabled
-is_inference_mode_enabled set_anomaly_enabled set_autocast_cache_enabled set_autocast_cpu_dtype
-set_autocast_cpu_enabled set_autocast_dtype set_autocast_enabled set_autocast_gpu_dtype set_autocast_ipu_dtype
-set_autocast_ipu_enabled set_autocast_xla_dtype set_autocast_xla_enabled set_flush_denormal
-set_num_interop_threads set_num_threads to_dlpack
-""".split())
 
 LATER_MESSAGE = "is not available in gradrepl yet (torch.nn modules and torch.optim come later)"
 
@@ -630,7 +603,7 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin(t.__name__)
     if t is function:
         return standin("function")
-    if t is builtin_function_or_method or (t is types.FunctionType and id(obj) in C_FUNCTIONS):
+    if t is builtin_function_or_method:
         return standin("builtin_function_or_method")
     if t is module:
         return standin("module")
@@ -867,9 +840,6 @@ def torch_facade(api):
         return module(name, entries)
 
     torch = wrap("torch", api.TORCH)
-    for key, value in torch.entries.items():
-        if type(value) is types.FunctionType and key not in PYTHON_LEVEL and key not in _CLASSES_IN_PYTORCH:
-            C_FUNCTIONS.setdefault(id(value), (key, key in C_MODULE_LEVEL))   # an alias: the first name
     standins = _host_class_standins(api)
     _hide_host_classes(torch, standins)
 
