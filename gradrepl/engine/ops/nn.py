@@ -956,10 +956,12 @@ def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilatio
     return _conv_bw(grad, input, weight, stride, padding, dilation, groups, mask)
 
 
-def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True):
-    """convolution_backward on arrays: (d input, d weight, d bias) for the outputs in mask."""
+def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True, slow=None):
+    """convolution_backward on arrays: (d input, d weight, d bias) for the outputs in mask.
+    slow: whether ATen runs its slow path instead of oneDNN (a transposed convolution decides
+    by its own input; None: by x)."""
     if exact and g.dtype == x.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
-        if onednn._slow(x, w, stride, dilation, groups):
+        if onednn._slow(x, w, stride, dilation, groups) if slow is None else slow:
             return onednn.slow_backward(g, x, w, stride, padding, mask)
         gx = gw = gb = None
         if groups > 1:      # depthwise
@@ -1036,13 +1038,14 @@ def ConvolutionBackwardBackward0(grads, xp, node, grad_output, input, weight, ge
     return (g_out, g_in, g_w)
 
 
-def _conv_op(xp, x, w, geometry):
-    """conv(x, w) without bias: the op itself under create_graph (ConvolutionBackward0), else arrays."""
+def _conv_op(xp, x, w, geometry, slow=None):
+    """conv(x, w) without bias: the op itself under create_graph (ConvolutionBackward0), else arrays.
+    slow: as in _conv_bw."""
     stride, padding, dilation, groups = geometry
     if xp.tensors:
         return _conv_forward(x, w, None, stride, padding, dilation, groups)
     if x.dtype == w.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
-        if onednn._slow(x, w, stride, dilation, groups):
+        if onednn._slow(x, w, stride, dilation, groups) if slow is None else slow:
             return onednn.slow_forward(x, w, None, stride, padding)
         if groups > 1:
             return onednn.dw_forward(x, w, None, stride, padding)
