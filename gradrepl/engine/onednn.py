@@ -566,18 +566,19 @@ def backward_weights(g, x, wshape, stride, padding, bias):
 # reference loop. Measured on AVX2 (2-d, batches 1 to 64, 1 to 64 channels, 1 and 2 threads).
 
 def deconv_bias_measured(g, nd):
-    return cpu.capability() == "avx2" and g.dtype == f32 and nd == 2 and g.size > 0
+    return cpu.capability() == "avx2" and g.dtype == f32 and nd in (1, 2) and g.size > 0
 
 
-def deconv_bias_grad(g, slow):
-    """d bias of conv_transpose2d: g (N, C, H, W). ATen's slow path: its sum over (0, 2, 3);
-    oneDNN: per channel a float32 sum over (image, position) in order; with 3 channels (a
-    plain layout there) a sum per image, the images' sums then added in order."""
+def deconv_bias_grad(g, slow, w, groups):
+    """d bias of conv_transpose1d/2d: g (N, C, *spatial), w its weight. ATen's slow path:
+    its sum over all dims but 1; oneDNN: per channel a float32 sum over (image, position) in
+    order; in a plain layout (3 channels: jit:avx2's flat one; a 5x5 depthwise one, whose
+    weight gradient runs x64:gemm:jit) a sum per image, the images' sums then added in order."""
     n, c = g.shape[:2]
     if slow:
-        return _new(np.ascontiguousarray(g)).sum((0, 2, 3))._a
-    a = np.ascontiguousarray(g.transpose(1, 0, 2, 3), f32).reshape(c, n, -1)
-    if c == 3:
+        return _new(np.ascontiguousarray(g)).sum((0, *range(2, g.ndim)))._a
+    a = np.ascontiguousarray(np.moveaxis(g, 1, 0), f32).reshape(c, n, -1)
+    if c == 3 or (groups > 1 and groups == w.shape[0] == c and w.shape[1] == 1 and w.shape[2] != 3):
         per_image = np.cumsum(a, axis=2, dtype=f32)[:, :, -1]
         return np.ascontiguousarray(np.cumsum(per_image, axis=1, dtype=f32)[:, -1])
     return np.ascontiguousarray(np.cumsum(a.reshape(c, -1), axis=1, dtype=f32)[:, -1])

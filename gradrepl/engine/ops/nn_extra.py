@@ -1580,7 +1580,7 @@ def ConvTransposeBackward0(grad, xp, node, input, weight, stride, padding, dilat
     if e[1] is not None:
         g_w = _conv_bw(input, grad, weight, stride, padding, dilation, groups, (False, True, False), slow=slow)[1]
     if has_bias and e[2] is not None:
-        g_b = onednn.deconv_bias_grad(grad, slow) if onednn.deconv_bias_measured(grad, n) else None
+        g_b = onednn.deconv_bias_grad(grad, slow, weight, groups) if onednn.deconv_bias_measured(grad, n) else None
         if g_b is None:
             g_b = _out(_f64(grad).sum(axis=(0, *range(2, 2 + n))), grad)
     return (g_in, g_w, g_b)
