@@ -1601,11 +1601,14 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         raise RuntimeError(f"Given transposed=1, weight of size {shape_list(w.shape)}, expected input"
                            f"{shape_list(x.shape)} to have {w.shape[0]} channels, but got {x.shape[1]} channels "
                            "instead")
-    for op, s, d in zip(output_padding, stride, dilation):
-        if op >= s and op >= d:
-            raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
-                               f"output_padding_height: {op}, output_padding_width: {op}, stride_height: {s}, "
-                               f"stride_width: {s}, dilation_height: {d}, dilation_width: {d}")
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        # ATen's words, a 1-d convolution seen as a 2-d one (height: padding 0, stride and dilation 1)
+        views = (((0,) + output_padding, (1,) + stride, (1,) + dilation) if n == 1
+                 else (output_padding, stride, dilation))
+        axes = ("depth", "height", "width")[-max(2, n):]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
+            f"{what}_{axis}: {v}" for what, vals in zip(("output_padding", "stride", "dilation"), views)
+            for axis, v in zip(axes, vals)))
     size = tuple((x.shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (w.shape[2 + i] - 1)
                  + output_padding[i] + 1 for i in range(n))
     shell = np.zeros((x.shape[0], w.shape[1] * groups) + size, x.dtype)
