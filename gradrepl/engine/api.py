@@ -23,7 +23,7 @@ from gradrepl.engine.ndarray import ARRAY_ATTRS, DTYPE_ATTRS as NP_DTYPE_ATTRS, 
 from gradrepl.engine import npfuncs
 from gradrepl.engine import spellings as S
 from gradrepl.engine import tensor as T
-from gradrepl.engine.tensor import Device, Size, Tensor, _new, wrap
+from gradrepl.engine.tensor import PARAMETERS, Device, Size, Tensor, _new, wrap
 from gradrepl.engine import util
 from gradrepl.engine.util import pytype
 from gradrepl.engine.xp import ARRAYS
@@ -544,6 +544,10 @@ def type_name(obj):
 
 def is_tensor(obj):
     return type(obj) is Tensor
+
+
+def is_parameter(obj):
+    return type(obj) is Tensor and PARAMETERS.get(id(obj)) is obj
 
 
 def is_legacy_tensor_type(obj):

@@ -35,6 +35,11 @@ CPP_FORMULA = [False]
 # in PyTorch). Script mode leaves this off: memory is released as PyTorch releases it.
 KEEP_SAVED = [False]
 
+# Above 0 while vmap runs its function on a slice other than the last: vmap here calls the
+# function once per slice, where PyTorch runs one batched backward, so a graph the function
+# differentiates (autograd.grad(y, x, v) of a y made outside) must outlive all but the last call.
+VMAP_RETAIN = [0]
+
 # The two array namespaces rules compute with (gradrepl.engine.xp): NumPy arrays for an
 # ordinary backward, Tensors for create_graph=True. The tensor layer hands them over once
 # (use_spaces), so this engine never imports the Tensor class.
@@ -303,12 +308,29 @@ def _strip_backward(name):
     return name[:i] + ("" if number == "0" else number)
 
 
+# id(tensor) -> (weakref, seq): non-leaf tensors that detach_() cut from their graph, and when.
+DETACHED_INPLACE = {}
+
+
+def note_detached(t):
+    """Tensor.detach_() on a non-leaf: a node that saved it as an input before then can no longer
+    use it (PyTorch's SavedVariable finds no grad_fn and refuses)."""
+    key = id(t)
+    DETACHED_INPLACE[key] = (weakref.ref(t, lambda _, key=key: DETACHED_INPLACE.pop(key, None)), next(_seq))
+
+
 def check_saved(node, replay=False):
     if node.released and not (replay and node.kept):
         raise RuntimeError(RETAIN_MSG)
     for t, v in zip(node.saved, node.versions):
         if t._ver[0] != v:
             _modified(node)
+    if DETACHED_INPLACE:
+        for t in node.saved:
+            entry = DETACHED_INPLACE.get(id(t))
+            if entry is not None and entry[0]() is t and node.seq < entry[1]:
+                raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with "
+                                   ".detach_().This is not supported, please use out-of-place `.detach()` instead")
 
 
 def _modified(node):
@@ -348,6 +370,8 @@ def run_backward(roots, grads, *, retain_graph, create_graph, inputs=None, accum
     arrays, tensors = _SPACES
     xp = tensors if create_graph else arrays
     wrap = arrays.wrap
+    if VMAP_RETAIN[0]:
+        retain_graph = True
     root_edges = []
     for i, t in enumerate(roots):
         e = edge_of(t)

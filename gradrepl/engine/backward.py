@@ -10,7 +10,9 @@ from gradrepl.engine.util import pytype
 
 def _make_grads(outputs, grads):
     out = []
-    for i, t in enumerate(outputs):
+    for i, t in enumerate(outputs):   # PyTorch zips outputs with grads: the shorter list ends it
+        if grads is not None and i >= len(grads):
+            break
         g = None if grads is None else grads[i]
         if g is None:
             if t.requires_grad:
@@ -22,10 +24,7 @@ def _make_grads(outputs, grads):
             out.append(g)
             continue
         if type(g) is not Tensor:
-            if isinstance(g, (int, float)):
-                g = _new(np.asarray(g, t._a.dtype))
-            else:
-                raise TypeError(f"gradients can be either Tensors or None, but got {pytype(g)}")
+            raise TypeError(f"gradients can be either Tensors or None, but got {pytype(g)}")
         if g._a.shape != t._a.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._a.shape)!r} and "
                                f"output[{i}] has a shape of {Size(t._a.shape)!r}.")
@@ -33,6 +32,11 @@ def _make_grads(outputs, grads):
             g = g.to(t.dtype)
         out.append(g)
     return out
+
+
+def _check_counts(outputs, grads):
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None, trace=None):
@@ -43,9 +47,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         if type(grad_tensors) is Tensor:
             grad_tensors = [grad_tensors]
         grad_tensors = list(grad_tensors)
-        if len(grad_tensors) != len(tensors):
-            raise RuntimeError("grad can be implicitly created only for scalar outputs")
     grads = _make_grads(tensors, grad_tensors)
+    _check_counts(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
     keep = [(t, g) for t, g in zip(tensors, grads) if g is not None or not t.requires_grad]
@@ -71,17 +74,26 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     single_in = type(inputs) is Tensor
     outputs = [outputs] if type(outputs) is Tensor else list(outputs)
     inputs = [inputs] if single_in else list(inputs)
-    for t in inputs:
-        if type(t) is not Tensor:
-            raise TypeError(f"grad(): inputs must be Tensors, got {pytype(t)}")
-        if not t.requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if grad_outputs is not None:
         grad_outputs = [grad_outputs] if type(grad_outputs) is Tensor else list(grad_outputs)
     grads = _make_grads(outputs, grad_outputs)
+    _check_counts(outputs, grads)
+    for i, t in enumerate(outputs):   # PyTorch's engine checks the outputs before the inputs
+        if not t.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    for t in inputs:
+        if type(t) is not Tensor:
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {pytype(t)}")
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:

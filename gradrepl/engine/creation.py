@@ -233,6 +233,9 @@ def legacy_is_data(args):
 LEGACY_NEW_SIGNATURES = (" * (*, torch.device device = None)\n * (torch.Storage storage)\n * (Tensor other)\n"
                          " * (tuple of ints size, *, torch.device device = None)\n"
                          " * (object data, *, torch.device device = None)\n")
+# How many arguments PyTorch's message formatter counts in each signature (it counts the `*`): a
+# signature with as many as the call passed (positional + keyword) is marked with the keywords.
+_LEGACY_NEW_COUNTS = (2, 1, 1, 3, 3)
 
 
 def check_legacy_kwargs(args, kwargs):
@@ -240,8 +243,13 @@ def check_legacy_kwargs(args, kwargs):
     dtype=: PyTorch's parser refuses the call, naming every argument it was given)."""
     if any(k != "device" for k in kwargs):
         got = got_args(args, {k: (_DtypeName() if isinstance(v, D.DType) else v) for k, v in kwargs.items()})
+        n = len(args) + len(kwargs)
+        mark = ("      didn't match because some of the keywords were incorrect: "
+                + ", ".join(reversed(list(kwargs))) + "\n")
+        lines = LEGACY_NEW_SIGNATURES.splitlines(keepends=True)
+        expected = "".join(line + (mark if count == n else "") for line, count in zip(lines, _LEGACY_NEW_COUNTS))
         raise TypeError(f"new() received an invalid combination of arguments - got ({got}), but expected one "
-                        f"of:\n{LEGACY_NEW_SIGNATURES}")
+                        f"of:\n{expected}")
 
 
 class _DtypeName:

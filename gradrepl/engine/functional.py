@@ -223,7 +223,14 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         for i in range(n):
             sliced = [a if d is None else _rebuild(a, iter([t.select(d, i) for t in _leaves(a)]))
                       for a, d in zip(args, dims)]
-            results.append(func(*sliced))
+            if i < n - 1:
+                A.VMAP_RETAIN[0] += 1
+                try:
+                    results.append(func(*sliced))
+                finally:
+                    A.VMAP_RETAIN[0] -= 1
+            else:
+                results.append(func(*sliced))
         first = results[0]
         if type(first) is dict:
             return {k: stack([_t(r[k]) for r in results], out_dims) for k in first}

@@ -83,7 +83,7 @@ def needs(fn, args, kwargs):
     if not META:
         return False
     owner = getattr(fn, "__self__", None)
-    if owner is None and type(fn).__name__ == "method":     # lang.classes.method: a tensor's method read first
+    if owner is None and "method" in (type(fn).__name__, type(fn).__base__.__name__):   # lang.classes.method
         owner = getattr(fn, "obj", None)
         fn = getattr(fn, "fn", fn)
     if type(owner) is Tensor:

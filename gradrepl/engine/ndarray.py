@@ -19,6 +19,8 @@ from gradrepl.messages import msg
 # The Tensor class and its constructor from an ndarray, registered by npfuncs (tensor.py imports
 # this module, not the reverse).
 TENSOR = []
+# The sequence types NumPy reads as nested lists: torch.Size (a tuple to NumPy) registered by npfuncs.
+SEQUENCES = {list, tuple}
 
 # The dtypes offered (name -> NumPy type); the aliases NumPy accepts as strings.
 DTYPES = {"bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
@@ -140,7 +142,7 @@ def values(x):
         return x
     if t is NumpyFloat or t is NumpyInt or t is NumpyBool:
         return x._np
-    if t is list or t is tuple:
+    if t in SEQUENCES:
         return from_sequence(x)
     if TENSOR and t is TENSOR[0]:
         return _tensor_values(x)
@@ -160,7 +162,7 @@ def from_sequence(seq, dtype=None):
                              f"the maximum number of dimension of {_MAX_DIMS}.")
         for v in item:
             t = type(v)
-            if t is list or t is tuple:
+            if t in SEQUENCES:
                 count += len(v)
                 check_numel(count)
                 stack.append((v, depth + 1))
@@ -172,7 +174,7 @@ def from_sequence(seq, dtype=None):
 
     def convert(item):
         t = type(item)
-        if t is list or t is tuple:
+        if t in SEQUENCES:
             return [convert(v) for v in item]
         return values(item)
 

@@ -11,10 +11,11 @@ import numpy as np
 from gradrepl.engine import ndarray as N
 from gradrepl.engine.ndarray import NumpyArray, NumpyType, as_array, check_result, dtype_of, shape_of, values, \
     wrap, _axis, _calc
-from gradrepl.engine.tensor import Tensor, _new
+from gradrepl.engine.tensor import Size, Tensor, _new
 from gradrepl.limits import check_numel
 
 N.TENSOR.extend((Tensor, _new))
+N.SEQUENCES.add(Size)
 
 # Names a learner (or a hostile program) may reach for that are refused with a clear error.
 REFUSED = ("load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt", "fromfile", "tofile",

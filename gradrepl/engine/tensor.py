@@ -15,7 +15,7 @@ import numpy as np
 from gradrepl.engine.devices import (CPU, META, META_DEVICE, MODE, NO_DATA, NO_ITEM, NO_NUMPY, Device,  # noqa: F401
                                      is_meta, mark_meta, meta_repr)  # (Device: api's type tables)
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle
+from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle, note_detached
 from gradrepl.engine.ndarray import NumpyArray
 from gradrepl.engine.printing import tensor_repr
 from gradrepl.engine.util import cname, prod, legacy_scalar, pytype, shape_list, warn, wrap_dim
@@ -175,6 +175,8 @@ class Tensor:
                 "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
                 "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        if self._fn is not None:
+            note_detached(self)
         self._fn = None
         self._onr = 0
         self._rg = False

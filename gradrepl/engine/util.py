@@ -18,13 +18,25 @@ def pytype(v):
     return type(v).__name__
 
 
+# The parser names a value by its C type's tp_name: PyTorch's own C types go by their full name.
+_TP_NAMES = {"Size": "torch.Size", "DType": "torch.dtype", "Device": "torch.device", "Layout": "torch.layout",
+             "MemoryFormat": "torch.memory_format"}
+
+
+def _tp_name(v):
+    name = type(v).__name__
+    if type(v).__module__.startswith("gradrepl.engine"):
+        return _TP_NAMES.get(name, name)
+    return name
+
+
 def got_args(args, kwargs):
     """The `got (...)` of PyTorch's "invalid combination of arguments" messages: the
     positional types, then name=type for the keywords (the last one first, as PyTorch's
     parser lists them; a trailing ', ' when there is no positional argument)."""
-    kw = [f"{k}={pytype(v)}" for k, v in reversed(list(kwargs.items()))]
+    kw = [f"{k}={_tp_name(v)}" for k, v in reversed(list(kwargs.items()))]
     if args:
-        return ", ".join([pytype(a) for a in args] + kw)
+        return ", ".join([_tp_name(a) for a in args] + kw)
     return "".join(k + ", " for k in kw)
 
 

@@ -108,6 +108,7 @@ class ARRAYS:
     sin = staticmethod(vml_kernel("sin", _f64(np.sin)))
     cos = staticmethod(vml_kernel("cos", _f64(np.cos)))
     sign = staticmethod(np.sign)
+    abs = staticmethod(np.abs)
     floor = staticmethod(np.floor)
     sqrt = staticmethod(vml_kernel("sqrt", np.sqrt))
 
@@ -316,6 +317,7 @@ class TENSORS:
     sin = staticmethod(lambda t: t.sin())
     cos = staticmethod(lambda t: t.cos())
     sign = staticmethod(lambda t: t.sgn())   # PyTorch's formulas say self.sgn() (SgnBackward0)
+    abs = staticmethod(lambda t: t.abs())
     floor = staticmethod(lambda t: t.floor())
     sqrt = staticmethod(lambda t: t.sqrt())
     rsqrt = staticmethod(lambda t: t.rsqrt())

@@ -183,7 +183,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
             return iter(obj)
         if len(sentinel) > 1:
             raise TypeError(f"iter expected at most 2 arguments, got {1 + len(sentinel)}")
-        if type(obj) is not function and type(obj) is not method:
+        if type(obj) is not function and not isinstance(obj, method):
             raise TypeError("iter(callable, sentinel) takes a function you defined in gradrepl")
         return iter(obj, sentinel[0])
 

@@ -41,7 +41,7 @@ class method:
         return fn(self.obj, *args, **kwargs)
 
     def __eq__(self, other):
-        return type(other) is method and other.fn is self.fn and other.obj is self.obj
+        return isinstance(other, method) and other.fn is self.fn and other.obj is self.obj
 
     def __hash__(self):
         return hash((id(self.fn), id(self.obj)))
@@ -57,6 +57,23 @@ class method:
                 return f"<built-in method {short} of {kind} object at {id(self.obj):#x}>"
             name = f"Tensor.{short}"
         return f"<bound method {name} of {safe_repr(self.obj)}>"
+
+
+class tensor_builtin_method(method):
+    """A tensor's C-level method read without a call (`x.size`): Python's messages name its type
+    'builtin_function_or_method', as they do PyTorch's (`x.size[0]` is not subscriptable)."""
+
+    __slots__ = ()
+
+
+tensor_builtin_method.__name__ = tensor_builtin_method.__qualname__ = "builtin_function_or_method"
+
+
+def bound_method(fn, obj, name):
+    """The method object for `obj.name` read without a call."""
+    if type(obj) is Tensor and name not in TENSOR_PYTHON_METHODS:
+        return tensor_builtin_method(fn, obj, name)
+    return method(fn, obj, name)
 
 
 class user_method:

@@ -72,7 +72,7 @@ class Docs:
             return "torch.Tensor"
         if type(obj) is builtin_function_or_method:
             return obj.label
-        if type(obj) is method and api.is_tensor(obj.obj):   # x.backward read without a call
+        if isinstance(obj, method) and api.is_tensor(obj.obj):   # x.backward read without a call
             return f"Tensor.{(obj.name or getattr(obj.fn, '__name__', '')).rsplit('.', 1)[-1]}"
         names = self._facade_names()
         return names.get(id(obj)) or names.get(id(type(obj)))     # an nn.Linear: its class
@@ -98,7 +98,7 @@ class Docs:
         if entry is None and name and name.startswith("Tensor."):
             entry = table().get("torch." + name.split(".", 1)[1])
         if entry is None:
-            label = name or self.session.access.type_label(obj)
+            label = name or self.session.access.short_label(obj)
             return (f"No gradrepl documentation for {label}: see PyTorch's or Python's documentation "
                     f"(dir(obj) lists what it offers)")
         head = f"Help on {name}:\n\n{entry['signature']}"

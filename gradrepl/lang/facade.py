@@ -9,10 +9,11 @@ import types
 from _string import formatter_parser   # string.Formatter.parse, without string's import
 
 from gradrepl.lang.classes import PUBLIC, USER, as_class_value, class_attr, host_public, \
-    is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy
+    bound_method, is_subclassable, is_user_class, is_user_instance, method, owner_of, super_proxy, \
+    tensor_builtin_method
 from gradrepl.lang.errors import suggest
 from gradrepl.lang.policy import EXCEPTION_ATTRS, EXCEPTIONS, CAPPED, METHODS, TYPE_ATTRS
-from gradrepl.lang.runtime import builtin_function_or_method, format_value, function, \
+from gradrepl.lang.runtime import C_FUNCTIONS, builtin_function_or_method, format_value, function, \
     materialize, mul, items_exceeded, bits_exceeded, safe_ascii, safe_repr, safe_str, \
     range_count, range_index, REFUSALS
 from gradrepl.limits import LIMITS
@@ -23,6 +24,33 @@ HOST_CALLABLES = frozenset({types.BuiltinFunctionType, types.MethodWrapperType,
                             types.WrapperDescriptorType, types.MethodDescriptorType})
 # Host Python functions and bound methods (a library object's methods): handed out wrapped too.
 HOST_FUNCTIONS = HOST_CALLABLES | {types.FunctionType, types.MethodType}
+
+# The public torch.* functions PyTorch 2.13 writes in Python (printed "<function norm at 0x...>");
+# its other torch.* functions are C builtins ("<built-in method exp of type object at 0x...>").
+PYTHON_LEVEL = frozenset("""
+are_deterministic_algorithms_enabled atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes
+broadcast_tensors cartesian_prod cdist chain_matmul classproperty compile compiled_with_cxx11_abi cond eig
+einsum from_dlpack get_default_device get_deterministic_debug_mode get_file_path get_float32_matmul_precision
+get_rng_state initial_seed is_deterministic_algorithms_warn_only_enabled is_storage is_tensor
+is_warn_always_enabled load lobpcg lstsq lu manual_seed matrix_rank meshgrid norm pca_lowrank
+prepare_multiprocessing_environment save seed set_default_device set_default_dtype set_default_tensor_type
+set_deterministic_debug_mode set_float32_matmul_precision set_printoptions set_rng_state set_warn_always solve
+split stft svd_lowrank sym_float sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum symeig
+tensordot thread_safe_generator typename unique unique_consecutive unravel_index use_deterministic_algorithms
+vmap while_loop
+""".split())
+_CLASSES_IN_PYTORCH = frozenset(("Generator", "no_grad", "enable_grad", "device"))    # functions here
+# ... and those it prints as "<built-in function is_grad_enabled>" (module functions of torch._C).
+C_MODULE_LEVEL = frozenset("""
+autocast_decrement_nesting autocast_increment_nesting clear_autocast_cache get_autocast_cpu_dtype
+get_autocast_dtype get_autocast_gpu_dtype get_autocast_ipu_dtype get_autocast_xla_dtype get_default_dtype
+get_num_interop_threads get_num_threads is_anomaly_check_nan_enabled is_anomaly_enabled is_autocast_cache_enabled
+is_autocast_cpu_enabled is_autocast_enabled is_autocast_ipu_enabled is_autocast_xla_enabled is_grad_enabled
+is_inference_mode_enabled set_anomaly_enabled set_autocast_cache_enabled set_autocast_cpu_dtype
+set_autocast_cpu_enabled set_autocast_dtype set_autocast_enabled set_autocast_gpu_dtype set_autocast_ipu_dtype
+set_autocast_ipu_enabled set_autocast_xla_dtype set_autocast_xla_enabled set_flush_denormal
+set_num_interop_threads set_num_threads to_dlpack
+""".split())
 
 LATER_MESSAGE = "is not available in gradrepl yet (torch.nn modules and torch.optim come later)"
 
@@ -181,6 +209,25 @@ def _int_from_bytes(data, byteorder="big", *, signed=False):
     return int.from_bytes(data, byteorder, signed=signed)
 
 
+# PyTorch's C types: Python's messages name them by their full tp_name ('torch.Size' object ...)
+_C_TYPE_NAMES = frozenset(("torch.Size", "torch.dtype", "torch.device", "torch.layout", "torch.memory_format",
+                           "torch.finfo", "torch.iinfo"))
+
+
+def type_label(obj, api):
+    """The type name Python's own messages give obj ('Tensor', 'Parameter', 'torch.Size', 'int')."""
+    if isinstance(obj, type):
+        return "type"       # never the name of a host metaclass
+    name = api.type_name(obj)
+    if name:   # C struct sequences (torch.return_types.max) go by their full name
+        if name.startswith("torch.return_types.") or name in _C_TYPE_NAMES:
+            return name
+        if name == "torch.Tensor" and api.is_parameter(obj):
+            return "Parameter"
+        return name.rsplit(".", 1)[-1]
+    return type(obj).__name__
+
+
 class Access:
     """The attribute rule: read, write and delete attributes named in source."""
 
@@ -192,12 +239,15 @@ class Access:
         self.set_cache = {}  # engine type -> frozenset of assignable names (Tensor: grad, data, ...)
 
     def type_label(self, obj):
-        if isinstance(obj, type):
-            return "type"       # never the name of a host metaclass
-        name = self.api.type_name(obj)
-        if name:   # C struct sequences (torch.return_types.max) go by their full name
-            return name if name.startswith("torch.return_types.") else name.rsplit(".", 1)[-1]
-        return type(obj).__name__
+        """The name Python's messages give obj's type (full names for PyTorch's C types)."""
+        return type_label(obj, self.api)
+
+    def short_label(self, obj):
+        """The short class name (Size, Tensor) that labels the engine's methods: <function Size.count>."""
+        name = None if isinstance(obj, type) else self.api.type_name(obj)
+        if name and not name.startswith("torch.return_types."):
+            return name.rsplit(".", 1)[-1]
+        return type_label(obj, self.api)
 
     def no_attr(self, obj, name, candidates=()):
         label = self.type_label(obj)
@@ -212,9 +262,9 @@ class Access:
             if name in allowed:
                 value = getattr(obj, name)
                 if type(value) in HOST_CALLABLES:
-                    return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+                    return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
                 if type(value) is types.MethodType:   # a tensor's method, not called here: never the host one
-                    return method(value.__func__, value.__self__, name)
+                    return bound_method(value.__func__, value.__self__, name)
                 return value
             raise self.no_attr(obj, name, allowed)
         if t in self.plain:
@@ -280,9 +330,9 @@ class Access:
         if name in readable:
             value = getattr(obj, name)
             if type(value) in HOST_CALLABLES:
-                return builtin_function_or_method(value, f"{self.type_label(obj)}.{name}")
+                return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
             if type(value) is types.MethodType:
-                return method(value.__func__, value.__self__, name)
+                return bound_method(value.__func__, value.__self__, name)
             return value
         raise self.no_attr(obj, name, readable)
 
@@ -578,7 +628,7 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin(t.__name__)
     if t is function:
         return standin("function")
-    if t is builtin_function_or_method:
+    if t is builtin_function_or_method or (t is types.FunctionType and id(obj) in C_FUNCTIONS):
         return standin("builtin_function_or_method")
     if t is module:
         return standin("module")
@@ -586,6 +636,8 @@ def type_of(obj, api, pytypes, tensor_type):
         return standin("super")
     if t is method:
         return standin("method")
+    if t is tensor_builtin_method:
+        return standin("builtin_function_or_method")
     if t in (pytype, type_standin, autograd_function) or isinstance(obj, type):
         return standin("builtins.type")   # not "<class 'type'>": that names the host metaclass
     if t.__module__ == "collections":      # a state_dict's OrderedDict
@@ -604,10 +656,16 @@ def isinstance_of(obj, spec, api, tensor_type):
         return isinstance(obj, spec.host)
     if type(spec) is type_standin:
         return type_of(obj, api, {}, tensor_type) is spec
+    if type(spec) is api.TypeStandIn:        # torch.dtype, torch.layout, torch.memory_format
+        return api.type_name(obj) == spec.path
+    if spec is api.TORCH.get("device"):      # the torch.device constructor stands for its class
+        return api.type_name(obj) == "torch.device"
     if type(spec) is autograd_function:
         return type(obj) is legacy_function and obj.cls is spec
     if spec is api.TORCH["autograd"]["Function"]:
         return type(obj) is legacy_function
+    if spec is api.TORCH["autograd"]["Variable"]:   # PyTorch's VariableMeta: every tensor is a Variable
+        return bool(api.is_tensor(obj))
     library = _sandbox()
     if spec in EXCEPTIONS or (library is not None and library.is_library_class(spec)):
         return isinstance(obj, spec)
@@ -807,6 +865,9 @@ def torch_facade(api):
         return module(name, entries)
 
     torch = wrap("torch", api.TORCH)
+    for key, value in torch.entries.items():
+        if type(value) is types.FunctionType and key not in PYTHON_LEVEL and key not in _CLASSES_IN_PYTORCH:
+            C_FUNCTIONS.setdefault(id(value), (key, key in C_MODULE_LEVEL))   # an alias: the first name
     standins = _host_class_standins(api)
     _hide_host_classes(torch, standins)
 

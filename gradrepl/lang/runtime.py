@@ -8,6 +8,7 @@ import math
 import operator
 import re
 import time
+import types
 
 from gradrepl.errors import BudgetExceeded
 from gradrepl.lang.policy import MAX_FORMAT_WIDTH
@@ -348,12 +349,31 @@ def check_text(obj):
             f"longer than {limit} characters (raise it with --max-output)", "--max-output")
 
 
+# The torch.* functions PyTorch implements in C (torch.exp, torch.dot, ...), which it prints as
+# "<built-in method exp of type object at 0x...>" (or "<built-in function is_grad_enabled>"):
+# id -> (name, module-level), filled by the torch facade.
+# Ours are Python functions; printed on their own, they print as PyTorch's do.
+C_FUNCTIONS = {}
+_PY_FUNCTION = types.FunctionType
+
+
+def _c_function_text(obj):
+    name, module_level = C_FUNCTIONS[id(obj)]
+    if module_level:
+        return f"<built-in function {name}>"
+    return f"<built-in method {name} of type object at {id(obj):#x}>"
+
+
 def safe_str(obj):
+    if type(obj) is _PY_FUNCTION and id(obj) in C_FUNCTIONS:
+        return _c_function_text(obj)
     check_text(obj)
     return str(obj)
 
 
 def safe_repr(obj):
+    if type(obj) is _PY_FUNCTION and id(obj) in C_FUNCTIONS:
+        return _c_function_text(obj)
     check_text(obj)
     return repr(obj)
 
@@ -381,6 +401,8 @@ def format_value(value, spec: str = ""):
         raise TypeError(f"format() argument 2 must be str, not {type(spec).__name__}")
     if spec:
         _check_spec_numbers(spec)
+    elif type(value) is _PY_FUNCTION and id(value) in C_FUNCTIONS:
+        return _c_function_text(value)
     check_text(value)
     return format(value, spec)
 

@@ -16,7 +16,7 @@ from gradrepl.lang.docs import doc_builtins
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for, \
     without_internals
 from gradrepl.lang.facade import Access, host_class_standins, math_facade, numpy_facade, random_facade, \
-    torch_facade
+    torch_facade, type_label
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
     safe_repr, time_exceeded
@@ -103,6 +103,9 @@ class _Context:
                 return metadevice.run(fn, args, kwargs)
             return fn(*args, **kwargs)
         except (TypeError, ValueError, AttributeError, RuntimeError, IndexError) as e:
+            if not callable(fn):    # x.shape(0): Python's message with the type's own name
+                from gradrepl.engine import api
+                raise TypeError(f"'{type_label(fn, api)}' object is not callable") from None
             # arguments of types PyTorch's parser refuses: its message, whatever ours said
             wrong = signatures.mismatch(fn, args, kwargs, e)
             if wrong is None:

@@ -1,4 +1,5 @@
-"""Sequential, ModuleList, ModuleDict, ParameterList and ParameterDict (torch/nn/modules/container.py)."""
+"""Sequential, ModuleList, ModuleDict, ParameterList and ParameterDict (torch/nn/modules/container.py),
+and DataParallel (torch/nn/parallel/data_parallel.py) as a machine without GPUs has it."""
 import operator
 from collections import OrderedDict
 from itertools import chain, islice
@@ -440,3 +441,17 @@ class ParameterDict(Module):
     def __ior__(self, other):
         self.update(other)
         return self
+
+
+class DataParallel(Module):
+    """With no GPU (this is a CPU-only PyTorch) DataParallel keeps the module and an empty
+    device_ids, whatever devices it was given, and its forward is the module's."""
+    torch_path = "torch.nn.parallel.data_parallel.DataParallel"
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0):
+        super().__init__()
+        self.module = module
+        self.device_ids = []
+
+    def forward(self, *inputs, **kwargs):
+        return self.module(*inputs, **kwargs)

@@ -13,6 +13,7 @@ from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import RESULT, as_tensor, check_leaf_inplace, result
 from gradrepl.engine.ops.linalg import matrix_product
+from gradrepl.engine.ops.reduce import LinalgVectorNormBackward0
 from gradrepl.engine.ops.inplace import CopySlices, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import UnsafeViewBackward0, cat, stack
@@ -620,10 +621,19 @@ def LinalgCrossBackward0(grad, xp, self, other, dim, shapes):
             None if shapes[1] is None else xp.sum_to(xp.constant(gb.astype(g.dtype)), shapes[1]))
 
 
+_CROSS_WARNED = [False]    # PyTorch's TORCH_WARN_ONCE: the first cross without dim in a process
+
+
 def cross(self, other, dim=None):
     a, b = self._a, other._a
     shape = np.broadcast_shapes(a.shape, b.shape)
     if dim is None:
+        if not _CROSS_WARNED[0]:
+            _CROSS_WARNED[0] = True
+            warn("UserWarning", "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass "
+                 "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to "
+                 "agree with that of linalg.cross in a future release. (Triggered internally at "
+                 "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)")
         dim = next((i for i, s in enumerate(shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
@@ -790,14 +800,9 @@ declare("chain_matmul", chain_matmul, method=False, rules=[])
 @rule("DistBackward0", ("self", "other"), ("norm_backward(grad, self - other, p, result)", "-(that)"),
       saved=("self", "other", "result"), ctx=("p", "shapes"))
 def DistBackward0(grad, xp, self, other, result, p, shapes):
-    diff_ = self - other
-    if p == 2:
-        g = grad * diff_ / result * xp.mask(xp.raw(result) != 0, grad)
-    elif p == 1:
-        g = grad * xp.sign(diff_)
-    else:
-        a = xp.raw(diff_)
-        g = grad * xp.constant((np.sign(a) * np.abs(a) ** (p - 1) / xp.raw(result) ** (p - 1)).astype(a.dtype))
+    g = LinalgVectorNormBackward0.fn(grad, xp, self - other, result, None, False, p)[0]   # norm_backward
+    if g is None:
+        return (None, None)
     return (None if shapes[0] is None else xp.sum_to(g, shapes[0]),
             None if shapes[1] is None else xp.sum_to(-g, shapes[1]))
 

@@ -502,7 +502,11 @@ declare("pow", pow, rules=[PowBackward0, PowBackward1, PowBackward2], torch_forw
       ("grad * other / (self ** 2 + other ** 2)", "grad * -self / (self ** 2 + other ** 2)"),
       saved=("self", "other"), ctx=("self_shape", "other_shape"))
 def Atan2Backward0(grad, xp, self, other, self_shape, other_shape):
-    recip = 1 / (self * self + other * other)   # PyTorch's atan2_backward
+    denom = self * self + other * other          # PyTorch's atan2_backward: no gradient where it is 0
+    recip = 1 / denom
+    zero = xp.raw(denom) == 0
+    if zero.any():
+        recip = xp.where(zero, xp.zeros_like(recip), recip)
     return (None if self_shape is None else xp.sum_to(grad * other * recip, self_shape),
             None if other_shape is None else xp.sum_to(grad * -self * recip, other_shape))
 

@@ -83,6 +83,15 @@ def _sequence_as_tuple(index):
         type(i) in (Tensor, list, tuple, range, str, slice) or i is None or i is Ellipsis for i in index)
 
 
+def _text_in(i):
+    """'str' or 'bytes' when the index item is (or nests) one: PyTorch makes a tensor of it and fails."""
+    if isinstance(i, (str, bytes)):
+        return pytype(i)
+    if isinstance(i, (list, tuple)):
+        return next((n for n in map(_text_in, i) if n), None)
+    return None
+
+
 def _norm_index(t, index):
     """A NumPy index from a PyTorch one (Tensors become arrays), bounds-checked with PyTorch's messages."""
     items = index if type(index) is tuple or _sequence_as_tuple(index) else (index,)
@@ -105,6 +114,9 @@ def _norm_index(t, index):
     for i in items:
         if type(i) is Tensor and i._a.ndim == 0 and i._a.dtype.kind in "iu" and i.dtype is not D.uint8:
             i = int(i._a)           # PyTorch selects with a 0-d integer tensor as with its int
+        text = _text_in(i)
+        if text:
+            raise TypeError(f"new(): invalid data type '{text}'")
         if i is Ellipsis:
             before = dim
             dim = nd - (n_real - before) + 0
@@ -158,8 +170,10 @@ def _norm_index(t, index):
         if isinstance(i, (list, tuple, range)):  # PyTorch indexes with a range as with its list
             check_numel(_nested_numel(i))      # [[0] * 10**4] * 10**4: sized before converting
             arr = np.asarray([x.item() if type(x) is Tensor else x for x in i], dtype=np.int64 if type(i) is range else None)
-            if arr.dtype.kind in "fV":
+            if arr.dtype.kind == "V":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if arr.dtype.kind == "f":   # PyTorch makes a long index of a list of floats (truncating)
+                arr = arr.astype(np.int64)
             if arr.dtype.kind == "b":   # a list of bools is a mask, as torch.tensor of it
                 out.append(_checked_mask(arr, t._a.shape, dim))
                 dim += arr.ndim

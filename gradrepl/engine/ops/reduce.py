@@ -7,7 +7,7 @@ import numpy as np
 from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, in_float32, is_reduced, result
-from gradrepl.engine.ops.elementwise import maximum, minimum
+from gradrepl.engine.ops.elementwise import _pow_scalar, maximum, minimum
 from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
@@ -373,18 +373,33 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
         hit = np.abs(raw_a) == raw_r
         count = np.sum(hit, axis=dims, keepdims=True).astype(raw_a.dtype)
         return (xp.sign(self) * ((grad / xp.mask(count, grad)) * xp.mask(hit, grad)),)
-    nonzero = xp.mask(raw_r != 0, grad)
     safe = result + xp.mask(raw_r == 0, result)  # 1 where the norm is 0: those grads are masked to 0 anyway
+    zero_norm = raw_r == 0
     if p == 2:     # grad * (self / norm).masked_fill_(norm == 0, 0), in that order
-        return (grad * (self / safe * nonzero),)
-    absa = self * xp.sign(self)
-    if p < 2:
+        return (grad * _zero_where(xp, zero_norm, self / safe),)
+    absa = xp.abs(self)
+    if p < 1:      # sgn(self) * |self| ** (p - 1) masked where self == 0, times grad * norm ** (1 - p)
         with np.errstate(divide="ignore", invalid="ignore"):
-            scaled = xp.sign(self) * absa ** (p - 1)
-        if p < 1:  # |x| ** (p - 1) is inf at 0: those elements get no gradient
-            scaled = xp.where(raw_a != 0, scaled, self * 0)
-        return (scaled * grad * safe ** (1 - p) * nonzero,)
-    return (self * absa ** (p - 2) * grad / safe ** (p - 1) * nonzero,)
+            scaled = xp.sign(self) * _zero_where(xp, raw_a == 0, _pow(absa, p - 1))
+        return (scaled * grad * _pow(result, 1 - p),)
+    scale = _zero_where(xp, zero_norm, grad / _pow(safe, p - 1))   # grad / norm ** (p - 1), masked where norm == 0
+    if p < 2:
+        return (xp.sign(self) * _pow(absa, p - 1) * scale,)
+    return (self * _pow(absa, p - 2) * scale,)
+
+
+def _pow(x, b):
+    """x.pow(b) with PyTorch's kernel (its special-cased exponents, Sleef's powf) outside create_graph."""
+    if isinstance(x, (np.ndarray, np.generic)):
+        return _pow_scalar(np.asarray(x), b)
+    return x ** b
+
+
+def _zero_where(xp, c, g):
+    """g.masked_fill(c, 0): +0 (not g * 0) where c holds."""
+    if not np.any(c):
+        return g
+    return xp.where(np.broadcast_to(c, g.shape), xp.zeros_like(g), g)
 
 
 # ATen's at::norm (what pairwise_distance calls) records NormBackward1: the same derivative
