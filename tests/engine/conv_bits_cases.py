@@ -74,10 +74,23 @@ TRANSPOSED = {
     "dec5": (2, 16, 8, 8, 5, 2, 2, 1),
 }
 
+# grouped, not depthwise (ResNeXt-like blocks): recorded on AVX2 only; the last field: groups
+GROUPED = {
+    "grp2": (2, 16, 32, 14, 3, 1, 1, 2),
+    "grp4_s2": (2, 32, 32, 16, 3, 2, 1, 4),
+    "grp2_5x5": (2, 32, 16, 12, 5, 1, 2, 2),
+}
+
 
 def _geometry(name):
     return (CONVS.get(name) or ONE_BY_ONE.get(name) or DEPTHWISE.get(name) or KERNEL4.get(name)
-            or TRANSPOSED[name][:7])
+            or (TRANSPOSED.get(name) or GROUPED[name])[:7])
+
+
+def cases_grouped():
+    """(key, name, batch, seed) of the grouped cases."""
+    return [(f"{name}|{n}", name, n, 1100 + 10 * i + j)
+            for i, name in enumerate(GROUPED) for j, n in enumerate([1, 2, 4, 16])]
 
 
 def cases_kernel4():
@@ -114,7 +127,7 @@ def cases():
 def conv_inputs(name, n, seed):
     """x, weight, bias and the output gradient (float32 arrays) of case `name` at batch n."""
     d, cin, cout, size, k, s, p = _geometry(name)
-    per_group = 1 if name in DEPTHWISE else cin
+    per_group = 1 if name in DEPTHWISE else cin // GROUPED[name][7] if name in GROUPED else cin
     rng = np.random.default_rng(seed)
     spatial = (size,) * d
     x = rng.standard_normal((n, cin) + spatial).astype(np.float32)
@@ -142,7 +155,8 @@ def run_conv(torch, make, name, n, seed):
         y = torch.nn.functional.conv_transpose2d(x, w, b, stride=s, padding=p, output_padding=TRANSPOSED[name][7])
     else:
         f = torch.nn.functional.conv2d if d == 2 else torch.nn.functional.conv1d
-        y = f(x, w, b, stride=s, padding=p, groups=cin if name in DEPTHWISE else 1)
+        groups = cin if name in DEPTHWISE else GROUPED[name][7] if name in GROUPED else 1
+        y = f(x, w, b, stride=s, padding=p, groups=groups)
     y.backward(g)
     return [y.detach(), x.grad, w.grad, b.grad]
 

@@ -963,6 +963,8 @@ def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True, slow=
     if exact and g.dtype == x.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
         if onednn._slow(x, w, stride, dilation, groups) if slow is None else slow:
             return onednn.slow_backward(g, x, w, stride, padding, mask)
+        if groups > 1 and not onednn._depthwise(x, w, groups):
+            return onednn.group_backward(g, x, w, stride, padding, groups, mask)
         gx = gw = gb = None
         if groups > 1:      # depthwise
             if mask[1] or mask[2]:
@@ -1047,6 +1049,8 @@ def _conv_op(xp, x, w, geometry, slow=None):
     if x.dtype == w.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
         if onednn._slow(x, w, stride, dilation, groups) if slow is None else slow:
             return onednn.slow_forward(x, w, None, stride, padding)
+        if groups > 1 and not onednn._depthwise(x, w, groups):
+            return onednn.group_forward(x, w, None, stride, padding, groups)
         if groups > 1:
             return onednn.dw_forward(x, w, None, stride, padding)
         return onednn.forward(x, w, None, stride, padding)
@@ -1129,9 +1133,12 @@ def _conv_forward(input, weight, bias, stride, padding, dilation, groups):
     """A batched convolution's Tensor (its arguments checked by the caller)."""
     x, w = input._a, weight._a
     if onednn.applies(x, w, stride, padding, dilation, groups) and (bias is None or bias._a.dtype == x.dtype):
-        run = (onednn.slow_forward if onednn._slow(x, w, stride, dilation, groups)
-               else onednn.dw_forward if groups > 1 else onednn.forward)
-        out = run(x, w, None if bias is None else bias._a, stride, padding)
+        if groups > 1 and not onednn._depthwise(x, w, groups):
+            out = onednn.group_forward(x, w, None if bias is None else bias._a, stride, padding, groups)
+        else:
+            run = (onednn.slow_forward if onednn._slow(x, w, stride, dilation, groups)
+                   else onednn.dw_forward if groups > 1 else onednn.forward)
+            out = run(x, w, None if bias is None else bias._a, stride, padding)
     else:
         out = _conv_arrays(x, w, stride, padding, dilation, groups)
         if bias is not None:
