@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import onednn
+from gradrepl.engine import cpu, onednn
 from gradrepl.engine import rng
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, result
@@ -1575,8 +1575,10 @@ def ConvTransposeBackward0(grad, xp, node, input, weight, stride, padding, dilat
     # ATen's slow path or oneDNN's deconvolution, decided by this op's input (a batch): d input
     # is the convolution of grad, d weight the convolution's weight gradient with the roles swapped
     slow = onednn._slow(input, weight, stride, dilation, groups)
-    if e[0] is not None:
+    if e[0] is not None and cpu.capability() == "avx2":     # measured there
         g_in = _conv_op(xp, grad, weight, (stride, padding, dilation, groups), slow)
+    elif e[0] is not None:
+        g_in = _out(_conv_arrays(grad, weight, stride, padding, dilation, groups), grad)
     if e[1] is not None:
         g_w = _conv_bw(input, grad, weight, stride, padding, dilation, groups, (False, True, False), slow=slow)[1]
     if has_bias and e[2] is not None:
