@@ -32,6 +32,9 @@ blocks of 8 channels (measured on an AMD EPYC with AVX2, 2 threads, up to 64 cha
 - 1x1 kernels (jit_1x1:avx2): the forward as above; d input one chain over all output
   channels (stride 2: brgconv_strided); d bias as above; d weight not emulated.
 - depthwise (groups = channels, one output channel each; jit_dw:avx2): dw_* below.
+- 4x4 kernels: as 3x3 and 5x5 (measured). 2 or 4 groups of 8 or 16 channels: group_*.
+- transposed convolutions (oneDNN's deconvolution) run these with data and output swapped;
+  their bias gradient: deconv_bias_grad.
 
 A batch of one that use_mkldnn turns away (few values, a kernel under 4x4) runs ATen's
 slow_conv2d instead: slow_forward / slow_backward at the end of this module.
