@@ -1,4 +1,5 @@
-"""Record PyTorch 2.13's Python argument signatures of the torch.* functions and Tensor
+"""Record PyTorch 2.13's Python argument signatures of the torch.* functions (torch.linalg.NAME and
+torch.special.NAME as linalg_NAME / special_NAME, the names PyTorch's parser prints) and Tensor
 methods gradrepl offers, for the messages of a call with arguments of the wrong types
 (gradrepl/engine/signatures.py).
 
@@ -80,8 +81,16 @@ def probe(call):
 
 
 out = {"function": {}, "method": {}}
+def torch_function(name):
+    """torch.NAME; linalg_NAME and special_NAME are torch.linalg.NAME and torch.special.NAME."""
+    for sub in ("linalg", "special"):
+        if name.startswith(sub + "_"):
+            return getattr(getattr(torch, sub), name[len(sub) + 1:], None)
+    return getattr(torch, name, None)
+
+
 for name in names["function"]:
-    fn = getattr(torch, name, None)
+    fn = torch_function(name)
     if callable(fn):
         found = probe(lambda *a, fn=fn: fn(*a))
         if found:
@@ -130,7 +139,10 @@ def main():
     from gradrepl.engine import api
     from gradrepl.engine.ops import METHODS
     from gradrepl.nn import functional
-    names = {"function": sorted(k for k, v in api.TORCH.items() if callable(v) and not isinstance(v, type)),
+    functions = [k for k, v in api.TORCH.items() if callable(v) and not isinstance(v, type)]
+    for sub in ("linalg", "special"):
+        functions += [f"{sub}_{k}" for k, v in api.TORCH[sub].items() if callable(v) and not isinstance(v, type)]
+    names = {"function": sorted(functions),
              "method": sorted(METHODS), "functional": sorted(functional.namespace())}
     done = subprocess.run([args.torch, "-c", _TORCH_SIDE], input=json.dumps(names), capture_output=True, text=True,
                           check=True)

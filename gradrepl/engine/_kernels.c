@@ -235,6 +235,69 @@ static PyObject *py_logf(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return unary(args, nargs, logf_k);
 }
 
+/* libm_float(code, x, out): the C library's float function LIBM_FLOAT[code] element by
+   element, as PyTorch's scalar loops call std::NAME(float) (the same libm on the same
+   machine); kernels.libm_float names the codes. NaN results are libm's own. */
+typedef float (*float_fn)(float);
+static const float_fn LIBM_FLOAT[] = {sinhf, coshf, expm1f, log1pf, expf, logf, tanhf, erff, acosf, cosf,
+                                      sinf, exp2f, asinhf, acoshf, atanhf};
+
+static PyObject *py_libm_float(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Buffers b;
+    float *p[2];
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "libm_float(code, x, out)");
+        return NULL;
+    }
+    long code = PyLong_AsLong(args[0]);
+    if (code < 0 || code >= (long)(sizeof LIBM_FLOAT / sizeof LIBM_FLOAT[0])) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "no such function");
+        return NULL;
+    }
+    if (take(&b, args + 1, 2, -1, p) < 0)
+        return NULL;
+    float_fn fn = LIBM_FLOAT[code];
+    Py_ssize_t n = b.views[0].len / (Py_ssize_t)sizeof(float);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        p[1][i] = fn(p[0][i]);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    Py_RETURN_NONE;
+}
+
+/* libm_float2(code, a, b, out): LIBM_FLOAT2[code](a[i], b[i]), as libm_float */
+typedef float (*float_fn2)(float, float);
+static const float_fn2 LIBM_FLOAT2[] = {powf, atan2f};
+
+static PyObject *py_libm_float2(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Buffers b;
+    float *p[3];
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "libm_float2(code, a, b, out)");
+        return NULL;
+    }
+    long code = PyLong_AsLong(args[0]);
+    if (code < 0 || code >= (long)(sizeof LIBM_FLOAT2 / sizeof LIBM_FLOAT2[0])) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "no such function");
+        return NULL;
+    }
+    if (take(&b, args + 1, 3, -1, p) < 0)
+        return NULL;
+    float_fn2 fn = LIBM_FLOAT2[code];
+    Py_ssize_t n = b.views[0].len / (Py_ssize_t)sizeof(float);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        p[2][i] = fn(p[0][i], p[1][i]);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    Py_RETURN_NONE;
+}
+
 /* (rows, cols, lanes, x, out) with the row kernels below; extra float buffers between x
    and out; lanes is 8 or 16 */
 static PyObject *rowwise(PyObject *const *args, Py_ssize_t nargs, int buffers,
@@ -946,6 +1009,10 @@ static PyMethodDef methods[] = {
      "add_rows(n, inner, rows, g, z)"},
     {"fma_gemm", (PyCFunction)(void (*)(void))py_fma_gemm, METH_FASTCALL,
      "fma_gemm(m, n, k, at, bt, ct)"},
+    {"libm_float", (PyCFunction)(void (*)(void))py_libm_float, METH_FASTCALL,
+     "libm_float(code, x, out)"},
+    {"libm_float2", (PyCFunction)(void (*)(void))py_libm_float2, METH_FASTCALL,
+     "libm_float2(code, a, b, out)"},
     {"address", py_address, METH_O, "address(array)"},
     {NULL, NULL, 0, NULL}
 };

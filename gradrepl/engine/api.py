@@ -4,8 +4,11 @@ Everything here is data: the language wraps TORCH's dicts into read-only module 
 reads attributes of engine objects only through `public_attrs`, and assigns only through
 `settable_attrs`. A name absent from these tables does not exist for user code.
 """
+import types
+
 import numpy as np
 
+from gradrepl.engine import amp as AMP
 from gradrepl.engine import autograd as A
 from gradrepl.engine import backward as B
 from gradrepl.engine import dtypes as D
@@ -312,7 +315,7 @@ def _build_torch():
     ns["dtype"] = TypeStandIn("torch.dtype")
     ns["layout"] = TypeStandIn("torch.layout")
     ns["memory_format"] = TypeStandIn("torch.memory_format")
-    creation = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
+    creation = ("tensor as_tensor asarray ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
                 "rand randn randint randperm rand_like randn_like randint_like normal bernoulli multinomial manual_seed "
                 "seed initial_seed get_rng_state set_rng_state Generator is_tensor is_floating_point broadcast_shapes "
                 "set_printoptions no_grad enable_grad set_grad_enabled inference_mode is_grad_enabled").split()
@@ -323,6 +326,8 @@ def _build_torch():
     for name, fn in ops.TORCH_FUNCTIONS.items():   # every declared op with a torch.* variant
         ns[name] = S._torch_spellings(fn, name)
     ns["numel"] = F.numel
+    ns["Generator"] = rng.Generator        # a class for isinstance; the facade builds one through F.Generator
+    ns["default_generator"] = rng.default_generator
     ns["Tensor"] = TENSOR_TYPE
     ns["Size"] = Size
     ns["float"] = D.float32
@@ -378,6 +383,18 @@ def _build_torch():
     # torch.functional: the module PyTorch defines these torch.* functions in
     # (`import torch.functional as F` in the introyt tutorial)
     ns["functional"] = {n: ns[n] for n in TORCH_FUNCTIONAL if n in ns}
+    top, ns["amp"], cpu_amp, cuda_amp = AMP.namespaces()
+    ns.update(top)
+    ns["cuda"] = {**ns["cuda"], "amp": cuda_amp}
+    ns["cpu"] = {"amp": cpu_amp, "is_available": lambda: True, "device_count": lambda: 1,
+                 "current_device": lambda: "cpu", "synchronize": lambda device=None: None}
+    # CPU autocast: the ops of PyTorch's lists cast their arguments first (engine/amp.py)
+    AMP.install(ns, AMP.POLICIES)
+    AMP.install(ns["nn"]["functional"], AMP.POLICIES)
+    AMP.install(ns["linalg"], AMP.LINALG_POLICIES)
+    if isinstance(ns.get("fft"), dict):
+        AMP.install(ns["fft"], AMP.FFT_POLICIES)
+    AMP.install_methods()
     return ns
 
 
@@ -386,7 +403,7 @@ TORCH_FUNCTIONAL = ("atleast_1d atleast_2d atleast_3d broadcast_shapes broadcast
                     "svd_lowrank tensordot unique unique_consecutive unravel_index").split()
 
 
-FACTORIES = ("tensor as_tensor ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
+FACTORIES = ("tensor as_tensor asarray ones zeros empty full ones_like zeros_like empty_like full_like arange linspace eye "
              "rand randn randint randperm rand_like randn_like randint_like normal").split()
 S.install_method_aliases()
 
@@ -402,6 +419,8 @@ def numpy_namespace():
     return entries
 signatures.register_functions(TORCH)
 signatures.register_functions(TORCH["nn"]["functional"], "functional")
+for _sub in ("linalg", "special"):     # PyTorch's parser names them linalg_NAME / special_NAME
+    signatures.register_functions({f"{_sub}_{k}": v for k, v in TORCH[_sub].items()})
 # forward AD: the ops user code calls carry tangents inside a dual level
 FAD.register_namespace(TORCH, [n for n in ops.TORCH_FUNCTIONS if n in TORCH])
 for _ns in (TORCH["nn"]["functional"], TORCH["special"], TORCH["linalg"]):
@@ -428,7 +447,36 @@ CTX_ATTRS = frozenset(("save_for_backward", "save_for_forward", "saved_tensors",
 GRADMODE_ATTRS = frozenset(("clone",))
 DEVICE_ATTRS = frozenset(("type", "index"))
 CUSTOM_FN_ATTRS = frozenset(("apply",))
-GENERATOR_ATTRS = frozenset(("manual_seed", "seed", "initial_seed"))  # get_state would hand out an ndarray
+GENERATOR_ATTRS = frozenset(("manual_seed", "seed", "initial_seed", "get_state", "set_state", "device"))
+CLASS_MAKERS = {"Generator": F.Generator}   # torch.Generator(device="cpu") builds the engine's class
+
+
+def _generator_get_state(self):
+    """generator.get_state(): the state bytes as a uint8 tensor (torch.get_rng_state's)."""
+    return _new(np.asarray(self.get_state(), np.uint8))
+
+
+def _generator_set_state(self, new_state):
+    if type(new_state) is not Tensor:
+        raise TypeError(f"expected a torch.ByteTensor, but got {pytype(new_state)}")
+    if new_state.dtype is not D.uint8:
+        raise TypeError("RNG state must be a torch.ByteTensor")
+    self.set_state(new_state._a)
+    return self
+
+
+# engine methods user code sees in tensor terms: {type: {name: function(self, ...)}}
+ADAPTED_METHODS = {rng.Generator: {"get_state": _generator_get_state, "set_state": _generator_set_state}}
+
+
+def read_attr(obj, name):
+    """getattr(obj, name) for a public attribute, through ADAPTED_METHODS."""
+    table = ADAPTED_METHODS.get(type(obj))
+    if table is not None and name in table:
+        return types.MethodType(table[name], obj)
+    if type(obj) is rng.Generator and name == "device":
+        return Device("cpu")
+    return getattr(obj, name)
 
 
 def public_attrs(obj):
@@ -462,6 +510,10 @@ def public_attrs(obj):
         return CUSTOM_FN_ATTRS
     if t is rng.Generator:
         return GENERATOR_ATTRS
+    if t in AMP.CLASSES:
+        return AMP.SCALER_ATTRS if isinstance(obj, AMP.GradScaler) else AMP.AUTOCAST_ATTRS
+    if t is AMP.AutocastFunction:
+        return frozenset()
     if isinstance(obj, NamedReturn):
         return frozenset(obj._fields) | {"count", "index"}
     if t is NumpyArray:
@@ -527,6 +579,10 @@ def type_name(obj):
         return f"torch.autograd.grad_mode.{obj._kind}"
     if t is rng.Generator:
         return "torch._C.Generator"
+    if t in AMP.CLASSES:
+        return t._path
+    if t is AMP.AutocastFunction:
+        return "function"
     if t in FAD.CONTEXT_TYPES:
         return FAD.CONTEXT_TYPES[t]
     if t in G.CONTEXT_TYPES:
@@ -578,5 +634,6 @@ def keep_saved_for_explain(keep=True):
 
 
 def reset_state():
-    """Grad mode back to enabled (after an interrupted statement left it off)."""
+    """Grad mode back to enabled, autocast off (after an interrupted statement left them)."""
     A.GRAD[0] = True
+    AMP.reset()

@@ -208,6 +208,54 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype)
 
 
+ASARRAY_GRAD = ("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. Pass "
+                "requires_grad=False explicitly to get the old behavior and silence this warning.")
+ASARRAY_WARNED = [False]
+
+
+def _asarray_convert(t, dtype, copy):
+    if dtype is not None and dtype is not t.dtype:
+        if copy is False:
+            raise ValueError(f"can't alias tensor with dtype '{legacy_scalar(t.dtype)}' into dtype "
+                             f"'{legacy_scalar(dtype)}'.")
+        return t.to(dtype)
+    return t.clone() if copy else t
+
+
+def _asarray_grad(t, requires_grad):
+    if requires_grad:
+        if not t.dtype.is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t.requires_grad_(True)
+    return t
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
+    """torch.asarray: a tensor, a NumPy array (shared unless copied) or Python data. A tensor
+    comes back itself (its graph too) when nothing asks for a copy or another dtype."""
+    dtype = _dtype_arg(dtype)
+    if type(obj) is Tensor:
+        if requires_grad is None:
+            if obj._rg and not ASARRAY_WARNED[0]:    # TORCH_WARN_ONCE: once per process
+                ASARRAY_WARNED[0] = True
+                warn("UserWarning", ASARRAY_GRAD)
+            return _asarray_convert(obj, dtype, copy)
+        out = _asarray_convert(obj, dtype, copy)
+        if out is obj:      # PyTorch's alias: the tensor itself leaves its graph (detach_) and takes the flag
+            obj._fn = None
+            obj._onr = 0
+            obj._rg = False
+            obj._retains = False
+        else:
+            out = out.detach()
+        return _asarray_grad(out, requires_grad)
+    if type(obj) is NumpyArray and not copy and (dtype is None or dtype.np == obj._values().dtype):
+        out = from_numpy(obj)
+    else:
+        out = tensor(obj, dtype=dtype)
+    return _asarray_grad(out, requires_grad)
+
+
 def legacy_from_numpy(args, dtype):
     """torch.Tensor(ndarray) / torch.FloatTensor(ndarray): a copy in that dtype; a NumPy float
     scalar is not a sequence (a NumPy int is a size); torch.Tensor(x.storage()) shares the

@@ -5,7 +5,7 @@ import numpy as np
 from gradrepl.engine import printing
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.backward import grad as autograd_grad
-from gradrepl.engine.creation import (Generator, arange, as_tensor, bernoulli, empty, empty_like, eye,  # noqa: F401
+from gradrepl.engine.creation import (Generator, arange, as_tensor, asarray, bernoulli, empty, empty_like, eye,  # noqa: F401
                                       full, full_like, get_rng_state, initial_seed, legacy_tensor, linspace,
                                       manual_seed, multinomial, normal, ones, ones_like, rand, rand_like, randint,
                                       randint_like, randn, randn_like, randperm, seed, set_rng_state, tensor, zeros,

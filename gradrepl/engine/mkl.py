@@ -126,7 +126,7 @@ def set_num_threads(n):
 # ---------------------------------------------------------------- VML
 VML = {"sin": "Sin", "cos": "Cos", "tan": "Tan", "exp": "Exp", "log": "Ln", "sqrt": "Sqrt", "tanh": "Tanh",
        "atan": "Atan", "asin": "Asin", "acos": "Acos", "erf": "Erf", "erfc": "Erfc", "erfinv": "ErfInv",
-       "log10": "Log10", "log2": "Log2"}
+       "log10": "Log10", "log2": "Log2", "lgamma": "LGamma"}
 _VML_FN = {}
 
 

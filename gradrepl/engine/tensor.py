@@ -284,6 +284,8 @@ class Tensor:
             if UNINITIALIZED and UNINITIALIZED.get(id(self)) is self:
                 return "<UninitializedParameter>"
             return "Parameter containing:\n" + text
+        if UNINITIALIZED and UNINITIALIZED.get(id(self)) is self:
+            return "<UninitializedBuffer>"          # a lazy batch norm's running statistics
         return text
 
     __str__ = __repr__

@@ -12,6 +12,7 @@ import numpy as np
 from gradrepl.engine import autograd, kernels
 from gradrepl.engine.creation import zeros as _zeros
 from gradrepl.engine.mkl import vml_kernel
+from gradrepl.engine.ops.common import is_reduced
 from gradrepl.engine.ops.convert import convert
 from gradrepl.engine.ops.elementwise import _f32_kernel, _f64, where as _where
 from gradrepl.engine.ops.linalg import blas_product
@@ -28,6 +29,8 @@ _add_reduce = np.add.reduce
 
 def _product(a, b):
     """A backward formula's matrix product, with MKL's bits as PyTorch's mm/bmm/mv get them."""
+    if a.dtype == b.dtype and is_reduced(a):      # float16/bfloat16: in float32, rounded once
+        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
     out = blas_product(a, b) if a.dtype == b.dtype else None
     return np.matmul(a, b) if out is None else out
 
@@ -35,6 +38,8 @@ def _product(a, b):
 def _sum_to(g, shape):
     if g.shape == shape:
         return g
+    if is_reduced(g):       # float16/bfloat16: summed in float32, rounded once (PyTorch's opmath)
+        return _sum_to(g.astype(np.float32), shape).astype(g.dtype)
     if g.dtype.kind in "fV" and all(n == 1 for n in shape):
         exact = full_sum(g)     # to one element: PyTorch's full-sum order
         if exact is not None:

@@ -324,11 +324,13 @@ class Access:
         if readable is None:
             raise self.no_attr(obj, name)
         if self.api.settable_attrs(obj) is not None:
-            self.cache[t] = readable
+            if t not in getattr(self.api, "ADAPTED_METHODS", ()):   # those are read through read_attr
+                self.cache[t] = readable
         elif name in getattr(obj, "__dict__", ()):
             return obj.__dict__[name]    # a free attribute user code set (custom Function ctx)
         if name in readable:
-            value = getattr(obj, name)
+            read = getattr(self.api, "read_attr", None)
+            value = getattr(obj, name) if read is None else read(obj, name)
             if type(value) in HOST_CALLABLES:
                 return builtin_function_or_method(value, f"{self.short_label(obj)}.{name}")
             if type(value) is types.MethodType:
@@ -942,15 +944,22 @@ def _library(name):
 # Engine classes offered under torch.*: user code sees PyTorch's class names, never the
 # engine's module path, and torch.Size(...) is sized before it is built.
 _HOST_CLASSES = {"Size": "torch.Size", "set_grad_enabled": "torch.autograd.grad_mode.set_grad_enabled",
-                 "finfo": "torch.finfo", "iinfo": "torch.iinfo"}
+                 "finfo": "torch.finfo", "iinfo": "torch.iinfo", "Generator": "torch._C.Generator",
+                 "autocast": "torch.amp.autocast_mode.autocast", "GradScaler": "torch.amp.grad_scaler.GradScaler",
+                 "cpu.amp.autocast": "torch.cpu.amp.autocast_mode.autocast",
+                 "cpu.amp.GradScaler": "torch.cpu.amp.grad_scaler.GradScaler",
+                 "cuda.amp.autocast": "torch.cuda.amp.autocast_mode.autocast",
+                 "cuda.amp.GradScaler": "torch.cuda.amp.grad_scaler.GradScaler"}
 
 
 def _host_class_standins(api):
     standins = {}
     for key, name in _HOST_CLASSES.items():
-        host = api.TORCH.get(key)
+        host = api.TORCH
+        for part in key.split("."):         # "cuda.amp.GradScaler": a class in a nested namespace
+            host = host.get(part) if isinstance(host, dict) else None
         if isinstance(host, type):
-            fn = _size_maker(api, host) if key == "Size" else host
+            fn = _size_maker(api, host) if key == "Size" else getattr(api, "CLASS_MAKERS", {}).get(key, host)
             standins[id(host)] = pytype(host, fn, name)
     return standins
 

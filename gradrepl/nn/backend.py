@@ -8,6 +8,7 @@ no_grad, sharing storage for a Parameter) are here.
 import numpy as np
 
 from gradrepl.engine import api
+from gradrepl.engine.amp import POLICIES as AUTOCAST_POLICIES, autocast_op  # noqa: F401 (nn.functional's losses)
 from gradrepl.engine import autograd as A
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import rng, signatures

@@ -443,6 +443,12 @@ COMPOSED = ("softmax", "log_softmax", "softmin", "relu", "sigmoid", "tanh", "sof
             "upsample_bilinear", "gaussian_nll_loss", "multilabel_soft_margin_loss", "local_response_norm",
             "lp_pool1d", "lp_pool2d", "lp_pool3d", "gumbel_softmax", "triplet_margin_with_distance_loss")
 
+# the losses PyTorch's CPU autocast runs in float32 (gradrepl/engine/amp.py's list): composed
+# here, so wrapped here, where nn's losses and torch.nn.functional both call them
+for _name in COMPOSED:
+    if B.AUTOCAST_POLICIES.get(_name) is not None:
+        globals()[_name] = B.autocast_op(globals()[_name], B.AUTOCAST_POLICIES[_name])
+
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
                                       reduction="mean"):

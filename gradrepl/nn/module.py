@@ -696,12 +696,13 @@ class Module(metaclass=LibraryMeta):
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
         if destination is None:
             destination = OrderedDict()
+        lazy = B.UNINITIALIZED      # a lazy module saves its uninitialized tensors as they are
         for name, param in self._parameters.items():
             if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
+                destination[prefix + name] = param if keep_vars or lazy.get(id(param)) is param else param.detach()
         for name, buf in self._buffers.items():
             if buf is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buf if keep_vars else buf.detach()
+                destination[prefix + name] = buf if keep_vars or lazy.get(id(buf)) is buf else buf.detach()
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)

@@ -120,6 +120,55 @@ class BatchNorm3d(_BatchNorm):
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
+class _LazyBatchNorm(_BatchNorm):
+    """torch.nn.LazyBatchNorm1d/2d/3d(eps, momentum, affine, track_running_stats): num_features is
+    read from the first input's dim 1; weight, bias, running_mean and running_var are then
+    shaped and reset as BatchNorm's, and the module becomes a BatchNorm1d/2d/3d (PyTorch's
+    _LazyNormBase). With neither affine parameters nor running statistics nothing is lazy:
+    the module becomes a BatchNorm with num_features 0."""
+    becomes = _BatchNorm
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None, *,
+                 bias=True):
+        _NormBase.__init__(self, 0, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+        for t in (self.weight, self.bias, self.running_mean, self.running_var):
+            if t is not None:
+                B.UNINITIALIZED[id(t)] = t
+
+        def initialize(module, args):
+            lazy = [t for t in (module.weight, module.bias, module.running_mean, module.running_var)
+                    if t is not None and B.UNINITIALIZED.get(id(t)) is t]
+            if lazy:
+                module.num_features = int(args[0].shape[1])   # a 1-d input: IndexError, still lazy
+                for t in lazy:
+                    B.UNINITIALIZED.pop(id(t), None)
+                    t.data = B.TORCH["empty"](module.num_features, dtype=t.dtype)
+            handle.remove()
+            object.__setattr__(module, "__class__", module.becomes)
+            if lazy:
+                module.reset_parameters()
+        handle = self._forward_pre_hooks.add(initialize)
+
+    def reset_parameters(self):
+        if self.num_features != 0:
+            super().reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):
+    torch_path = _path("LazyBatchNorm1d", "batchnorm")
+    becomes = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyBatchNorm, BatchNorm2d):
+    torch_path = _path("LazyBatchNorm2d", "batchnorm")
+    becomes = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyBatchNorm, BatchNorm3d):
+    torch_path = _path("LazyBatchNorm3d", "batchnorm")
+    becomes = BatchNorm3d
+
+
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.1, eps=1e-5):
     """ATen's instance_norm: batch_norm over a (1, N*C, ...) view, running stats averaged back."""

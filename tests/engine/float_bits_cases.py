@@ -53,6 +53,16 @@ def UNIT(a):
         return (1 / (1 + np.exp(-a.astype(np.float64)))).astype(np.float32)
 
 
+def SIGNED_UNIT(a):
+    """Into [-1, 1]: 2 * UNIT(a) - 1."""
+    return (2 * UNIT(a).astype(np.float64) - 1).astype(np.float32)
+
+
+def ABOVE1(a):
+    """Into [1, inf]: 1 + |a| (NaN stays)."""
+    return (1 + np.abs(a)).astype(np.float32)
+
+
 def _unary(name, dom=None):
     return lambda torch, F, x: getattr(torch, name)(x)
 
@@ -105,6 +115,12 @@ UNARY = {
     "logit": (UNIT, _unary("logit")),
     "exp2": (None, _unary("exp2")),
     "logaddexp2": (None, lambda torch, F, x: torch.logaddexp2(x, x * x - 2)),
+    # libm's asinhf and acoshf on every element; Sleef's atanhf in the body, libm's in the tail;
+    # Sleef's lgammaf on every element
+    "asinh": (None, _unary("asinh")),
+    "acosh": (ABOVE1, _unary("acosh")),
+    "atanh": (SIGNED_UNIT, _unary("atanh")),
+    "lgamma": (None, _unary("lgamma")),
 }
 # the gradient of sum(f(x) * g) for a fixed g
 BACKWARD = ["sigmoid", "expm1", "log1p", "sinh", "cosh", "silu", "softplus", "softplus_beta", "logsigmoid", "elu",

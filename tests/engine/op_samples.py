@@ -837,6 +837,11 @@ SAMPLES.update({
                                torch.special, name)(x.abs())),
                            S(Arg((5,), values=[0.0, 1e-3, 7.5, 30.0, -1.0], grad=False), call=_special(name))]
        for name in ("bessel_y0", "bessel_y1")},
+    **{name: [S(C(2, 3, kind="positive"), P(2, 3)), S(C(2, 3, kind="positive"), P(3)),
+              S(C(3, kind="positive"), P(2, 1), call=lambda torch, a, x, special=special: getattr(torch.special, special)(a, x)),
+              S(Arg((7,), values=[0.5, 20.0, 20.0, 3.0, 0.0, 2.0, 1e-3], grad=False),
+                Arg((7,), values=[0.3, 10.0, 30.0, 0.0, 1.0, 1e3, 5.0], grad=False))]
+       for name, special in (("igamma", "gammainc"), ("igammac", "gammaincc"))},
     "special_zeta": [S(C(2, 3, kind="positive"), P(2, 3), call=lambda torch, x, q: torch.special.zeta(x + 1, q)),
                      S(P(3), call=lambda torch, q: torch.special.zeta(3.0, q)),
                      S(C(3, kind="positive"), P(2, 3), call=lambda torch, x, q: torch.special.zeta(x + 2, q)),

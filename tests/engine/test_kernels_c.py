@@ -218,3 +218,13 @@ def test_add_rows_matches_numpys_add_at():
     z = np.zeros((4, 2), np.float32)
     assert xp._add_rows_c(2, 2, np.array([1, 4]), np.ones((2, 2), np.float32), z) == -1
     assert not z.any()
+
+
+@pytest.mark.parametrize("name", K._LIBM_CODES)
+def test_libm_float_in_c_is_libm_through_ctypes(name):
+    # _kernels.libm_float calls the same libm functions as the ctypes loop (up to its limit)
+    if not K._libm():
+        pytest.skip("libm not loadable through ctypes")
+    x = np.concatenate([every_float32(0, 2 ** 32, 1_100_003), SPECIAL])     # within the ctypes limit
+    for v in (x, x[::3], x[7:8], x[:0]):
+        assert same(K.libm_float(name, lambda a: a), v)

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from gradrepl.engine import creation
+from gradrepl.engine import creation, kernels
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, result
 from gradrepl.engine.ops.inplace import binary_inplace
@@ -377,6 +377,17 @@ declare("index_put", index_put, rules=[IndexPutBackward0], inplace=_inplace_of(i
 
 
 # ------------------------------------------------------------------ torch.special: more functions
+def _kf(kernel, fn):
+    """kernel (ATen's steps in the dtype, engine/kernels.py) for float32 and float64 (integers
+    as the default float), _k64(fn) for half precision."""
+    def run(a):
+        dt = a.dtype if a.dtype.kind == "f" else np.dtype(D.DEFAULT_FLOAT[0].np)
+        if dt in (np.float32, np.float64):
+            return kernel(a.astype(dt, copy=False))
+        return _k64(fn)(a)
+    return run
+
+
 def _k64(fn):
     """A float64 kernel rounded once to the input's floating dtype (integers give float32)."""
     def kernel(a):
@@ -456,21 +467,25 @@ def _special_unary(name, node, kernel, slope, formula):
 
 _SQRT_PI = math.sqrt(math.pi)
 _SQRT_2PI = math.sqrt(2 * math.pi)
+def _entr(x):
+    return np.where(x > 0, -x * np.log(np.where(x > 0, x, 1)), np.where(x == 0, 0.0, -np.inf))
+
+
 special_entr = _special_unary("special_entr", "SpecialEntrBackward0",
-                              _k64(lambda x: np.where(x > 0, -x * np.log(np.where(x > 0, x, 1)),
-                                                      np.where(x == 0, 0.0, -np.inf))),
+                              _kf(lambda a: kernels.entrf(a) if a.dtype == np.float32 else _k64(_entr)(a), _entr),
                               lambda x, r: -(1 + np.log(x)), "grad * -(1 + log(self))")
 special_erfcx = _special_unary("special_erfcx", "SpecialErfcxBackward0", _k64(_erfcx),
                                lambda x, r: 2 * x * r - 2 / _SQRT_PI, "(2 * self * result - 2 / sqrt(pi)) * grad")
 special_log_ndtr = _special_unary("special_log_ndtr", "SpecialLogNdtrBackward0", _k64(_log_ndtr),
                                   lambda x, r: np.exp(-0.5 * x * x - r) / _SQRT_2PI,
                                   "grad * exp(-self^2 / 2 - result) / sqrt(2 pi)")
-special_ndtri = _special_unary("special_ndtri", "SpecialNdtriBackward0", _k64(_ndtri),
+special_ndtri = _special_unary("special_ndtri", "SpecialNdtriBackward0", _kf(kernels.ndtri, _ndtri),
                                lambda x, r: _SQRT_2PI * np.exp(0.5 * r * r), "grad * sqrt(2 pi) * exp(result^2 / 2)")
-special_i0e = _special_unary("special_i0e", "SpecialI0EBackward0", _k64(lambda x: np.exp(-np.abs(x)) * np.i0(x)),
+special_i0e = _special_unary("special_i0e", "SpecialI0EBackward0",
+                             _kf(kernels.bessel_i0e, lambda x: np.exp(-np.abs(x)) * np.i0(x)),
                              lambda x, r: np.exp(-np.abs(x)) * _i1(x) - np.sign(x) * r,
                              "grad * (i1e(self) - sgn(self) * result)")
-special_i1e = _special_unary("special_i1e", "SpecialI1EBackward0", _k64(lambda x: np.exp(-np.abs(x)) * _i1(x)),
+special_i1e = _special_unary("special_i1e", "SpecialI1EBackward0", _kf(kernels.bessel_i1e, lambda x: np.exp(-np.abs(x)) * _i1(x)),
                              lambda x, r: np.where(x == 0, 0.5, np.exp(-np.abs(x)) * np.i0(x)
                                                    - r * (np.sign(x) + 1 / np.where(x == 0, 1, x))),
                              "grad * (i0e(self) - result * (sgn(self) + 1 / self))")

@@ -27,6 +27,7 @@ from gradrepl.engine import kernels
 from gradrepl.engine.kernels import libm_float
 from gradrepl.engine.ops import linalg_ext, nn_extra
 from gradrepl.engine.ops.common import result
+from gradrepl.engine.ops.inplace import binary_inplace
 from gradrepl.engine.ops.linalg_ext import LINALG
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.ops.arrange import bmm
@@ -1249,3 +1250,136 @@ def _pdist(input, p=2):
 
 
 declare("pdist", _pdist, method=False, functional=True, rules=[PdistBackward0])
+
+
+# ================================================================ igamma / igammac (special.gammainc / gammaincc)
+_lgamma_each = np.frompyfunc(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v), 1, 1)
+
+
+def _lgamma_f64(a):
+    return np.asarray(_lgamma_each(np.asarray(a, np.float64)), np.float64)
+
+
+def _gamma_inc64(a, x):
+    """(P, Q): the regularized lower and upper incomplete gamma functions in float64, by
+    the series of P below x = a + 1 and the continued fraction of Q above (Lentz), with
+    PyTorch's answers at the edges (a or x negative or NaN: NaN; a = 0; x = 0; infinities)."""
+    a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
+    p = np.full(a.shape, np.nan)
+    q = np.full(a.shape, np.nan)
+    with np.errstate(all="ignore"):
+        ok = (a > 0) & (x > 0) & np.isfinite(a) & np.isfinite(x)
+        lead = np.where(ok, a * np.log(np.where(ok, x, 1)) - x - _lgamma_f64(np.where(ok, a, 1)), 0)
+        series = ok & (x < a + 1)
+        if series.any():
+            aa, xx = a[series], x[series]
+            term = 1 / aa
+            total = term.copy()
+            n = aa.copy()
+            for _ in range(2000):
+                n = n + 1
+                term = term * xx / n
+                total = total + term
+                if np.all(np.abs(term) <= np.abs(total) * 1e-17):
+                    break
+            p[series] = np.minimum(total * np.exp(lead[series]), 1.0)
+            q[series] = 1 - p[series]
+        frac = ok & ~series
+        if frac.any():
+            aa, xx = a[frac], x[frac]
+            tiny = 1e-300
+            b = xx + 1 - aa
+            c = np.full(aa.shape, 1 / tiny)
+            d = 1 / b
+            h = d.copy()
+            for i in range(1, 2000):
+                an = -i * (i - aa)
+                b = b + 2
+                d = an * d + b
+                d = np.where(np.abs(d) < tiny, tiny, d)
+                c = b + an / c
+                c = np.where(np.abs(c) < tiny, tiny, c)
+                d = 1 / d
+                delta = d * c
+                h = h * delta
+                if np.all(np.abs(delta - 1) <= 1e-16):
+                    break
+            q[frac] = np.exp(lead[frac]) * h
+            p[frac] = 1 - q[frac]
+        valid = ~(np.isnan(a) | np.isnan(x) | (a < 0) | (x < 0))
+        zero_a = valid & (a == 0) & (x > 0)
+        p[zero_a], q[zero_a] = 1.0, 0.0
+        zero_x = valid & (a > 0) & (x == 0)
+        p[zero_x], q[zero_x] = 0.0, 1.0
+        inf_a = valid & np.isinf(a) & np.isfinite(x) & (x > 0)
+        p[inf_a], q[inf_a] = 0.0, 1.0
+        inf_x = valid & np.isinf(x) & np.isfinite(a) & (a > 0)
+        p[inf_x], q[inf_x] = 1.0, 0.0
+    return p, q
+
+
+def _gamma_inc_density(xp, a, x):
+    """d/dx P(a, x) = exp((a - 1) log x - x - lgamma(a)), derivatives.yaml's formula."""
+    if xp.tensors:
+        return ((a - 1) * x.log() - x - a.lgamma()).exp()
+    with np.errstate(all="ignore"):
+        out = np.exp((np.asarray(a, np.float64) - 1) * np.log(np.asarray(x, np.float64)) - x
+                     - _lgamma_f64(a))
+    return out.astype(x.dtype)
+
+
+def _gamma_inc_operands(name, input, other, position):
+    if type(other) is not Tensor:
+        raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not {pytype(other)}")
+    dt = D.result_type((input, other))
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dt.legacy[:-len('Tensor')]}'")
+    return np.broadcast_arrays(input._a.astype(dt.np, copy=False), other._a.astype(dt.np, copy=False))
+
+
+def _no_gamma_inc_derivative(name):
+    raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+
+
+@rule("IgammaBackward0", ("self", "other"), ("not implemented", "grad * exp((self - 1) * log(other) - other - "
+                                                                 "lgamma(self))"),
+      saved=("self", "other"), ctx=("other_shape",))
+def IgammaBackward0(grad, xp, node, self, other, other_shape):
+    if node.edges[0] is not None:
+        _no_gamma_inc_derivative("igamma")
+    return (None, xp.sum_to(grad * _gamma_inc_density(xp, self, other), other_shape))
+
+
+@rule("IgammacBackward0", ("self", "other"), ("not implemented", "-grad * exp((self - 1) * log(other) - other - "
+                                                                  "lgamma(self))"),
+      saved=("self", "other"), ctx=("other_shape",))
+def IgammacBackward0(grad, xp, node, self, other, other_shape):
+    if node.edges[0] is not None:
+        _no_gamma_inc_derivative("igammac")
+    return (None, xp.sum_to(-grad * _gamma_inc_density(xp, self, other), other_shape))
+
+
+def _gamma_inc(name, upper, rule_):
+    def forward(self, other, position=1):
+        a, x = _gamma_inc_operands(name, self, other, position)
+        p, q = _gamma_inc64(a, x)
+        out = (q if upper else p).astype(a.dtype)
+        return result(out, rule_, (self, other), (self, other), other._a.shape)
+    forward.__name__ = forward.__qualname__ = name
+
+    def torch_forward(input, other, *, out=None):
+        if type(input) is not Tensor:
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {pytype(input)}")
+        return forward(input, other, position=2)
+    torch_forward.__name__ = torch_forward.__qualname__ = name
+    return forward, torch_forward
+
+
+_igamma, _torch_igamma = _gamma_inc("igamma", False, IgammaBackward0)
+_igammac, _torch_igammac = _gamma_inc("igammac", True, IgammacBackward0)
+declare("igamma", _igamma, rules=[IgammaBackward0], torch_forward=_torch_igamma,
+        inplace=binary_inplace(_igamma, floating=True))
+declare("igammac", _igammac, rules=[IgammacBackward0], torch_forward=_torch_igammac,
+        inplace=binary_inplace(_igammac, floating=True))
+SPECIAL["gammainc"] = _torch_igamma
+SPECIAL["gammaincc"] = _torch_igammac

@@ -1283,7 +1283,15 @@ def softshrink(input, lambd=0.5):
     _check_lambd(input, lambd)
     a = input._a
     l = a.dtype.type(lambd)
-    out = np.where(a > l, a - l, np.where(a < -l, a + l, a * a.dtype.type(0))).astype(a.dtype, copy=False)
+
+    def scalar(v):      # the scalar loop: a * 0 between -lambd and lambd (-0.0 for negatives)
+        return np.where(v > l, v - l, np.where(v < -l, v + l, v * v.dtype.type(0))).astype(v.dtype, copy=False)
+
+    def vector(v):      # the vectorised body: +0.0 there, NaN passed on
+        out = np.where(v > l, v - l, np.where(v < -l, v + l, v.dtype.type(0))).astype(v.dtype, copy=False)
+        return np.where(np.isnan(v), v, out)
+    with np.errstate(invalid="ignore"):
+        out = kernels.body_and_tail(a, vector, scalar) if a.dtype in (np.float32, np.float64) else scalar(a)
     return result(out, SoftshrinkBackward0, (input,), (input,), l)
 
 

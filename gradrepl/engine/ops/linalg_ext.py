@@ -7,10 +7,12 @@ import numpy as np
 
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
 from gradrepl.engine.ops.common import RESULT, result
+from gradrepl.engine.ops import reduce
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import cat
 from gradrepl.engine.ops.sorting import returns
 from gradrepl.engine.tensor import _new
+from gradrepl.engine.util import wrap_dim
 
 
 class LinAlgError(RuntimeError):
@@ -183,25 +185,37 @@ declare("linalg_solve", solve, method=False, function=False, rules=[LinalgSolveE
 
 # ================================================================ norms
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    if isinstance(ord, str):    # the call site answers PyTorch's parser message (signatures.json)
+        raise TypeError("linalg.vector_norm: ord must be a number")
     return x.norm(ord, dim, keepdim)
 
 
+def _matrix_norm_checks(A, ord, dim):
+    """ATen's order of checks in linalg_matrix_norm: the order, then A's rank and the two dims."""
+    if ord not in ("fro", "nuc", 1, -1, 2, -2, float("inf"), -float("inf")):
+        shown = ord if isinstance(ord, str) else f"{ord:g}"       # C++ prints the double as %g does
+        raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}")
+    wrapped = tuple(wrap_dim(d, A.dim()) for d in dim)
+    if wrapped[0] == wrapped[1]:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({wrapped[0]}, {wrapped[1]})")
+
+
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    _matrix_norm_checks(A, ord, tuple(dim))
     if ord == "fro":
         return A.norm(2, dim, keepdim)
-    if ord == "nuc":
-        return _svdvals(A).sum(-1)
+    if ord in ("nuc", 2, -2):
+        return _svd_norm(A, ord, dim, keepdim)
     if ord in (1, -1):
         s = A.abs().sum(dim[0], keepdim=True)
         r = s.amax(dim[1], keepdim=True) if ord == 1 else s.amin(dim[1], keepdim=True)
     elif ord in (float("inf"), -float("inf")):
         s = A.abs().sum(dim[1], keepdim=True)
         r = s.amax(dim[0], keepdim=True) if ord > 0 else s.amin(dim[0], keepdim=True)
-    elif ord in (2, -2):
-        sv = _svdvals(A)
-        return sv.amax(-1) if ord == 2 else sv.amin(-1)
-    else:
-        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     return r if keepdim else r.squeeze(max(dim) % A.dim()).squeeze(min(dim) % A.dim())
 
 
@@ -216,7 +230,26 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 
 # ================================================================ decompositions, ranks, powers
+@declare("norm", rules=[reduce.LinalgVectorNormBackward0])
+def norm(self, p="fro", dim=None, keepdim=False):
+    """torch.norm: a vector norm, except "nuc" and "fro" over more than two dims (matrix_norm's)."""
+    if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2)):
+        return matrix_norm(self, p, tuple(range(self._a.ndim)) if dim is None else dim, keepdim)
+    return reduce.vector_norm(self, p, dim, keepdim, reduce.LinalgVectorNormBackward0)
+
+
+def _svd_norm(A, ord, dim, keepdim):
+    """The nuclear norm and the 2 / -2 norms: the singular values of the two dims moved last."""
+    d0, d1 = (wrap_dim(d, A.dim()) for d in dim)
+    sv = _svdvals(A.movedim((d0, d1), (-2, -1)))
+    r = sv.sum(-1) if ord == "nuc" else sv.amax(-1) if ord == 2 else sv.amin(-1)
+    return r.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1)) if keepdim else r
+
+
 def _svdvals(A):
+    """torch.linalg.svdvals: S of the SVD, with LinalgSvdBackward0 when A needs a gradient."""
+    if GRAD[0] and (A._fn is not None or A._rg) and A._a.dtype.kind == "f":
+        return _svd_outputs(A, False)[1]
     s = np.linalg.svd(A._a, compute_uv=False)
     return _new(np.asarray(s).astype(A._a.dtype))
 

@@ -12,14 +12,14 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels, mkl, onednn
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
-from gradrepl.engine.ops.common import result
+from gradrepl.engine.ops.common import is_reduced, result
 from gradrepl.engine.ops.inplace import inplace, unary_inplace
 from gradrepl.engine.ops.elementwise import DivBackward1, NotImplemented_, div_scalar, exp_kernel, leaky_relu
 from gradrepl.engine.summation import THREADS
 from gradrepl.engine.ops.linalg import mm_mat1_backward, mm_mat2_backward
 from gradrepl.engine.ops.loss import reduce_loss
 from gradrepl.engine.ops.registry import ABSENT, RESULT, declare, rule
-from gradrepl.engine.rounding import fma32
+from gradrepl.engine.rounding import fma32, fma64
 from gradrepl.engine.tensor import Size, Tensor, _new
 from gradrepl.limits import check_work
 from gradrepl.engine.util import cname, legacy_scalar, pytype, shape_list, warn
@@ -81,6 +81,12 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     check_work(a.shape[0] * a.shape[1] * b.shape[1], "float")
     out = mkl.mm(a, b, np.broadcast_to(c, (a.shape[0], b.shape[1])) if beta != 0 else None, beta, alpha) \
         if c.dtype == a.dtype else None
+    if out is None and is_reduced(a):    # float16/bfloat16: in float32, rounded once (PyTorch's opmath)
+        prod = np.matmul(a.astype(np.float32), b.astype(np.float32))
+        if alpha != 1:
+            prod = prod * np.float32(alpha)
+        cf = c.astype(np.float32)
+        out = prod + (cf if beta == 1 else cf * np.float32(beta))
     if out is None:
         prod = np.matmul(a, b)
         if alpha != 1:
@@ -1793,11 +1799,13 @@ def NativeBatchNormBackward0(grad, xp, node, input, weight, axes, mean, invstd, 
 
 def _batch_norm_bw_rows(grad, input, weight, mean, invstd, training, mask):
     """PyTorch's batch_norm_cpu_backward_channels_last_impl, which N x C inputs take, in
-    float32: per thread block of rows the sums of dy and the fused dot products of
-    (x - mean) and dy, the blocks added in double; dX in 8-lane vectors
-    ((dy - sum/N) less (x - mean) * k, fused) * invstd * weight, the leftover channels
+    the dtype: per thread block of rows the sums of dy and the fused dot products of
+    (x - mean) and dy, the blocks added in double; dX in vectors (8 float32 or 4 float64
+    lanes) ((dy - sum/N) less (x - mean) * k, fused) * invstd * weight, the leftover channels
     unfused as its scalar loop."""
-    f32 = np.float32
+    f32 = input.dtype.type
+    fma = fma32 if input.dtype == np.float32 else fma64
+    lanes = 8 if input.dtype == np.float32 else 4
     rows, c = input.shape[0], input.shape[1]
     x = np.ascontiguousarray(input).reshape(rows, c)
     dy = np.ascontiguousarray(grad).reshape(rows, c)
@@ -1811,7 +1819,7 @@ def _batch_norm_bw_rows(grad, input, weight, mean, invstd, training, mask):
         s, d = np.zeros(c, f32), np.zeros(c, f32)
         for r in range(start, min(rows, start + chunk)):
             s = s + dy[r]
-            d = fma32(x[r] - m, dy[r], d)
+            d = fma(x[r] - m, dy[r], d)
         total, dot = total + s, dot + d
     total, dot = total.astype(f32), dot.astype(f32)
     gx = gw = gb = None
@@ -1821,8 +1829,8 @@ def _batch_norm_bw_rows(grad, input, weight, mean, invstd, training, mask):
             k = dot * inv * inv / n
             centred = x - m
             base = dy - total / n
-            gx = fma32(-centred, np.broadcast_to(k, x.shape), base) * inv * w
-            loop = c - c % 8
+            gx = fma(-centred, np.broadcast_to(k, x.shape), base) * inv * w
+            loop = c - c % lanes
             if loop < c:
                 gx[:, loop:] = (base[:, loop:] - centred[:, loop:] * k[loop:]) * inv[loop:] * w[loop:]
         else:
@@ -1835,11 +1843,50 @@ def _batch_norm_bw_rows(grad, input, weight, mean, invstd, training, mask):
     return (gx, gw, gb)
 
 
+def _batch_norm_bw_planes(grad, input, weight, mean, invstd, training, mask):
+    """PyTorch's batch_norm_cpu_backward_contiguous_impl (contiguous inputs with an image size
+    above 1), per channel: over each image plane of the batch in order, the sum of dy
+    (vec::reduce_all) and of (x - mean) * dy (map2_reduce_all, fused) added in double; dX as
+    ((dy - sum/N) - (x - mean) * k) * invstd * w with k = dotp * invstd^2 / N in the dtype
+    ((x - mean) * k fused into the difference), or dy * invstd * w in evaluation."""
+    dt = input.dtype.type
+    lanes = 8 if input.dtype == np.float32 else 4
+    nb, c = input.shape[0], input.shape[1]
+    plane = input.size // (nb * c)
+    n = nb * plane
+    x = input.reshape(nb, c, plane)
+    dy = grad.reshape(nb, c, plane)
+    m = mean.astype(dt).reshape(c)
+    inv = invstd.astype(dt).reshape(c)
+    w = np.ones(c, dt) if weight is None else weight.reshape(c)
+    total, dot = np.zeros(c), np.zeros(c)
+    for b in range(nb):
+        total = total + kernels.vec_sum_rows(dy[b], lanes)
+        dot = dot + kernels.vec_dot_rows(x[b] - m[:, None], dy[b], lanes)
+    gx = gw = gb = None
+    if mask[0]:
+        if training:
+            k = ((dot.astype(dt) * inv) * inv / dt(n))[:, None]
+            grad_mean = (total / n).astype(dt)[:, None]
+            gx = _fma32(-(x - m[:, None]), np.broadcast_to(k, x.shape), dy - grad_mean) * inv[:, None] * w[:, None]
+        else:
+            gx = dy * inv[:, None] * w[:, None]
+        gx = gx.reshape(input.shape)
+    if mask[1]:
+        gw = (dot * inv).astype(dt)
+    if mask[2]:
+        gb = total.astype(dt)
+    return (gx, gw, gb)
+
+
 def _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask):
     """native_batch_norm_backward on arrays: (d input, d weight, d bias) where mask says."""
-    if (input.dtype == np.float32 and grad.dtype == np.float32 and input.ndim >= 2 and input.size
-            and input.size == input.shape[0] * input.shape[1] and (weight is None or weight.dtype == np.float32)):
+    if (input.dtype in (np.float32, np.float64) and grad.dtype == input.dtype and input.ndim >= 2 and input.size
+            and input.size == input.shape[0] * input.shape[1] and (weight is None or weight.dtype == input.dtype)):
         return _batch_norm_bw_rows(grad, input, weight, mean, invstd, training, mask)
+    if (input.dtype in (np.float32, np.float64) and grad.dtype == input.dtype and input.ndim >= 3 and input.size
+            and input.flags.c_contiguous and grad.flags.c_contiguous and (weight is None or weight.dtype == input.dtype)):
+        return _batch_norm_bw_planes(grad, input, weight, mean, invstd, training, mask)
     x, g = _f64(input), _f64(grad)
     xhat = (x - mean) * invstd
     gw = gb = gx = None
@@ -1859,7 +1906,9 @@ def _batch_norm_bw(grad, input, weight, axes, mean, invstd, training, eps, mask)
 
 def _fma32(a, b, c):
     """a * b + c rounded once, as PyTorch's CPU kernels (built with FMA contraction) give it
-    for float32; float64 stays a plain multiply-add."""
+    (float64: rounding.fma64)."""
+    if a.dtype == np.float64:
+        return fma64(a, b, c)
     if a.dtype != np.float32:
         return a * b + c
     return (a.astype(np.float64) * b + c).astype(np.float32)
@@ -1870,10 +1919,24 @@ def _bn_batch_stats(x, n):
     deviations, in the input's dtype, summed in PyTorch's order."""
     dt, c = x.dtype, x.shape[1]
     if x.size == x.shape[0] * c:
-        # N x C (image size 1) takes the channels-last kernel: each thread sums its block of
-        # rows in the input's dtype, the blocks are then added in double
+        # N x C (image size 1) takes the channels-last kernel: with more rows than threads each
+        # thread sums its block of rows in the input's dtype, the blocks are then added in
+        # double; with no more rows than threads, 16 < C <= 2048 (and more than one thread) goes
+        # channel by channel in double (the squares rounded to the dtype), other C tile by tile
+        # in the dtype: one block, the mean divided in the dtype
         rows = x.reshape(x.shape[0], c)
-        threads = 1 if len(rows) <= THREADS["n"] else THREADS["n"]   # no fewer rows than threads: one block
+        if len(rows) <= THREADS["n"] and THREADS["n"] > 1 and 16 < c <= 2048:
+            mean = (np.add.accumulate(rows.astype(np.float64), axis=0)[-1] / n).astype(dt)
+            d = rows - mean
+            return mean, np.add.accumulate((d * d).astype(np.float64), axis=0)[-1].astype(dt)
+        if len(rows) <= THREADS["n"]:
+            mean = np.add.accumulate(rows, axis=0)[-1] / dt.type(n)
+            acc = np.zeros(c, dt)
+            for row in rows:
+                d = row - mean
+                acc = _fma32(d, d, acc)
+            return mean, acc
+        threads = THREADS["n"]
         chunk = -(-len(rows) // threads)
         blocks = [rows[k:k + chunk] for k in range(0, len(rows), chunk)]
         total = np.zeros(c)
@@ -1920,14 +1983,25 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             running_mean._ver[0] += 1
         if running_var is not None:
             rv = running_var._a
-            rv[...] = _out(_fma32(np.full_like(var_sum, mom), var_sum / dt(n - 1), (dt(1) - mom) * rv.astype(dt)), rv)
+            unbiased = var_sum / dt(n - 1)
+            if x.dtype == np.float64:   # the double update as written, unfused (measured)
+                rv[...] = _out(mom * unbiased + (dt(1) - mom) * rv.astype(dt), rv)
+            else:
+                rv[...] = _out(_fma32(np.full_like(var_sum, mom), unbiased, (dt(1) - mom) * rv.astype(dt)), rv)
             running_var._ver[0] += 1
     else:
         mean = running_mean._a.astype(x.dtype)
         invstd = dt(1) / np.sqrt(running_var._a.astype(x.dtype) + dt(eps))
+        # the backward recomputes it: 1 / sqrt(running_var + eps) with eps a double
+        invstd_bw = (1 / np.sqrt(running_var._a.astype(np.float64) + eps)).astype(x.dtype)
     alpha = invstd if weight is None else invstd * weight._a.astype(x.dtype)
-    beta = (_f64(bias._a) if bias is not None else 0.0) - _f64(mean) * alpha
+    if x.dtype == np.float64:     # bias - mean * alpha fused (float32: in double, rounded once)
+        beta = fma64(-mean, alpha, bias._a.astype(np.float64) if bias is not None else np.zeros_like(alpha))
+    else:
+        beta = (_f64(bias._a) if bias is not None else 0.0) - _f64(mean) * alpha
     y = _fma32(x, alpha.reshape(shape), beta.astype(x.dtype).reshape(shape))
+    if not training:
+        invstd = invstd_bw
     return result(y, NativeBatchNormBackward0, (input, weight, bias), (input, weight),
                   (axes, _f64(mean).reshape(shape), _f64(invstd).reshape(shape), training, eps))
 

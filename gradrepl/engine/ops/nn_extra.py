@@ -10,8 +10,7 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import cpu, onednn
-from gradrepl.engine import rng
+from gradrepl.engine import cpu, kernels, onednn, rng
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, result
 from gradrepl.engine.ops.elementwise import MulBackward1, NotImplemented_
@@ -117,7 +116,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         laid[...] = out             # layout (q.view(B, L, H, D).transpose(1, 2)) carries over
         return result(laid, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
                       (query, key, value, _new(p)), (sign, None if mask is None else mask._a))
-    # _scaled_dot_product_attention_math
+    # _scaled_dot_product_attention_math: float16/bfloat16 computed in float32, cast back at the end
+    origin = query.dtype if q.dtype.kind == "V" or q.dtype == np.float16 else None
+    if origin is not None:
+        query, key, value = query.to(D.float32), key.to(D.float32), value.to(D.float32)
     sf = math.sqrt(softmax_scale)
     qs = _mul_cpp(query, 0.0 - sf if scale is not None and scale < 0 else sf)
     attn = qs.matmul(_mul_cpp(key.transpose(-2, -1), sf))
@@ -126,7 +128,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     attn = safe_softmax(attn, -1)
     if dropout_p > 0.0:
         attn = dropout_kernel(attn, dropout_p, True)
-    return attn.matmul(value)
+    out = attn.matmul(value)
+    return out if origin is None else out.to(origin)
 
 
 def _ctype(a):
@@ -495,7 +498,17 @@ def _channel_view(w, x):
     return w.reshape((1, x.shape[1]) + (1,) * (x.ndim - 2))
 
 
+def _group_norm_f32(x, *params):
+    """float32 or float64 input and parameters of its dtype in a layout PyTorch's contiguous
+    kernel takes (4-d and 5-d inputs not C-contiguous may be channels-last there): its bits
+    (kernels.group_norm)."""
+    return (x.dtype in (np.float32, np.float64) and x.size > 0 and (x.ndim < 4 or x.flags.c_contiguous)
+            and all(p is None or p.dtype == x.dtype for p in params))
+
+
 def _group_norm_bw(grad, input, weight, groups, mean, rstd, mask):
+    if _group_norm_f32(input, grad, weight) and mean.dtype == input.dtype:
+        return kernels.group_norm_backward(grad, input, mean, rstd, weight, groups, mask)
     x, g = _f64(input), _f64(grad)
     xhat = (_grouped(x, groups) - mean) * rstd
     xhat = xhat.reshape(x.shape)
@@ -548,6 +561,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enable
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {shape_list(t._a.shape)} and input of shape "
                                f"{shape_list(x.shape)}")
+    if _group_norm_f32(x, *(None if t is None else t._a for t in (weight, bias))):
+        y, mean, rstd = kernels.group_norm(x, None if weight is None else weight._a,
+                                           None if bias is None else bias._a, num_groups, eps)
+        mean, rstd = mean.reshape(x.shape[0], num_groups, 1), rstd.reshape(x.shape[0], num_groups, 1)
+        return result(y, NativeGroupNormBackward0, (input, weight, bias), (input, weight),
+                      (num_groups, mean, rstd, eps))
     x64 = _grouped(_f64(x), num_groups)
     mean = x64.mean(-1, keepdims=True)
     var = ((x64 - mean) ** 2).mean(-1, keepdims=True)

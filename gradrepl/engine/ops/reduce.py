@@ -380,15 +380,15 @@ def LinalgVectorNormBackward0(grad, xp, self, result, dims, keepdim, p):
     absa = xp.abs(self)
     if p < 1:      # sgn(self) * |self| ** (p - 1) masked where self == 0, times grad * norm ** (1 - p)
         with np.errstate(divide="ignore", invalid="ignore"):
-            scaled = xp.sign(self) * _zero_where(xp, raw_a == 0, _pow(absa, p - 1))
-        return (scaled * grad * _pow(result, 1 - p),)
-    scale = _zero_where(xp, zero_norm, grad / _pow(safe, p - 1))   # grad / norm ** (p - 1), masked where norm == 0
+            scaled = xp.sign(self) * _zero_where(xp, raw_a == 0, _pow_kernel(absa, p - 1))
+        return (scaled * grad * _pow_kernel(result, 1 - p),)
+    scale = _zero_where(xp, zero_norm, grad / _pow_kernel(safe, p - 1))   # masked where norm == 0
     if p < 2:
-        return (xp.sign(self) * _pow(absa, p - 1) * scale,)
-    return (self * _pow(absa, p - 2) * scale,)
+        return (xp.sign(self) * _pow_kernel(absa, p - 1) * scale,)
+    return (self * _pow_kernel(absa, p - 2) * scale,)
 
 
-def _pow(x, b):
+def _pow_kernel(x, b):
     """x.pow(b) with PyTorch's kernel (its special-cased exponents, Sleef's powf) outside create_graph."""
     if isinstance(x, (np.ndarray, np.generic)):
         return _pow_scalar(np.asarray(x), b)
@@ -405,11 +405,6 @@ def _zero_where(xp, c, g):
 # ATen's at::norm (what pairwise_distance calls) records NormBackward1: the same derivative
 NormBackward1 = rule("NormBackward1", ("self",), LinalgVectorNormBackward0.formulas, saved=("self", "result"),
                      ctx=("dims", "keepdim", "p"))(LinalgVectorNormBackward0.fn)
-
-
-@declare("norm", rules=[LinalgVectorNormBackward0])
-def norm(self, p="fro", dim=None, keepdim=False):
-    return vector_norm(self, p, dim, keepdim, LinalgVectorNormBackward0)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
@@ -448,7 +443,9 @@ def vector_norm(self, p, dim, keepdim, spec):
         elif p == -float("inf"):
             out = np.min(absa, axis=dims, keepdims=keepdim)
         else:
-            out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
+            out = _ordered_norm(xa, dims, keepdim, p)
+            if out is None:
+                out = np.sum(absa ** xa.dtype.type(p), axis=dims, keepdims=keepdim) ** xa.dtype.type(1.0 / p)
     out = np.asarray(out, dtype=xa.dtype)
     return result(out, spec, (self,), (self, RESULT), (dims, keepdim, p))
 
@@ -548,13 +545,26 @@ def _welford_rows(xa, dims):
     return got[0].T.astype(np.float64, copy=False), got[1]
 
 
+_POWF = kernels.libm_float2("powf", np.power)
+
+
+def _pow(a, b):
+    """std::pow in a's dtype: libm's powf for float32, pow for float64 (NumPy's power)."""
+    out = np.asarray(a)
+    if out.dtype == np.float32:
+        return _POWF(out, np.full(out.shape, b, np.float32))
+    return np.power(out, b)
+
+
 def _ordered_norm(xa, dims, keepdim, p):
-    """The 1- and 2-norms of float tensors where the reduced elements are not the innermost
-    of a C-contiguous tensor (ReduceOpsKernel.cpp, norm_kernel_tensor_iterator_impl): the
-    2-norm of one contiguous run per output vectorised (norm2_rows), otherwise
-    binary_kernel_reduce with NormOneOps / NormTwoOps: |x| or x*x (not fused) added one by
-    one in the dtype in TensorIterator's order, one output of GRAIN elements or more in one
-    chunk per thread, the chunks added in order; None if not reproduced."""
+    """The p-norms of float tensors (p = 1 and 2 where the reduced elements are not the
+    innermost of a C-contiguous tensor; other finite nonzero p everywhere)
+    (ReduceOpsKernel.cpp, norm_kernel_tensor_iterator_impl): the 2-norm of one contiguous
+    run per output vectorised (norm2_rows), otherwise binary_kernel_reduce with NormOneOps /
+    NormTwoOps / NormOps: |x|, x*x (not fused) or std::pow(|x|, p) in the dtype (libm's powf
+    for float32) added one by one in the dtype in TensorIterator's order, one output of
+    GRAIN elements or more in one chunk per thread, the chunks added in order; NormOps then
+    takes std::pow(sum, 1 / p), 1 / p in the dtype. None if not reproduced."""
     if xa.dtype not in (np.float32, np.float64) or not xa.size:
         return None
     got = _ordered_rows(xa, dims)
@@ -565,7 +575,10 @@ def _ordered_norm(xa, dims, keepdim, p):
     if p == 2 and lastdim:
         out = norm2_rows(rows)
     else:
-        terms = np.abs(rows) if p == 1 else rows * rows
+        if p in (1, 2):
+            terms = np.abs(rows) if p == 1 else rows * rows
+        else:
+            terms = _pow(np.abs(rows), xa.dtype.type(p))
         if m == 1 and k >= GRAIN and THREADS["n"] > 1:
             tasks = builtins.min(THREADS["n"], -(-k // GRAIN))
             chunk = -(-k // tasks)
@@ -577,6 +590,8 @@ def _ordered_norm(xa, dims, keepdim, p):
             out = _add.accumulate(terms, axis=1)[:, -1]
         if p == 2:
             out = np.sqrt(out)
+        elif p != 1:
+            out = _pow(out, xa.dtype.type(1) / xa.dtype.type(p))
     red = tuple(range(xa.ndim)) if dims is None else dims
     out = out.reshape(kept)
     return np.expand_dims(out, red) if keepdim else out

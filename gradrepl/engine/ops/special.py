@@ -11,7 +11,7 @@ import numpy as np
 
 from gradrepl.engine import dtypes as D
 from gradrepl.engine import kernels
-from gradrepl.engine.autograd import GRAD
+from gradrepl.engine.autograd import CPP_FORMULA, GRAD
 from gradrepl.engine.ops.common import as_tensor, needs, operands, result, scalar_tensor, shapes
 from gradrepl.engine.mkl import vml, vml_kernel
 from gradrepl.engine.ops.elementwise import _f64, _math, _sigmoid, exp_kernel
@@ -22,6 +22,7 @@ from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import legacy_scalar
 
 _SQRT_PI = math.sqrt(math.pi)
+_SQRT1_2 = 0.70710678118654752440     # M_SQRT1_2
 _LN2 = math.log(2.0)
 
 
@@ -116,14 +117,22 @@ _erfc64 = _each(math.erfc)
 _lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v))
 
 
+def _float32_or(kernel32, other):
+    """kernel32 (PyTorch's float32 steps, engine/kernels.py) for float32 arrays, `other` else."""
+    def f(a):
+        return kernel32(a) if a.dtype == np.float32 else other(a)
+    f.__name__ = other.__name__
+    return f
+
+
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
 # these rules follow derivatives.yaml's formulas operand by operand: PyTorch's bits (and its
 # graph under create_graph); exp is evaluated in float64 and rounded, as the exp op
-_math("asinh", _f64(np.arcsinh), "AsinhBackward0", "self", "grad * (self.pow(2) + 1).rsqrt()",
+_math("asinh", _float32_or(kernels.asinhf, _f64(np.arcsinh)), "AsinhBackward0", "self", "grad * (self.pow(2) + 1).rsqrt()",
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) + 1),), aliases=("arcsinh",))
-_math("acosh", _f64(np.arccosh), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
+_math("acosh", _float32_or(kernels.acoshf, _f64(np.arccosh)), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),), aliases=("arccosh",))
-_math("atanh", _f64(np.arctanh), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
+_math("atanh", _float32_or(kernels.atanhf, _f64(np.arctanh)), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
       lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
 _math("erf", vml_kernel("erf", _as64(_erf64)), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
@@ -142,9 +151,9 @@ def _f32_or_64(kernel32, fn64):
     return f
 
 
-_digamma = _f32_or_64(kernels.digamma, _digamma64)
+_digamma = _float32_or(kernels.digamma, lambda a: kernels.digamma(a) if a.dtype == np.float64 else _as64(_digamma64)(a))
 _trigamma = _f32_or_64(kernels.trigamma, _trigamma64)
-_math("lgamma", _as64(_lgamma64), "LgammaBackward0", "self", "grad * digamma(self)",
+_math("lgamma", _float32_or(kernels.lgammaf, vml_kernel("lgamma", _as64(_lgamma64))), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _digamma, "DigammaBackward0", "self", "grad * polygamma(1, self)",
       lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else xp.constant(_trigamma(xp.raw(self)))),))
@@ -157,11 +166,16 @@ _math("deg2rad", lambda a: (a * a.dtype.type(math.pi / 180)).astype(a.dtype), "D
       "grad * M_PI / 180", lambda grad, xp: (grad * (math.pi / 180),))
 _math("rad2deg", lambda a: (a * a.dtype.type(180 / math.pi)).astype(a.dtype), "Rad2DegBackward0", None,
       "grad * 180 / M_PI", lambda grad, xp: (grad * (180 / math.pi),))
-_math("sinc", _as64(lambda a: np.sinc(a)), "SincBackward0", "self",
+_math("sinc", _float32_or(kernels.sincf, _as64(lambda a: np.sinc(a))), "SincBackward0", "self",
       "((M_PI * self * (M_PI * self).cos() - (M_PI * self).sin()) / (M_PI * self * self)) * grad",
       lambda grad, xp, self: (grad * _sinc_slope(xp, self),))
-_math("i0", _as64(np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
-      lambda grad, xp, self: (grad * (special_i1(self) if xp.tensors else _apply(xp, self, _i1)),))
+def _bessel(kernel, fn64):
+    """ATen's calc_i0 & co. (kernels.bessel_*) for float32 and float64, fn64 rounded once else."""
+    return _float32_or(lambda a: kernel(a), lambda a: kernel(a) if a.dtype == np.float64 else _as64(fn64)(a))
+
+
+_math("i0", _bessel(kernels.bessel_i0, np.i0), "I0Backward0", "self", "grad * at::special_i1(self)",
+      lambda grad, xp, self: (grad * (special_i1(self) if xp.tensors else _apply(xp, self, _i1_kernel)),))
 
 
 @rule("SpecialI1Backward0", ("self",), ("grad * (i0(self) - i1(self) / self), 0.5 * grad at 0",), saved=("self",))
@@ -178,10 +192,14 @@ def SpecialI1Backward0(grad, xp, self):
 
 def special_i1(self):
     """torch.special.i1: i0's derivative (a kernel of create_graph; not a torch.* name here yet)."""
-    return result(_as64(_i1)(self._a), SpecialI1Backward0, (self,), (self,))
+    return result(_i1_kernel(self._a), SpecialI1Backward0, (self,), (self,))
 
 
 declare("special_i1", special_i1, method=False, function=False, rules=[SpecialI1Backward0])
+
+
+def _i1_kernel(a):
+    return kernels.bessel_i1(a) if a.dtype in (np.float32, np.float64) else _as64(_i1)(a)
 
 
 def _dsinc(x):
@@ -624,6 +642,16 @@ def _mvlgamma(input, p):
     return _new(out.astype(input._a.dtype))
 
 
+def _ndtr(input):
+    """ATen's calc_ndtr: (1 + erf(x * M_SQRT1_2)) * 0.5 in tensor ops (C++ mul/add with Scalars:
+    MulBackward1, AddBackward1)."""
+    saved, CPP_FORMULA[0] = CPP_FORMULA[0], True
+    try:
+        return (1 + (input * _SQRT1_2).erf()) * 0.5
+    finally:
+        CPP_FORMULA[0] = saved
+
+
 SPECIAL = {"expit": lambda input: input.sigmoid(), "erf": lambda input: input.erf(),
            "erfc": lambda input: input.erfc(), "erfinv": lambda input: input.erfinv(),
            "logit": lambda input, eps=None: input.logit(eps), "digamma": lambda input: input.digamma(),
@@ -634,5 +662,5 @@ SPECIAL = {"expit": lambda input: input.sigmoid(), "erf": lambda input: input.er
            "logsumexp": lambda input, dim, keepdim=False: input.logsumexp(dim, keepdim),
            "softmax": lambda input, dim, dtype=None: input.softmax(dim),
            "log_softmax": lambda input, dim, dtype=None: input.log_softmax(dim),
-           "polygamma": _polygamma, "multigammaln": lambda input, p: input.mvlgamma(p), "ndtr": lambda input: (1 + (input / math.sqrt(2)).erf()) / 2}
+           "polygamma": _polygamma, "multigammaln": lambda input, p: input.mvlgamma(p), "ndtr": _ndtr}
 EXTRA_TORCH = {"polygamma": _polygamma, "true_divide": lambda input, other: input / other}

@@ -1,0 +1,2 @@
+import torch
+torch.linalg.matrix_norm(torch.ones(3), ord="abc")

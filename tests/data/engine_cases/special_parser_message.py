@@ -1,0 +1,2 @@
+import torch
+torch.special.erf([1.0])
