@@ -43,6 +43,12 @@ def main():
                           for key, name, n, seed in C.cases_1x1()}
         out["depthwise"] = {key: [entry(t) for t in C.run_conv(torch, torch.from_numpy, name, n, seed)]
                             for key, name, n, seed in C.cases_depthwise()}
+        out["kernel4"] = {key: [entry(t) for t in C.run_conv(torch, torch.from_numpy, name, n, seed)]
+                          for key, name, n, seed in C.cases_kernel4()}
+        out["transposed"] = {key: [entry(t) for t in C.run_conv(torch, torch.from_numpy, name, n, seed)]
+                             for key, name, n, seed in C.cases_transposed()}
+        out["grouped"] = {key: [entry(t) for t in C.run_conv(torch, torch.from_numpy, name, n, seed)]
+                          for key, name, n, seed in C.cases_grouped()}
     for i, name in enumerate(C.POOLS):
         for ties in (False, True):
             res = C.run_pool(torch, torch.from_numpy, name, 500 + i, ties)

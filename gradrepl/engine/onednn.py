@@ -32,6 +32,9 @@ blocks of 8 channels (measured on an AMD EPYC with AVX2, 2 threads, up to 64 cha
 - 1x1 kernels (jit_1x1:avx2): the forward as above; d input one chain over all output
   channels (stride 2: brgconv_strided); d bias as above; d weight not emulated.
 - depthwise (groups = channels, one output channel each; jit_dw:avx2): dw_* below.
+- 4x4 kernels: as 3x3 and 5x5 (measured). 2 or 4 groups of 8 or 16 channels: group_*.
+- transposed convolutions (oneDNN's deconvolution) run these with data and output swapped;
+  their bias gradient: deconv_bias_grad.
 
 A batch of one that use_mkldnn turns away (few values, a kernel under 4x4) runs ATen's
 slow_conv2d instead: slow_forward / slow_backward at the end of this module.
@@ -97,6 +100,14 @@ def applies(x, w, stride, padding, dilation, groups):
     n = w.ndim - 2
     kernel = w.shape[2:]
     cap = cpu.capability()
+    if groups > 1 and not _depthwise(x, w, groups):     # jit:avx2 per group, measured on AVX2
+        if not (cap == "avx2" and n == 2 and x.dtype == f32 and w.dtype == f32 and groups in (2, 4)
+                and w.shape[1] in (8, 16) and w.shape[0] // groups in (8, 16)
+                and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
+                and kernel[0] == kernel[1] and kernel[0] in (3, 5) and all(p <= (kernel[0] - 1) // 2 for p in padding)
+                and x.size > 0 and THREADS["n"] in (1, 2)):
+            return False
+        return min((x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[0] + 1 for i in range(2)) >= 2
     if groups > 1:      # depthwise (jit_dw:avx2), measured on AVX2 for 3x3 and 5x5 kernels
         if not (cap == "avx2" and _depthwise(x, w, groups) and n == 2 and x.dtype == f32 and w.dtype == f32
                 and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
@@ -106,7 +117,8 @@ def applies(x, w, stride, padding, dilation, groups):
         return min((x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[0] + 1 for i in range(2)) >= 2
     if not (x.dtype == f32 and w.dtype == f32 and n in (1, 2) and groups == 1
             and all(d == 1 for d in dilation) and len(set(stride)) == 1 and stride[0] in (1, 2)
-            and (all(k in (3, 5, 7) for k in kernel) or (cap == "avx2" and all(k == 1 for k in kernel)))
+            and (all(k in (3, 5, 7) for k in kernel) or (cap == "avx2" and (all(k == 1 for k in kernel)
+                                                                              or all(k == 4 for k in kernel))))
             and all(p <= (k - 1) // 2 for p, k in zip(padding, kernel))
             and w.shape[0] <= MAX_CHANNELS and w.shape[1] <= MAX_CHANNELS
             # jit:avx2's weight gradient on AVX512 (4 to 15 input channels): measured up to
@@ -145,6 +157,69 @@ def weight_measured(w, groups=1):
 def _depthwise(x, w, groups):
     """A depthwise convolution: a group per channel, one output channel each."""
     return groups == x.shape[1] == w.shape[0] and w.shape[1] == 1
+
+
+# ------------------------------------------------------------ grouped (not depthwise), AVX2
+# 2 or 4 groups of 8 or 16 channels (jit:avx2 per group): the output and d input as the
+# convolution of each group (d input with stride 2 and one block of 8 output channels per
+# group: one chain over (kh, kw, channel), never split by kw); the weight and bias gradients
+# as above, the reduction balancer counting every group's channel blocks as jobs.
+
+def group_forward(x, w, b, stride, padding, groups):
+    cg, og = x.shape[1] // groups, w.shape[0] // groups
+    return np.concatenate([forward(x[:, i * cg:(i + 1) * cg], w[i * og:(i + 1) * og],
+                                   None if b is None else b[i * og:(i + 1) * og], stride, padding)
+                           for i in range(groups)], axis=1)
+
+
+def group_backward(g, x, w, stride, padding, groups, mask):
+    """(d input, d weight, d bias) for the outputs in mask."""
+    n = x.shape[0]
+    cg, og = x.shape[1] // groups, w.shape[0] // groups
+    kh, kw = w.shape[2:]
+    s, p = stride[0], tuple(padding)
+    gx = gw = gb = None
+    if mask[0]:
+        xs = (n, cg) + x.shape[2:]
+        parts = []
+        for i in range(groups):
+            gi, wi = g[:, i * og:(i + 1) * og], w[i * og:(i + 1) * og]
+            parts.append(_backward_data(gi, wi, xs, 1, p, None, s) if s > 1 and og == BLOCK_AVX2
+                         else backward_data(gi, wi, xs, stride, padding))
+        gx = np.ascontiguousarray(np.concatenate(parts, axis=1))
+    if mask[1] or mask[2]:
+        oh, ow = g.shape[2:]
+        threads = THREADS["n"]
+        nb_oc = _div_up(og, BLOCK_AVX2)
+        nb_ic, ic_block = (_div_up(cg, BLOCK_AVX2), BLOCK_AVX2)
+
+        def parts(per_group):
+            if threads == 1 or per_group == 1:
+                return [(0, n * oh * ow)]
+            return [(a * oh * ow, b * oh * ow) for a, b in (_balance211(n, per_group, t) for t in range(per_group))
+                    if b > a]
+
+        weight_parts = parts(_reducer_split(groups * nb_oc * nb_ic, kh * kw * ic_block * BLOCK_AVX2, n, threads)[1])
+        bias_parts = parts(_reducer_split(groups * nb_oc, BLOCK_AVX2, n, threads)[1])
+        ones = np.ones((1, n * oh * ow), f32)
+        gws, gbs = [], []
+        for i in range(groups):
+            cols = _windows(x[:, i * cg:(i + 1) * cg], kh, kw, s, p)
+            colsk = cols.transpose(0, 4, 5, 1, 2, 3).reshape(n * oh * ow, cg * kh * kw)
+            a = g[:, i * og:(i + 1) * og].transpose(1, 0, 2, 3).reshape(og, n * oh * ow)
+            acc = None
+            for lo, hi in weight_parts:
+                part = fma_gemm(a[:, lo:hi], colsk[lo:hi].T, np.zeros((og, cg * kh * kw), f32))
+                acc = part if acc is None else acc + part
+            gws.append(acc)
+            acc = None
+            for lo, hi in bias_parts:
+                part = fma_gemm(a[:, lo:hi], ones[:, lo:hi], np.zeros((og, 1), f32))
+                acc = part if acc is None else acc + part
+            gbs.append(acc[:, 0])
+        gw = np.concatenate(gws).reshape(w.shape) if mask[1] else None
+        gb = np.concatenate(gbs) if mask[2] else None
+    return gx, gw, gb
 
 
 # ------------------------------------------------------------ jit_dw:avx2 (depthwise, AVX2)
@@ -330,24 +405,26 @@ def _bd_group_avx2(ow):
     return 4 if ow < 15 else 2 if ow < 40 else 1
 
 
-def _backward_data(g4, w4, xshape, s, p, inner=None):
+def _backward_data(g4, w4, xshape, s, p, inner=None, stride=None):
     """inner: the chain over (kh, kw, channel) per block of `inner` output channels, the
-    blocks one after the other in it (else over (kh, kw, channel))."""
+    blocks one after the other in it (else over (kh, kw, channel)). stride: the stride of a
+    single chain over (kh, kw, channel) (s is then 1: no split by kw)."""
     n, c, h, wd = xshape
+    t = stride or s
     o, _, kh, kw = w4.shape
     oh, ow = g4.shape[2:]
     # at[kw, kh, o, (n, ih, iw)] = g[n, o, oh, ow] where ih = oh*s - p + kh (likewise iw)
     at = np.zeros((kw, kh, o, n, h, wd), f32)
     gt = g4.transpose(1, 0, 2, 3)
     for i in range(kh):
-        hs, he, ohs = _span(i, p[0], s, oh, h)
+        hs, he, ohs = _span(i, p[0], t, oh, h)
         if hs is None:
             continue
         for j in range(kw):
-            ws, we, ows = _span(j, p[1], s, ow, wd)
+            ws, we, ows = _span(j, p[1], t, ow, wd)
             if ws is None:
                 continue
-            at[j, i, :, :, hs:he:s, ws:we:s] = gt[:, :, ohs[0]:ohs[1], ows[0]:ows[1]]
+            at[j, i, :, :, hs:he:t, ws:we:t] = gt[:, :, ohs[0]:ohs[1], ows[0]:ows[1]]
     wt = w4.transpose(1, 3, 2, 0)                            # C, KW, KH, O
     m = n * h * wd
     if s > 1 and wd % s == 0:     # brgconv_strided: a chain per kw, the partial sums added
@@ -556,6 +633,31 @@ def backward_weights(g, x, wshape, stride, padding, bias):
             pb = fma_gemm(a[:, start:end], ones[:, start:end], np.zeros((o, 1), f32))
             gb = pb if gb is None else gb + pb
     return gw.reshape(wshape), (gb.reshape(o) if bias else None)
+
+
+# ------------------------------------------------ transposed convolution's bias gradient
+# oneDNN runs a deconvolution as the convolution with the roles of its data and output
+# swapped (forward: the convolution's d input; d input: the forward; d weight: the weight
+# gradient of the swapped pair), all measured above; its bias gradient comes from its own
+# reference loop. Measured on AVX2 (2-d, batches 1 to 64, 1 to 64 channels, 1 and 2 threads).
+
+def deconv_bias_measured(g, nd):
+    return cpu.capability() == "avx2" and g.dtype == f32 and nd in (1, 2) and g.size > 0
+
+
+def deconv_bias_grad(g, slow, w, groups):
+    """d bias of conv_transpose1d/2d: g (N, C, *spatial), w its weight. ATen's slow path:
+    its sum over all dims but 1; oneDNN: per channel a float32 sum over (image, position) in
+    order; in a plain layout (3 channels: jit:avx2's flat one; a 5x5 depthwise one, whose
+    weight gradient runs x64:gemm:jit) a sum per image, the images' sums then added in order."""
+    n, c = g.shape[:2]
+    if slow:
+        return _new(np.ascontiguousarray(g)).sum((0, *range(2, g.ndim)))._a
+    a = np.ascontiguousarray(np.moveaxis(g, 1, 0), f32).reshape(c, n, -1)
+    if c == 3 or (groups > 1 and groups == w.shape[0] == c and w.shape[1] == 1 and w.shape[2] != 3):
+        per_image = np.cumsum(a, axis=2, dtype=f32)[:, :, -1]
+        return np.ascontiguousarray(np.cumsum(per_image, axis=1, dtype=f32)[:, -1])
+    return np.ascontiguousarray(np.cumsum(a.reshape(c, -1), axis=1, dtype=f32)[:, -1])
 
 
 # ---------------------------------------------------------------- slow_conv2d (one image)

@@ -187,11 +187,28 @@ class _ConvTransposeNd(ConvNd):
         self.reset_parameters()
 
 
+    def _padding_for(self, input, output_size):
+        """The output_padding that gives the requested output size (its spatial sizes, or
+        the whole shape), checked against the sizes this stride can reach."""
+        n = self.dims
+        lead = 2 if input.dim() == n + 2 else 1
+        if len(output_size) == lead + n:
+            output_size = output_size[lead:]
+        if len(output_size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or "
+                             f"{lead + n} elements (got {len(output_size)})")
+        lows = [(input.shape[lead + d] - 1) * self.stride[d] - 2 * self.padding[d]
+                + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
+        highs = [low + s - 1 for low, s in zip(lows, self.stride)]
+        if any(not low <= size <= high for size, low, high in zip(output_size, lows, highs)):
+            raise ValueError(f"requested an output size of {output_size!r}, but valid sizes range from {lows} to "
+                             f"{highs} (for an input of {input.size()[2:]!r})")
+        return tuple(size - low for size, low in zip(output_size, lows))
+
     def forward(self, input, output_size=None):
-        if output_size is not None:
-            raise NotImplementedError(f"{type(self).__name__}.forward(output_size=...) is not available in gradrepl")
+        output_padding = self.output_padding if output_size is None else self._padding_for(input, output_size)
         return F.namespace_fn(f"conv_transpose{self.dims}d")(input, self.weight, self.bias, self.stride, self.padding,
-                                                   self.output_padding, self.groups, self.dilation)
+                                                   output_padding, self.groups, self.dilation)
 
 
 class ConvTranspose1d(_ConvTransposeNd):

@@ -57,8 +57,52 @@ DEPTHWISE = {
 }
 
 
+# 4x4 kernels (DCGAN discriminators) and transposed convolutions (DCGAN generators,
+# autoencoder decoders): recorded on AVX2 only. Transposed: (dims, in channels, out
+# channels, input size, kernel, stride, padding, output_padding).
+KERNEL4 = {
+    "disc_rgb": (2, 3, 16, 32, 4, 2, 1),
+    "disc2": (2, 16, 32, 16, 4, 2, 1),
+    "k4_s1": (2, 8, 8, 9, 4, 1, 1),
+}
+TRANSPOSED = {
+    "gen1": (2, 64, 32, 4, 4, 2, 1, 0),
+    "gen2": (2, 32, 16, 8, 4, 2, 1, 0),
+    "gen_rgb": (2, 16, 3, 16, 4, 2, 1, 0),
+    "dec_mnist": (2, 16, 1, 7, 3, 2, 1, 1),
+    "dec_s1": (2, 8, 8, 14, 3, 1, 1, 0),
+    "dec5": (2, 16, 8, 8, 5, 2, 2, 1),
+}
+
+# grouped, not depthwise (ResNeXt-like blocks): recorded on AVX2 only; the last field: groups
+GROUPED = {
+    "grp2": (2, 16, 32, 14, 3, 1, 1, 2),
+    "grp4_s2": (2, 32, 32, 16, 3, 2, 1, 4),
+    "grp2_5x5": (2, 32, 16, 12, 5, 1, 2, 2),
+}
+
+
 def _geometry(name):
-    return CONVS.get(name) or ONE_BY_ONE.get(name) or DEPTHWISE[name]
+    return (CONVS.get(name) or ONE_BY_ONE.get(name) or DEPTHWISE.get(name) or KERNEL4.get(name)
+            or (TRANSPOSED.get(name) or GROUPED[name])[:7])
+
+
+def cases_grouped():
+    """(key, name, batch, seed) of the grouped cases."""
+    return [(f"{name}|{n}", name, n, 1100 + 10 * i + j)
+            for i, name in enumerate(GROUPED) for j, n in enumerate([1, 2, 4, 16])]
+
+
+def cases_kernel4():
+    """(key, name, batch, seed) of the 4x4 cases."""
+    return [(f"{name}|{n}", name, n, 900 + 10 * i + j)
+            for i, name in enumerate(KERNEL4) for j, n in enumerate([1, 2, 4, 16])]
+
+
+def cases_transposed():
+    """(key, name, batch, seed) of the transposed cases."""
+    return [(f"{name}|{n}", name, n, 1000 + 10 * i + j)
+            for i, name in enumerate(TRANSPOSED) for j, n in enumerate([1, 2, 4, 16])]
 
 
 def cases_1x1():
@@ -83,11 +127,16 @@ def cases():
 def conv_inputs(name, n, seed):
     """x, weight, bias and the output gradient (float32 arrays) of case `name` at batch n."""
     d, cin, cout, size, k, s, p = _geometry(name)
-    per_group = 1 if name in DEPTHWISE else cin
+    per_group = 1 if name in DEPTHWISE else cin // GROUPED[name][7] if name in GROUPED else cin
     rng = np.random.default_rng(seed)
     spatial = (size,) * d
     x = rng.standard_normal((n, cin) + spatial).astype(np.float32)
     bound = 1 / np.sqrt(per_group * k ** d)
+    if name in TRANSPOSED:
+        w = rng.uniform(-bound, bound, (cin, cout) + (k,) * d).astype(np.float32)
+        b = rng.uniform(-bound, bound, cout).astype(np.float32)
+        out = tuple((size - 1) * s - 2 * p + k + TRANSPOSED[name][7] for _ in range(d))
+        return x, w, b, rng.standard_normal((n, cout) + out).astype(np.float32)
     w = rng.uniform(-bound, bound, (cout, per_group) + (k,) * d).astype(np.float32)
     b = rng.uniform(-bound, bound, cout).astype(np.float32)
     out = tuple((size + 2 * p - k) // s + 1 for _ in range(d))
@@ -102,8 +151,12 @@ def run_conv(torch, make, name, n, seed):
     x.requires_grad_()
     w.requires_grad_()
     b.requires_grad_()
-    f = torch.nn.functional.conv2d if d == 2 else torch.nn.functional.conv1d
-    y = f(x, w, b, stride=s, padding=p, groups=cin if name in DEPTHWISE else 1)
+    if name in TRANSPOSED:
+        y = torch.nn.functional.conv_transpose2d(x, w, b, stride=s, padding=p, output_padding=TRANSPOSED[name][7])
+    else:
+        f = torch.nn.functional.conv2d if d == 2 else torch.nn.functional.conv1d
+        groups = cin if name in DEPTHWISE else GROUPED[name][7] if name in GROUPED else 1
+        y = f(x, w, b, stride=s, padding=p, groups=groups)
     y.backward(g)
     return [y.detach(), x.grad, w.grad, b.grad]
 

@@ -78,6 +78,21 @@ def test_depthwise(cap, key, name, n, seed, torch):
     assert not bad, f"{key}: {bad}"
 
 
+@pytest.mark.parametrize("section,cap,key,name,n,seed",
+                         [("kernel4", "AVX2") + c for c in C.cases_kernel4()]
+                         + [("transposed", "AVX2") + c for c in C.cases_transposed()]
+                         + [("grouped", "AVX2") + c for c in C.cases_grouped()])
+def test_kernel4_transposed_grouped(section, cap, key, name, n, seed, torch):
+    """jit:avx2 with 4x4 kernels, conv_transpose2d (oneDNN's deconvolution: the convolution
+    with data and output swapped; its bias gradient a reduction in order; a single small
+    image in ATen's slow path) and 2 or 4 groups of 8 or 16 channels: all four results to
+    the bit."""
+    got = C.run_conv(torch, _new, name, n, seed)
+    want = DATASETS[cap][section][key]
+    bad = [part for part, t, w in zip(PARTS, got, want) if list(t.shape) != w["shape"] or digest(t._a) != w["sha256"]]
+    assert not bad, f"{key}: {bad}"
+
+
 @pytest.mark.parametrize("cap", sorted(DATASETS))
 @pytest.mark.parametrize("name", list(C.POOLS))
 @pytest.mark.parametrize("ties", [False, True])

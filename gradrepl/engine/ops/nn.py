@@ -962,11 +962,15 @@ def ConvolutionBackward0(grad, xp, node, input, weight, stride, padding, dilatio
     return _conv_bw(grad, input, weight, stride, padding, dilation, groups, mask)
 
 
-def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True):
-    """convolution_backward on arrays: (d input, d weight, d bias) for the outputs in mask."""
+def _conv_bw(g, x, w, stride, padding, dilation, groups, mask, exact=True, slow=None):
+    """convolution_backward on arrays: (d input, d weight, d bias) for the outputs in mask.
+    slow: whether ATen runs its slow path instead of oneDNN (a transposed convolution decides
+    by its own input; None: by x)."""
     if exact and g.dtype == x.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
-        if onednn._slow(x, w, stride, dilation, groups):
+        if onednn._slow(x, w, stride, dilation, groups) if slow is None else slow:
             return onednn.slow_backward(g, x, w, stride, padding, mask)
+        if groups > 1 and not onednn._depthwise(x, w, groups):
+            return onednn.group_backward(g, x, w, stride, padding, groups, mask)
         gx = gw = gb = None
         if groups > 1:      # depthwise
             if mask[1] or mask[2]:
@@ -1042,14 +1046,17 @@ def ConvolutionBackwardBackward0(grads, xp, node, grad_output, input, weight, ge
     return (g_out, g_in, g_w)
 
 
-def _conv_op(xp, x, w, geometry):
-    """conv(x, w) without bias: the op itself under create_graph (ConvolutionBackward0), else arrays."""
+def _conv_op(xp, x, w, geometry, slow=None):
+    """conv(x, w) without bias: the op itself under create_graph (ConvolutionBackward0), else arrays.
+    slow: as in _conv_bw."""
     stride, padding, dilation, groups = geometry
     if xp.tensors:
         return _conv_forward(x, w, None, stride, padding, dilation, groups)
     if x.dtype == w.dtype and onednn.applies(x, w, stride, padding, dilation, groups):
-        if onednn._slow(x, w, stride, dilation, groups):
+        if onednn._slow(x, w, stride, dilation, groups) if slow is None else slow:
             return onednn.slow_forward(x, w, None, stride, padding)
+        if groups > 1 and not onednn._depthwise(x, w, groups):
+            return onednn.group_forward(x, w, None, stride, padding, groups)
         if groups > 1:
             return onednn.dw_forward(x, w, None, stride, padding)
         return onednn.forward(x, w, None, stride, padding)
@@ -1132,9 +1139,12 @@ def _conv_forward(input, weight, bias, stride, padding, dilation, groups):
     """A batched convolution's Tensor (its arguments checked by the caller)."""
     x, w = input._a, weight._a
     if onednn.applies(x, w, stride, padding, dilation, groups) and (bias is None or bias._a.dtype == x.dtype):
-        run = (onednn.slow_forward if onednn._slow(x, w, stride, dilation, groups)
-               else onednn.dw_forward if groups > 1 else onednn.forward)
-        out = run(x, w, None if bias is None else bias._a, stride, padding)
+        if groups > 1 and not onednn._depthwise(x, w, groups):
+            out = onednn.group_forward(x, w, None if bias is None else bias._a, stride, padding, groups)
+        else:
+            run = (onednn.slow_forward if onednn._slow(x, w, stride, dilation, groups)
+                   else onednn.dw_forward if groups > 1 else onednn.forward)
+            out = run(x, w, None if bias is None else bias._a, stride, padding)
     else:
         out = _conv_arrays(x, w, stride, padding, dilation, groups)
         if bias is not None:

@@ -10,12 +10,12 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import kernels, rng
+from gradrepl.engine import cpu, kernels, onednn, rng
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import as_tensor, result
 from gradrepl.engine.ops.elementwise import MulBackward1, NotImplemented_
 from gradrepl.engine.ops.inplace import inplace as _inplace
-from gradrepl.engine.ops.nn import (PAD_MODES, _conv, _conv_arrays, _conv_bw, _conv_forward, _f64, _float_input,
+from gradrepl.engine.ops.nn import (PAD_MODES, _conv, _conv_arrays, _conv_bw, _conv_op, _conv_forward, _f64, _float_input,
                                     _max_pool_bw, _out, _tuple, _windows, adaptive_avg_pool1d, adaptive_avg_pool2d,
                                     avg_pool2d, batch_norm, convolution_backward, embedding, max_pool2d,
                                     max_pool2d_with_indices_backward)
@@ -1591,12 +1591,19 @@ def ConvTransposeBackward0(grad, xp, node, input, weight, stride, padding, dilat
         if has_bias and e[2] is not None:    # one node for all three in PyTorch: attached to input and weight
             g_b = xp.depends(grad.sum([0, *range(2, 2 + n)]), input, weight)
         return (g_in, g_w, g_b)
-    if e[0] is not None:
+    # ATen's slow path or oneDNN's deconvolution, decided by this op's input (a batch): d input
+    # is the convolution of grad, d weight the convolution's weight gradient with the roles swapped
+    slow = onednn._slow(input, weight, stride, dilation, groups)
+    if e[0] is not None and cpu.capability() == "avx2":     # measured there
+        g_in = _conv_op(xp, grad, weight, (stride, padding, dilation, groups), slow)
+    elif e[0] is not None:
         g_in = _out(_conv_arrays(grad, weight, stride, padding, dilation, groups), grad)
     if e[1] is not None:
-        g_w = _conv_bw(input, grad, weight, stride, padding, dilation, groups, (False, True, False))[1]
+        g_w = _conv_bw(input, grad, weight, stride, padding, dilation, groups, (False, True, False), slow=slow)[1]
     if has_bias and e[2] is not None:
-        g_b = _out(_f64(grad).sum(axis=(0, *range(2, 2 + n))), grad)
+        g_b = onednn.deconv_bias_grad(grad, slow, weight, groups) if onednn.deconv_bias_measured(grad, n) else None
+        if g_b is None:
+            g_b = _out(_f64(grad).sum(axis=(0, *range(2, 2 + n))), grad)
     return (g_in, g_w, g_b)
 
 
@@ -1615,15 +1622,19 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         raise RuntimeError(f"Given transposed=1, weight of size {shape_list(w.shape)}, expected input"
                            f"{shape_list(x.shape)} to have {w.shape[0]} channels, but got {x.shape[1]} channels "
                            "instead")
-    for op, s, d in zip(output_padding, stride, dilation):
-        if op >= s and op >= d:
-            raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
-                               f"output_padding_height: {op}, output_padding_width: {op}, stride_height: {s}, "
-                               f"stride_width: {s}, dilation_height: {d}, dilation_width: {d}")
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        # ATen's words, a 1-d convolution seen as a 2-d one (height: padding 0, stride and dilation 1)
+        views = (((0,) + output_padding, (1,) + stride, (1,) + dilation) if n == 1
+                 else (output_padding, stride, dilation))
+        axes = ("depth", "height", "width")[-max(2, n):]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
+            f"{what}_{axis}: {v}" for what, vals in zip(("output_padding", "stride", "dilation"), views)
+            for axis, v in zip(axes, vals)))
     size = tuple((x.shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (w.shape[2 + i] - 1)
                  + output_padding[i] + 1 for i in range(n))
     shell = np.zeros((x.shape[0], w.shape[1] * groups) + size, x.dtype)
-    out = _conv_bw(x, shell, w, stride, padding, dilation, groups, (True, False, False))[0]
+    out = _conv_bw(x, shell, w, stride, padding, dilation, groups, (True, False, False),
+                   slow=onednn._slow(x, w, stride, dilation, groups))[0]
     out = _f64(out)
     if bias is not None:
         out = out + _f64(bias._a).reshape((1, -1) + (1,) * n)
