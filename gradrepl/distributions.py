@@ -2105,31 +2105,25 @@ class LogNormal(TransformedDistribution):
         return self.base_dist.entropy() + self.loc
 
 
-class HalfNormal(TransformedDistribution):
-    torch_path = "torch.distributions.half_normal.HalfNormal"
+class Folded(TransformedDistribution):
+    """HalfNormal and HalfCauchy: |X| for X of a symmetric LocScale family centred at 0 (each of
+    PyTorch's two classes has this same constructor, log_prob, cdf, icdf and entropy)."""
     gradrepl_public = TransformedDistribution.gradrepl_public | {"scale"}
     arg_constraints = {"scale": positive}
     support = nonnegative
     has_rsample = True
+    family = None   # the LocScale class folded
 
     def __init__(self, scale, validate_args=None):
-        super().__init__(Normal(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
+        super().__init__(self.family(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
 
     @property
     def scale(self):
         return self.base_dist.scale
 
     @property
-    def mean(self):
-        return self.scale * math.sqrt(2 / math.pi)
-
-    @property
     def mode(self):
         return TORCH["zeros_like"](self.scale)
-
-    @property
-    def variance(self):
-        return self.scale.pow(2) * (1 - 2 / math.pi)
 
     def log_prob(self, value):
         if self.validating:
@@ -2147,6 +2141,19 @@ class HalfNormal(TransformedDistribution):
 
     def entropy(self):
         return self.base_dist.entropy() - math.log(2)
+
+
+class HalfNormal(Folded):
+    torch_path = "torch.distributions.half_normal.HalfNormal"
+    family = Normal
+
+    @property
+    def mean(self):
+        return self.scale * math.sqrt(2 / math.pi)
+
+    @property
+    def variance(self):
+        return self.scale.pow(2) * (1 - 2 / math.pi)
 
 
 class ExpRelaxedCategorical(Distribution):
@@ -2424,36 +2431,17 @@ class Pareto(TransformedDistribution):
         return (self.scale / self.alpha).log() + (1 + self.alpha.reciprocal())
 
 
-class HalfCauchy(TransformedDistribution):
+class HalfCauchy(Folded):
     torch_path = "torch.distributions.half_cauchy.HalfCauchy"
-    gradrepl_public = TransformedDistribution.gradrepl_public | {"scale"}
-    arg_constraints = {"scale": positive}
-    support = nonnegative
-    has_rsample = True
-
-    def __init__(self, scale, validate_args=None):
-        super().__init__(Cauchy(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
-
-    @property
-    def scale(self):
-        return self.base_dist.scale
+    family = Cauchy
 
     @property
     def mean(self):
         return TORCH["full"](tuple(self.extended_shape()), math.inf, dtype=self.scale.dtype)
 
     @property
-    def mode(self):
-        return TORCH["zeros_like"](self.scale)
-
-    @property
     def variance(self):
         return self.base_dist.variance
-
-    log_prob = HalfNormal.log_prob
-    cdf = HalfNormal.cdf
-    icdf = HalfNormal.icdf
-    entropy = HalfNormal.entropy
 
 
 class InverseGamma(TransformedDistribution):
