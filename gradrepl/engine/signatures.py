@@ -9,6 +9,7 @@ parameters of the others. `mismatch` is asked only after a call has failed (the 
 call site), so calls that work cost nothing; it answers PyTorch's TypeError when the
 arguments fit none of PyTorch's signatures, else None (the call's own error stands).
 """
+import re
 from pathlib import Path
 
 from gradrepl.engine.dtypes import DType
@@ -16,6 +17,7 @@ from gradrepl.engine.tensor import Tensor
 from gradrepl.engine.util import got_args, pytype
 
 _TABLE = {}         # signatures.json, read on the first failed call
+_PY_ARITY = re.compile(r"^\S+\(\) (takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:was|were) given)$")
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}   # numpy spellings PyTorch's parser accepts
 # the ops whose Tensor arguments PyTorch's parser also takes as Python numbers (torch.add(1, 2))
 NUMBERS_AS_TENSORS = frozenset("add div divide mul multiply sub subtract true_divide floor_divide copy to".split())
@@ -176,6 +178,10 @@ def mismatch(fn, args, kwargs, error):
         return None
     which = _which(fn)
     wrong = None if which is None else check(*which, args, kwargs)
+    if wrong is None and which is not None and which[0].startswith(("linalg_", "special_")):
+        m = _PY_ARITY.match(str(error)) if type(error) is TypeError else None
+        if m:       # Python's count of arguments, said of a gradrepl function of another name
+            return TypeError(f"{which[0]}() {m.group(1)}")
     if wrong is None or str(error).split("\n")[0] == str(wrong).split("\n")[0]:
         return None
     return wrong
