@@ -249,17 +249,10 @@ def dw_backward_data(g, w, xshape, stride, padding):
     oh, ow = g.shape[2:]
     acc = np.zeros(xshape, f32)
     wf = w.astype(f32)
-    for i in range(kh):
-        hs, he, ohs = _span(i, padding[0], s, oh, h)
-        if hs is None:
-            continue
-        for j in range(kw):
-            ws, we, ows = _span(j, padding[1], s, ow, wd)
-            if ws is None:
-                continue
-            tap = np.zeros(xshape, f32)
-            tap[:, :, hs:he:s, ws:we:s] = g[:, :, ohs[0]:ohs[1], ows[0]:ows[1]]
-            acc = fma32(tap, wf[None, :, 0, i, j, None, None], acc)
+    for i, j, src, dst in _taps(kh, kw, padding, s, (oh, ow), (h, wd)):
+        tap = np.zeros(xshape, f32)
+        tap[(Ellipsis,) + src] = g[(Ellipsis,) + dst]
+        acc = fma32(tap, wf[None, :, 0, i, j, None, None], acc)
     return acc
 
 
@@ -416,15 +409,8 @@ def _backward_data(g4, w4, xshape, s, p, inner=None, stride=None):
     # at[kw, kh, o, (n, ih, iw)] = g[n, o, oh, ow] where ih = oh*s - p + kh (likewise iw)
     at = np.zeros((kw, kh, o, n, h, wd), f32)
     gt = g4.transpose(1, 0, 2, 3)
-    for i in range(kh):
-        hs, he, ohs = _span(i, p[0], t, oh, h)
-        if hs is None:
-            continue
-        for j in range(kw):
-            ws, we, ows = _span(j, p[1], t, ow, wd)
-            if ws is None:
-                continue
-            at[j, i, :, :, hs:he:t, ws:we:t] = gt[:, :, ohs[0]:ohs[1], ows[0]:ows[1]]
+    for i, j, src, dst in _taps(kh, kw, p, t, (oh, ow), (h, wd)):
+        at[(j, i, Ellipsis) + src] = gt[(Ellipsis,) + dst]
     wt = w4.transpose(1, 3, 2, 0)                            # C, KW, KH, O
     m = n * h * wd
     if s > 1 and wd % s == 0:     # brgconv_strided: a chain per kw, the partial sums added
@@ -443,6 +429,20 @@ def _backward_data(g4, w4, xshape, s, p, inner=None, stride=None):
         at = at.transpose(1, 0, 2, 3, 4, 5).reshape(kh * kw * o, m)
         out = fma_gemm(at.T, wt.transpose(0, 2, 1, 3).reshape(c, kh * kw * o), np.zeros((m, c), f32))
     return out.reshape(n, h, wd, c).transpose(0, 3, 1, 2)
+
+
+def _taps(kh, kw, pad, s, out_hw, in_hw):
+    """Each kernel tap (i, j) that reaches the input, row by row: the input positions it reads
+    (strided slices of the last two dims) and the output positions they belong to."""
+    for i in range(kh):
+        hs, he, ohs = _span(i, pad[0], s, out_hw[0], in_hw[0])
+        if hs is None:
+            continue
+        for j in range(kw):
+            ws, we, ows = _span(j, pad[1], s, out_hw[1], in_hw[1])
+            if ws is None:
+                continue
+            yield i, j, (slice(hs, he, s), slice(ws, we, s)), (slice(*ohs), slice(*ows))
 
 
 def _span(k, pad, s, out, size):
