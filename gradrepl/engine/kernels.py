@@ -386,26 +386,36 @@ def rowwise_moments(x):
     return m1, m2 / dt(cols)
 
 
+def _lane_sums(e, lanes, tail=None):
+    """(row sums, True) for rows narrower than one vector of `lanes`, added left to right; else
+    (lane sums, False): the vectors added lane by lane, a partial last vector into the first
+    lanes (tail(those lanes, its first column) computes them instead where given)."""
+    cols = e.shape[1]
+    if cols < lanes:
+        acc = e[:, 0].copy()
+        for i in range(1, cols):
+            acc += e[:, i]
+        return acc, True
+    acc = e[:, :lanes].copy()
+    k = lanes
+    while k + lanes <= cols:
+        acc += e[:, k:k + lanes]
+        k += lanes
+    if k < cols and tail is not None:
+        acc[:, :cols - k] = tail(acc[:, :cols - k], k)
+    elif k < cols:
+        acc[:, :cols - k] += e[:, k:]
+    return acc, False
+
+
 def row_sums(e, tail=None):
     """Each row of a 2-D float32 array summed as vec::reduce_all(+) does: rows narrower than
     one vector left to right; wider ones in LANES lane sums (a partial last vector adds into
     its first lanes: tail(those lanes, its first column) computes them instead where given),
     then the lanes folded in halves (on AVX512 8, 4, 2, 1)."""
-    cols = e.shape[1]
-    if cols < LANES:
-        acc = e[:, 0].copy()
-        for i in range(1, cols):
-            acc += e[:, i]
+    acc, done = _lane_sums(e, LANES, tail)
+    if done:
         return acc
-    acc = e[:, :LANES].copy()
-    k = LANES
-    while k + LANES <= cols:
-        acc += e[:, k:k + LANES]
-        k += LANES
-    if k < cols and tail is not None:
-        acc[:, :cols - k] = tail(acc[:, :cols - k], k)
-    elif k < cols:
-        acc[:, :cols - k] += e[:, k:]
     half = LANES // 2
     while half > 1:
         acc = acc[:, :half] + acc[:, half:]
@@ -418,19 +428,10 @@ def row_sums64(e):
     Vectorized<double> (LANES // 2 lanes: 4 on AVX2, 8 on AVX512): rows narrower than one
     vector left to right; wider ones in lane sums (a partial last vector adds into its first
     lanes), then the lanes added left to right (no shuffle fold for double)."""
-    lanes, cols = LANES // 2, e.shape[1]
-    if cols < lanes:
-        acc = e[:, 0].copy()
-        for i in range(1, cols):
-            acc += e[:, i]
+    lanes = LANES // 2
+    acc, done = _lane_sums(e, lanes)
+    if done:
         return acc
-    acc = e[:, :lanes].copy()
-    k = lanes
-    while k + lanes <= cols:
-        acc += e[:, k:k + lanes]
-        k += lanes
-    if k < cols:
-        acc[:, :cols - k] += e[:, k:]
     total = acc[:, 0].copy()
     for i in range(1, lanes):
         total += acc[:, i]
