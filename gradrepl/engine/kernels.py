@@ -2461,3 +2461,81 @@ def ndtri(y0):
         out = np.where(y0 == 0, dt(-np.inf), np.where(y0 == 1, dt(np.inf), out))
         out = np.where((y0 < 0) | (y0 > 1) | np.isnan(y0), dt(np.nan), out)
     return out.astype(dt, copy=False)
+
+
+# ---------------------------------------------------------------- float64: Sleef's double functions
+# Vectorized<double> computes exp, log, expm1, log1p, sinh, cosh, tanh, exp2, atanh and erf
+# with Sleef's Sleef_<name>d4_u10 (d8 on AVX512; the same bits), pow, atan2 and hypot with
+# Sleef_powd4_u10, Sleef_atan2d4_u10 and Sleef_hypotd4_u05; cpu_kernel_vec's scalar tail
+# calls std::NAME(double), the C library's. Both run in C (_kernels.sleef64 / libm64, lane by
+# lane); without the C module, NumPy's functions (last bits may differ).
+SLEEF64 = ("exp", "log", "expm1", "log1p", "sinh", "cosh", "tanh", "exp2", "atanh", "erf")
+SLEEF64_2 = ("pow", "atan2", "hypot")
+_HAS_C64 = _C is not None and hasattr(_C, "sleef64")
+
+
+def _erf_np(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x) if x.size else x.copy()
+
+
+_NP64 = {"exp": np.exp, "log": np.log, "expm1": np.expm1, "log1p": np.log1p, "sinh": np.sinh, "cosh": np.cosh,
+         "tanh": np.tanh, "exp2": np.exp2, "atanh": np.arctanh, "erf": _erf_np,
+         "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot}
+
+
+def _c64(name, sleef):
+    """float64 array -> NAME of each element: Sleef's (sleef) or libm's, in C; NumPy's without it."""
+    fallback = _NP64[name]
+    if not _HAS_C64:
+        def run(x):
+            with np.errstate(all="ignore"):
+                return fallback(np.asarray(x, np.float64))
+        return run
+    code = SLEEF64.index(name)
+    fn = _C.sleef64 if sleef else _C.libm64
+
+    def run(x):
+        x = np.asarray(x, np.float64)
+        src = x if x.flags.c_contiguous else np.ascontiguousarray(x)
+        out = np.empty(x.shape, np.float64)
+        if x.size:
+            fn(code, src.reshape(-1), out.reshape(-1))
+        return out
+    return run
+
+
+def _c64_2(name, sleef):
+    """As _c64 for the functions of two same-shaped float64 arrays."""
+    fallback = _NP64[name]
+    if not _HAS_C64:
+        def run(a, b):
+            with np.errstate(all="ignore"):
+                return fallback(np.asarray(a, np.float64), np.asarray(b, np.float64))
+        return run
+    code = SLEEF64_2.index(name)
+    fn = _C.sleef64_2 if sleef else _C.libm64_2
+
+    def run(a, b):
+        a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
+        out = np.empty(a.shape, np.float64)
+        if a.size:
+            fn(code, np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1), out.reshape(-1))
+        return out
+    return run
+
+
+sleef64 = {name: _c64(name, True) for name in SLEEF64}
+libm64 = {name: _c64(name, False) for name in SLEEF64}
+sleef64.update({name: _c64_2(name, True) for name in SLEEF64_2})
+libm64.update({name: _c64_2(name, False) for name in SLEEF64_2})
+
+
+def unary64(name):
+    """torch.NAME of a float64 array as cpu_kernel_vec runs it: Sleef's function in the
+    vectorised body (blocks of two Vectorized<double>), libm's in the scalar tail."""
+    vector, scalar = sleef64[name], libm64[name]
+
+    def run(x):
+        return body_and_tail(x, vector, scalar)
+    run.__name__ = name
+    return run

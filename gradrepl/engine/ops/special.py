@@ -117,6 +117,14 @@ _erfc64 = _each(math.erfc)
 _lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v))
 
 
+def _f64_or(kernel64, other):
+    """kernel64 (PyTorch's float64 steps: kernels.unary64) for float64 arrays, `other` else."""
+    def f(a):
+        return kernel64(a) if a.dtype == np.float64 else other(a)
+    f.__name__ = getattr(other, "__name__", "kernel")
+    return f
+
+
 def _float32_or(kernel32, other):
     """kernel32 (PyTorch's float32 steps, engine/kernels.py) for float32 arrays, `other` else."""
     def f(a):
@@ -132,7 +140,7 @@ _math("asinh", _float32_or(kernels.asinhf, _f64(np.arcsinh)), "AsinhBackward0", 
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) + 1),), aliases=("arcsinh",))
 _math("acosh", _float32_or(kernels.acoshf, _f64(np.arccosh)), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),), aliases=("arccosh",))
-_math("atanh", _float32_or(kernels.atanhf, _f64(np.arctanh)), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
+_math("atanh", _float32_or(kernels.atanhf, _f64_or(kernels.unary64("atanh"), _f64(np.arctanh))), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
       lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
 _math("erf", vml_kernel("erf", _as64(_erf64)), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
@@ -160,7 +168,7 @@ _math("digamma", _digamma, "DigammaBackward0", "self", "grad * polygamma(1, self
 _math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
-_math("exp2", _f32_or_64(kernels.exp2, np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
+_math("exp2", _float32_or(kernels.exp2, _f64_or(kernels.unary64("exp2"), _as64(np.exp2))), "Exp2Backward0", "result", "grad * result * M_LN2",
       lambda grad, xp, result: (grad * result * _LN2,))
 _math("deg2rad", lambda a: (a * a.dtype.type(math.pi / 180)).astype(a.dtype), "Deg2RadBackward0", None,
       "grad * M_PI / 180", lambda grad, xp: (grad * (math.pi / 180),))
