@@ -1623,6 +1623,27 @@ static PyObject *py_libm64_2(PyObject *self, PyObject *const *args, Py_ssize_t n
     return double_binary(args, nargs, 0);
 }
 
+/* fma64(a, b, c, out): fma(a, b, c) element by element, rounded once (the fused multiply-adds
+   GCC makes of PyTorch's double kernels) */
+static PyObject *py_fma64(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Buffers b;
+    double *p[4];
+    Py_ssize_t n;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "fma64(a, b, c, out)");
+        return NULL;
+    }
+    if (take64(&b, args, 4, p, &n) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        p[3][i] = fma(p[0][i], p[1][i], p[2][i]);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"expf", (PyCFunction)(void (*)(void))py_expf, METH_FASTCALL, "expf(x, out)"},
     {"logf", (PyCFunction)(void (*)(void))py_logf, METH_FASTCALL, "logf(x, out)"},
@@ -1653,6 +1674,7 @@ static PyMethodDef methods[] = {
     {"libm64", (PyCFunction)(void (*)(void))py_libm64, METH_FASTCALL, "libm64(code, x, out)"},
     {"sleef64_2", (PyCFunction)(void (*)(void))py_sleef64_2, METH_FASTCALL, "sleef64_2(code, a, b, out)"},
     {"libm64_2", (PyCFunction)(void (*)(void))py_libm64_2, METH_FASTCALL, "libm64_2(code, a, b, out)"},
+    {"fma64", (PyCFunction)(void (*)(void))py_fma64, METH_FASTCALL, "fma64(a, b, c, out)"},
     {"address", py_address, METH_O, "address(array)"},
     {NULL, NULL, 0, NULL}
 };

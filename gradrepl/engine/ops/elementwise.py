@@ -418,6 +418,8 @@ def _pow_scalar(xa, b):
             return 1 / (xa * xa)
         if xa.dtype == np.float32:
             return kernels.pow_scalar(xa, b)
+        if xa.dtype == np.float64:
+            return kernels.pow_scalar64(xa, b)
         return np.power(xa, b)
 
 
@@ -431,6 +433,8 @@ def pow(a, b):
         with np.errstate(all="ignore"):
             if xa.dtype == np.float32 and xb.dtype == np.float32:
                 out = kernels.pow_tensor(xa, xb)
+            elif xa.dtype == np.float64 and xb.dtype == np.float64:
+                out = kernels.pow64(xa, xb)
             elif xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
                 out = np.power(xa.astype(np.float64), xb).astype(np.float32)
             else:
@@ -517,7 +521,7 @@ def atan2(self, other, position=1):
     xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
     if xa.dtype.kind not in "fV":
         xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
-    out = kernels.atan2(xa, xb) if xa.dtype == np.float32 else _f64_binary(np.arctan2)(xa, xb)
+    out = kernels.atan2(xa, xb) if xa.dtype in (np.float32, np.float64) else _f64_binary(np.arctan2)(xa, xb)
     return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
 
 
@@ -755,7 +759,7 @@ sqrt_kernel = vml_kernel("sqrt", np.sqrt)
 
 
 def _sigmoid(a):
-    if a.dtype == np.float32:
+    if a.dtype == np.float32 or a.dtype == np.float64:
         return kernels.sigmoid(a)
     with np.errstate(over="ignore"):
         one = a.dtype.type(1)

@@ -333,7 +333,13 @@ def _k64(fn):
     return f
 
 
-hypot = _binary("hypot", _k64(np.hypot), "HypotBackward0",
+def _hypot(a, b):
+    if _same_float(a, b) and np.asarray(a).dtype == np.float64:
+        return kernels.hypot64(*np.broadcast_arrays(a, b))
+    return _k64(np.hypot)(a, b)
+
+
+hypot = _binary("hypot", _hypot, "HypotBackward0",
                 ("grad * self / result", "grad * other / result"),
                 lambda grad, xp, a, b: (grad * a / xp.sqrt(a * a + b * b), grad * b / xp.sqrt(a * a + b * b)))
 fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
@@ -350,8 +356,14 @@ def _xlogy(a, b):
 xlogy = _binary("xlogy", _xlogy, "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
                 lambda grad, xp, a, b: (grad * xp.log(b) * xp.mask(xp.raw(a) != 0, grad), grad * a / b))
+def _same_float(a, b):
+    """a and b both float32 or both float64: PyTorch's kernels (engine/kernels.py)."""
+    da, db = np.asarray(a).dtype, np.asarray(b).dtype
+    return da == db and (da == np.float32 or da == np.float64)
+
+
 def _logaddexp(a, b):
-    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+    if _same_float(a, b):
         return kernels.logaddexp(np.asarray(a), np.asarray(b))
     return _k64(np.logaddexp)(a, b)
 
@@ -371,11 +383,13 @@ def _pow2(xp, t):
         if t.flags.c_contiguous:
             return kernels.pow_tensor(two, t)
         return kernels.powf_scalar_loop(np.broadcast_to(two, t.shape), np.ascontiguousarray(t))
+    if t.dtype == np.float64 and t.flags.c_contiguous:
+        return kernels.pow64(np.array(2.0), t)
     return np.power(t.dtype.type(2), t)
 
 
 def _logaddexp2(a, b):
-    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+    if _same_float(a, b):
         return kernels.logaddexp2(np.asarray(a), np.asarray(b))
     return _k64(np.logaddexp2)(a, b)
 
