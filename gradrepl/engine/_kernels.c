@@ -1475,6 +1475,118 @@ INLINE double sl_erf(double a)
     return mulsign(z, a);
 }
 
+/* _mm256_cvttpd_epi32: truncated, INT32_MIN out of range and for NaN */
+INLINE int32_t cvtt_i32(double u) { return (u > -2147483649.0 && u < 2147483648.0) ? (int32_t)u : INT32_MIN; }
+
+INLINE d2 sl_sinpik(double d)
+{
+    double u = d * 4.0;
+    int32_t q = cvtt_i32(u);
+    q = (int32_t)(((uint32_t)q + (((uint32_t)q >> 31) ^ 1u)) & ~1u);
+    int o = (q & 2) == 2;
+    double s = u - (double)q, t = s;
+    s = s * s;
+    d2 s2 = dd_mul_dd(t, t);
+    u = o ? 9.94480387626843774090208e-16 : -2.02461120785182399295868e-14;
+    u = fma(u, s, o ? -3.89796226062932799164047e-13 : 6.948218305801794613277840e-12);
+    u = fma(u, s, o ? 1.150115825399960352669010e-10 : -1.75724749952853179952664e-09);
+    u = fma(u, s, o ? -2.46113695010446974953590e-08 : 3.133616889668683928784220e-07);
+    u = fma(u, s, o ? 3.590860448590527540050620e-06 : -3.65762041821615519203610e-05);
+    u = fma(u, s, o ? -0.000325991886927389905997954 : 0.0024903945701927185027435600);
+    d2 x = dd_add2_dD(u * s, o ? mk(0.0158543442438155018914259, -1.04693272280631521908845e-18)
+                                : mk(-0.0807455121882807852484731, 3.61852475067037104849987e-18));
+    x = dd_add2_DD(dd_mul_DD(s2, x), o ? mk(-0.308425137534042437259529, -1.95698492133633550338345e-17)
+                                       : mk(0.785398163397448278999491, 3.06287113727155002607105e-17));
+    x = dd_mul_DD(x, o ? s2 : mk(t, 0));
+    if (o) x = dd_add2_Dd(x, 1);
+    if ((q & 4) == 4) {
+        x.x = from64(bits64(x.x) ^ 0x8000000000000000ull);
+        x.y = from64(bits64(x.y) ^ 0x8000000000000000ull);
+    }
+    return x;
+}
+
+#define SEL3(c2, c0, c1) (o2 ? (c2) : o0 ? (c0) : (c1))
+
+/* Sleef's gammak: lgamma = clc + log|ratio|, as double-doubles */
+INLINE void sl_gammak(double a, d2 *clc_out, d2 *ratio)
+{
+    d2 clc, clln = mk(1, 0), clld = mk(1, 0), x, y, z;
+    double t, u;
+    int otiny = fabs(a) < 1e-306, oref = a < 0.5;
+    x = otiny ? mk(0, 0) : oref ? dd_add2_dd(1, -a) : mk(a, 0);
+    int o0 = 0.5 <= x.x && x.x <= 1.1, o2 = 2.3 <= x.x;
+    y = dd_norm(dd_mul_DD(dd_add2_Dd(x, 1), x));
+    y = dd_norm(dd_mul_DD(dd_add2_Dd(x, 2), y));
+    y = dd_norm(dd_mul_DD(dd_add2_Dd(x, 3), y));
+    y = dd_norm(dd_mul_DD(dd_add2_Dd(x, 4), y));
+    int o = o2 && x.x <= 7;
+    if (o) {
+        clln = y;
+        x = dd_add2_Dd(x, 5);
+    }
+    t = o2 ? 1.0 / x.x : dd_norm(dd_add2_Dd(x, o0 ? -1 : -2)).x;
+    u = SEL3(-156.801412704022726379848862, +0.2947916772827614196e+2, +0.7074816000864609279e-7);
+    u = fma(u, t, SEL3(+1.120804464289911606838558160000, +0.1281459691827820109e+3, +0.4009244333008730443e-6));
+    u = fma(u, t, SEL3(+13.39798545514258921833306020000, +0.2617544025784515043e+3, +0.1040114641628246946e-5));
+    u = fma(u, t, SEL3(-0.116546276599463200848033357000, +0.3287022855685790432e+3, +0.1508349150733329167e-5));
+    u = fma(u, t, SEL3(-1.391801093265337481495562410000, +0.2818145867730348186e+3, +0.1288143074933901020e-5));
+    u = fma(u, t, SEL3(+0.015056113040026424412918973400, +0.1728670414673559605e+3, +0.4744167749884993937e-6));
+    u = fma(u, t, SEL3(+0.179540117061234856098844714000, +0.7748735764030416817e+2, -0.6554816306542489902e-7));
+    u = fma(u, t, SEL3(-0.002481743600264997730942489280, +0.2512856643080930752e+2, -0.3189252471452599844e-6));
+    u = fma(u, t, SEL3(-0.029527880945699120504851034100, +0.5766792106140076868e+1, +0.1358883821470355377e-6));
+    u = fma(u, t, SEL3(+0.000540164767892604515196325186, +0.7270275473996180571e+0, -0.4343931277157336040e-6));
+    u = fma(u, t, SEL3(+0.006403362833808069794787256200, +0.8396709124579147809e-1, +0.9724785897406779555e-6));
+    u = fma(u, t, SEL3(-0.000162516262783915816896611252, -0.8211558669746804595e-1, -0.2036886057225966011e-5));
+    u = fma(u, t, SEL3(-0.001914438498565477526465972390, +0.6828831828341884458e-1, +0.4373363141819725815e-5));
+    u = fma(u, t, SEL3(+7.20489541602001055898311517e-05, -0.7712481339961671511e-1, -0.9439951268304008677e-5));
+    u = fma(u, t, SEL3(+0.000839498720672087279971000786, +0.8337492023017314957e-1, +0.2050727030376389804e-4));
+    u = fma(u, t, SEL3(-5.17179090826059219329394422e-05, -0.9094964931456242518e-1, -0.4492620183431184018e-4));
+    u = fma(u, t, SEL3(-0.000592166437353693882857342347, +0.1000996313575929358e+0, +0.9945751236071875931e-4));
+    u = fma(u, t, SEL3(+6.97281375836585777403743539e-05, -0.1113342861544207724e+0, -0.2231547599034983196e-3));
+    u = fma(u, t, SEL3(+0.000784039221720066627493314301, +0.1255096673213020875e+0, +0.5096695247101967622e-3));
+    u = fma(u, t, SEL3(-0.000229472093621399176949318732, -0.1440498967843054368e+0, -0.1192753911667886971e-2));
+    u = fma(u, t, SEL3(-0.002681327160493827160473958490, +0.1695571770041949811e+0, +0.2890510330742210310e-2));
+    u = fma(u, t, SEL3(+0.003472222222222222222175164840, -0.2073855510284092762e+0, -0.7385551028674461858e-2));
+    u = fma(u, t, SEL3(+0.083333333333333333335592087900, +0.2705808084277815939e+0, +0.2058080842778455335e-1));
+
+    y = dd_mul_DD(dd_add2_Dd(x, -0.5), sl_logk2(x));
+    y = dd_add2_DD(y, dd_neg(x));
+    y = dd_add2_DD(y, mk(0.91893853320467278056, -3.8782941580672414498e-17));   /* 0.5 * log(2 pi) */
+
+    z = dd_add2_Dd(dd_mul_dd(u, t), o0 ? -0.4006856343865314862e+0 : -0.6735230105319810201e-1);
+    z = dd_add2_Dd(dd_mul_Dd(z, t), o0 ? +0.8224670334241132030e+0 : +0.3224670334241132030e+0);
+    z = dd_add2_Dd(dd_mul_Dd(z, t), o0 ? -0.5772156649015328655e+0 : +0.4227843350984671345e+0);
+    z = dd_mul_Dd(z, t);
+
+    clc = o2 ? y : z;
+    if (o2)
+        clld = dd_add2_Dd(dd_mul_dd(u, t), 1);
+    y = clln;
+    clc = otiny ? mk(83.1776616671934334590333, 3.67103459631568507221878e-15)          /* log(2**120) */
+          : oref ? dd_add2_DD(mk(1.1447298858494001639, 1.026595116270782638e-17), dd_neg(clc)) : clc;  /* log(pi) */
+    clln = otiny ? mk(1, 0) : oref ? clln : clld;
+    if (oref) {     /* the reflection: pi / sin(pi a) */
+        t = a - (double)(INT64_C(1) << 28) * (double)cvtt_i32(a * (1.0 / (INT64_C(1) << 28)));
+        x = dd_mul_DD(clld, sl_sinpik(t));
+    }
+    clld = otiny ? mk(a * ((double)(INT64_C(1) << 60) * (double)(INT64_C(1) << 60)), 0) : oref ? x : y;
+    *clc_out = clc;
+    *ratio = dd_div(clln, clld);
+}
+#undef SEL3
+
+INLINE double sl_lgamma(double a)
+{
+    d2 clc, ratio;
+    sl_gammak(a, &clc, &ratio);
+    d2 y = dd_add2_DD(clc, sl_logk2(dd_abs(ratio)));
+    double r = y.x + y.y;
+    if (isinf(a) || (a <= 0 && visint(a)) || (!isinf(a) && !isnan(a) && isnan(r)))
+        r = INFINITY;
+    return r;
+}
+
 /* n float64 buffers (the last one written), each as long as the first */
 static int take64(Buffers *b, PyObject *const *args, int n, double **ptr, Py_ssize_t *len)
 {
@@ -1500,7 +1612,7 @@ static int take64(Buffers *b, PyObject *const *args, int n, double **ptr, Py_ssi
 }
 
 /* the codes of sleef64 / libm64 (kernels.SLEEF64 names them, in this order) */
-enum { F_EXP, F_LOG, F_EXPM1, F_LOG1P, F_SINH, F_COSH, F_TANH, F_EXP2, F_ATANH, F_ERF, F_COUNT };
+enum { F_EXP, F_LOG, F_EXPM1, F_LOG1P, F_SINH, F_COSH, F_TANH, F_EXP2, F_ATANH, F_ERF, F_LGAMMA, F_COUNT };
 
 CLONES static void sleef64_k(int code, const double *x, double *out, Py_ssize_t n)
 {
@@ -1516,12 +1628,13 @@ CLONES static void sleef64_k(int code, const double *x, double *out, Py_ssize_t 
     case F_EXP2: LOOP(sl_exp2);
     case F_ATANH: LOOP(sl_atanh);
     case F_ERF: LOOP(sl_erf);
+    case F_LGAMMA: LOOP(sl_lgamma);
     }
 #undef LOOP
 }
 
 typedef double (*double_fn)(double);
-static const double_fn LIBM_DOUBLE[] = {exp, log, expm1, log1p, sinh, cosh, tanh, exp2, atanh, erf};
+static const double_fn LIBM_DOUBLE[] = {exp, log, expm1, log1p, sinh, cosh, tanh, exp2, atanh, erf, lgamma};
 
 static long code_arg(PyObject *arg, long count)
 {

@@ -1529,9 +1529,13 @@ def logaddexp2(a, b):
 def logit(x):
     """logit's cpu_kernel_vec: log(x / (1 - x)) with Sleef's logf in the vectorised body, and
     x == 1 ? inf : glibc's logf(x / (1 - x)) in the scalar tail."""
+    if x.dtype == np.float64:
+        log, log_tail, one = sleef64["log"], libm64["log"], 1.0
+    else:
+        log, log_tail, one = logf, _glibc_logf, f32(1)
     with np.errstate(all="ignore"):
-        return _body_and_tail(x, lambda v: logf(v / (f32(1) - v)),
-                              lambda v: np.where(v == 1, f32(np.inf), _glibc_logf(v / (f32(1) - v))))
+        return _body_and_tail(x, lambda v: log(v / (one - v)),
+                              lambda v: np.where(v == 1, x.dtype.type(np.inf), log_tail(v / (one - v))))
 
 
 def xlogy(x, y):
@@ -2506,9 +2510,14 @@ def ndtri(y0):
 # Sleef_powd4_u10, Sleef_atan2d4_u10 and Sleef_hypotd4_u05; cpu_kernel_vec's scalar tail
 # calls std::NAME(double), the C library's. Both run in C (_kernels.sleef64 / libm64, lane by
 # lane); without the C module, NumPy's functions (last bits may differ).
-SLEEF64 = ("exp", "log", "expm1", "log1p", "sinh", "cosh", "tanh", "exp2", "atanh", "erf")
+SLEEF64 = ("exp", "log", "expm1", "log1p", "sinh", "cosh", "tanh", "exp2", "atanh", "erf", "lgamma")
 SLEEF64_2 = ("pow", "atan2", "hypot")
-_HAS_C64 = _C is not None and hasattr(_C, "sleef64")
+HAS_C64 = _HAS_C64 = _C is not None and hasattr(_C, "sleef64")
+
+
+def _lgamma_np(x):
+    f = np.vectorize(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v), otypes=[np.float64])
+    return f(x) if x.size else x.copy()
 
 
 def _erf_np(x):
@@ -2516,7 +2525,7 @@ def _erf_np(x):
 
 
 _NP64 = {"exp": np.exp, "log": np.log, "expm1": np.expm1, "log1p": np.log1p, "sinh": np.sinh, "cosh": np.cosh,
-         "tanh": np.tanh, "exp2": np.exp2, "atanh": np.arctanh, "erf": _erf_np,
+         "tanh": np.tanh, "exp2": np.exp2, "atanh": np.arctanh, "erf": _erf_np, "lgamma": _lgamma_np,
          "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot}
 
 

@@ -119,6 +119,9 @@ _lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.
 
 def _f64_or(kernel64, other):
     """kernel64 (PyTorch's float64 steps: kernels.unary64) for float64 arrays, `other` else."""
+    if kernel64 is None:
+        return other
+
     def f(a):
         return kernel64(a) if a.dtype == np.float64 else other(a)
     f.__name__ = getattr(other, "__name__", "kernel")
@@ -161,7 +164,9 @@ def _f32_or_64(kernel32, fn64):
 
 _digamma = _float32_or(kernels.digamma, lambda a: kernels.digamma(a) if a.dtype == np.float64 else _as64(_digamma64)(a))
 _trigamma = _f32_or_64(kernels.trigamma, _trigamma64)
-_math("lgamma", _float32_or(kernels.lgammaf, vml_kernel("lgamma", _as64(_lgamma64))), "LgammaBackward0", "self", "grad * digamma(self)",
+# float64: Sleef's lgamma on every element (vml.h's map); without the C kernels MKL's
+_math("lgamma", _float32_or(kernels.lgammaf, _f64_or(kernels.sleef64["lgamma"] if kernels.HAS_C64 else None,
+                                                     vml_kernel("lgamma", _as64(_lgamma64)))), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _digamma, "DigammaBackward0", "self", "grad * polygamma(1, self)",
       lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else xp.constant(_trigamma(xp.raw(self)))),))
@@ -273,7 +278,7 @@ def logit(self, eps=None):
     a = self._a if self._a.dtype.kind in "fV" else self._a.astype(D.DEFAULT_FLOAT[0].np)
     x = a if eps is None else np.clip(a, eps, 1 - eps)
     with np.errstate(all="ignore"):
-        out = _logit32(x) if x.dtype == np.float32 else _f64(lambda v: np.log(v / (1 - v)))(x)
+        out = _logit32(x) if x.dtype in (np.float32, np.float64) else _f64(lambda v: np.log(v / (1 - v)))(x)
     return result(out, LogitBackward0, (self,), (self,), eps)
 
 
@@ -281,7 +286,8 @@ def _logit32(x):
     """logit's float32 kernel: a contiguous tensor as x / (1 - x) (inf at 1), then MKL's VML
     log (LogitMKLKernel); others (or without MKL) through cpu_kernel_vec, Sleef's logf in the
     vectorised body and glibc's in the tail."""
-    ratio = np.where(x == 1, np.float32(np.inf), x / (np.float32(1) - x))
+    one = x.dtype.type(1)      # (float64 the same way, Sleef's and libm's log)
+    ratio = np.where(x == 1, x.dtype.type(np.inf), x / (one - x))
     if x.flags.c_contiguous or x.flags.f_contiguous:
         out = vml("log", ratio)
         if out is not None:
