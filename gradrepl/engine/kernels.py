@@ -2642,3 +2642,30 @@ def hypot64(x, y):
     with np.errstate(all="ignore"):
         return _body_and_tail2(np.asarray(x, np.float64), np.asarray(y, np.float64), sleef64["hypot"],
                                libm64["hypot"])
+
+
+def _special_c(code, fallback):
+    """PyTorch's calc_erfcx (code 0) or calc_log_ndtr (1) of a float32 or float64 array, in C
+    (_kernels.special32 / special64); `fallback` (float64, rounded once) without it."""
+    def run(x):
+        if _C is None or not hasattr(_C, "special64") or x.dtype not in (f32, np.float64):
+            with np.errstate(all="ignore"):
+                return np.asarray(fallback(x.astype(np.float64))).astype(x.dtype)
+        fn = _C.special64 if x.dtype == np.float64 else _C.special32
+        src = np.ascontiguousarray(x)
+        out = np.empty(x.shape, x.dtype)
+        if x.size:
+            fn(code, src.reshape(-1), out.reshape(-1))
+        return out
+    return run
+
+
+def erfcx(x, fallback):
+    """torch.special.erfcx: Johnson's Faddeeva erfcx as PyTorch's calc_erfcx computes it."""
+    return _special_c(0, fallback)(x)
+
+
+def log_ndtr(x, fallback):
+    """torch.special.log_ndtr: PyTorch's calc_log_ndtr (log(erfcx(-t) / 2) - t*t below -1,
+    log1p(-erfc(t) / 2) above, t = x / sqrt(2))."""
+    return _special_c(1, fallback)(x)
