@@ -1926,8 +1926,11 @@ static float calc_erfcx_f(float x)
             const float ispi = (float)ISPI;
             if (x > 5e7f)
                 return ispi / x;
-            double xx = (double)(x * x);
-            return (float)((double)ispi * fma(xx, xx + 4.5, 2) / ((double)x * fma(xx, xx + 5, 3.75)));
+            /* (x*x) * (x*x + 4.5) + 2 in double (4.5 is a double), (x*x) * (x*x + 5) in float
+               (5 an int), + 3.75 in double again */
+            float xx = x * x;
+            double num = (double)ispi * fma((double)xx, (double)xx + 4.5, 2);
+            return (float)(num / ((double)x * ((double)(xx * (xx + 5)) + 3.75)));
         }
         return erfcx_y100_f(400 / (4 + x));
     }
