@@ -1612,7 +1612,9 @@ static int take64(Buffers *b, PyObject *const *args, int n, double **ptr, Py_ssi
 }
 
 /* the codes of sleef64 / libm64 (kernels.SLEEF64 names them, in this order) */
-enum { F_EXP, F_LOG, F_EXPM1, F_LOG1P, F_SINH, F_COSH, F_TANH, F_EXP2, F_ATANH, F_ERF, F_LGAMMA, F_COUNT };
+/* Sleef and libm both up to F_SLEEF_COUNT, libm only after it */
+enum { F_EXP, F_LOG, F_EXPM1, F_LOG1P, F_SINH, F_COSH, F_TANH, F_EXP2, F_ATANH, F_ERF, F_LGAMMA, F_SLEEF_COUNT,
+       F_COS = F_SLEEF_COUNT, F_SIN, F_COUNT };
 
 CLONES static void sleef64_k(int code, const double *x, double *out, Py_ssize_t n)
 {
@@ -1634,7 +1636,7 @@ CLONES static void sleef64_k(int code, const double *x, double *out, Py_ssize_t 
 }
 
 typedef double (*double_fn)(double);
-static const double_fn LIBM_DOUBLE[] = {exp, log, expm1, log1p, sinh, cosh, tanh, exp2, atanh, erf, lgamma};
+static const double_fn LIBM_DOUBLE[] = {exp, log, expm1, log1p, sinh, cosh, tanh, exp2, atanh, erf, lgamma, cos, sin};
 
 static long code_arg(PyObject *arg, long count)
 {
@@ -1658,7 +1660,7 @@ static PyObject *double_unary(PyObject *const *args, Py_ssize_t nargs, int sleef
         PyErr_SetString(PyExc_TypeError, "(code, x, out) expected");
         return NULL;
     }
-    long code = code_arg(args[0], F_COUNT);
+    long code = code_arg(args[0], sleef ? F_SLEEF_COUNT : F_COUNT);
     if (code < 0 || take64(&b, args + 1, 2, p, &n) < 0)
         return NULL;
     Py_BEGIN_ALLOW_THREADS

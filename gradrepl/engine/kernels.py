@@ -2512,6 +2512,7 @@ def ndtri(y0):
 # lane); without the C module, NumPy's functions (last bits may differ).
 SLEEF64 = ("exp", "log", "expm1", "log1p", "sinh", "cosh", "tanh", "exp2", "atanh", "erf", "lgamma")
 SLEEF64_2 = ("pow", "atan2", "hypot")
+LIBM64 = SLEEF64 + ("cos", "sin")      # the C library's double functions _kernels.libm64 calls
 HAS_C64 = _HAS_C64 = _C is not None and hasattr(_C, "sleef64")
 
 
@@ -2526,7 +2527,7 @@ def _erf_np(x):
 
 _NP64 = {"exp": np.exp, "log": np.log, "expm1": np.expm1, "log1p": np.log1p, "sinh": np.sinh, "cosh": np.cosh,
          "tanh": np.tanh, "exp2": np.exp2, "atanh": np.arctanh, "erf": _erf_np, "lgamma": _lgamma_np,
-         "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot}
+         "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot, "cos": np.cos, "sin": np.sin}
 
 
 def _c64(name, sleef):
@@ -2537,7 +2538,7 @@ def _c64(name, sleef):
             with np.errstate(all="ignore"):
                 return fallback(np.asarray(x, np.float64))
         return run
-    code = SLEEF64.index(name)
+    code = LIBM64.index(name)
     fn = _C.sleef64 if sleef else _C.libm64
 
     def run(x):
@@ -2571,7 +2572,7 @@ def _c64_2(name, sleef):
 
 
 sleef64 = {name: _c64(name, True) for name in SLEEF64}
-libm64 = {name: _c64(name, False) for name in SLEEF64}
+libm64 = {name: _c64(name, False) for name in LIBM64}
 sleef64.update({name: _c64_2(name, True) for name in SLEEF64_2})
 libm64.update({name: _c64_2(name, False) for name in SLEEF64_2})
 
@@ -2600,6 +2601,11 @@ _M32 = _Math(f32, fma32, exp=expf, exp_tail=_exp_glibc, log1p=sleef_log1pf, log1
              exp2=sleef_exp2f, exp2_tail=_glibc_exp2f, gelu_beta=_GELU_BETA, erf=_vec_erf, erf_tail=_erff_tail,
              gelu_alpha=_GELU_ALPHA, gelu_erf_beta=_GELU_ERF_BETA)
 # kBeta = M_SQRT2 * M_2_SQRTPI * 0.5 in double
+def fma64(a, b, c):
+    """a*b + c rounded once, float64 arrays (C's fma where the module is built)."""
+    return _fma64c(a, b, c)
+
+
 def _fma64c(a, b, c):
     """a*b + c rounded once, float64 (C's fma where the module is built: exact)."""
     if not _HAS_C64:

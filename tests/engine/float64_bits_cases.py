@@ -5,7 +5,7 @@ PyTorch, or gradrepl's namespace) on float64 inputs made here from fixed seeds.
 PyTorch computes these with Sleef's double functions (Vectorized<double>: 4 lanes on AVX2, 8
 on AVX512) in the vectorised body of cpu_kernel_vec (blocks of two vectors) and the C
 library's in the scalar tail, or with Sleef on every element (vml.h's map: expm1, log1p,
-lgamma; softmax's rows); erfcx and log_ndtr are scalar code. The sizes cover a tail alone, a
+lgamma; softmax's rows); erfcx, log_ndtr and the Bessel functions are scalar code. The sizes cover a tail alone, a
 body alone, both, and the split into one part per thread above 32768 elements; "T" shapes
 are transposed (column-major) views. No torch import here."""
 import numpy as np
@@ -107,5 +107,10 @@ def grad_for(a):
     return np.random.default_rng(7 + a.size).standard_normal(a.size)
 
 
-# float32 cases of the same kind (scalar code): erfcx and log_ndtr
-UNARY32 = {"erfcx": (None, _special("erfcx")), "log_ndtr": (None, _special("log_ndtr"))}
+# Cephes' Bessel functions (scalar code, GCC's fused multiply-adds: engine/cephes.py)
+BESSEL = {name: (None, _special(name)) for name in (
+    "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
+    "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1")}
+UNARY.update(BESSEL)
+# float32 cases of the same kind (scalar code): erfcx, log_ndtr and the Bessel functions
+UNARY32 = {"erfcx": (None, _special("erfcx")), "log_ndtr": (None, _special("log_ndtr")), **BESSEL}

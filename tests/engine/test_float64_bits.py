@@ -1,6 +1,7 @@
 """float64 results bit for bit as PyTorch 2.13's CPU kernels give them (issue 14): the ops
 whose Vectorized<double> code calls Sleef's double functions (engine/_kernels.c's sleef64,
-lane by lane) with the C library's in the scalar tail, softmax's rows, erfcx and log_ndtr.
+lane by lane) with the C library's in the scalar tail, softmax's rows, erfcx, log_ndtr and
+Cephes' Bessel functions (float32 too).
 Golden digests: tests/data/float64_bits_avx2.json (an AVX2 machine: 4 double lanes), recorded
 by scripts/record_float64_bits_golden.py from the inputs of tests/engine/float64_bits_cases.py,
 run with the CPU capability and thread count of the recording machine (engine/cpu.py).
