@@ -1292,14 +1292,14 @@ def hardswish_backward(grad, x):
 _logf_tail = _glibc_logf
 
 
-def _dim_lanes(outer, inner):
+def _dim_lanes(outer, inner, width=None):
     """_vec_softmax / _vec_log_softmax (inner size > 1) walk the outer * inner positions split
     among the threads (parallel_for, grain 0): a position starts a vector when its
     LANES lanes fit both in its row and in its thread's part, else it is computed alone. True
     where the position is in a vector."""
     n = outer * inner
     mask = np.zeros(n, bool)
-    threads, width = THREADS["n"], LANES
+    threads, width = THREADS["n"], width or LANES
     step = -(-n // min(threads, n)) if n > 1 and threads > 1 else max(n, 1)
     for begin in range(0, n, step):
         end = min(n, begin + step)
@@ -1320,10 +1320,11 @@ def _dim_parts(x, dim):
     x = np.ascontiguousarray(x)
     s = x.shape
     x3 = x.reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim], int(np.prod(s[dim + 1:], dtype=np.int64)))
-    mask = _dim_lanes(x3.shape[0], x3.shape[2])
+    M = _math(x)
+    mask = _dim_lanes(x3.shape[0], x3.shape[2], _lanes(x.dtype))
     shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
     with np.errstate(over="ignore"):
-        e = np.where(mask, expf(shifted), _exp_glibc(shifted))
+        e = np.where(mask, M.exp(shifted), M.exp_tail(shifted))
     total = e[:, 0].copy()
     for i in range(1, x3.shape[1]):         # along the dim, in order
         total += e[:, i]
@@ -1331,7 +1332,7 @@ def _dim_parts(x, dim):
 
 
 def softmax_dim(x, dim):
-    """softmax of a float32 array over a dim that is not the last (of size > 1 inner)."""
+    """softmax of a float32 (or float64) array over a dim that is not the last (of size > 1 inner)."""
     _, e, total, _ = _dim_parts(x, dim)
     return (e / total).reshape(x.shape)
 
@@ -1347,17 +1348,19 @@ def log_softmax_dim(x, dim):
     total = e[:, 0].copy()
     for i in range(1, x3.shape[1]):
         total += e[:, i]
-    return (shifted - logf(total)[:, None]).reshape(x.shape)
+    log = sleef64["log"] if x.dtype == np.float64 else logf
+    return (shifted - log(total)[:, None]).reshape(x.shape)
 
 
 def _masked_exp(v, mask):
     """exp of an (outer, dim, inner) float32 array: Sleef's expf where mask (over the inner
     positions) is True, glibc's expf elsewhere."""
+    M = _math(v)
     with np.errstate(over="ignore"):
-        e = expf(v)
+        e = M.exp(v)
         lone = ~mask[0, 0]
         if lone.any():
-            e[:, :, lone] = _exp_glibc(v[:, :, lone])
+            e[:, :, lone] = M.exp_tail(v[:, :, lone])
     return e
 
 
@@ -1369,8 +1372,8 @@ def _dim3(x, dim):
     s = x.shape
     x3 = np.ascontiguousarray(x).reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim],
                                          int(np.prod(s[dim + 1:], dtype=np.int64)))
-    width, inner = LANES, x3.shape[2]
-    chunk = max(128 * 1024 // x3.shape[1] // 4, width) // width * width
+    width, inner = _lanes(x3.dtype), x3.shape[2]
+    chunk = max(128 * 1024 // x3.shape[1] // x3.dtype.itemsize, width) // width * width
     pos = np.arange(inner)
     size = np.minimum(chunk, inner - pos // chunk * chunk)
     return x3, (pos % chunk < size - size % width)[None, None, :]

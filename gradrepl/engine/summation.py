@@ -297,7 +297,11 @@ def norm2_rows(rows):
     for k in range(cut, fused):
         b = b + sq[:, k]
     if fused < size:
-        fma = rounding.fma32 if rows.dtype == np.float32 else rounding.fma64
+        if rows.dtype == np.float32:
+            fma = rounding.fma32
+        else:   # C's fma where built: exact at any magnitude (rounding.fma64's split overflows near 1e300)
+            from gradrepl.engine import kernels
+            fma = kernels.fma64
         for k in range(fused, size):
             b = np.asarray(fma(rows[:, k], rows[:, k], b), rows.dtype)
     return np.sqrt(b)

@@ -468,7 +468,9 @@ def _special_unary(name, node, kernel, slope, formula):
 _SQRT_PI = math.sqrt(math.pi)
 _SQRT_2PI = math.sqrt(2 * math.pi)
 def _entr(x):
-    return np.where(x > 0, -x * np.log(np.where(x > 0, x, 1)), np.where(x == 0, 0.0, -np.inf))
+    """-x * log(x) above 0 (the C library's log), 0 at 0, -inf below, NaN kept."""
+    out = np.where(x > 0, -x * kernels.libm64["log"](np.where(x > 0, x, 1.0)), np.where(x == 0, 0.0, -np.inf))
+    return np.where(np.isnan(x), x, out)
 
 
 special_entr = _special_unary("special_entr", "SpecialEntrBackward0",

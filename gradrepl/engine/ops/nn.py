@@ -807,10 +807,10 @@ def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, 
     x, y = xp.raw(self), xp.raw(target)
     if xp.tensors:
         return _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reduction)
-    if _bce_logits_f32(x, y, weight, pos_weight) and grad.dtype == np.float32:
-        # binary_cross_entropy_with_logits_backward as PyTorch composes it, each op in float32:
+    if _bce_logits_f32(x, y, weight, pos_weight) and grad.dtype == x.dtype:
+        # binary_cross_entropy_with_logits_backward as PyTorch composes it, each op in the dtype:
         # (sigmoid(x) - t) * grad, or ((pw * t + 1 - t) * sigmoid(x) - pw * t) * grad; * weight; / numel
-        f32 = np.float32
+        f32 = x.dtype.type
         sig = kernels.sigmoid(np.ascontiguousarray(x))
         if pos_weight is None:
             g_in = sig - y
@@ -880,8 +880,10 @@ def _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reductio
 
 
 def _bce_logits_f32(x, y, weight, pos_weight):
-    """float32 input, target and weights: PyTorch's float32 ops are followed step by step."""
-    return all(a is None or a.dtype == np.float32 for a in (x, y, weight, pos_weight))
+    """float32 (or float64) input, target and weights: PyTorch's ops are followed step by step
+    in that dtype."""
+    dt = x.dtype
+    return (dt == np.float32 or dt == np.float64) and all(a is None or a.dtype == dt for a in (y, weight, pos_weight))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
@@ -899,9 +901,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            f"{legacy_scalar(target.dtype)}")
     if _bce_logits_f32(input._a, target._a, None if weight is None else weight._a,
                        None if pos_weight is None else pos_weight._a):
-        # as PyTorch composes it, each op in float32: log_sigmoid(x) (* ((pw - 1) * t + 1));
+        # as PyTorch composes it, each op in the dtype: log_sigmoid(x) (* ((pw - 1) * t + 1));
         # (1 - t) * x - that; * weight; apply_loss_reduction
-        f32 = np.float32
+        f32 = input._a.dtype.type
         x, y = input._a, target._a
         log_sig = kernels.log_sigmoid(np.ascontiguousarray(x))[0]
         pw = None if pos_weight is None else pos_weight._a

@@ -881,7 +881,7 @@ def softmax_kernel(a, dim, dtype=None):
         _softmax_dtype_check(a, d, "softmax")
     if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.softmax_lastdim(xa), SoftmaxBackward0, (a,), (RESULT,), d)
-    if xa.dtype == np.float32 and rd == np.float32 and xa.size and xa.ndim:
+    if xa.dtype == rd and rd in (np.float32, np.float64) and xa.size and xa.ndim and d != xa.ndim - 1:
         return result(kernels.softmax_dim(xa, d), SoftmaxBackward0, (a,), (RESULT,), d)
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     if xa.dtype == np.float64 and rd == np.float64 and xa.ndim and d == xa.ndim - 1 and xa.size:
@@ -902,7 +902,7 @@ def log_softmax_kernel(a, dim, dtype=None):
         _softmax_dtype_check(a, d, "log_softmax")
     if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.log_softmax_lastdim(xa), LogSoftmaxBackward0, (a,), (RESULT,), d)
-    if xa.dtype == np.float32 and rd == np.float32 and xa.size and xa.ndim:
+    if xa.dtype == rd and rd in (np.float32, np.float64) and xa.size and xa.ndim and d != xa.ndim - 1:
         return result(kernels.log_softmax_dim(xa, d), LogSoftmaxBackward0, (a,), (RESULT,), d)
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
