@@ -378,6 +378,7 @@ def _build_torch():
     ns["from_numpy"] = from_numpy
     ns["compile"] = FN.TORCH_COMPILE
     ns.update(S.namespace())
+    ns["fft"] = dict(ops.fft.FFT)
     S.extend_autograd(ns["autograd"])
     ns["profiler"], ns["autograd"]["profiler"] = profiler.namespaces()
     # torch.functional: the module PyTorch defines these torch.* functions in
