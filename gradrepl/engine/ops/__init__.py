@@ -65,6 +65,7 @@ def _complex_guard(fn, name, impl=None):
     guarded.__name__ = getattr(fn, "__name__", name)
     guarded.__qualname__ = getattr(fn, "__qualname__", name)
     guarded.__wrapped__ = fn
+    guarded.complex_guard = True      # the profiler names the op by the function it wraps
     if hasattr(fn, "functional_name"):
         guarded.functional_name = fn.functional_name
     return guarded
@@ -82,6 +83,7 @@ def _grad_guard(fn, name):
     guarded.__name__ = getattr(fn, "__name__", name)
     guarded.__qualname__ = getattr(fn, "__qualname__", name)
     guarded.__wrapped__ = fn
+    guarded.complex_guard = True      # the profiler names the op by the function it wraps
     if hasattr(fn, "functional_name"):
         guarded.functional_name = fn.functional_name
     return guarded

@@ -10,6 +10,7 @@ from gradrepl.engine.creation import tensor as _tensor_from_data
 from gradrepl.engine.ops.registry import RESULT
 from gradrepl.engine.tensor import _INFERENCE, INFERENCE_MODE, Tensor, _new, is_inference
 from gradrepl.engine.util import broadcast_shape, pytype
+from gradrepl.messages import msg
 
 
 def result(out, spec, inputs, saved=(), ctx=None):
@@ -148,8 +149,8 @@ def operands(a, b, floating=False):
         if xa.dtype.kind == "c":
             return xa, b
         rd = D.result_type((a, b))
-        if rd.np.itemsize < 8:        # float16 / bfloat16 with a complex number: complex32 in PyTorch
-            raise RuntimeError("complex32 (chalf) tensors are not supported in gradrepl")
+        if xa.dtype == np.float16:        # float16 with a complex number: complex32 in PyTorch
+            raise RuntimeError(msg("complex.chalf", "en", name=f"{a.dtype} with a complex number"))
         return xa.astype(rd.np), b
     if isinstance(b, (int, float, complex)):
         return operands(a, complex(b) if isinstance(b, complex) else float(b) if isinstance(b, float) else int(b),

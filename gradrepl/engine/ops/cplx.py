@@ -24,6 +24,7 @@ from gradrepl.engine.ops.common import result, view
 from gradrepl.engine.ops.registry import RESULT as RESULT_, declare, rule
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import broadcast_shape, legacy_scalar, pytype
+from gradrepl.messages import msg
 
 # Tensors made by conj() of a complex tensor (is_conj() is True), by id.
 CONJ = {}
@@ -90,7 +91,7 @@ def view_as_complex(self):
     if a.dtype not in (np.float32, np.float64):
         kind = "Half" if a.dtype == np.float16 else legacy_scalar(self.dtype)
         if a.dtype == np.float16:
-            raise RuntimeError("view_as_complex: complex32 (chalf) tensors are not supported in gradrepl")
+            raise RuntimeError(msg("complex.chalf", "en", name="view_as_complex"))
         raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor "
                            f"of scalar type: {kind}")
     if a.ndim == 0 or a.shape[-1] != 2:
@@ -208,7 +209,7 @@ def _two_floats(name, a, b):
         raise RuntimeError(f"Expected object of scalar type {legacy_scalar(a.dtype)} but got scalar type "
                            f"{legacy_scalar(b.dtype)} for second argument")
     if da == np.float16:
-        raise RuntimeError(f"torch.{name}: complex32 (chalf) tensors are not supported in gradrepl")
+        raise RuntimeError(msg("complex.chalf", "en", name=f"torch.{name}"))
     broadcast_shape(a._a.shape, b._a.shape)
 
 
@@ -332,8 +333,7 @@ def fence_error(name, t):
     make = FENCED.get(name)
     if make is not None:
         return make(t)
-    return NotImplementedError(f"{name}(): complex tensors are not supported by this op in gradrepl yet "
-                               f"(got {t.dtype})")
+    return NotImplementedError(msg("complex.unsupported", "en", name=name, dtype=t.dtype))
 
 
 PASS = object()   # the op's own forward handles complex tensors
@@ -367,8 +367,9 @@ GRAD_FENCED = frozenset("prod matmul mm mv dot outer vdot inner kron pow".split(
 
 
 def grad_fence(name):
-    return NotImplementedError(f"{name}(): the gradient for complex tensors is not implemented in gradrepl yet "
-                               "(use it under torch.no_grad() or on detached tensors)")
+    return NotImplementedError(msg("complex.no_grad", "en", name=f"{name}()"))
+
+
 COMPLEX.update({"angle": angle_complex, "sgn": sgn_complex, "resolve_conj": resolve_conj, "item": item_complex})
 
 

@@ -17,6 +17,7 @@ from gradrepl.engine.ops.inplace import binary_inplace, inplace, scalar_first, u
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, pytype, wrap_dim
+from gradrepl.messages import msg
 
 
 def _dunder(fn):
@@ -841,8 +842,7 @@ def _complex_unary(a, fn, spec):
         return _new(out)
     cspec = COMPLEX_RULES.get(spec)
     if cspec is None:
-        raise NotImplementedError(f"{spec.name}: the gradient of this function for complex tensors is not "
-                                  "implemented in gradrepl yet")
+        raise NotImplementedError(msg("complex.no_grad", "en", name=spec.name))
     return result(out, cspec, (a,), (RESULT if spec.saved_names[0] == "result" else a,))
 
 
