@@ -95,6 +95,8 @@ def _guard(op, fn, name):
         return fn
     if entry is cplx.PASS:
         return _grad_guard(fn, name) if op.name in cplx.GRAD_FENCED else fn
+    if entry is cplx.CONJ_AFTER:
+        return _complex_guard(fn, name, lambda *args, **kwargs: cplx.conj(fn(*args, **kwargs)))
     return _complex_guard(fn, name, entry)
 
 

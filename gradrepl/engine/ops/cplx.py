@@ -363,14 +363,36 @@ _PASS_NAMES = (
 COMPLEX = dict.fromkeys(_PASS_NAMES, PASS)
 # Of those, the ones whose real rule is not the complex gradient (it needs conjugates): a complex
 # input that requires grad is refused until they have complex rules.
-GRAD_FENCED = frozenset("prod matmul mm mv dot outer vdot inner kron pow".split())
+GRAD_FENCED = frozenset("prod vdot inner kron pow".split())
 
 
 def grad_fence(name):
     return NotImplementedError(msg("complex.no_grad", "en", name=f"{name}()"))
 
 
-COMPLEX.update({"angle": angle_complex, "sgn": sgn_complex, "resolve_conj": resolve_conj, "item": item_complex})
+CONJ_AFTER = object()     # the op's own forward (a transpose), then conj(): H, mH, adjoint
+
+
+def _forward_only(name, compute):
+    """A complex version computed from real ops on the parts, without a gradient of its own yet."""
+    def forward(self, *args, **kwargs):
+        if GRAD[0] and self.requires_grad:
+            raise grad_fence(name)
+        return compute(self, *args, **kwargs)
+    forward.__name__ = name
+    return forward
+
+
+def _var(self, *args, **kwargs):
+    # PyTorch: the variance of a complex tensor is the real parts' plus the imaginary parts'
+    return self.real.var(*args, **kwargs) + self.imag.var(*args, **kwargs)
+
+
+COMPLEX.update({"angle": angle_complex, "sgn": sgn_complex, "resolve_conj": resolve_conj, "item": item_complex,
+                "H": CONJ_AFTER, "mH": CONJ_AFTER, "adjoint": CONJ_AFTER,
+                "var": _forward_only("var", _var),
+                "std": _forward_only("std", lambda self, *a, **k: _var(self, *a, **k).sqrt()),
+                "norm": _forward_only("norm", lambda self, *a, **k: self.abs().norm(*a, **k))})
 
 
 # ------------------------------------------------------------------ pow of complex tensors
@@ -496,7 +518,7 @@ def complex_full_sum(arr):
 
 def cabs(x):
     """|z| as PyTorch computes it (hypot of the parts)."""
-    return np.hypot(x.real, x.imag)
+    return np.asarray(np.hypot(x.real, x.imag))
 
 
 def csgn(x):
