@@ -1,8 +1,10 @@
-"""torch.fft: discrete Fourier transforms over NumPy's pocketfft.
+"""torch.fft: discrete Fourier transforms.
 
-PyTorch's CPU build computes them with MKL's DFTI; NumPy 2's pocketfft computes in the
-input's precision (float32 stays float32), so values agree with PyTorch's to rounding, not
-always to the last bit. As in ATen (SpectralOps.cpp), an input is first promoted (`to`, a
+PyTorch's CPU build computes them with MKL's DFTI. The complex-to-complex transforms call
+DFTI as aten does (engine/mkl.py: PyTorch's bits, checked on float32 of many sizes); the
+real-to-complex and complex-to-real ones use NumPy 2's pocketfft, in the input's precision
+(float32 stays float32), so their values agree with PyTorch's to rounding, not always to
+the last bit (as everything does without MKL). As in ATen (SpectralOps.cpp), an input is first promoted (`to`, a
 ToCopyBackward0), cut (`slice`) and zero-padded (`constant_pad_nd`) to the sizes asked for,
 then transformed by one of three kernels with PyTorch's nodes: complex to complex
 (FftC2CBackward0), real to complex (FftR2CBackward0), complex to real (FftC2RBackward0).
@@ -10,6 +12,7 @@ then transformed by one of three kernels with PyTorch's nodes: complex to comple
 import numpy as np
 
 from gradrepl.engine import dtypes as D
+from gradrepl.engine.mkl import dft_c2c
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.indexing import getitem
 from gradrepl.engine.ops.nn import pad as _pad
@@ -39,14 +42,19 @@ def _mode(norm, forward):
 def FftC2CBackward0(grad, xp, dims, mode, forward):
     if xp.tensors:
         return (_c2c(grad, dims, mode, not forward),)
-    out = (np.fft.ifftn if forward else np.fft.fftn)(grad, axes=dims, norm=(_INVERSE if forward else _FORWARD)[mode])
-    return (np.asarray(out, grad.dtype),)
+    return (_c2c_array(grad, dims, mode, not forward),)
+
+
+def _c2c_array(a, dims, mode, forward):
+    """MKL's DFTI as PyTorch's CPU build calls it (the same bits), pocketfft without MKL."""
+    out = dft_c2c(a, list(dims), mode, forward)
+    if out is None:
+        out = (np.fft.fftn if forward else np.fft.ifftn)(a, axes=dims, norm=(_FORWARD if forward else _INVERSE)[mode])
+    return np.asarray(out, a.dtype)
 
 
 def _c2c(x, dims, mode, forward):
-    a = x._a
-    out = (np.fft.fftn if forward else np.fft.ifftn)(a, axes=dims, norm=(_FORWARD if forward else _INVERSE)[mode])
-    return result(np.asarray(out, a.dtype), FftC2CBackward0, (x,), (), (tuple(dims), mode, forward))
+    return result(_c2c_array(x._a, dims, mode, forward), FftC2CBackward0, (x,), (), (tuple(dims), mode, forward))
 
 
 @rule("FftR2CBackward0", ("self",), ("fft_r2c_backward(grad, dim, normalization, onesided, self.sym_size(dim.back()))",),
