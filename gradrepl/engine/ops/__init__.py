@@ -89,6 +89,10 @@ def _grad_guard(fn, name):
     return guarded
 
 
+# the code of the guards' wrappers: gradrepl.lang's error messages look through their frames
+GUARD_CODES = frozenset((_complex_guard(len, "").__code__, _grad_guard(len, "").__code__))
+
+
 def _guard(op, fn, name):
     entry = cplx.COMPLEX.get(op.name)
     if fn is None or op.kind == "fft":      # torch.fft takes complex tensors itself
@@ -142,4 +146,4 @@ NOT_TENSOR_RESULTS = frozenset(n for op in REGISTRY.values() if not op.returns_t
                                for n in (*op.methods, *op.functions))
 
 __all__ = ["REGISTRY", "SPECS", "TORCH_FUNCTIONS", "FUNCTIONAL", "METHODS", "BARE",
-           "NOT_TENSOR_RESULTS"]
+           "NOT_TENSOR_RESULTS", "GUARD_CODES"]
