@@ -363,7 +363,7 @@ _PASS_NAMES = (
 COMPLEX = dict.fromkeys(_PASS_NAMES, PASS)
 # Of those, the ones whose real rule is not the complex gradient (it needs conjugates): a complex
 # input that requires grad is refused until they have complex rules.
-GRAD_FENCED = frozenset("prod vdot inner kron pow".split())
+GRAD_FENCED = frozenset("vdot inner kron pow".split())
 
 
 def grad_fence(name):

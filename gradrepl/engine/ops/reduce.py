@@ -171,7 +171,12 @@ def _prod_others(self, result, dim, xp):
 
 @rule("ProdBackward0", ("self",), ("grad * (product of all other elements)",), saved=("self", "result"))
 def ProdBackward0(grad, xp, self, result):
-    return (grad * _prod_others(self, result, None, xp),)
+    return (grad * _conj_complex(xp, _prod_others(self, result, None, xp)),)
+
+
+def _conj_complex(xp, t):
+    """The product of the other elements, conjugated for a complex input (PyTorch's convention)."""
+    return xp.conj(t) if (t.dtype.is_complex if xp.tensors else t.dtype.kind == "c") else t
 
 
 @rule("ProdBackward1", ("self",), ("grad * (product of the other elements along dim)",), saved=("self", "result"),
@@ -180,7 +185,7 @@ def ProdBackward1(grad, xp, self, result, dim, keepdim):
     if not keepdim:
         grad = xp.unsqueeze_dims(grad, (dim,))
         result = xp.unsqueeze_dims(result, (dim,))
-    return (grad * _prod_others(self, result, dim, xp),)
+    return (grad * _conj_complex(xp, _prod_others(self, result, dim, xp)),)
 
 
 @declare("prod", rules=[ProdBackward0, ProdBackward1], bare=True)
