@@ -46,6 +46,7 @@ _I = ctypes.c_int
 _CBLAS_COL_MAJOR = 102
 _NO_TRANS, _TRANS = 111, 112
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_C64, _C128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 
 def _candidates():
@@ -79,7 +80,11 @@ def _load():
                 ("cblas_sdot", ctypes.c_float, [_I, _P, _I, _P, _I]),
                 ("cblas_ddot", ctypes.c_double, [_I, _P, _I, _P, _I]),
                 ("cblas_sgemm_batch", None, [_I, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I, _P]),
-                ("cblas_dgemm_batch", None, [_I, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I, _P])):
+                ("cblas_dgemm_batch", None, [_I, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I, _P]),
+                ("cblas_cgemm", None, [_I, _I, _I, _I, _I, _I, _P, _P, _I, _P, _I, _P, _P, _I]),
+                ("cblas_zgemm", None, [_I, _I, _I, _I, _I, _I, _P, _P, _I, _P, _I, _P, _P, _I]),
+                ("cblas_cdotu_sub", None, [_I, _P, _I, _P, _I, _P]),
+                ("cblas_zdotu_sub", None, [_I, _P, _I, _P, _I, _P])):
             fn = getattr(lib, name)
             fn.restype, fn.argtypes = res, args
         lib.MKL_Set_Num_Threads.argtypes = [_I]
@@ -213,7 +218,7 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
     transpose flags and leading dimensions taken from the operands' strides as PyTorch takes
     them. None where MKL is not there."""
     dt = m1.dtype
-    if (dt != _F32 and dt != _F64) or m2.dtype != dt:
+    if (dt != _F32 and dt != _F64 and dt != _C64 and dt != _C128) or m2.dtype != dt:
         return None
     mkl = _LIB[0] if _LIB[0] is not None else lib()
     if not mkl:
@@ -266,6 +271,12 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
     threads = 1 if (one == 4 and rows >= _SMALL_ROWS and rows * cols * k <= _SMALL_MNK) else _VML_THREADS[0]
     if threads != _BLAS_THREADS[0]:
         _blas_threads(mkl, threads)
+    if dt.kind == "c":      # cgemm/zgemm: alpha and beta by pointer
+        scalars = np.array([alpha, 0.0 if self is None else beta], dt)
+        (mkl.cblas_cgemm if dt == _C64 else mkl.cblas_zgemm)(
+            _CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, _ptr(scalars[:1]),
+            _ptr(a), lda, _ptr(b), ldb, _ptr(scalars[1:]), _ptr(result), ldc)
+        return result
     (mkl.cblas_sgemm if dt == _F32 else mkl.cblas_dgemm)(
         _CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, alpha,
         _ptr(a), lda, _ptr(b), ldb, 0.0 if self is None else beta, _ptr(result), ldc)
@@ -304,8 +315,11 @@ def mv(mat, vec):
 
 
 def dot(x, y):
-    """aten's dot for float vectors: BLAS sdot/ddot. None where MKL is not there."""
+    """aten's dot for float vectors: BLAS sdot/ddot (cdotu/zdotu for complex ones). None where
+    MKL is not there."""
     dt = _blas_type(x, y)
+    if dt is None and x.dtype == y.dtype and x.dtype in (_C64, _C128):
+        dt = x.dtype
     mkl = lib() if dt is not None else None
     if not mkl:
         return None
@@ -317,6 +331,10 @@ def dot(x, y):
     incx, incy = (1, 1) if n == 1 else (xs.strides[0] // xs.itemsize, ys.strides[0] // ys.itemsize)
     if _BLAS_THREADS[0] != _VML_THREADS[0]:
         _blas_threads(mkl, _VML_THREADS[0])
+    if dt.kind == "c":
+        out = np.zeros((), dt)
+        (mkl.cblas_cdotu_sub if dt == _C64 else mkl.cblas_zdotu_sub)(n, _ptr(xs), incx, _ptr(ys), incy, _ptr(out))
+        return out
     f = mkl.cblas_sdot if dt == np.float32 else mkl.cblas_ddot
     return np.asarray(f(n, _ptr(xs), incx, _ptr(ys), incy), dt)
 
@@ -416,7 +434,6 @@ _DFTI_PLACEMENT, _DFTI_NOT_INPLACE = 11, 44
 _DFTI_NUMBER_OF_TRANSFORMS, _DFTI_INPUT_DISTANCE, _DFTI_OUTPUT_DISTANCE = 7, 14, 15
 _DFTI_INPUT_STRIDES, _DFTI_OUTPUT_STRIDES = 12, 13
 _DFTI_FORWARD_SCALE, _DFTI_BACKWARD_SCALE = 4, 5
-_C64, _C128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 
 def dft_c2c(a, dims, mode, forward):
