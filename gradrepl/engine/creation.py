@@ -155,6 +155,13 @@ def _check_int_data(values, dtype):
             raise RuntimeError(f"value cannot be converted to type {np.dtype(dtype.np).name} without overflow")
 
 
+def _complex_to_real(dtype):
+    """Python's error converting a complex number to the element of a real dtype (PyTorch's)."""
+    if dtype.is_floating_point:
+        return TypeError("must be real number, not complex")
+    return TypeError("'complex' object cannot be interpreted as an integer")
+
+
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype_arg(dtype)
     if type(data) is NumpyArray:          # a copy, without the copy-construct warning of a tensor
@@ -173,7 +180,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         kind = D.scalar_kind(data)
         dt = dtype or (D.bool_, D.int64, D.DEFAULT_FLOAT[0], D.default_complex())[kind]
         if kind == 3 and not dt.is_complex:
-            raise TypeError(f"can't convert complex to {'float' if dt.is_floating_point else 'int'}")
+            if dt is D.bool_:
+                return _finish(np.asarray(data != 0), requires_grad)
+            raise _complex_to_real(dt)
         if dt.is_complex:
             return _finish(np.asarray(complex(data)).astype(dt.np), requires_grad)
         if not dt.is_floating_point and dt is not D.bool_:
@@ -201,8 +210,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
             dtype = D.DEFAULT_FLOAT[0]
     if dtype.is_complex:
         arr = np.array(flat, dtype=np.complex128).astype(dtype.np)
-    elif "c" in kinds:
-        raise TypeError(f"can't convert complex to {'float' if dtype.is_floating_point else 'int'}")
+    elif "c" in kinds and dtype is not D.bool_:
+        raise _complex_to_real(dtype)
     elif dtype.is_floating_point:
         arr = np.array(flat, dtype=np.float64).astype(dtype.np)
     else:
@@ -503,6 +512,8 @@ def randint(low, high=None, size=None, generator=None, dtype=None, requires_grad
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dt = _dtype_arg(dtype, D.int64)
+    if dt.is_complex:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
     _check_bytes(shape, dt)
     return _finish(np.asarray(_gen(generator).randint(low, high, shape, dt.np), dt.np).reshape(shape), requires_grad)
 
