@@ -124,8 +124,14 @@ def _install():
             setattr(Tensor, name, property(forward) if op.attribute else forward)
         inplace = inplace_names(op)
         for name in inplace:
-            setattr(Tensor, name, op.inplace if cplx.COMPLEX.get(op.name) is cplx.PASS else
-                    _complex_guard(op.inplace, name))
+            if op.name in cplx.INPLACE_FENCED:
+                refuse = cplx.INPLACE_FENCED[op.name]
+                fn = _complex_guard(op.inplace, name, lambda *a, _text=refuse, **k: cplx.refuse(_text))
+            elif cplx.COMPLEX.get(op.name) is cplx.PASS:
+                fn = op.inplace
+            else:
+                fn = _complex_guard(op.inplace, name)
+            setattr(Tensor, name, fn)
         methods.update(op.methods, inplace)
         for dunder, fn in op.dunders.items():
             if dunder in cplx.DUNDERS:
@@ -141,6 +147,17 @@ def _install():
 
 
 TORCH_FUNCTIONS, FUNCTIONAL, METHODS = _install()
+
+
+def _setter(part):
+    """`x.real = v`, `x.imag += 1`: PyTorch's setters copy the value into the view."""
+    def set_part(self, value):
+        getattr(self, part).copy_(value)
+    return set_part
+
+
+Tensor.real = property(Tensor.real.fget, _setter("real"))
+Tensor.imag = property(Tensor.imag.fget, _setter("imag"))
 BARE = tuple(sorted(op.name for op in REGISTRY.values() if op.bare))
 NOT_TENSOR_RESULTS = frozenset(n for op in REGISTRY.values() if not op.returns_tensor
                                for n in (*op.methods, *op.functions))

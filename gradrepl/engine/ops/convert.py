@@ -5,6 +5,7 @@ from gradrepl.engine.devices import Device
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.ops.cplx import COMPLEX_TO_REAL
 from gradrepl.engine.util import got_args, pytype, warn
 
 
@@ -22,10 +23,6 @@ def convert(t, dtype):
         a = a.real
     out = a.astype(dtype.np)
     return result(out, ToCopyBackward0, (t,) if dtype.is_floating_point or dtype.is_complex else (), (), t.dtype)
-
-
-COMPLEX_TO_REAL = ("Casting complex values to real discards the imaginary part (Triggered internally at "
-                   "/__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
 
 
 @declare("to", function=False, rules=[ToCopyBackward0])

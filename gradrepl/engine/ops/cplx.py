@@ -26,6 +26,10 @@ from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import broadcast_shape, legacy_scalar, pytype
 from gradrepl.messages import msg
 
+# PyTorch's warning when complex values go into a real tensor (to(), copy_())
+COMPLEX_TO_REAL = ("Casting complex values to real discards the imaginary part (Triggered internally at "
+                   "/__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
+
 # Tensors made by conj() of a complex tensor (is_conj() is True), by id.
 CONJ = {}
 
@@ -370,7 +374,13 @@ def grad_fence(name):
     return NotImplementedError(msg("complex.no_grad", "en", name=f"{name}()"))
 
 
-CONJ_AFTER = object()     # the op's own forward (a transpose), then conj(): H, mH, adjoint
+# in-place versions of PASS ops that PyTorch refuses for complex tensors
+INPLACE_FENCED = {"abs": "In-place abs is not supported for complex tensors."}
+CONJ_AFTER = object()
+
+
+def refuse(text):
+    raise RuntimeError(text)     # the op's own forward (a transpose), then conj(): H, mH, adjoint
 
 
 def _forward_only(name, compute):

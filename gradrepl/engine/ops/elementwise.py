@@ -1217,7 +1217,7 @@ def _arg_kind(v):
 def _masked_fill_args(name, mask, value, lead=""):
     """PyTorch's argument check: a Tensor mask and a Tensor or Number value."""
     bad_mask = type(mask) is not Tensor
-    if not bad_mask and (type(value) is Tensor or type(value) in (bool, int, float)):
+    if not bad_mask and (type(value) is Tensor or type(value) in (bool, int, float, complex)):
         return
     got = ", ".join(["Tensor"] * bool(lead) + [pytype(mask), pytype(value)])
     marks = ", ".join(["Tensor"] * bool(lead) + [f"!{_arg_kind(mask)}!" if bad_mask else "Tensor",
