@@ -503,6 +503,13 @@ Keys
                         "(PyTorch's _standard_gamma_grad); sample() or a concentration without grad works",
                         "gradrepl 暂不支持 concentration 需要梯度时的 {name}.rsample（PyTorch 的 _standard_gamma_grad）；"
                         "可用 sample()，或让 concentration 不需要梯度"),
+    "complex.unsupported": ("{name}(): complex tensors are not supported by this op in gradrepl yet (got {dtype})",
+                            "gradrepl 的 {name}() 暂不支持复数张量（收到 {dtype}）"),
+    "complex.no_grad": ("{name}: the gradient for complex tensors is not implemented in gradrepl yet (use it under "
+                        "torch.no_grad() or on detached tensors)",
+                        "gradrepl 暂未实现 {name} 对复数张量的梯度（请在 torch.no_grad() 下或对 detach 后的张量使用）"),
+    "complex.chalf": ("{name}: complex32 (chalf) tensors are not supported in gradrepl (complex64 and complex128 are)",
+                      "{name}：gradrepl 不支持 complex32（chalf）张量（支持 complex64 与 complex128）"),
     "hint.write_torch": ("write torch.{name}: this file imports torch, so it runs as a PyTorch script, where bare "
                          "{name} is not defined (the shorthand is for the prompt and for files that never import "
                          "torch)",

@@ -48,5 +48,6 @@ def restore_process_state():
     for name, value in print_opts.items():
         setattr(printing.PRINT_OPTS, name, value)
     autograd.GRAD[0], dtypes.DEFAULT_FLOAT[0] = grad, default_float
+    printing.set_default_float(default_float.np)     # tensors of the default dtypes print without it
     random.setstate(py_random)
     np.random.set_state(np_random)

@@ -368,16 +368,14 @@ def _build_torch():
                ).split()
     for name in refused:
         ns[name] = Unavailable(f"torch.{name}")
-    for name in ("complex64", "complex128", "complex32", "cfloat", "cdouble", "chalf", "polar", "complex",
-                 "view_as_complex", "view_as_real"):
-        if name not in ns:
-            ns[name] = Unavailable(f"torch.{name}", f"torch.{name}: complex tensors are not supported in gradrepl "
-                                   "(real dtypes only)")
+    for name in ("complex32", "chalf"):
+        ns[name] = Unavailable(f"torch.{name}", msg("complex.chalf", "en", name=f"torch.{name}"))
     for name in ("uint16", "uint32", "uint64"):
         ns[name] = Unavailable(f"torch.{name}", msg("dtype.unsigned_wide", "en", name=name))
     ns["from_numpy"] = from_numpy
     ns["compile"] = FN.TORCH_COMPILE
     ns.update(S.namespace())
+    ns["fft"] = dict(ops.fft.FFT)
     S.extend_autograd(ns["autograd"])
     ns["profiler"], ns["autograd"]["profiler"] = profiler.namespaces()
     # torch.functional: the module PyTorch defines these torch.* functions in

@@ -622,6 +622,8 @@ def accumulate_grad(t, g, create_graph, wrap):
     if create_graph:
         gt = g
         if gt.dtype is not t.dtype:
+            if gt.dtype.is_complex and not t.dtype.is_complex:
+                gt = gt.real
             gt = gt.to(t.dtype)
         if t._grad is None:
             t._grad = wrap(np.empty_like(t._a)).copy_(gt)
@@ -629,6 +631,8 @@ def accumulate_grad(t, g, create_graph, wrap):
             t._grad = t._grad + gt
         return
     if g.dtype != t._a.dtype:
+        if g.dtype.kind == "c" and t._a.dtype.kind != "c":   # a real input's gradient: the real part
+            g = g.real
         g = g.astype(t._a.dtype)
     if g.shape != t._a.shape:
         g = np.broadcast_to(g, t._a.shape)

@@ -20,7 +20,7 @@ def _dtype_arg(dtype, default=None):
 def _finish(arr, requires_grad):
     t = _new(arr)
     if requires_grad:
-        if arr.dtype.kind not in "fV":
+        if arr.dtype.kind not in "fVc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._rg = True
     return t
@@ -73,7 +73,7 @@ def _check_leaves(data):
         x = stack.pop()
         if isinstance(x, (list, tuple)):
             stack.extend(x)
-        elif not isinstance(x, (bool, int, float, range)) and type(x) is not Tensor:
+        elif not isinstance(x, (bool, int, float, complex, range)) and type(x) is not Tensor:
             if isinstance(x, (str, bytes)):
                 raise TypeError(f"new(): invalid data type '{pytype(x)}'")
             raise RuntimeError(f"Could not infer dtype of {pytype(x)}")
@@ -126,6 +126,9 @@ def _flat_values(data):
         elif isinstance(x, int):
             out.append(x)
             kinds.add("i")
+        elif isinstance(x, complex):
+            out.append(x)
+            kinds.add("c")
         else:   # a float: _check_leaves refused everything else
             out.append(x)
             kinds.add("f")
@@ -152,6 +155,13 @@ def _check_int_data(values, dtype):
             raise RuntimeError(f"value cannot be converted to type {np.dtype(dtype.np).name} without overflow")
 
 
+def _complex_to_real(dtype):
+    """Python's error converting a complex number to the element of a real dtype (PyTorch's)."""
+    if dtype.is_floating_point:
+        return TypeError("must be real number, not complex")
+    return TypeError("'complex' object cannot be interpreted as an integer")
+
+
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype_arg(dtype)
     if type(data) is NumpyArray:          # a copy, without the copy-construct warning of a tensor
@@ -166,9 +176,15 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         return _finish(arr, requires_grad)
     if type(data) in (NumpyFloat, NumpyInt) and dtype is None:     # a NumPy scalar keeps its dtype
         return _finish(np.asarray(data._np), requires_grad)
-    if isinstance(data, (bool, int, float)):
+    if isinstance(data, (bool, int, float, complex)):
         kind = D.scalar_kind(data)
-        dt = dtype or (D.bool_, D.int64, D.DEFAULT_FLOAT[0])[kind]
+        dt = dtype or (D.bool_, D.int64, D.DEFAULT_FLOAT[0], D.default_complex())[kind]
+        if kind == 3 and not dt.is_complex:
+            if dt is D.bool_:
+                return _finish(np.asarray(data != 0), requires_grad)
+            raise _complex_to_real(dt)
+        if dt.is_complex:
+            return _finish(np.asarray(complex(data)).astype(dt.np), requires_grad)
         if not dt.is_floating_point and dt is not D.bool_:
             _check_int_data((data,), dt)
             data = np.int64(int(data))
@@ -182,7 +198,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     shape = _infer_data(data)
     flat, kinds = _flat_values(data)
     if dtype is None:
-        if "f" in kinds:
+        if "c" in kinds:
+            dtype = D.default_complex()
+        elif "f" in kinds:
             dtype = D.DEFAULT_FLOAT[0]
         elif "i" in kinds or "u" in kinds:
             dtype = D.int64
@@ -190,7 +208,11 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
             dtype = D.bool_
         else:
             dtype = D.DEFAULT_FLOAT[0]
-    if dtype.is_floating_point:
+    if dtype.is_complex:
+        arr = np.array(flat, dtype=np.complex128).astype(dtype.np)
+    elif "c" in kinds and dtype is not D.bool_:
+        raise _complex_to_real(dtype)
+    elif dtype.is_floating_point:
         arr = np.array(flat, dtype=np.float64).astype(dtype.np)
     else:
         if dtype is not D.bool_:
@@ -349,10 +371,10 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "full")
     if type(fill_value) is Tensor:
         fill_value = fill_value.item()
-    if not isinstance(fill_value, (bool, int, float)):
+    if not isinstance(fill_value, (bool, int, float, complex)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {pytype(fill_value)}")
     if dtype is None:
-        dtype = (D.bool_, D.int64, D.DEFAULT_FLOAT[0])[D.scalar_kind(fill_value)]
+        dtype = (D.bool_, D.int64, D.DEFAULT_FLOAT[0], D.default_complex())[D.scalar_kind(fill_value)]
     _check_bytes(shape, dtype)
     return _finish(np.full(shape, fill_value, dtype.np), requires_grad)
 
@@ -450,9 +472,9 @@ def _gen(generator):
 
 
 def _float_dtype(dtype, kernel):
-    """rand's and randn's dtype: a floating one (PyTorch's kernels have no integer version)."""
+    """rand's and randn's dtype: a floating or complex one (PyTorch's kernels have no integer version)."""
     dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
-    if not dt.is_floating_point:
+    if not dt.is_floating_point and not dt.is_complex:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy_scalar(dt)}\'')
     return dt
 
@@ -461,6 +483,10 @@ def rand(*size, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "rand")
     dt = _float_dtype(dtype, "check_uniform_bounds")
     _check_bytes(shape, dt)
+    if dt.is_complex:     # uniform_ on view_as_real: real and imaginary parts interleaved
+        real = D.REAL_OF[dt].np
+        pairs = np.asarray(_gen(generator).rand(shape + (2,), real), real)
+        return _finish(np.ascontiguousarray(pairs).view(dt.np).reshape(shape), requires_grad)
     return _finish(np.asarray(_gen(generator).rand(shape, dt.np), dt.np).reshape(shape), requires_grad)
 
 
@@ -468,6 +494,10 @@ def randn(*size, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "randn")
     dt = _float_dtype(dtype, "normal_kernel_cpu")
     _check_bytes(shape, dt)
+    if dt.is_complex:     # normal_ on view_as_real with std 1/sqrt(2): each part has variance 1/2
+        real = D.REAL_OF[dt].np
+        pairs = np.asarray(_gen(generator).normal(shape + (2,), 0.0, 1 / np.sqrt(2.0), real), real)
+        return _finish(np.ascontiguousarray(pairs).view(dt.np).reshape(shape), requires_grad)
     return _finish(np.asarray(_gen(generator).randn(shape, dt.np), dt.np).reshape(shape), requires_grad)
 
 
@@ -482,6 +512,8 @@ def randint(low, high=None, size=None, generator=None, dtype=None, requires_grad
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dt = _dtype_arg(dtype, D.int64)
+    if dt.is_complex:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
     _check_bytes(shape, dt)
     return _finish(np.asarray(_gen(generator).randint(low, high, shape, dt.np), dt.np).reshape(shape), requires_grad)
 

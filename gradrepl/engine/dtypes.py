@@ -18,11 +18,11 @@ class DType:
         if np_dtype is not None:     # None: filled in by __getattr__ when first read
             self.np = np.dtype(np_dtype)
             itemsize = self.np.itemsize
-        self._kind = kind            # 0 bool, 1 integer, 2 floating (PyTorch's promotion categories)
+        self._kind = kind            # 0 bool, 1 integer, 2 floating, 3 complex (PyTorch's promotion categories)
         self._rank = rank
         self.is_floating_point = kind == 2
-        self.is_complex = False
-        self.is_signed = kind == 2 or (np_dtype is not None and self.np.kind == "i")
+        self.is_complex = kind == 3
+        self.is_signed = kind >= 2 or (np_dtype is not None and self.np.kind == "i")
         self.itemsize = itemsize
         self.legacy = legacy         # 'FloatTensor' etc., used in some PyTorch messages
 
@@ -61,8 +61,12 @@ float16 = DType("float16", np.float16, 2, 6, "HalfTensor")
 bfloat16 = DType("bfloat16", None, 2, 6, "BFloat16Tensor", itemsize=2)
 float32 = DType("float32", np.float32, 2, 7, "FloatTensor")
 float64 = DType("float64", np.float64, 2, 8, "DoubleTensor")
+complex64 = DType("complex64", np.complex64, 3, 7, "ComplexFloatTensor")
+complex128 = DType("complex128", np.complex128, 3, 8, "ComplexDoubleTensor")
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)
+COMPLEX_OF = {float32: complex64, float64: complex128}   # the complex dtype of a float's precision
+REAL_OF = {complex64: float32, complex128: float64}
 REDUCED = (float16, bfloat16)   # PyTorch computes on these in float32 and rounds the result
 _BY_NP = {d.np: d for d in ALL if d is not bfloat16}   # bfloat16's: see DType.__getattr__
 _BY_NAME = {d.name: d for d in ALL}
@@ -73,6 +77,7 @@ TORCH_NAMES = {
     "int32": int32, "int": int32, "int64": int64, "long": int64,
     "float16": float16, "half": float16, "bfloat16": bfloat16, "float32": float32, "float": float32,
     "float64": float64, "double": float64,
+    "complex64": complex64, "cfloat": complex64, "complex128": complex128, "cdouble": complex128,
 }
 
 DEFAULT_FLOAT = [float32]
@@ -91,9 +96,16 @@ def from_np(np_dtype):
     return _BY_NP[np.dtype(np_dtype)]
 
 
+def default_complex():
+    """The complex dtype of the default float dtype (complex64 unless float64 is the default)."""
+    return complex128 if DEFAULT_FLOAT[0] is float64 else complex64
+
+
 def promote_types(a: DType, b: DType) -> DType:
     if a is b:
         return a
+    if a._kind == 3 or b._kind == 3:   # complex with anything: complex of the wider precision
+        return complex128 if max(a._rank, b._rank) >= 8 else complex64
     if a._kind != b._kind:
         return a if a._kind > b._kind else b
     if a._rank == b._rank == 6:      # float16 with bfloat16: neither holds the other
@@ -110,6 +122,8 @@ def scalar_kind(value) -> int:
         return 0
     if isinstance(value, int):
         return 1
+    if isinstance(value, complex):
+        return 3
     return 2
 
 
@@ -131,8 +145,12 @@ def result_type(operands) -> DType:
             zero_t = d if zero_t is None else promote_types(zero_t, d)
     result = dim_t
     if zero_t is not None:
-        if result is None or zero_t._kind > result._kind:
+        if result is not None and zero_t._kind == 3 and result._kind == 2:   # the float's precision kept
+            result = complex128 if result is float64 else complex64
+        elif result is None or zero_t._kind > result._kind:
             result = zero_t
     if scal_kind >= 0 and (result is None or scal_kind > result._kind):
-        result = (bool_, int64, DEFAULT_FLOAT[0])[scal_kind]
+        if scal_kind == 3 and result is not None and result._kind == 2:
+            return complex128 if result is float64 else complex64   # float16 + 1j (chalf): refused later
+        result = (bool_, int64, DEFAULT_FLOAT[0], default_complex())[scal_kind]
     return result

@@ -46,6 +46,7 @@ _I = ctypes.c_int
 _CBLAS_COL_MAJOR = 102
 _NO_TRANS, _TRANS = 111, 112
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_C64, _C128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 
 def _candidates():
@@ -79,7 +80,11 @@ def _load():
                 ("cblas_sdot", ctypes.c_float, [_I, _P, _I, _P, _I]),
                 ("cblas_ddot", ctypes.c_double, [_I, _P, _I, _P, _I]),
                 ("cblas_sgemm_batch", None, [_I, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I, _P]),
-                ("cblas_dgemm_batch", None, [_I, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I, _P])):
+                ("cblas_dgemm_batch", None, [_I, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I, _P]),
+                ("cblas_cgemm", None, [_I, _I, _I, _I, _I, _I, _P, _P, _I, _P, _I, _P, _P, _I]),
+                ("cblas_zgemm", None, [_I, _I, _I, _I, _I, _I, _P, _P, _I, _P, _I, _P, _P, _I]),
+                ("cblas_cdotu_sub", None, [_I, _P, _I, _P, _I, _P]),
+                ("cblas_zdotu_sub", None, [_I, _P, _I, _P, _I, _P])):
             fn = getattr(lib, name)
             fn.restype, fn.argtypes = res, args
         lib.MKL_Set_Num_Threads.argtypes = [_I]
@@ -213,7 +218,7 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
     transpose flags and leading dimensions taken from the operands' strides as PyTorch takes
     them. None where MKL is not there."""
     dt = m1.dtype
-    if (dt != _F32 and dt != _F64) or m2.dtype != dt:
+    if (dt != _F32 and dt != _F64 and dt != _C64 and dt != _C128) or m2.dtype != dt:
         return None
     mkl = _LIB[0] if _LIB[0] is not None else lib()
     if not mkl:
@@ -266,6 +271,12 @@ def mm(m1, m2, self=None, beta=0.0, alpha=1.0):
     threads = 1 if (one == 4 and rows >= _SMALL_ROWS and rows * cols * k <= _SMALL_MNK) else _VML_THREADS[0]
     if threads != _BLAS_THREADS[0]:
         _blas_threads(mkl, threads)
+    if dt.kind == "c":      # cgemm/zgemm: alpha and beta by pointer
+        scalars = np.array([alpha, 0.0 if self is None else beta], dt)
+        (mkl.cblas_cgemm if dt == _C64 else mkl.cblas_zgemm)(
+            _CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, _ptr(scalars[:1]),
+            _ptr(a), lda, _ptr(b), ldb, _ptr(scalars[1:]), _ptr(result), ldc)
+        return result
     (mkl.cblas_sgemm if dt == _F32 else mkl.cblas_dgemm)(
         _CBLAS_COL_MAJOR, _TRANS if ta else _NO_TRANS, _TRANS if tb else _NO_TRANS, m, n, k, alpha,
         _ptr(a), lda, _ptr(b), ldb, 0.0 if self is None else beta, _ptr(result), ldc)
@@ -304,8 +315,11 @@ def mv(mat, vec):
 
 
 def dot(x, y):
-    """aten's dot for float vectors: BLAS sdot/ddot. None where MKL is not there."""
+    """aten's dot for float vectors: BLAS sdot/ddot (cdotu/zdotu for complex ones). None where
+    MKL is not there."""
     dt = _blas_type(x, y)
+    if dt is None and x.dtype == y.dtype and x.dtype in (_C64, _C128):
+        dt = x.dtype
     mkl = lib() if dt is not None else None
     if not mkl:
         return None
@@ -317,6 +331,10 @@ def dot(x, y):
     incx, incy = (1, 1) if n == 1 else (xs.strides[0] // xs.itemsize, ys.strides[0] // ys.itemsize)
     if _BLAS_THREADS[0] != _VML_THREADS[0]:
         _blas_threads(mkl, _VML_THREADS[0])
+    if dt.kind == "c":
+        out = np.zeros((), dt)
+        (mkl.cblas_cdotu_sub if dt == _C64 else mkl.cblas_zdotu_sub)(n, _ptr(xs), incx, _ptr(ys), incy, _ptr(out))
+        return out
     f = mkl.cblas_sdot if dt == np.float32 else mkl.cblas_ddot
     return np.asarray(f(n, _ptr(xs), incx, _ptr(ys), incy), dt)
 
@@ -407,3 +425,74 @@ def bmm(b1, b2):
        ints(k), ctypes.byref(scal(1.0)), pa, ints(lda), pb, ints(ldb), ctypes.byref(scal(0.0)), pc, ints(ldc), 1,
        ints(bs))
     return out
+
+
+# ---------------------------------------------------------------- FFT (DFTI)
+# mkl_dfti.h's values: the configuration parameters and their settings
+_DFTI_SINGLE, _DFTI_DOUBLE, _DFTI_COMPLEX = 35, 36, 32
+_DFTI_PLACEMENT, _DFTI_NOT_INPLACE = 11, 44
+_DFTI_NUMBER_OF_TRANSFORMS, _DFTI_INPUT_DISTANCE, _DFTI_OUTPUT_DISTANCE = 7, 14, 15
+_DFTI_INPUT_STRIDES, _DFTI_OUTPUT_STRIDES = 12, 13
+_DFTI_FORWARD_SCALE, _DFTI_BACKWARD_SCALE = 4, 5
+
+
+def dft_c2c(a, dims, mode, forward):
+    """PyTorch's complex-to-complex FFT of array `a` over `dims` (aten's _fft_c2c_mkl and
+    _exec_fft): the transformed dims in stride order after the others (also in stride order),
+    folded into one batch dim (a copy only where a view cannot be had), one DFTI descriptor
+    with those strides, the scale of `mode` ("none", "by_n", "by_root_n") set on the
+    descriptor. None where MKL is not installed."""
+    mkl = _LIB[0] if _LIB[0] is not None else lib()
+    if not mkl or a.dtype not in (_C64, _C128) or a.size == 0 or not dims:
+        return None
+    item = a.itemsize
+    if any(s % item for s in a.strides):
+        a = a.copy()
+    signal_dims = sorted(dims, key=lambda d: -a.strides[d])
+    batch_dims = sorted((d for d in range(a.ndim) if d not in dims), key=lambda d: -a.strides[d])
+    perm = batch_dims + signal_dims
+    x = a.transpose(perm)
+    signal = tuple(x.shape[len(batch_dims):])
+    batch_shape = tuple(x.shape[:len(batch_dims)])
+    x = x.reshape((-1,) + signal)
+    if any(s % item or s < 0 for s in x.strides):
+        x = np.ascontiguousarray(x)
+    out = np.empty(x.shape, a.dtype)
+    handle = ctypes.c_void_p()
+    prec = ctypes.c_int(_DFTI_SINGLE if a.dtype == _C64 else _DFTI_DOUBLE)
+    n = len(signal)
+    if n == 1:
+        status = mkl.DftiCreateDescriptor(ctypes.byref(handle), prec, ctypes.c_int(_DFTI_COMPLEX), ctypes.c_long(1),
+                                          ctypes.c_long(signal[0]))
+    else:
+        status = mkl.DftiCreateDescriptor(ctypes.byref(handle), prec, ctypes.c_int(_DFTI_COMPLEX), ctypes.c_long(n),
+                                          (ctypes.c_long * n)(*signal))
+    if status:
+        return None
+    try:
+        def set_value(param, value):
+            if mkl.DftiSetValue(handle, ctypes.c_int(param), value):
+                raise RuntimeError("DFTI configuration failed")
+        set_value(_DFTI_PLACEMENT, ctypes.c_int(_DFTI_NOT_INPLACE))
+        set_value(_DFTI_NUMBER_OF_TRANSFORMS, ctypes.c_long(x.shape[0]))
+        set_value(_DFTI_INPUT_DISTANCE, ctypes.c_long(x.strides[0] // item))
+        set_value(_DFTI_OUTPUT_DISTANCE, ctypes.c_long(out.strides[0] // item))
+        set_value(_DFTI_INPUT_STRIDES, (ctypes.c_long * (n + 1))(0, *[s // item for s in x.strides[1:]]))
+        set_value(_DFTI_OUTPUT_STRIDES, (ctypes.c_long * (n + 1))(0, *[s // item for s in out.strides[1:]]))
+        if mode != "none":
+            numel = 1
+            for s in signal:
+                numel *= s
+            scale = 1.0 / (np.sqrt(float(numel)) if mode == "by_root_n" else float(numel))
+            set_value(_DFTI_FORWARD_SCALE if forward else _DFTI_BACKWARD_SCALE, ctypes.c_double(scale))
+        if mkl.DftiCommitDescriptor(handle):
+            return None
+        compute = mkl.DftiComputeForward if forward else mkl.DftiComputeBackward
+        if compute(handle, ctypes.c_void_p(x.ctypes.data), ctypes.c_void_p(out.ctypes.data)):
+            return None
+    except RuntimeError:
+        return None
+    finally:
+        mkl.DftiFreeDescriptor(ctypes.byref(handle))
+    out = out.reshape(batch_shape + signal)
+    return out.transpose(np.argsort(perm))

@@ -83,15 +83,19 @@ _DTYPE_NAMES = {
     np.dtype(np.uint16): "torch.uint16",
     np.dtype(np.uint8): "torch.uint8",
     np.dtype(np.bool_): "torch.bool",
+    np.dtype(np.complex64): "torch.complex64",
+    np.dtype(np.complex128): "torch.complex128",
 }
 
 # Dtypes PyTorch leaves out of the repr of a non-empty tensor.
-_IMPLIED_DTYPES = [np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_)]  # [0]: the default float
+# [0]: the default float, [3]: the default complex dtype (complex128 when float64 is the default)
+_IMPLIED_DTYPES = [np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.complex64)]
 
 
 def set_default_float(np_dtype):
     """torch.set_default_dtype: tensors of the new default print without their dtype."""
     _IMPLIED_DTYPES[0] = np.dtype(np_dtype)
+    _IMPLIED_DTYPES[3] = np.dtype(np.complex128 if _IMPLIED_DTYPES[0] == np.float64 else np.complex64)
 
 
 def dtype_repr(np_dtype) -> str:
@@ -188,6 +192,25 @@ def _summarized_data(arr: np.ndarray) -> np.ndarray:
     return arr[np.ix_(*index)]
 
 
+class _ComplexFormatter:
+    """A complex tensor's elements: its real parts and its imaginary parts each formatted by their own
+    _Formatter, joined with the imaginary part's sign (``_tensor_str``'s ``_val_formatter``)."""
+
+    __slots__ = ("real", "imag", "max_width")
+
+    def __init__(self, arr: np.ndarray):
+        self.real = _Formatter(arr.real)
+        self.imag = _Formatter(arr.imag)
+        self.max_width = self.real.max_width + self.imag.max_width + 1   # the `j`
+
+    def format(self, value: complex) -> str:
+        real = self.real.format(value.real)
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        if imag[0] in "+-":
+            return real + imag
+        return real + "+" + imag
+
+
 def _vector_str(arr: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
     edge = PRINT_OPTS.edgeitems
     element_length = formatter.max_width + 2
@@ -237,6 +260,9 @@ def _tensor_str_with_formatter(
 
 def _tensor_str(arr: np.ndarray, indent: int) -> str:
     summarize = arr.size > PRINT_OPTS.threshold
+    if arr.dtype.kind == "c":
+        formatter = _ComplexFormatter(_summarized_data(arr) if summarize else arr)
+        return _tensor_str_with_formatter(arr, indent, summarize, formatter)
     formatter = _Formatter(_summarized_data(arr) if summarize else arr)
     return _tensor_str_with_formatter(arr, indent, summarize, formatter)
 

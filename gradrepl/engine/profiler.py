@@ -47,6 +47,8 @@ def _op_codes():
         fns += [(op.forward, "aten::" + op.name)] + [(f, "aten::" + op.name) for f in op.dunders.values()]
         if op.inplace is not None:
             fns.append((op.inplace, f"aten::{op.name}_"))
+    # an op's complex guard (ops/__init__.py) is not an event: the function it wraps is
+    fns = [(getattr(fn, "__wrapped__") if getattr(fn, "complex_guard", False) else fn, name) for fn, name in fns]
     fns += [(spec.backward, BACKWARD + spec.name) for spec in SPECS.values()]
     for fn, name in fns:
         code = getattr(fn, "__code__", None)

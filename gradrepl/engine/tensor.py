@@ -50,6 +50,14 @@ def tangent_of(t):
 _SCALAR_WARNED = [False]   # float(t) of a tensor that requires grad has warned
 
 
+def _real_value(t, ctype):
+    """float()/int() of a complex one-element tensor: its real part when the imaginary part is 0."""
+    v = complex(t._a.reshape(()).item())
+    if v.imag != 0:
+        raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+    return v.real
+
+
 class Tensor:
     __slots__ = ("_a", "_rg", "_fn", "_onr", "_grad", "_ver", "_acc", "_hooks", "_retains", "_base",
                  "_vidx", "__weakref__")
@@ -71,7 +79,7 @@ class Tensor:
                     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
                     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
             return
-        if value and not self.dtype.is_floating_point:
+        if value and not self.dtype.is_floating_point and not self.dtype.is_complex:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if value and _INFERENCE and not INFERENCE_MODE[0] and is_inference(self):
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -87,7 +95,7 @@ class Tensor:
         if type(requires_grad) is not bool:
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                             f"{pytype(requires_grad)}")
-        if requires_grad and not self.dtype.is_floating_point:
+        if requires_grad and not self.dtype.is_floating_point and not self.dtype.is_complex:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and _INFERENCE and not INFERENCE_MODE[0] and is_inference(self):
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -326,6 +334,8 @@ class Tensor:
             _SCALAR_WARNED[0] = True
             warn("UserWarning", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
                  "behavior.\nConsider using tensor.detach() first.")
+        if self._a.dtype.kind == "c":
+            return _real_value(self, "double")
         return float(self._a.reshape(()).item())
 
     def __int__(self):
@@ -333,7 +343,14 @@ class Tensor:
             raise RuntimeError(NO_ITEM)
         if self._a.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if self._a.dtype.kind == "c":
+            return int(_real_value(self, "int64_t"))
         return int(self._a.reshape(()).item())
+
+    def __complex__(self):
+        if self._a.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return complex(self._a.reshape(()).item())
 
     def __index__(self):
         if META and is_meta(self) and self._a.size == 1:

@@ -113,6 +113,7 @@ class ARRAYS:
     sin = staticmethod(vml_kernel("sin", _f64(np.sin)))
     cos = staticmethod(vml_kernel("cos", _f64(np.cos)))
     sign = staticmethod(np.sign)
+    conj = staticmethod(np.conj)
     abs = staticmethod(np.abs)
     floor = staticmethod(np.floor)
     sqrt = staticmethod(vml_kernel("sqrt", np.sqrt))
@@ -251,6 +252,8 @@ class ARRAYS:
 
     @staticmethod
     def cast(g, dtype):
+        if g.dtype.kind == "c" and not dtype.is_complex:    # a real input's gradient: the real part
+            g = g.real
         return g.astype(dtype.np, copy=False)
 
 
@@ -322,6 +325,7 @@ class TENSORS:
     sin = staticmethod(lambda t: t.sin())
     cos = staticmethod(lambda t: t.cos())
     sign = staticmethod(lambda t: t.sgn())   # PyTorch's formulas say self.sgn() (SgnBackward0)
+    conj = staticmethod(lambda t: t.conj())
     abs = staticmethod(lambda t: t.abs())
     floor = staticmethod(lambda t: t.floor())
     sqrt = staticmethod(lambda t: t.sqrt())
@@ -437,6 +441,8 @@ class TENSORS:
 
     @staticmethod
     def cast(g, dtype):
+        if g.dtype.is_complex and not dtype.is_complex:
+            g = g.real
         return g.to(dtype)
 
 

@@ -193,6 +193,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
     pytypes = {
         int: pytype(int, _int, "int"),
         float: pytype(float, float, "float"),
+        complex: pytype(complex, complex, "complex"),
         bool: pytype(bool, bool, "bool"),
         str: pytype(str, _str, "str"),
         list: pytype(list, _list, "list"),
@@ -217,7 +218,7 @@ def make_builtins(*, budget, write, api, tensor_type, trusted, access=None):
     names = {}
     for name in BUILTIN_NAMES:
         names[name] = builtin_function_or_method(functions[name], name) if name in functions \
-            else pytypes[{"int": int, "float": float, "bool": bool, "str": str, "list": list,
+            else pytypes[{"int": int, "float": float, "complex": complex, "bool": bool, "str": str, "list": list,
                           "tuple": tuple, "dict": dict, "set": set, "slice": slice}[name]]
     for exc in EXCEPTIONS:
         names[exc.__name__] = exc

@@ -81,10 +81,12 @@ def pytorch_too_many_args(exc):
     m = re.match(_PY_TOO_MANY, exc.args[0])
     if not m or m.group(1) not in _c_ops() or exc.__dict__.get("self_uncounted"):
         return exc
+    from gradrepl.engine.ops import GUARD_CODES       # (the engine is loaded: a torch op raised)
     frames = []
     tb = exc.__traceback__
     while tb is not None:
-        frames.append(tb.tb_frame.f_code)
+        if tb.tb_frame.f_code not in GUARD_CODES:     # the op's complex guard passes the call on unchanged
+            frames.append(tb.tb_frame.f_code)
         tb = tb.tb_next
     engine = [c for c in frames if "/engine/" in c.co_filename.replace("\\", "/")]
     if engine and engine[-1].co_name != "method":

@@ -83,6 +83,7 @@ IMPORTS = {
     "torch.functional": ("torch", "functional"),
     "torch.linalg": ("torch", "linalg"),
     "torch.special": ("torch", "special"),
+    "torch.fft": ("torch", "fft"),
     "torch.nn": ("torch", "nn"),
     "torch.nn.functional": ("torch", "nn", "functional"),
     "torch.nn.init": ("torch", "nn", "init"),
@@ -144,7 +145,7 @@ BUILTIN_NAMES = (
     "round", "float", "int", "bool", "str", "list", "tuple", "dict", "set",
     "isinstance", "sorted", "reversed", "any", "all", "type", "repr", "format",
     "pow", "divmod", "chr", "ord", "callable", "getattr", "hasattr", "setattr", "delattr",
-    "super", "map", "filter", "id", "iter", "next", "bin", "hex", "oct", "hash", "slice",
+    "super", "map", "filter", "id", "iter", "next", "bin", "hex", "oct", "hash", "slice", "complex",
 )
 
 # torch functions also available without the `torch.` prefix (`y = x**2 * exp(x)`):

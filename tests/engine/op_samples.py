@@ -1032,6 +1032,58 @@ SAMPLES.update({name: BACKWARD_KERNEL for name in (
 
 SAMPLES["special_i1"] = "i0's derivative under create_graph (no torch.* name yet): checked through i0's samples"
 
+
+# ----------------------------------------------------------------- complex tensors and torch.fft (issue 14)
+# The sweep records real outputs only: a complex result is read through view_as_real, .real/.imag or .abs().
+def _cx(torch, a, b):
+    return torch.complex(a, b)
+
+
+def _vr(torch, z):
+    return torch.view_as_real(z.resolve_conj())
+
+
+SAMPLES.update({
+    "complex": [S(R(2, 3), R(2, 3), call=lambda torch, a, b: _vr(torch, torch.complex(a, b))),
+                S(R(2, 3), R(3), call=lambda torch, a, b: torch.complex(a, b).abs())],
+    "polar": [S(P(2, 3), R(2, 3), call=lambda torch, a, b: _vr(torch, torch.polar(a, b)))],
+    "view_as_real": [S(R(2, 3), R(2, 3), call=lambda torch, a, b: torch.view_as_real(_cx(torch, a, b)) * 2)],
+    "view_as_complex": [S(R(3, 2), call=lambda torch, x: torch.view_as_complex(x).abs()),
+                        S(R(2, 3, 2), call=lambda torch, x: torch.view_as_complex(x).imag)],
+    "real": [S(R(2, 3), R(2, 3), call=lambda torch, a, b: (_cx(torch, a, b) * _cx(torch, b, a)).real),
+             S(R(2, 3), call=lambda torch, x: x.real)],
+    "imag": [S(R(2, 3), R(2, 3), call=lambda torch, a, b: _cx(torch, a, b).exp().imag)],
+    "conj": [S(R(2, 3), R(2, 3), call=lambda torch, a, b: (_cx(torch, a, b).conj() * _cx(torch, b, a)).imag),
+             S(R(2, 3), call=lambda torch, x: x.conj())],
+    "conj_physical": [S(R(2, 3), R(2, 3), call=lambda torch, a, b: _vr(torch, _cx(torch, a, b).conj_physical()))],
+    "is_conj": [S(R(2, 3), call=lambda torch, x: torch.complex(x, x).conj().is_conj())],
+    "fft_fft": [S(R(2, 5), call=lambda torch, x: _vr(torch, torch.fft.fft(x))),
+                S(R(5), R(5), call=lambda torch, a, b: _vr(torch, torch.fft.fft(_cx(torch, a, b), n=8, norm="ortho"))),
+                S(R(6), R(6), call=lambda torch, a, b: torch.fft.fft(_cx(torch, a, b), n=4, norm="forward").abs())],
+    "fft_ifft": [S(R(5), call=lambda torch, x: _vr(torch, torch.fft.ifft(x))),
+                 S(R(3, 4), R(3, 4), call=lambda torch, a, b: _vr(torch, torch.fft.ifft(_cx(torch, a, b), dim=0)))],
+    "fft_fft2": [S(R(3, 4), call=lambda torch, x: _vr(torch, torch.fft.fft2(x)))],
+    "fft_ifft2": [S(R(3, 4), R(3, 4), call=lambda torch, a, b: _vr(torch, torch.fft.ifft2(_cx(torch, a, b),
+                                                                                          s=(4, 3))))],
+    "fft_fftn": [S(R(2, 3, 4), call=lambda torch, x: _vr(torch, torch.fft.fftn(x, dim=(0, 2), norm="ortho")))],
+    "fft_ifftn": [S(R(2, 3), R(2, 3), call=lambda torch, a, b: _vr(torch, torch.fft.ifftn(_cx(torch, a, b))))],
+    "fft_rfft": [S(R(2, 5), call=lambda torch, x: _vr(torch, torch.fft.rfft(x))),
+                 S(R(6), call=lambda torch, x: _vr(torch, torch.fft.rfft(x, n=8, norm="forward")))],
+    "fft_irfft": [S(R(4), R(4), call=lambda torch, a, b: torch.fft.irfft(_cx(torch, a, b))),
+                  S(R(4), R(4), call=lambda torch, a, b: torch.fft.irfft(_cx(torch, a, b), n=5, norm="ortho"))],
+    "fft_hfft": [S(R(4), R(4), call=lambda torch, a, b: torch.fft.hfft(_cx(torch, a, b)))],
+    "fft_ihfft": [S(R(5), call=lambda torch, x: _vr(torch, torch.fft.ihfft(x)))],
+    "fft_rfft2": [S(R(3, 4), call=lambda torch, x: _vr(torch, torch.fft.rfft2(x)))],
+    "fft_irfft2": [S(R(3, 3), R(3, 3), call=lambda torch, a, b: torch.fft.irfft2(_cx(torch, a, b), s=(3, 4)))],
+    "fft_rfftn": [S(R(2, 3, 4), call=lambda torch, x: _vr(torch, torch.fft.rfftn(x)))],
+    "fft_irfftn": [S(R(2, 3), R(2, 3), call=lambda torch, a, b: torch.fft.irfftn(_cx(torch, a, b)))],
+    "fft_fftfreq": [S(call=lambda torch: torch.fft.fftfreq(5)), S(call=lambda torch: torch.fft.fftfreq(6, 0.3))],
+    "fft_rfftfreq": [S(call=lambda torch: torch.fft.rfftfreq(7, d=0.25))],
+    "fft_fftshift": [S(R(3, 4), call=lambda torch, x: torch.fft.fftshift(x)),
+                     S(R(3, 5), call=lambda torch, x: torch.fft.fftshift(x, dim=1))],
+    "fft_ifftshift": [S(R(3, 5), call=lambda torch, x: torch.fft.ifftshift(x))],
+})
+
 # Known gaps (by op, or by sample id `op:k`), each with its reason. The sweep marks them
 # xfail(strict=True): once fixed, the test fails until the entry is removed here.
 GAPS = {

@@ -90,8 +90,9 @@ def test_conformance_printing_case():
 def test_dtype_repr():
     assert dtype_repr(np.float32) == "torch.float32"
     assert dtype_repr(np.dtype("uint8")) == "torch.uint8"
+    assert dtype_repr(np.complex64) == "torch.complex64"
     with pytest.raises(ValueError):
-        dtype_repr(np.complex64)
+        dtype_repr(np.dtype("complex256"))
 
 
 def test_set_printoptions_profiles_and_reset():

@@ -221,9 +221,13 @@ def test_c_level_methods_of_engine_objects_are_wrapped():
     assert out == "<function Size.count> 1 1\n"
 
 
-@pytest.mark.parametrize("src", ["torch.cfloat\n", "torch.ones(2, dtype=torch.complex64)\n",
-                                 "torch.polar(torch.ones(1), torch.ones(1))\n"])
-def test_complex_names_say_complex_tensors_are_not_supported(src):
+@pytest.mark.parametrize("src", ["torch.chalf\n", "torch.ones(2, dtype=torch.complex32)\n"])
+def test_complex32_says_it_is_not_supported(src):
     _, r = run(src)
     assert not r.ok
-    assert "complex tensors are not supported in gradrepl" in r.errors[0].message
+    assert "complex32 (chalf) tensors are not supported in gradrepl" in r.errors[0].message
+
+
+def test_complex64_and_complex128_work():
+    out, r = run("print(torch.polar(torch.ones(1), torch.zeros(1)), torch.ones(1, dtype=torch.cdouble))\n")
+    assert r.ok and out == "tensor([1.+0.j]) tensor([1.+0.j], dtype=torch.complex128)\n"

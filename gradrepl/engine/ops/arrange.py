@@ -957,7 +957,8 @@ declare("adjoint", _matrix_transpose("adjoint", "tensor.adjoint() is only suppor
 @declare("H", function=False, attribute=True, rules=[])
 def H(self):
     if self._a.ndim not in (0, 2):
-        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._a.ndim}-D tensor.")
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._a.ndim}-D tensor."
+                           + (" For batches of matrices, consider using tensor.mH" if self._a.ndim > 2 else ""))
     return self.transpose(0, 1) if self._a.ndim == 2 else self
 
 

@@ -10,6 +10,7 @@ from gradrepl.engine.creation import tensor as _tensor_from_data
 from gradrepl.engine.ops.registry import RESULT
 from gradrepl.engine.tensor import _INFERENCE, INFERENCE_MODE, Tensor, _new, is_inference
 from gradrepl.engine.util import broadcast_shape, pytype
+from gradrepl.messages import msg
 
 
 def result(out, spec, inputs, saved=(), ctx=None):
@@ -95,7 +96,7 @@ def scalar_tensor(value, like):
 def as_tensor(x):
     if type(x) is Tensor:
         return x
-    if isinstance(x, (bool, int, float)):
+    if isinstance(x, (bool, int, float, complex)):
         return _new(np.asarray(x, D.result_type((x,)).np))
     return _tensor_from_data(x)
 
@@ -112,11 +113,11 @@ def operands(a, b, floating=False):
         xb = b._a
         if xa.dtype is not xb.dtype and xa.dtype != xb.dtype:
             rd = D.result_type((a, b))
-            if floating and not rd.is_floating_point:
+            if floating and not rd.is_floating_point and not rd.is_complex:
                 rd = D.DEFAULT_FLOAT[0]
             xa = xa.astype(rd.np, copy=False)
             xb = xb.astype(rd.np, copy=False)
-        elif floating and xa.dtype.kind not in "fV":
+        elif floating and xa.dtype.kind not in "fVc":
             xa = xa.astype(D.DEFAULT_FLOAT[0].np)
             xb = xb.astype(D.DEFAULT_FLOAT[0].np)
         if xa.shape != xb.shape:
@@ -124,10 +125,12 @@ def operands(a, b, floating=False):
         return xa, xb
     tb = type(b)
     if tb is float:
-        if xa.dtype.kind in "fV":
+        if xa.dtype.kind in "fVc":
             return xa, b
         return xa.astype(D.DEFAULT_FLOAT[0].np), b
     if tb is int:
+        if xa.dtype.kind == "c":
+            return xa, b
         if xa.dtype.kind in "iu":
             if xa.dtype.kind == "u" or xa.dtype.itemsize < 8:
                 info = np.iinfo(xa.dtype)
@@ -142,8 +145,16 @@ def operands(a, b, floating=False):
         if xa.dtype.kind == "b":
             return xa, np.bool_(b)
         return xa, int(b)
-    if isinstance(b, (int, float)):
-        return operands(a, float(b) if isinstance(b, float) else int(b), floating)
+    if tb is complex:
+        if xa.dtype.kind == "c":
+            return xa, b
+        rd = D.result_type((a, b))
+        if xa.dtype == np.float16:        # float16 with a complex number: complex32 in PyTorch
+            raise RuntimeError(msg("complex.chalf", "en", name=f"{a.dtype} with a complex number"))
+        return xa.astype(rd.np), b
+    if isinstance(b, (int, float, complex)):
+        return operands(a, complex(b) if isinstance(b, complex) else float(b) if isinstance(b, float) else int(b),
+                        floating)
     raise Unsupported(f"unsupported operand type(s): 'Tensor' and '{pytype(b)}'")
 
 

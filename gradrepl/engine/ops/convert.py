@@ -5,7 +5,8 @@ from gradrepl.engine.devices import Device
 from gradrepl.engine.ops.common import result
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor
-from gradrepl.engine.util import got_args, pytype
+from gradrepl.engine.ops.cplx import COMPLEX_TO_REAL
+from gradrepl.engine.util import got_args, pytype, warn
 
 
 @rule("ToCopyBackward0", ("self",), ("grad.to(self.dtype)",), ctx=("dtype",))
@@ -16,8 +17,12 @@ def ToCopyBackward0(grad, xp, dtype):
 def convert(t, dtype):
     if dtype is t.dtype:
         return t
-    out = t._a.astype(dtype.np)
-    return result(out, ToCopyBackward0, (t,) if dtype.is_floating_point else (), (), t.dtype)
+    a = t._a
+    if a.dtype.kind == "c" and not dtype.is_complex:
+        warn("UserWarning", COMPLEX_TO_REAL)
+        a = a.real
+    out = a.astype(dtype.np)
+    return result(out, ToCopyBackward0, (t,) if dtype.is_floating_point or dtype.is_complex else (), (), t.dtype)
 
 
 @declare("to", function=False, rules=[ToCopyBackward0])

@@ -10,12 +10,14 @@ from gradrepl.engine import kernels
 from gradrepl.engine.mkl import vml_kernel
 from gradrepl.engine.rounding import fma32, fma64
 from gradrepl.engine.autograd import CPP_FORMULA, DEFER_PACK, GRAD, SAVED_HOOKS, Node, SavedOutput, edge_of, pack_saved
+from gradrepl.engine.ops import cplx
 from gradrepl.engine.ops.common import (RESULT, Unsupported, as_tensor, binary_result, grad_shapes, needs, operands, result,
                                         scalar_tensor, shapes)
 from gradrepl.engine.ops.inplace import binary_inplace, inplace, scalar_first, unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.tensor import Tensor, _new
 from gradrepl.engine.util import broadcast_shape, cname, legacy_scalar, pytype, wrap_dim
+from gradrepl.messages import msg
 
 
 def _dunder(fn):
@@ -187,7 +189,7 @@ def _promoted(xp, t, grad):
     a batch norm's backward, would then run in float64)."""
     if not xp.tensors and t.dtype.kind in "biu" and grad.dtype.kind == "f":
         return t.astype(grad.dtype)
-    return t
+    return _conj_if_complex(xp, t)     # complex: the conjugate (PyTorch's Wirtinger convention)
 
 
 @rule("MulBackward0", ("self", "other"), ("grad * other", "grad * self"), saved=("self",), ctx=("self_shape", "other"),
@@ -200,19 +202,21 @@ def MulBackward0_number(grad, xp, self, self_shape, other):
 def _wrapped(xp, number, like):
     """Python's `x * 2` wraps 2 into a 0-d tensor: its rule multiplies Tensor by Tensor (MulBackward0
     under create_graph, not a C++ formula's MulBackward1)."""
+    if type(number) is complex:
+        number = number.conjugate()
     return xp.constant(np.asarray(number, xp.raw(like).dtype)) if xp.tensors else number
 
 
 @rule("MulBackward1", ("self",), ("grad * other",), ctx=("self_shape", "other"))
 def MulBackward1(grad, xp, self_shape, other):
-    return (xp.sum_to(grad * other, self_shape),)
+    return (xp.sum_to(grad * (other.conjugate() if type(other) is complex else other), self_shape),)
 
 
 def mul(a, b):
     if type(a) is not Tensor:
         a = as_tensor(a)
     xa, xb = operands(a, b)
-    out = xa * xb
+    out = xa * xb if xa.dtype.kind != "c" else cplx.cmul(xa, xb, xa.dtype)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype is not xa.dtype:   # bfloat16 with a Python number: computed in float32, rounded
@@ -236,7 +240,12 @@ declare("mul", mul, aliases=("multiply",), rules=[MulBackward0, MulBackward0_num
 def DivBackward0(grad, xp, self, other, self_shape, other_shape):
     return (None if self_shape is None else xp.sum_to(grad / _promoted(xp, other, grad), self_shape),
             None if other_shape is None else
-            xp.sum_to(-grad * (_promoted(xp, self, grad) / other / other), other_shape))   # PyTorch's order
+            xp.sum_to(-grad * (_promoted(xp, self, grad) / _conj_if_complex(xp, other) / _conj_if_complex(xp, other)),
+                      other_shape))   # PyTorch's order
+
+
+def _conj_if_complex(xp, t):
+    return xp.conj(t) if (t.dtype.is_complex if xp.tensors else t.dtype.kind == "c") else t
 
 
 @rule("DivBackward0", ("self", "other"), ("grad / other", "-grad * self / (other * other)"), saved=("self",),
@@ -265,9 +274,9 @@ def div(a, b, rounding_mode=None):
             return result(out, DivBackward2, (a, b if type(b) is Tensor else None), (), shapes(a, b))
         return _new(out)
     xa, xb = operands(a, b, floating=True)
-    if xa.dtype.kind not in "fV":
+    if xa.dtype.kind not in "fVc":
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
-    out = xa / xb
+    out = xa / xb if xa.dtype.kind != "c" else cplx.cdiv(xa, xb, xa.dtype)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype != xa.dtype:
@@ -279,7 +288,7 @@ def div(a, b, rounding_mode=None):
 
 @rule("DivBackward1", ("self",), ("grad / other",), ctx=("other",))
 def DivBackward1(grad, xp, other):
-    return (grad / other,)
+    return (grad / (other.conjugate() if type(other) is complex else other),)
 
 
 def div_scalar(a, number):
@@ -444,6 +453,8 @@ def pow(a, b):
             PowBackward1.node(t, (a, b), (a, b, RESULT), shapes(a, b))
             return t
         return _new(out)
+    if type(b) is complex:
+        return cplx.pow_complex(a, b)
     if not isinstance(b, (int, float)):
         raise TypeError(f"unsupported operand type(s) for ** or pow(): 'Tensor' and '{pytype(b)}'")
     xa = a._a
@@ -468,6 +479,8 @@ def pow(a, b):
 
 def rpow(a, base):
     """base ** a for a Python number base."""
+    if type(base) is complex:
+        return cplx.rpow_complex(a, base)
     if not isinstance(base, (int, float)):
         raise Unsupported(f"unsupported operand type(s): '{pytype(base)}' and 'Tensor'")
     xa = a._a
@@ -780,6 +793,8 @@ def unary(a, fn, spec, float_only=True):
     recording spec with what it saves: its `self` input or its `result`."""
     xa = a._a
     if float_only and xa.dtype.kind not in "fV":
+        if xa.dtype.kind == "c":
+            return _complex_unary(a, fn, spec)
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     out = fn(xa)
     if type(out) is not np.ndarray:
@@ -804,15 +819,50 @@ def unary(a, fn, spec, float_only=True):
     return _new(out)
 
 
+# A holomorphic function with real coefficients (exp, sin, sqrt, ...) has conj(f'(z)) = f'(conj z):
+# its rule, given the conjugate of its saved value, is PyTorch's complex gradient grad * conj(f'(z)).
+COMPLEX_RULES = {}
+
+
+def _complex_rule(spec, derivative):
+    if not spec.saved_names:
+        return None
+    name = spec.saved_names[0]
+
+    def conjugated(grad, xp, value):
+        return derivative(grad, xp, xp.conj(value))
+    conjugated.__code__ = conjugated.__code__.replace(co_varnames=("grad", "xp", name)
+                                                      + conjugated.__code__.co_varnames[3:])
+    c = rule(spec.name, ("self",), spec.formulas, saved=spec.saved_names, key=spec.key + " complex")(conjugated)
+    COMPLEX_RULES[spec] = c
+    return c
+
+
+def _complex_unary(a, fn, spec):
+    """A math function of a complex tensor: NumPy's complex function (or PyTorch's own formula,
+    cplx.KERNELS), the conjugated rule."""
+    fn = cplx.KERNELS.get(spec.name, fn)
+    out = np.asarray(fn(a._a))
+    if out.dtype != a._a.dtype:
+        out = out.astype(a._a.dtype)
+    if not (GRAD[0] and (a._fn is not None or a._rg)):
+        return _new(out)
+    cspec = COMPLEX_RULES.get(spec)
+    if cspec is None:
+        raise NotImplementedError(msg("complex.no_grad", "en", name=spec.name))
+    return result(out, cspec, (a,), (RESULT if spec.saved_names[0] == "result" else a,))
+
+
 def _math(name, kernel, node, saved, formula, derivative, float_only=True, bare=False, inplace=True,
           function=True, aliases=(), functional=None):
     """Declare a one-input math op and its rule in one line: `derivative(grad, xp, saved)`."""
     spec = rule(node, ("self",), (formula,), saved=(saved,) if saved else ())(derivative)
+    cspec = _complex_rule(spec, derivative) if float_only else None
 
     def forward(self):
         return unary(self, kernel, spec, float_only)
     forward.__name__ = name
-    declare(name, forward, rules=[spec], bare=bare, function=function, aliases=aliases,
+    declare(name, forward, rules=[spec] + ([cspec] if cspec else []), bare=bare, function=function, aliases=aliases,
             inplace=unary_inplace(forward, float_only) if inplace else None, functional=functional)
     return spec
 
@@ -946,7 +996,7 @@ def AbsBackward0(grad, xp, self):
 def abs(self):
     if self._a.dtype.kind == "b":
         raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
-    return unary(self, np.abs, AbsBackward0, float_only=False)
+    return unary(self, np.abs if self._a.dtype.kind != "c" else cplx.cabs, AbsBackward0, float_only=False)
 
 
 def _threshold_bw(grad_output, self, threshold):
@@ -1174,7 +1224,7 @@ def _arg_kind(v):
 def _masked_fill_args(name, mask, value, lead=""):
     """PyTorch's argument check: a Tensor mask and a Tensor or Number value."""
     bad_mask = type(mask) is not Tensor
-    if not bad_mask and (type(value) is Tensor or type(value) in (bool, int, float)):
+    if not bad_mask and (type(value) is Tensor or type(value) in (bool, int, float, complex)):
         return
     got = ", ".join(["Tensor"] * bool(lead) + [pytype(mask), pytype(value)])
     marks = ", ".join(["Tensor"] * bool(lead) + [f"!{_arg_kind(mask)}!" if bad_mask else "Tensor",

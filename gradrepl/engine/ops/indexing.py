@@ -5,11 +5,13 @@ import numpy as np
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, edge_of
 from gradrepl.engine.ops.common import as_tensor, check_leaf_inplace, no_grad_view, result
+from gradrepl.engine.ops.cplx import COMPLEX_TO_REAL
 from gradrepl.engine.ops.inplace import CopySlices, rebase_view
 from gradrepl.engine.ops.registry import declare, rule
 from gradrepl.engine.ops.shape import expand
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import broadcast_shape, check_gather_scatter, legacy_scalar, prod, pytype, shape_list, warn, wrap_dim
+from gradrepl.engine.util import (broadcast_shape, check_gather_scatter, cname, legacy_scalar, prod, pytype, shape_list,
+                                  warn, wrap_dim)
 from gradrepl.limits import check_numel
 
 
@@ -441,7 +443,16 @@ def setitem(t, index, value):
             # lone mask with one value is masked_fill, and basic indexing copies into a view, both casting
             mask_fill = type(index) is Tensor and index._a.dtype == np.bool_ and v.size == 1
             wrong_dtype = advanced and not mask_fill
+            if v.dtype.kind == "c" and t._a.dtype.kind != "c":   # copied as copy_ does: the real part
+                warn("UserWarning", COMPLEX_TO_REAL)
+                v = v.real
             v = v.astype(t._a.dtype)
+    elif type(value) is complex:
+        v = value
+        if t._a.dtype.kind != "c":
+            if value.imag != 0:
+                raise RuntimeError(f"value cannot be converted to type {cname(t.dtype)} without overflow")
+            v = value.real
     elif isinstance(value, (int, float, bool)):
         v = value
         if type(value) is float and t._a.dtype.kind in "iu":
@@ -588,7 +599,11 @@ def copy_(self, src):
     src = as_tensor(src)
     check_leaf_inplace(self)
     broadcast_shape(src._a.shape, self._a.shape, out=self._a.shape)
-    self._a[...] = src._a
+    if src._a.dtype.kind == "c" and self._a.dtype.kind != "c":
+        warn("UserWarning", COMPLEX_TO_REAL)
+        self._a[...] = src._a.real
+    else:
+        self._a[...] = src._a
     self._ver[0] += 1
     if GRAD[0] and (self.requires_grad or src.requires_grad):
         self._fn = Node(CopyBackwards, (edge_of(self), edge_of(src)), (), src._a.shape)

@@ -57,6 +57,9 @@ def inplace(t, other, op, floating=False, check=None, **kw):
     if t._a.dtype.kind not in "fV" and r.dtype is not t.dtype and D.promote_types(r.dtype, t.dtype) is not t.dtype:
         raise RuntimeError(f"result type {legacy_scalar(r.dtype)} can't be cast to the desired output type "
                            f"{cname(t.dtype)}")   # what only the op knows: x.clamp_(0.5) of a LongTensor
+    if r._a.dtype.kind == "c" and t._a.dtype.kind != "c":    # a complex result into a real tensor
+        raise RuntimeError(f"result type {legacy_scalar(r.dtype)} can't be cast to the desired output type "
+                           f"{legacy_scalar(t.dtype)}")
     if r._a.shape != t._a.shape:
         raise RuntimeError(f"output with shape {shape_list(t._a.shape)} doesn't match the broadcast shape "
                            f"{shape_list(r._a.shape)}")

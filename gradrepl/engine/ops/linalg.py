@@ -20,14 +20,25 @@ def _check_same_dtype(a, b, what="m1 and m2"):
                            f"{_NP_NAME[a.dtype.name]} != {_NP_NAME[b.dtype.name]}")
 
 
-@rule("DotBackward0", ("self", "tensor"), ("grad * tensor", "grad * self"), saved=("self", "tensor"), needed_by=((1,), (0,)))
+def _conj(xp, a, b):
+    """Complex operands of a product conjugated: each gradient is grad times the other's conjugate
+    (PyTorch's convention); real ones as they are."""
+    if (a.dtype.is_complex if xp.tensors else a.dtype.kind == "c"):
+        return xp.conj(a), xp.conj(b)
+    return a, b
+
+
+@rule("DotBackward0", ("self", "tensor"), ("grad * tensor.conj()", "grad * self.conj()"), saved=("self", "tensor"),
+      needed_by=((1,), (0,)))
 def DotBackward0(grad, xp, node, self, tensor):
+    self, tensor = _conj(xp, self, tensor)
     ea, eb = node.edges
     return (None if ea is None else grad * tensor, None if eb is None else grad * self)
 
 
 @rule("MvBackward0", ("self", "vec"), ("grad.ger(vec)", "self.t().mv(grad)"), saved=("self", "vec"), needed_by=((1,), (0,)))
 def MvBackward0(grad, xp, node, self, vec):
+    self, vec = _conj(xp, self, vec)
     ea, eb = node.edges
     return (None if ea is None else xp.outer(grad, vec), None if eb is None else xp.matmul(xp.mT(self), grad))
 
@@ -55,12 +66,14 @@ def mm_mat2_backward(xp, grad, mat1, mat2):
 
 @rule("MmBackward0", ("self", "mat2"), ("grad.mm(mat2.t())", "self.t().mm(grad)"), saved=("self", "mat2"), needed_by=((1,), (0,)))
 def MmBackward0(grad, xp, node, self, mat2):
+    self, mat2 = _conj(xp, self, mat2)
     ea, eb = node.edges   # an input that needs no gradient costs no matmul
     return (None if ea is None else mm_mat1_backward(xp, grad, self, mat2),
             None if eb is None else mm_mat2_backward(xp, grad, self, mat2))
 
 
 def _matmul_general(grad, xp, node, self, other, self_shape, other_shape):
+    self, other = _conj(xp, self, other)
     sa, sb = self_shape, other_shape
     a2 = xp.reshape(self, (1,) + tuple(sa)) if len(sa) == 1 else self
     b2 = xp.reshape(other, tuple(sb) + (1,)) if len(sb) == 1 else other

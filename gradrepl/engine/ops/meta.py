@@ -75,7 +75,7 @@ def is_signed(self):
 
 @declare("is_complex", rules=[], returns_tensor=False)
 def is_complex(self):
-    return False
+    return self._a.dtype.kind == "c"
 
 
 @declare("nbytes", function=False, rules=[], returns_tensor=False, attribute=True)

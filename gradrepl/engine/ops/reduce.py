@@ -7,6 +7,7 @@ import numpy as np
 from gradrepl.engine import kernels
 from gradrepl.engine.autograd import GRAD
 from gradrepl.engine.ops.common import RESULT, in_float32, is_reduced, result
+from gradrepl.engine.ops.cplx import cdiv, complex_full_sum
 from gradrepl.engine.ops.elementwise import _pow_scalar, maximum, minimum
 from gradrepl.engine.ops.inplace import unary_inplace
 from gradrepl.engine.ops.registry import declare, rule
@@ -60,7 +61,7 @@ def reduce_sum(a, dim=None, keepdim=False, dtype=None):
     xa = a._a
     acc = dtype.np if dtype is not None else (np.int64 if xa.dtype.kind in "biu" else xa.dtype)
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
-        exact = full_sum(xa) if xa.dtype == acc else None
+        exact = (full_sum(xa) if xa.dtype.kind != "c" else complex_full_sum(xa)) if xa.dtype == acc else None
         out = np.asarray(np.sum(xa, dtype=acc) if exact is None else exact)
         if keepdim:
             out = out.reshape((1,) * xa.ndim)
@@ -104,15 +105,20 @@ def MeanBackward1(grad, xp, shape, dims, keepdim):
 def reduce_mean(a, dim=None, keepdim=False, dtype=None):
     xa = a._a
     if dtype is not None:
-        if not dtype.is_floating_point:
+        if not dtype.is_floating_point and not dtype.is_complex:
             raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point "
                                f"or complex dtype. Got: {legacy_scalar(dtype)}")
         xa = xa.astype(dtype.np)
-    elif xa.dtype.kind not in "fV":
+    elif xa.dtype.kind not in "fVc":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
             f"Got: {legacy_scalar(a.dtype)}")
     if dim is None:
+        if xa.dtype.kind == "c":     # the sum divided by the count as a complex number
+            total = complex_full_sum(xa)
+            total = np.asarray(np.sum(xa) if total is None else total)
+            out = cdiv(total, np.asarray(xa.size, xa.dtype), xa.dtype) if xa.size else np.asarray(np.nan, xa.dtype)
+            return result(out, MeanBackward0, (a,), (), xa.shape)
         exact = full_sum(xa)
         if exact is not None:   # PyTorch: the sum in its order, then one division
             out = np.asarray(exact / xa.dtype.type(xa.size) if xa.size else np.nan, dtype=xa.dtype)
@@ -165,7 +171,12 @@ def _prod_others(self, result, dim, xp):
 
 @rule("ProdBackward0", ("self",), ("grad * (product of all other elements)",), saved=("self", "result"))
 def ProdBackward0(grad, xp, self, result):
-    return (grad * _prod_others(self, result, None, xp),)
+    return (grad * _conj_complex(xp, _prod_others(self, result, None, xp)),)
+
+
+def _conj_complex(xp, t):
+    """The product of the other elements, conjugated for a complex input (PyTorch's convention)."""
+    return xp.conj(t) if (t.dtype.is_complex if xp.tensors else t.dtype.kind == "c") else t
 
 
 @rule("ProdBackward1", ("self",), ("grad * (product of the other elements along dim)",), saved=("self", "result"),
@@ -174,7 +185,7 @@ def ProdBackward1(grad, xp, self, result, dim, keepdim):
     if not keepdim:
         grad = xp.unsqueeze_dims(grad, (dim,))
         result = xp.unsqueeze_dims(result, (dim,))
-    return (grad * _prod_others(self, result, dim, xp),)
+    return (grad * _conj_complex(xp, _prod_others(self, result, dim, xp)),)
 
 
 @declare("prod", rules=[ProdBackward0, ProdBackward1], bare=True)

@@ -1,0 +1,2 @@
+import torch
+torch.relu(torch.tensor([1+2j]))

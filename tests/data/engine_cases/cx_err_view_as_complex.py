@@ -1,0 +1,2 @@
+import torch
+torch.view_as_complex(torch.ones(2, 3))

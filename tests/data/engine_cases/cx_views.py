@@ -1,0 +1,22 @@
+import torch
+z = torch.tensor([1+2j, 3-4j])
+print(z.real, z.imag)
+z.real[0] = 10
+z.imag.mul_(2)
+print(z)
+r = torch.view_as_real(z)
+print(r, r.shape)
+r[1, 0] = -7
+print(z)
+w = torch.view_as_complex(torch.tensor([[1., 2.], [3., 4.]]))
+print(w)
+print(torch.view_as_complex(torch.ones(4, 2, dtype=torch.float64)[::2]))
+c = z.conj()
+print(c, c.is_conj(), z.is_conj(), c.resolve_conj().is_conj(), c.conj().is_conj())
+print(c.imag, z.conj_physical(), z.conj_physical().is_conj())
+print(torch.complex(torch.tensor([1., 2.]), torch.tensor([3., 4.])))
+print(torch.complex(torch.ones(2, 1), torch.ones(3)))
+print(torch.polar(torch.tensor([1., 2.]), torch.tensor([0.5, -1.])))
+print(torch.polar(torch.tensor([1., 2.], dtype=torch.float64), torch.tensor([3., 4.], dtype=torch.float64)))
+t = torch.tensor([1., 2.])
+print(t.real, t.conj(), t.is_conj(), t.angle(), t.is_complex())
