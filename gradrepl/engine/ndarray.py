@@ -574,7 +574,33 @@ def _scalar_binary(op, reflected=False):
     return method
 
 
-class _NumpyScalar:
+class _ScalarInfo:
+    """What a NumPy scalar tells about itself as a 0-d array does: dtype, shape (), ndim 0,
+    size 1, tolist() the Python value (d2l's `vocab.to_tokens(i)` for an `i` of a NumPy array)."""
+
+    __slots__ = ()
+
+    @property
+    def dtype(self):
+        return NumpyDType(self._np.dtype.name)
+
+    @property
+    def shape(self):
+        return ()
+
+    @property
+    def ndim(self):
+        return 0
+
+    @property
+    def size(self):
+        return 1
+
+    def tolist(self):
+        return self.item()
+
+
+class _NumpyScalar(_ScalarInfo):
     """A Python number that prints and computes as the NumPy scalar it came from (`_np`)."""
 
     __slots__ = ()
@@ -628,7 +654,7 @@ class NumpyInt(_NumpyScalar, int):
     __hash__ = int.__hash__
 
 
-class NumpyBool:
+class NumpyBool(_ScalarInfo):
     """A NumPy bool (`np.allclose(a, b)`, `(a > 0).any()`): `np.True_`, true or false as it says."""
 
     __slots__ = ("_np",)
@@ -668,7 +694,7 @@ ARRAY_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "T", "tolist", "item"
                          "transpose", "flatten", "ravel", "squeeze", "fill", "dot", "clip", "sum", "mean", "max",
                          "min", "prod", "any", "all", "std", "var", "argmax", "argmin", "cumsum", "argsort",
                          "round"})
-SCALAR_ATTRS = frozenset({"item"})
+SCALAR_ATTRS = frozenset({"item", "dtype", "shape", "ndim", "size", "tolist"})
 DTYPE_ATTRS = frozenset({"name"})
 
 # Python's own messages name the class (`unsupported operand type(s) for *: 'Tensor' and

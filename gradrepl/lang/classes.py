@@ -150,12 +150,20 @@ _METAS = {}
 
 def _meta_for(kind):
     """A metaclass over the base's own metaclass: `Point | None` (a host union object) is
-    refused; everything else is the base's metaclass."""
+    refused; everything else is the base's metaclass. Each one derives from the plain classes'
+    one too, so a class may have a learner's class and nn.Module as bases together."""
     meta = _METAS.get(kind)
     if meta is None:
-        meta = _METAS[kind] = type("type", (kind,), {"__or__": _no_union, "__ror__": _no_union,
-                                                      "__module__": "builtins"})
+        bases = (kind,) if kind is type else (kind, _meta_for(type))
+        meta = _METAS[kind] = type("type", bases, {"__or__": _no_union, "__ror__": _no_union,
+                                                   "__module__": "builtins"})
     return meta
+
+
+def _host_kind(base):
+    """The metaclass a base brings (the host's own, under the refusing layer)."""
+    kind = type(base)
+    return kind.__bases__[0] if kind in _METAS.values() else kind
 
 
 def is_user_class(obj):
@@ -185,8 +193,9 @@ def host_public(cls):
 
 
 def make_class(name, qualname, base, entries, doc):
-    """The host class for `class name(base)`; entries: (attr, kind, value) in source order,
-    kind one of 'method', 'static', 'class', 'property', 'value'."""
+    """The host class for `class name(base)` (base None, a class, or a tuple of classes for
+    `class name(A, B)`: Python's own MRO orders them); entries: (attr, kind, value) in source
+    order, kind one of 'method', 'static', 'class', 'property', 'value'."""
     ns = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc, USER: True}
     for attr, kind, value in entries:
         if kind == "method":
@@ -200,8 +209,16 @@ def make_class(name, qualname, base, entries, doc):
         else:
             value = as_class_value(value)     # f = lambda self: ... is a method too
         ns[attr] = value
-    bases = (base,) if base is not None else (object,)
-    return _meta_for(type(bases[0]))(name, bases, ns)
+    bases = base if isinstance(base, tuple) else (base,) if base is not None else (object,)
+    kinds = [_host_kind(b) for b in bases]
+    kind = kinds[0]
+    for k in kinds[1:]:
+        if issubclass(k, kind):
+            kind = k
+        elif not issubclass(kind, k):
+            raise TypeError("metaclass conflict: the metaclass of a derived class must be a (non-strict) "
+                            "subclass of the metaclasses of all its bases")
+    return _meta_for(kind)(name, bases, ns)
 
 
 def owner_of(cls, name, start=0):

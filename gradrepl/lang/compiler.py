@@ -617,14 +617,12 @@ class Compiler(GeneratorCompiler):
         return make
 
     def s_ClassDef(self, node, scope, loops):
-        """`class Name:`, `class Name(Base)` (Base one of the learner's classes or a host class
+        """`class Name:`, `class Name(Base, ...)` (each Base one of the learner's classes or a host class
         marked gradrepl_subclassable, as nn.Module), `class Name(torch.autograd.Function)`."""
         if node.keywords:
             raise not_supported("a class keyword (metaclass=...)", node)
         if node.decorator_list:
             raise not_supported("a class decorator", node)
-        if len(node.bases) > 1:
-            raise not_supported("a class with more than one base class", node)
         if any(isinstance(b, ast.Starred) for b in node.bases):
             raise not_supported("a starred base class", node)
         put = self.putter(self.store_name(node), scope)
@@ -678,14 +676,17 @@ class Compiler(GeneratorCompiler):
             finally:
                 self.classes.pop()
             steps.append((item.name, kind, (make, decorators)))
-        bases = [b for b in node.bases if not (isinstance(b, ast.Name) and b.id == "object")]
-        base_ev = self.expr(bases[0], scope) if bases else None     # class A(object): plain
+        bases = node.bases
+        if len(bases) == 1 and isinstance(bases[0], ast.Name) and bases[0].id == "object":
+            bases = []                                                # class A(object): plain
+        base_evs = [self.expr(b, scope) for b in bases]
         ctx = self.ctx
         call = ctx.call
         api = ctx.api
 
         def run(env):
-            base = base_ev(env) if base_ev is not None else None
+            many = [ev(env) for ev in base_evs]
+            base = many[0] if len(many) == 1 else tuple(many) if many else None
             cenv = {PARENT: env}
             kinds = {}
             for attr, kind, step in steps:
@@ -709,12 +710,14 @@ class Compiler(GeneratorCompiler):
             if base is not None and base is ctx.autograd_function_base():
                 put(env, self.autograd_class(node.name, entries))
                 return
-            if base is None or is_user_class(base) or is_subclassable(base) \
-                    or base in EXCEPTION_SET:
+            bad = [b for b in many if not (is_user_class(b) or is_subclassable(b) or b in EXCEPTION_SET
+                                           or b is object and len(many) > 1)]
+            if not bad:
                 cls = make_class(node.name, qual, base, entries, doc)
                 cell[0] = cls
                 put(env, cls)
                 return
+            base = bad[0]
             raise NotSupported(f"a class with base {safe_repr(base)} is not "
                                f"supported in gradrepl (a base is one of your own classes, "
                                f"nn.Module, a Dataset, an exception class or "
