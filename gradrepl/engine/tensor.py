@@ -191,6 +191,8 @@ class Tensor:
     def data(self, value):
         if type(value) is not Tensor:
             raise TypeError(f"Variable data has to be a tensor, but got {pytype(value)}")
+        if self.requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._a = value._a
 
     # ------------------------------------------------------------ metadata
