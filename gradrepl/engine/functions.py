@@ -141,12 +141,32 @@ class OnceDifferentiable:
 once_differentiable = OnceDifferentiable()
 
 
-def no_grad():
-    return _GradMode(False, "no_grad")
+class no_grad(_GradMode):
+    """torch.no_grad: a class, as PyTorch's; `@torch.no_grad` without the call decorates too."""
+
+    __slots__ = ()
+    gradrepl_decorator = True   # `@torch.no_grad` (lang.compiler.decorator_ok)
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func=None):
+        super().__init__(False, "no_grad")
 
 
-def enable_grad():
-    return _GradMode(True, "enable_grad")
+class enable_grad(_GradMode):
+    __slots__ = ()
+    gradrepl_decorator = True   # `@torch.no_grad` (lang.compiler.decorator_ok)
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func=None):
+        super().__init__(True, "enable_grad")
 
 
 class set_grad_enabled(_GradMode):
@@ -174,6 +194,12 @@ class inference_mode(_GradMode):
     (tensor.INFERENCE) that autograd later refuses to record or to change in place."""
 
     __slots__ = ("_inf_prev",)
+    gradrepl_decorator = True
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, (bool, int)):
+            return super().__new__(cls)
+        return cls()(mode)      # `@torch.inference_mode` without the call
 
     def __init__(self, mode=True):
         super().__init__(not mode, "inference_mode")
