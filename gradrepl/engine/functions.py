@@ -380,12 +380,22 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
     """Compare autograd with central finite differences (float64 inputs expected, as PyTorch warns).
     A function of several outputs is checked output by output, as PyTorch's slow mode does."""
     ins = [inputs] if type(inputs) is Tensor else list(inputs)
-    tensors = [x for x in ins if type(x) is Tensor and x.requires_grad]
+    where = [i for i, x in enumerate(ins) if type(x) is Tensor and x.requires_grad]
+    tensors = [ins[i] for i in where]
     out = func(*ins)
     outs = _outputs(out)
     checks = []   # (message prefix, per output: per input jacobian)
+
+    def with_inputs(*xs):
+        """func with the differentiated inputs replaced; non-tensor inputs (a custom
+        Function's constant) stay in their places."""
+        args = list(ins)
+        for i, x in zip(where, xs):
+            args[i] = x
+        return func(*args)
+
     if kw.get("check_backward_ad", True):
-        analytical = jacobian(lambda *xs: func(*xs), tuple(tensors))
+        analytical = jacobian(with_inputs, tuple(tensors))
         checks.append(("Jacobian", [analytical] if type(out) is Tensor else list(analytical)))
     if kw.get("check_forward_ad", False):
         checks.append(("Jacobian computed with forward mode", _forward_jacobian(func, ins, tensors, outs)))
