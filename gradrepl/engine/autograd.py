@@ -274,11 +274,42 @@ def accumulator(t):
     return node
 
 
+# Views made under no_grad of a tensor that requires grad (ops.common.no_grad_view), by id (a
+# WeakSet would compare Tensors with ==): id -> (weak reference, version when made). PyTorch
+# refuses to modify them in place with grad mode on (their creation_meta is NO_GRAD_MODE), and
+# once they or their base changed in place their grad_fn is invalid: printing says
+# grad_fn=<Invalid>, reading grad_fn or using them where autograd records raises.
+NO_GRAD_VIEWS = {}
+STALE_VIEW_MSG = ("A view was created in no_grad mode and its base or another view of its base has been modified "
+                  "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                  "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
+                  "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
+                  "inplace to be tracked).")
+
+
+def no_grad_view_entry(t):
+    """The registry entry of t when it is a view made under no_grad, else None."""
+    entry = NO_GRAD_VIEWS.get(id(t))
+    if entry is not None and entry[0]() is t:
+        return entry
+    return None
+
+
+def stale_no_grad_view(t):
+    """True when t is a view made under no_grad whose data changed in place since."""
+    if t._base is None or not NO_GRAD_VIEWS:
+        return False
+    entry = no_grad_view_entry(t)
+    return entry is not None and t._ver[0] != entry[1]
+
+
 def edge_of(t):
     fn = t._fn
     if fn is not None:
         return (fn, t._onr)
     if t._rg:
+        if t._base is not None and NO_GRAD_VIEWS and stale_no_grad_view(t):
+            raise RuntimeError(STALE_VIEW_MSG)
         return (accumulator(t), 0)
     return None
 

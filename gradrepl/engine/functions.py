@@ -141,12 +141,32 @@ class OnceDifferentiable:
 once_differentiable = OnceDifferentiable()
 
 
-def no_grad():
-    return _GradMode(False, "no_grad")
+class no_grad(_GradMode):
+    """torch.no_grad: a class, as PyTorch's; `@torch.no_grad` without the call decorates too."""
+
+    __slots__ = ()
+    gradrepl_decorator = True   # `@torch.no_grad` (lang.compiler.decorator_ok)
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func=None):
+        super().__init__(False, "no_grad")
 
 
-def enable_grad():
-    return _GradMode(True, "enable_grad")
+class enable_grad(_GradMode):
+    __slots__ = ()
+    gradrepl_decorator = True   # `@torch.no_grad` (lang.compiler.decorator_ok)
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func=None):
+        super().__init__(True, "enable_grad")
 
 
 class set_grad_enabled(_GradMode):
@@ -174,6 +194,12 @@ class inference_mode(_GradMode):
     (tensor.INFERENCE) that autograd later refuses to record or to change in place."""
 
     __slots__ = ("_inf_prev",)
+    gradrepl_decorator = True
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, (bool, int)):
+            return super().__new__(cls)
+        return cls()(mode)      # `@torch.inference_mode` without the call
 
     def __init__(self, mode=True):
         super().__init__(not mode, "inference_mode")
@@ -354,12 +380,22 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
     """Compare autograd with central finite differences (float64 inputs expected, as PyTorch warns).
     A function of several outputs is checked output by output, as PyTorch's slow mode does."""
     ins = [inputs] if type(inputs) is Tensor else list(inputs)
-    tensors = [x for x in ins if type(x) is Tensor and x.requires_grad]
+    where = [i for i, x in enumerate(ins) if type(x) is Tensor and x.requires_grad]
+    tensors = [ins[i] for i in where]
     out = func(*ins)
     outs = _outputs(out)
     checks = []   # (message prefix, per output: per input jacobian)
+
+    def with_inputs(*xs):
+        """func with the differentiated inputs replaced; non-tensor inputs (a custom
+        Function's constant) stay in their places."""
+        args = list(ins)
+        for i, x in zip(where, xs):
+            args[i] = x
+        return func(*args)
+
     if kw.get("check_backward_ad", True):
-        analytical = jacobian(lambda *xs: func(*xs), tuple(tensors))
+        analytical = jacobian(with_inputs, tuple(tensors))
         checks.append(("Jacobian", [analytical] if type(out) is Tensor else list(analytical)))
     if kw.get("check_forward_ad", False):
         checks.append(("Jacobian computed with forward mode", _forward_jacobian(func, ins, tensors, outs)))

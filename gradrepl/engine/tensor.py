@@ -15,7 +15,7 @@ import numpy as np
 from gradrepl.engine.devices import (CPU, META, META_DEVICE, MODE, NO_DATA, NO_ITEM, NO_NUMPY, Device,  # noqa: F401
                                      is_meta, mark_meta, meta_repr)  # (Device: api's type tables)
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import SAVE_CHECK, RemovableHandle, note_detached
+from gradrepl.engine.autograd import SAVE_CHECK, STALE_VIEW_MSG, RemovableHandle, note_detached, stale_no_grad_view
 from gradrepl.engine.ndarray import NumpyArray
 from gradrepl.engine.printing import tensor_repr
 from gradrepl.engine.util import cname, prod, legacy_scalar, pytype, shape_list, warn, wrap_dim
@@ -104,10 +104,14 @@ class Tensor:
 
     @property
     def is_leaf(self):
+        if self._fn is None and self._base is not None and stale_no_grad_view(self):
+            raise RuntimeError(STALE_VIEW_MSG)
         return self._fn is None
 
     @property
     def grad_fn(self):
+        if self._fn is None and self._base is not None and stale_no_grad_view(self):
+            raise RuntimeError(STALE_VIEW_MSG)
         return self._fn
 
     @property
@@ -199,6 +203,8 @@ class Tensor:
     def data(self, value):
         if type(value) is not Tensor:
             raise TypeError(f"Variable data has to be a tensor, but got {pytype(value)}")
+        if self.requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._a = value._a
 
     # ------------------------------------------------------------ metadata
@@ -285,7 +291,8 @@ class Tensor:
             return text
         tangent = tangent_of(self) if TANGENTS else None
         text = tensor_repr(self._a, requires_grad=self._rg and fn is None,
-                           grad_fn_name=None if fn is None else fn.spec.name,
+                           grad_fn_name=fn.spec.name if fn is not None else
+                           "Invalid" if self._base is not None and stale_no_grad_view(self) else None,
                            tangent=None if tangent is None else repr(tangent._a.item()) if tangent._a.ndim == 0
                            else repr(tangent))
         if PARAMETERS and PARAMETERS.get(id(self)) is self:

@@ -16,7 +16,7 @@ import sys
 from gradrepl.lang.classes import is_subclassable, is_user_class, make_class, make_super
 from gradrepl.lang.errors import NotSupported, suggest, without_internals
 from gradrepl.lang.generators import GeneratorCompiler, has_yield
-from gradrepl.lang.facade import Later, autograd_function, module, refusal
+from gradrepl.lang.facade import Later, autograd_function, module, pytype, refusal
 from gradrepl.lang.policy import CONSTANT_TYPES, EXCEPTIONS, EXPRESSIONS, IMPORTS, LATER, \
     STATEMENTS, UNSUPPORTED, USER_DUNDERS, is_private
 from gradrepl.lang.runtime import BINOPS, BREAK, CONTINUE, INPLACE, PARENT, RETURN, RETVAL, \
@@ -32,6 +32,13 @@ EMPTY = {}
 EXCEPTION_SET = frozenset(EXCEPTIONS)
 # Never handed to user `except` clauses (nor do they run user `finally` blocks).
 UNCATCHABLE = (RecursionError, MemoryError)
+
+
+def decorator_ok(dec, api):
+    """DECISIONS: user functions and grad-mode objects (torch.no_grad() ...) only; also the
+    grad-mode classes themselves (`@torch.no_grad` without the call, as PyTorch allows)."""
+    return (type(dec) is function or api.public_attrs(dec) is not None
+            or (type(dec) is pytype and getattr(dec.host, "gradrepl_decorator", False)))
 
 
 class CompileError(Exception):
@@ -548,7 +555,7 @@ class Compiler(GeneratorCompiler):
             for dec_ev in reversed(decorators):
                 dec = dec_ev(env)
                 # DECISIONS: user functions and grad-mode objects (torch.no_grad() ...) only
-                if type(dec) is not function and api.public_attrs(dec) is None:
+                if not decorator_ok(dec, api):
                     raise TypeError(f"'{self.access.type_label(dec)}' cannot be used as a "
                                     f"decorator in gradrepl (use a function you defined or "
                                     f"torch.no_grad())")
@@ -699,7 +706,7 @@ class Compiler(GeneratorCompiler):
                 fn = make(env, cenv)
                 for dec_ev in reversed(decorators):
                     dec = dec_ev(cenv)
-                    if type(dec) is not function and api.public_attrs(dec) is None:
+                    if not decorator_ok(dec, api):
                         raise TypeError(f"'{self.access.type_label(dec)}' cannot be used as a "
                                         f"decorator in gradrepl (use a function you defined or "
                                         f"torch.no_grad())")

@@ -914,6 +914,8 @@ def _library(name):
 # Engine classes offered under torch.*: user code sees PyTorch's class names, never the
 # engine's module path, and torch.Size(...) is sized before it is built.
 _HOST_CLASSES = {"Size": "torch.Size", "set_grad_enabled": "torch.autograd.grad_mode.set_grad_enabled",
+                 "no_grad": "torch.autograd.grad_mode.no_grad", "enable_grad": "torch.autograd.grad_mode.enable_grad",
+                 "inference_mode": "torch.autograd.grad_mode.inference_mode",
                  "finfo": "torch.finfo", "iinfo": "torch.iinfo", "Generator": "torch._C.Generator",
                  "autocast": "torch.amp.autocast_mode.autocast", "GradScaler": "torch.amp.grad_scaler.GradScaler",
                  "cpu.amp.autocast": "torch.cpu.amp.autocast_mode.autocast",

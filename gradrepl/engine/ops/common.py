@@ -5,7 +5,8 @@ import weakref
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.autograd import DEFER_PACK, GRAD, SAVED_HOOKS, Node, accumulator, edge_of, pack_saved
+from gradrepl.engine.autograd import DEFER_PACK, GRAD, NO_GRAD_VIEWS, SAVED_HOOKS, Node, accumulator, edge_of, \
+    no_grad_view_entry, pack_saved
 from gradrepl.engine.creation import tensor as _tensor_from_data
 from gradrepl.engine.ops.registry import RESULT
 from gradrepl.engine.tensor import _INFERENCE, INFERENCE_MODE, Tensor, _new, is_inference
@@ -42,13 +43,7 @@ def no_grad_view(view, base):
     if not GRAD[0] and base.requires_grad:
         view._rg = True
         key = id(view)
-        NO_GRAD_VIEWS[key] = weakref.ref(view, lambda _ref: NO_GRAD_VIEWS.pop(key, None))
-
-
-# Views made under no_grad of a tensor that requires grad, by id (a WeakSet would compare
-# Tensors with ==): PyTorch refuses to modify them in place with grad mode on (their
-# creation_meta is NO_GRAD_MODE).
-NO_GRAD_VIEWS = {}
+        NO_GRAD_VIEWS[key] = (weakref.ref(view, lambda _ref: NO_GRAD_VIEWS.pop(key, None)), view._ver[0])
 
 
 def multi(self, parts, spec, ctx):
@@ -221,7 +216,7 @@ def check_leaf_inplace(t, through_view=False):
     if not GRAD[0]:
         check_writable(t)
         return
-    if t._base is not None and id(t) in NO_GRAD_VIEWS and NO_GRAD_VIEWS[id(t)]() is t:
+    if t._base is not None and NO_GRAD_VIEWS and no_grad_view_entry(t) is not None:
         raise RuntimeError(
             "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
             "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "

@@ -432,15 +432,28 @@ def _pow_scalar(xa, b):
         return np.power(xa, b)
 
 
+def _int_power(xa, xb):
+    """Integer base ** integer exponent tensor as PyTorch's powi: a negative exponent gives
+    1 for a base of 1, +-1 for -1 and 0 for any other base (no error, unlike a Python
+    scalar exponent)."""
+    neg = np.asarray(xb < 0)
+    if not neg.any():
+        return np.asarray(np.power(xa, xb))
+    out = np.asarray(np.power(xa, np.where(neg, 0, xb).astype(np.result_type(xb))))
+    ones = np.where(np.asarray(xb) % 2 == 0, 1, -1)
+    small = np.where(np.asarray(xa) == 1, 1, np.where(np.asarray(xa) == -1, ones, 0))
+    return np.where(neg, small, out).astype(out.dtype)
+
+
 def pow(a, b):
     if type(a) is not Tensor:
         return rpow(as_tensor(b), a) if type(b) is Tensor else _new(np.asarray(a ** b))
     if type(b) is Tensor:
         xa, xb = operands(a, b)
-        if xa.dtype.kind in "iu" and (xb < 0).any():
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(all="ignore"):
-            if xa.dtype == np.float32 and xb.dtype == np.float32:
+            if xa.dtype.kind in "iu" and xb.dtype.kind in "iu":
+                out = _int_power(xa, xb)
+            elif xa.dtype == np.float32 and xb.dtype == np.float32:
                 out = kernels.pow_tensor(xa, xb)
             elif xa.dtype == np.float64 and xb.dtype == np.float64:
                 out = kernels.pow64(xa, xb)
@@ -487,7 +500,10 @@ def rpow(a, base):
     if xa.dtype.kind not in "fV" and isinstance(base, float):
         xa = xa.astype(D.DEFAULT_FLOAT[0].np)
     with np.errstate(all="ignore"):
-        out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind in "fV" else base, xa))
+        if xa.dtype.kind in "iu" and isinstance(base, int):
+            out = _int_power(np.asarray(base, xa.dtype), xa)
+        else:
+            out = np.asarray(np.power(np.asarray(base, xa.dtype) if xa.dtype.kind in "fV" else base, xa))
     if xa.dtype.kind in "fV" and out.dtype != xa.dtype:
         out = out.astype(xa.dtype)
     if GRAD[0] and a.requires_grad:
