@@ -334,7 +334,7 @@ def _numpy_without_docstrings():
 
     NumPy 2's numpy._core imports _add_newdocs and _add_newdocs_scalars last, only to attach
     docstrings to ndarray, the ufuncs and the scalar types (their own docstrings say so;
-    NumPy's documentation build mocks the second out): a tenth of `import numpy`. A script
+    NumPy's documentation build mocks the second out): an eighth of `import numpy`. A script
     never reads them (help() reads docs.json; user code cannot reach `__doc__`), so an empty
     module stands in for each; the REPL, whose completion reads C signatures from those
     docstrings, and every in-process use import NumPy whole. A no-op once NumPy is loaded."""
