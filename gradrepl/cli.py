@@ -326,8 +326,28 @@ class _Stdout:
         self._guard(sys.stdout.flush)
 
 
+NUMPY_DOCS = ("numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars")
+
+
+def _numpy_without_docstrings():
+    """Script mode imports NumPy without the docstrings of its C-defined objects.
+
+    NumPy 2's numpy._core imports _add_newdocs and _add_newdocs_scalars last, only to attach
+    docstrings to ndarray, the ufuncs and the scalar types (their own docstrings say so;
+    NumPy's documentation build mocks the second out): an eighth of `import numpy`. A script
+    never reads them (help() reads docs.json; user code cannot reach `__doc__`), so an empty
+    module stands in for each; the REPL, whose completion reads C signatures from those
+    docstrings, and every in-process use import NumPy whole. A no-op once NumPy is loaded."""
+    if "numpy" in sys.modules:
+        return
+    import types
+    for name in NUMPY_DOCS:
+        sys.modules.setdefault(name, types.ModuleType(name))
+
+
 def run_script(text, filename, limits, keep_going):
     """Script mode: plain text, program output on stdout, errors on stderr."""
+    _numpy_without_docstrings()
     from gradrepl.lang import Session, run_source
     from gradrepl.worker import monitor
 

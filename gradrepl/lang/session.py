@@ -2,7 +2,7 @@
 import ast
 import faulthandler
 import os
-import signal
+import _signal as signal   # `signal` without its enums (start-up); see worker/front.py
 import sys
 
 from gradrepl import limits as limits_module

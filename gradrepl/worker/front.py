@@ -6,8 +6,11 @@ the engine itself, so start-up costs one fork (about a millisecond).
 import gc
 import os
 import select
-import signal
 import sys
+
+# the C module that `signal` wraps: the same functions, without building signal's enums
+# (Signals, Handlers, Sigmasks) at every start; handlers come back as plain ints
+import _signal as signal
 import time
 
 from gradrepl.worker.monitor import unpack
@@ -337,8 +340,9 @@ def _wait(pid):
 
 
 def _signal_name(signum):
+    import signal as signals
     try:
-        return signal.Signals(signum).name
+        return signals.Signals(signum).name
     except ValueError:
         return f"signal {signum}"
 

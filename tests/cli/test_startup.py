@@ -113,3 +113,24 @@ def test_the_collector_runs_again_after_start_up(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                        env=ENV, stdin=subprocess.DEVNULL)
     assert p.stdout == "tensor([2., 2., 2.])\ncollector on: True frozen: True\n", p.stderr
+
+
+def test_script_mode_imports_numpy_without_its_docstring_modules(tmp_path):
+    # numpy._core._add_newdocs(_scalars) only attach docstrings (a tenth of `import numpy`):
+    # script mode puts empty modules in their place; NumPy itself works as ever
+    names, out = imported(["run", "PROG"], tmp_path,
+                          "import torch\nx = torch.arange(6.).view(2, 3)\nprint(x.sum(0), x.exp().mean())\n")
+    assert out == "tensor([3., 5., 7.]) tensor(39.0340)\n"
+    assert "numpy" in names
+    assert not {"numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars"} & names
+
+
+def test_numpy_without_docstrings_is_numpy(tmp_path):
+    code = ("import sys\nfrom gradrepl import cli\ncli._numpy_without_docstrings()\nimport numpy as np\n"
+            "assert all(sys.modules[n].__dict__.get('__file__') is None for n in cli.NUMPY_DOCS)\n"
+            "a = np.arange(12, dtype=np.float32).reshape(3, 4)\n"
+            "print(a.sum(), np.add.reduce(a, 1).tolist(), np.float32(1.5) * 2, np.dtype('f4'))\n"
+            "cli._numpy_without_docstrings()\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout == "66.0 [6.0, 22.0, 38.0] 3.0 float32\n"

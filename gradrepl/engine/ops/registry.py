@@ -126,18 +126,25 @@ def _caller(fn, n_saved, n_ctx, takes_node):
             ctx = () if n_ctx == 0 else ((node.ctx,) if n_ctx == 1 else node.ctx)
             return fn(g, xp, *[xp.val(s) for s in node.saved], *ctx)
         return call
-    table = {
-        (0, 0): lambda g, node, xp: fn(g, xp),
-        (0, 1): lambda g, node, xp: fn(g, xp, node.ctx),
-        (0, 2): lambda g, node, xp: fn(g, xp, *node.ctx),
-        (1, 0): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0])),
-        (1, 1): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), node.ctx),
-        (1, 2): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), *node.ctx),
-        (2, 0): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1])),
-        (2, 1): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1]), node.ctx),
-        (2, 2): lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1]), *node.ctx),
-    }
-    return table[n_saved, min(n_ctx, 2)]
+    # only the closure this rule needs (a table of all nine, built per rule, cost start-up)
+    n_ctx = min(n_ctx, 2)
+    if n_saved == 0:
+        if n_ctx == 0:
+            return lambda g, node, xp: fn(g, xp)
+        if n_ctx == 1:
+            return lambda g, node, xp: fn(g, xp, node.ctx)
+        return lambda g, node, xp: fn(g, xp, *node.ctx)
+    if n_saved == 1:
+        if n_ctx == 0:
+            return lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]))
+        if n_ctx == 1:
+            return lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), node.ctx)
+        return lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), *node.ctx)
+    if n_ctx == 0:
+        return lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1]))
+    if n_ctx == 1:
+        return lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1]), node.ctx)
+    return lambda g, node, xp: fn(g, xp, xp.val(node.saved[0]), xp.val(node.saved[1]), *node.ctx)
 
 
 def rule(name, inputs=("self",), formulas=None, *, saved=(), ctx=(), saves=None, multi=False, key=None,
