@@ -13,7 +13,8 @@ import weakref
 
 import numpy as np
 
-from gradrepl.engine import dtypes
+from gradrepl.engine import devices, dtypes
+from gradrepl.engine.devices import META
 
 _seq = itertools.count()
 # Nodes written in C++ inside PyTorch report a qualified name() (their repr stays short).
@@ -627,6 +628,10 @@ def accumulate_grad(t, g, create_graph, wrap):
             t._grad = wrap(np.empty_like(t._a)).copy_(gt)
         else:
             t._grad = t._grad + gt
+        return
+    if META and devices.dataless(t):     # a meta leaf without data: a meta gradient without data
+        t._grad = wrap(devices.blank(t._a.shape, t._a.dtype))
+        devices.mark_meta(t._grad)
         return
     if g.dtype != t._a.dtype:
         g = g.astype(t._a.dtype)

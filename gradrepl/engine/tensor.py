@@ -471,7 +471,7 @@ def _check_saved_inference(saved):
 
 
 def _new(arr):
-    if arr.nbytes > _BIG:
+    if arr.nbytes > _BIG and any(arr.strides):     # zero strides: a meta tensor's no data, an expand
         check_memory(arr.nbytes)
     t = Tensor.__new__(Tensor)
     t._a = arr
