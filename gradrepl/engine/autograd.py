@@ -13,8 +13,7 @@ import weakref
 
 import numpy as np
 
-from gradrepl.engine import devices, dtypes
-from gradrepl.engine.devices import META
+from gradrepl.engine import dtypes
 
 _seq = itertools.count()
 # Nodes written in C++ inside PyTorch report a qualified name() (their repr stays short).
@@ -629,9 +628,11 @@ def accumulate_grad(t, g, create_graph, wrap):
         else:
             t._grad = t._grad + gt
         return
-    if META and devices.dataless(t):     # a meta leaf without data: a meta gradient without data
-        t._grad = wrap(devices.blank(t._a.shape, t._a.dtype))
-        devices.mark_meta(t._grad)
+    a = t._a
+    if a.size > (1 << 22) and not any(a.strides) and not any(g.strides):
+        # a meta leaf without data (devices.blank), a gradient without data: one value seen
+        # at every index (the meta tensor's `wrap` marks it meta)
+        t._grad = wrap(np.lib.stride_tricks.as_strided(np.array(g.flat[0], a.dtype), a.shape, (0,) * a.ndim))
         return
     if g.dtype != t._a.dtype:
         g = g.astype(t._a.dtype)

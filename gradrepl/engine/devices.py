@@ -113,7 +113,8 @@ NO_NUMPY = ("can't convert meta device type tensor to numpy. Use Tensor.cpu() to
 
 
 def meta_repr(t, requires_grad, grad_fn_name):
-    """PyTorch's repr of a meta tensor: no values, its size (and dtype, grad state)."""
+    """PyTorch's repr of a meta tensor: no values, its size (and dtype, grad state): its
+    parts, "..." first (Tensor's repr wraps them as PyTorch's suffixes)."""
     parts = ["...", "device='meta'", "size=" + repr(tuple(int(s) for s in t._a.shape))]
     if t.dtype is not D.DEFAULT_FLOAT[0]:
         parts.append(f"dtype={t.dtype}")
@@ -121,8 +122,7 @@ def meta_repr(t, requires_grad, grad_fn_name):
         parts.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         parts.append("requires_grad=True")
-    from gradrepl.engine.printing import _add_suffixes     # (printing imports nothing of the engine)
-    return _add_suffixes("tensor(...", parts[1:], len("tensor("))
+    return parts
 
 
 def _parse(text):

@@ -13,8 +13,9 @@ import numpy as np
 
 from gradrepl.engine import devices, rng
 from gradrepl.engine.devices import META, MODE, NO_DATA, NO_ITEM, NO_NUMPY, is_meta  # noqa: F401 (NO_*: callers)
-from gradrepl.engine.ops.registry import REGISTRY
-from gradrepl.engine.tensor import Tensor
+from gradrepl.engine.autograd import GRAD, Node, edge_of
+from gradrepl.engine.ops.registry import REGISTRY, Rule
+from gradrepl.engine.tensor import Tensor, _new
 
 
 _INSTALLED = [False]
@@ -193,8 +194,6 @@ def _meta_rule(name, n_inputs):
     key = (name, n_inputs)
     spec = _META_RULES.get(key)
     if spec is None:
-        from gradrepl.engine.ops.registry import Rule
-
         def backward(grad, xp, shapes):
             return tuple(None if s is None else devices.blank(s[0], s[1]) for s in shapes)
         spec = Rule(name, tuple(f"input{i}" for i in range(n_inputs)), ("",) * n_inputs, (), ("shapes",), backward,
@@ -204,7 +203,6 @@ def _meta_rule(name, n_inputs):
 
 
 def _record(out, name, inputs):
-    from gradrepl.engine.autograd import GRAD, Node, edge_of
     if not GRAD[0] or not out.dtype.is_floating_point:
         return out
     edges = tuple(None if t is None else edge_of(t) for t in inputs)
@@ -217,7 +215,6 @@ def _record(out, name, inputs):
 def shaped(shape, np_dtype, name, inputs):
     """A meta result of `shape` (no data when large), recording backward node `name` when an
     input needs a gradient."""
-    from gradrepl.engine.tensor import _new
     t = _new(devices.blank(shape, np_dtype))
     devices.mark_meta(t)
     return _record(t, name, inputs)
@@ -348,7 +345,6 @@ def _pool_shape(name, module, shape, rest, kwargs):
 def _stand_in(t, pool_dims):
     """A small meta tensor in t's place: each dimension at most 4 (a pool's window dimensions
     at most 64)."""
-    from gradrepl.engine.tensor import _new
     shape = t._a.shape
     n = len(shape)
     small = tuple(min(s, 64 if i >= n - pool_dims else 4) for i, s in enumerate(shape))
@@ -365,7 +361,6 @@ def _rebuild(res, shape, proxies, reals, nodes):
         if fn is not None:
             new = nodes.get(id(fn))
             if new is None:
-                from gradrepl.engine.autograd import Node, edge_of
                 owners = {}
                 for p, r in zip(proxies, reals):
                     e = edge_of(p)
@@ -394,8 +389,7 @@ def module_forward(module, args, kwargs):
     """A torch.nn module's forward on a meta tensor without data (Module.__call__)."""
     name = _MODULES.get(type(module).__name__)
     if name == "linear" and len(args) == 1 and not kwargs and type(args[0]) is Tensor and devices.dataless(args[0]):
-        from gradrepl.engine.ops.nn import linear
-        res = run(dataless_call, (linear, (args[0], module.weight, module.bias), {}, "linear"), {})
+        res = run(dataless_call, (REGISTRY["linear"].forward, (args[0], module.weight, module.bias), {}, "linear"), {})
         if res is not NotImplemented:
             return res
     elif name is not None and args and type(args[0]) is Tensor and devices.dataless(args[0]):
@@ -408,20 +402,19 @@ def module_forward(module, args, kwargs):
 _NAMES = {}
 
 
+def register_names(namespace):
+    """The names user code calls these functions by (torch.nn.functional's namespace)."""
+    for n, f in namespace.items():
+        if callable(f):
+            _NAMES[id(f)] = (f, n)
+
+
 def _public_name(fn):
-    """The name user code calls fn by (Tensor's methods, torch.*, torch.nn.functional.*): a
-    forward's own __name__ may be a helper's."""
-    if not _NAMES:
-        from gradrepl.engine import ops
-        tables = [ops.FUNCTIONAL, ops.TORCH_FUNCTIONS, {n: f for n, f in Tensor.__dict__.items() if callable(f)}]
-        try:
-            from gradrepl.nn import functional
-            tables.insert(0, functional.namespace())
-        except ImportError:
-            pass
-        for table in tables:
-            for n, f in table.items():
-                _NAMES[id(f)] = (f, n)
+    """The name user code calls fn by (Tensor's methods, torch.nn.functional.*, else its
+    __name__): a forward's own __name__ may be a helper's (x.mul_ is `fast_method`)."""
+    if not _NAMES.get("tensor"):
+        _NAMES["tensor"] = True
+        register_names({n: f for n, f in Tensor.__dict__.items() if callable(f)})
     hit = _NAMES.get(id(fn))
     if hit is not None and hit[0] is fn:
         return hit[1]
