@@ -451,6 +451,24 @@ def is_anomaly_enabled():
     return A.ANOMALY[0]
 
 
+_CHECK_NAN = [True]     # torch.set_anomaly_enabled's check_nan
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """torch.set_anomaly_enabled: anomaly detection on or off at once (no warning)."""
+    A.ANOMALY[0] = bool(enabled) and bool(check_nan)
+    _CHECK_NAN[0] = bool(check_nan)
+
+
+def is_anomaly_check_nan_enabled():
+    return _CHECK_NAN[0]
+
+
+def is_tensor_like(inp):
+    """torch.autograd.is_tensor_like: a tensor (gradrepl has no __torch_function__ types)."""
+    return type(inp) is Tensor
+
+
 AUTOGRAD_FUNCTIONAL = {"vjp": vjp, "jvp": jvp, "hvp": hvp, "vhp": vhp}
 # ------------------------------------------------------------------ torch.compile
 class _CompiledSpec:
