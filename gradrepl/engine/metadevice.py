@@ -26,20 +26,26 @@ def run(fn, args, kwargs):
     if not _INSTALLED[0]:
         install_operators()
     if MODE[0]:
-        return fn(*args, **kwargs)
+        return _call(fn, args, kwargs)
     state = rng.default_generator.get_state()
     MODE[0] = 1
     try:
-        owner, plain = _owner(fn)
-        if META and (any(devices.dataless(t) for t in _tensors(args, kwargs))
-                     or (type(owner) is Tensor and devices.dataless(owner))):
-            res = dataless_call(plain, (owner, *args) if type(owner) is Tensor else args, kwargs)
-            if res is not NotImplemented:
-                return res
-        return fn(*args, **kwargs)
+        return _call(fn, args, kwargs)
     finally:
         MODE[0] = 0
         rng.default_generator.set_state(state)
+
+
+def _call(fn, args, kwargs):
+    """fn(*args, **kwargs) in meta mode, by its shape rule when a tensor argument has no data."""
+    if META and fn is not dataless_call:
+        owner, plain = _owner(fn)
+        if any(devices.dataless(t) for t in _tensors(args, kwargs)) or \
+                (type(owner) is Tensor and devices.dataless(owner)):
+            res = dataless_call(plain, (owner, *args) if type(owner) is Tensor else args, kwargs)
+            if res is not NotImplemented:
+                return res
+    return fn(*args, **kwargs)
 
 
 def _tensors(args, kwargs):
@@ -415,10 +421,17 @@ def _public_name(fn):
     if not _NAMES.get("tensor"):
         _NAMES["tensor"] = True
         register_names({n: f for n, f in Tensor.__dict__.items() if callable(f)})
-    hit = _NAMES.get(id(fn))
-    if hit is not None and hit[0] is fn:
-        return hit[1]
-    return getattr(fn, "__name__", "")
+    for _ in range(3):      # through the session's wrappers of a host callable (`.fn`)
+        hit = _NAMES.get(id(fn))
+        if hit is not None and hit[0] is fn:
+            return hit[1]
+        name = getattr(fn, "__name__", None)
+        if name:
+            return name
+        fn = getattr(fn, "fn", None)
+        if fn is None:
+            break
+    return ""
 
 
 _INPLACE = frozenset(("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor",
