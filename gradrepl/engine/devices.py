@@ -6,11 +6,12 @@ Only the CPU exists: a CUDA device can be named (`torch.device("cuda:1")` prints
 tensor placed on it raises PyTorch's `Torch not compiled with CUDA enabled`.
 """
 import weakref
+from collections import OrderedDict
 
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine.util import pytype
+from gradrepl.engine.util import pytype, warn
 
 DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, "
                 "meta, hpu, mtia, privateuseone")
@@ -228,20 +229,160 @@ def _nothing(*args, **kwargs):
     return None
 
 
+# What a CPU-only PyTorch's torch.cuda functions do: the memory counters read an empty
+# statistics table (0, an empty OrderedDict), the resets and set_device reach for a C
+# function the CPU build lacks, what needs a device raises `not compiled with CUDA`.
+NO_C_FUNCTION = "module 'torch._C' has no attribute '{}'"
+RESETS_ALL_PEAKS = ("torch.cuda.{} now calls torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory "
+                    "stats.")
+RENAMED = "`torch.cuda.{}` has been renamed to `torch.cuda.{}`"
+
+
+def _cuda_index(dev, optional):
+    """torch.cuda's reading of a device argument (its _get_device_index): a CUDA device,
+    an index, or (when optional) nothing."""
+    if isinstance(dev, str):
+        dev = device(dev)
+    if type(dev) is Device:
+        if dev.type != "cuda":
+            raise ValueError(f"Expected a cuda device, but got: {dev}")
+        index = dev.index
+    elif isinstance(dev, int):
+        index = dev
+    else:
+        index = None
+    if index is None and not optional:
+        raise ValueError(f"Expected a torch.device with a specified index or an integer, but got:{dev}")
+    return index
+
+
+def memory_stats(device=None):
+    return OrderedDict()
+
+
+def memory_allocated(device=None):
+    return 0
+
+
+def max_memory_allocated(device=None):
+    return 0
+
+
+def memory_reserved(device=None):
+    return 0
+
+
+def max_memory_reserved(device=None):
+    return 0
+
+
+def memory_cached(device=None):
+    warn("FutureWarning", RENAMED.format("memory_cached", "memory_reserved"))
+    return 0
+
+
+def max_memory_cached(device=None):
+    warn("FutureWarning", RENAMED.format("max_memory_cached", "max_memory_reserved"))
+    return 0
+
+
+def memory_summary(device=None, abbreviated=False):
+    raise KeyError("allocated_bytes.all.current")
+
+
+def reset_peak_memory_stats(device=None):
+    _cuda_index(device, True)
+    raise AttributeError(NO_C_FUNCTION.format("_cuda_resetPeakMemoryStats"))
+
+
+def reset_accumulated_memory_stats(device=None):
+    _cuda_index(device, True)
+    raise AttributeError(NO_C_FUNCTION.format("_cuda_resetAccumulatedMemoryStats"))
+
+
+def reset_max_memory_allocated(device=None):
+    warn("FutureWarning", RESETS_ALL_PEAKS.format("reset_max_memory_allocated"))
+    return reset_peak_memory_stats(device)
+
+
+def reset_max_memory_cached(device=None):
+    warn("FutureWarning", RESETS_ALL_PEAKS.format("reset_max_memory_cached"))
+    return reset_peak_memory_stats(device)
+
+
+def set_device(device):
+    if _cuda_index(device, False) >= 0:
+        raise AttributeError(NO_C_FUNCTION.format("_cuda_setDevice"))
+
+
+def mem_get_info(device=None):
+    raise AssertionError(NO_CUDA)
+
+
+def get_device_capability(device=None):
+    raise AssertionError(NO_CUDA)
+
+
+def get_device_name(device=None):
+    raise AssertionError(NO_CUDA)
+
+
+def get_device_properties(device=None):
+    raise AssertionError(NO_CUDA)
+
+
+def current_stream(device=None):
+    raise AssertionError(NO_CUDA)
+
+
+def default_stream(device=None):
+    raise AssertionError(NO_CUDA)
+
+
+def synchronize(device=None):
+    raise AssertionError(NO_CUDA)
+
+
+def get_rng_state(device="cuda"):
+    raise AssertionError(NO_CUDA)
+
+
+def set_rng_state(new_state, device="cuda"):
+    return None
+
+
+def get_rng_state_all():
+    return []
+
+
+def set_rng_state_all(new_states):
+    return None
+
+
+def is_bf16_supported(including_emulation=True):
+    return False
+
+
 CUDA = {
     "is_available": lambda: False,
     "device_count": lambda: 0,
     "is_initialized": lambda: False,
     "manual_seed": _nothing,
     "manual_seed_all": _nothing,
-    "synchronize": _no_cuda,
+    "seed": _nothing,
+    "seed_all": _nothing,
+    "initial_seed": _no_cuda,
+    "init": _no_cuda,
+    "ipc_collect": _no_cuda,
     "current_device": _no_cuda,
-    "get_device_name": _no_cuda,
-    "get_device_properties": _no_cuda,
-    "set_device": _no_cuda,
+    "get_arch_list": lambda: [],
     "empty_cache": _nothing,
-    "memory_allocated": _no_cuda,
-    "max_memory_allocated": _no_cuda,
+    **{f.__name__: f for f in (
+        memory_stats, memory_allocated, max_memory_allocated, memory_reserved, max_memory_reserved, memory_cached,
+        max_memory_cached, memory_summary, reset_peak_memory_stats, reset_accumulated_memory_stats,
+        reset_max_memory_allocated, reset_max_memory_cached, set_device, mem_get_info, get_device_capability,
+        get_device_name, get_device_properties, current_stream, default_stream, synchronize, get_rng_state,
+        set_rng_state, get_rng_state_all, set_rng_state_all, is_bf16_supported)},
 }
 
 ACCELERATOR = {

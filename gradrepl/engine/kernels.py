@@ -533,14 +533,12 @@ def tanh_backward(grad, out):
 
 def body_and_tail(x, vector, scalar, grain=GRAIN):
     """_body_and_tail for a float32 or float64 array (Vectorized<double> holds half the lanes)."""
-    if x.dtype == np.float64:
-        global LANES
-        saved, LANES = LANES, LANES // 2
-        try:
-            return _body_and_tail(x, vector, scalar, grain)
-        finally:
-            LANES = saved
     return _body_and_tail(x, vector, scalar, grain)
+
+
+def _lanes(dtype):
+    """Vectorized<T>::size() for float32 (LANES) and float64 (half as many)."""
+    return LANES // 2 if dtype == np.float64 else LANES
 
 
 def _body_and_tail(x, vector, scalar, grain=GRAIN):
@@ -560,9 +558,10 @@ def _body_and_tail(x, vector, scalar, grain=GRAIN):
     else:
         step = max(n, 1)
     pieces = []
+    lanes = _lanes(x.dtype)
     for start in range(0, n, step):
         seg = flat[start:start + step]
-        body = seg.size - seg.size % (2 * LANES)
+        body = seg.size - seg.size % (2 * lanes)
         if body:
             pieces.append(vector(seg[:body]))
         if body < seg.size:
@@ -703,16 +702,20 @@ def exp2(x):
 
 def sigmoid(x):
     """1 / (1 + exp(-x)) as PyTorch's sigmoid kernel: Sleef's exp in the vectorised body,
-    glibc's expf in the scalar tail."""
+    glibc's exp in the scalar tail (float32 or float64)."""
+    M = _math(x)
+    one = M.t(1)
     with np.errstate(over="ignore"):
-        return _body_and_tail(x, lambda v: f32(1) / (f32(1) + expf(f32(0) - v)),
-                              lambda v: f32(1) / (f32(1) + _exp_glibc(-v)))
+        return _body_and_tail(x, lambda v: one / (one + M.exp(M.t(0) - v)),
+                              lambda v: one / (one + M.exp_tail(-v)))
 
 
 def silu(x):
     """x / (1 + exp(-x)) as PyTorch's silu kernel (body and tail as sigmoid's)."""
+    M = _math(x)
+    one = M.t(1)
     with np.errstate(over="ignore"):
-        return _body_and_tail(x, lambda v: v / (f32(1) + expf(-v)), lambda v: v / (f32(1) + _exp_glibc(-v)))
+        return _body_and_tail(x, lambda v: v / (one + M.exp(-v)), lambda v: v / (one + M.exp_tail(-v)))
 
 
 def nll_pick_sum(x, target):
@@ -1158,9 +1161,10 @@ def _body_and_tail2(x, y, vector, scalar, grain=GRAIN):
     threads = THREADS["n"]
     step = -(-n // min(threads, -(-n // grain))) if n > grain and threads > 1 else max(n, 1)
     pieces = []
+    lanes = _lanes(np.result_type(x, y))
     for start in range(0, n, step):
         sx, sy = fx[start:start + step], fy[start:start + step]
-        body = sx.size - sx.size % (2 * LANES)
+        body = sx.size - sx.size % (2 * lanes)
         if body:
             pieces.append(vector(sx[:body], sy[:body]))
         if body < sx.size:
@@ -1177,47 +1181,52 @@ _log1pf_tail = libm_float("log1pf", np.log1p)
 
 def softplus(x, beta, threshold):
     """softplus_kernel: log1p(exp(x * beta)) / beta where x * beta <= threshold, else x (Sleef's
-    expf and log1pf in the vectorised body, libm's in the tail); beta and threshold as float32."""
-    b, th = f32(beta), f32(threshold)
+    expf and log1pf in the vectorised body, libm's in the tail); beta and threshold in the
+    dtype (float32 or float64)."""
+    M = _math(x)
+    b, th = M.t(beta), M.t(threshold)
 
     def vector(v):
         xb = v * b
-        return np.where(xb > th, v, sleef_log1pf(expf(xb)) / b)
+        return np.where(xb > th, v, M.log1p(M.exp(xb)) / b)
 
     def scalar(v):
         xb = v * b
-        return np.where(xb > th, v, _log1pf_tail(_expf_tail(xb)) / b)
+        return np.where(xb > th, v, M.log1p_tail(M.exp_tail(xb)) / b)
     with np.errstate(over="ignore", invalid="ignore"):
         return _body_and_tail(x, vector, scalar)
 
 
 def softplus_backward(grad, x, beta, threshold):
     """softplus_backward's kernel: grad * z / (z + 1), z = exp(x * beta), where x * beta <= threshold."""
-    b, th = f32(beta), f32(threshold)
+    M = _math(x)
+    b, th, one = M.t(beta), M.t(threshold), M.t(1)
 
     def make(exp):
         def run(g, v):
             xb = v * b
             z = exp(xb)
-            return np.where(xb > th, g, g * z / (z + f32(1)))
+            return np.where(xb > th, g, g * z / (z + one))
         return run
     with np.errstate(over="ignore", invalid="ignore"):
-        return _body_and_tail2(grad, x, make(expf), make(_expf_tail))
+        return _body_and_tail2(grad, x, make(M.exp), make(M.exp_tail))
 
 
 def log_sigmoid(x):
     """_vec_log_sigmoid: min(x, 0) - log1p(exp(-|x|)), every element in vectors (the last
     partial), so Sleef's expf and log1pf throughout. Returns the output and the buffer exp(-|x|)."""
-    buf = expf(-np.abs(x))
+    M = _math(x)
+    buf = M.exp(-np.abs(x))
     with np.errstate(invalid="ignore"):
-        return np.minimum(x, f32(0)) - sleef_log1pf(buf), buf
+        return np.minimum(x, M.t(0)) - M.log1p(buf), buf
 
 
 def log_sigmoid_backward(grad, x, buf):
     """log_sigmoid_backward's kernel: (max_deriv - sign * (buf / (1 + buf))) * grad."""
     neg = x < 0
+    t = _math(x).t
     with np.errstate(invalid="ignore"):
-        return (np.where(neg, f32(1), f32(0)) - np.where(neg, f32(1), f32(-1)) * (buf / (f32(1) + buf))) * grad
+        return (np.where(neg, t(1), t(0)) - np.where(neg, t(1), t(-1)) * (buf / (t(1) + buf))) * grad
 
 
 _expm1f_tail = libm_float("expm1f", np.expm1)
@@ -1226,24 +1235,26 @@ _expm1f_tail = libm_float("expm1f", np.expm1)
 def elu(x, alpha, scale, input_scale):
     """elu_kernel: expm1(x * input_scale) * (alpha * scale) where x <= 0, else x * scale, its
     coefficients as float32; Sleef's expm1f in the vectorised body, libm's in the tail."""
-    neg, pos, ipt = f32(alpha) * f32(scale), f32(scale), f32(input_scale)
+    M = _math(x)
+    neg, pos, ipt = M.t(alpha) * M.t(scale), M.t(scale), M.t(input_scale)
 
     def make(exp):
         return lambda v: np.where(v > 0, v * pos, exp(v * ipt) * neg)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _body_and_tail(x, make(sleef_expm1f), make(_expm1f_tail))
+        return _body_and_tail(x, make(M.expm1), make(M.expm1_tail))
 
 
 def elu_backward(grad, x, alpha, scale, input_scale):
     """elu_backward's kernel (is_result false): grad * input_scale * (alpha * scale) * exp(x * input_scale)
     where x <= 0, else grad * scale."""
-    neg, pos, ipt = f32(alpha) * f32(scale), f32(scale), f32(input_scale)
+    M = _math(x)
+    neg, pos, ipt = M.t(alpha) * M.t(scale), M.t(scale), M.t(input_scale)
 
     def vector(g, v):       # blendv(negative side, g * scale, v > 0): NaN takes the negative side
-        return np.where(v > 0, g * pos, g * ipt * neg * expf(v * ipt))
+        return np.where(v > 0, g * pos, g * ipt * neg * M.exp(v * ipt))
 
     def scalar(g, v):       # v <= 0 ? negative side : g * scale
-        return np.where(v <= 0, g * ipt * neg * _exp_glibc(v * ipt), g * pos)
+        return np.where(v <= 0, g * ipt * neg * M.exp_tail(v * ipt), g * pos)
     with np.errstate(over="ignore", invalid="ignore"):
         return _body_and_tail2(grad, x, vector, scalar)
 
@@ -1251,13 +1262,16 @@ def elu_backward(grad, x, alpha, scale, input_scale):
 def silu_backward(grad, x):
     """silu_backward's kernel: grad * s * (1 + x * (1 - s)), s = 1 / (1 + exp(-x)), the last
     multiply-add fused as GCC compiles it."""
+    M = _math(x)
+    one = M.t(1)
+
     def make(exp):
         def run(g, v):
-            s = f32(1) / (f32(1) + exp(-v))
-            return g * s * fma32(v, f32(1) - s, f32(1))
+            s = one / (one + exp(-v))
+            return g * s * M.fma(v, one - s, one)
         return run
     with np.errstate(over="ignore", invalid="ignore"):
-        return _body_and_tail2(grad, x, make(expf), make(_exp_glibc))
+        return _body_and_tail2(grad, x, make(M.exp), make(M.exp_tail))
 
 
 def hardswish_backward(grad, x):
@@ -1278,14 +1292,14 @@ def hardswish_backward(grad, x):
 _logf_tail = _glibc_logf
 
 
-def _dim_lanes(outer, inner):
+def _dim_lanes(outer, inner, width=None):
     """_vec_softmax / _vec_log_softmax (inner size > 1) walk the outer * inner positions split
     among the threads (parallel_for, grain 0): a position starts a vector when its
     LANES lanes fit both in its row and in its thread's part, else it is computed alone. True
     where the position is in a vector."""
     n = outer * inner
     mask = np.zeros(n, bool)
-    threads, width = THREADS["n"], LANES
+    threads, width = THREADS["n"], width or LANES
     step = -(-n // min(threads, n)) if n > 1 and threads > 1 else max(n, 1)
     for begin in range(0, n, step):
         end = min(n, begin + step)
@@ -1306,10 +1320,11 @@ def _dim_parts(x, dim):
     x = np.ascontiguousarray(x)
     s = x.shape
     x3 = x.reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim], int(np.prod(s[dim + 1:], dtype=np.int64)))
-    mask = _dim_lanes(x3.shape[0], x3.shape[2])
+    M = _math(x)
+    mask = _dim_lanes(x3.shape[0], x3.shape[2], _lanes(x.dtype))
     shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
     with np.errstate(over="ignore"):
-        e = np.where(mask, expf(shifted), _exp_glibc(shifted))
+        e = np.where(mask, M.exp(shifted), M.exp_tail(shifted))
     total = e[:, 0].copy()
     for i in range(1, x3.shape[1]):         # along the dim, in order
         total += e[:, i]
@@ -1317,7 +1332,7 @@ def _dim_parts(x, dim):
 
 
 def softmax_dim(x, dim):
-    """softmax of a float32 array over a dim that is not the last (of size > 1 inner)."""
+    """softmax of a float32 (or float64) array over a dim that is not the last (of size > 1 inner)."""
     _, e, total, _ = _dim_parts(x, dim)
     return (e / total).reshape(x.shape)
 
@@ -1333,17 +1348,19 @@ def log_softmax_dim(x, dim):
     total = e[:, 0].copy()
     for i in range(1, x3.shape[1]):
         total += e[:, i]
-    return (shifted - logf(total)[:, None]).reshape(x.shape)
+    log = sleef64["log"] if x.dtype == np.float64 else logf
+    return (shifted - log(total)[:, None]).reshape(x.shape)
 
 
 def _masked_exp(v, mask):
     """exp of an (outer, dim, inner) float32 array: Sleef's expf where mask (over the inner
     positions) is True, glibc's expf elsewhere."""
+    M = _math(v)
     with np.errstate(over="ignore"):
-        e = expf(v)
+        e = M.exp(v)
         lone = ~mask[0, 0]
         if lone.any():
-            e[:, :, lone] = _exp_glibc(v[:, :, lone])
+            e[:, :, lone] = M.exp_tail(v[:, :, lone])
     return e
 
 
@@ -1355,8 +1372,8 @@ def _dim3(x, dim):
     s = x.shape
     x3 = np.ascontiguousarray(x).reshape(int(np.prod(s[:dim], dtype=np.int64)), s[dim],
                                          int(np.prod(s[dim + 1:], dtype=np.int64)))
-    width, inner = LANES, x3.shape[2]
-    chunk = max(128 * 1024 // x3.shape[1] // 4, width) // width * width
+    width, inner = _lanes(x3.dtype), x3.shape[2]
+    chunk = max(128 * 1024 // x3.shape[1] // x3.dtype.itemsize, width) // width * width
     pos = np.arange(inner)
     size = np.minimum(chunk, inner - pos // chunk * chunk)
     return x3, (pos % chunk < size - size % width)[None, None, :]
@@ -1461,13 +1478,18 @@ _atan2f_tail = libm_float2("atan2f", np.arctan2)
 
 
 def atan2(y, x):
-    """torch.atan2 of float32 tensors: Sleef's atan2f in the vectorised body, libm's in the tail."""
+    """torch.atan2 of float32 (or float64) tensors: Sleef's atan2f (atan2) in the vectorised
+    body, libm's in the tail."""
+    if np.result_type(y, x) == np.float64:
+        return _body_and_tail2(y, x, sleef64["atan2"], libm64["atan2"])
     return _body_and_tail2(y, x, _sleef_atan2f, _atan2f_tail)
 
 
 def logaddexp(a, b):
     """logaddexp's kernel: max(a, b) + log1p(exp(-|a - b|)), a where a == b is infinite;
     Sleef's expf and log1pf in the vectorised body, glibc's expf and libm's log1pf in the tail."""
+    M = _math(a)
+
     def make(exp, log1p):
         def run(x, y):
             m = np.maximum(x, y)
@@ -1477,10 +1499,10 @@ def logaddexp(a, b):
 
     def scalar(x, y):       # std::max(a, b): a unless a < b (NaN b gives a)
         m = np.where(x < y, y, x)
-        out = m + _log1pf_tail(_exp_glibc(-np.abs(x - y)))
+        out = m + M.log1p_tail(M.exp_tail(-np.abs(x - y)))
         return np.where(np.isinf(x) & (x == y), x, out)
     with np.errstate(all="ignore"):
-        return _body_and_tail2(a, b, make(expf, sleef_log1pf), scalar)
+        return _body_and_tail2(a, b, make(M.exp, M.log1p), scalar)
 
 
 _INV_LN2 = f32(1.0 / math.log(2.0))
@@ -1490,15 +1512,18 @@ def logaddexp2(a, b):
     """logaddexp2's kernel: max(a, b) + log1p(exp2(-|a - b|)) / ln 2 (the product and the sum
     fused), a where a == b is infinite; Sleef's exp2f and log1pf in the vectorised body,
     glibc's exp2f and libm's log1pf in the tail."""
+    M = _math(a)
+    inv_ln2 = M.t(1.0 / math.log(2.0))
+
     def combine(m, t):
-        return fma32(t, np.full(t.shape, _INV_LN2, f32), m)
+        return M.fma(t, np.full(t.shape, inv_ln2, M.t), m)
 
     def vector(x, y):
-        out = combine(np.maximum(x, y), sleef_log1pf(sleef_exp2f(-np.abs(x - y))))
+        out = combine(np.maximum(x, y), M.log1p(M.exp2(-np.abs(x - y))))
         return np.where((x == y) & np.isinf(x), x, out)
 
     def scalar(x, y):
-        out = combine(np.where(x < y, y, x), _log1pf_tail(_glibc_exp2f(-np.abs(x - y))))
+        out = combine(np.where(x < y, y, x), M.log1p_tail(M.exp2_tail(-np.abs(x - y))))
         return np.where(np.isinf(x) & (x == y), x, out)
     with np.errstate(all="ignore"):
         return _body_and_tail2(a, b, vector, scalar)
@@ -1507,9 +1532,13 @@ def logaddexp2(a, b):
 def logit(x):
     """logit's cpu_kernel_vec: log(x / (1 - x)) with Sleef's logf in the vectorised body, and
     x == 1 ? inf : glibc's logf(x / (1 - x)) in the scalar tail."""
+    if x.dtype == np.float64:
+        log, log_tail, one = sleef64["log"], libm64["log"], 1.0
+    else:
+        log, log_tail, one = logf, _glibc_logf, f32(1)
     with np.errstate(all="ignore"):
-        return _body_and_tail(x, lambda v: logf(v / (f32(1) - v)),
-                              lambda v: np.where(v == 1, f32(np.inf), _glibc_logf(v / (f32(1) - v))))
+        return _body_and_tail(x, lambda v: log(v / (one - v)),
+                              lambda v: np.where(v == 1, x.dtype.type(np.inf), log_tail(v / (one - v))))
 
 
 def xlogy(x, y):
@@ -1553,14 +1582,17 @@ _GELU_KAPPA = f32(0.044715)
 
 def gelu_tanh(x):
     """GeluKernelImpl (tanh): 0.5 * x * (1 + tanh(beta * (x + kappa * x**3))), the inner
-    multiply-add fused; Sleef's tanhf in the vectorised body, libm's in the tail."""
+    multiply-add fused; Sleef's tanhf (tanh) in the vectorised body, libm's in the tail."""
+    M = _math(x)
+    beta, kappa = M.gelu_beta, M.t(0.044715)
+
     def make(tanh):
         def run(v):
-            inner = _GELU_BETA * fma32(_GELU_KAPPA, v * v * v, v)
-            return f32(0.5) * v * (f32(1) + tanh(inner))
+            inner = beta * M.fma(kappa, v * v * v, v)
+            return M.t(0.5) * v * (M.t(1) + tanh(inner))
         return run
     with np.errstate(all="ignore"):
-        return _body_and_tail(x, make(sleef_tanhf), make(_tanhf_tail), grain=_gelu_grain(x.size))
+        return _body_and_tail(x, make(M.tanh), make(M.tanh_tail), grain=_gelu_grain(x.size))
 
 
 def _gelu_grain(n):
@@ -1571,41 +1603,47 @@ def _gelu_grain(n):
 def gelu_tanh_backward(grad, x):
     """GeluBackwardKernelImpl (tanh): the inner and 1 - t*t multiply-adds fused as GCC
     compiles them, the last sum not."""
-    three_kappa = f32(3) * _GELU_KAPPA
+    M = _math(x)
+    beta, kappa, one, half = M.gelu_beta, M.t(0.044715), M.t(1), M.t(0.5)
+    three_kappa = M.t(3) * kappa
 
     def make(tanh):
         def run(g, v):
             x_sq = v * v
-            t = tanh(_GELU_BETA * fma32(_GELU_KAPPA, x_sq * v, v))
-            left_derivative = f32(0.5) * (f32(1) + t)
-            tanh_derivative = fma32(-t, t, f32(1))
-            inner_derivative = _GELU_BETA * fma32(three_kappa, x_sq, f32(1))
-            lt = f32(0.5) * v * tanh_derivative
+            t = tanh(beta * M.fma(kappa, x_sq * v, v))
+            left_derivative = half * (one + t)
+            tanh_derivative = M.fma(-t, t, one)
+            inner_derivative = beta * M.fma(three_kappa, x_sq, one)
+            lt = half * v * tanh_derivative
             return g * (left_derivative + lt * inner_derivative)     # (not fused: measured)
         return run
     with np.errstate(all="ignore"):
-        return _body_and_tail2(grad, x, make(sleef_tanhf), make(_tanhf_tail))
+        return _body_and_tail2(grad, x, make(M.tanh), make(M.tanh_tail))
 
 
 def mish(x):
     """mish_kernel: x * tanh(log1p(exp(x))): Sleef's expf, log1pf and tanhf in the vectorised
     body, glibc's expf and libm's log1pf and tanhf in the tail."""
+    M = _math(x)
     with np.errstate(all="ignore"):
-        return _body_and_tail(x, lambda v: v * sleef_tanhf(sleef_log1pf(expf(v))),
-                              lambda v: v * _tanhf_tail(_log1pf_tail(_exp_glibc(v))))
+        return _body_and_tail(x, lambda v: v * M.tanh(M.log1p(M.exp(v))),
+                              lambda v: v * M.tanh_tail(M.log1p_tail(M.exp_tail(v))))
 
 
 def mish_backward(grad, x):
     """mish_backward_kernel: grad * (t + x * s * (1 - t * t)), t = tanh(softplus(x)), s = sigmoid(x)."""
+    M = _math(x)
+    one = M.t(1)
+
     def make(exp, log1p, tanh):
         def run(g, v):
-            s = f32(1) / (f32(1) + exp(-v))
+            s = one / (one + exp(-v))
             t = tanh(log1p(exp(v)))
-            return g * fma32(v * s, fma32(-t, t, f32(1)), t)
+            return g * M.fma(v * s, M.fma(-t, t, one), t)
         return run
     with np.errstate(all="ignore"):
-        return _body_and_tail2(grad, x, make(expf, sleef_log1pf, sleef_tanhf),
-                               make(_exp_glibc, _log1pf_tail, _tanhf_tail))
+        return _body_and_tail2(grad, x, make(M.exp, M.log1p, M.tanh),
+                               make(M.exp_tail, M.log1p_tail, M.tanh_tail))
 
 
 # ---------------------------------------------------------------- GELU (erf) through oneDNN
@@ -1813,24 +1851,30 @@ def _vec_erf(v):
 
 def gelu_erf(x):
     """GeluKernelImpl (none): x * 0.5 * (1 + erf(x * M_SQRT1_2))."""
+    M = _math(x)
+    half, one, alpha = M.t(0.5), M.t(1), M.gelu_alpha
+
     def make(erf):
-        return lambda v: (v * _HALF) * (_ONE + erf(v * _GELU_ALPHA))
+        return lambda v: (v * half) * (one + erf(v * alpha))
     with np.errstate(all="ignore"):
-        return _body_and_tail(x, make(_vec_erf), make(_erff_tail), grain=_gelu_grain(x.size))
+        return _body_and_tail(x, make(M.erf), make(M.erf_tail), grain=_gelu_grain(x.size))
 
 
 def gelu_erf_backward(grad, x):
     """GeluBackwardKernelImpl (none): dy * (cdf + x * pdf), cdf = 0.5 * (1 + erf(x * M_SQRT1_2)),
     pdf = beta * exp(x * x * -0.5); cdf + x * pdf fused in the vectorised body, not in the
     scalar loop (both measured)."""
+    M = _math(x)
+    half, one, alpha, beta = M.t(0.5), M.t(1), M.gelu_alpha, M.gelu_erf_beta
+
     def make(erf, exp, fused):
         def run(g, v):
-            cdf = _HALF * (_ONE + erf(v * _GELU_ALPHA))
-            pdf = _GELU_ERF_BETA * exp((v * v) * f32(-0.5))
-            return g * (fma32(v, pdf, cdf) if fused else cdf + v * pdf)
+            cdf = half * (one + erf(v * alpha))
+            pdf = beta * exp((v * v) * M.t(-0.5))
+            return g * (M.fma(v, pdf, cdf) if fused else cdf + v * pdf)
         return run
     with np.errstate(all="ignore"):
-        return _body_and_tail2(grad, x, make(_vec_erf, expf, True), make(_erff_tail, _exp_glibc, False))
+        return _body_and_tail2(grad, x, make(M.erf, M.exp, True), make(M.erf_tail, M.exp_tail, False))
 
 
 # ---------------------------------------------------------------- gamma functions
@@ -2461,3 +2505,176 @@ def ndtri(y0):
         out = np.where(y0 == 0, dt(-np.inf), np.where(y0 == 1, dt(np.inf), out))
         out = np.where((y0 < 0) | (y0 > 1) | np.isnan(y0), dt(np.nan), out)
     return out.astype(dt, copy=False)
+
+
+# ---------------------------------------------------------------- float64: Sleef's double functions
+# Vectorized<double> computes exp, log, expm1, log1p, sinh, cosh, tanh, exp2, atanh and erf
+# with Sleef's Sleef_<name>d4_u10 (d8 on AVX512; the same bits), pow, atan2 and hypot with
+# Sleef_powd4_u10, Sleef_atan2d4_u10 and Sleef_hypotd4_u05; cpu_kernel_vec's scalar tail
+# calls std::NAME(double), the C library's. Both run in C (_kernels.sleef64 / libm64, lane by
+# lane); without the C module, NumPy's functions (last bits may differ).
+SLEEF64 = ("exp", "log", "expm1", "log1p", "sinh", "cosh", "tanh", "exp2", "atanh", "erf", "lgamma")
+SLEEF64_2 = ("pow", "atan2", "hypot")
+LIBM64 = SLEEF64 + ("cos", "sin")      # the C library's double functions _kernels.libm64 calls
+HAS_C64 = _HAS_C64 = _C is not None and hasattr(_C, "sleef64")
+
+
+def _lgamma_np(x):
+    f = np.vectorize(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v), otypes=[np.float64])
+    return f(x) if x.size else x.copy()
+
+
+def _erf_np(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x) if x.size else x.copy()
+
+
+_NP64 = {"exp": np.exp, "log": np.log, "expm1": np.expm1, "log1p": np.log1p, "sinh": np.sinh, "cosh": np.cosh,
+         "tanh": np.tanh, "exp2": np.exp2, "atanh": np.arctanh, "erf": _erf_np, "lgamma": _lgamma_np,
+         "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot, "cos": np.cos, "sin": np.sin}
+
+
+def _c64(name, sleef):
+    """float64 array -> NAME of each element: Sleef's (sleef) or libm's, in C; NumPy's without it."""
+    fallback = _NP64[name]
+    if not _HAS_C64:
+        def run(x):
+            with np.errstate(all="ignore"):
+                return fallback(np.asarray(x, np.float64))
+        return run
+    code = LIBM64.index(name)
+    fn = _C.sleef64 if sleef else _C.libm64
+
+    def run(x):
+        x = np.asarray(x, np.float64)
+        src = x if x.flags.c_contiguous else np.ascontiguousarray(x)
+        out = np.empty(x.shape, np.float64)
+        if x.size:
+            fn(code, src.reshape(-1), out.reshape(-1))
+        return out
+    return run
+
+
+def _c64_2(name, sleef):
+    """As _c64 for the functions of two same-shaped float64 arrays."""
+    fallback = _NP64[name]
+    if not _HAS_C64:
+        def run(a, b):
+            with np.errstate(all="ignore"):
+                return fallback(np.asarray(a, np.float64), np.asarray(b, np.float64))
+        return run
+    code = SLEEF64_2.index(name)
+    fn = _C.sleef64_2 if sleef else _C.libm64_2
+
+    def run(a, b):
+        a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
+        out = np.empty(a.shape, np.float64)
+        if a.size:
+            fn(code, np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1), out.reshape(-1))
+        return out
+    return run
+
+
+sleef64 = {name: _c64(name, True) for name in SLEEF64}
+libm64 = {name: _c64(name, False) for name in LIBM64}
+sleef64.update({name: _c64_2(name, True) for name in SLEEF64_2})
+libm64.update({name: _c64_2(name, False) for name in SLEEF64_2})
+
+
+def unary64(name):
+    """torch.NAME of a float64 array as cpu_kernel_vec runs it: Sleef's function in the
+    vectorised body (blocks of two Vectorized<double>), libm's in the scalar tail."""
+    vector, scalar = sleef64[name], libm64[name]
+
+    def run(x):
+        return body_and_tail(x, vector, scalar)
+    run.__name__ = name
+    return run
+
+
+class _Math:
+    """The functions a kernel of one dtype calls: Sleef's (vectorised body) and the C
+    library's (scalar tail), the dtype's fused multiply-add and its constants."""
+    def __init__(self, t, fma, **fns):
+        self.t, self.fma = t, fma
+        self.__dict__.update(fns)
+
+
+_M32 = _Math(f32, fma32, exp=expf, exp_tail=_exp_glibc, log1p=sleef_log1pf, log1p_tail=_log1pf_tail,
+             expm1=sleef_expm1f, expm1_tail=_expm1f_tail, tanh=sleef_tanhf, tanh_tail=_tanhf_tail,
+             exp2=sleef_exp2f, exp2_tail=_glibc_exp2f, gelu_beta=_GELU_BETA, erf=_vec_erf, erf_tail=_erff_tail,
+             gelu_alpha=_GELU_ALPHA, gelu_erf_beta=_GELU_ERF_BETA)
+# kBeta = M_SQRT2 * M_2_SQRTPI * 0.5 in double
+def fma64(a, b, c):
+    """a*b + c rounded once, float64 arrays (C's fma where the module is built)."""
+    return _fma64c(a, b, c)
+
+
+def _fma64c(a, b, c):
+    """a*b + c rounded once, float64 (C's fma where the module is built: exact)."""
+    if not _HAS_C64:
+        return _fma64(a, b, c)
+    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64))
+    out = np.empty(a.shape, np.float64)
+    if a.size:
+        _C.fma64(*(np.ascontiguousarray(v).reshape(-1) for v in (a, b, c)), out.reshape(-1))
+    return out
+
+
+_M64 = _Math(np.float64, _fma64c, exp=sleef64["exp"], exp_tail=libm64["exp"], log1p=sleef64["log1p"],
+             log1p_tail=libm64["log1p"], expm1=sleef64["expm1"], expm1_tail=libm64["expm1"], tanh=sleef64["tanh"],
+             tanh_tail=libm64["tanh"], exp2=sleef64["exp2"], exp2_tail=libm64["exp2"],
+             gelu_beta=1.41421356237309504880 * 1.12837916709551257390 * 0.5, erf=sleef64["erf"],
+             erf_tail=libm64["erf"], gelu_alpha=0.70710678118654752440,
+             gelu_erf_beta=1.12837916709551257390 * 0.70710678118654752440 * 0.5)
+
+
+def _math(x):
+    """_M64 for a float64 array, else _M32 (float32)."""
+    return _M64 if x.dtype == np.float64 else _M32
+
+
+def pow64(x, y):
+    """float64 x ** y (arrays of one shape, or a 0-d one) as PyTorch's pow kernel: Sleef's pow
+    in the vectorised body, std::pow (libm's) in the tail."""
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(np.asarray(x, np.float64), np.asarray(y, np.float64), sleef64["pow"], libm64["pow"])
+
+
+def pow_scalar64(x, b):
+    """float64 x ** b for an exponent PyTorch's pow kernel does not special-case."""
+    return body_and_tail(x, lambda v: sleef64["pow"](v, np.full(v.shape, float(b))),
+                         lambda v: libm64["pow"](v, np.full(v.shape, float(b))))
+
+
+def hypot64(x, y):
+    """float64 hypot: Sleef's hypot (u05) in the vectorised body, libm's in the tail."""
+    with np.errstate(all="ignore"):
+        return _body_and_tail2(np.asarray(x, np.float64), np.asarray(y, np.float64), sleef64["hypot"],
+                               libm64["hypot"])
+
+
+def _special_c(code, fallback):
+    """PyTorch's calc_erfcx (code 0) or calc_log_ndtr (1) of a float32 or float64 array, in C
+    (_kernels.special32 / special64); `fallback` (float64, rounded once) without it."""
+    def run(x):
+        if _C is None or not hasattr(_C, "special64") or x.dtype not in (f32, np.float64):
+            with np.errstate(all="ignore"):
+                return np.asarray(fallback(x.astype(np.float64))).astype(x.dtype)
+        fn = _C.special64 if x.dtype == np.float64 else _C.special32
+        src = np.ascontiguousarray(x)
+        out = np.empty(x.shape, x.dtype)
+        if x.size:
+            fn(code, src.reshape(-1), out.reshape(-1))
+        return out
+    return run
+
+
+def erfcx(x, fallback):
+    """torch.special.erfcx: Johnson's Faddeeva erfcx as PyTorch's calc_erfcx computes it."""
+    return _special_c(0, fallback)(x)
+
+
+def log_ndtr(x, fallback):
+    """torch.special.log_ndtr: PyTorch's calc_log_ndtr (log(erfcx(-t) / 2) - t*t below -1,
+    log1p(-erfc(t) / 2) above, t = x / sqrt(2))."""
+    return _special_c(1, fallback)(x)

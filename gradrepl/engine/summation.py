@@ -22,6 +22,10 @@ try:
     from gradrepl.engine._kernels import column_sums as _outer_sums_c
 except ImportError:
     _outer_sums_c = None
+try:
+    from gradrepl.engine import _kernels as _C
+except ImportError:
+    _C = None
 
 GRAIN = 32768           # at::internal::GRAIN_SIZE: from it on PyTorch splits a full sum by threads
 # at::get_num_threads() (torch.set_num_threads sets it, through spellings.set_num_threads)
@@ -274,6 +278,18 @@ def dim_sum(arr, axes):
     return out.reshape(kept)
 
 
+def _fma64(a, b, c):
+    """float64 a*b + c rounded once: C's fma where _kernels is built (exact at any magnitude;
+    rounding.fma64's split overflows near 1e300)."""
+    if _C is None or not hasattr(_C, "fma64"):
+        return rounding.fma64(a, b, c)
+    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64))
+    out = np.empty(a.shape, np.float64)
+    if a.size:
+        _C.fma64(*(np.ascontiguousarray(v).reshape(-1) for v in (a, b, c)), out.reshape(-1))
+    return out
+
+
 def norm2_rows(rows):
     """The 2-norm of each row of a C-contiguous 2-d float array as PyTorch's CPU kernel computes
     it when the reduced elements are the innermost, contiguous ones (ReduceOpsKernel.cpp,
@@ -297,7 +313,7 @@ def norm2_rows(rows):
     for k in range(cut, fused):
         b = b + sq[:, k]
     if fused < size:
-        fma = rounding.fma32 if rows.dtype == np.float32 else rounding.fma64
+        fma = rounding.fma32 if rows.dtype == np.float32 else _fma64
         for k in range(fused, size):
             b = np.asarray(fma(rows[:, k], rows[:, k], b), rows.dtype)
     return np.sqrt(b)

@@ -121,8 +121,8 @@ class ARRAYS:
     def rsqrt(x):
         return 1 / np.sqrt(x)     # PyTorch's CPU rsqrt: 1 / sqrt, rounded twice in the dtype
 
-    cosh = staticmethod(_f32_kernel(kernels.coshf, np.cosh))
-    sinh = staticmethod(_f32_kernel(kernels.sinhf, np.sinh))
+    cosh = staticmethod(_f32_kernel(kernels.coshf, np.cosh, kernels.unary64("cosh")))
+    sinh = staticmethod(_f32_kernel(kernels.sinhf, np.sinh, kernels.unary64("sinh")))
     matmul = staticmethod(_product)
     bmm = staticmethod(_product)
     outer = staticmethod(np.outer)

@@ -86,6 +86,7 @@ IMPORTS = {
     "torch.nn": ("torch", "nn"),
     "torch.nn.functional": ("torch", "nn", "functional"),
     "torch.nn.init": ("torch", "nn", "init"),
+    "torch.nn.attention": ("torch", "nn", "attention"),
     "torch.nn.utils": ("torch", "nn", "utils"),
     "torch.nn.utils.parametrize": ("torch", "nn", "utils", "parametrize"),
     "torch.nn.utils.prune": ("torch", "nn", "utils", "prune"),

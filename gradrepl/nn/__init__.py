@@ -2,7 +2,7 @@
 
 `namespace()` is what the `torch.nn` facade shows user code.
 """
-from gradrepl.nn import (activation, compiled, containers, conv, dropout, functional, init, layers, loss, normalization, padding,
+from gradrepl.nn import (activation, attention, compiled, containers, conv, dropout, functional, init, layers, loss, normalization, padding,
                          pooling, rnn, transformer, utils)
 from gradrepl.nn.module import Module, Parameter
 
@@ -21,4 +21,5 @@ def namespace():
     ns["functional"] = functional.namespace()
     ns["init"] = init.namespace()
     ns["utils"] = utils.namespace()
+    ns["attention"] = attention.namespace()
     return ns

@@ -1165,9 +1165,6 @@ GAPS = {
     },
     # found by the sweep in the tensor-API ops (issue 14), not fixed yet
     "forward": {
-        **{f"special_{n}:2": "PyTorch's float64 kernel is accurate to about 1e-7 relative beyond |x| = 5 (mpmath "
-           "agrees with gradrepl's value); printed digits agree" for n in ("bessel_j0", "bessel_j1", "bessel_y0",
-                                                                          "bessel_y1")},
         "vander:1": "composed: CumprodBackward0; PyTorch writes in place (CopySlices)",
         "trapezoid": "composed: MulBackward0 / DivBackward0; PyTorch's C++ scalar ops record MulBackward1 / DivBackward1",
         "trapz": "composed: MulBackward0; PyTorch's C++ scalar op records MulBackward1",

@@ -468,15 +468,18 @@ def _special_unary(name, node, kernel, slope, formula):
 _SQRT_PI = math.sqrt(math.pi)
 _SQRT_2PI = math.sqrt(2 * math.pi)
 def _entr(x):
-    return np.where(x > 0, -x * np.log(np.where(x > 0, x, 1)), np.where(x == 0, 0.0, -np.inf))
+    """-x * log(x) above 0 (the C library's log), 0 at 0, -inf below, NaN kept."""
+    out = np.where(x > 0, -x * kernels.libm64["log"](np.where(x > 0, x, 1.0)), np.where(x == 0, 0.0, -np.inf))
+    return np.where(np.isnan(x), x, out)
 
 
 special_entr = _special_unary("special_entr", "SpecialEntrBackward0",
                               _kf(lambda a: kernels.entrf(a) if a.dtype == np.float32 else _k64(_entr)(a), _entr),
                               lambda x, r: -(1 + np.log(x)), "grad * -(1 + log(self))")
-special_erfcx = _special_unary("special_erfcx", "SpecialErfcxBackward0", _k64(_erfcx),
+special_erfcx = _special_unary("special_erfcx", "SpecialErfcxBackward0", _kf(lambda a: kernels.erfcx(a, _erfcx), _erfcx),
                                lambda x, r: 2 * x * r - 2 / _SQRT_PI, "(2 * self * result - 2 / sqrt(pi)) * grad")
-special_log_ndtr = _special_unary("special_log_ndtr", "SpecialLogNdtrBackward0", _k64(_log_ndtr),
+special_log_ndtr = _special_unary("special_log_ndtr", "SpecialLogNdtrBackward0",
+                                  _kf(lambda a: kernels.log_ndtr(a, _log_ndtr), _log_ndtr),
                                   lambda x, r: np.exp(-0.5 * x * x - r) / _SQRT_2PI,
                                   "grad * exp(-self^2 / 2 - result) / sqrt(2 pi)")
 special_ndtri = _special_unary("special_ndtri", "SpecialNdtriBackward0", _kf(kernels.ndtri, _ndtri),

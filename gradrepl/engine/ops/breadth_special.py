@@ -23,7 +23,7 @@ import numpy as np
 from gradrepl.engine import creation
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import GRAD, Node, SavedOutput, edge_of
-from gradrepl.engine import kernels
+from gradrepl.engine import cephes, kernels
 from gradrepl.engine.kernels import libm_float
 from gradrepl.engine.ops import linalg_ext, nn_extra
 from gradrepl.engine.ops.common import result
@@ -479,10 +479,14 @@ def _k_unscaled(order):
     return k
 
 
-def _bessel(name, kernel64):
+def _bessel(name, kernel64, cephes_fn=None):
+    """torch.special.NAME: Cephes' algorithm in the tensor's dtype as PyTorch computes it
+    (engine/cephes.py) for float32 and float64; half precision through kernel64 rounded once."""
     def forward(input, *, out=None):
         x = _unary_operand(input, name)
         with np.errstate(all="ignore"):
+            if cephes_fn is not None and x.dtype in (np.float32, np.float64):
+                return _new(np.asarray(cephes_fn(np.ascontiguousarray(x)), x.dtype))
             return _new(np.asarray(kernel64(x.astype(np.float64))).astype(x.dtype))
     forward.__name__ = forward.__qualname__ = name
     declare("special_" + name, forward, method=False, function=False)
@@ -490,16 +494,16 @@ def _bessel(name, kernel64):
     return forward
 
 
-_bessel("bessel_j0", _j0)
-_bessel("bessel_j1", _j1)
-_bessel("bessel_y0", _y(0))
-_bessel("bessel_y1", _y(1))
-_bessel("modified_bessel_i0", _i0)
-_bessel("modified_bessel_i1", _i1)
-_bessel("modified_bessel_k0", _k_unscaled(0))
-_bessel("modified_bessel_k1", _k_unscaled(1))
-_bessel("scaled_modified_bessel_k0", _k_scaled(0))
-_bessel("scaled_modified_bessel_k1", _k_scaled(1))
+_bessel("bessel_j0", _j0, cephes.j0)
+_bessel("bessel_j1", _j1, cephes.j1)
+_bessel("bessel_y0", _y(0), cephes.y0)
+_bessel("bessel_y1", _y(1), cephes.y1)
+_bessel("modified_bessel_i0", _i0, cephes.i0)
+_bessel("modified_bessel_i1", _i1, cephes.i1)
+_bessel("modified_bessel_k0", _k_unscaled(0), cephes.k0)
+_bessel("modified_bessel_k1", _k_unscaled(1), cephes.k1)
+_bessel("scaled_modified_bessel_k0", _k_scaled(0), cephes.k0e)
+_bessel("scaled_modified_bessel_k1", _k_scaled(1), cephes.k1e)
 
 
 _AI0 = 0.35502805388781723926     # Ai(0)

@@ -418,6 +418,8 @@ def _pow_scalar(xa, b):
             return 1 / (xa * xa)
         if xa.dtype == np.float32:
             return kernels.pow_scalar(xa, b)
+        if xa.dtype == np.float64:
+            return kernels.pow_scalar64(xa, b)
         return np.power(xa, b)
 
 
@@ -431,6 +433,8 @@ def pow(a, b):
         with np.errstate(all="ignore"):
             if xa.dtype == np.float32 and xb.dtype == np.float32:
                 out = kernels.pow_tensor(xa, xb)
+            elif xa.dtype == np.float64 and xb.dtype == np.float64:
+                out = kernels.pow64(xa, xb)
             elif xa.dtype == np.float32:   # rounded once, as PyTorch's pow kernel (not NumPy's powf)
                 out = np.power(xa.astype(np.float64), xb).astype(np.float32)
             else:
@@ -517,7 +521,7 @@ def atan2(self, other, position=1):
     xa, xb = operands(self, other, floating=True)   # PyTorch's type promotion; integers give floats
     if xa.dtype.kind not in "fV":
         xa, xb = xa.astype(D.DEFAULT_FLOAT[0].np), xb.astype(D.DEFAULT_FLOAT[0].np)
-    out = kernels.atan2(xa, xb) if xa.dtype == np.float32 else _f64_binary(np.arctan2)(xa, xb)
+    out = kernels.atan2(xa, xb) if xa.dtype in (np.float32, np.float64) else _f64_binary(np.arctan2)(xa, xb)
     return result(out, Atan2Backward0, (self, other), (self, other), shapes(self, other))
 
 
@@ -733,14 +737,17 @@ def _f64_binary(fn):
     return f
 
 
-def _f32_kernel(kernel, fn):
+def _f32_kernel(kernel, fn, f64=None):
     """PyTorch's own float32 kernel (engine/kernels.py: Sleef's function in the vectorised
-    body, and where it has one, libm's in the scalar tail); other dtypes as _f64(fn)."""
+    body, and where it has one, libm's in the scalar tail); float64 by `f64` where given
+    (kernels.unary64: Sleef's double function and libm's); other dtypes as _f64(fn)."""
     other = _f64(fn)
 
     def f(a):
         if a.dtype == np.float32:
             return kernel(a)
+        if f64 is not None and a.dtype == np.float64:
+            return f64(a)
         return other(a)
     f.__name__ = fn.__name__
     return f
@@ -752,7 +759,7 @@ sqrt_kernel = vml_kernel("sqrt", np.sqrt)
 
 
 def _sigmoid(a):
-    if a.dtype == np.float32:
+    if a.dtype == np.float32 or a.dtype == np.float64:
         return kernels.sigmoid(a)
     with np.errstate(over="ignore"):
         one = a.dtype.type(1)
@@ -860,14 +867,14 @@ declare("sigmoid_backward", sigmoid_backward, method=False, function=False, rule
 # name, kernel, node, saved value, derivative as derivatives.yaml words it, the rule
 _math("exp", exp_kernel, "ExpBackward0", "result", "grad * result", lambda grad, xp, result: (grad * result,),
       bare=True, inplace=True)
-_math("expm1", _f32_kernel(kernels.sleef_expm1f, np.expm1), "Expm1Backward0", "result", "grad * (result + 1)",
+_math("expm1", _f32_kernel(kernels.sleef_expm1f, np.expm1, kernels.sleef64["expm1"]), "Expm1Backward0", "result", "grad * (result + 1)",
       lambda grad, xp, result: (grad * (result + 1),), bare=True)
 _math("log", vml_kernel("log", _f64(np.log)), "LogBackward0", "self", "grad / self", lambda grad, xp, self: (grad / self,), bare=True)
 _math("log2", vml_kernel("log2", _f64(np.log2)), "Log2Backward0", "self", "grad / (self * ln 2)",
       lambda grad, xp, self: (grad / (self * 0.6931471805599453),), bare=True)
 _math("log10", vml_kernel("log10", _f64(np.log10)), "Log10Backward0", "self", "grad / (self * ln 10)",
       lambda grad, xp, self: (grad / (self * 2.302585092994046),), bare=True)
-_math("log1p", _f32_kernel(kernels.sleef_log1pf, np.log1p), "Log1PBackward0", "self", "grad / (self + 1)",
+_math("log1p", _f32_kernel(kernels.sleef_log1pf, np.log1p, kernels.sleef64["log1p"]), "Log1PBackward0", "self", "grad / (self + 1)",
       lambda grad, xp, self: (grad / (self + 1),), bare=True)
 _math("sqrt", sqrt_kernel, "SqrtBackward0", "result", "grad / (2 * result)",
       lambda grad, xp, result: (grad / (2 * result),), bare=True)
@@ -882,9 +889,9 @@ _math("cos", vml_kernel("cos", _f64(np.cos)), "CosBackward0", "self", "grad * -s
       lambda grad, xp, self: (grad * -xp.sin(self),), bare=True)
 _math("tan", vml_kernel("tan", _f64(np.tan)), "TanBackward0", "result", "grad * (1 + result ** 2)",
       lambda grad, xp, result: (grad * (1 + result * result),), bare=True)
-_math("sinh", _f32_kernel(kernels.sinhf, np.sinh), "SinhBackward0", "self", "grad * self.cosh()",
+_math("sinh", _f32_kernel(kernels.sinhf, np.sinh, kernels.unary64("sinh")), "SinhBackward0", "self", "grad * self.cosh()",
       lambda grad, xp, self: (grad * xp.cosh(self),), bare=True)
-_math("cosh", _f32_kernel(kernels.coshf, np.cosh), "CoshBackward0", "self", "grad * self.sinh()",
+_math("cosh", _f32_kernel(kernels.coshf, np.cosh, kernels.unary64("cosh")), "CoshBackward0", "self", "grad * self.sinh()",
       lambda grad, xp, self: (grad * xp.sinh(self),), bare=True)
 # asin/acos in derivatives.yaml's order: the same bits as PyTorch (and its graph under create_graph)
 _math("asin", vml_kernel("asin", _f64(np.arcsin)), "AsinBackward0", "self", "grad * (-self * self + 1).rsqrt()",

@@ -162,18 +162,23 @@ def _gelu_grad2(x, approximate):
     return pdf * 2 - sq * pdf
 
 
+def _f32_64(x, other=None):
+    """x (and other) float32, or x (and other) float64: PyTorch's kernels of engine/kernels.py."""
+    return (x.dtype == np.float32 or x.dtype == np.float64) and (other is None or other.dtype == x.dtype)
+
+
 def _onednn(x):
     """PyTorch's use_mkldnn for gelu: a contiguous float32 input of more than one element."""
     return x.dtype == np.float32 and x.size > 1 and x.flags.c_contiguous
 
 
 def _gelu_bw(grad_output, self, approximate):
-    if approximate == "tanh" and self.dtype == np.float32 and grad_output.dtype == np.float32:
+    if approximate == "tanh" and _f32_64(self, grad_output):
         return kernels.gelu_tanh_backward(grad_output, self)
     if approximate == "none" and _onednn(self) and grad_output.dtype == np.float32 \
             and grad_output.shape == self.shape:
         return kernels.gelu_erf_dnnl_backward(grad_output, self)
-    if approximate == "none" and self.dtype == np.float32 and grad_output.dtype == np.float32:
+    if approximate == "none" and _f32_64(self, grad_output):
         return kernels.gelu_erf_backward(grad_output, self)
     return grad_output * _out(_gelu_grad(self, approximate), self)
 
@@ -216,11 +221,11 @@ def gelu(input, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
 
     def fn(x):
-        if approximate == "tanh" and x.dtype == np.float32:
+        if approximate == "tanh" and _f32_64(x):
             return kernels.gelu_tanh(x)
         if approximate == "none" and _onednn(x):
             return kernels.gelu_erf_dnnl(x)
-        if x.dtype == np.float32:
+        if _f32_64(x):
             return kernels.gelu_erf(x)
         x = _f64(x)
         if approximate == "tanh":
@@ -233,7 +238,7 @@ declare("gelu", gelu, method=False, function=False, functional=True, rules=[Gelu
 
 
 def _elu_bw(grad_output, x, alpha, scale, input_scale):
-    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+    if _f32_64(x, grad_output):
         return kernels.elu_backward(grad_output, x, alpha, scale, input_scale)
     d = np.where(_f64(x) <= 0, alpha * scale * input_scale * np.exp(_f64(x) * input_scale), scale)
     return grad_output * _out(d, x)
@@ -278,7 +283,7 @@ def EluBackward0(grad, xp, self, alpha, scale, input_scale):
 
 def _elu(input, alpha, scale, input_scale, name, spec):
     def fn(x):
-        if x.dtype == np.float32:
+        if _f32_64(x):
             return kernels.elu(x, alpha, scale, input_scale)
         x64 = _f64(x)
         return np.where(x64 > 0, x64 * scale, alpha * scale * np.expm1(x64 * input_scale))
@@ -326,14 +331,14 @@ def SiluBackward0(grad, xp, self):
         sig = self.sigmoid()
         return (grad * sig * (1 + self * (1 - sig)),)
     x = xp.raw(self)
-    if x.dtype == np.float32 and grad.dtype == np.float32:
+    if _f32_64(x, grad):
         return (kernels.silu_backward(grad, x),)
     s = _sig64(x)
     return (grad * xp.constant(_out(s * (1 + _f64(x) * (1 - s)), x)),)
 
 
 def _silu(x):
-    return kernels.silu(x) if x.dtype == np.float32 else _f64(x) * _sig64(x)
+    return kernels.silu(x) if _f32_64(x) else _f64(x) * _sig64(x)
 
 
 def silu(input, inplace=False):
@@ -350,7 +355,7 @@ def MishBackward0(grad, xp, self):
         t = softplus(self).tanh()
         return (grad * (t + self * self.sigmoid() * (1 - t * t)),)
     x = xp.raw(self)
-    if x.dtype == np.float32 and grad.dtype == np.float32:
+    if _f32_64(x, grad):
         return (kernels.mish_backward(grad, x),)
     x64 = _f64(x)
     t = np.tanh(np.logaddexp(0, x64))
@@ -358,7 +363,7 @@ def MishBackward0(grad, xp, self):
 
 
 def mish(input, inplace=False):
-    return _activation(input, "mish", lambda x: kernels.mish(x) if x.dtype == np.float32 else
+    return _activation(input, "mish", lambda x: kernels.mish(x) if _f32_64(x) else
                        _f64(x) * np.tanh(np.logaddexp(0, _f64(x))), MishBackward0,
                        (input,), None)
 
@@ -375,7 +380,7 @@ def SoftplusBackward0(grad, xp, self, beta, threshold):
 
 
 def _softplus_bw(grad_output, x, beta, threshold):
-    if x.dtype == np.float32 and grad_output.dtype == np.float32:
+    if _f32_64(x, grad_output):
         return kernels.softplus_backward(grad_output, x, beta, threshold)
     z = np.exp(_f64(x) * beta)
     d = np.where(_f64(x) * beta > threshold, 1.0, z / (z + 1))
@@ -414,7 +419,7 @@ declare("softplus_backward", softplus_backward, method=False, function=False, ru
 
 def softplus(input, beta=1.0, threshold=20.0):
     def fn(x):
-        if x.dtype == np.float32:
+        if _f32_64(x):
             return kernels.softplus(x, beta, threshold)
         xb = _f64(x) * beta
         with np.errstate(over="ignore"):
@@ -577,8 +582,8 @@ def LogSigmoidBackward0(grad, xp, self):
 
 
 def _log_sigmoid_bw(grad_output, x):
-    if x.dtype == np.float32 and grad_output.dtype == np.float32:
-        return kernels.log_sigmoid_backward(grad_output, x, kernels.expf(-np.abs(x)))
+    if _f32_64(x, grad_output):
+        return kernels.log_sigmoid_backward(grad_output, x, kernels.log_sigmoid(x)[1])
     return grad_output * _out(_sig64(-_f64(x)), x)
 
 
@@ -609,7 +614,7 @@ declare("log_sigmoid_backward", log_sigmoid_backward, method=False, function=Fal
 
 
 def _log_sigmoid(x):
-    if x.dtype == np.float32:
+    if _f32_64(x):
         return kernels.log_sigmoid(x)[0]
     x64 = _f64(x)
     return np.minimum(x64, 0) - np.log1p(np.exp(-np.abs(x64)))
@@ -802,10 +807,10 @@ def BinaryCrossEntropyWithLogitsBackward0(grad, xp, node, self, target, weight, 
     x, y = xp.raw(self), xp.raw(target)
     if xp.tensors:
         return _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reduction)
-    if _bce_logits_f32(x, y, weight, pos_weight) and grad.dtype == np.float32:
-        # binary_cross_entropy_with_logits_backward as PyTorch composes it, each op in float32:
+    if _bce_logits_f32(x, y, weight, pos_weight) and grad.dtype == x.dtype:
+        # binary_cross_entropy_with_logits_backward as PyTorch composes it, each op in the dtype:
         # (sigmoid(x) - t) * grad, or ((pw * t + 1 - t) * sigmoid(x) - pw * t) * grad; * weight; / numel
-        f32 = np.float32
+        f32 = x.dtype.type
         sig = kernels.sigmoid(np.ascontiguousarray(x))
         if pos_weight is None:
             g_in = sig - y
@@ -875,8 +880,10 @@ def _bce_logits_graph(grad, xp, node, self, target, weight, pos_weight, reductio
 
 
 def _bce_logits_f32(x, y, weight, pos_weight):
-    """float32 input, target and weights: PyTorch's float32 ops are followed step by step."""
-    return all(a is None or a.dtype == np.float32 for a in (x, y, weight, pos_weight))
+    """float32 (or float64) input, target and weights: PyTorch's ops are followed step by step
+    in that dtype."""
+    dt = x.dtype
+    return (dt == np.float32 or dt == np.float64) and all(a is None or a.dtype == dt for a in (y, weight, pos_weight))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
@@ -894,9 +901,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            f"{legacy_scalar(target.dtype)}")
     if _bce_logits_f32(input._a, target._a, None if weight is None else weight._a,
                        None if pos_weight is None else pos_weight._a):
-        # as PyTorch composes it, each op in float32: log_sigmoid(x) (* ((pw - 1) * t + 1));
+        # as PyTorch composes it, each op in the dtype: log_sigmoid(x) (* ((pw - 1) * t + 1));
         # (1 - t) * x - that; * weight; apply_loss_reduction
-        f32 = np.float32
+        f32 = input._a.dtype.type
         x, y = input._a, target._a
         log_sig = kernels.log_sigmoid(np.ascontiguousarray(x))[0]
         pw = None if pos_weight is None else pos_weight._a

@@ -22,7 +22,7 @@ from gradrepl.engine.ops.nn import (PAD_MODES, _conv, _conv_arrays, _conv_bw, _c
 from gradrepl.engine.ops.reduce import SoftmaxBackward0, pairwise_distance, softmax_kernel
 from gradrepl.engine.ops.registry import RESULT, declare, rule
 from gradrepl.engine.tensor import Tensor, _new
-from gradrepl.engine.util import pytype, shape_list, wrap_dim
+from gradrepl.engine.util import pytype, shape_list, warn, wrap_dim
 
 
 def _mul_cpp(t, number):
@@ -89,6 +89,14 @@ def _attention_arrays(q, k, v, mask, scale):
     return np.matmul(p, v).astype(q.dtype, copy=False), p
 
 
+# torch.nn.attention.sdpa_kernel's choice (nn/attention.py): the SDPBackend values enabled,
+# None outside it (all). A CPU-only PyTorch runs two of them.
+SDP_ENABLED = [None]
+SDP_MATH, SDP_FLASH = 0, 1
+NO_VIABLE_BACKEND = ("No viable backend for scaled_dot_product_attention was found. This is likely due to turning "
+                     "off both the math kernel and the fused kernels.")
+
+
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     for name, t, pos in (("query", query, 1), ("key", key, 2), ("value", value, 3)):
@@ -107,6 +115,16 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         mask = _new(_bool_mask(attn_mask._a, q.dtype)) if attn_mask._a.dtype == np.bool_ else attn_mask
     flash = (q.ndim == 4 and k.ndim == 4 and v.ndim == 4 and dropout_p == 0.0 and q.dtype.kind == "f"
              and not enable_gqa)
+    enabled = SDP_ENABLED[0]
+    if enabled is not None:     # inside torch.nn.attention.sdpa_kernel(...)
+        if SDP_MATH not in enabled and SDP_FLASH not in enabled:
+            raise RuntimeError(NO_VIABLE_BACKEND)
+        flash = flash and SDP_FLASH in enabled
+        if not flash and SDP_MATH not in enabled:
+            warn("UserWarning", "Flash attention kernel not used because:")
+            if dropout_p > 0.0:
+                warn("UserWarning", "Both fused kernels do not support non-zero dropout.")
+            raise RuntimeError("No available kernel.  Aborting execution.")
     if flash:   # PyTorch's CPU flash kernel: one node
         out, p = _attention_arrays(q, k, v, None if mask is None else mask._a, softmax_scale)
         if scale is not None and scale < 0:

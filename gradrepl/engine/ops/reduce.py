@@ -760,6 +760,11 @@ def _softmax_bw(grad_output, output, dim):
         return kernels.softmax_backward_lastdim(grad_output, output)
     if _dim_float32(grad_output, output):
         return kernels.softmax_backward_dim(grad_output, output, wrap_dim(dim, output.ndim))
+    if _lastdim64(grad_output, output, dim):
+        # _vec_softmax_backward: sum(grad * out) in Vectorized<double>'s lanes (map2_reduce_all)
+        g, y = kernels._rows(grad_output), kernels._rows(output)
+        total = kernels.row_sums64(g * y)[:, None]
+        return ((g - total) * y).reshape(output.shape)
     dims = (dim,) if output.ndim else None   # a 0-d tensor: its one element
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dims, keepdims=True))
 
@@ -770,13 +775,14 @@ def _log_softmax_bw(grad_output, output, dim):
     if _dim_float32(grad_output, output):
         return kernels.log_softmax_backward_dim(grad_output, output, wrap_dim(dim, output.ndim))
     dims = (dim,) if output.ndim else None
-    if (output.dtype == np.float64 and grad_output.dtype == np.float64 and grad_output.shape == output.shape
-            and output.ndim and dim in (output.ndim - 1, -1) and output.size):
+    if _lastdim64(grad_output, output, dim):
         # _vec_log_softmax_backward: the sum in Vectorized<double>'s lanes, then
-        # grad - exp(out) * sum as one multiply-add (GCC's fnmadd)
+        # grad - exp(out) * sum as one multiply-add (GCC's fnmadd), Sleef's exp
         g = kernels._rows(grad_output)
         total = kernels.row_sums64(g)[:, None]
-        ey = np.exp(kernels._rows(output))
+        ey = kernels.sleef64["exp"](kernels._rows(output))
+        if kernels._HAS_C64:
+            return kernels._fma64c(-ey, total, g).reshape(output.shape)
         if np.isfinite(total).all() and np.isfinite(g).all() and (np.abs(total) < 1e300).all():
             return fma64(-ey, total, g).reshape(output.shape)
         return (g - ey * total).reshape(output.shape)
@@ -836,6 +842,12 @@ def LogSoftmaxBackward0(grad, xp, result, dim):
     return (log_softmax_backward_data(grad, result, dim) if xp.tensors else _log_softmax_bw(grad, result, dim),)
 
 
+def _lastdim64(grad_output, output, dim):
+    """softmax's backward over the last dim of float64 tensors of one shape."""
+    return (output.dtype == np.float64 and grad_output.dtype == np.float64 and grad_output.shape == output.shape
+            and output.ndim and dim in (output.ndim - 1, -1) and output.size)
+
+
 def _dim_float32(grad_output, output):
     """softmax's backward over another dim of float32 tensors, as PyTorch's kernel."""
     return (output.dtype == np.float32 and grad_output.dtype == np.float32 and output.ndim
@@ -869,9 +881,15 @@ def softmax_kernel(a, dim, dtype=None):
         _softmax_dtype_check(a, d, "softmax")
     if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.softmax_lastdim(xa), SoftmaxBackward0, (a,), (RESULT,), d)
-    if xa.dtype == np.float32 and rd == np.float32 and xa.size and xa.ndim:
+    if xa.dtype == rd and rd in (np.float32, np.float64) and xa.size and xa.ndim and d != xa.ndim - 1:
         return result(kernels.softmax_dim(xa, d), SoftmaxBackward0, (a,), (RESULT,), d)
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
+    if xa.dtype == np.float64 and rd == np.float64 and xa.ndim and d == xa.ndim - 1 and xa.size:
+        # _vec_softmax_lastdim: Sleef's exp of x - max, the sum in Vectorized<double>'s lanes,
+        # its reciprocal, then each exponential times it
+        e = kernels.sleef64["exp"](kernels._rows(xa - m))
+        inv = 1 / kernels.row_sums64(e)
+        return result((e * inv[:, None]).reshape(xa.shape), SoftmaxBackward0, (a,), (RESULT,), d)
     e = np.exp(xa - m)
     out = np.asarray(e / np.add.reduce(e, axis=d, keepdims=True), dtype=xa.dtype).astype(rd, copy=False)
     return result(out, SoftmaxBackward0, (a,), (RESULT,), d)
@@ -884,14 +902,17 @@ def log_softmax_kernel(a, dim, dtype=None):
         _softmax_dtype_check(a, d, "log_softmax")
     if rd == np.float32 and _lastdim_float32(xa, d):
         return result(kernels.log_softmax_lastdim(xa), LogSoftmaxBackward0, (a,), (RESULT,), d)
-    if xa.dtype == np.float32 and rd == np.float32 and xa.size and xa.ndim:
+    if xa.dtype == rd and rd in (np.float32, np.float64) and xa.size and xa.ndim and d != xa.ndim - 1:
         return result(kernels.log_softmax_dim(xa, d), LogSoftmaxBackward0, (a,), (RESULT,), d)
     # the ufuncs' own reductions: what np.max / np.sum call, without their Python wrappers
     m = np.maximum.reduce(xa, axis=d, keepdims=True) if xa.size else 0
     s = xa - m
     if xa.dtype == np.float64 and rd == np.float64 and xa.ndim and d == xa.ndim - 1 and xa.size:
-        # _vec_log_softmax_lastdim's sum of the exponentials in Vectorized<double>'s lanes
-        total = kernels.row_sums64(kernels._rows(np.exp(s))).reshape(s.shape[:-1] + (1,))
+        # _vec_log_softmax_lastdim's sum of the exponentials in Vectorized<double>'s lanes,
+        # Sleef's exp and log (vec::map_reduce_all, vec::map)
+        total = kernels.row_sums64(kernels.sleef64["exp"](kernels._rows(s))).reshape(s.shape[:-1] + (1,))
+        out = s - kernels.sleef64["log"](total)
+        return result(out, LogSoftmaxBackward0, (a,), (RESULT,), d)
     else:
         total = np.add.reduce(np.exp(s), axis=d, keepdims=True)
     if is_reduced(a._a):   # PyTorch rounds the sum and its log to the reduced dtype

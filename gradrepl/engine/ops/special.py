@@ -117,6 +117,17 @@ _erfc64 = _each(math.erfc)
 _lgamma64 = _each(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v))
 
 
+def _f64_or(kernel64, other):
+    """kernel64 (PyTorch's float64 steps: kernels.unary64) for float64 arrays, `other` else."""
+    if kernel64 is None:
+        return other
+
+    def f(a):
+        return kernel64(a) if a.dtype == np.float64 else other(a)
+    f.__name__ = getattr(other, "__name__", "kernel")
+    return f
+
+
 def _float32_or(kernel32, other):
     """kernel32 (PyTorch's float32 steps, engine/kernels.py) for float32 arrays, `other` else."""
     def f(a):
@@ -132,7 +143,7 @@ _math("asinh", _float32_or(kernels.asinhf, _f64(np.arcsinh)), "AsinhBackward0", 
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) + 1),), aliases=("arcsinh",))
 _math("acosh", _float32_or(kernels.acoshf, _f64(np.arccosh)), "AcoshBackward0", "self", "grad * (self.pow(2) - 1).rsqrt()",
       lambda grad, xp, self: (grad * xp.rsqrt(_square(xp, self) - 1),), aliases=("arccosh",))
-_math("atanh", _float32_or(kernels.atanhf, _f64(np.arctanh)), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
+_math("atanh", _float32_or(kernels.atanhf, _f64_or(kernels.unary64("atanh"), _f64(np.arctanh))), "AtanhBackward0", "self", "grad * 1 / (1 - self.pow(2))",
       lambda grad, xp, self: (grad / (1 - self * self),), aliases=("arctanh",))
 _math("erf", vml_kernel("erf", _as64(_erf64)), "ErfBackward0", "self", "2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",
       lambda grad, xp, self: ((2.0 / _SQRT_PI) * _exp_of(xp, -_square(xp, self)) * grad,))
@@ -153,14 +164,16 @@ def _f32_or_64(kernel32, fn64):
 
 _digamma = _float32_or(kernels.digamma, lambda a: kernels.digamma(a) if a.dtype == np.float64 else _as64(_digamma64)(a))
 _trigamma = _f32_or_64(kernels.trigamma, _trigamma64)
-_math("lgamma", _float32_or(kernels.lgammaf, vml_kernel("lgamma", _as64(_lgamma64))), "LgammaBackward0", "self", "grad * digamma(self)",
+# float64: Sleef's lgamma on every element (vml.h's map); without the C kernels MKL's
+_math("lgamma", _float32_or(kernels.lgammaf, _f64_or(kernels.sleef64["lgamma"] if kernels.HAS_C64 else None,
+                                                     vml_kernel("lgamma", _as64(_lgamma64)))), "LgammaBackward0", "self", "grad * digamma(self)",
       lambda grad, xp, self: (grad * _digamma_of(xp, self),))
 _math("digamma", _digamma, "DigammaBackward0", "self", "grad * polygamma(1, self)",
       lambda grad, xp, self: (grad * (_polygamma(1, self) if xp.tensors else xp.constant(_trigamma(xp.raw(self)))),))
 _math("trunc", lambda a: np.trunc(a) if a.dtype.kind in "fV" else a.copy(), "TruncBackward0", None,
       "zeros_like(grad)", lambda grad, xp: (xp.zeros_like(grad),), float_only=False, aliases=("fix",))
 _math("frac", lambda a: a - np.trunc(a), "FracBackward0", None, "grad", lambda grad, xp: (grad,))
-_math("exp2", _f32_or_64(kernels.exp2, np.exp2), "Exp2Backward0", "result", "grad * result * M_LN2",
+_math("exp2", _float32_or(kernels.exp2, _f64_or(kernels.unary64("exp2"), _as64(np.exp2))), "Exp2Backward0", "result", "grad * result * M_LN2",
       lambda grad, xp, result: (grad * result * _LN2,))
 _math("deg2rad", lambda a: (a * a.dtype.type(math.pi / 180)).astype(a.dtype), "Deg2RadBackward0", None,
       "grad * M_PI / 180", lambda grad, xp: (grad * (math.pi / 180),))
@@ -265,7 +278,7 @@ def logit(self, eps=None):
     a = self._a if self._a.dtype.kind in "fV" else self._a.astype(D.DEFAULT_FLOAT[0].np)
     x = a if eps is None else np.clip(a, eps, 1 - eps)
     with np.errstate(all="ignore"):
-        out = _logit32(x) if x.dtype == np.float32 else _f64(lambda v: np.log(v / (1 - v)))(x)
+        out = _logit32(x) if x.dtype in (np.float32, np.float64) else _f64(lambda v: np.log(v / (1 - v)))(x)
     return result(out, LogitBackward0, (self,), (self,), eps)
 
 
@@ -273,7 +286,8 @@ def _logit32(x):
     """logit's float32 kernel: a contiguous tensor as x / (1 - x) (inf at 1), then MKL's VML
     log (LogitMKLKernel); others (or without MKL) through cpu_kernel_vec, Sleef's logf in the
     vectorised body and glibc's in the tail."""
-    ratio = np.where(x == 1, np.float32(np.inf), x / (np.float32(1) - x))
+    one = x.dtype.type(1)      # (float64 the same way, Sleef's and libm's log)
+    ratio = np.where(x == 1, x.dtype.type(np.inf), x / (one - x))
     if x.flags.c_contiguous or x.flags.f_contiguous:
         out = vml("log", ratio)
         if out is not None:
@@ -325,7 +339,13 @@ def _k64(fn):
     return f
 
 
-hypot = _binary("hypot", _k64(np.hypot), "HypotBackward0",
+def _hypot(a, b):
+    if _same_float(a, b) and np.asarray(a).dtype == np.float64:
+        return kernels.hypot64(*np.broadcast_arrays(a, b))
+    return _k64(np.hypot)(a, b)
+
+
+hypot = _binary("hypot", _hypot, "HypotBackward0",
                 ("grad * self / result", "grad * other / result"),
                 lambda grad, xp, a, b: (grad * a / xp.sqrt(a * a + b * b), grad * b / xp.sqrt(a * a + b * b)))
 fmod = _binary("fmod", lambda a, b: np.fmod(a, b), "FmodBackward1",
@@ -342,8 +362,14 @@ def _xlogy(a, b):
 xlogy = _binary("xlogy", _xlogy, "XlogyBackward0",
                 ("grad * at::xlogy((self != 0), other)", "grad * self / other"),
                 lambda grad, xp, a, b: (grad * xp.log(b) * xp.mask(xp.raw(a) != 0, grad), grad * a / b))
+def _same_float(a, b):
+    """a and b both float32 or both float64: PyTorch's kernels (engine/kernels.py)."""
+    da, db = np.asarray(a).dtype, np.asarray(b).dtype
+    return da == db and (da == np.float32 or da == np.float64)
+
+
 def _logaddexp(a, b):
-    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+    if _same_float(a, b):
         return kernels.logaddexp(np.asarray(a), np.asarray(b))
     return _k64(np.logaddexp)(a, b)
 
@@ -363,11 +389,13 @@ def _pow2(xp, t):
         if t.flags.c_contiguous:
             return kernels.pow_tensor(two, t)
         return kernels.powf_scalar_loop(np.broadcast_to(two, t.shape), np.ascontiguousarray(t))
+    if t.dtype == np.float64 and t.flags.c_contiguous:
+        return kernels.pow64(np.array(2.0), t)
     return np.power(t.dtype.type(2), t)
 
 
 def _logaddexp2(a, b):
-    if np.asarray(a).dtype == np.float32 and np.asarray(b).dtype == np.float32:
+    if _same_float(a, b):
         return kernels.logaddexp2(np.asarray(a), np.asarray(b))
     return _k64(np.logaddexp2)(a, b)
 
