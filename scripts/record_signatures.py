@@ -8,7 +8,9 @@ overloaded name answers "NAME() received an invalid combination of arguments ...
 one of:" followed by its signatures, which are kept as printed. A name with one signature
 answers "NAME(): argument 'P' (position N) must be T, not ..."; the next position is then
 probed with a valid value in place of that one, and so on, which gives its positional
-parameters in order. A torch.nn.functional name is called with an odd object at position 0
+parameters in order. The int lists declared without a size (`int[] dims`, where `int[2]
+kernel_size` takes a single int too) are listed under "unsized" (PyTorch's operator schemas).
+A torch.nn.functional name is called with an odd object at position 0
 or 1 (tensors elsewhere): the message there, which names the C++ function it reaches, is kept
 as a template. Writes gradrepl/engine/signatures.json.
 
@@ -80,6 +82,24 @@ def probe(call):
     return {"params": params} if params else None
 
 
+# int lists declared without a size (int[] dims, not int[2] kernel_size): the parser refuses a
+# single int there (rot90(x, 1, 0)), unless it is the one positional parameter (x.permute(1, 0))
+SCHEMAS = {}
+for schema in torch._C._jit_get_all_schemas():
+    if schema.name.startswith("aten::"):
+        SCHEMAS.setdefault(schema.name[len("aten::"):], []).append(schema)
+
+
+def unsized_int_lists(aten):
+    """The parameters of aten::NAME that are int lists without a size in every overload."""
+    sized, unsized = set(), set()
+    for schema in SCHEMAS.get(aten, ()):
+        for a in schema.arguments:
+            if str(a.type) in ("List[int]", "Optional[List[int]]"):
+                (unsized if a.N is None else sized).add(a.name)
+    return sorted(unsized - sized)
+
+
 out = {"function": {}, "method": {}}
 def torch_function(name):
     """torch.NAME; linalg_NAME and special_NAME are torch.linalg.NAME and torch.special.NAME."""
@@ -94,12 +114,18 @@ for name in names["function"]:
     if callable(fn):
         found = probe(lambda *a, fn=fn: fn(*a))
         if found:
+            unsized = unsized_int_lists(name)
+            if unsized:
+                found["unsized"] = unsized
             out["function"][name] = found
 for name in names["method"]:
     fn = getattr(x, name, None)
     if callable(fn):
         found = probe(lambda *a, name=name: getattr(torch.ones(2, 2), name)(*a))
         if found:
+            unsized = unsized_int_lists(name)
+            if unsized:
+                found["unsized"] = unsized
             out["method"][name] = found
 # torch.nn.functional: a tensor where a parameter must be given, an odd object at position 0 or 1;
 # the message PyTorch's parser gives (it names the C++ function and its position) kept as a template

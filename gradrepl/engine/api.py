@@ -343,6 +343,7 @@ def _build_torch():
         "Function": FUNCTION_BASE,
         "gradcheck": F.gradcheck,
         "gradgradcheck": F.gradgradcheck,
+        "is_tensor_like": FN.is_tensor_like,
         "functional": {"jacobian": F.jacobian, "hessian": F.hessian},
         "function": {"Function": FUNCTION_BASE, "once_differentiable": F.once_differentiable},
         "no_grad": F.no_grad,

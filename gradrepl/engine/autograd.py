@@ -661,6 +661,12 @@ def accumulate_grad(t, g, create_graph, wrap):
         else:
             t._grad = t._grad + gt
         return
+    a = t._a
+    if a.size > (1 << 22) and not any(a.strides) and not any(g.strides):
+        # a meta leaf without data (devices.blank), a gradient without data: one value seen
+        # at every index (the meta tensor's `wrap` marks it meta)
+        t._grad = wrap(np.lib.stride_tricks.as_strided(np.array(g.flat[0], a.dtype), a.shape, (0,) * a.ndim))
+        return
     if g.dtype != t._a.dtype:
         if g.dtype.kind == "c" and t._a.dtype.kind != "c":   # a real input's gradient: the real part
             g = g.real

@@ -28,8 +28,16 @@ def _finish(arr, requires_grad):
 
 def _check_bytes(shape, dtype):
     n = prod(shape)
-    check_numel(n, shape)
+    if not (devices.MODE[0] and n > devices.DATALESS):     # a large meta tensor has no data
+        check_numel(n, shape)
     return n
+
+
+def _meta_blank(shape, dt):
+    """In meta mode, a tensor too large to back by zeros: no data (devices.blank)."""
+    if devices.MODE[0] and prod(shape) > devices.DATALESS:
+        return devices.blank(shape, dt.np)
+    return None
 
 
 def _size_args(size, fn_name):
@@ -355,7 +363,8 @@ def _creator(fill):
         shape = _size_args(size, fill.__name__)
         dt = _dtype_arg(dtype, D.DEFAULT_FLOAT[0])
         _check_bytes(shape, dt)
-        return _finish(fill(shape, dt.np), requires_grad)
+        blank = _meta_blank(shape, dt)
+        return _finish(fill(shape, dt.np) if blank is None else blank, requires_grad)
     return create
 
 
@@ -376,13 +385,15 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     if dtype is None:
         dtype = (D.bool_, D.int64, D.DEFAULT_FLOAT[0], D.default_complex())[D.scalar_kind(fill_value)]
     _check_bytes(shape, dtype)
-    return _finish(np.full(shape, fill_value, dtype.np), requires_grad)
+    blank = _meta_blank(shape, dtype)
+    return _finish(np.full(shape, fill_value, dtype.np) if blank is None else blank, requires_grad)
 
 
 def _like(fn):
     def like(input, dtype=None, requires_grad=False, device=None, memory_format=None, **kw):
         dt = _dtype_arg(dtype, input.dtype)
-        return _finish(fn(input._a.shape, dt.np), requires_grad)
+        blank = _meta_blank(input._a.shape, dt)
+        return _finish(fn(input._a.shape, dt.np) if blank is None else blank, requires_grad)
     return like
 
 
@@ -393,7 +404,8 @@ empty_like = _like(np.zeros)
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     dt = _dtype_arg(dtype, input.dtype)
-    return _finish(np.full(input._a.shape, fill_value, dt.np), requires_grad)
+    blank = _meta_blank(input._a.shape, dt)
+    return _finish(np.full(input._a.shape, fill_value, dt.np) if blank is None else blank, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
@@ -483,6 +495,9 @@ def rand(*size, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "rand")
     dt = _float_dtype(dtype, "check_uniform_bounds")
     _check_bytes(shape, dt)
+    blank = _meta_blank(shape, dt)
+    if blank is not None:
+        return _finish(blank, requires_grad)
     if dt.is_complex:     # uniform_ on view_as_real: real and imaginary parts interleaved
         real = D.REAL_OF[dt].np
         pairs = np.asarray(_gen(generator).rand(shape + (2,), real), real)
@@ -494,6 +509,9 @@ def randn(*size, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _size_args(size, "randn")
     dt = _float_dtype(dtype, "normal_kernel_cpu")
     _check_bytes(shape, dt)
+    blank = _meta_blank(shape, dt)
+    if blank is not None:
+        return _finish(blank, requires_grad)
     if dt.is_complex:     # normal_ on view_as_real with std 1/sqrt(2): each part has variance 1/2
         real = D.REAL_OF[dt].np
         pairs = np.asarray(_gen(generator).normal(shape + (2,), 0.0, 1 / np.sqrt(2.0), real), real)
@@ -515,6 +533,9 @@ def randint(low, high=None, size=None, generator=None, dtype=None, requires_grad
     if dt.is_complex:
         raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
     _check_bytes(shape, dt)
+    blank = _meta_blank(shape, dt)
+    if blank is not None:
+        return _finish(blank, requires_grad)
     return _finish(np.asarray(_gen(generator).randint(low, high, shape, dt.np), dt.np).reshape(shape), requires_grad)
 
 

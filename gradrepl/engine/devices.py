@@ -8,6 +8,8 @@ tensor placed on it raises PyTorch's `Torch not compiled with CUDA enabled`.
 import weakref
 from collections import OrderedDict
 
+import numpy as np
+
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.util import pytype, warn
 
@@ -73,6 +75,28 @@ META = {}     # id(tensor) -> weakref: the tensors on the meta device
 MODE = [0]    # 1 while an op runs in meta mode: every tensor it makes is a meta tensor
 
 
+# A meta tensor of more elements than this has no data at all: its array is one zero seen at
+# every index (NumPy's zero strides), so `torch.empty(2**20, 2**26, device="meta")` costs nothing.
+DATALESS = 1 << 22
+
+
+def blank(shape, np_dtype):
+    """The array behind a new meta tensor of `shape`: zeros, or no data past DATALESS elements."""
+    n = 1
+    for s in shape:
+        n *= int(s)
+    if n > DATALESS:
+        shape = tuple(int(s) for s in shape)    # writable: an in-place op (init.uniform_) writes nowhere that matters
+        return np.lib.stride_tricks.as_strided(np.zeros((), np_dtype), shape, (0,) * len(shape))
+    return np.zeros(shape, np_dtype)
+
+
+def dataless(t):
+    """A meta tensor without data (blank's zero-strided array, or a view of one)."""
+    a = t._a
+    return a.size > DATALESS and not any(a.strides) and is_meta(t)
+
+
 def mark_meta(t):
     key = id(t)
     META[key] = weakref.ref(t, lambda _r, k=key: META.pop(k, None))
@@ -90,7 +114,8 @@ NO_NUMPY = ("can't convert meta device type tensor to numpy. Use Tensor.cpu() to
 
 
 def meta_repr(t, requires_grad, grad_fn_name):
-    """PyTorch's repr of a meta tensor: no values, its size (and dtype, grad state)."""
+    """PyTorch's repr of a meta tensor: no values, its size (and dtype, grad state): its
+    parts, "..." first (Tensor's repr wraps them as PyTorch's suffixes)."""
     parts = ["...", "device='meta'", "size=" + repr(tuple(int(s) for s in t._a.shape))]
     if t.dtype is not D.DEFAULT_FLOAT[0]:
         parts.append(f"dtype={t.dtype}")
@@ -98,7 +123,7 @@ def meta_repr(t, requires_grad, grad_fn_name):
         parts.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         parts.append("requires_grad=True")
-    return "tensor(" + ", ".join(parts) + ")"
+    return parts
 
 
 def _parse(text):

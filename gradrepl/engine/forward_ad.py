@@ -43,6 +43,14 @@ NOT_WRAPPED_DUNDERS = INPLACE_DUNDERS | {"__setitem__", "__len__", "__iter__", "
                                          "__lt__", "__le__", "__gt__", "__ge__"}
 
 
+_NAMES = {}          # original function -> the name it was wrapped under
+# ops whose PyTorch forward formula multiplies a tangent by a primal (mul: other_t * self_p +
+# self_t * other_p, an undefined tangent taken as zeros): their tangent has a graph (AddBackward0)
+# whenever a primal requires grad, even where that term is zero
+_BILINEAR = frozenset("mul multiply __mul__ __rmul__ mm matmul __matmul__ __rmatmul__ bmm mv addmm addmv baddbmm "
+                      "addbmm addr linear bilinear".split())
+
+
 def register_namespace(ns, names=None):
     """Functions in `ns` (those named, or all) carry tangents while a dual level is entered:
     they are wrapped once, here (user code's torch facade copies these dicts when it is
@@ -51,6 +59,7 @@ def register_namespace(ns, names=None):
         orig = ns.get(name)
         if isinstance(orig, FunctionType):
             ns[name] = wrapper(orig)
+            _NAMES.setdefault(orig, name)
             signatures.register_alias(ns[name], orig)
 
 
@@ -100,6 +109,7 @@ def _install_wrappers():
                 new = property(wrapper(orig.fget))
             elif isinstance(orig, FunctionType):
                 new = wrapper(orig)
+                _NAMES.setdefault(orig, name)
             else:
                 continue
             _SWAPPED.append((Tensor, name, orig))
@@ -116,6 +126,7 @@ def _install_wrappers():
                 continue
             if name in NOT_WRAPPED_DUNDERS:
                 continue
+            _NAMES.setdefault(orig, name)
             _SWAPPED.append((Tensor, name, orig))
             setattr(Tensor, name, wrapper(orig))
         for name in inplace_names(op):        # x.mul_(2) on a dual: the method's tangent, in place
@@ -205,11 +216,14 @@ def dual_call(fn, args, kwargs):
             # differentiable: tangent=tensor(..., grad_fn=<AddBackward0>))
             js = (autograd_grad([total], us, create_graph=keep, allow_unused=True)
                   if total is not None and total.requires_grad else (None,) * len(us))
+            bilinear = keep and _NAMES.get(fn) in _BILINEAR
             for o, j in zip(fresh, js):
                 if j is None:
                     j = _new(np.zeros_like(o._a))
                 elif not (keep and j.requires_grad):
                     j = _new(j._a)
+                if bilinear and not j.requires_grad:
+                    j = _with_primal_graph(j, args, kwargs)
                 set_tangent(o, j)
         for s in fakes:
             s._rg = False
@@ -223,6 +237,16 @@ def dual_call(fn, args, kwargs):
     finally:
         GRAD[0] = prev
         BUSY[0] = False
+
+
+def _with_primal_graph(j, args, kwargs):
+    """j plus a zero that depends on the primal that requires grad: the graph (and the
+    AddBackward0) of PyTorch's tangent, where the term that reads the primal is zero."""
+    for a in (*args, *kwargs.values()):
+        if type(a) is Tensor and (a._fn is not None or a._rg) and a._a.dtype.kind in "fc":
+            zero = (a * 0).sum() * 0
+            return j + zero
+    return j
 
 
 class dual_level:

@@ -4,6 +4,7 @@ jacrev), anomaly detection and post-accumulate-grad hooks: built on the engine's
 import numpy as np
 
 from gradrepl.engine import autograd as A
+from gradrepl.engine import forward_ad as FAD
 from gradrepl.engine.backward import grad as autograd_grad
 from gradrepl.engine.functions import enable_grad, hessian, jacobian, tensor_tuple, validate_v
 from gradrepl.engine.ops.shape import stack
@@ -342,6 +343,10 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
         flat, leaves, _ = _on_leaves(func, tuple(primals), range(len(primals)))
         return func_jvp(flat, leaves, tuple(_leaves(list(tangents))), strict=strict, has_aux=has_aux)
     outer, xs = _func_inputs(tuple(primals))
+    if outer:
+        res = _jvp_by_duals(func, xs, tangents, has_aux)
+        if res is not None:
+            return res
     out, aux, outs = _call_with_aux(func, xs, has_aux)
     with enable_grad():
         us = [_new(np.zeros_like(o._a)).requires_grad_(True) for o in outs]
@@ -361,8 +366,27 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
     if not outer:
         js = tuple(j.detach() for j in js)
         outs = tuple(o.detach() for o in outs)
+    else:       # the primal output comes out of PyTorch's dual tensor as an alias
+        outs = tuple(o[...] if o.requires_grad else o for o in outs)
     single = type(out) is Tensor
     res = (outs[0] if single else outs, js[0] if single else js)
+    return (*res, aux) if has_aux else res
+
+
+def _jvp_by_duals(func, xs, tangents, has_aux):
+    """torch.func.jvp where a primal requires grad: through forward AD's dual tensors, op by op
+    as PyTorch's, so that each tangent has the graph PyTorch's forward formulas give it
+    (None inside an outer dual level)."""
+    if FAD.LEVEL[0] is not None or any(type(t) is not Tensor for t in tangents):
+        return None
+    with FAD.dual_level():
+        duals = [FAD.make_dual(x, t) for x, t in zip(xs, tangents)]
+        out, aux, outs = _call_with_aux(func, duals, has_aux)
+        pairs = [FAD.unpack_dual(o) for o in outs]
+    prims = tuple(o[...] if o.requires_grad else o for o in outs)     # PyTorch's alias of the primal
+    js = _zeros_for(tuple(p[1] for p in pairs), outs)
+    single = type(out) is Tensor
+    res = (prims[0] if single else prims, js[0] if single else js)
     return (*res, aux) if has_aux else res
 
 
@@ -425,6 +449,24 @@ class set_detect_anomaly:
 
 def is_anomaly_enabled():
     return A.ANOMALY[0]
+
+
+_CHECK_NAN = [True]     # torch.set_anomaly_enabled's check_nan
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """torch.set_anomaly_enabled: anomaly detection on or off at once (no warning)."""
+    A.ANOMALY[0] = bool(enabled) and bool(check_nan)
+    _CHECK_NAN[0] = bool(check_nan)
+
+
+def is_anomaly_check_nan_enabled():
+    return _CHECK_NAN[0]
+
+
+def is_tensor_like(inp):
+    """torch.autograd.is_tensor_like: a tensor (gradrepl has no __torch_function__ types)."""
+    return type(inp) is Tensor
 
 
 AUTOGRAD_FUNCTIONAL = {"vjp": vjp, "jvp": jvp, "hvp": hvp, "vhp": vhp}

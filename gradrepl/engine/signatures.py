@@ -42,6 +42,8 @@ _CHECKS = {
     "bool": lambda v: type(v) is bool or (type(v) is Tensor and v._a.ndim == 0 and v._a.dtype.kind == "b"),
     "str": lambda v: type(v) is str,
     "tuple of ints": lambda v: _is_int(v) or (isinstance(v, (tuple, list)) and all(_is_int(e) for e in v)),
+    # an int list declared without a size (int[] dims): no single int (signatures.json's "unsized")
+    "int list": lambda v: isinstance(v, (tuple, list)) and all(_is_int(e) for e in v),
     "tuple of floats": lambda v: _is_number(v) or (isinstance(v, (tuple, list)) and all(_is_number(e) for e in v)),
     "tuple of Tensors": lambda v: isinstance(v, (tuple, list)) and all(type(e) is Tensor for e in v),
     "torch.dtype": lambda v: isinstance(v, DType),
@@ -55,7 +57,17 @@ def _bare_size(kind, name, value):
 
 
 def _shown(kind):
-    return "Tensor" if kind == "Number or Tensor" else kind
+    return "Tensor" if kind == "Number or Tensor" else "tuple of ints" if kind == "int list" else kind
+
+
+_INT_LISTS = ("tuple of ints", "int list")
+
+
+def _unsized(params, unsized):
+    """params (kind first) with the int lists named in `unsized` made "int list"."""
+    if not unsized:
+        return params
+    return [("int list", *p[1:]) if p[0] == "tuple of ints" and p[1] in unsized else p for p in params]
 
 
 def _fits(kind, value, default):
@@ -86,9 +98,11 @@ def _binds(params, args, kwargs):
     """Whether args/kwargs fit a signature (PyTorch's parser: positionals in order, an int list
     also given as separate ints, keywords by name, every parameter without default given)."""
     positional = [p for p in params if not p[3]]
-    if len(args) > 1 and positional and positional[0][0] == "tuple of ints" and \
+    if len(args) > 1 and positional and positional[0][0] in _INT_LISTS and \
             not any(p[2] is None for p in positional[1:]) and all(_is_int(a) for a in args):
         args = (tuple(args),)
+    elif len(args) == 1 and len(positional) == 1 and positional[0][0] == "int list" and _is_int(args[0]):
+        args = (tuple(args),)     # the one positional int list also as separate ints: x.flip(0)
     if len(args) > len(positional):
         return False
     given = {}
@@ -111,7 +125,7 @@ def _binds(params, args, kwargs):
 def _wrong_argument(name, params, args, kwargs, varargs=False):
     """'NAME(): argument ...' for the first argument of the wrong type, or None. varargs: the
     int list is the one positional parameter, so that zeros(2, 3) passes it as separate ints."""
-    if varargs and len(args) > 1 and _is_int(args[0]):
+    if varargs and args and _is_int(args[0]):
         for k, a in enumerate(args):
             if not _is_int(a):
                 return (f"{name}(): argument '{params[0][0]}' failed to unpack the object at pos {k + 1} with error "
@@ -122,7 +136,7 @@ def _wrong_argument(name, params, args, kwargs, varargs=False):
             bad = next(i for i, e in enumerate(value) if type(e) is not Tensor)
             return f"expected Tensor as element {bad} in argument {k}, but got {pytype(value[bad])}"
         if value is not None and (not _fits(kind, value, None) or (k > 0 and _bare_size(kind, pname, value))):
-            if kind == "tuple of ints" and isinstance(value, (tuple, list)):
+            if kind in _INT_LISTS and isinstance(value, (tuple, list)):
                 bad = next(i for i, e in enumerate(value) if not _is_int(e))
                 return (f"{name}(): argument '{pname}' (position {k + 1}) must be tuple of ints, but found element "
                         f"of type {pytype(value[bad])} at pos {bad}")
@@ -226,9 +240,12 @@ def check(name, form, args, kwargs):
             if value is not None and not _fits(kind, value, None):
                 return TypeError(text + pytype(value))
         return None
+    unsized = entry.get("unsized")
     if "params" in entry:
         params = entry["params"]
-        varargs = len(params) == 1 and params[0][1] == "tuple of ints"
+        if unsized:
+            params = [(p, "int list" if kind == "tuple of ints" and p in unsized else kind) for p, kind in params]
+        varargs = len(params) == 1 and params[0][1] in _INT_LISTS
         if len(args) > len(params) and not varargs:     # too many: the call's own arity message stands
             return None
         if name.rstrip("_") in NUMBERS_AS_TENSORS:
@@ -241,12 +258,12 @@ def check(name, form, args, kwargs):
     if tensors is not None and not kwargs and len(args) == lead + 1 + tensors and \
             type(args[lead]) in (int, float, bool):      # a deprecated overload PyTorch hides from its messages
         return None
-    parsed = [_parse(s) for s in sigs]
+    parsed = [_unsized(_parse(s), unsized) for s in sigs]
     if name.rstrip("_") in NUMBERS_AS_TENSORS:
         parsed = [[("Number or Tensor" if k == "Tensor" else k, n, d, o) for k, n, d, o in p] for p in parsed]
     for p in parsed:    # an int list given as separate ints fails at once on a bad one: view(2, 'a')
         positional = [q for q in p if not q[3]]
-        if len(positional) == 1 and positional[0][0] == "tuple of ints" and len(args) > 1 and _is_int(args[0]):
+        if len(positional) == 1 and positional[0][0] in _INT_LISTS and len(args) > 1 and _is_int(args[0]):
             text = _wrong_argument(name, [(positional[0][1], "tuple of ints")], args, {}, True)
             if text is not None:
                 return TypeError(text)
@@ -264,7 +281,7 @@ def check(name, form, args, kwargs):
         if all(k in {p[1] for p in params} or _ALIASES.get(k) in {p[1] for p in params} for k in kwargs):
             text = _wrong_argument(name, [(p[1], p[0]) for p in positional] +
                                    [(p[1], p[0]) for p in params if p[3]], args, kwargs,
-                                   len(positional) == 1 and positional[0][0] == "tuple of ints")
+                                   len(positional) == 1 and positional[0][0] in _INT_LISTS)
             if text is not None:
                 return TypeError(text)
     if len(sigs) == 1:

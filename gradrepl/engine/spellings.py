@@ -482,6 +482,8 @@ def namespace():
         "func": dict(functional.FUNC),
         "vmap": functional.vmap,
         "is_anomaly_enabled": functional.is_anomaly_enabled,
+        "set_anomaly_enabled": functional.set_anomaly_enabled,
+        "is_anomaly_check_nan_enabled": functional.is_anomaly_check_nan_enabled,
         "is_inference_mode_enabled": F.is_inference_mode_enabled,
         "is_inference": lambda input: input.is_inference(),
     })

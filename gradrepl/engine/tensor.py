@@ -17,7 +17,7 @@ from gradrepl.engine.devices import (CPU, META, META_DEVICE, MODE, NO_DATA, NO_I
 from gradrepl.engine import dtypes as D
 from gradrepl.engine.autograd import SAVE_CHECK, STALE_VIEW_MSG, RemovableHandle, note_detached, stale_no_grad_view
 from gradrepl.engine.ndarray import NumpyArray
-from gradrepl.engine.printing import tensor_repr
+from gradrepl.engine.printing import _add_suffixes, tensor_repr
 from gradrepl.engine.util import cname, prod, legacy_scalar, pytype, shape_list, warn, wrap_dim
 from gradrepl.errors import BudgetExceeded
 from gradrepl.limits import LIMITS, check_memory, check_numel
@@ -285,7 +285,8 @@ class Tensor:
     def __repr__(self):
         fn = self._fn
         if META and is_meta(self):
-            text = meta_repr(self, self._rg and fn is None, None if fn is None else fn.spec.name)
+            parts = meta_repr(self, self._rg and fn is None, None if fn is None else fn.spec.name)
+            text = _add_suffixes("tensor(" + parts[0], parts[1:], len("tensor("))
             if PARAMETERS and PARAMETERS.get(id(self)) is self:
                 return "Parameter containing:\n" + text
             return text
@@ -495,7 +496,7 @@ def _check_saved_inference(saved):
 
 
 def _new(arr):
-    if arr.nbytes > _BIG:
+    if arr.nbytes > _BIG and any(arr.strides):     # zero strides: a meta tensor's no data, an expand
         check_memory(arr.nbytes)
     t = Tensor.__new__(Tensor)
     t._a = arr

@@ -130,6 +130,7 @@ IMPORTS = {
     "torch.distributions.utils": ("torch", "distributions", "utils"),
     "math": ("math",),
     "random": ("random",),
+    "timeit": ("timeit",),
     "numpy": ("numpy",),
     "numpy.random": ("numpy", "random"),
     "numpy.testing": ("numpy", "testing"),

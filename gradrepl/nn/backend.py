@@ -11,7 +11,7 @@ from gradrepl.engine import api
 from gradrepl.engine.amp import POLICIES as AUTOCAST_POLICIES, autocast_op  # noqa: F401 (nn.functional's losses)
 from gradrepl.engine import autograd as A
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import rng, signatures
+from gradrepl.engine import metadevice, rng, signatures
 from gradrepl.engine.devices import check_factory as check_device  # noqa: F401 (a layer's device=)
 from gradrepl.engine import tensor as T
 from gradrepl.engine.ops.nn import div_scalar, rnn_layer_output  # noqa: F401 (ATen's C++ composites)
@@ -73,11 +73,15 @@ def uniform_(t, low, high, gen=None):
     if low > high:      # nn.init.uniform_ calls tensor.uniform_(a, b), which checks
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={low} > to={high}")
     a = t._a
+    if metadevice.any_dataless(t):      # a meta tensor without data draws nothing
+        return t
     return fill_(t, generator(gen).uniform(a.shape, low, high, a.dtype))
 
 
 def normal_(t, mean, std, gen=None):
     a = t._a
+    if metadevice.any_dataless(t):
+        return t
     return fill_(t, np.asarray(generator(gen).normal(a.shape, mean, std, a.dtype), a.dtype).reshape(a.shape))
 
 

@@ -3,6 +3,7 @@ functional=True) plus what torch/nn/functional.py and ATen compose from other op
 PyTorch's argument checks and warnings."""
 import math
 
+from gradrepl.engine import metadevice
 from gradrepl.nn import backend as B
 
 ENGINE = B.TORCH["nn"]["functional"]
@@ -481,6 +482,7 @@ def namespace():
     ns["multi_head_attention_forward"] = multi_head_attention_forward
     B.register_functional(ns)
     B.register_forward_ad(ns)
+    metadevice.register_names(ns)
     return ns
 
 

@@ -13,6 +13,7 @@ real subclass of this host class (`gradrepl_subclassable`), so everything here r
 from collections import OrderedDict
 
 from gradrepl.engine import metadevice
+from gradrepl.engine.devices import META
 from gradrepl.nn import backend as B
 
 
@@ -298,6 +299,8 @@ class Module(metaclass=LibraryMeta):
         pre, post = d["_forward_pre_hooks"].items, d["_forward_hooks"].items
         backward, backward_pre = d["_backward_hooks"].items, d["_backward_pre_hooks"].items
         if not (pre or post or backward or backward_pre):
+            if META:    # a meta tensor without data: its shape only
+                return metadevice.module_forward(self, args, kwargs)
             return self.forward(*args, **kwargs)
         full = backward if d["_is_full_backward_hook"] else []
         for hook in tuple(pre):
@@ -308,7 +311,7 @@ class Module(metaclass=LibraryMeta):
         if full or backward_pre:
             bw_hook = BackwardHook(self, tuple(full), tuple(backward_pre))
             args = bw_hook.setup_input_hook(args)
-        result = self.forward(*args, **kwargs)
+        result = metadevice.module_forward(self, args, kwargs) if META else self.forward(*args, **kwargs)
         for hook in tuple(post):
             res = hook(self, args, result)
             if res is not None:

@@ -1,9 +1,13 @@
-"""torch.nn.utils: clip_grad_norm_, clip_grad_value_, parameters_to_vector
-(torch/nn/utils/clip_grad.py, convert_parameters.py)."""
+"""torch.nn.utils: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
+vector_to_parameters, the eval-mode fusions of a convolution or linear layer with the batch
+norm after it, skip_init (torch/nn/utils/clip_grad.py, convert_parameters.py, fusion.py,
+init.py)."""
+import copy
 import math
 
 from gradrepl.nn import backend as B
 from gradrepl.nn import parametrize, prune
+from gradrepl.nn.module import Parameter, typename
 
 
 def _tensors(parameters):
@@ -53,6 +57,87 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
 
 def parameters_to_vector(parameters):
     return B.TORCH["cat"]([p.view(-1) for p in parameters])
+
+
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    B.warn("FutureWarning", "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+           "`torch.nn.utils.clip_grad_norm_`.")
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
+def vector_to_parameters(vec, parameters):
+    """Each parameter's data replaced by its slice of vec, in order (the inverse of
+    parameters_to_vector)."""
+    if not B.is_tensor(vec):
+        raise TypeError(f"expected torch.Tensor, but got: {typename(vec)}")
+    at = 0
+    for p in parameters:
+        n = p.numel()
+        p.data = vec[at:at + n].view_as(p).data
+        at += n
+
+
+def _bn_scale(bn_rv, bn_eps, bn_w):
+    return bn_w * B.TORCH["rsqrt"](bn_rv + bn_eps)
+
+
+def fuse_conv_bn_weights(conv_w, conv_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b, transpose=False):
+    """The weight and bias of one convolution that computes conv then batch norm (eval mode)."""
+    zeros_like, ones_like = B.TORCH["zeros_like"], B.TORCH["ones_like"]
+    w_dtype = conv_w.dtype
+    b_dtype = conv_b.dtype if conv_b is not None else w_dtype
+    conv_b = zeros_like(bn_rm) if conv_b is None else conv_b
+    bn_w = ones_like(bn_rm) if bn_w is None else bn_w
+    bn_b = zeros_like(bn_rm) if bn_b is None else bn_b
+    rsqrt = B.TORCH["rsqrt"](bn_rv + bn_eps)
+    rest = [1] * (conv_w.dim() - 2)
+    shape = [1, -1, *rest] if transpose else [-1, 1, *rest]
+    fused_w = (conv_w * (bn_w * rsqrt).reshape(shape)).to(dtype=w_dtype)
+    fused_b = ((conv_b - bn_rm) * rsqrt * bn_w + bn_b).to(dtype=b_dtype)
+    return Parameter(fused_w, conv_w.requires_grad), Parameter(fused_b, conv_b.requires_grad)
+
+
+def fuse_linear_bn_weights(linear_w, linear_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b):
+    """The weight and bias of one linear layer that computes linear then batch norm (eval mode)."""
+    linear_b = B.TORCH["zeros_like"](bn_rm) if linear_b is None else linear_b
+    scale = _bn_scale(bn_rv, bn_eps, bn_w)
+    fused_w = linear_w * scale.unsqueeze(-1)
+    fused_b = (linear_b - bn_rm) * scale + bn_b
+    return Parameter(fused_w, linear_w.requires_grad), Parameter(fused_b, linear_b.requires_grad)
+
+
+def _copy_module(module):
+    """A copy of a layer without submodules: its own tables of parameters and buffers (the
+    tensors shared until replaced), drawing no random numbers."""
+    new = copy.copy(module)
+    for table in ("_parameters", "_buffers", "_modules"):
+        if table in module.__dict__:
+            new.__dict__[table] = dict(module.__dict__[table])
+    return new
+
+
+def fuse_conv_bn_eval(conv, bn, transpose=False):
+    if conv.training or bn.training:
+        raise AssertionError("Fusion only for eval!")
+    fused = _copy_module(conv)
+    if bn.running_mean is None or bn.running_var is None:
+        raise AssertionError()
+    fused.weight, fused.bias = fuse_conv_bn_weights(fused.weight, fused.bias, bn.running_mean, bn.running_var, bn.eps,
+                                                    bn.weight, bn.bias, transpose)
+    return fused
+
+
+def fuse_linear_bn_eval(linear, bn):
+    if linear.training or bn.training:
+        raise AssertionError("Fusion only for eval!")
+    fused = _copy_module(linear)
+    if not (linear.out_features == bn.num_features or bn.num_features == 1):
+        raise AssertionError("To fuse, linear.out_features must equal bn.num_features or bn.num_features must be 1")
+    if bn.running_mean is None or bn.running_var is None:
+        raise AssertionError()
+    fused.weight, fused.bias = fuse_linear_bn_weights(fused.weight, fused.bias, bn.running_mean, bn.running_var,
+                                                      bn.eps, bn.weight, bn.bias)
+    return fused
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True,
@@ -128,4 +213,7 @@ def namespace():
     return {"clip_grad_norm_": clip_grad_norm_, "clip_grad_value_": clip_grad_value_,
             "get_total_norm": get_total_norm, "clip_grads_with_norm_": clip_grads_with_norm_,
             "parameters_to_vector": parameters_to_vector, "parametrize": parametrize.namespace(),
+            "clip_grad_norm": clip_grad_norm, "vector_to_parameters": vector_to_parameters,
+            "fuse_conv_bn_weights": fuse_conv_bn_weights, "fuse_conv_bn_eval": fuse_conv_bn_eval,
+            "fuse_linear_bn_weights": fuse_linear_bn_weights, "fuse_linear_bn_eval": fuse_linear_bn_eval,
             "prune": prune.namespace()}

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from gradrepl.engine import dtypes as D
-from gradrepl.engine import kernels, mkl, onednn
+from gradrepl.engine import kernels, metadevice, mkl, onednn
 from gradrepl.engine.autograd import GRAD, Node, edge_of, run_backward
 from gradrepl.engine.ops.common import is_reduced, result
 from gradrepl.engine.ops.inplace import inplace, unary_inplace
@@ -1117,13 +1117,24 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
     if w.shape[1] * groups != x.shape[1]:
         raise RuntimeError(f"Given groups={groups}, weight of size {list(w.shape)}, expected input{list(x.shape)} to "
                            f"have {w.shape[1] * groups} channels, but got {x.shape[1]} channels instead")
-    xpad = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
-    out_sp, _ = _windows(xpad, w.shape[2:], stride, dilation)
+    if metadevice.any_dataless(input, weight, bias):   # a meta tensor without data: the shape only
+        out_sp = [(x.shape[2 + i] + 2 * padding[i] - dilation[i] * (w.shape[2 + i] - 1) - 1) // stride[i] + 1
+                  for i in range(n)]
+        xpad = None
+    else:
+        xpad = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+        out_sp, _ = _windows(xpad, w.shape[2:], stride, dilation)
     if any(o <= 0 for o in out_sp):
+        if xpad is None:
+            xpad = np.empty((0, 0) + tuple(s + 2 * p for s, p in zip(x.shape[2:], padding)))
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(str(s) for s in xpad.shape[2:])}). "
                            f"Kernel size: ({' x '.join(str(s) for s in w.shape[2:])}). Kernel size can't be greater "
                            "than actual input size")
     inputs = (input if not unbatched else input.unsqueeze(0), weight, bias)
+    if xpad is None:
+        t = metadevice.shaped((x.shape[0], w.shape[0], *out_sp), np.result_type(x.dtype, w.dtype),
+                              "ConvolutionBackward0", inputs)
+        return t.squeeze(0) if unbatched else t
     t = _conv_forward(inputs[0], weight, bias, stride, padding, dilation, groups)
     return t.squeeze(0) if unbatched else t
 

@@ -27,6 +27,15 @@ def _write(t, values):
     return t
 
 
+def _no_data(t):
+    """A meta tensor without data draws nothing (torch.nn.init on a meta module)."""
+    if devices.META and devices.dataless(t):
+        check_leaf_inplace(t)
+        t._ver[0] += 1
+        return True
+    return False
+
+
 def _floating(t, name):
     if t._a.dtype.kind not in "fV":
         raise NotImplementedError(f'"{name}_kernel_cpu" not implemented for \'{t.dtype.legacy[:-len("Tensor")]}\'')
@@ -42,6 +51,8 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     a = self._a
+    if _no_data(self):
+        return self
     return _write(self, _gen(generator).normal(a.shape, mean, std, a.dtype, _contiguous(self)))
 
 
@@ -55,6 +66,8 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
     a = self._a
+    if _no_data(self):
+        return self
     return _write(self, _gen(generator).uniform(a.shape, from_, to, a.dtype))
 
 
