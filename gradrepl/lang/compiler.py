@@ -813,7 +813,7 @@ class Compiler(GeneratorCompiler):
             def not_offered_numpy():
                 raise count_refusal(ImportError(msg("numpy.refused", "en", name=path.split(".", 1)[1])))
             return not_offered_numpy
-        if top in ("math", "random", "timeit"):
+        if top in ("math", "random"):
             def not_a_package():
                 raise ImportError(f"No module named '{path}'; '{top}' is not a package")
             return not_a_package

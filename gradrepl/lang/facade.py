@@ -701,13 +701,6 @@ def _fsum(iterable):
     return math.fsum(materialize(iterable, None))
 
 
-def timeit_facade():
-    """timeit as the tutorials use it: `timeit.default_timer()` around a step (seconds, a float)."""
-    import time
-    return module("timeit", build=lambda: {"default_timer": builtin_function_or_method(time.perf_counter,
-                                                                                       "time.perf_counter")})
-
-
 def math_facade():
     return module("math", build=_math_entries)
 

@@ -130,7 +130,6 @@ IMPORTS = {
     "torch.distributions.utils": ("torch", "distributions", "utils"),
     "math": ("math",),
     "random": ("random",),
-    "timeit": ("timeit",),
     "numpy": ("numpy",),
     "numpy.random": ("numpy", "random"),
     "numpy.testing": ("numpy", "testing"),

@@ -16,7 +16,7 @@ from gradrepl.lang.docs import doc_builtins
 from gradrepl.lang.errors import ExitRequested, NotSupported, UserError, escape_control, hint_for, \
     without_internals
 from gradrepl.lang.facade import Access, host_class_standins, math_facade, numpy_facade, random_facade, \
-    timeit_facade, torch_facade, type_label
+    torch_facade, type_label
 from gradrepl.lang.policy import BARE_TORCH, BUILTIN_NAMES, TRUSTED_BUILTIN_NAMES
 from gradrepl.lang.runtime import REFUSALS, TEXT_SIZES, Budget, check_text, function, \
     safe_repr, time_exceeded
@@ -150,8 +150,7 @@ class Session:
         self.namespace: dict = {}
         self.fallback: dict = {}
         self.modules = {"torch": torch_facade(api), "math": math_facade(),
-                        "random": random_facade(self.budget), "numpy": numpy_facade(api),
-                        "timeit": timeit_facade()}
+                        "random": random_facade(self.budget), "numpy": numpy_facade(api)}
         self.tensor_type = api.TORCH.get("Tensor")
         tensor_class = getattr(api, "Tensor", None)
         if tensor_class is not None:

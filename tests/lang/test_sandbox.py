@@ -38,6 +38,7 @@ def test_dangerous_builtins_do_not_exist(name):
 @pytest.mark.parametrize("src, message", [
     ("import os\n", "import of 'os' is not allowed in gradrepl (only torch, numpy, math and random)"),
     ("import os.path as p\n", "import of 'os' is not allowed in gradrepl (only torch, numpy, math and random)"),
+    ("import timeit\n", "import of 'timeit' is not allowed in gradrepl (only torch, numpy, math and random)"),
     ("from subprocess import run\n", "import of 'subprocess' is not allowed in gradrepl "
                                      "(only torch, numpy, math and random)"),
     ("import numpy.ctypeslib\n", "numpy.ctypeslib is not offered by gradrepl (no files, no raw memory, no host "

@@ -1,20 +1,13 @@
-# PyTorch's recipe "Reasoning about Shapes in PyTorch" (the times it prints left out)
+# PyTorch's recipe "Reasoning about Shapes in PyTorch" (its timing lines left out: gradrepl offers no timeit)
 import torch
-import timeit
 
 t = torch.rand(2, 3, 10, 10, device="meta")
 conv = torch.nn.Conv2d(3, 5, 2, device="meta")
-start = timeit.default_timer()
 out = conv(t)
-end = timeit.default_timer()
 print(out)
-took = end - start
 t_large = torch.rand(2**10, 3, 2**16, 2**16, device="meta")
-start = timeit.default_timer()
 out = conv(t_large)
-end = timeit.default_timer()
 print(out)
-print(end - start < 5.0)
 
 import torch.nn as nn
 import torch.nn.functional as F
