@@ -141,11 +141,12 @@ class OnceDifferentiable:
 once_differentiable = OnceDifferentiable()
 
 
-class no_grad(_GradMode):
-    """torch.no_grad: a class, as PyTorch's; `@torch.no_grad` without the call decorates too."""
+class _Switch(_GradMode):
+    """no_grad / enable_grad: classes, as PyTorch's; `@torch.no_grad` without the call decorates too."""
 
     __slots__ = ()
     gradrepl_decorator = True   # `@torch.no_grad` (lang.compiler.decorator_ok)
+    enabled = None              # the grad mode the subclass switches to
 
     def __new__(cls, orig_func=None):
         if orig_func is None:
@@ -153,20 +154,17 @@ class no_grad(_GradMode):
         return cls()(orig_func)
 
     def __init__(self, orig_func=None):
-        super().__init__(False, "no_grad")
+        super().__init__(self.enabled, type(self).__name__)
 
 
-class enable_grad(_GradMode):
+class no_grad(_Switch):
     __slots__ = ()
-    gradrepl_decorator = True   # `@torch.no_grad` (lang.compiler.decorator_ok)
+    enabled = False
 
-    def __new__(cls, orig_func=None):
-        if orig_func is None:
-            return super().__new__(cls)
-        return cls()(orig_func)
 
-    def __init__(self, orig_func=None):
-        super().__init__(True, "enable_grad")
+class enable_grad(_Switch):
+    __slots__ = ()
+    enabled = True
 
 
 class set_grad_enabled(_GradMode):
