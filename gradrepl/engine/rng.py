@@ -514,8 +514,9 @@ class Generator:
         span = high - low
         n = _numel(shape)
         words = self._random64(n) if span >= 1 << 28 else self._random(n)
-        # in place, then the same 64 bits as int64 (what astype(np.int64) would copy)
-        values = np.remainder(words, np.uint64(span), out=words).view(np.int64)
+        # in place, then the same 64 bits as int64 (what astype(np.int64) would copy); a plain
+        # int span takes the words' unsigned type (half the cost of building an np.uint64)
+        values = np.remainder(words, span, out=words).view(np.int64)
         if low:
             values += np.int64(low)
         return values.astype(dtype, copy=False).reshape(shape)
