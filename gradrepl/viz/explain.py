@@ -119,8 +119,9 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
 
     def trace(node, grads_in, grads_out):
         flows = {k for k, (child, _) in enumerate(node.next_functions) if child is not None}
-        rules = [(name, rule) for k, (name, rule) in enumerate(zip(node.spec.inputs, node.spec.formulas))
-                 if k in flows]
+        real = _all_real(node, grads_in)
+        rules = [(name, rule.replace(".conj()", "") if real else rule)
+                 for k, (name, rule) in enumerate(zip(node.spec.inputs, node.spec.formulas)) if k in flows]
         output = ", ".join(filter(None, (outputs.get((node, k), "") for k in range(node.n_out))))
         step = Step(len(steps) + 1, node_name(node), output, rules, _operands(node),
                     [_kept(g) for g in grads_in], received.get(node, 1))
@@ -169,6 +170,14 @@ def explain_tensor(tensor, names=None, *, root_name="output", gradient=None, sou
 
 
 _SAVED_INPUTS = {"MulBackward0": ("self", "other"), "DivBackward0": ("self", "other")}
+
+
+def _all_real(node, grads_in):
+    """No complex value at this step: the formulas' conj() (PyTorch's complex convention) is the
+    identity and the chain rule reads without it."""
+    values = [tensor_array(v) for v in node.saved if hasattr(v, "_a")]
+    values += [g for g in grads_in if g is not None]
+    return not any(getattr(v, "dtype", None) is not None and v.dtype.kind == "c" for v in values)
 
 
 def _operands(node):

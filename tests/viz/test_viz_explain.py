@@ -201,3 +201,17 @@ def test_large_gradients_are_summarised_not_kept():
     assert "(shape [100, 50], 5000 values)" in E.to_text(ex)
     ((_, _, g),) = ex.leaf_grads
     assert g.shape == (100, 50) and np.all(g == 2)
+
+
+def test_conj_in_rules_only_where_a_value_is_complex():
+    """PyTorch's formulas carry conj() for complex tensors; on real ones it is the identity and
+    the explained rule reads without it."""
+    from gradrepl.lang import Session, run_source
+    session = Session()
+    run_source("import torch\nx = torch.tensor([1., 2.], requires_grad=True)\nw = torch.tensor([3., 4.])\n"
+               "y = torch.dot(x, w)\nz = torch.tensor([1+2j, 3-1j], requires_grad=True)\n"
+               "c = torch.dot(z, torch.tensor([2-1j, 1j])).abs()\n", session)
+    real = {name: rule for name, rule in _explain(session, "y").steps[0].rules}
+    assert real == {"self": "grad * tensor"}
+    cplx = {name: rule for name, rule in _explain(session, "c").steps[1].rules}
+    assert cplx == {"self": "grad * tensor.conj()"}
