@@ -7,7 +7,6 @@ Run where torch 2.13.0 is installed, with the thread count it records; an AVX2 m
 tests/data/float64_bits_avx2.json, an AVX512 one tests/data/float64_bits.json:
     /work/torchvenv/bin/python scripts/record_float64_bits_golden.py
 """
-import hashlib
 import importlib.util
 import json
 import pathlib
@@ -19,26 +18,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("float64_bits_cases", ROOT / "tests" / "engine" / "float64_bits_cases.py")
 C = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(C)
-
-
-def canonical(a, dtype):
-    """Values in C order, every NaN the positive quiet NaN (Python shows them all as nan)."""
-    a = np.array(a, dtype, order="C")
-    a[np.isnan(a)] = np.nan
-    return np.abs(a, where=np.isnan(a), out=a)
+spec = importlib.util.spec_from_file_location("record_float_bits_golden", ROOT / "scripts" / "record_float_bits_golden.py")
+float32_recorder = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(float32_recorder)
+tensor = float32_recorder.tensor
 
 
 def entry(out, dtype=np.float64):
-    out = canonical(out, dtype)
-    e = {"sha256": hashlib.sha256(out.tobytes()).hexdigest(), "shape": list(out.shape)}
-    if out.size <= 40:
-        e["bits"] = out.view(np.uint64 if dtype == np.float64 else np.uint32).ravel().tolist()
-    return e
-
-
-def tensor(a, transposed):
-    t = torch.from_numpy(np.ascontiguousarray(a))
-    return t.t() if transposed else t
+    return float32_recorder.entry(out, dtype)
 
 
 def main():

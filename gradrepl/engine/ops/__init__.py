@@ -53,6 +53,17 @@ def _complex_arg(args, kwargs):
     return None
 
 
+def _wrapping(guarded, fn, name):
+    """guarded, named as the function it wraps (the profiler and messages look through it)."""
+    guarded.__name__ = getattr(fn, "__name__", name)
+    guarded.__qualname__ = getattr(fn, "__qualname__", name)
+    guarded.__wrapped__ = fn
+    guarded.complex_guard = True      # the profiler names the op by the function it wraps
+    if hasattr(fn, "functional_name"):
+        guarded.functional_name = fn.functional_name
+    return guarded
+
+
 def _complex_guard(fn, name, impl=None):
     """fn, refusing complex tensor arguments (cplx.fence_error) or routing them to impl."""
     def guarded(*args, **kwargs):
@@ -62,13 +73,7 @@ def _complex_guard(fn, name, impl=None):
                 raise cplx.fence_error(name, t)
             return impl(*args, **kwargs)
         return fn(*args, **kwargs)
-    guarded.__name__ = getattr(fn, "__name__", name)
-    guarded.__qualname__ = getattr(fn, "__qualname__", name)
-    guarded.__wrapped__ = fn
-    guarded.complex_guard = True      # the profiler names the op by the function it wraps
-    if hasattr(fn, "functional_name"):
-        guarded.functional_name = fn.functional_name
-    return guarded
+    return _wrapping(guarded, fn, name)
 
 
 def _grad_guard(fn, name):
@@ -80,13 +85,7 @@ def _grad_guard(fn, name):
                 if type(a) is Tensor and a.requires_grad:
                     raise cplx.grad_fence(name)
         return fn(*args, **kwargs)
-    guarded.__name__ = getattr(fn, "__name__", name)
-    guarded.__qualname__ = getattr(fn, "__qualname__", name)
-    guarded.__wrapped__ = fn
-    guarded.complex_guard = True      # the profiler names the op by the function it wraps
-    if hasattr(fn, "functional_name"):
-        guarded.functional_name = fn.functional_name
-    return guarded
+    return _wrapping(guarded, fn, name)
 
 
 # the code of the guards' wrappers: gradrepl.lang's error messages look through their frames
